@@ -1,0 +1,170 @@
+import { z } from "zod";
+
+/**
+ * The bot's configuration, read once from the environment (the pinned table in DESIGN.md).
+ * A bad or missing setting stops start-up with one message listing every problem.
+ */
+
+const slackUserOrGroupId = /^[USW][A-Z0-9]{2,}$/;
+
+const booleanText = z
+  .enum(["true", "false", "1", "0", "yes", "no", ""])
+  .transform((value) => value === "true" || value === "1" || value === "yes");
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((value) => (value === "" ? undefined : value))
+  .optional();
+
+/** A TCP port setting; `fallback` when unset. */
+function portSetting(fallback: number) {
+  return optionalText
+    .refine((v) => v === undefined || (/^\d{1,5}$/.test(v) && Number(v) >= 1 && Number(v) <= 65535), {
+      error: "must be a port number from 1 to 65535",
+    })
+    .transform((v) => (v === undefined ? fallback : Number(v)));
+}
+
+const idList = z
+  .string()
+  .optional()
+  .transform((value) =>
+    (value ?? "")
+      .split(",")
+      .map((item) => item.trim())
+      .filter((item) => item !== ""),
+  )
+  .refine((ids) => ids.every((id) => slackUserOrGroupId.test(id)), {
+    error: "must be comma-separated Slack user (U…/W…) or user group (S…) IDs",
+  });
+
+const environmentSchema = z
+  .object({
+    SLACK_BOT_TOKEN: optionalText.refine((v) => v === undefined || v.startsWith("xoxb-"), {
+      error: "must be a bot token starting with xoxb-",
+    }),
+    SLACK_SIGNING_SECRET: optionalText,
+    SLACK_APP_TOKEN: optionalText.refine((v) => v === undefined || v.startsWith("xapp-"), {
+      error: "must be an app-level token starting with xapp-",
+    }),
+    SLACK_API_URL: optionalText.pipe(z.url({ error: "must be a URL" }).optional()),
+    PORT: portSetting(3000),
+    PROVIDER_BASE_URL: optionalText.pipe(z.url({ error: "must be a URL" }).optional()),
+    PROVIDER_API_KEY: optionalText,
+    REDIS_URL: optionalText
+      .refine((v) => v === undefined || /^rediss?:\/\//.test(v), {
+        error: "must be a redis:// or rediss:// URL",
+      })
+      .transform((v) => v ?? "redis://127.0.0.1:6379"),
+    APPROVALS_CHANNEL: optionalText.refine((v) => v === undefined || /^[CG][A-Z0-9]{2,}$/.test(v), {
+      error: "must be a Slack channel ID (C… or G…)",
+    }),
+    APPROVERS: idList,
+    REQUESTERS: idList,
+    ALLOW_SELF_APPROVAL: optionalText.pipe(booleanText.optional()).transform((v) => v ?? false),
+    SANDBOX_PORT: portSetting(4010),
+    LOG_LEVEL: optionalText.pipe(
+      z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
+    ),
+  })
+  .superRefine((env, ctx) => {
+    if (env.PROVIDER_BASE_URL && !env.PROVIDER_API_KEY) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["PROVIDER_API_KEY"],
+        message: "is required when PROVIDER_BASE_URL is set",
+      });
+    }
+    const slackConfigured = Boolean(env.SLACK_BOT_TOKEN || env.SLACK_APP_TOKEN);
+    if (slackConfigured && !env.SLACK_BOT_TOKEN) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["SLACK_BOT_TOKEN"],
+        message: "is required when SLACK_APP_TOKEN is set",
+      });
+    }
+    if (env.SLACK_BOT_TOKEN && !env.SLACK_APP_TOKEN && !env.SLACK_SIGNING_SECRET) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["SLACK_SIGNING_SECRET"],
+        message: "is required in HTTP mode (set it, or set SLACK_APP_TOKEN for Socket Mode)",
+      });
+    }
+  });
+
+export type Environment = z.output<typeof environmentSchema>;
+
+export interface Config {
+  slack:
+    | { mode: "playground" }
+    | { mode: "http"; botToken: string; signingSecret: string; apiUrl?: string }
+    | { mode: "socket"; botToken: string; appToken: string; signingSecret?: string; apiUrl?: string };
+  port: number;
+  provider: { kind: "sandbox" } | { kind: "remote"; baseUrl: string; apiKey: string };
+  redisUrl: string;
+  approvals: {
+    channel?: string;
+    approvers: string[];
+    requesters: string[];
+    allowSelfApproval: boolean;
+  };
+  sandboxPort: number;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(
+      `Configuration is not valid (${problems.length} problem${problems.length === 1 ? "" : "s"}):\n${problems
+        .map((problem) => `  - ${problem}`)
+        .join("\n")}`,
+    );
+    this.name = "ConfigError";
+  }
+}
+
+/** Reads and validates the environment. Throws ConfigError listing every problem at once. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = environmentSchema.safeParse(env);
+  if (!parsed.success) {
+    // Name the variable and the rule, never the value: a value may be a secret.
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.path.join(".") || "environment"} ${issue.message}`,
+    );
+    throw new ConfigError(problems);
+  }
+  const e = parsed.data;
+  const slack: Config["slack"] = e.SLACK_APP_TOKEN
+    ? {
+        mode: "socket",
+        botToken: e.SLACK_BOT_TOKEN!,
+        appToken: e.SLACK_APP_TOKEN,
+        signingSecret: e.SLACK_SIGNING_SECRET,
+        apiUrl: e.SLACK_API_URL,
+      }
+    : e.SLACK_BOT_TOKEN
+      ? {
+          mode: "http",
+          botToken: e.SLACK_BOT_TOKEN,
+          signingSecret: e.SLACK_SIGNING_SECRET!,
+          apiUrl: e.SLACK_API_URL,
+        }
+      : { mode: "playground" };
+  return {
+    slack,
+    port: e.PORT,
+    provider: e.PROVIDER_BASE_URL
+      ? { kind: "remote", baseUrl: e.PROVIDER_BASE_URL, apiKey: e.PROVIDER_API_KEY! }
+      : { kind: "sandbox" },
+    redisUrl: e.REDIS_URL,
+    approvals: {
+      channel: e.APPROVALS_CHANNEL,
+      approvers: e.APPROVERS,
+      requesters: e.REQUESTERS,
+      allowSelfApproval: e.ALLOW_SELF_APPROVAL,
+    },
+    sandboxPort: e.SANDBOX_PORT,
+    logLevel: e.LOG_LEVEL ?? "info",
+  };
+}
