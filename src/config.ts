@@ -20,9 +20,12 @@ const optionalText = z
 /** A TCP port setting; `fallback` when unset. */
 function portSetting(fallback: number) {
   return optionalText
-    .refine((v) => v === undefined || (/^\d{1,5}$/.test(v) && Number(v) >= 1 && Number(v) <= 65535), {
-      error: "must be a port number from 1 to 65535",
-    })
+    .refine(
+      (v) => v === undefined || (/^\d{1,5}$/.test(v) && Number(v) >= 1 && Number(v) <= 65535),
+      {
+        error: "must be a port number from 1 to 65535",
+      },
+    )
     .transform((v) => (v === undefined ? fallback : Number(v)));
 }
 
@@ -99,7 +102,13 @@ export interface Config {
   slack:
     | { mode: "playground" }
     | { mode: "http"; botToken: string; signingSecret: string; apiUrl?: string }
-    | { mode: "socket"; botToken: string; appToken: string; signingSecret?: string; apiUrl?: string };
+    | {
+        mode: "socket";
+        botToken: string;
+        appToken: string;
+        signingSecret?: string;
+        apiUrl?: string;
+      };
   port: number;
   provider: { kind: "sandbox" } | { kind: "remote"; baseUrl: string; apiKey: string };
   redisUrl: string;

@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../src/config.js";
+
+function problemsOf(env: NodeJS.ProcessEnv): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+describe("loadConfig", () => {
+  it("runs on embedded defaults with an empty environment", () => {
+    const config = loadConfig({});
+    expect(config.slack).toEqual({ mode: "playground" });
+    expect(config.provider).toEqual({ kind: "sandbox" });
+    expect(config.port).toBe(3000);
+    expect(config.sandboxPort).toBe(4010);
+    expect(config.redisUrl).toBe("redis://127.0.0.1:6379");
+    expect(config.approvals).toEqual({
+      channel: undefined,
+      approvers: [],
+      requesters: [],
+      allowSelfApproval: false,
+    });
+  });
+
+  it("selects HTTP mode with a bot token and signing secret", () => {
+    const config = loadConfig({
+      SLACK_BOT_TOKEN: "xoxb-1-2-3",
+      SLACK_SIGNING_SECRET: "s3cret-signing",
+      SLACK_API_URL: "http://127.0.0.1:9999/api/",
+    });
+    expect(config.slack).toMatchObject({ mode: "http", apiUrl: "http://127.0.0.1:9999/api/" });
+  });
+
+  it("selects Socket Mode when an app token is set", () => {
+    const config = loadConfig({ SLACK_BOT_TOKEN: "xoxb-1", SLACK_APP_TOKEN: "xapp-1-A" });
+    expect(config.slack.mode).toBe("socket");
+  });
+
+  it("reads approvers, requesters and self-approval", () => {
+    const config = loadConfig({
+      APPROVALS_CHANNEL: "C0APPROVALS",
+      APPROVERS: "U0AAA1, S0GROUP1",
+      REQUESTERS: "W0BBB2",
+      ALLOW_SELF_APPROVAL: "true",
+    });
+    expect(config.approvals).toEqual({
+      channel: "C0APPROVALS",
+      approvers: ["U0AAA1", "S0GROUP1"],
+      requesters: ["W0BBB2"],
+      allowSelfApproval: true,
+    });
+  });
+
+  it("lists every problem at once and never echoes a value", () => {
+    const problems = problemsOf({
+      PORT: "70000",
+      PROVIDER_BASE_URL: "not a url",
+      SLACK_BOT_TOKEN: "xoxp-user-token-value",
+      APPROVERS: "alice",
+      REDIS_URL: "http://x",
+      ALLOW_SELF_APPROVAL: "maybe",
+    });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^PORT /),
+        expect.stringMatching(/^PROVIDER_BASE_URL /),
+        expect.stringMatching(/^SLACK_BOT_TOKEN must be a bot token/),
+        expect.stringMatching(/^APPROVERS /),
+        expect.stringMatching(/^REDIS_URL /),
+        expect.stringMatching(/^ALLOW_SELF_APPROVAL /),
+      ]),
+    );
+    expect(problems.join("\n")).not.toContain("xoxp-user-token-value");
+  });
+
+  it("requires the API key with a provider URL and the signing secret in HTTP mode", () => {
+    const problems = problemsOf({
+      PROVIDER_BASE_URL: "https://api.example.net",
+      SLACK_BOT_TOKEN: "xoxb-1",
+    });
+    expect(problems).toEqual([
+      "PROVIDER_API_KEY is required when PROVIDER_BASE_URL is set",
+      expect.stringMatching(/^SLACK_SIGNING_SECRET is required in HTTP mode/),
+    ]);
+  });
+});
