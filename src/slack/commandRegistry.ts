@@ -1,0 +1,222 @@
+/**
+ * The single source of truth for `/connect` subcommands: the router dispatches on it and
+ * `/connect help` is generated from it, so help cannot drift from the code.
+ */
+
+export const COMMAND = "/connect";
+
+export type CommandGroup = "General" | "Look up" | "Price" | "Order" | "Track and approve";
+
+export interface CommandSpec {
+  /** Words that select the subcommand, e.g. ["price", "port"]. */
+  path: readonly string[];
+  /** Argument synopsis shown in help, e.g. "[dcf speed term]". */
+  args?: string;
+  summary: string;
+  examples: readonly string[];
+  group: CommandGroup;
+}
+
+export const COMMANDS = [
+  {
+    path: ["help"],
+    summary: "List every command with examples",
+    examples: ["help"],
+    group: "General",
+  },
+  {
+    path: ["whoami"],
+    summary: "Show the provider user and company the bot acts as",
+    examples: ["whoami"],
+    group: "General",
+  },
+  {
+    path: ["dcf"],
+    args: "[text]",
+    summary: "Search data center facilities (DCFs) by name, city or airport code",
+    examples: ["dcf", "dcf amsterdam", "dcf LHR"],
+    group: "Look up",
+  },
+  {
+    path: ["ports"],
+    summary: "List your company's ports with status, speed and capacity",
+    examples: ["ports"],
+    group: "Look up",
+  },
+  {
+    path: ["port"],
+    args: "<portId>",
+    summary: "Show one port in full, with its IO-D capability",
+    examples: ["port 5f2a9c0e1b3d4a5f6e7d8c9b"],
+    group: "Look up",
+  },
+  {
+    path: ["order"],
+    args: "<orderId>",
+    summary: "Show a port order's status and LOA status, with a Track button",
+    examples: ["order 64b7f0c2a1e9d3b5c7a8e6f4"],
+    group: "Look up",
+  },
+  {
+    path: ["asn"],
+    summary: "Show the suggested private ASN and your verified ASNs",
+    examples: ["asn"],
+    group: "Look up",
+  },
+  {
+    path: ["routers"],
+    summary: "List cloud routers with their sites and peers",
+    examples: ["routers"],
+    group: "Look up",
+  },
+  {
+    path: ["edge", "locations"],
+    summary: "List the locations where Edge (off-net) ports are offered",
+    examples: ["edge locations"],
+    group: "Look up",
+  },
+  {
+    path: ["edge", "orders"],
+    summary: "List Edge orders and ports",
+    examples: ["edge orders"],
+    group: "Look up",
+  },
+  {
+    path: ["edge", "drafts"],
+    summary: "List Edge draft orders with the days until they are deleted",
+    examples: ["edge drafts"],
+    group: "Look up",
+  },
+  {
+    path: ["price", "port"],
+    args: "[dcf speed term]",
+    summary: "Price a port (a form opens when arguments are missing)",
+    examples: ["price port", "price port AMS1 10G 12m", "price port equinix-ld5 1000 1y"],
+    group: "Price",
+  },
+  {
+    path: ["price", "l2"],
+    summary: "Price a layer 2 connection between two data centers",
+    examples: ["price l2"],
+    group: "Price",
+  },
+  {
+    path: ["port", "order"],
+    summary: "Order a port (form, then approval)",
+    examples: ["port order"],
+    group: "Order",
+  },
+  {
+    path: ["l2"],
+    summary:
+      "Request a layer 2 connection, port-to-port or business-to-business (form, then approval)",
+    examples: ["l2"],
+    group: "Order",
+  },
+  {
+    path: ["iod"],
+    summary: "Request an Internet On-Demand (IO-D) service (form, then approval)",
+    examples: ["iod"],
+    group: "Order",
+  },
+  {
+    path: ["edge", "quote"],
+    summary: "Quote an Edge (off-net) port; order it from the quote",
+    examples: ["edge quote"],
+    group: "Order",
+  },
+  {
+    path: ["approvals"],
+    summary: "List pending approval requests",
+    examples: ["approvals"],
+    group: "Track and approve",
+  },
+] as const satisfies readonly CommandSpec[];
+
+export type CommandName = (typeof COMMANDS)[number]["path"] extends infer P
+  ? P extends readonly string[]
+    ? JoinWords<P>
+    : never
+  : never;
+
+type JoinWords<P extends readonly string[]> = P extends readonly [infer Head extends string]
+  ? Head
+  : P extends readonly [infer Head extends string, ...infer Rest extends readonly string[]]
+    ? `${Head} ${JoinWords<Rest>}`
+    : string;
+
+export function commandName(spec: CommandSpec): string {
+  return spec.path.join(" ");
+}
+
+export type ParsedCommand =
+  | { kind: "command"; spec: CommandSpec; name: string; args: string[] }
+  | { kind: "unknown"; input: string; suggestion?: CommandSpec };
+
+/** Splits command text into words, honouring "double quotes" for arguments with spaces. */
+export function splitWords(text: string): string[] {
+  const words: string[] = [];
+  for (const match of text.matchAll(/"([^"]*)"|(\S+)/g)) {
+    words.push(match[1] ?? match[2] ?? "");
+  }
+  return words;
+}
+
+/** Picks the subcommand whose path is the longest prefix of the words ("port order" beats "port"). */
+export function parseCommand(
+  text: string,
+  commands: readonly CommandSpec[] = COMMANDS,
+): ParsedCommand {
+  const words = splitWords(text.trim());
+  if (words.length === 0) {
+    const help = commands.find((c) => c.path.join(" ") === "help");
+    return help
+      ? { kind: "command", spec: help, name: "help", args: [] }
+      : { kind: "unknown", input: "" };
+  }
+  const lower = words.map((w) => w.toLowerCase());
+  let best: CommandSpec | undefined;
+  for (const spec of commands) {
+    const matches = spec.path.every((word, i) => lower[i] === word);
+    if (matches && (!best || spec.path.length > best.path.length)) best = spec;
+  }
+  if (best) {
+    return {
+      kind: "command",
+      spec: best,
+      name: commandName(best),
+      args: words.slice(best.path.length),
+    };
+  }
+  return { kind: "unknown", input: words.join(" "), suggestion: closestCommand(lower, commands) };
+}
+
+function closestCommand(
+  words: string[],
+  commands: readonly CommandSpec[],
+): CommandSpec | undefined {
+  let best: { spec: CommandSpec; distance: number } | undefined;
+  for (const spec of commands) {
+    const candidate = words.slice(0, spec.path.length).join(" ");
+    const distance = editDistance(candidate, commandName(spec));
+    if (!best || distance < best.distance) best = { spec, distance };
+  }
+  // Beyond a few edits the "suggestion" is noise; better to point at help.
+  return best && best.distance <= Math.max(2, Math.floor(commandName(best.spec).length / 3))
+    ? best.spec
+    : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j]!;
+      row[j] = Math.min(above + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length]!;
+}

@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import {
+  COMMANDS,
+  commandName,
+  parseCommand,
+  splitWords,
+} from "../../src/slack/commandRegistry.js";
+
+describe("parseCommand", () => {
+  it.each([
+    ["", "help", []],
+    ["help", "help", []],
+    ["WHOAMI", "whoami", []],
+    ["dcf amsterdam south", "dcf", ["amsterdam", "south"]],
+    ["port order", "port order", []],
+    ["port 5f2a9c0e1b3d4a5f6e7d8c9b", "port", ["5f2a9c0e1b3d4a5f6e7d8c9b"]],
+    ["price port AMS1 10G 12m", "price port", ["AMS1", "10G", "12m"]],
+    ['price port "Equinix AM3" 1000 1y', "price port", ["Equinix AM3", "1000", "1y"]],
+    ["price l2", "price l2", []],
+    ["edge drafts", "edge drafts", []],
+  ])("reads %j as %s", (text, name, args) => {
+    const parsed = parseCommand(text);
+    expect(parsed).toMatchObject({ kind: "command", name, args });
+  });
+
+  it.each([
+    ["prise port", "price port"],
+    ["rotuers", "routers"],
+    ["edge qoute", "edge quote"],
+    ["aproval", "approvals"],
+  ])("suggests the closest command for %j", (text, suggested) => {
+    const parsed = parseCommand(text);
+    expect(parsed.kind).toBe("unknown");
+    if (parsed.kind === "unknown")
+      expect(parsed.suggestion && commandName(parsed.suggestion)).toBe(suggested);
+  });
+
+  it("suggests nothing for text unlike any command", () => {
+    const parsed = parseCommand("make me a sandwich please");
+    expect(parsed).toEqual({
+      kind: "unknown",
+      input: "make me a sandwich please",
+      suggestion: undefined,
+    });
+  });
+
+  it("splits quoted arguments", () => {
+    expect(splitWords('a "b c" d')).toEqual(["a", "b c", "d"]);
+  });
+});
+
+describe("the registry", () => {
+  it("covers every subcommand pinned in DESIGN.md", () => {
+    const names = COMMANDS.map(commandName).sort();
+    expect(names).toEqual(
+      [
+        "help",
+        "whoami",
+        "dcf",
+        "price port",
+        "price l2",
+        "port order",
+        "ports",
+        "port",
+        "order",
+        "l2",
+        "iod",
+        "asn",
+        "routers",
+        "edge quote",
+        "edge orders",
+        "edge drafts",
+        "edge locations",
+        "approvals",
+      ].sort(),
+    );
+  });
+
+  it("has unique names and at least one example per command", () => {
+    const names = COMMANDS.map(commandName);
+    expect(new Set(names).size).toBe(names.length);
+    for (const spec of COMMANDS) expect(spec.examples.length).toBeGreaterThan(0);
+  });
+});

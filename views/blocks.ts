@@ -1,0 +1,129 @@
+import type {
+  ActionsBlock,
+  Button,
+  ContextBlock,
+  DividerBlock,
+  HeaderBlock,
+  KnownBlock,
+  PlainTextOption,
+  SectionBlock,
+} from "@slack/types";
+
+/**
+ * Small Block Kit builders shared by every view. Pure functions; they also enforce Slack's
+ * limits (text lengths, block counts) so a long provider value can never make Slack refuse
+ * a whole message with `invalid_blocks`.
+ */
+
+export const LIMITS = {
+  messageBlocks: 50,
+  modalBlocks: 100,
+  sectionText: 3000,
+  sectionFields: 10,
+  fieldText: 2000,
+  headerText: 150,
+  buttonText: 75,
+  optionText: 75,
+  optionValue: 150,
+  actionValue: 2000,
+  contextElements: 10,
+  staticOptions: 100,
+} as const;
+
+export function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
+}
+
+/** Escapes the three characters Slack's mrkdwn treats as control characters. */
+export function escapeMrkdwn(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+export function header(text: string): HeaderBlock {
+  return {
+    type: "header",
+    text: { type: "plain_text", text: truncate(text, LIMITS.headerText), emoji: true },
+  };
+}
+
+export function section(mrkdwn: string, accessory?: SectionBlock["accessory"]): SectionBlock {
+  const block: SectionBlock = {
+    type: "section",
+    text: { type: "mrkdwn", text: truncate(mrkdwn || " ", LIMITS.sectionText) },
+  };
+  if (accessory) block.accessory = accessory;
+  return block;
+}
+
+/** A section of label/value pairs, two columns in Slack. Empty values are left out. */
+export function fields(
+  pairs: ReadonlyArray<readonly [label: string, value: string | undefined]>,
+): SectionBlock {
+  const shown = pairs.filter(([, value]) => value !== undefined && value !== "");
+  return {
+    type: "section",
+    fields: shown.slice(0, LIMITS.sectionFields).map(([label, value]) => ({
+      type: "mrkdwn",
+      text: truncate(`*${label}*\n${value}`, LIMITS.fieldText),
+    })),
+  };
+}
+
+export function context(...texts: string[]): ContextBlock {
+  return {
+    type: "context",
+    elements: texts
+      .slice(0, LIMITS.contextElements)
+      .map((text) => ({ type: "mrkdwn", text: truncate(text, LIMITS.sectionText) })),
+  };
+}
+
+export function divider(): DividerBlock {
+  return { type: "divider" };
+}
+
+export function button(
+  text: string,
+  actionId: string,
+  value?: string,
+  style?: "primary" | "danger",
+): Button {
+  const element: Button = {
+    type: "button",
+    action_id: actionId,
+    text: { type: "plain_text", text: truncate(text, LIMITS.buttonText), emoji: true },
+  };
+  if (value !== undefined) element.value = truncate(value, LIMITS.actionValue);
+  if (style) element.style = style;
+  return element;
+}
+
+export function actions(blockId: string, elements: ActionsBlock["elements"]): ActionsBlock {
+  return { type: "actions", block_id: blockId, elements };
+}
+
+export function option(text: string, value: string, description?: string): PlainTextOption {
+  const result: PlainTextOption = {
+    text: { type: "plain_text", text: truncate(text, LIMITS.optionText), emoji: true },
+    value: truncate(value, LIMITS.optionValue),
+  };
+  if (description) {
+    result.description = { type: "plain_text", text: truncate(description, LIMITS.optionText) };
+  }
+  return result;
+}
+
+/** Every message in sandbox mode says so, so nobody mistakes a simulated order for a real one. */
+export const SANDBOX_LABEL =
+  ":test_tube: *Sandbox* — simulated provider, nothing is really ordered";
+
+export function withSandboxLabel(blocks: KnownBlock[], sandbox: boolean): KnownBlock[] {
+  return sandbox ? [...blocks, context(SANDBOX_LABEL)] : blocks;
+}
+
+/** Keeps a message within Slack's block limit, saying what was left out. */
+export function capBlocks(blocks: KnownBlock[], max: number = LIMITS.messageBlocks): KnownBlock[] {
+  if (blocks.length <= max) return blocks;
+  const kept = blocks.slice(0, max - 1);
+  return [...kept, context(`_${blocks.length - kept.length} more blocks not shown._`)];
+}
