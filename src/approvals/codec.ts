@@ -1,0 +1,163 @@
+import {
+  ApprovalRecordError,
+  type ApprovalRequest,
+  approvalRequestSchema,
+  type HistoryEntry,
+  type SlackRefs,
+} from "./types.js";
+
+/**
+ * How an approval request is laid out in its Redis hash. Fields that never change after
+ * creation are one JSON document (`core`); fields the state machine changes are separate, so a
+ * script can compare-and-set them without parsing JSON (see scripts.ts).
+ */
+
+/** Bump when the layout changes incompatibly; old records then read as ApprovalRecordError. */
+export const RECORD_VERSION = "1";
+
+export const FIELD = {
+  version: "v",
+  core: "core",
+  status: "status",
+  attempts: "attempts",
+  claimedBy: "claimedBy",
+  updatedAt: "updatedAt",
+  decision: "decision",
+  result: "result",
+  error: "error",
+  history: "history",
+} as const;
+
+const SLACK_FIELD_PREFIX = "slack.";
+
+type Core = Pick<
+  ApprovalRequest,
+  | "kind"
+  | "title"
+  | "summary"
+  | "call"
+  | "reconcileKey"
+  | "price"
+  | "requester"
+  | "sandbox"
+  | "createdAt"
+>;
+
+/** The hash fields of a new record, as field/value pairs for HSET. */
+export function encodeNewRecord(record: ApprovalRequest): string[] {
+  const core: Core = {
+    kind: record.kind,
+    title: record.title,
+    summary: record.summary,
+    call: record.call,
+    reconcileKey: record.reconcileKey,
+    price: record.price,
+    requester: record.requester,
+    sandbox: record.sandbox,
+    createdAt: record.createdAt,
+  };
+  return [
+    FIELD.version,
+    RECORD_VERSION,
+    FIELD.core,
+    JSON.stringify(core),
+    FIELD.status,
+    record.status,
+    FIELD.attempts,
+    String(record.attempts),
+    FIELD.updatedAt,
+    record.updatedAt,
+    FIELD.history,
+    record.history.map(encodeHistoryEntry).join("\n"),
+    ...encodeSlackRefs(record.slack),
+  ];
+}
+
+/** One history line; JSON.stringify never emits a raw newline, so lines split cleanly. */
+export function encodeHistoryEntry(entry: HistoryEntry): string {
+  return JSON.stringify(entry);
+}
+
+export function encodeSlackRefs(refs: SlackRefs): string[] {
+  return Object.entries(refs).flatMap(([key, value]) =>
+    value === undefined ? [] : [`${SLACK_FIELD_PREFIX}${key}`, value],
+  );
+}
+
+/** Field/value pairs as returned by HGETALL inside a script, to an object. */
+export function pairsToFields(pairs: unknown): Record<string, string> {
+  const fields: Record<string, string> = {};
+  if (!Array.isArray(pairs)) return fields;
+  for (let i = 0; i + 1 < pairs.length; i += 2) {
+    const field = pairs[i];
+    const value = pairs[i + 1];
+    if (typeof field === "string" && typeof value === "string") fields[field] = value;
+  }
+  return fields;
+}
+
+/** Reads a record from its hash fields. Throws ApprovalRecordError when it cannot be trusted. */
+export function decodeRecord(id: string, fields: Record<string, string>): ApprovalRequest {
+  const problems: string[] = [];
+  const json = (field: string): unknown => {
+    const text = fields[field];
+    if (text === undefined) return undefined;
+    try {
+      return JSON.parse(text);
+    } catch {
+      problems.push(`${field} is not JSON`);
+      return undefined;
+    }
+  };
+
+  if (fields[FIELD.version] !== RECORD_VERSION) {
+    throw new ApprovalRecordError(id, [
+      `layout version ${JSON.stringify(fields[FIELD.version] ?? null)}, expected ${RECORD_VERSION}`,
+    ]);
+  }
+  const core = json(FIELD.core);
+  const history = (fields[FIELD.history] ?? "")
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line, index) => {
+      try {
+        return JSON.parse(line) as unknown;
+      } catch {
+        problems.push(`history line ${index + 1} is not JSON`);
+        return undefined;
+      }
+    });
+  const slack: Record<string, string> = {};
+  for (const [field, value] of Object.entries(fields)) {
+    if (field.startsWith(SLACK_FIELD_PREFIX)) slack[field.slice(SLACK_FIELD_PREFIX.length)] = value;
+  }
+  const attemptsText = fields[FIELD.attempts];
+  const candidate = {
+    ...(typeof core === "object" && core !== null ? core : {}),
+    id,
+    slack,
+    status: fields[FIELD.status],
+    attempts:
+      attemptsText !== undefined && /^\d+$/.test(attemptsText)
+        ? Number(attemptsText)
+        : attemptsText,
+    claimedBy: fields[FIELD.claimedBy],
+    updatedAt: fields[FIELD.updatedAt],
+    decision: json(FIELD.decision),
+    result: json(FIELD.result),
+    error: json(FIELD.error),
+    history,
+  };
+  if (problems.length > 0) throw new ApprovalRecordError(id, problems);
+  if (typeof core !== "object" || core === null)
+    throw new ApprovalRecordError(id, ["core is missing"]);
+
+  const parsed = approvalRequestSchema.safeParse(candidate);
+  if (!parsed.success) {
+    throw new ApprovalRecordError(
+      id,
+      parsed.error.issues.map((issue) => `${issue.path.join(".") || "record"}: ${issue.message}`),
+    );
+  }
+  return parsed.data;
+}

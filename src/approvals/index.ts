@@ -1,0 +1,24 @@
+export { describeRefusal, describeState } from "./messages.js";
+export {
+  type ApproveDecision,
+  type CanApproveInput,
+  type CanRequestInput,
+  canApprove,
+  canRequest,
+  type GroupMembers,
+  mentions,
+  type RequestDecision,
+} from "./policy.js";
+export {
+  ApprovalStore,
+  type ApprovalStoreOptions,
+  type ClaimGuard,
+  type DecideInput,
+  type ListOptions,
+  newApprovalId,
+  type ReconcileInput,
+  type Refusal,
+  type StateRefusalReason,
+  type TransitionResult,
+} from "./store.js";
+export * from "./types.js";

@@ -1,0 +1,55 @@
+import type { Refusal } from "./store.js";
+import type { ApprovalRequest } from "./types.js";
+
+/**
+ * One short sentence (Slack mrkdwn) telling a person why their step on a request was refused,
+ * e.g. "Already approved by <@U…> at …". Plain text, no Block Kit: views decide the layout.
+ */
+export function describeRefusal(refusal: Refusal): string {
+  switch (refusal.reason) {
+    case "not-found":
+      return "I can't find this request any more (requests are kept for at least 90 days).";
+    case "invalid-record":
+      return "This request is stored in a form I can't read, so I won't act on it. Please ask an admin.";
+    case "not-requester":
+      return `Only the requester (<@${refusal.record.requester.userId}>) can cancel this request.`;
+    case "reason-required":
+      return "Please give a reason for rejecting the request.";
+    case "stale-attempt":
+      return "This placement attempt was superseded by a newer one.";
+    default:
+      return describeState(refusal.record);
+  }
+}
+
+/** Where a request stands, said from the point of view of someone who tried to act on it. */
+export function describeState(record: ApprovalRequest): string {
+  const decided = record.decision
+    ? `${record.decision.action === "approve" ? "approved" : "rejected"} by <@${record.decision.by}> at ${slackDate(record.decision.at)}`
+    : undefined;
+  switch (record.status) {
+    case "pending":
+      return "This request is still waiting for approval.";
+    case "approved":
+      return `Already ${decided ?? "approved"}; the order is about to be placed.`;
+    case "rejected":
+      return `Already ${decided ?? "rejected"}.`;
+    case "cancelled":
+      return `The requester cancelled this request at ${slackDate(record.updatedAt)}.`;
+    case "executing":
+      return `Already ${decided ?? "approved"}; the order is being placed now.`;
+    case "placed":
+      return `Already ${decided ?? "approved"}; the order was placed${record.result?.providerId ? ` (${record.result.providerId})` : ""}.`;
+    case "failed":
+      return `Already ${decided ?? "approved"}, but placing the order failed: ${record.error?.message ?? "no details"}.`;
+    case "unknown":
+      return `Already ${decided ?? "approved"}; whether the order was placed is being checked with the provider.`;
+  }
+}
+
+/** A Slack date token: shown in each reader's time zone, with the ISO time as fallback. */
+function slackDate(iso: string): string {
+  const seconds = Math.floor(Date.parse(iso) / 1000);
+  if (!Number.isFinite(seconds)) return iso;
+  return `<!date^${seconds}^{date_short_pretty} {time}|${iso}>`;
+}

@@ -1,0 +1,120 @@
+/**
+ * Who may approve and who may request orders. Deny by default: an empty approvers list means
+ * nobody can approve. Pure functions; user group membership is resolved by the caller (e.g.
+ * Slack's usergroups.users.list, cached), so this module does no I/O of its own.
+ */
+
+/** Members (user ids) of a Slack user group (S…). */
+export type GroupMembers = (groupId: string) => Promise<readonly string[]> | readonly string[];
+
+export type ApproveDecision =
+  | { allowed: true }
+  | { allowed: false; reason: "not-an-approver" | "self-approval"; message: string };
+
+export type RequestDecision =
+  | { allowed: true }
+  | { allowed: false; reason: "not-a-requester"; message: string };
+
+export interface CanApproveInput {
+  userId: string;
+  /** The user who requested the order. */
+  requesterId: string;
+  /** Slack user ids (U…/W…) and user group ids (S…), from APPROVERS. */
+  approvers: readonly string[];
+  groupMembers: GroupMembers;
+  allowSelfApproval: boolean;
+}
+
+export interface CanRequestInput {
+  userId: string;
+  /** Slack user and user group ids, from REQUESTERS; empty means everyone may request. */
+  requesters: readonly string[];
+  groupMembers: GroupMembers;
+}
+
+const USER_ID = /^[UW][A-Z0-9]{2,}$/;
+const GROUP_ID = /^S[A-Z0-9]{2,}$/;
+/** Mentions are listed up to this many; the rest are counted. */
+const MAX_MENTIONS = 10;
+
+export async function canApprove(input: CanApproveInput): Promise<ApproveDecision> {
+  const approvers = input.approvers.filter((id) => USER_ID.test(id) || GROUP_ID.test(id));
+  if (approvers.length === 0) {
+    return {
+      allowed: false,
+      reason: "not-an-approver",
+      message:
+        "Nobody can approve orders yet: APPROVERS must be configured (Slack user or user group IDs).",
+    };
+  }
+  const membership = await isListed(input.userId, approvers, input.groupMembers);
+  if (membership === "lookup-failed") {
+    return {
+      allowed: false,
+      reason: "not-an-approver",
+      message:
+        "I couldn't check the approver user groups just now, so I can't accept your decision. Please try again.",
+    };
+  }
+  if (membership === "no") {
+    return {
+      allowed: false,
+      reason: "not-an-approver",
+      message: `You are not an approver for orders. Approvers: ${mentions(approvers)}.`,
+    };
+  }
+  if (input.userId === input.requesterId && !input.allowSelfApproval) {
+    return {
+      allowed: false,
+      reason: "self-approval",
+      message: "You requested this order, so someone else must approve it.",
+    };
+  }
+  return { allowed: true };
+}
+
+export async function canRequest(input: CanRequestInput): Promise<RequestDecision> {
+  if (input.requesters.length === 0) return { allowed: true };
+  const requesters = input.requesters.filter((id) => USER_ID.test(id) || GROUP_ID.test(id));
+  const membership = await isListed(input.userId, requesters, input.groupMembers);
+  if (membership === "yes") return { allowed: true };
+  return {
+    allowed: false,
+    reason: "not-a-requester",
+    message:
+      membership === "lookup-failed"
+        ? "I couldn't check the requester user groups just now, so I can't take your order. Please try again."
+        : requesters.length === 0
+          ? "Ordering is restricted, but REQUESTERS lists no valid Slack user or user group IDs."
+          : `You are not allowed to request orders. Requesters: ${mentions(requesters)}.`,
+  };
+}
+
+/** How a list of user and group ids reads in Slack: `<@U…>` and `<!subteam^S…>`. */
+export function mentions(ids: readonly string[]): string {
+  const shown = ids
+    .slice(0, MAX_MENTIONS)
+    .map((id) => (GROUP_ID.test(id) ? `<!subteam^${id}>` : `<@${id}>`));
+  const more = ids.length - shown.length;
+  return more > 0 ? `${shown.join(", ")} and ${more} more` : shown.join(", ");
+}
+
+async function isListed(
+  userId: string,
+  ids: readonly string[],
+  groupMembers: GroupMembers,
+): Promise<"yes" | "no" | "lookup-failed"> {
+  if (!USER_ID.test(userId)) return "no";
+  if (ids.includes(userId)) return "yes";
+  let failed = false;
+  for (const groupId of ids.filter((id) => GROUP_ID.test(id))) {
+    try {
+      const members = await groupMembers(groupId);
+      if (members.includes(userId)) return "yes";
+    } catch {
+      // Deny by default, but say why: "you are not an approver" would be wrong.
+      failed = true;
+    }
+  }
+  return failed ? "lookup-failed" : "no";
+}

@@ -1,0 +1,109 @@
+import type { Redis } from "ioredis";
+
+/**
+ * The store's compare-and-set steps, as Lua scripts registered with ioredis `defineCommand`.
+ *
+ * Why Lua and not WATCH/MULTI: a script runs on the Redis server as one atomic step, so "read
+ * the status, check it, write the new status, history, index entries and TTL" cannot interleave
+ * with another replica's step, and it costs one round trip. WATCH/MULTI gives the same safety
+ * only with an optimistic retry loop on the client: 20 approvers clicking at once would make 19
+ * transactions abort and re-read, and every caller needs that loop right. `defineCommand` sends
+ * EVALSHA and falls back to EVAL on NOSCRIPT, so a Redis restart (which empties the script cache)
+ * needs no handling here.
+ *
+ * The scripts never parse JSON: the provider call body must reach the provider byte for byte,
+ * and Redis' cjson would turn `[]` into `{}` and round large numbers. JSON values are built in
+ * TypeScript and stored as opaque hash fields; history is one JSON object per line, appended by
+ * string concatenation.
+ *
+ * Every key a script touches is passed in KEYS (no key names built in Lua). On Redis Cluster the
+ * store's prefix would need a hash tag (e.g. `{connect}:`) to keep them in one slot.
+ */
+
+/**
+ * KEYS: record, created index, expiry index, then one index per status (pending first).
+ * ARGV: id, createdMs, expiresAtMs, ttlMs, nowMs, trimLimit, field/value pairs...
+ * Returns 1 when created, 0 when the id is taken.
+ */
+const CREATE = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+local expired = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', ARGV[5], 'LIMIT', 0, tonumber(ARGV[6]))
+for _, old in ipairs(expired) do
+  for i = 2, #KEYS do redis.call('ZREM', KEYS[i], old) end
+end
+redis.call('HSET', KEYS[1], unpack(ARGV, 7))
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
+redis.call('ZADD', KEYS[3], ARGV[3], ARGV[1])
+redis.call('ZADD', KEYS[4], ARGV[2], ARGV[1])
+return 1
+`;
+
+/**
+ * KEYS: record, created index, expiry index, index of the from-status, index of the to-status.
+ * ARGV: id, from, to, updatedAt, nowMs, expiresAtMs, ttlMs, historyLine, incrementAttempts
+ *       ('1' or '0'), expectedAttempts ('' = any), number of pairs n, n field/value pairs,
+ *       then fields to delete.
+ * Returns {'ok', fields} | {'refused', fields} | {'stale', fields} | {'missing'}.
+ */
+const TRANSITION = `
+local status = redis.call('HGET', KEYS[1], 'status')
+if not status then return {'missing'} end
+if status ~= ARGV[2] then return {'refused', redis.call('HGETALL', KEYS[1])} end
+if ARGV[10] ~= '' and redis.call('HGET', KEYS[1], 'attempts') ~= ARGV[10] then
+  return {'stale', redis.call('HGETALL', KEYS[1])}
+end
+local n = tonumber(ARGV[11])
+if n > 0 then redis.call('HSET', KEYS[1], unpack(ARGV, 12, 11 + 2 * n)) end
+for i = 12 + 2 * n, #ARGV do redis.call('HDEL', KEYS[1], ARGV[i]) end
+if ARGV[9] == '1' then redis.call('HINCRBY', KEYS[1], 'attempts', 1) end
+local history = redis.call('HGET', KEYS[1], 'history')
+if history and history ~= '' then history = history .. '\\n' .. ARGV[8] else history = ARGV[8] end
+redis.call('HSET', KEYS[1], 'status', ARGV[3], 'updatedAt', ARGV[4], 'history', history)
+redis.call('PEXPIRE', KEYS[1], ARGV[7])
+redis.call('ZADD', KEYS[3], ARGV[6], ARGV[1])
+local created = redis.call('ZSCORE', KEYS[2], ARGV[1]) or ARGV[5]
+redis.call('ZREM', KEYS[4], ARGV[1])
+redis.call('ZADD', KEYS[5], created, ARGV[1])
+return {'ok', redis.call('HGETALL', KEYS[1])}
+`;
+
+/**
+ * KEYS: record, expiry index. ARGV: id, expiresAtMs, ttlMs, field/value pairs...
+ * Not a state transition: no history, and updatedAt keeps meaning "last status change".
+ * Returns the record's fields, or nil when there is no such record.
+ */
+const MERGE_FIELDS = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return nil end
+redis.call('HSET', KEYS[1], unpack(ARGV, 4))
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
+return redis.call('HGETALL', KEYS[1])
+`;
+
+type ScriptCall = (...keysThenArgs: (string | number)[]) => Promise<unknown>;
+
+export interface ApprovalScripts {
+  create(keys: string[], args: (string | number)[]): Promise<unknown>;
+  transition(keys: string[], args: (string | number)[]): Promise<unknown>;
+  mergeFields(keys: string[], args: (string | number)[]): Promise<unknown>;
+}
+
+/**
+ * Registers the scripts on a connection (idempotent: redefining replaces the same script).
+ * Names are versioned so a future change cannot collide with an older definition.
+ */
+export function registerScripts(redis: Redis, statusCount: number): ApprovalScripts {
+  const define = (name: string, lua: string, numberOfKeys: number) => {
+    redis.defineCommand(name, { lua, numberOfKeys });
+    // defineCommand adds a method ioredis' types cannot know about; this is its only use.
+    const call = (redis as unknown as Record<string, ScriptCall>)[name];
+    if (typeof call !== "function") throw new Error(`ioredis did not define ${name}`);
+    return (keys: string[], args: (string | number)[]) => call.call(redis, ...keys, ...args);
+  };
+  return {
+    create: define("approvalsCreateV1", CREATE, 3 + statusCount),
+    transition: define("approvalsTransitionV1", TRANSITION, 5),
+    mergeFields: define("approvalsMergeFieldsV1", MERGE_FIELDS, 2),
+  };
+}

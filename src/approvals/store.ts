@@ -1,0 +1,603 @@
+import { randomBytes } from "node:crypto";
+import type { Redis } from "ioredis";
+import {
+  decodeRecord,
+  encodeHistoryEntry,
+  encodeNewRecord,
+  encodeSlackRefs,
+  FIELD,
+  pairsToFields,
+} from "./codec.js";
+import { type ApprovalScripts, registerScripts } from "./scripts.js";
+import {
+  APPROVAL_ID_PATTERN,
+  APPROVAL_STATUSES,
+  ApprovalInputError,
+  ApprovalRecordError,
+  type ApprovalRequest,
+  type ApprovalStatus,
+  type CreateApprovalInput,
+  createApprovalInputSchema,
+  decisionSchema,
+  historyEntrySchema,
+  type PlacementError,
+  type PlacementResult,
+  placementErrorSchema,
+  placementResultSchema,
+  SLACK_REF_KEY_PATTERN,
+  type SlackRefs,
+  slackRefsSchema,
+} from "./types.js";
+
+/**
+ * The durable record of approval requests and their atomic state machine in Redis: the
+ * "never order twice" guard. BullMQ job ids de-duplicate only while a job exists; this record
+ * is what makes a second click, a Slack retry, a second replica or a restarted worker unable to
+ * place the same order again (only the caller that wins `claim` may call the provider).
+ *
+ * Keys under the prefix:
+ *   approval:<id>             hash, one per request (layout in codec.ts), TTL = retention
+ *   approvals:created         zset id → createdAt ms (the audit list)
+ *   approvals:status:<status> zset id → createdAt ms, one per status (pending list, reconciler)
+ *   approvals:expires         zset id → expiry ms, to trim the indexes of expired records
+ */
+
+export interface ApprovalStoreOptions {
+  redis: Redis;
+  /** Prefix of every key, e.g. `connect:`; tests use a unique one per run. */
+  prefix: string;
+  /** How long a record is kept after its last change; at least 90 (DESIGN: kept ≥ 90 days). */
+  retentionDays?: number;
+  now?: () => Date;
+  /** Told about records a list skips because they cannot be read (e.g. to log them). */
+  onInvalidRecord?: (error: ApprovalRecordError) => void;
+}
+
+/** A refusal because the request is not in the state the step needs, e.g. already approved. */
+export type StateRefusalReason =
+  | "not-pending"
+  | "not-approved"
+  | "not-executing"
+  | "not-unknown"
+  | "not-failed";
+
+export type Refusal =
+  | { ok: false; reason: "not-found"; id: string }
+  | { ok: false; reason: "invalid-record"; id: string; error: ApprovalRecordError }
+  | {
+      ok: false;
+      reason:
+        | StateRefusalReason
+        /** cancel by someone other than the requester */
+        | "not-requester"
+        /** reject without a reason */
+        | "reason-required"
+        /** the worker's claim is not the latest one (the request was retried meanwhile) */
+        | "stale-attempt";
+      id: string;
+      /** The request as it is now, so the caller can say who decided it and when. */
+      record: ApprovalRequest;
+    };
+
+export type TransitionResult = { ok: true; record: ApprovalRequest } | Refusal;
+
+export type DecideInput =
+  | { by: string; action: "approve"; reason?: string }
+  | { by: string; action: "reject"; reason: string };
+
+export type ReconcileInput =
+  | { by: string; outcome: "placed"; result: PlacementResult; note: string }
+  | { by: string; outcome: "failed"; note: string; error?: PlacementError };
+
+/**
+ * Pass the `attempts` value `claim` returned so a worker that stalled cannot complete a newer
+ * attempt (after a failure and a deliberate retry, another worker may hold the claim).
+ */
+export interface ClaimGuard {
+  attempt?: number;
+}
+
+export interface ListOptions {
+  /** Only requests created at or after this time. */
+  since?: Date;
+  status?: ApprovalStatus;
+  /** Default 50, at most 1000. */
+  limit?: number;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const MIN_RETENTION_DAYS = 90;
+/** Expired ids trimmed from the indexes per create; bounds the script's run time. */
+const TRIM_BATCH = 100;
+/** Larger provider call bodies are refused: every request is kept for months. */
+const MAX_CALL_BYTES = 32 * 1024;
+/** Larger provider records in a result are replaced by a marker (ids and status are kept). */
+const MAX_RESULT_RECORD_BYTES = 16 * 1024;
+const MAX_LIST = 1000;
+
+const NOT_IN: Record<
+  "pending" | "approved" | "executing" | "unknown" | "failed",
+  StateRefusalReason
+> = {
+  pending: "not-pending",
+  approved: "not-approved",
+  executing: "not-executing",
+  unknown: "not-unknown",
+  failed: "not-failed",
+};
+
+interface TransitionSpec {
+  from: keyof typeof NOT_IN;
+  to: ApprovalStatus;
+  actor: string;
+  /** A history note; a function when it depends on the request as it is (retry). */
+  note?: string | ((record: ApprovalRequest) => string | undefined);
+  set?: Record<string, string>;
+  unset?: string[];
+  incrementAttempts?: boolean;
+  expectedAttempts?: number;
+  /** The step's time, when the caller already stamped something with it (a decision). */
+  at?: Date;
+  /** Refuses before any write, e.g. a cancel by someone other than the requester. */
+  precheck?: (record: ApprovalRequest) => Refusal | undefined;
+}
+
+export class ApprovalStore {
+  private readonly redis: Redis;
+  private readonly prefix: string;
+  private readonly retentionMs: number;
+  private readonly now: () => Date;
+  private readonly onInvalidRecord: (error: ApprovalRecordError) => void;
+  private readonly scripts: ApprovalScripts;
+
+  constructor(options: ApprovalStoreOptions) {
+    const retentionDays = options.retentionDays ?? 100;
+    if (!Number.isFinite(retentionDays) || retentionDays < MIN_RETENTION_DAYS) {
+      throw new RangeError(`retentionDays must be at least ${MIN_RETENTION_DAYS}`);
+    }
+    this.redis = options.redis;
+    this.prefix = options.prefix;
+    this.retentionMs = Math.round(retentionDays * DAY_MS);
+    this.now = options.now ?? (() => new Date());
+    this.onInvalidRecord = options.onInvalidRecord ?? (() => {});
+    this.scripts = registerScripts(this.redis, APPROVAL_STATUSES.length);
+  }
+
+  /** Records a new request as pending. Throws ApprovalInputError on input it must not store. */
+  async create(input: CreateApprovalInput): Promise<ApprovalRequest> {
+    const parsed = createApprovalInputSchema.safeParse(input);
+    if (!parsed.success) throw new ApprovalInputError(describeIssues(parsed.error.issues));
+    const data = parsed.data;
+    const callJson = safeStringify(data.call);
+    if (callJson === undefined) throw new ApprovalInputError(["call: must be JSON-serialisable"]);
+    if (Buffer.byteLength(callJson) > MAX_CALL_BYTES) {
+      throw new ApprovalInputError([`call: larger than ${MAX_CALL_BYTES} bytes`]);
+    }
+    checkSlackRefKeys(data.slack ?? {});
+
+    const now = this.now();
+    const at = now.toISOString();
+    // Stored as it will be read back (JSON), so the caller sees exactly what will be placed.
+    const call = JSON.parse(callJson) as ApprovalRequest["call"];
+    for (let draw = 1; ; draw += 1) {
+      const record: ApprovalRequest = {
+        id: newApprovalId(),
+        kind: data.kind,
+        title: data.title,
+        summary: data.summary,
+        call,
+        reconcileKey: data.reconcileKey,
+        price: data.price,
+        requester: data.requester,
+        slack: dropUndefined(data.slack ?? {}),
+        sandbox: data.sandbox,
+        status: "pending",
+        attempts: 0,
+        history: [],
+        createdAt: at,
+        updatedAt: at,
+      };
+      const created = await this.scripts.create(
+        [
+          this.recordKey(record.id),
+          this.createdKey(),
+          this.expiresKey(),
+          ...APPROVAL_STATUSES.map((status) => this.statusKey(status)),
+        ],
+        [
+          record.id,
+          now.getTime(),
+          now.getTime() + this.retentionMs,
+          this.retentionMs,
+          now.getTime(),
+          TRIM_BATCH,
+          ...encodeNewRecord(record),
+        ],
+      );
+      if (created === 1) return record;
+      // 0 means the id was taken (80 random bits: practically never); draw another, but
+      // never loop forever on a reply this code does not expect.
+      if (created !== 0 || draw >= 3) {
+        throw new Error(`could not create approval request (reply ${String(created)})`);
+      }
+    }
+  }
+
+  /** The request, or null when there is none. Throws ApprovalRecordError when unreadable. */
+  async get(id: string): Promise<ApprovalRequest | null> {
+    if (!APPROVAL_ID_PATTERN.test(id)) return null;
+    const fields = await this.redis.hgetall(this.recordKey(id));
+    if (Object.keys(fields).length === 0) return null;
+    return decodeRecord(id, fields);
+  }
+
+  /**
+   * Adds or replaces Slack references (message ts, channels) without touching the state.
+   * Returns null when there is no such request; throws ApprovalRecordError when unreadable.
+   */
+  async mergeSlackRefs(id: string, refs: SlackRefs): Promise<ApprovalRequest | null> {
+    const parsed = slackRefsSchema.safeParse(refs);
+    if (!parsed.success) throw new ApprovalInputError(describeIssues(parsed.error.issues));
+    checkSlackRefKeys(parsed.data);
+    if (!APPROVAL_ID_PATTERN.test(id)) return null;
+    const pairs = encodeSlackRefs(parsed.data);
+    if (pairs.length === 0) return this.get(id);
+    const now = this.now().getTime();
+    const fields = await this.scripts.mergeFields(
+      [this.recordKey(id), this.expiresKey()],
+      [id, now + this.retentionMs, this.retentionMs, ...pairs],
+    );
+    if (fields === null) return null;
+    return decodeRecord(id, pairsToFields(fields));
+  }
+
+  /** pending → approved | rejected. A reject needs a reason (it is shown in the thread). */
+  async decide(id: string, input: DecideInput): Promise<TransitionResult> {
+    const reason = input.reason?.trim();
+    const at = this.now();
+    const parsed = decisionSchema.safeParse({
+      by: input.by,
+      at: at.toISOString(),
+      action: input.action,
+      reason: reason ? truncate(reason, 3000) : undefined,
+    });
+    if (!parsed.success) throw new ApprovalInputError(describeIssues(parsed.error.issues));
+    const decision = parsed.data;
+    return this.transition(id, {
+      from: "pending",
+      to: input.action === "approve" ? "approved" : "rejected",
+      actor: input.by,
+      note: decision.reason,
+      set: { [FIELD.decision]: JSON.stringify(decision) },
+      at,
+      precheck: (record) =>
+        input.action === "reject" && decision.reason === undefined
+          ? { ok: false, reason: "reason-required", id, record }
+          : undefined,
+    });
+  }
+
+  /** pending → cancelled, only by the person who requested it. */
+  async cancel(id: string, by: string): Promise<TransitionResult> {
+    return this.transition(id, {
+      from: "pending",
+      to: "cancelled",
+      actor: by,
+      precheck: (record) =>
+        record.requester.userId === by
+          ? undefined
+          : { ok: false, reason: "not-requester", id, record },
+    });
+  }
+
+  /**
+   * approved → executing. Exactly one concurrent caller wins; only the winner may call the
+   * provider. `record.attempts` of the result is the claim's attempt number (see ClaimGuard).
+   */
+  async claim(id: string, workerId: string): Promise<TransitionResult> {
+    return this.transition(id, {
+      from: "approved",
+      to: "executing",
+      actor: workerId,
+      set: { [FIELD.claimedBy]: workerId },
+      incrementAttempts: true,
+    });
+  }
+
+  /** executing → placed: the provider accepted the order. */
+  async complete(
+    id: string,
+    result: PlacementResult,
+    guard: ClaimGuard = {},
+  ): Promise<TransitionResult> {
+    const stored = storableResult(result);
+    return this.transition(id, {
+      from: "executing",
+      to: "placed",
+      actor: "",
+      note: stored.providerId ? `provider id ${stored.providerId}` : undefined,
+      set: { [FIELD.result]: JSON.stringify(stored) },
+      unset: [FIELD.error],
+      expectedAttempts: guard.attempt,
+    });
+  }
+
+  /** executing → failed: the provider certainly refused (e.g. a 4xx); nothing was ordered. */
+  async fail(id: string, error: PlacementError, guard: ClaimGuard = {}): Promise<TransitionResult> {
+    const stored = storableError(error);
+    return this.transition(id, {
+      from: "executing",
+      to: "failed",
+      actor: "",
+      note: stored.message,
+      set: { [FIELD.error]: JSON.stringify(stored) },
+      expectedAttempts: guard.attempt,
+    });
+  }
+
+  /**
+   * executing → unknown: the call may have reached the provider (e.g. a timeout after sending).
+   * It must be reconciled (looked up by reconcileKey) or decided by a person, never resent.
+   */
+  async markUnknown(id: string, note: string, guard: ClaimGuard = {}): Promise<TransitionResult> {
+    const error = storableError({ message: note });
+    return this.transition(id, {
+      from: "executing",
+      to: "unknown",
+      actor: "",
+      note: error.message,
+      set: { [FIELD.error]: JSON.stringify(error) },
+      expectedAttempts: guard.attempt,
+    });
+  }
+
+  /**
+   * unknown → placed (found at the provider) | failed (certainly not placed). Only a person or a
+   * definite lookup may decide; `by` names which.
+   */
+  async reconcile(id: string, input: ReconcileInput): Promise<TransitionResult> {
+    if (input.outcome === "placed") {
+      const stored = storableResult(input.result);
+      return this.transition(id, {
+        from: "unknown",
+        to: "placed",
+        actor: input.by,
+        note: input.note,
+        set: { [FIELD.result]: JSON.stringify(stored) },
+        unset: [FIELD.error],
+      });
+    }
+    const error = storableError(input.error ?? { message: input.note });
+    return this.transition(id, {
+      from: "unknown",
+      to: "failed",
+      actor: input.by,
+      note: input.note,
+      set: { [FIELD.error]: JSON.stringify(error) },
+    });
+  }
+
+  /**
+   * failed → approved: a person deliberately tries again (a worker may then claim it). The
+   * previous error moves into the history note so the record shows what was retried.
+   */
+  async retry(id: string, by: string, note?: string): Promise<TransitionResult> {
+    return this.transition(id, {
+      from: "failed",
+      to: "approved",
+      actor: by,
+      unset: [FIELD.error],
+      note: (record) => {
+        const previous = record.error ? `retry after: ${record.error.message}` : "retry";
+        return note ? `${note} (${previous})` : previous;
+      },
+    });
+  }
+
+  /** Requests waiting for a decision, oldest first (the one waiting longest leads). */
+  async listPending(): Promise<ApprovalRequest[]> {
+    const ids = await this.redis.zrange(this.statusKey("pending"), "0", String(MAX_LIST - 1));
+    return this.readMany(ids);
+  }
+
+  /** The audit list: newest first, optionally since a time and in one status. */
+  async list(options: ListOptions = {}): Promise<ApprovalRequest[]> {
+    const limit = Math.min(Math.max(Math.trunc(options.limit ?? 50), 1), MAX_LIST);
+    const key = options.status ? this.statusKey(options.status) : this.createdKey();
+    const min = options.since ? String(options.since.getTime()) : "-inf";
+    const ids = await this.redis.zrevrangebyscore(key, "+inf", min, "LIMIT", 0, limit);
+    return this.readMany(ids);
+  }
+
+  /**
+   * Every request in a status, oldest created first: e.g. `approved` ones whose placement job
+   * was lost (to re-queue) and `executing` ones whose worker died (updatedAt says since when).
+   */
+  async findByStatus(status: ApprovalStatus, limit = MAX_LIST): Promise<ApprovalRequest[]> {
+    const ids = await this.redis.zrange(
+      this.statusKey(status),
+      "0",
+      String(Math.max(limit, 1) - 1),
+    );
+    return this.readMany(ids);
+  }
+
+  private async transition(id: string, spec: TransitionSpec): Promise<TransitionResult> {
+    let current: ApprovalRequest | null;
+    try {
+      current = await this.get(id);
+    } catch (error) {
+      if (error instanceof ApprovalRecordError)
+        return { ok: false, reason: "invalid-record", id, error };
+      throw error;
+    }
+    if (current === null) return { ok: false, reason: "not-found", id };
+    // Fast refusals without a write; the script below re-checks the state atomically.
+    if (current.status !== spec.from) {
+      return { ok: false, reason: NOT_IN[spec.from], id, record: current };
+    }
+    const refusal = spec.precheck?.(current);
+    if (refusal) return refusal;
+    const note = typeof spec.note === "function" ? spec.note(current) : spec.note;
+
+    const now = spec.at ?? this.now();
+    const at = now.toISOString();
+    // A worker step names the worker that holds the claim (it cannot change while executing).
+    const actor = spec.actor || current.claimedBy || "worker";
+    // Whatever is written must read back: a record that fails its schema is lost to the user.
+    const entry = historyEntrySchema.safeParse({
+      at,
+      actor,
+      from: spec.from,
+      to: spec.to,
+      ...(note ? { note: truncate(note, 3000) } : {}),
+    });
+    if (!entry.success) throw new ApprovalInputError(describeIssues(entry.error.issues));
+    const historyLine = encodeHistoryEntry(entry.data);
+    const set = Object.entries(spec.set ?? {}).flat();
+    const reply = await this.scripts.transition(
+      [
+        this.recordKey(id),
+        this.createdKey(),
+        this.expiresKey(),
+        this.statusKey(spec.from),
+        this.statusKey(spec.to),
+      ],
+      [
+        id,
+        spec.from,
+        spec.to,
+        at,
+        now.getTime(),
+        now.getTime() + this.retentionMs,
+        this.retentionMs,
+        historyLine,
+        spec.incrementAttempts ? "1" : "0",
+        spec.expectedAttempts === undefined ? "" : String(spec.expectedAttempts),
+        set.length / 2,
+        ...set,
+        ...(spec.unset ?? []),
+      ],
+    );
+
+    const [outcome, pairs] = Array.isArray(reply) ? reply : [];
+    if (outcome === "missing") return { ok: false, reason: "not-found", id };
+    let record: ApprovalRequest;
+    try {
+      record = decodeRecord(id, pairsToFields(pairs));
+    } catch (error) {
+      if (error instanceof ApprovalRecordError)
+        return { ok: false, reason: "invalid-record", id, error };
+      throw error;
+    }
+    if (outcome === "ok") return { ok: true, record };
+    if (outcome === "stale") return { ok: false, reason: "stale-attempt", id, record };
+    return { ok: false, reason: NOT_IN[spec.from], id, record };
+  }
+
+  private async readMany(ids: string[]): Promise<ApprovalRequest[]> {
+    if (ids.length === 0) return [];
+    const pipeline = this.redis.pipeline();
+    for (const id of ids) pipeline.hgetall(this.recordKey(id));
+    const replies = (await pipeline.exec()) ?? [];
+    const records: ApprovalRequest[] = [];
+    ids.forEach((id, index) => {
+      const [error, fields] = replies[index] ?? [null, null];
+      if (error) throw error;
+      // Expired between the index read and now (the indexes are trimmed lazily).
+      if (!isFields(fields) || Object.keys(fields).length === 0) return;
+      try {
+        records.push(decodeRecord(id, fields));
+      } catch (decodeError) {
+        if (!(decodeError instanceof ApprovalRecordError)) throw decodeError;
+        this.onInvalidRecord(decodeError);
+      }
+    });
+    return records;
+  }
+
+  private recordKey(id: string): string {
+    return `${this.prefix}approval:${id}`;
+  }
+  private createdKey(): string {
+    return `${this.prefix}approvals:created`;
+  }
+  private expiresKey(): string {
+    return `${this.prefix}approvals:expires`;
+  }
+  private statusKey(status: ApprovalStatus): string {
+    return `${this.prefix}approvals:status:${status}`;
+  }
+}
+
+const BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
+
+/** `apr_` + 16 base32 characters from 80 random bits. */
+export function newApprovalId(): string {
+  const bytes = randomBytes(10);
+  let bits = 0;
+  let value = 0;
+  let out = "";
+  for (const byte of bytes) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += BASE32[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+    value &= (1 << bits) - 1;
+  }
+  return `apr_${out}`;
+}
+
+function storableResult(result: PlacementResult): PlacementResult {
+  const parsed = placementResultSchema.safeParse(result);
+  if (!parsed.success) throw new ApprovalInputError(describeIssues(parsed.error.issues));
+  const recordJson = safeStringify(parsed.data.record ?? null) ?? "null";
+  const bytes = Buffer.byteLength(recordJson);
+  return {
+    providerId: parsed.data.providerId,
+    status: parsed.data.status,
+    // Kept for months: a huge or unserialisable provider record is not worth the memory.
+    record:
+      bytes > MAX_RESULT_RECORD_BYTES
+        ? { omitted: `provider record larger than ${MAX_RESULT_RECORD_BYTES} bytes`, bytes }
+        : JSON.parse(recordJson),
+  };
+}
+
+function storableError(error: PlacementError): PlacementError {
+  const candidate = { ...error, message: truncate(String(error.message ?? ""), 3000) };
+  const parsed = placementErrorSchema.safeParse(candidate);
+  if (!parsed.success) throw new ApprovalInputError(describeIssues(parsed.error.issues));
+  return parsed.data;
+}
+
+function checkSlackRefKeys(refs: Record<string, unknown>): void {
+  const bad = Object.keys(refs).filter((key) => !SLACK_REF_KEY_PATTERN.test(key));
+  if (bad.length > 0) throw new ApprovalInputError([`slack: invalid key(s) ${bad.join(", ")}`]);
+}
+
+function dropUndefined(refs: SlackRefs): SlackRefs {
+  return Object.fromEntries(Object.entries(refs).filter(([, value]) => value !== undefined));
+}
+
+function safeStringify(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+}
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+function describeIssues(issues: readonly { path: PropertyKey[]; message: string }[]): string[] {
+  return issues.map((issue) => `${issue.path.map(String).join(".") || "input"}: ${issue.message}`);
+}
+
+function isFields(value: unknown): value is Record<string, string> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

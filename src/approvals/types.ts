@@ -1,0 +1,181 @@
+import { z } from "zod";
+
+/**
+ * The approval request: the durable record of one order a person asked for, its decision and
+ * the outcome of placing it with the provider. Schemas here validate both what callers hand to
+ * the store and what is read back from Redis (records live for months; an old or corrupted
+ * one must give a typed error, never a crash).
+ */
+
+export const APPROVAL_KINDS = ["port", "layer2", "iod", "edge"] as const;
+export type ApprovalKind = (typeof APPROVAL_KINDS)[number];
+
+/**
+ * pending → approved | rejected | cancelled; approved → executing (claimed by a worker);
+ * executing → placed | failed | unknown; unknown → placed | failed (reconciled);
+ * failed → approved (a deliberate retry). See transitions in store.ts.
+ */
+export const APPROVAL_STATUSES = [
+  "pending",
+  "approved",
+  "rejected",
+  "cancelled",
+  "executing",
+  "placed",
+  "failed",
+  "unknown",
+] as const;
+export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
+
+/** `apr_` + 16 lowercase RFC 4648 base32 characters (80 random bits): short and URL-safe. */
+export const APPROVAL_ID_PATTERN = /^apr_[a-z2-7]{16}$/;
+
+const timestamp = z.iso.datetime({ offset: true });
+/** Anyone (a Slack user id) or anything (a worker id, "reconciler") that changed a request. */
+const actor = z.string().min(1).max(200);
+const slackUserId = z.string().regex(/^[UW][A-Z0-9]{2,}$/, "must be a Slack user ID (U… or W…)");
+
+export const approvalKindSchema = z.enum(APPROVAL_KINDS);
+export const approvalStatusSchema = z.enum(APPROVAL_STATUSES);
+
+/** One line of the order summary shown to approvers, in the order given. */
+export const summaryLineSchema = z.object({
+  label: z.string().min(1).max(200),
+  value: z.string().max(3000),
+});
+export type SummaryLine = z.infer<typeof summaryLineSchema>;
+
+/** The provider call to make once approved: an operationId, its path parameters and body. */
+export const providerCallSchema = z.object({
+  operation: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,99}$/, "must be an operationId"),
+  pathParams: z.record(z.string(), z.string()),
+  body: z.unknown(),
+});
+export type ProviderCall = z.infer<typeof providerCallSchema>;
+
+export const priceSchema = z.object({
+  total: z.number().finite().optional(),
+  monthly: z.number().finite().optional(),
+  text: z.string().max(1000),
+});
+export type Price = z.infer<typeof priceSchema>;
+
+export const requesterSchema = z.object({
+  userId: slackUserId,
+  channelId: z.string().max(100).optional(),
+});
+export type Requester = z.infer<typeof requesterSchema>;
+
+/**
+ * Where the request lives in Slack. Known keys are named; others may be added later by the
+ * Slack layer without a schema change (each is stored as its own hash field, so a merge is a
+ * plain HSET).
+ */
+export const SLACK_REF_KEY_PATTERN = /^[A-Za-z][A-Za-z0-9]{0,39}$/;
+export const slackRefsSchema = z
+  .object({
+    /** The approvals channel the request was posted to. */
+    approvalChannel: z.string().max(200).optional(),
+    /** Message ts in the approvals channel: the thread root for decisions and progress. */
+    approvalTs: z.string().max(200).optional(),
+    /** Where the requester asked (a DM or channel), to tell them about the outcome. */
+    requesterChannel: z.string().max(200).optional(),
+    requesterTs: z.string().max(200).optional(),
+  })
+  .catchall(z.string().max(200));
+export type SlackRefs = z.infer<typeof slackRefsSchema>;
+
+export const decisionSchema = z.object({
+  by: slackUserId,
+  at: timestamp,
+  action: z.enum(["approve", "reject"]),
+  reason: z.string().max(3000).optional(),
+});
+export type Decision = z.infer<typeof decisionSchema>;
+
+/** What the provider answered when the order was placed (or found by a reconciliation). */
+export const placementResultSchema = z.object({
+  providerId: z.string().max(200).optional(),
+  status: z.string().max(200).optional(),
+  /** The provider's record, kept opaque (its shape is not always specified). */
+  record: z.unknown(),
+});
+export type PlacementResult = z.infer<typeof placementResultSchema>;
+
+export const placementErrorSchema = z.object({
+  message: z.string().max(3000),
+  httpStatus: z.number().int().optional(),
+});
+export type PlacementError = z.infer<typeof placementErrorSchema>;
+
+export const historyEntrySchema = z.object({
+  at: timestamp,
+  actor,
+  from: approvalStatusSchema,
+  to: approvalStatusSchema,
+  note: z.string().max(3000).optional(),
+});
+export type HistoryEntry = z.infer<typeof historyEntrySchema>;
+
+export const approvalRequestSchema = z.object({
+  id: z.string().regex(APPROVAL_ID_PATTERN),
+  kind: approvalKindSchema,
+  title: z.string().min(1).max(300),
+  summary: z.array(summaryLineSchema).max(100),
+  call: providerCallSchema,
+  /** Identifies the order at the provider when a call's outcome is unknown (e.g. the port name). */
+  reconcileKey: z.string().max(300).optional(),
+  price: priceSchema.optional(),
+  requester: requesterSchema,
+  slack: slackRefsSchema,
+  sandbox: z.boolean(),
+  status: approvalStatusSchema,
+  decision: decisionSchema.optional(),
+  attempts: z.number().int().min(0),
+  /** The worker holding (or that last held) the placement claim. */
+  claimedBy: actor.optional(),
+  result: placementResultSchema.optional(),
+  error: placementErrorSchema.optional(),
+  history: z.array(historyEntrySchema),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+export type ApprovalRequest = z.infer<typeof approvalRequestSchema>;
+
+export const createApprovalInputSchema = z.object({
+  kind: approvalKindSchema,
+  title: z
+    .string()
+    .min(1)
+    .max(300)
+    .refine((title) => !/[\r\n]/.test(title), { error: "must be one line" }),
+  summary: z.array(summaryLineSchema).max(100),
+  call: providerCallSchema,
+  reconcileKey: z.string().min(1).max(300).optional(),
+  price: priceSchema.optional(),
+  requester: requesterSchema,
+  slack: slackRefsSchema.optional(),
+  sandbox: z.boolean(),
+});
+export type CreateApprovalInput = z.input<typeof createApprovalInputSchema>;
+
+/** A record in Redis that cannot be read back (corrupted, or written by an incompatible version). */
+export class ApprovalRecordError extends Error {
+  constructor(
+    readonly id: string,
+    readonly problems: string[],
+  ) {
+    super(
+      `Approval request ${id} is stored in a form this version cannot read: ${problems.join("; ")}`,
+    );
+    this.name = "ApprovalRecordError";
+  }
+}
+
+/** A caller handed the store something it must not store (a programming error, not a user's). */
+export class ApprovalInputError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid approval input: ${problems.join("; ")}`);
+    this.name = "ApprovalInputError";
+  }
+}

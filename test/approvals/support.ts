@@ -1,0 +1,101 @@
+import { randomUUID } from "node:crypto";
+import { Redis } from "ioredis";
+import { ApprovalStore, type ApprovalStoreOptions } from "../../src/approvals/store.js";
+import type { CreateApprovalInput } from "../../src/approvals/types.js";
+
+export const REDIS_URL = "redis://127.0.0.1:6379";
+
+/** A unique key prefix for one test file's run; everything under it is deleted afterwards. */
+export function runPrefix(name: string): string {
+  return `test:${name}:${randomUUID()}:`;
+}
+
+export function connect(): Redis {
+  return new Redis(REDIS_URL, { maxRetriesPerRequest: 1, lazyConnect: false });
+}
+
+export async function deleteKeys(redis: Redis, prefix: string): Promise<number> {
+  let cursor = "0";
+  let deleted = 0;
+  do {
+    const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 500);
+    cursor = next;
+    if (keys.length > 0) deleted += await redis.del(...keys);
+  } while (cursor !== "0");
+  return deleted;
+}
+
+/** A clock that moves one second forward on every reading, so each step has its own time. */
+export function tickingClock(startIso = "2025-03-01T10:00:00.000Z"): {
+  now: () => Date;
+  peek: () => Date;
+  advance: (ms: number) => void;
+} {
+  let t = Date.parse(startIso);
+  return {
+    now: () => {
+      t += 1000;
+      return new Date(t);
+    },
+    peek: () => new Date(t),
+    advance: (ms) => {
+      t += ms;
+    },
+  };
+}
+
+let storeCount = 0;
+
+/** A store under its own sub-prefix of `prefix`, so tests cannot see each other's indexes. */
+export function newStore(
+  redis: Redis,
+  prefix: string,
+  options: Partial<ApprovalStoreOptions> = {},
+): { store: ApprovalStore; prefix: string } {
+  storeCount += 1;
+  const own = options.prefix ?? `${prefix}s${storeCount}:`;
+  return {
+    store: new ApprovalStore({ redis, prefix: own, ...options }),
+    prefix: own,
+  };
+}
+
+/** A port order as the port-order flow would submit it. */
+export function portOrderInput(overrides: Partial<CreateApprovalInput> = {}): CreateApprovalInput {
+  return {
+    kind: "port",
+    title: "Port order: 10 Gbps at Equinix SY1, 12 months",
+    summary: [
+      { label: "Data center", value: "Equinix SY1 (locationId 3)" },
+      { label: "Speed", value: "10 Gbps" },
+      { label: "Port name", value: "syd-core-01" },
+      { label: "Term", value: "12 months" },
+      { label: "Diversity zone", value: "red" },
+      { label: "Marketplace visibility", value: "private" },
+      { label: "Cost centre", value: "NET-OPS" },
+      { label: "Price", value: "USD 1,200.00 monthly" },
+    ],
+    call: {
+      operation: "createPortOrder",
+      pathParams: {},
+      body: [
+        {
+          locationId: 3,
+          speed: 10000,
+          term: 12,
+          portName: "syd-core-01",
+          diversityZone: "red",
+          marketPlaceVisibility: false,
+          costCentre: "NET-OPS",
+          promoCode: "",
+          resources: { interface: [] },
+        },
+      ],
+    },
+    reconcileKey: "syd-core-01",
+    price: { monthly: 1200, text: "USD 1,200.00 monthly" },
+    requester: { userId: "UREQ00001", channelId: "D0REQ0001" },
+    sandbox: true,
+    ...overrides,
+  };
+}
