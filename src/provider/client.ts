@@ -1,0 +1,498 @@
+// The one place that creates the openapi-fetch client of the provider API. Cross-cutting
+// concerns live here: a middleware names the operation and adds the bearer key; a custom
+// `fetch` does the per-attempt timeout, retries (safe reads only), logging, metrics and turns
+// every failure into a ProviderError. Callers therefore only ever see successful data.
+import createClient, { type Client, type Middleware } from "openapi-fetch";
+import { currentRequestId, newRequestId } from "../context.js";
+import type { Logger } from "../log.js";
+import type { Metrics } from "../metrics.js";
+import {
+  cancelledError,
+  httpError,
+  invalidResponseError,
+  networkError,
+  type ProviderCall,
+  type ProviderError,
+  parseRetryAfter,
+  timeoutError,
+} from "./errors.js";
+import type { operations, paths } from "./generated/provider.js";
+
+// ---------------------------------------------------------------------------------------------
+// Operations of the document
+
+export type OperationId = keyof operations;
+export type HttpMethod = "get" | "put" | "post" | "patch" | "delete";
+
+interface OperationEntry {
+  method: HttpMethod;
+  path: keyof paths;
+  /** The thing the call is about, in the user's words, for error messages. */
+  subject: string;
+}
+
+/**
+ * Every operation of openapi/provider.yaml: method, path template and what it is about.
+ * Checked against the generated types below and against the YAML by a test.
+ */
+export const OPERATIONS = {
+  getAuthToken: { method: "get", path: "/api/auth/token", subject: "the identity check" },
+  searchDataCenterFacilities: {
+    method: "get",
+    path: "/v2/data-center-facility/search",
+    subject: "the data center search",
+  },
+  listDataCenterFacilities: {
+    method: "get",
+    path: "/v2/data-center-facility",
+    subject: "the data center list",
+  },
+  calculatePricing: {
+    method: "post",
+    path: "/api/pricing/calculate",
+    subject: "the price calculation",
+  },
+  createPortOrder: {
+    method: "put",
+    path: "/api/company/{companyUsername}/ports/orders",
+    subject: "the port order",
+  },
+  getPortOrder: {
+    method: "get",
+    path: "/api/company/{companyName}/ports/orders/{orderId}",
+    subject: "the port order status",
+  },
+  listPorts: {
+    method: "get",
+    path: "/api/company/{companyUsername}/ports",
+    subject: "the port list",
+  },
+  getPort: {
+    method: "get",
+    path: "/api/company/{companyName}/ports/{portId}",
+    subject: "the port",
+  },
+  getPortInfo: {
+    method: "get",
+    path: "/app-user/{companyId}/ports/{portId}/info",
+    subject: "the port's capabilities",
+  },
+  listMetroCapabilities: {
+    method: "get",
+    path: "/api/company/{companyUsername}/metro/capabilities",
+    subject: "the metro list",
+  },
+  createLayer2Connection: {
+    method: "put",
+    path: "/api/v2/company/{companyUsername}/connections/layer2",
+    subject: "the layer 2 connection request",
+  },
+  getPrivateAsnSuggestion: {
+    method: "get",
+    path: "/api/private-asn/suggestion",
+    subject: "the private ASN suggestion",
+  },
+  listAsns: { method: "get", path: "/app-user/{companyId}/asns", subject: "the ASN list" },
+  createGiaService: {
+    method: "post",
+    path: "/app-user/{companyId}/gia-service",
+    subject: "the IO-D service request",
+  },
+  listCloudRouters: {
+    method: "get",
+    path: "/app-user/{companyId}/l3vpns",
+    subject: "the cloud router list",
+  },
+  listEdgeCountries: {
+    method: "get",
+    path: "/v2/edge/countries",
+    subject: "the Edge country list",
+  },
+  listEdgeBandwidths: {
+    method: "get",
+    path: "/v2/edge/bandwidth",
+    subject: "the Edge bandwidth list",
+  },
+  listEdgeContractTerms: {
+    method: "get",
+    path: "/v2/edge/contract-term",
+    subject: "the Edge contract term list",
+  },
+  getEdgePrice: { method: "post", path: "/v2/edge/price", subject: "the Edge quote" },
+  startEdgePriceSearch: {
+    method: "post",
+    path: "/v2/edge/price/search",
+    subject: "the Edge quote request",
+  },
+  getEdgePriceResult: {
+    method: "get",
+    path: "/v2/edge/price/result/{responseId}",
+    subject: "the Edge quote result",
+  },
+  calculateEdgePortPrice: {
+    method: "get",
+    path: "/v2/edge-ports/calculate-price",
+    subject: "the Edge discount code",
+  },
+  listEdgeLocations: {
+    method: "get",
+    path: "/v2/edge-ports/locations",
+    subject: "the Edge location list",
+  },
+  listEdgePortOrders: {
+    method: "get",
+    path: "/v2/edge-ports/orders",
+    subject: "the Edge order list",
+  },
+  listEdgeOrdersV1: {
+    method: "get",
+    path: "/api/company/{companyName}/ports/edge-orders",
+    subject: "the Edge order list",
+  },
+  createEdgePortOrder: {
+    method: "post",
+    path: "/api/company/{companyName}/ports/edge-orders",
+    subject: "the Edge port order",
+  },
+  sendEdgeSelect: {
+    method: "post",
+    path: "/v2/admin/edge-orders/send-select",
+    subject: "the 10 Gbps Edge enquiry",
+  },
+  sendEdgeEnquiry: {
+    method: "post",
+    path: "/v2/admin/edge-orders/send-enquiry",
+    subject: "the Edge enquiry",
+  },
+  listDraftOrders: { method: "get", path: "/v2/api/draft/orders", subject: "the draft order list" },
+  createDraftOrder: { method: "post", path: "/v2/api/draft/orders", subject: "the draft order" },
+  updateDraftOrder: {
+    method: "patch",
+    path: "/v2/api/draft/orders/{draftOrderId}",
+    subject: "the draft order update",
+  },
+  deleteDraftOrder: {
+    method: "delete",
+    path: "/v2/api/draft/orders/{draftOrderId}",
+    subject: "the draft order deletion",
+  },
+} as const satisfies Record<OperationId, OperationEntry>;
+
+// Compile-time proof that each entry's method and path lead to that very operation in the
+// generated types (a wrong path or method fails `tsc`).
+type Table = typeof OPERATIONS;
+type Mismatched = {
+  [K in OperationId]: paths[Table[K]["path"]][Table[K]["method"]] extends operations[K] ? never : K;
+}[OperationId];
+type AssertNone<T extends never> = T;
+export type OperationTableMatchesDocument = AssertNone<Mismatched>;
+
+const BY_METHOD_AND_PATH = new Map<string, OperationId>(
+  (Object.keys(OPERATIONS) as OperationId[]).map((id) => [
+    `${OPERATIONS[id].method.toUpperCase()} ${OPERATIONS[id].path}`,
+    id,
+  ]),
+);
+
+/** The operationId for an HTTP method and a path template of the document, if any. */
+export function operationIdFor(method: string, pathTemplate: string): OperationId | undefined {
+  return BY_METHOD_AND_PATH.get(`${method.toUpperCase()} ${pathTemplate}`);
+}
+
+/** How a call of this operation is named in errors. */
+export function providerCallFor(operation: OperationId): ProviderCall {
+  const entry = OPERATIONS[operation];
+  return {
+    operation,
+    method: entry.method.toUpperCase(),
+    path: entry.path,
+    subject: entry.subject,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Options
+
+export interface RetryOptions {
+  /** Attempts in all for a safe read (GET), the first included. Writes get exactly one. */
+  attempts: number;
+  baseDelayMs: number;
+  /** Cap of a backoff delay, and of a Retry-After we are willing to wait for. */
+  maxDelayMs: number;
+}
+
+export interface AttemptInfo {
+  operation: string;
+  method: string;
+  /** The request path (no query). */
+  path: string;
+  attempt: number;
+  requestId: string;
+}
+
+export interface ProviderClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  logger: Logger;
+  /** Per attempt; default 15 000. */
+  timeoutMs?: number;
+  retry?: Partial<RetryOptions>;
+  metrics?: Pick<Metrics, "providerCalls" | "providerLatency">;
+  /**
+   * Awaited before every attempt (retries included): the place for a provider rate limiter
+   * shared by replicas. Its time does not count against the request timeout.
+   */
+  beforeRequest?: (attempt: AttemptInfo) => Promise<void>;
+  /** The transport, for tests; default globalThis.fetch. */
+  fetch?: typeof globalThis.fetch;
+}
+
+export const DEFAULT_TIMEOUT_MS = 15_000;
+export const DEFAULT_RETRY: RetryOptions = { attempts: 3, baseDelayMs: 200, maxDelayMs: 5_000 };
+
+export type ProviderClient = Client<paths>;
+
+// ---------------------------------------------------------------------------------------------
+// The client
+
+interface CallInfo extends ProviderCall {
+  requestId: string;
+}
+
+type Attempt =
+  | { ok: true; response: Response }
+  | { ok: false; error: ProviderError; retryable: boolean; retryAfterMs?: number };
+
+const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+const NO_BODY_STATUS = new Set([204, 205, 304]);
+
+function errorCode(error: unknown): string | undefined {
+  // undici wraps the socket error: TypeError("fetch failed", { cause: { code } }).
+  for (let e: unknown = error, depth = 0; e && depth < 4; depth++) {
+    if (typeof e === "object" && e !== null) {
+      const code = (e as { code?: unknown }).code;
+      if (typeof code === "string") return code;
+      e = (e as { cause?: unknown }).cause;
+    } else break;
+  }
+  return undefined;
+}
+
+/** The status of an attempt in logs and metrics: the HTTP status, or what went wrong instead. */
+function outcomeLabel(outcome: { status?: number; error?: ProviderError }): number | string {
+  const { error } = outcome;
+  if (!error || error.kind === "http") return outcome.status ?? "network";
+  if (error.networkCode === "ABORTED") return "cancelled";
+  return error.kind;
+}
+
+// Describe the original body; the rebuilt response carries the decoded text instead.
+const STALE_BODY_HEADERS = ["content-length", "content-encoding", "transfer-encoding"];
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+function checkedBaseUrl(baseUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new Error(`Provider base URL is not a URL: ${JSON.stringify(baseUrl)}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new Error(`Provider base URL must be http(s): ${url.origin}`);
+  }
+  return baseUrl;
+}
+
+export function createProviderClient(options: ProviderClientOptions): ProviderClient {
+  const apiKey = options.apiKey.trim();
+  if (apiKey === "") throw new Error("The provider API key is empty (PROVIDER_API_KEY)");
+  const baseUrl = checkedBaseUrl(options.baseUrl);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const retry: RetryOptions = { ...DEFAULT_RETRY, ...options.retry };
+  const transport = options.fetch ?? globalThis.fetch;
+  const { logger, metrics, beforeRequest } = options;
+
+  // A provider may echo the request (headers included) in an error text: strip the key from
+  // everything that came back before it goes into an error or a log line.
+  const scrub = (text: string) => text.split(apiKey).join("[REDACTED]");
+
+  const calls = new WeakMap<Request, CallInfo>();
+
+  const naming: Middleware = {
+    onRequest({ request, schemaPath }) {
+      const operation = operationIdFor(request.method, schemaPath);
+      calls.set(request, {
+        ...(operation
+          ? providerCallFor(operation)
+          : {
+              operation: "unknown",
+              method: request.method,
+              path: schemaPath,
+              subject: "the request",
+            }),
+        requestId: currentRequestId() ?? newRequestId(),
+      });
+      request.headers.set("Authorization", `Bearer ${apiKey}`);
+      return request;
+    },
+  };
+
+  function record(
+    call: CallInfo,
+    attempt: number,
+    requestId: string,
+    path: string,
+    started: number,
+    outcome: { status?: number; error?: ProviderError },
+  ) {
+    const ms = Math.round(performance.now() - started);
+    const status = outcomeLabel(outcome);
+    metrics?.providerCalls.inc({
+      operation: call.operation,
+      method: call.method,
+      status: String(status),
+    });
+    metrics?.providerLatency.observe({ operation: call.operation }, ms / 1000);
+    const line = {
+      requestId,
+      operation: call.operation,
+      method: call.method,
+      path,
+      status,
+      ms,
+      attempt,
+    };
+    if (outcome.error) {
+      logger.warn(
+        {
+          ...line,
+          kind: outcome.error.kind,
+          outcomeUnknown: outcome.error.outcomeUnknown,
+          providerMessage: outcome.error.providerMessage,
+          networkCode: outcome.error.networkCode,
+        },
+        "provider request failed",
+      );
+    } else if (call.method === "GET") {
+      logger.debug(line, "provider request");
+    } else {
+      logger.info(line, "provider request");
+    }
+  }
+
+  async function attemptOnce(
+    request: Request,
+    call: CallInfo,
+    attempt: number,
+    requestId: string,
+    path: string,
+  ): Promise<Attempt> {
+    const errCall: ProviderCall = { ...call, requestId, attempts: attempt };
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = AbortSignal.any([request.signal, timeout]);
+    const headers = new Headers(request.headers);
+    headers.set("X-Request-Id", requestId);
+    const started = performance.now();
+    let response: Response | undefined;
+    try {
+      response = await transport(request, { signal, headers });
+      const text = NO_BODY_STATUS.has(response.status) ? "" : await response.text();
+      if (response.ok) {
+        if (text.trim() !== "") JSON.parse(text);
+        record(call, attempt, requestId, path, started, { status: response.status });
+        const rebuiltHeaders = new Headers(response.headers);
+        for (const name of STALE_BODY_HEADERS) rebuiltHeaders.delete(name);
+        const rebuilt = new Response(text === "" ? null : text, {
+          status: response.status,
+          statusText: response.statusText,
+          headers: rebuiltHeaders,
+        });
+        return { ok: true, response: rebuilt };
+      }
+      const retryAfterSeconds = parseRetryAfter(response.headers.get("retry-after"));
+      const error = httpError(errCall, response.status, scrub(text), retryAfterSeconds);
+      record(call, attempt, requestId, path, started, { status: response.status, error });
+      const retryAfterMs = retryAfterSeconds === undefined ? undefined : retryAfterSeconds * 1000;
+      // A Retry-After longer than we are willing to wait is honoured by not retrying early.
+      const waitable = retryAfterMs === undefined || retryAfterMs <= retry.maxDelayMs;
+      return {
+        ok: false,
+        error,
+        retryable: RETRYABLE_STATUS.has(response.status) && waitable,
+        retryAfterMs,
+      };
+    } catch (thrown) {
+      let error: ProviderError;
+      let retryable = false;
+      if (timeout.aborted) {
+        error = timeoutError(errCall, timeoutMs);
+      } else if (request.signal.aborted) {
+        error = cancelledError(errCall, true);
+      } else if (response?.ok && thrown instanceof SyntaxError) {
+        error = invalidResponseError(errCall, response.status, "a body that is not JSON");
+      } else {
+        error = networkError(errCall, errorCode(thrown));
+        retryable = true;
+      }
+      record(call, attempt, requestId, path, started, { status: response?.status, error });
+      return { ok: false, error, retryable: retryable && !request.signal.aborted };
+    }
+  }
+
+  async function providerFetch(input: Request): Promise<Response> {
+    const call: CallInfo = calls.get(input) ?? {
+      operation: "unknown",
+      method: input.method,
+      path: new URL(input.url).pathname,
+      subject: "the request",
+      requestId: currentRequestId() ?? newRequestId(),
+    };
+    const path = new URL(input.url).pathname;
+    const safeRead = call.method === "GET";
+    const maxAttempts = safeRead ? Math.max(1, retry.attempts) : 1;
+
+    for (let attempt = 1; ; attempt++) {
+      const requestId = `${call.requestId}.${attempt}`;
+      if (input.signal.aborted)
+        throw cancelledError({ ...call, requestId, attempts: attempt - 1 }, false);
+      await beforeRequest?.({
+        operation: call.operation,
+        method: call.method,
+        path,
+        attempt,
+        requestId,
+      });
+      // A GET has no body, so a clone per attempt is cheap; writes are sent once, as they are.
+      const request = maxAttempts > 1 ? input.clone() : input;
+      const result = await attemptOnce(request, call, attempt, requestId, path);
+      if (result.ok) return result.response;
+      if (!safeRead || !result.retryable || attempt >= maxAttempts) throw result.error;
+
+      const backoff = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1));
+      const delay = result.retryAfterMs ?? Math.random() * backoff; // full jitter
+      try {
+        await sleep(delay, input.signal);
+      } catch {
+        throw cancelledError({ ...call, requestId, attempts: attempt }, false);
+      }
+    }
+  }
+
+  const client = createClient<paths>({ baseUrl, fetch: providerFetch });
+  client.use(naming);
+  return client;
+}

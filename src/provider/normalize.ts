@@ -1,0 +1,58 @@
+// Reading what the provider sends back, tolerantly: older records, speeds in several shapes,
+// statuses the spec does not list. Nothing here rejects a value it does not know.
+
+// One speed reader for the whole bot: the request rules already have it.
+export { dcfSpeedsMbps, speedMbps } from "./rules.js";
+
+const EPOCH_MS = 0;
+
+/**
+ * A deletedAt/cancelledAt as a real timestamp or null. Older records carry the epoch
+ * ("1970-01-01T00:00:00.000Z", or 0) instead of null: that means "never".
+ */
+export function nullIfEpoch<T extends string | number>(ts: T | null | undefined): T | null {
+  if (ts === null || ts === undefined) return null;
+  if (typeof ts === "number") return ts === EPOCH_MS ? null : ts;
+  const text = ts.trim();
+  if (text === "") return null;
+  if (/^0+$/.test(text)) return null;
+  const ms = Date.parse(text);
+  return ms === EPOCH_MS ? null : ts;
+}
+
+/** Port order statuses from the provider's documentation (provider-notes), lower case. */
+export const knownOrderStatuses = [
+  "created",
+  "allocated",
+  "activating",
+  "progressing",
+  "processing",
+  "done",
+  "error",
+  "cancelled",
+] as const;
+export type KnownOrderStatus = (typeof knownOrderStatuses)[number];
+
+const TERMINAL_ORDER_STATUSES: ReadonlySet<string> = new Set(["done", "error", "cancelled"]);
+
+/** done (success), error and cancelled end an order; case and spacing are ignored. */
+export function isTerminalOrderStatus(status: string | null | undefined): boolean {
+  return typeof status === "string" && TERMINAL_ORDER_STATUSES.has(status.trim().toLowerCase());
+}
+
+export function isKnownOrderStatus(status: string | null | undefined): status is KnownOrderStatus {
+  return (
+    typeof status === "string" &&
+    (knownOrderStatuses as readonly string[]).includes(status.trim().toLowerCase())
+  );
+}
+
+/**
+ * A status as people should see it: the provider's value as it came (unknown ones included,
+ * never rejected), or "unknown" when the record has none.
+ */
+export function displayStatus(status: unknown): string {
+  if (typeof status === "string" && status.trim() !== "") return status.trim();
+  if (typeof status === "number") return String(status);
+  return "unknown";
+}
