@@ -1,0 +1,582 @@
+import type { BlockElementAction, SlashCommand } from "@slack/bolt";
+import { viewProblems } from "./blockKit.js";
+import {
+  type FieldInput,
+  type FillOptions,
+  fillModal,
+  findElement,
+  type LocatedElement,
+  type ModalInputs,
+  type ModalSession,
+  missingRequiredInputs,
+  stateValueFor,
+} from "./modal.js";
+import {
+  type ActionSource,
+  type Actor,
+  actionTs,
+  blockActionsPayload,
+  blockSuggestionPayload,
+  interactionBody,
+  slashCommandBody,
+  slashCommandPayload,
+  viewClosedPayload,
+  viewSubmissionPayload,
+} from "./payloads.js";
+import { signSlackRequest } from "./signing.js";
+import type { SocketModeHub } from "./socketMode.js";
+import type {
+  Option,
+  SlackBlock,
+  StandinMessage,
+  StandinResponse,
+  StandinView,
+  ViewOutput,
+  ViewStateValue,
+  ViewStateValues,
+} from "./types.js";
+import { DEFAULT_WAIT_MS } from "./waiters.js";
+import { MAX_MODAL_STACK, type Workspace } from "./workspace.js";
+
+/**
+ * Acting as Slack towards the app: a person runs a command, clicks, picks, types into a modal,
+ * submits or closes it; the driver sends what Slack would send (signed HTTP or a Socket Mode
+ * envelope), returns the app's acknowledgement, and applies it the way Slack does (an ack body
+ * shown as a message, `response_action` applied to the person's modals).
+ */
+
+/** The app's acknowledgement: HTTP status and body (parsed JSON when JSON, else text). */
+export interface AppAck {
+  status: number;
+  body: unknown;
+}
+
+/** How a payload reaches the app. */
+export interface Transport {
+  send(kind: "command" | "interaction", payload: object): Promise<AppAck>;
+}
+
+export interface HttpAppTarget {
+  /** The app's request URL, e.g. `http://127.0.0.1:3000/slack/events`. */
+  url: string;
+  signingSecret: string;
+}
+
+export interface RawPostOptions {
+  /** Unix seconds to sign with (a stale one to test the 5-minute window). */
+  timestamp?: number;
+  /** Sign with another secret (to test that the app refuses it). */
+  signingSecret?: string;
+  headers?: Record<string, string>;
+}
+
+async function readAck(response: Response): Promise<AppAck> {
+  const text = await response.text();
+  const type = response.headers.get("content-type") ?? "";
+  if (text === "") return { status: response.status, body: undefined };
+  if (type.includes("application/json")) {
+    try {
+      return { status: response.status, body: JSON.parse(text) };
+    } catch {
+      return { status: response.status, body: text };
+    }
+  }
+  return { status: response.status, body: text };
+}
+
+/** Signed HTTP to the app's request URL, as Slack's HTTP delivery does. */
+export class HttpTransport implements Transport {
+  constructor(private readonly target: HttpAppTarget) {}
+
+  /** Posts a raw form body, signed (or mis-signed, with options) like Slack signs it. */
+  async postRaw(body: string, options: RawPostOptions = {}): Promise<AppAck> {
+    const headers = signSlackRequest({
+      signingSecret: options.signingSecret ?? this.target.signingSecret,
+      body,
+      timestamp: options.timestamp,
+    });
+    const response = await fetch(this.target.url, {
+      method: "POST",
+      headers: { ...headers, ...options.headers },
+      body,
+    });
+    return readAck(response);
+  }
+
+  send(kind: "command" | "interaction", payload: object): Promise<AppAck> {
+    const body =
+      kind === "command" ? slashCommandBody(payload as SlashCommand) : interactionBody(payload);
+    return this.postRaw(body);
+  }
+}
+
+/** Socket Mode delivery: an envelope over the app's WebSocket, the ack's payload as the body. */
+export class SocketTransport implements Transport {
+  constructor(
+    private readonly hub: SocketModeHub,
+    private readonly timeoutMs = DEFAULT_WAIT_MS,
+  ) {}
+
+  async send(kind: "command" | "interaction", payload: object): Promise<AppAck> {
+    const ack = await this.hub.deliver(
+      kind === "command" ? "slash_commands" : "interactive",
+      payload as Record<string, unknown>,
+      {
+        timeoutMs: this.timeoutMs,
+      },
+    );
+    return { status: 200, body: Object.keys(ack).length === 0 ? undefined : ack };
+  }
+}
+
+/** A message a person can act on: a stored message, an ephemeral one, or `{channel, ts}`. */
+export type MessageRef = Pick<StandinMessage, "channel" | "ts">;
+
+/** A view a person can act on: its id, or the view itself. */
+export type ViewRef = string | { id: string } | { view: { id: string } };
+
+interface ActionTarget {
+  userId: string;
+  message?: MessageRef;
+  view?: ViewRef;
+  actionId: string;
+  blockId?: string;
+}
+
+export interface CommandOutcome extends AppAck {
+  triggerId: string;
+  responseUrl: string;
+  /** What the ack body put in front of the person (Slack shows it as a message). */
+  response?: StandinResponse;
+}
+
+export interface ViewSubmissionOutcome extends AppAck {
+  responseAction?: string;
+  errors?: Record<string, string>;
+  /** The person's top modal after the ack was applied (none when all closed). */
+  currentView?: StandinView;
+  /** What Slack would have refused in the app's answer (an invalid view, unknown block ids). */
+  problems: string[];
+}
+
+export interface SubmitOptions {
+  /** Send even when a required input is empty (Slack's client would not). */
+  allowMissingRequired?: boolean;
+}
+
+function viewIdOf(ref: ViewRef): string {
+  if (typeof ref === "string") return ref;
+  return "view" in ref ? ref.view.id : ref.id;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The block_actions `actions[]` entry for a change of this element to `value`. */
+function actionFor(located: LocatedElement, value: ViewStateValue | undefined): BlockElementAction {
+  const { element } = located;
+  const base = { action_id: located.actionId, block_id: located.blockId, action_ts: actionTs() };
+  if (element.type === "button") {
+    return {
+      ...base,
+      type: "button",
+      text: element.text as { type: "plain_text"; text: string },
+      ...(typeof element.value === "string" ? { value: element.value } : {}),
+      ...(typeof element.style === "string" ? { style: element.style } : {}),
+    } as BlockElementAction;
+  }
+  return { ...value, ...base, type: element.type } as BlockElementAction;
+}
+
+export class SlackAppDriver<T extends Transport = Transport> {
+  constructor(
+    private readonly workspace: Workspace,
+    readonly transport: T,
+    private readonly verificationToken: string,
+  ) {}
+
+  private actor(userId: string): Actor {
+    const user = this.workspace.users.get(userId);
+    if (!user) throw new Error(`No user ${userId} in the stand-in workspace`);
+    return {
+      team: this.workspace.team,
+      user,
+      apiAppId: this.workspace.bot.appId,
+      verificationToken: this.verificationToken,
+    };
+  }
+
+  private storedView(ref: ViewRef): StandinView {
+    const id = viewIdOf(ref);
+    const stored = this.workspace.view(id);
+    if (!stored) throw new Error(`No view ${id} in the stand-in`);
+    if (stored.closed) throw new Error(`View ${id} (${stored.view.callback_id}) is closed`);
+    return stored;
+  }
+
+  /** The person's open modal: the given one, else the top of their stack (waiting for one to open). */
+  private async openModal(userId: string, viewId?: string): Promise<StandinView> {
+    if (viewId !== undefined) return this.storedView(viewId);
+    const current = this.workspace.currentView(userId);
+    if (current) return current;
+    return new Promise((resolve, reject) => {
+      const onView = () => {
+        const top = this.workspace.currentView(userId);
+        if (!top) return;
+        clearTimeout(timer);
+        this.workspace.off("view", onView);
+        resolve(top);
+      };
+      const timer = setTimeout(() => {
+        this.workspace.off("view", onView);
+        reject(
+          new Error(
+            `Timed out after ${DEFAULT_WAIT_MS} ms waiting for a modal to open for ${userId}`,
+          ),
+        );
+      }, DEFAULT_WAIT_MS);
+      this.workspace.on("view", onView);
+    });
+  }
+
+  /** Runs a slash command as `userId` in `channelId`; an ack body is shown like Slack shows it. */
+  async command(
+    userId: string,
+    channelId: string,
+    command: string,
+    text = "",
+    overrides: Partial<SlashCommand> = {},
+  ): Promise<CommandOutcome> {
+    const channel = this.workspace.resolveChannel(channelId);
+    if (!channel) throw new Error(`No channel ${channelId} in the stand-in workspace`);
+    const triggerId = this.workspace.issueTrigger(userId);
+    const responseUrl = this.workspace.createResponseUrl({ channel: channel.id, userId });
+    const payload = slashCommandPayload(
+      { actor: this.actor(userId), channel, command, text, responseUrl, triggerId },
+      overrides,
+    );
+    const ack = await this.transport.send("command", payload);
+    const outcome: CommandOutcome = { ...ack, triggerId, responseUrl };
+    const shown =
+      typeof ack.body === "string" ? { text: ack.body } : isObject(ack.body) ? ack.body : undefined;
+    if (ack.status === 200 && shown && (shown.text !== undefined || shown.blocks !== undefined)) {
+      const id = responseUrl.slice(responseUrl.lastIndexOf("/") + 1);
+      outcome.response = this.workspace.applyResponse(id, shown, "ack");
+    }
+    return outcome;
+  }
+
+  private actionSource(target: ActionTarget): {
+    source: ActionSource;
+    blocks: SlackBlock[] | undefined;
+  } {
+    if (target.view !== undefined) {
+      const stored = this.storedView(target.view);
+      return { source: { kind: "view", view: stored.view }, blocks: stored.view.blocks };
+    }
+    if (target.message === undefined) throw new Error("An action needs a message or a view");
+    const { channel: channelId, ts } = target.message;
+    const channel = this.workspace.resolveChannel(channelId);
+    if (!channel) throw new Error(`No channel ${channelId} in the stand-in workspace`);
+    const message = this.workspace.findMessage(channel.id, ts);
+    if (message) {
+      const { channel: _c, via: _v, deleted: _d, ...shown } = message;
+      const responseUrl = this.workspace.createResponseUrl({
+        channel: channel.id,
+        userId: target.userId,
+        messageTs: ts,
+      });
+      return {
+        source: { kind: "message", channel, message: shown, responseUrl },
+        blocks: message.blocks,
+      };
+    }
+    const ephemeral = this.workspace.findEphemeral(ts);
+    if (ephemeral && ephemeral.user === target.userId) {
+      const responseUrl = this.workspace.createResponseUrl({
+        channel: channel.id,
+        userId: target.userId,
+        ephemeralTs: ts,
+      });
+      return {
+        source: { kind: "ephemeral", channel, messageTs: ts, responseUrl },
+        blocks: ephemeral.blocks,
+      };
+    }
+    throw new Error(`No message ${ts} in ${channelId} that ${target.userId} can see`);
+  }
+
+  /** Sends a block_actions for one element; for a view, the change is entered first. */
+  private async act(
+    target: ActionTarget,
+    input: FieldInput | undefined,
+    value?: string,
+  ): Promise<AppAck> {
+    const { source, blocks } = this.actionSource(target);
+    const located = findElement(blocks, target.actionId, target.blockId);
+    let stateValue: ViewStateValue | undefined;
+    if (located.element.type !== "button") {
+      if (input === undefined)
+        throw new Error(`"${target.actionId}" is a ${located.element.type}; give a value`);
+      let suggestions: Option[] | undefined;
+      if (
+        located.element.type === "external_select" ||
+        located.element.type === "multi_external_select"
+      ) {
+        const query = isObject(input) && !Array.isArray(input) ? input.query : String(input);
+        suggestions = await this.suggestFrom(target.userId, source, located, query);
+      }
+      stateValue = stateValueFor(located, input, suggestions);
+    }
+    if (source.kind === "view" && stateValue) {
+      this.workspace.enterValue(source.view.id, located.blockId, located.actionId, stateValue);
+      source.view = this.storedView(source.view.id).view;
+    }
+    const action = actionFor(located, stateValue);
+    if (value !== undefined && "value" in action) (action as { value?: string }).value = value;
+    const payload = blockActionsPayload({
+      actor: this.actor(target.userId),
+      source,
+      actions: [action],
+      triggerId: this.workspace.issueTrigger(target.userId),
+    });
+    return this.transport.send("interaction", payload);
+  }
+
+  /** Clicks a button in a message or a view (`value` overrides the button's value). */
+  clickButton(target: ActionTarget & { value?: string }): Promise<AppAck> {
+    return this.act(target, undefined, target.value);
+  }
+
+  /** Picks an option (by text or value) in a select, radio group or overflow menu outside an input. */
+  selectOption(target: ActionTarget & { option: FieldInput }): Promise<AppAck> {
+    return this.act(target, target.option);
+  }
+
+  /** Changes any other element (a datepicker, checkboxes, a users select) to `input`. */
+  changeElement(target: ActionTarget & { input: FieldInput }): Promise<AppAck> {
+    return this.act(target, target.input);
+  }
+
+  private async suggestFrom(
+    userId: string,
+    source: ActionSource,
+    located: LocatedElement,
+    query: string,
+  ): Promise<Option[]> {
+    const where =
+      source.kind === "view"
+        ? ({ kind: "view", view: source.view } as const)
+        : ({
+            kind: "message",
+            channel: source.channel,
+            messageTs: source.kind === "message" ? source.message.ts : source.messageTs,
+          } as const);
+    const payload = blockSuggestionPayload({
+      actor: this.actor(userId),
+      actionId: located.actionId,
+      blockId: located.blockId,
+      value: query,
+      source: where,
+    });
+    const ack = await this.transport.send("interaction", payload);
+    if (ack.status !== 200 || !isObject(ack.body)) return [];
+    if (Array.isArray(ack.body.options)) return ack.body.options as Option[];
+    if (Array.isArray(ack.body.option_groups)) {
+      return ack.body.option_groups.flatMap((group) =>
+        isObject(group) && Array.isArray(group.options) ? (group.options as Option[]) : [],
+      );
+    }
+    return [];
+  }
+
+  /** Types `query` into an external select of a view; returns the options the app offers. */
+  suggest(
+    userId: string,
+    viewId: string,
+    actionId: string,
+    blockId: string | undefined,
+    query: string,
+  ): Promise<Option[]> {
+    const stored = this.storedView(viewId);
+    const located = findElement(stored.view.blocks, actionId, blockId);
+    return this.suggestFrom(userId, { kind: "view", view: stored.view }, located, query);
+  }
+
+  /** A session for modal.ts over a view in the stand-in, with the app behind it. */
+  modalSession(userId: string, viewId: string): ModalSession {
+    const workspace = this.workspace;
+    return {
+      view: () => this.storedView(viewId).view,
+      enter: (blockId, actionId, value) => workspace.enterValue(viewId, blockId, actionId, value),
+      suggest: (blockId, actionId, query) => this.suggest(userId, viewId, actionId, blockId, query),
+      dispatch: async (located, value) => {
+        const view = this.storedView(viewId).view;
+        const payload = blockActionsPayload({
+          actor: this.actor(userId),
+          source: { kind: "view", view },
+          actions: [actionFor(located, value)],
+          triggerId: workspace.issueTrigger(userId),
+        });
+        await this.transport.send("interaction", payload);
+      },
+      viewChanged: (hash, timeoutMs) =>
+        new Promise<boolean>((resolve) => {
+          const changed = () => workspace.view(viewId)?.view.hash !== hash;
+          if (changed()) {
+            resolve(true);
+            return;
+          }
+          const onView = (stored: StandinView) => {
+            if (stored.view.id !== viewId || !changed()) return;
+            clearTimeout(timer);
+            workspace.off("view", onView);
+            resolve(true);
+          };
+          const timer = setTimeout(() => {
+            workspace.off("view", onView);
+            resolve(false);
+          }, timeoutMs);
+          workspace.on("view", onView);
+        }),
+    };
+  }
+
+  /**
+   * Fills the person's open modal (or `options.viewId`) by labels, as they would; returns the
+   * state it would submit. Waits for a modal to open when none is open yet.
+   */
+  async fillView(
+    userId: string,
+    inputs: ModalInputs,
+    options: FillOptions & { viewId?: string } = {},
+  ): Promise<ViewStateValues> {
+    const stored = await this.openModal(userId, options.viewId);
+    return fillModal(this.modalSession(userId, stored.view.id), inputs, options);
+  }
+
+  /**
+   * Submits a modal (the person's top one by default) with what was entered, or with `values`
+   * given whole, and applies the app's `response_action` as Slack does: `errors` shown next to
+   * the inputs, `update` replaces the view, `push` stacks a new one, `clear` closes all, and an
+   * empty ack closes the submitted view.
+   */
+  async submitView(
+    userId: string,
+    viewId?: string,
+    values?: ViewStateValues,
+    options: SubmitOptions = {},
+  ): Promise<ViewSubmissionOutcome> {
+    const stored = await this.openModal(userId, viewId);
+    const view: ViewOutput = values ? { ...stored.view, state: { values } } : stored.view;
+    if (!options.allowMissingRequired) {
+      const missing = missingRequiredInputs(view.blocks, view.state.values);
+      if (missing.length > 0) {
+        throw new Error(
+          `Slack would not submit "${view.callback_id}": required input(s) empty: ${missing.map((l) => `"${l}"`).join(", ")}`,
+        );
+      }
+    }
+    const payload = viewSubmissionPayload({
+      actor: this.actor(userId),
+      view,
+      triggerId: this.workspace.issueTrigger(userId),
+    });
+    const ack = await this.transport.send("interaction", payload);
+    return this.applySubmissionAck(userId, stored, ack);
+  }
+
+  private applySubmissionAck(
+    userId: string,
+    submitted: StandinView,
+    ack: AppAck,
+  ): ViewSubmissionOutcome {
+    const outcome: ViewSubmissionOutcome = { ...ack, problems: [] };
+    const done = () => ({ ...outcome, currentView: this.workspace.currentView(userId) });
+    // Slack keeps the modal open and shows a connection error when the app fails to ack.
+    if (ack.status !== 200) {
+      outcome.problems.push(
+        `the app answered HTTP ${ack.status}; Slack would show an error in the modal`,
+      );
+      return done();
+    }
+    const body = ack.body;
+    if (body === undefined || (isObject(body) && Object.keys(body).length === 0)) {
+      this.workspace.closeView(userId, submitted.view.id);
+      return done();
+    }
+    if (!isObject(body) || typeof body.response_action !== "string") {
+      outcome.problems.push(
+        `unexpected ack body for view_submission: ${JSON.stringify(body).slice(0, 200)}`,
+      );
+      return done();
+    }
+    outcome.responseAction = body.response_action;
+    switch (body.response_action) {
+      case "errors": {
+        const errors = isObject(body.errors) ? (body.errors as Record<string, string>) : {};
+        const inputBlocks = new Set(
+          (submitted.view.blocks as unknown as Record<string, unknown>[])
+            .filter((b) => b.type === "input")
+            .map((b) => String(b.block_id)),
+        );
+        const unknown = Object.keys(errors).filter((id) => !inputBlocks.has(id));
+        if (unknown.length > 0) {
+          outcome.problems.push(
+            `errors name block_id(s) that are no input of the view: ${unknown.join(", ")}`,
+          );
+        }
+        outcome.errors = errors;
+        this.workspace.setViewErrors(submitted.view.id, errors);
+        return done();
+      }
+      case "update":
+      case "push": {
+        const problems = viewProblems(body.view, "modal");
+        if (problems.length > 0) {
+          outcome.problems.push(...problems);
+          return done();
+        }
+        const view = body.view as Record<string, unknown>;
+        if (body.response_action === "update") {
+          this.workspace.updateView(submitted.view.id, view);
+        } else if (this.workspace.stackDepth(userId) >= MAX_MODAL_STACK) {
+          outcome.problems.push("push_limit_reached: Slack stacks at most 3 modals");
+        } else {
+          this.workspace.pushView(userId, view);
+        }
+        return done();
+      }
+      case "clear":
+        this.workspace.clearModals(userId);
+        return done();
+      default:
+        outcome.problems.push(`unknown response_action "${body.response_action}"`);
+        return done();
+    }
+  }
+
+  /**
+   * The person closes a modal (Cancel or ×). Slack tells the app only when the view asked for it
+   * (`notify_on_close`); then the app's ack is returned, else undefined.
+   */
+  async closeView(userId: string, viewId?: string): Promise<AppAck | undefined> {
+    const stored = await this.openModal(userId, viewId);
+    const clear = stored.view.clear_on_close;
+    if (clear) this.workspace.clearModals(userId);
+    else this.workspace.closeView(userId, stored.view.id);
+    if (!stored.view.notify_on_close) return undefined;
+    const payload = viewClosedPayload({
+      actor: this.actor(userId),
+      view: stored.view,
+      isCleared: clear,
+    });
+    return this.transport.send("interaction", payload);
+  }
+
+  /** Sends any interaction payload as is (for cases the helpers above do not cover). */
+  sendInteraction(payload: object): Promise<AppAck> {
+    return this.transport.send("interaction", payload);
+  }
+}

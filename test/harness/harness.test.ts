@@ -1,0 +1,37 @@
+import { createServer } from "node:net";
+import { describe, expect, it } from "vitest";
+import { freePort, waitFor } from "./index.js";
+
+describe("test harness helpers", () => {
+  it("freePort gives a port a server can then listen on", async () => {
+    const port = await freePort();
+    expect(port).toBeGreaterThan(0);
+    const server = createServer();
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, "127.0.0.1", resolve);
+    });
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it("waitFor resolves with the condition's value once it holds", async () => {
+    let calls = 0;
+    const value = await waitFor(() => (++calls >= 3 ? `after ${calls}` : undefined), {
+      intervalMs: 1,
+    });
+    expect(value).toBe("after 3");
+  });
+
+  it("waitFor times out naming what it waited for and the last error", async () => {
+    await expect(
+      waitFor(
+        () => {
+          throw new Error("not yet");
+        },
+        { timeoutMs: 30, intervalMs: 5, description: "the order to be ACTIVE" },
+      ),
+    ).rejects.toThrow(
+      /Timed out after 30 ms waiting for the order to be ACTIVE \(last error: not yet\)/,
+    );
+  });
+});

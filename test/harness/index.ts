@@ -1,0 +1,2 @@
+export { freePort } from "./ports.js";
+export { type WaitForOptions, waitFor } from "./waitFor.js";
