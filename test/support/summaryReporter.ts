@@ -20,6 +20,8 @@ export default class SummaryReporter implements Reporter {
       }
       if (tests === 0 && testModule.state() === "failed") failed += 1;
     }
-    process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}\n`);
+    process.stdout.write(
+      `\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}\n`,
+    );
   }
 }
