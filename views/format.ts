@@ -1,0 +1,186 @@
+import { escapeMrkdwn } from "./blocks.js";
+
+/**
+ * Value formatting shared by the views. Every function takes whatever the provider sent
+ * (fields are optional and sometimes of a surprising type) and never throws.
+ */
+
+/** Shown where a value is missing. */
+export const DASH = "—";
+
+function finite(x: unknown): number | undefined {
+  return typeof x === "number" && Number.isFinite(x) ? x : undefined;
+}
+
+/** A number read from a number or a numeric string (bandwidth bands, speeds arrive as either). */
+export function toNumber(x: unknown): number | undefined {
+  if (typeof x === "string" && x.trim() !== "" && Number.isFinite(Number(x))) return Number(x);
+  return finite(x);
+}
+
+/** Port speed the way people say it: 100M, 1G, 10G, 2.5G. */
+export function formatSpeed(mbps: number | null | undefined): string {
+  const n = finite(mbps);
+  if (n === undefined || n < 0) return DASH;
+  if (n >= 1000) return `${Number((n / 1000).toFixed(3))}G`;
+  return `${Number(n.toFixed(3))}M`;
+}
+
+const MONEY = new Intl.NumberFormat("en-US", {
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
+
+/**
+ * An amount as "1,234.50". The provider returns no currency (amounts are in the account's
+ * currency), so no symbol is invented.
+ */
+export function formatMoney(amount: number | null | undefined): string {
+  const n = finite(amount);
+  return n === undefined ? DASH : MONEY.format(n);
+}
+
+const INTEGER = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
+
+/** A plain number with thousands separators: "10,000". */
+export function formatNumber(value: number | null | undefined): string {
+  const n = finite(value);
+  return n === undefined ? DASH : INTEGER.format(n);
+}
+
+/** Bandwidth with its unit spelt out: "7,500 Mbps". */
+export function formatMbps(value: number | null | undefined): string {
+  const n = finite(value);
+  return n === undefined ? DASH : `${INTEGER.format(n)} Mbps`;
+}
+
+/** A share as a whole percentage ("25%"), or undefined when it cannot be computed. */
+export function percentOf(part: number | undefined, whole: number | undefined): string | undefined {
+  if (part === undefined || whole === undefined || whole <= 0) return undefined;
+  return `${Math.round((part / whole) * 100)}%`;
+}
+
+/** Inline code for ids and usernames people copy into commands. */
+export function code(text: string): string {
+  // A backtick would end the code span early; provider ids never contain one legitimately.
+  return `\`${escapeMrkdwn(text.replace(/`/g, "'"))}\``;
+}
+
+const TERM_UNITS: Record<string, [singular: string, plural: string]> = {
+  y: ["year", "years"],
+  year: ["year", "years"],
+  years: ["year", "years"],
+  m: ["month", "months"],
+  month: ["month", "months"],
+  months: ["month", "months"],
+  w: ["week", "weeks"],
+  week: ["week", "weeks"],
+  weeks: ["week", "weeks"],
+  d: ["day", "days"],
+  day: ["day", "days"],
+  days: ["day", "days"],
+};
+
+/** A contract term such as {value: 12, unit: "m"} as "12 months"; unknown units are kept. */
+export function formatTerm(value: number | undefined, unit: string | undefined): string {
+  if (value === undefined || !Number.isFinite(value)) return unit ? escapeMrkdwn(unit) : DASH;
+  const names = unit ? TERM_UNITS[unit.toLowerCase()] : undefined;
+  if (!names) return unit ? `${formatNumber(value)} ${escapeMrkdwn(unit)}` : formatNumber(value);
+  return `${formatNumber(value)} ${value === 1 ? names[0] : names[1]}`;
+}
+
+export function yesNo(value: boolean | null | undefined): string | undefined {
+  if (value === true) return "Yes";
+  if (value === false) return "No";
+  return undefined;
+}
+
+// Statuses from provider-notes.md. Port order statuses are lower case, the others upper case;
+// "created" (an order waiting for approval) and "CREATED" (a cloud router that exists) differ,
+// so the exact spelling is looked up first.
+const BADGES: Record<string, string> = {
+  // Port order
+  created: ":hourglass_flowing_sand:",
+  allocated: ":large_blue_circle:",
+  activating: ":large_blue_circle:",
+  progressing: ":large_blue_circle:",
+  processing: ":large_blue_circle:",
+  done: ":white_check_mark:",
+  error: ":red_circle:",
+  cancelled: ":no_entry_sign:",
+  // Port
+  ACTIVATING: ":large_blue_circle:",
+  READY: ":electric_plug:",
+  ACTIVE: ":large_green_circle:",
+  DISABLING: ":large_orange_circle:",
+  DISABLED: ":white_circle:",
+  DELETING: ":large_orange_circle:",
+  DELETED: ":wastebasket:",
+  UNKNOWN: ":grey_question:",
+  ONBOARDING: ":large_blue_circle:",
+  // Layer 2 connection
+  CREATING: ":large_blue_circle:",
+  PENDING: ":hourglass_flowing_sand:",
+  PENDING_ACCEPTANCE: ":hourglass_flowing_sand:",
+  ACCEPTED: ":large_green_circle:",
+  MANUAL: ":wrench:",
+  ERROR: ":red_circle:",
+  DENIED: ":red_circle:",
+  CANCELLED: ":no_entry_sign:",
+  // Cloud router, ASN, Edge draft, link state
+  CREATED: ":large_green_circle:",
+  VERIFIED: ":white_check_mark:",
+  DRAFT: ":memo:",
+  UP: ":large_green_circle:",
+  DOWN: ":red_circle:",
+};
+
+function badgeEmoji(status: string): string | undefined {
+  for (const key of [status, status.toUpperCase(), status.toLowerCase()]) {
+    if (Object.hasOwn(BADGES, key)) return BADGES[key];
+  }
+  return undefined;
+}
+
+/**
+ * A status with an emoji when it is one of the known port, port order, layer 2, cloud router
+ * or ASN statuses; an unknown status is shown verbatim (provider-notes: other values appear).
+ */
+export function statusBadge(status: string | null | undefined): string {
+  if (typeof status !== "string" || status.trim() === "") return DASH;
+  const emoji = badgeEmoji(status);
+  return emoji ? `${emoji} ${escapeMrkdwn(status)}` : escapeMrkdwn(status);
+}
+
+// What a status means for the person waiting: who or what is awaited (STYLE: waiting on a
+// third party is a normal state, not a failure).
+const HINTS: Record<string, string> = {
+  created: "waiting for the provider's administrator to approve the order",
+  allocated: "approved; the port is being provisioned",
+  activating: "the port is being activated",
+  progressing: "the order is being provisioned",
+  processing: "the order is being processed",
+  done: "the port is provisioned",
+  error: "the order failed",
+  cancelled: "the order was cancelled",
+  READY: "allocated, waiting for the physical connection (cross connect)",
+  ACTIVATING: "the port is being activated",
+  ONBOARDING: "the port is being onboarded",
+  PENDING: "waiting for the other company to accept",
+  PENDING_ACCEPTANCE: "waiting for the cloud or partner to accept",
+  MANUAL: "being set up by hand at the provider",
+};
+
+/**
+ * A few words on what a known status means, or undefined. Exact spelling only: "error" (an
+ * order) and "ERROR" (a connection) mean different things to the reader.
+ */
+export function statusHint(status: string | null | undefined): string | undefined {
+  return typeof status === "string" && Object.hasOwn(HINTS, status) ? HINTS[status] : undefined;
+}
+
+/** Escaped provider text, or the dash when it is missing or blank. */
+export function textOr(value: unknown, fallback = DASH): string {
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  return typeof value === "string" && value.trim() !== "" ? escapeMrkdwn(value) : fallback;
+}
