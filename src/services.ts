@@ -1,0 +1,44 @@
+import type { Logger } from "./log.js";
+import type { Metrics } from "./metrics.js";
+import type { ProviderApi } from "./provider/api.js";
+
+/** Who the bot acts as at the provider (from GET /api/auth/token). */
+export interface Identity {
+  userId: string;
+  companyId: string;
+  companyUsername: string;
+  companyName?: string;
+}
+
+/**
+ * Everything the Slack layer and the flows need, built once by the composition root.
+ * Slack-free: flows and jobs can use it too.
+ */
+export interface Services {
+  provider: ProviderApi;
+  /** The provider identity, fetched once and cached (every company-scoped call needs it). */
+  identity(): Promise<Identity>;
+  /** True when the provider is the sandbox: every message says so. */
+  sandbox: boolean;
+  logger: Logger;
+  metrics: Metrics;
+}
+
+/** Caches whoami for `ttlMs`; a failed look-up is not cached, so the next command retries. */
+export function cachedIdentity(
+  load: () => Promise<Identity>,
+  ttlMs = 10 * 60_000,
+): () => Promise<Identity> {
+  let cached: { value: Promise<Identity>; at: number } | undefined;
+  return () => {
+    const now = Date.now();
+    if (!cached || now - cached.at > ttlMs) {
+      const value = load();
+      cached = { value, at: now };
+      value.catch(() => {
+        if (cached?.value === value) cached = undefined;
+      });
+    }
+    return cached.value;
+  };
+}

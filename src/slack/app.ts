@@ -1,0 +1,150 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { App, type CustomRoute, HTTPReceiver } from "@slack/bolt";
+import type { WebClientOptions } from "@slack/web-api";
+import type { Logger } from "../log.js";
+import type { Metrics } from "../metrics.js";
+import { boltLogger } from "./logger.js";
+
+export type SlackConnection =
+  | { mode: "http"; botToken: string; signingSecret: string; apiUrl?: string }
+  | { mode: "socket"; botToken: string; appToken: string; apiUrl?: string };
+
+export interface HealthReport {
+  ok: boolean;
+  checks: Record<string, { ok: boolean; detail?: string }>;
+}
+
+export interface SlackAppOptions {
+  slack: SlackConnection;
+  /** HTTP port: Slack events in HTTP mode; /healthz and /metrics in both modes. 0 = any free port. */
+  port: number;
+  logger: Logger;
+  metrics: Metrics;
+  health: () => Promise<HealthReport>;
+  /** Registers the listeners (commands, actions, views, options) on the app. */
+  register: (app: App) => void;
+  /** Extra HTTP routes served next to /slack/events (e.g. the playground). */
+  extraRoutes?: CustomRoute[];
+}
+
+export interface RunningSlackApp {
+  app: App;
+  /** The port actually listened on (useful with port 0). */
+  port: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * The Web API client's retry policy, chosen deliberately: Bolt's default retries for about
+ * 30 minutes, far past the point where the person who clicked still cares. Interactive calls
+ * get a few quick retries; background notifications have their own queue-level retries.
+ */
+export const INTERACTIVE_RETRY: NonNullable<WebClientOptions["retryConfig"]> = {
+  retries: 2,
+  factor: 2,
+  minTimeout: 250,
+  maxTimeout: 2_000,
+};
+
+/** Socket Mode's own client reconnects through apps.connections.open; keep trying, but bounded. */
+const SOCKET_CONNECT_RETRY: NonNullable<WebClientOptions["retryConfig"]> = {
+  retries: 10,
+  factor: 1.6,
+  minTimeout: 500,
+  maxTimeout: 30_000,
+};
+
+function operationalRoutes(options: SlackAppOptions): CustomRoute[] {
+  return [
+    {
+      path: "/healthz",
+      method: ["GET"],
+      handler: (_req, res) => {
+        options
+          .health()
+          .then((report) => {
+            res.writeHead(report.ok ? 200 : 503, { "content-type": "application/json" });
+            res.end(JSON.stringify(report));
+          })
+          .catch((error: unknown) => {
+            res.writeHead(503, { "content-type": "application/json" });
+            res.end(JSON.stringify({ ok: false, error: (error as Error).message }));
+          });
+      },
+    },
+    {
+      path: "/metrics",
+      method: ["GET"],
+      handler: (_req, res) => {
+        options.metrics.registry
+          .metrics()
+          .then((text) => {
+            res.writeHead(200, { "content-type": options.metrics.registry.contentType });
+            res.end(text);
+          })
+          .catch(() => {
+            res.writeHead(500);
+            res.end();
+          });
+      },
+    },
+  ];
+}
+
+/** Builds and starts the Bolt app in HTTP mode or Socket Mode. */
+export async function startSlackApp(options: SlackAppOptions): Promise<RunningSlackApp> {
+  const logger = boltLogger(options.logger);
+  const routes = [...operationalRoutes(options), ...(options.extraRoutes ?? [])];
+  const slackApiUrl = options.slack.apiUrl;
+  let app: App;
+  let server: Server | undefined;
+
+  if (options.slack.mode === "http") {
+    const receiver = new HTTPReceiver({
+      signingSecret: options.slack.signingSecret,
+      endpoints: "/slack/events",
+      customRoutes: routes,
+      logger,
+      // Ack first, work after: the HTTP response goes out as soon as ack() is called.
+      processBeforeResponse: false,
+      // A listener that never acks must not hold the connection past Slack's 3 seconds.
+      unhandledRequestTimeoutMillis: 2_900,
+    });
+    app = new App({
+      token: options.slack.botToken,
+      receiver,
+      logger,
+      clientOptions: { slackApiUrl, retryConfig: INTERACTIVE_RETRY },
+      // auth.test at start-up would make the bot unable to start while Slack is unreachable.
+      tokenVerificationEnabled: false,
+    });
+    options.register(app);
+    server = (await app.start(options.port)) as Server;
+  } else {
+    app = new App({
+      token: options.slack.botToken,
+      appToken: options.slack.appToken,
+      socketMode: true,
+      customRoutes: routes,
+      logger,
+      clientOptions: { slackApiUrl, retryConfig: INTERACTIVE_RETRY },
+      installerOptions: {
+        port: options.port,
+        clientOptions: { slackApiUrl, retryConfig: SOCKET_CONNECT_RETRY },
+      },
+      tokenVerificationEnabled: false,
+    });
+    options.register(app);
+    await app.start();
+  }
+
+  const address = server?.address() as AddressInfo | null | undefined;
+  return {
+    app,
+    port: address?.port ?? options.port,
+    async stop() {
+      await app.stop();
+    },
+  };
+}

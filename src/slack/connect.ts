@@ -1,0 +1,255 @@
+import type { App, RespondFn } from "@slack/bolt";
+import type { KnownBlock, ModalView } from "@slack/types";
+import type { WebClient } from "@slack/web-api";
+import {
+  actions,
+  button,
+  capBlocks,
+  context,
+  LIMITS,
+  withSandboxLabel,
+} from "../../views/blocks.js";
+import { unknownCommandText } from "../../views/help.js";
+import type { Reply } from "../../views/reply.js";
+import { newRequestId, withRequestId } from "../context.js";
+import { ProviderError } from "../provider/errors.js";
+import type { Services } from "../services.js";
+import { COMMAND, type CommandName, parseCommand } from "./commandRegistry.js";
+
+export const ACTION_SHARE = "connect_share";
+export const ACTION_PAGE = "connect_page";
+
+export type Outcome = "succeeded" | "failed" | "errored" | "blocked";
+
+/** A command refused for who asked (not an error of the bot). */
+export class BlockedError extends Error {}
+
+/** What a subcommand handler gets: plain inputs and two ways to answer. */
+export interface CommandContext {
+  name: CommandName;
+  args: string[];
+  /** Zero-based page of a paged list. */
+  page: number;
+  userId: string;
+  channelId: string;
+  triggerId?: string;
+  services: Services;
+  client: WebClient;
+  /** The user's IANA time zone from Slack, when it can be had. */
+  timeZone(): Promise<string | undefined>;
+  /** Answers the person (ephemeral), with Share and paging buttons added. */
+  reply(reply: Reply): Promise<void>;
+  /** Opens a modal (needs the trigger id of the request, valid for 3 seconds). */
+  openModal(view: ModalView): Promise<void>;
+}
+
+export type CommandHandler = (ctx: CommandContext) => Promise<void>;
+export type CommandHandlers = Record<CommandName, CommandHandler>;
+
+/** Button payload to re-run a read command: "prompt, then re-invoke". */
+interface Reinvoke {
+  c: string;
+  p: number;
+}
+
+function reinvokeValue(text: string, page: number): string | undefined {
+  const value = JSON.stringify({ c: text, p: page } satisfies Reinvoke);
+  return value.length <= LIMITS.actionValue ? value : undefined;
+}
+
+function parseReinvoke(value: string | undefined): Reinvoke | undefined {
+  try {
+    const parsed = JSON.parse(value ?? "") as Partial<Reinvoke>;
+    return typeof parsed.c === "string" && Number.isInteger(parsed.p) && (parsed.p ?? 0) >= 0
+      ? { c: parsed.c, p: parsed.p ?? 0 }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function decorate(reply: Reply, text: string, services: Services, shared: boolean): KnownBlock[] {
+  const buttons = [];
+  if (reply.page) {
+    const { index, hasNext } = reply.page;
+    const prev = reinvokeValue(text, index - 1);
+    const next = reinvokeValue(text, index + 1);
+    if (index > 0 && prev) buttons.push(button("◀ Previous", `${ACTION_PAGE}_prev`, prev));
+    if (hasNext && next) buttons.push(button("Next ▶", `${ACTION_PAGE}_next`, next));
+  }
+  const share = reinvokeValue(text, reply.page?.index ?? 0);
+  if (!shared && !reply.problem && share)
+    buttons.push(button("Share in channel", ACTION_SHARE, share));
+  const blocks = [...reply.blocks];
+  if (buttons.length > 0) blocks.push(actions("connect_reply_actions", buttons));
+  return capBlocks(withSandboxLabel(blocks, services.sandbox));
+}
+
+/** A short message for any failure; never a stack trace, never a secret. */
+export function failureText(error: unknown): string {
+  if (error instanceof ProviderError) return `:warning: ${error.userMessage}`;
+  if (error instanceof BlockedError) return `:no_entry: ${error.message}`;
+  return ":warning: Something went wrong on our side; the error is logged. Try again in a minute.";
+}
+
+interface RunInput {
+  text: string;
+  page: number;
+  userId: string;
+  channelId: string;
+  triggerId?: string;
+  respond: RespondFn;
+  client: WebClient;
+  /** Share: post in the channel for everyone instead of answering privately. */
+  mode: "ephemeral" | "replace" | "share";
+}
+
+export function createConnectRouter(handlers: CommandHandlers, services: Services) {
+  const timeZones = new Map<string, string | undefined>();
+
+  async function run(input: RunInput): Promise<Outcome> {
+    const parsed = parseCommand(input.text);
+    const started = performance.now();
+    const name = parsed.kind === "command" ? parsed.name : "unknown";
+    let outcome: Outcome = "succeeded";
+    try {
+      if (parsed.kind === "unknown") {
+        outcome = "failed";
+        await input.respond({
+          response_type: "ephemeral",
+          text: unknownCommandText(parsed.input, parsed.suggestion),
+        });
+        return outcome;
+      }
+      const handler = handlers[parsed.name as CommandName];
+      const ctx: CommandContext = {
+        name: parsed.name as CommandName,
+        args: parsed.args,
+        page: input.page,
+        userId: input.userId,
+        channelId: input.channelId,
+        triggerId: input.triggerId,
+        services,
+        client: input.client,
+        timeZone: async () => {
+          if (!timeZones.has(input.userId)) {
+            const info = await input.client.users
+              .info({ user: input.userId })
+              .catch(() => undefined);
+            timeZones.set(input.userId, info?.user?.tz);
+          }
+          return timeZones.get(input.userId);
+        },
+        reply: async (reply) => {
+          if (reply.problem) outcome = "failed";
+          const blocks = decorate(reply, input.text, services, input.mode === "share");
+          if (input.mode === "share") {
+            await input.respond({
+              response_type: "in_channel",
+              replace_original: false,
+              text: reply.text,
+              blocks: [
+                ...blocks,
+                context(`Shared by <@${input.userId}> · \`${COMMAND} ${input.text}\``),
+              ],
+            });
+          } else {
+            await input.respond({
+              response_type: "ephemeral",
+              replace_original: input.mode === "replace",
+              text: reply.text,
+              blocks,
+            });
+          }
+        },
+        openModal: async (view) => {
+          if (!input.triggerId) throw new Error("no trigger id to open a modal with");
+          await input.client.views.open({ trigger_id: input.triggerId, view });
+        },
+      };
+      await handler(ctx);
+    } catch (error) {
+      outcome =
+        error instanceof BlockedError
+          ? "blocked"
+          : error instanceof ProviderError
+            ? "failed"
+            : "errored";
+      const log = outcome === "errored" ? services.logger.error : services.logger.warn;
+      log.call(services.logger, { err: error, command: name }, "command failed");
+      await input
+        .respond({ response_type: "ephemeral", replace_original: false, text: failureText(error) })
+        .catch((respondError: unknown) =>
+          services.logger.warn({ err: respondError }, "could not tell the user"),
+        );
+    } finally {
+      services.metrics.commands.inc({ command: name, outcome });
+      services.metrics.commandLatency.observe(
+        { command: name },
+        (performance.now() - started) / 1000,
+      );
+      // The audit trail: who ran what, and how it ended.
+      services.logger.info(
+        {
+          audit: "command",
+          command: name,
+          userId: input.userId,
+          channelId: input.channelId,
+          outcome,
+        },
+        "command run",
+      );
+    }
+    return outcome;
+  }
+
+  function register(app: App): void {
+    app.command(COMMAND, async ({ command, ack, respond, client }) => {
+      // Ack first (Slack's 3 seconds), then work: provider calls may be slow.
+      await ack();
+      await withRequestId(newRequestId(), () =>
+        run({
+          text: command.text ?? "",
+          page: 0,
+          userId: command.user_id,
+          channelId: command.channel_id,
+          triggerId: command.trigger_id,
+          respond,
+          client,
+          mode: "ephemeral",
+        }),
+      );
+    });
+
+    const rerun =
+      (mode: "replace" | "share") =>
+      async ({
+        ack,
+        body,
+        action,
+        respond,
+        client,
+      }: Parameters<Parameters<App["action"]>[1]>[0]) => {
+        await ack();
+        const value = "value" in action ? (action.value as string | undefined) : undefined;
+        const reinvoke = parseReinvoke(value);
+        if (!reinvoke || body.type !== "block_actions") return;
+        await withRequestId(newRequestId(), () =>
+          run({
+            text: reinvoke.c,
+            page: reinvoke.p,
+            userId: body.user.id,
+            channelId: body.channel?.id ?? body.container?.channel_id ?? "",
+            triggerId: body.trigger_id,
+            respond,
+            client,
+            mode,
+          }),
+        );
+      };
+    app.action(ACTION_SHARE, rerun("share"));
+    app.action(new RegExp(`^${ACTION_PAGE}_`), rerun("replace"));
+  }
+
+  return { run, register };
+}

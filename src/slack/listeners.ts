@@ -1,0 +1,9 @@
+import type { App } from "@slack/bolt";
+import type { Services } from "../services.js";
+import { commandHandlers } from "./commands/index.js";
+import { createConnectRouter } from "./connect.js";
+
+/** Wires every listener kind (commands, actions, views, options) onto the app. */
+export function registerListeners(app: App, services: Services): void {
+  createConnectRouter(commandHandlers, services).register(app);
+}

@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestBot, type TestBot } from "../harness/botEnv.js";
+
+describe("/connect help and whoami, end to end over signed HTTP", () => {
+  let env: TestBot;
+  beforeAll(async () => {
+    env = await startTestBot();
+  });
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  it("acknowledges at once and answers help privately, with every group and the sandbox label", async () => {
+    const ack = await env.connect("help");
+    expect(ack.status).toBe(200);
+    const reply = await env.standin.waitForEphemeral("U0REQUEST1", (m) =>
+      m.text.includes("Commands:"),
+    );
+    const text = JSON.stringify(reply.blocks);
+    for (const group of ["General", "Look up", "Price", "Order", "Track and approve"])
+      expect(text).toContain(group);
+    expect(text).toContain("Sandbox");
+    expect(text).toContain("Share in channel");
+  });
+
+  it("answers whoami with the provider identity from the sandbox", async () => {
+    await env.connect("whoami");
+    const reply = await env.standin.waitForEphemeral("U0REQUEST1", (m) =>
+      m.text.includes("acts as provider user"),
+    );
+    const user = env.bot.sandbox!.apiUser;
+    expect(reply.text).toContain(user.companyUsername);
+    expect(JSON.stringify(reply.blocks)).toContain(user.companyId);
+  });
+
+  it("suggests the closest command for a typo", async () => {
+    await env.connect("rotuers");
+    const reply = await env.standin.waitForEphemeral("U0REQUEST1", (m) =>
+      m.text.includes("Did you mean"),
+    );
+    expect(reply.text).toContain("/connect routers");
+  });
+
+  it("shares a result in the channel when Share is clicked", async () => {
+    await env.connect("whoami");
+    const reply = await env.standin.waitForEphemeral(
+      "U0REQUEST1",
+      (m) =>
+        m.text.includes("acts as provider user") &&
+        JSON.stringify(m.blocks).includes("connect_share"),
+    );
+    await env.slack.clickButton({
+      userId: "U0REQUEST1",
+      message: reply,
+      actionId: "connect_share",
+    });
+    const shared = await env.standin.waitForMessage("C0GENERAL1", (m) =>
+      JSON.stringify(m.blocks).includes("Shared by"),
+    );
+    expect(shared.text).toContain("acts as provider user");
+  });
+
+  it("refuses a request signed with the wrong secret and runs nothing", async () => {
+    const before = env.standin.calls().length;
+    const wrong = await env.slack.transport.postRaw(
+      "command=%2Fconnect&text=whoami&user_id=U0REQUEST1",
+      {
+        signingSecret: "not-the-secret",
+      },
+    );
+    expect(wrong.status).toBe(401);
+    const stale = await env.slack.transport.postRaw(
+      "command=%2Fconnect&text=whoami&user_id=U0REQUEST1",
+      {
+        timestamp: Math.floor(Date.now() / 1000) - 10 * 60,
+      },
+    );
+    expect(stale.status).toBe(401);
+    expect(env.standin.calls().length).toBe(before);
+  });
+
+  it("serves health and Prometheus metrics", async () => {
+    const health = await fetch(`${env.bot.url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({
+      ok: true,
+      checks: { redis: { ok: true }, provider: { ok: true } },
+    });
+    const metrics = await (await fetch(`${env.bot.url}/metrics`)).text();
+    expect(metrics).toMatch(/slack_commands_total\{command="help",outcome="succeeded"\} \d/);
+    expect(metrics).toContain("provider_requests_total");
+  });
+
+  it("never writes the bot token or signing secret to the logs", () => {
+    const all = env.logLines.join("\n");
+    expect(all.length).toBeGreaterThan(0);
+    expect(all).not.toContain(env.standin.botToken);
+    expect(all).not.toContain(env.signingSecret);
+  });
+});

@@ -1,0 +1,82 @@
+import { randomBytes } from "node:crypto";
+import { Writable } from "node:stream";
+import { type RunningBot, startBot } from "../../src/bot.js";
+import { loadConfig } from "../../src/config.js";
+import { createLogger } from "../../src/log.js";
+import type { SandboxOptions } from "../../src/sandbox/index.js";
+import {
+  type HttpTransport,
+  type SlackAppDriver,
+  type SlackStandin,
+  STANDIN_IDS,
+  startSlackStandin,
+} from "../../src/standin/index.js";
+
+export { STANDIN_IDS };
+
+export interface TestBot {
+  bot: RunningBot;
+  standin: SlackStandin;
+  slack: SlackAppDriver<HttpTransport>;
+  signingSecret: string;
+  /** Every log line the bot wrote, for assertions (e.g. no secret anywhere). */
+  logLines: string[];
+  /** Runs `/connect <text>` as a person in #general. */
+  connect(text: string, userId?: string): ReturnType<SlackAppDriver<HttpTransport>["command"]>;
+  close(): Promise<void>;
+}
+
+/**
+ * The end-to-end environment: the bot in HTTP mode on a free port, the provider sandbox
+ * embedded, and the Slack stand-in as Slack (Web API and the sender of signed requests).
+ */
+export async function startTestBot(
+  options: { env?: Record<string, string>; sandbox?: SandboxOptions } = {},
+): Promise<TestBot> {
+  const standin = await startSlackStandin();
+  const signingSecret = randomBytes(16).toString("hex");
+  const config = {
+    ...loadConfig({
+      SLACK_BOT_TOKEN: standin.botToken,
+      SLACK_SIGNING_SECRET: signingSecret,
+      SLACK_API_URL: standin.apiUrl,
+      APPROVALS_CHANNEL: STANDIN_IDS.approvals,
+      APPROVERS: `${STANDIN_IDS.approver},S0APPROVERS`,
+      LOG_LEVEL: "debug",
+      ...options.env,
+    }),
+    port: 0,
+  };
+  const logLines: string[] = [];
+  const destination = new Writable({
+    write(chunk, _encoding, callback) {
+      logLines.push(...chunk.toString().split("\n").filter(Boolean));
+      callback();
+    },
+  });
+  const logger = createLogger({
+    level: "debug",
+    destination,
+    secrets: [standin.botToken, signingSecret],
+  });
+  const bot = await startBot({
+    config,
+    logger,
+    sandbox: { ...options.sandbox },
+    redisPrefix: `test:${randomBytes(6).toString("hex")}:`,
+  });
+  const slack = standin.connectApp({ url: `${bot.url}/slack/events`, signingSecret });
+  return {
+    bot,
+    standin,
+    slack,
+    signingSecret,
+    logLines,
+    connect: (text, userId = STANDIN_IDS.requester) =>
+      slack.command(userId, STANDIN_IDS.general, "/connect", text),
+    async close() {
+      await bot.stop();
+      await standin.close();
+    },
+  };
+}
