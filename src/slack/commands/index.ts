@@ -1,38 +1,24 @@
-import type { CommandHandler, CommandHandlers } from "../connect.js";
+import type { CommandHandlers } from "../connect.js";
 import { help, whoami } from "./general.js";
-
-/** Commands whose flows are still being built answer honestly instead of failing silently. */
-const notYetAvailable: CommandHandler = async (ctx) => {
-  await ctx.reply({
-    text: `\`/connect ${ctx.name}\` is not available in this version yet.`,
-    blocks: [
-      {
-        type: "section",
-        text: {
-          type: "mrkdwn",
-          text: `\`/connect ${ctx.name}\` is not available in this version yet.`,
-        },
-      },
-    ],
-    problem: true,
-  });
-};
+import * as lookups from "./lookups.js";
+import { notYetAvailable } from "./notYetAvailable.js";
+import * as pricing from "./pricing.js";
 
 /** Every subcommand of the registry has exactly one handler (the type makes it so). */
 export const commandHandlers: CommandHandlers = {
   help,
   whoami,
-  dcf: notYetAvailable,
-  ports: notYetAvailable,
-  port: notYetAvailable,
-  order: notYetAvailable,
-  asn: notYetAvailable,
-  routers: notYetAvailable,
-  "edge locations": notYetAvailable,
-  "edge orders": notYetAvailable,
-  "edge drafts": notYetAvailable,
-  "price port": notYetAvailable,
-  "price l2": notYetAvailable,
+  dcf: lookups.dcf,
+  ports: lookups.ports,
+  port: lookups.port,
+  order: lookups.order,
+  asn: lookups.asn,
+  routers: lookups.routers,
+  "edge locations": lookups.edgeLocations,
+  "edge orders": lookups.edgeOrders,
+  "edge drafts": lookups.edgeDrafts,
+  "price port": pricing.pricePort,
+  "price l2": pricing.priceL2,
   "port order": notYetAvailable,
   l2: notYetAvailable,
   iod: notYetAvailable,
