@@ -32,7 +32,12 @@ for (const [location, entry] of Object.entries(packages)) {
     if (packages[key] || packages[`${location}/${key}`]) continue;
     const platform = platformOf(dep);
     if (!platform || !/^\d+\.\d+\.\d+/.test(range)) continue;
-    packages[key] = { version: range, ...(entry.dev ? { dev: true } : {}), optional: true, ...platform };
+    packages[key] = {
+      version: range,
+      ...(entry.dev ? { dev: true } : {}),
+      optional: true,
+      ...platform,
+    };
     added += 1;
   }
 }
@@ -41,4 +46,6 @@ const sorted = Object.fromEntries(
 );
 lock.packages = sorted;
 writeFileSync(path, `${JSON.stringify(lock, null, 2)}\n`);
-process.stdout.write(`complete-lockfile: added ${added} platform entr${added === 1 ? "y" : "ies"}\n`);
+process.stdout.write(
+  `complete-lockfile: added ${added} platform entr${added === 1 ? "y" : "ies"}\n`,
+);
