@@ -1,0 +1,601 @@
+import type { Block, KnownBlock } from "@slack/types";
+import { DelayedError, type Job, type Queue } from "bullmq";
+import type { Redis } from "ioredis";
+import type { Logger } from "../log.js";
+import type { Metrics } from "../metrics.js";
+import { defineScript, jobIdPart, QUEUE_NAMES, stateKey } from "./queues.js";
+import { classifySlackError, classifySlackResult, type SlackFailure } from "./slackFailure.js";
+
+/**
+ * Every Slack message of the background side goes through here.
+ *
+ * Design: a per-channel FIFO outbox in Redis, drained by ONE step job per channel.
+ *
+ * - `post`/`update` run one Lua script: set the key's marker to `queued` (NX: a key already
+ *   queued, sent or dropped is a duplicate and is not queued again), append the message to the
+ *   channel's outbox list, and, when the channel has no drainer, allocate a new drainer
+ *   generation. The caller then adds the drain job `drain-<channel>-<generation>`.
+ * - The drain job sends the head of the list, and only then (one script) marks the key `sent`
+ *   (with the message ts, so a later update can refer to it) and pops the head. So a retried
+ *   job or a second replica never sends a key twice once it is marked; the only duplicate left is
+ *   a crash between Slack's answer and that script (at-least-once, as DESIGN.md §5 asks).
+ * - After each message the job moves itself to delayed for `perChannelIntervalMs` (Slack allows
+ *   about one message per second per channel): channels drain in parallel (one job each), a
+ *   channel never faster than its limit.
+ * - On HTTP 429 the head stays where it is and the job is delayed by Retry-After: the queue
+ *   waits, not the client (whose own retries are off), and later messages of the thread cannot
+ *   overtake the rate-limited one. Order within a channel, and so within each thread, is the
+ *   order of `post` calls, across 429s and restarts (the list is in Redis).
+ * - When the outbox is empty, the job ends its generation in the same script that saw the list
+ *   empty, so a concurrent `post` either sees the drainer (and its message is drained by it) or
+ *   starts the next generation. Lost drain jobs (a crash between the script and the add, a job
+ *   that failed) are re-created by `reconcile()`.
+ * - `ok:false` errors that cannot succeed (channel_not_found, not_in_channel, invalid_blocks…)
+ *   are logged, counted and dropped; transient failures retry with backoff, then are dropped.
+ */
+
+export type SlackBlock = KnownBlock | Block;
+
+/** The part of WebClient's `chat` the notifier uses (pass `webClient.chat`). */
+export interface SlackChatApi {
+  postMessage(args: {
+    channel: string;
+    text: string;
+    thread_ts?: string;
+    blocks?: SlackBlock[];
+  }): Promise<unknown>;
+  update(args: {
+    channel: string;
+    ts: string;
+    text: string;
+    blocks?: SlackBlock[];
+  }): Promise<unknown>;
+}
+
+export interface PostInput {
+  /** De-duplication key, e.g. `order:<id>:status:processing:loa:TODO`. */
+  key: string;
+  channel: string;
+  threadTs?: string;
+  text: string;
+  blocks?: SlackBlock[];
+}
+
+/**
+ * An update of an existing message: by its `ts`, or by the `messageKey` of a message this
+ * notifier posted (resolved when the update is sent, after that post in the same outbox).
+ */
+export type UpdateInput = {
+  key: string;
+  channel: string;
+  text: string;
+  blocks?: SlackBlock[];
+} & ({ ts: string; messageKey?: undefined } | { messageKey: string; ts?: undefined });
+
+export type EnqueueResult = { queued: true } | { queued: false; reason: "duplicate" };
+
+export type MessageState =
+  | { state: "queued" }
+  | { state: "sent"; ts: string | undefined }
+  | { state: "dropped"; reason: string };
+
+export class NotifierInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "NotifierInputError";
+  }
+}
+
+export interface NotifierOptions {
+  /** A command connection (not a worker's). */
+  redis: Redis;
+  /** The notify queue (QUEUE_NAMES.notify). */
+  queue: Queue;
+  /** The key prefix shared with the queues (see stateKey). */
+  prefix: string;
+  logger: Logger;
+  metrics?: Pick<Metrics, "jobOutcomes">;
+  /** Needed only where drain jobs are processed. */
+  slack?: SlackChatApi;
+  /** Gap between two messages of one channel; Slack allows about 1 per second. Default 1100. */
+  perChannelIntervalMs?: number;
+  /** How long a key's sent/dropped marker de-duplicates. Default 14 days. */
+  markerTtlSeconds?: number;
+  /** Transient failures of one message before it is dropped. Default 8. */
+  maxAttempts?: number;
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+}
+
+interface OutboxItem {
+  k: string;
+  op: "post" | "update";
+  ch: string;
+  th?: string;
+  ts?: string;
+  mk?: string;
+  text: string;
+  blocks?: SlackBlock[];
+  at: number;
+}
+
+export interface DrainJobData {
+  channel: string;
+  gen: string;
+  failures?: number;
+}
+
+const CHANNEL_PATTERN = /^[A-Za-z0-9]{1,40}$/;
+const TS_PATTERN = /^\d{1,12}(\.\d{1,9})?$/;
+const MAX_KEY_LENGTH = 400;
+/** Slack truncates/refuses longer texts (40,000 characters); keep room for the ellipsis. */
+const MAX_TEXT_LENGTH = 39_000;
+
+/** KEYS: marker, outbox, drainer, generation counter, channel set. ARGV: item, ttl, channel. */
+const ENQUEUE = `
+if not redis.call('SET', KEYS[1], 'queued', 'NX', 'EX', ARGV[2]) then return {0, ''} end
+redis.call('RPUSH', KEYS[2], ARGV[1])
+redis.call('SADD', KEYS[5], ARGV[3])
+local gen = redis.call('GET', KEYS[3])
+if gen then return {1, gen} end
+gen = tostring(redis.call('INCR', KEYS[4]))
+redis.call('SET', KEYS[3], gen)
+return {2, gen}
+`;
+
+/**
+ * KEYS: drainer, outbox, channel set. ARGV: generation, channel.
+ * The head of the outbox for the current generation; an empty outbox ends the generation.
+ */
+const HEAD = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {'stale'} end
+local item = redis.call('LINDEX', KEYS[2], 0)
+if not item then
+  redis.call('DEL', KEYS[1])
+  redis.call('SREM', KEYS[3], ARGV[2])
+  return {'empty'}
+end
+return {'item', item}
+`;
+
+/** KEYS: marker, outbox. ARGV: item, marker value, ttl. Marks the key and pops it if at the head. */
+const SETTLE = `
+redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
+if redis.call('LINDEX', KEYS[2], 0) == ARGV[1] then redis.call('LPOP', KEYS[2]) end
+return 1
+`;
+
+/** KEYS: drainer, generation counter, outbox. Starts a generation if none and there is work. */
+const REVIVE = `
+if redis.call('LLEN', KEYS[3]) == 0 then return {0, ''} end
+local gen = redis.call('GET', KEYS[1])
+if gen then return {1, gen} end
+gen = tostring(redis.call('INCR', KEYS[2]))
+redis.call('SET', KEYS[1], gen)
+return {2, gen}
+`;
+
+type SendOutcome = { kind: "sent"; ts: string | undefined } | SlackFailure;
+
+export class Notifier {
+  private readonly redis: Redis;
+  private readonly queue: Queue;
+  private readonly prefix: string;
+  private readonly logger: Logger;
+  private readonly metrics?: Pick<Metrics, "jobOutcomes">;
+  private readonly slack?: SlackChatApi;
+  private readonly intervalMs: number;
+  private readonly markerTtl: number;
+  private readonly maxAttempts: number;
+  private readonly retryBaseMs: number;
+  private readonly retryMaxMs: number;
+  private readonly scripts: {
+    enqueue: ReturnType<typeof defineScript>;
+    head: ReturnType<typeof defineScript>;
+    settle: ReturnType<typeof defineScript>;
+    revive: ReturnType<typeof defineScript>;
+  };
+
+  constructor(options: NotifierOptions) {
+    this.redis = options.redis;
+    this.queue = options.queue;
+    this.prefix = options.prefix;
+    this.logger = options.logger;
+    this.metrics = options.metrics;
+    this.slack = options.slack;
+    this.intervalMs = options.perChannelIntervalMs ?? 1_100;
+    this.markerTtl = options.markerTtlSeconds ?? 14 * 24 * 3600;
+    this.maxAttempts = options.maxAttempts ?? 8;
+    this.retryBaseMs = options.retryBaseMs ?? 2_000;
+    this.retryMaxMs = options.retryMaxMs ?? 5 * 60_000;
+    this.scripts = {
+      enqueue: defineScript(this.redis, "jobsNotifierEnqueueV1", ENQUEUE, 5),
+      head: defineScript(this.redis, "jobsNotifierHeadV1", HEAD, 3),
+      settle: defineScript(this.redis, "jobsNotifierSettleV1", SETTLE, 2),
+      revive: defineScript(this.redis, "jobsNotifierReviveV1", REVIVE, 3),
+    };
+  }
+
+  /** Queues a message (a thread reply when `threadTs` is set). Duplicate keys are not queued. */
+  async post(input: PostInput): Promise<EnqueueResult> {
+    checkCommon(input.key, input.channel, input.text);
+    if (input.threadTs !== undefined && !TS_PATTERN.test(input.threadTs)) {
+      throw new NotifierInputError("threadTs must be a Slack message ts");
+    }
+    return this.enqueue({
+      k: input.key,
+      op: "post",
+      ch: input.channel,
+      th: input.threadTs,
+      text: clip(input.text),
+      blocks: input.blocks,
+      at: Date.now(),
+    });
+  }
+
+  /** Queues a chat.update of an existing message, in order with the channel's posts. */
+  async update(input: UpdateInput): Promise<EnqueueResult> {
+    checkCommon(input.key, input.channel, input.text);
+    if (input.ts !== undefined && !TS_PATTERN.test(input.ts)) {
+      throw new NotifierInputError("ts must be a Slack message ts");
+    }
+    if (input.ts === undefined && !input.messageKey) {
+      throw new NotifierInputError("update needs ts or messageKey");
+    }
+    return this.enqueue({
+      k: input.key,
+      op: "update",
+      ch: input.channel,
+      ts: input.ts,
+      mk: input.messageKey,
+      text: clip(input.text),
+      blocks: input.blocks,
+      at: Date.now(),
+    });
+  }
+
+  /** What happened to a key: queued, sent (with the message ts) or dropped; null if unknown. */
+  async status(key: string): Promise<MessageState | null> {
+    return parseMarker(await this.redis.get(this.markerKey(key)));
+  }
+
+  /** Messages waiting in a channel's outbox. */
+  async outboxLength(channel: string): Promise<number> {
+    return this.redis.llen(this.outboxKey(channel));
+  }
+
+  /** Messages waiting in all outboxes (for the queue depth gauge). */
+  async totalOutboxLength(): Promise<number> {
+    const channels = await this.redis.smembers(this.channelsKey());
+    if (channels.length === 0) return 0;
+    const pipeline = this.redis.pipeline();
+    for (const channel of channels) pipeline.llen(this.outboxKey(channel));
+    const results = (await pipeline.exec()) ?? [];
+    return results.reduce((sum, [, n]) => sum + (typeof n === "number" ? n : 0), 0);
+  }
+
+  /**
+   * Re-creates the drain job of every channel that has queued messages but no live drain job
+   * (lost between the enqueue script and the add, or failed). Returns how many were re-created.
+   */
+  async reconcile(): Promise<number> {
+    let recreated = 0;
+    const channels = await this.redis.smembers(this.channelsKey());
+    for (const channel of channels) {
+      const [action, gen] = (await this.scripts.revive(
+        [this.drainerKey(channel), this.genKey(), this.outboxKey(channel)],
+        [],
+      )) as [number, string];
+      if (action === 0) {
+        // Nothing queued: a leftover channel entry (e.g. a drainer whose job was lost).
+        const length = await this.redis.llen(this.outboxKey(channel));
+        if (length === 0) {
+          const drainerGen = await this.redis.get(this.drainerKey(channel));
+          const alive = drainerGen ? await this.jobAlive(drainJobId(channel, drainerGen)) : false;
+          if (!alive) {
+            await this.redis.del(this.drainerKey(channel));
+            await this.redis.srem(this.channelsKey(), channel);
+          }
+        }
+        continue;
+      }
+      const jobId = drainJobId(channel, gen);
+      if (action === 2 || !(await this.jobAlive(jobId))) {
+        await this.replaceJob(jobId, { channel, gen });
+        recreated += 1;
+        this.logger.warn({ channel, jobId }, "notifier: re-created a lost drain job");
+      }
+    }
+    return recreated;
+  }
+
+  /** The drain job's processor (one message per step). */
+  async process(job: Job, token: string | undefined): Promise<string> {
+    const data = parseDrainData(job.data);
+    if (!data) {
+      this.logger.error({ jobId: job.id }, "notifier: drain job with invalid data");
+      return "invalid-job";
+    }
+    const slack = this.slack;
+    if (!slack) throw new Error("notifier: no Slack client configured on this worker");
+    const { channel, gen } = data;
+    // Items that need no Slack call (already sent, unreadable) are settled in a loop; any Slack
+    // call ends the step with a delay, so the channel's pace holds.
+    for (;;) {
+      const head = (await this.scripts.head(
+        [this.drainerKey(channel), this.outboxKey(channel), this.channelsKey()],
+        [gen, channel],
+      )) as [string, string?];
+      if (head[0] === "stale") return "stale";
+      if (head[0] === "empty" || head[1] === undefined) return "drained";
+      const raw = head[1];
+      const item = parseItem(raw);
+      if (!item) {
+        await this.settle(channel, raw, undefined, undefined);
+        this.count("dropped");
+        this.logger.error({ channel }, "notifier: dropped an unreadable outbox entry");
+        continue;
+      }
+      const marker = parseMarker(await this.redis.get(this.markerKey(item.k)));
+      if (marker && marker.state !== "queued") {
+        // Sent before a crash let the pop happen: never send a key twice.
+        await this.settle(channel, raw, undefined, undefined);
+        this.count("duplicate");
+        continue;
+      }
+      const outcome = await this.send(slack, item);
+      await this.afterSend(job, token, data, raw, item, outcome);
+    }
+  }
+
+  private async afterSend(
+    job: Job,
+    token: string | undefined,
+    data: DrainJobData,
+    raw: string,
+    item: OutboxItem,
+    outcome: SendOutcome,
+  ): Promise<never> {
+    const log = { channel: item.ch, key: item.k, op: item.op };
+    switch (outcome.kind) {
+      case "sent":
+        await this.settle(item.ch, raw, item.k, `sent|${outcome.ts ?? ""}`);
+        this.count(item.op === "post" ? "posted" : "updated");
+        if (data.failures) await job.updateData({ channel: data.channel, gen: data.gen });
+        return this.delay(job, token, this.intervalMs);
+      case "rate-limited":
+        this.count("rate_limited");
+        this.logger.info({ ...log, retryAfterMs: outcome.retryAfterMs }, "notifier: rate limited");
+        return this.delay(job, token, Math.max(outcome.retryAfterMs, this.intervalMs));
+      case "permanent":
+        await this.settle(item.ch, raw, item.k, `dropped|${outcome.error}`);
+        this.count("dropped");
+        this.logger.warn(
+          { ...log, error: outcome.error },
+          "notifier: dropped a message Slack refuses",
+        );
+        if (data.failures) await job.updateData({ channel: data.channel, gen: data.gen });
+        return this.delay(job, token, this.intervalMs);
+      case "transient": {
+        const failures = (data.failures ?? 0) + 1;
+        if (failures >= this.maxAttempts) {
+          await this.settle(item.ch, raw, item.k, `dropped|${outcome.detail.slice(0, 100)}`);
+          this.count("failed");
+          this.logger.error(
+            { ...log, failures, detail: outcome.detail },
+            "notifier: gave up on a message after repeated failures",
+          );
+          await job.updateData({ channel: data.channel, gen: data.gen });
+          return this.delay(job, token, this.intervalMs);
+        }
+        this.count("retry");
+        this.logger.warn(
+          { ...log, failures, detail: outcome.detail },
+          "notifier: Slack call failed; will retry",
+        );
+        await job.updateData({ channel: data.channel, gen: data.gen, failures });
+        const backoff = Math.min(this.retryBaseMs * 2 ** (failures - 1), this.retryMaxMs);
+        return this.delay(job, token, backoff);
+      }
+    }
+  }
+
+  private async send(slack: SlackChatApi, item: OutboxItem): Promise<SendOutcome> {
+    try {
+      if (item.op === "post") {
+        const result = await slack.postMessage({
+          channel: item.ch,
+          text: item.text,
+          ...(item.th ? { thread_ts: item.th } : {}),
+          ...(item.blocks ? { blocks: item.blocks } : {}),
+        });
+        return classifySlackResult(result) ?? { kind: "sent", ts: readTs(result) };
+      }
+      const ts = item.ts ?? (await this.resolveTs(item.mk));
+      if (ts === undefined) {
+        return { kind: "permanent", error: "message_not_posted", detail: "unknown message key" };
+      }
+      const result = await slack.update({
+        channel: item.ch,
+        ts,
+        text: item.text,
+        ...(item.blocks ? { blocks: item.blocks } : {}),
+      });
+      return classifySlackResult(result) ?? { kind: "sent", ts };
+    } catch (error) {
+      return classifySlackError(error);
+    }
+  }
+
+  private async resolveTs(messageKey: string | undefined): Promise<string | undefined> {
+    if (!messageKey) return undefined;
+    const marker = parseMarker(await this.redis.get(this.markerKey(messageKey)));
+    return marker?.state === "sent" ? marker.ts : undefined;
+  }
+
+  /** Marks the key (when given) and pops the head of the channel's outbox if it is still `raw`. */
+  private async settle(
+    channel: string,
+    raw: string,
+    key: string | undefined,
+    marker: string | undefined,
+  ): Promise<void> {
+    if (key === undefined || marker === undefined) {
+      await this.redis.lrem(this.outboxKey(channel), 1, raw);
+      return;
+    }
+    await this.scripts.settle(
+      [this.markerKey(key), this.outboxKey(channel)],
+      [raw, marker, this.markerTtl],
+    );
+  }
+
+  private async delay(job: Job, token: string | undefined, ms: number): Promise<never> {
+    await job.moveToDelayed(Date.now() + ms, token);
+    throw new DelayedError();
+  }
+
+  private async enqueue(item: OutboxItem): Promise<EnqueueResult> {
+    const [action, gen] = (await this.scripts.enqueue(
+      [
+        this.markerKey(item.k),
+        this.outboxKey(item.ch),
+        this.drainerKey(item.ch),
+        this.genKey(),
+        this.channelsKey(),
+      ],
+      [JSON.stringify(item), this.markerTtl, item.ch],
+    )) as [number, string];
+    if (action === 0) {
+      this.count("duplicate");
+      return { queued: false, reason: "duplicate" };
+    }
+    if (action === 2) {
+      try {
+        await this.queue.add(
+          "drain",
+          { channel: item.ch, gen } satisfies DrainJobData,
+          drainJobOptions(drainJobId(item.ch, gen)),
+        );
+      } catch (error) {
+        // The message is safe in the outbox; reconcile() starts its drainer.
+        this.logger.error(
+          { channel: item.ch, err: errorText(error) },
+          "notifier: could not add the drain job; the reconciler will",
+        );
+      }
+    }
+    return { queued: true };
+  }
+
+  private async jobAlive(jobId: string): Promise<boolean> {
+    const job = await this.queue.getJob(jobId);
+    if (!job) return false;
+    const state = await job.getState();
+    return state !== "completed" && state !== "failed" && state !== "unknown";
+  }
+
+  private async replaceJob(jobId: string, data: DrainJobData): Promise<void> {
+    const old = await this.queue.getJob(jobId);
+    if (old) await old.remove().catch(() => undefined);
+    await this.queue.add("drain", data, drainJobOptions(jobId));
+  }
+
+  private count(outcome: string): void {
+    this.metrics?.jobOutcomes.inc({ queue: QUEUE_NAMES.notify, outcome });
+  }
+
+  private markerKey(key: string): string {
+    return stateKey(this.prefix, "notifier", "key", key);
+  }
+  private outboxKey(channel: string): string {
+    return stateKey(this.prefix, "notifier", "outbox", channel);
+  }
+  private drainerKey(channel: string): string {
+    return stateKey(this.prefix, "notifier", "drainer", channel);
+  }
+  private genKey(): string {
+    return stateKey(this.prefix, "notifier", "generation");
+  }
+  private channelsKey(): string {
+    return stateKey(this.prefix, "notifier", "channels");
+  }
+}
+
+export function drainJobId(channel: string, gen: string): string {
+  return `drain-${jobIdPart(channel)}-${gen}`;
+}
+
+function drainJobOptions(jobId: string) {
+  return {
+    jobId,
+    removeOnComplete: true,
+    removeOnFail: { age: 7 * 24 * 3600 },
+    // Only unexpected errors (Redis) count as attempts; Slack failures are handled in the step.
+    attempts: 10,
+    backoff: { type: "exponential", delay: 1_000 },
+  };
+}
+
+function checkCommon(key: string, channel: string, text: string): void {
+  if (typeof key !== "string" || key.length === 0 || key.length > MAX_KEY_LENGTH) {
+    throw new NotifierInputError(`key must be 1 to ${MAX_KEY_LENGTH} characters`);
+  }
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+  if (/[\u0000-\u001f]/.test(key)) throw new NotifierInputError("key must be one line");
+  if (typeof channel !== "string" || !CHANNEL_PATTERN.test(channel)) {
+    throw new NotifierInputError("channel must be a Slack channel or user ID");
+  }
+  if (typeof text !== "string" || text.length === 0) {
+    throw new NotifierInputError("text is required (it is the notification fallback)");
+  }
+}
+
+function clip(text: string): string {
+  return text.length <= MAX_TEXT_LENGTH ? text : `${text.slice(0, MAX_TEXT_LENGTH - 1)}…`;
+}
+
+function parseMarker(value: string | null): MessageState | null {
+  if (value === null) return null;
+  if (value === "queued") return { state: "queued" };
+  const bar = value.indexOf("|");
+  const kind = bar === -1 ? value : value.slice(0, bar);
+  const rest = bar === -1 ? "" : value.slice(bar + 1);
+  if (kind === "sent") return { state: "sent", ts: rest || undefined };
+  return { state: "dropped", reason: rest || "unknown" };
+}
+
+function parseItem(raw: string): OutboxItem | undefined {
+  try {
+    const value: unknown = JSON.parse(raw);
+    if (typeof value !== "object" || value === null) return undefined;
+    const item = value as Partial<OutboxItem>;
+    if (typeof item.k !== "string" || typeof item.ch !== "string" || typeof item.text !== "string")
+      return undefined;
+    if (item.op !== "post" && item.op !== "update") return undefined;
+    return item as OutboxItem;
+  } catch {
+    return undefined;
+  }
+}
+
+function parseDrainData(data: unknown): DrainJobData | undefined {
+  if (typeof data !== "object" || data === null) return undefined;
+  const d = data as Partial<DrainJobData>;
+  if (typeof d.channel !== "string" || typeof d.gen !== "string") return undefined;
+  return {
+    channel: d.channel,
+    gen: d.gen,
+    failures: typeof d.failures === "number" ? d.failures : undefined,
+  };
+}
+
+function readTs(result: unknown): string | undefined {
+  if (typeof result !== "object" || result === null) return undefined;
+  const ts = (result as { ts?: unknown }).ts;
+  return typeof ts === "string" ? ts : undefined;
+}
+
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

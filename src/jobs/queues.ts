@@ -1,0 +1,62 @@
+import { createHash } from "node:crypto";
+import type { Redis } from "ioredis";
+
+/** BullMQ queue names: one queue per kind of background work. */
+export const QUEUE_NAMES = {
+  /** Per-channel Slack outboxes, drained one message at a time. */
+  notify: "notify",
+  /** One long-lived step job per tracked port order. */
+  tracking: "order-tracking",
+  /** Polls of the asynchronous Edge quote. */
+  quotes: "edge-quotes",
+  /** Placing approved orders with the provider. */
+  placement: "placement",
+  /** Reconcilers (lost jobs, stuck placements), run on a schedule. */
+  maintenance: "jobs-maintenance",
+} as const;
+
+export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
+
+export const DEFAULT_PREFIX = "connect";
+
+/**
+ * Where the background side keeps its state. BullMQ's keys are `<prefix>:<queue>:…`; ours are
+ * `<prefix>:<area>:…` with area names that are not queue names, so the two never collide and one
+ * SCAN of `<prefix>:*` finds everything (tests delete their run that way).
+ */
+export function stateKey(prefix: string, area: string, ...parts: string[]): string {
+  return [prefix, area, ...parts].join(":");
+}
+
+const SAFE_ID_PART = /^[A-Za-z0-9._-]{1,100}$/;
+
+/**
+ * A BullMQ job id part from an outside id (order id, quote response id, channel). BullMQ refuses
+ * ids that are integers or contain ":"; outside ids are not ours to trust, so anything unusual is
+ * replaced by a hash (the job's data keeps the real id).
+ */
+export function jobIdPart(id: string): string {
+  return SAFE_ID_PART.test(id)
+    ? id
+    : `h${createHash("sha256").update(id).digest("hex").slice(0, 32)}`;
+}
+
+/** Defines a Lua script on a connection and returns a typed caller (EVALSHA, EVAL on NOSCRIPT). */
+export function defineScript(
+  redis: Redis,
+  name: string,
+  lua: string,
+  numberOfKeys: number,
+): (keys: string[], args: (string | number)[]) => Promise<unknown> {
+  redis.defineCommand(name, { lua, numberOfKeys });
+  type ScriptCall = (...args: (string | number)[]) => Promise<unknown>;
+  // defineCommand adds a method ioredis' types cannot know about.
+  const call = (redis as unknown as Record<string, ScriptCall>)[name];
+  if (typeof call !== "function") throw new Error(`ioredis did not define ${name}`);
+  return (keys, args) => {
+    if (keys.length !== numberOfKeys) {
+      throw new Error(`${name} takes ${numberOfKeys} keys, got ${keys.length}`);
+    }
+    return call.call(redis, ...keys, ...args);
+  };
+}

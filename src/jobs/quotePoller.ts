@@ -1,0 +1,268 @@
+import { DelayedError, type Job, type Queue } from "bullmq";
+import type { Logger } from "../log.js";
+import type { Metrics } from "../metrics.js";
+import type { Notifier } from "./notifier.js";
+import { readProviderFailure } from "./providerFailure.js";
+import { jobIdPart, QUEUE_NAMES } from "./queues.js";
+
+/**
+ * Polls an asynchronous Edge quote (POST /v2/edge/price/search, then
+ * GET /v2/edge/price/result/{responseId} until the result is there: the provider pushes
+ * nothing). One step job per quote: each step reads once, then delays itself 1 s, 2 s, 4 s …
+ * capped at 30 s, until the quote is ready, definitely failed, or the timeout (10 min) passes.
+ * The Slack layer's `onReady`/`onFailed` build and post the message (blocks with buttons).
+ *
+ * Both callbacks are called at least once: a worker that dies after calling one and before the
+ * job completes calls it again on the retry, so they should post with `ctx.notifyKey` (the
+ * notifier de-duplicates by key).
+ */
+
+/** What reading a quote gave: not ready yet, or the provider's result (opaque here). */
+export type QuoteRead<R> = { ready: false } | { ready: true; result: R };
+
+export type ReadQuote<R> = (responseId: string) => Promise<QuoteRead<R>>;
+
+export interface QuoteStartInput {
+  /** The responseId of POST /v2/edge/price/search (the quoteKey). */
+  responseId: string;
+  channel: string;
+  threadTs?: string;
+  /** Who asked (for an ephemeral answer or a mention). */
+  userId: string;
+  /** The quotation request as sent, echoed to the callbacks (kept small: it lives in the job). */
+  request: unknown;
+}
+
+export interface QuoteContext extends QuoteStartInput {
+  /** A notification key for the outcome, so a repeated callback never posts twice. */
+  notifyKey: string;
+  /** How many reads it took. */
+  polls: number;
+  notifier: Pick<Notifier, "post" | "update">;
+}
+
+export interface QuoteCallbacks<R> {
+  readQuote: ReadQuote<R>;
+  onReady: (result: R, ctx: QuoteContext) => Promise<void>;
+  onFailed: (message: string, ctx: QuoteContext) => Promise<void>;
+}
+
+export interface QuotePollerOptions<R> {
+  queue: Queue;
+  logger: Logger;
+  metrics?: Pick<Metrics, "jobOutcomes">;
+  notifier: Pick<Notifier, "post" | "update">;
+  /** Needed only where quote jobs are processed. */
+  callbacks?: QuoteCallbacks<R>;
+  now?: () => Date;
+  /** Give up after this long. Default 10 minutes. */
+  timeoutMs?: number;
+  /** First delay between reads; doubles per read. Default 1 s. */
+  firstDelayMs?: number;
+  /** Largest delay between reads. Default 30 s. */
+  maxDelayMs?: number;
+}
+
+interface QuoteJobData extends QuoteStartInput {
+  startedAt: number;
+  polls: number;
+}
+
+const MAX_REQUEST_BYTES = 16 * 1024;
+
+export class QuoteInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "QuoteInputError";
+  }
+}
+
+/**
+ * The provider's Edge quotation errors in words (provider-api.md, Errors). These are definite:
+ * polling again would give the same answer. Anything else (a timeout, 502/503, a network error)
+ * is treated as a hiccup and the polling goes on until the timeout.
+ */
+export function explainQuoteFailure(httpStatus: number): string | undefined {
+  switch (httpStatus) {
+    case 400:
+      return "The provider could not price this Edge quote: its external pricing provider is not configured (HTTP 400). This is on the provider's side — ask their support, then request the quote again.";
+    case 404:
+      return "The external provider has no such quote (HTTP 404): it may have expired or never been created. Request a new quote.";
+    case 500:
+      return "The external provider failed with an unhandled error while pricing this Edge quote (HTTP 500). Try again in a few minutes.";
+    default:
+      return undefined;
+  }
+}
+
+export function quoteJobId(responseId: string): string {
+  return `quote-${jobIdPart(responseId)}`;
+}
+
+export class QuotePoller<R = unknown> {
+  private readonly queue: Queue;
+  private readonly logger: Logger;
+  private readonly metrics?: Pick<Metrics, "jobOutcomes">;
+  private readonly notifier: Pick<Notifier, "post" | "update">;
+  private readonly callbacks?: QuoteCallbacks<R>;
+  private readonly now: () => Date;
+  private readonly timeoutMs: number;
+  private readonly firstDelayMs: number;
+  private readonly maxDelayMs: number;
+
+  constructor(options: QuotePollerOptions<R>) {
+    this.queue = options.queue;
+    this.logger = options.logger;
+    this.metrics = options.metrics;
+    this.notifier = options.notifier;
+    this.callbacks = options.callbacks;
+    this.now = options.now ?? (() => new Date());
+    this.timeoutMs = options.timeoutMs ?? 10 * 60_000;
+    this.firstDelayMs = options.firstDelayMs ?? 1_000;
+    this.maxDelayMs = options.maxDelayMs ?? 30_000;
+  }
+
+  /** Starts polling; false when this quote is already being polled. */
+  async start(input: QuoteStartInput): Promise<{ started: boolean }> {
+    if (typeof input.responseId !== "string" || !/^\S{1,200}$/.test(input.responseId)) {
+      throw new QuoteInputError("responseId must be 1–200 characters without spaces");
+    }
+    if (!/^[A-Za-z0-9]{1,40}$/.test(input.channel ?? "")) {
+      throw new QuoteInputError("channel must be a Slack channel ID");
+    }
+    const requestBytes = Buffer.byteLength(JSON.stringify(input.request ?? null));
+    if (requestBytes > MAX_REQUEST_BYTES) {
+      throw new QuoteInputError(`request is too large to keep in a job (${requestBytes} bytes)`);
+    }
+    const jobId = quoteJobId(input.responseId);
+    const existing = await this.queue.getJob(jobId);
+    if (existing) {
+      const state = await existing.getState();
+      if (state !== "completed" && state !== "failed") return { started: false };
+      await existing.remove().catch(() => undefined);
+    }
+    const data: QuoteJobData = {
+      responseId: input.responseId,
+      channel: input.channel,
+      threadTs: input.threadTs,
+      userId: input.userId,
+      request: input.request ?? null,
+      startedAt: this.now().getTime(),
+      polls: 0,
+    };
+    await this.queue.add("poll", data, {
+      jobId,
+      removeOnComplete: { age: 3600 },
+      removeOnFail: { age: 7 * 24 * 3600 },
+      attempts: 5,
+      backoff: { type: "exponential", delay: 1_000 },
+    });
+    this.count("started");
+    return { started: true };
+  }
+
+  /** The step job's processor. */
+  async process(job: Job, token: string | undefined): Promise<string> {
+    const data = parseJobData(job.data);
+    if (!data) {
+      this.logger.error({ jobId: job.id }, "quotes: job with invalid data");
+      return "invalid-job";
+    }
+    const callbacks = this.callbacks;
+    if (!callbacks) throw new Error("quotes: no readQuote/onReady/onFailed on this worker");
+    const ctx = (polls: number): QuoteContext => ({
+      responseId: data.responseId,
+      channel: data.channel,
+      threadTs: data.threadTs,
+      userId: data.userId,
+      request: data.request,
+      notifyKey: `quote:${data.responseId}:outcome`,
+      polls,
+      notifier: this.notifier,
+    });
+
+    const elapsed = this.now().getTime() - data.startedAt;
+    if (elapsed >= this.timeoutMs) {
+      await callbacks.onFailed(
+        `The Edge quote was not ready after ${duration(this.timeoutMs)}: the provider's partners did not answer in time. Request a new quote, or try again later.`,
+        ctx(data.polls),
+      );
+      this.count("timeout");
+      return "timeout";
+    }
+
+    const polls = data.polls + 1;
+    let read: QuoteRead<R>;
+    try {
+      read = await callbacks.readQuote(data.responseId);
+    } catch (error) {
+      const failure = readProviderFailure(error);
+      const explained =
+        failure.httpStatus !== undefined ? explainQuoteFailure(failure.httpStatus) : undefined;
+      if (explained) {
+        await callbacks.onFailed(explained, ctx(polls));
+        this.count(`failed_${failure.httpStatus}`);
+        return `failed:${failure.httpStatus}`;
+      }
+      this.logger.warn(
+        { responseId: data.responseId, polls, httpStatus: failure.httpStatus, err: failure.detail },
+        "quotes: reading the quote failed; will poll again",
+      );
+      this.count("read_failed");
+      return this.again(job, token, data, polls, elapsed);
+    }
+    if (read.ready) {
+      await callbacks.onReady(read.result, ctx(polls));
+      this.count("ready");
+      return "ready";
+    }
+    return this.again(job, token, data, polls, elapsed);
+  }
+
+  private async again(
+    job: Job,
+    token: string | undefined,
+    data: QuoteJobData,
+    polls: number,
+    elapsed: number,
+  ): Promise<never> {
+    await job.updateData({ ...data, polls } satisfies QuoteJobData);
+    const backoff = Math.min(this.firstDelayMs * 2 ** Math.min(polls - 1, 30), this.maxDelayMs);
+    // Wake up at the timeout rather than a full interval after it.
+    const delay = Math.max(1, Math.min(backoff, this.timeoutMs - elapsed));
+    await job.moveToDelayed(Date.now() + delay, token);
+    throw new DelayedError();
+  }
+
+  private count(outcome: string): void {
+    this.metrics?.jobOutcomes.inc({ queue: QUEUE_NAMES.quotes, outcome });
+  }
+}
+
+function duration(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  if (minutes >= 1) return `${minutes} minute${minutes === 1 ? "" : "s"}`;
+  return `${Math.max(1, Math.ceil(ms / 1000))} s`;
+}
+
+function parseJobData(data: unknown): QuoteJobData | undefined {
+  if (typeof data !== "object" || data === null) return undefined;
+  const d = data as Partial<QuoteJobData>;
+  if (
+    typeof d.responseId !== "string" ||
+    typeof d.channel !== "string" ||
+    typeof d.userId !== "string" ||
+    typeof d.startedAt !== "number"
+  ) {
+    return undefined;
+  }
+  return {
+    responseId: d.responseId,
+    channel: d.channel,
+    threadTs: typeof d.threadTs === "string" ? d.threadTs : undefined,
+    userId: d.userId,
+    request: d.request,
+    startedAt: d.startedAt,
+    polls: typeof d.polls === "number" ? d.polls : 0,
+  };
+}

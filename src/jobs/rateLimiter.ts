@@ -1,0 +1,102 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Redis } from "ioredis";
+import { defineScript, stateKey } from "./queues.js";
+
+/**
+ * A global limit on provider requests per second, shared by every worker and replica: one Redis
+ * key holding a GCRA "theoretical arrival time" (TAT).
+ *
+ * Each `acquire()` reserves the next free slot in one Lua step (using Redis' clock, so replicas
+ * with skewed clocks agree) and then sleeps until its slot. Slots are `intervalMs` apart with no
+ * burst, so within any window of one second at most `requestsPerSecond` requests start.
+ *
+ * `marginMs` widens the spacing a little: a caller wakes up a few milliseconds after its slot
+ * (timers, the event loop, the network), and if the first request of a window wakes late while
+ * the last wakes on time, strict spacing would let N+1 requests into one second as seen by the
+ * provider. With the default 50 ms, a second holds N requests even when wake-ups differ by 50 ms.
+ *
+ * The provider documents no rate limit ("Rate limits: not shown"); this protects it (and our
+ * key) from bursts, e.g. thousands of tracked orders polled after a restart.
+ */
+
+export interface ProviderRateLimiterOptions {
+  redis: Redis;
+  prefix: string;
+  requestsPerSecond: number;
+  /** See above. Default 50. */
+  marginMs?: number;
+  /** A caller whose slot is further away than this is refused instead of queued. Default 60 s. */
+  maxWaitMs?: number;
+  /** The key's name under the prefix, so different limits can coexist. Default "provider". */
+  name?: string;
+}
+
+/**
+ * The request was refused before it was sent. It carries ProviderError's `outcomeUnknown:
+ * false` and `userMessage`, so callers that read provider failures (placement) know nothing
+ * reached the provider: an order refused here is failed, not escalated as unknown.
+ */
+export class RateLimitWaitTooLongError extends Error {
+  readonly outcomeUnknown = false;
+  readonly userMessage: string;
+
+  constructor(readonly waitMs: number) {
+    super(
+      `The provider rate limit is saturated: the next free slot is ${Math.ceil(waitMs / 1000)} s away.`,
+    );
+    this.name = "RateLimitWaitTooLongError";
+    this.userMessage =
+      "The bot is sending too many requests to the provider right now; nothing was sent. Try again in a minute.";
+  }
+}
+
+/**
+ * KEYS: tat. ARGV: interval µs, max wait µs.
+ * Returns the µs to wait for the reserved slot, or -(wait) when the wait exceeds the maximum
+ * (nothing reserved then).
+ */
+const RESERVE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
+if tat < now then tat = now end
+local wait = tat - now
+if wait > tonumber(ARGV[2]) then return -wait end
+local nextTat = tat + tonumber(ARGV[1])
+redis.call('SET', KEYS[1], string.format('%.0f', nextTat), 'PX', math.ceil((nextTat - now) / 1000) + 1000)
+return wait
+`;
+
+export interface ProviderRateLimiter {
+  /** Resolves when a request may go; rejects when the wait would exceed maxWaitMs or on abort. */
+  acquire(signal?: AbortSignal): Promise<void>;
+  /** The same, shaped for the provider client's `beforeRequest` hook. */
+  readonly beforeRequest: () => Promise<void>;
+  readonly intervalMs: number;
+}
+
+export function createProviderRateLimiter(
+  options: ProviderRateLimiterOptions,
+): ProviderRateLimiter {
+  const rps = options.requestsPerSecond;
+  if (!Number.isFinite(rps) || rps <= 0) {
+    throw new RangeError("requestsPerSecond must be a positive number");
+  }
+  const marginMs = Math.max(0, options.marginMs ?? 50);
+  const maxWaitMs = Math.max(0, options.maxWaitMs ?? 60_000);
+  const intervalMs = (1000 + marginMs) / rps;
+  const key = stateKey(options.prefix, "ratelimit", options.name ?? "provider");
+  const reserve = defineScript(options.redis, "jobsRateLimitReserveV1", RESERVE, 1);
+
+  async function acquire(signal?: AbortSignal): Promise<void> {
+    signal?.throwIfAborted();
+    const result = Number(
+      await reserve([key], [Math.round(intervalMs * 1000), Math.round(maxWaitMs * 1000)]),
+    );
+    if (result < 0) throw new RateLimitWaitTooLongError(-result / 1000);
+    const waitMs = result / 1000;
+    if (waitMs > 0) await sleep(Math.ceil(waitMs), undefined, { signal });
+  }
+
+  return { acquire, beforeRequest: () => acquire(), intervalMs };
+}

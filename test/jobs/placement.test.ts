@@ -1,0 +1,323 @@
+import type { WebClient } from "@slack/web-api";
+import type { Redis } from "ioredis";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ApprovalStore } from "../../src/approvals/store.js";
+import type { ApprovalRequest, PlacementResult } from "../../src/approvals/types.js";
+import {
+  type Jobs,
+  type LookupResult,
+  type PlacementCallbacks,
+  RateLimitWaitTooLongError,
+} from "../../src/jobs/index.js";
+import { httpError, timeoutError } from "../../src/provider/errors.js";
+import { type SlackStandin, STANDIN_IDS } from "../../src/standin/index.js";
+import { waitFor } from "../harness/index.js";
+import {
+  connect,
+  deleteKeys,
+  manualClock,
+  runPrefix,
+  slackClient,
+  startStandin,
+  startTestJobs,
+  threadRoot,
+  threadTexts,
+} from "./support.js";
+
+const CHANNEL = STANDIN_IDS.approvals;
+const PUT_ORDER = {
+  operation: "createPortOrder",
+  method: "PUT",
+  path: "/api/company/{companyUsername}/ports/orders",
+  subject: "the port order",
+};
+
+/** The provider side of placement, scripted: what `place` does, what a look-up finds. */
+class FakeProvider {
+  placeCalls: string[] = [];
+  lookups: string[] = [];
+  placed: Array<{ id: string; result: PlacementResult }> = [];
+  failed: Array<{ id: string; message: string }> = [];
+  escalated: Array<{ id: string; reason: string }> = [];
+  placeBehaviour: () => Promise<PlacementResult> = async () => {
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    return { providerId: "order-1", status: "created", record: { id: "order-1" } };
+  };
+  lookupBehaviour: () => Promise<LookupResult> = async () => ({ found: false });
+
+  callbacks(): PlacementCallbacks {
+    const say = async (
+      request: ApprovalRequest,
+      key: string,
+      text: string,
+      notifier: {
+        post: (m: {
+          key: string;
+          channel: string;
+          threadTs?: string;
+          text: string;
+        }) => Promise<unknown>;
+      },
+    ) => {
+      await notifier.post({
+        key,
+        channel: CHANNEL,
+        threadTs: request.slack.approvalTs,
+        text,
+      });
+    };
+    return {
+      place: async (request) => {
+        this.placeCalls.push(request.id);
+        return this.placeBehaviour();
+      },
+      reconcile: async (request) => {
+        this.lookups.push(request.id);
+        return this.lookupBehaviour();
+      },
+      onPlaced: async (request, result, ctx) => {
+        this.placed.push({ id: request.id, result });
+        await say(request, ctx.notifyKey, `Placed: ${result.providerId}`, ctx.notifier);
+      },
+      onFailed: async (request, error, ctx) => {
+        this.failed.push({ id: request.id, message: error.message });
+        await say(request, ctx.notifyKey, `Failed: ${error.message}`, ctx.notifier);
+      },
+      onEscalate: async (request, reason, ctx) => {
+        this.escalated.push({ id: request.id, reason });
+        await say(request, ctx.notifyKey, `Please check: ${reason}`, ctx.notifier);
+      },
+    };
+  }
+}
+
+describe("placement of approved orders", () => {
+  let redis: Redis;
+  let standin: SlackStandin;
+  let client: WebClient;
+  const prefixes: string[] = [];
+  const running: Jobs[] = [];
+
+  interface Setup {
+    store: ApprovalStore;
+    provider: FakeProvider;
+    clock: ReturnType<typeof manualClock>;
+    prefix: string;
+    replica: (options?: { workers?: boolean }) => Promise<Jobs>;
+  }
+
+  function setup(): Setup {
+    const prefix = runPrefix("placement");
+    prefixes.push(prefix);
+    const clock = manualClock();
+    const store = new ApprovalStore({ redis, prefix: `${prefix}:approvals:`, now: clock.now });
+    const provider = new FakeProvider();
+    const replica = async (options: { workers?: boolean } = {}) => {
+      const jobs = await startTestJobs({
+        prefix,
+        slack: client.chat,
+        placement: { store, ...provider.callbacks() },
+        now: clock.now,
+        placementSettings: { stuckAfterMs: 5 * 60_000 },
+        workers: options.workers,
+      });
+      running.push(jobs);
+      return jobs;
+    };
+    return { store, provider, clock, prefix, replica };
+  }
+
+  async function approved(store: ApprovalStore, title = "Port order: 10 Gbps at SY1") {
+    const root = await threadRoot(client, CHANNEL, title);
+    const request = await store.create({
+      kind: "port",
+      title,
+      summary: [{ label: "Port name", value: "syd-core-01" }],
+      call: { operation: "createPortOrder", pathParams: {}, body: [{ portName: "syd-core-01" }] },
+      reconcileKey: "syd-core-01",
+      requester: { userId: STANDIN_IDS.requester },
+      slack: { approvalChannel: CHANNEL, approvalTs: root },
+      sandbox: true,
+    });
+    const decided = await store.decide(request.id, { by: STANDIN_IDS.approver, action: "approve" });
+    if (!decided.ok) throw new Error(`could not approve: ${decided.reason}`);
+    return { id: request.id, root };
+  }
+
+  beforeAll(async () => {
+    redis = connect();
+    standin = await startStandin();
+    client = slackClient(standin);
+  });
+
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((jobs) => jobs.close(5_000)));
+  });
+
+  afterAll(async () => {
+    for (const prefix of prefixes) await deleteKeys(redis, prefix);
+    await standin.close();
+    redis.disconnect();
+  });
+
+  it("places once when 20 enqueues and claims race across two replicas", async () => {
+    const { store, provider, replica } = setup();
+    const [a, b] = [await replica(), await replica()];
+    const { id, root } = await approved(store);
+
+    const outcomes = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => {
+        const jobs = i % 2 === 0 ? a : b;
+        // Half enqueue (a Slack retry, a double click), half claim directly (a second worker).
+        return i < 10
+          ? jobs.placement.enqueue(id).then(() => "queued")
+          : jobs.placement.process(id);
+      }),
+    );
+    await waitFor(async () => (await store.get(id))?.status === "placed");
+    await waitFor(() => threadTexts(standin, CHANNEL, root).length === 1);
+
+    expect(provider.placeCalls).toEqual([id]);
+    expect(outcomes.filter((o) => o === "placed").length).toBeLessThanOrEqual(1);
+    expect(provider.placed).toHaveLength(1);
+    expect(threadTexts(standin, CHANNEL, root)).toEqual(["Placed: order-1"]);
+    const record = await store.get(id);
+    expect(record?.attempts).toBe(1);
+    expect(record?.result?.providerId).toBe("order-1");
+  });
+
+  it("reconciles an unknown outcome by looking the order up: found means placed, not resent", async () => {
+    const { store, provider, replica } = setup();
+    const jobs = await replica();
+    provider.placeBehaviour = async () => {
+      throw timeoutError(PUT_ORDER, 15_000);
+    };
+    provider.lookupBehaviour = async () => ({
+      found: true,
+      result: { providerId: "order-found", status: "created", record: { portName: "syd-core-01" } },
+    });
+    const { id, root } = await approved(store);
+    await jobs.placement.enqueue(id);
+
+    await waitFor(async () => (await store.get(id))?.status === "placed");
+    const record = await store.get(id);
+    expect(record?.result?.providerId).toBe("order-found");
+    expect(record?.history.map((h) => h.to)).toEqual([
+      "approved",
+      "executing",
+      "unknown",
+      "placed",
+    ]);
+    expect(provider.placeCalls).toEqual([id]);
+    expect(provider.lookups).toEqual([id]);
+    await waitFor(() => threadTexts(standin, CHANNEL, root).length === 1);
+    expect(threadTexts(standin, CHANNEL, root)).toEqual(["Placed: order-found"]);
+  });
+
+  it("escalates an unknown outcome it cannot settle, once, and never resends", async () => {
+    const { store, provider, replica } = setup();
+    const jobs = await replica();
+    provider.placeBehaviour = async () => {
+      throw httpError(PUT_ORDER, 504, "gateway timeout");
+    };
+    const { id, root } = await approved(store);
+    await jobs.placement.enqueue(id);
+    await waitFor(() => provider.escalated.length === 1);
+    expect((await store.get(id))?.status).toBe("unknown");
+    expect(provider.escalated[0]?.reason).toMatch(/not found/);
+
+    // The reconciler looks again later; still not found: no second escalation, no resend.
+    const report = await jobs.runMaintenance();
+    expect(report.placement).toEqual({ requeued: 0, stuck: 0, retriedLookups: 1 });
+    expect(provider.lookups).toEqual([id, id]);
+    expect(provider.escalated).toHaveLength(1);
+    expect(provider.placeCalls).toEqual([id]);
+    await waitFor(() => threadTexts(standin, CHANNEL, root).length === 1);
+    expect(threadTexts(standin, CHANNEL, root)[0]).toMatch(/Please check/);
+
+    // Found on a later look: completed without anyone resending.
+    provider.lookupBehaviour = async () => ({
+      found: true,
+      result: { providerId: "order-late", record: {} },
+    });
+    await jobs.placement.reconcile();
+    expect((await store.get(id))?.status).toBe("placed");
+    expect(provider.placed.map((p) => p.result.providerId)).toEqual(["order-late"]);
+  });
+
+  it("records a definite refusal as failed and says so", async () => {
+    const { store, provider, replica } = setup();
+    const jobs = await replica();
+    provider.placeBehaviour = async () => {
+      throw httpError(
+        PUT_ORDER,
+        400,
+        '{"code":400,"message":"Speed 25000 is not offered at this data center."}',
+      );
+    };
+    const { id, root } = await approved(store);
+    await jobs.placement.enqueue(id);
+    await waitFor(async () => (await store.get(id))?.status === "failed");
+    const record = await store.get(id);
+    expect(record?.error?.httpStatus).toBe(400);
+    expect(record?.error?.message).toMatch(/25000/);
+    await waitFor(() => threadTexts(standin, CHANNEL, root).length === 1);
+    expect(threadTexts(standin, CHANNEL, root)[0]).toMatch(/^Failed: .*25000/);
+    expect(provider.lookups).toEqual([]);
+    expect(provider.placeCalls).toEqual([id]);
+  });
+
+  it("fails (not escalates) an order the rate limiter refused before sending", async () => {
+    const { store, provider, replica } = setup();
+    const jobs = await replica();
+    provider.placeBehaviour = async () => {
+      throw new RateLimitWaitTooLongError(90_000);
+    };
+    const { id } = await approved(store);
+    await jobs.placement.enqueue(id);
+    await waitFor(async () => (await store.get(id))?.status === "failed");
+    expect((await store.get(id))?.error?.message).toMatch(/nothing was sent/);
+    expect(provider.escalated).toEqual([]);
+    expect(provider.lookups).toEqual([]);
+  });
+
+  it("escalates a request whose worker died between claim and complete, never resending it", async () => {
+    const { store, provider, clock, replica } = setup();
+    const jobs = await replica();
+    const { id } = await approved(store);
+    // A worker claimed it and died mid-call (no job left behind).
+    const claim = await store.claim(id, "worker-that-died");
+    expect(claim.ok).toBe(true);
+
+    // Not yet past the bound: left alone (the worker might still be calling).
+    clock.advance(60_000);
+    expect((await jobs.runMaintenance()).placement?.stuck).toBe(0);
+    expect((await store.get(id))?.status).toBe("executing");
+
+    clock.advance(10 * 60_000);
+    const report = await jobs.runMaintenance();
+    expect(report.placement?.stuck).toBe(1);
+    expect((await store.get(id))?.status).toBe("unknown");
+    expect(provider.lookups).toEqual([id]);
+    expect(provider.escalated.map((e) => e.id)).toEqual([id]);
+    expect(provider.placeCalls).toEqual([]);
+
+    // Enqueueing it again cannot resend either: the claim is refused.
+    await jobs.placement.enqueue(id);
+    expect(await jobs.placement.process(id)).toBe("not-claimed");
+    expect(provider.placeCalls).toEqual([]);
+  });
+
+  it("re-queues an approved request whose job was lost", async () => {
+    const { store, provider, replica } = setup();
+    const producer = await replica({ workers: false });
+    const { id } = await approved(store);
+    // Approved, but the enqueue never happened (a crash right after the decision).
+    const report = await producer.runMaintenance();
+    expect(report.placement?.requeued).toBe(1);
+    expect((await producer.runMaintenance()).placement?.requeued).toBe(0);
+    await replica();
+    await waitFor(async () => (await store.get(id))?.status === "placed");
+    expect(provider.placeCalls).toEqual([id]);
+  });
+});

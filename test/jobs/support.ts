@@ -1,0 +1,150 @@
+import { randomUUID } from "node:crypto";
+import { WebClient } from "@slack/web-api";
+import { Redis } from "ioredis";
+import { type Jobs, type StartJobsOptions, startJobs } from "../../src/jobs/index.js";
+import { createLogger, type Logger } from "../../src/log.js";
+import { createMetrics, type Metrics } from "../../src/metrics.js";
+import {
+  defaultWorkspaceSeed,
+  makeChannel,
+  type SlackStandin,
+  startSlackStandin,
+} from "../../src/standin/index.js";
+
+export const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+
+/** A unique BullMQ/key prefix for one test file's run; everything under it is deleted after. */
+export function runPrefix(name: string): string {
+  return `test:jobs-${name}:${randomUUID().slice(0, 8)}`;
+}
+
+export function connect(): Redis {
+  return new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+}
+
+export async function deleteKeys(redis: Redis, prefix: string): Promise<number> {
+  let cursor = "0";
+  let deleted = 0;
+  do {
+    const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 500);
+    cursor = next;
+    if (keys.length > 0) deleted += await redis.del(...keys);
+  } while (cursor !== "0");
+  return deleted;
+}
+
+/** Quiet unless TEST_LOG_LEVEL is set (e.g. TEST_LOG_LEVEL=debug to see the jobs' log). */
+export function testLogger(): Logger {
+  return createLogger({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
+}
+
+export function testMetrics(): Metrics {
+  return createMetrics({ defaultMetrics: false });
+}
+
+export async function counterValue(
+  metrics: Metrics,
+  queue: string,
+  outcome: string,
+): Promise<number> {
+  const data = await metrics.jobOutcomes.get();
+  return (
+    data.values.find((v) => v.labels.queue === queue && v.labels.outcome === outcome)?.value ?? 0
+  );
+}
+
+/** Extra channels in the stand-in's workspace (the default has a general and an approvals one). */
+export const BUSY_CHANNELS = ["C0BUSY0001", "C0BUSY0002", "C0BUSY0003", "C0BUSY0004", "C0BUSY0005"];
+
+export async function startStandin(
+  options: { messagesPerSecondPerChannel?: number } = {},
+): Promise<SlackStandin> {
+  const seed = defaultWorkspaceSeed();
+  seed.channels.push(...BUSY_CHANNELS.map((id, i) => makeChannel(id, `busy-${i + 1}`)));
+  return startSlackStandin({
+    seed,
+    ...(options.messagesPerSecondPerChannel
+      ? { rateLimit: { messagesPerSecondPerChannel: options.messagesPerSecondPerChannel } }
+      : {}),
+  });
+}
+
+/**
+ * A WebClient as the composition root must build it for the notifier: a 429 is rejected at once
+ * (the queue waits, not the client) and the client never retries.
+ */
+export function slackClient(standin: SlackStandin): WebClient {
+  return new WebClient(standin.botToken, {
+    slackApiUrl: standin.apiUrl,
+    rejectRateLimitedCalls: true,
+    retryConfig: { retries: 0 },
+  });
+}
+
+/** A thread root posted straight to the stand-in (as the Slack layer would have). */
+export async function threadRoot(
+  client: WebClient,
+  channel: string,
+  text: string,
+): Promise<string> {
+  const result = await client.chat.postMessage({ channel, text });
+  if (!result.ts) throw new Error("the stand-in gave no ts");
+  return result.ts;
+}
+
+/** A clock a test moves by hand. */
+export function manualClock(startIso = "2025-03-01T10:00:00.000Z"): {
+  now: () => Date;
+  advance: (ms: number) => void;
+  set: (iso: string) => void;
+} {
+  let t = Date.parse(startIso);
+  return {
+    now: () => new Date(t),
+    advance: (ms) => {
+      t += ms;
+    },
+    set: (iso) => {
+      t = Date.parse(iso);
+    },
+  };
+}
+
+/** Worker settings that let tests see stalls and restarts in seconds, not minutes. */
+export const FAST_TUNING: StartJobsOptions["workerTuning"] = {
+  notify: { lockDuration: 5_000, stalledInterval: 1_000 },
+  tracking: { lockDuration: 5_000, stalledInterval: 1_000 },
+  quotes: { lockDuration: 5_000, stalledInterval: 1_000 },
+  placement: { lockDuration: 5_000, stalledInterval: 1_000 },
+  maintenance: { lockDuration: 5_000, stalledInterval: 1_000 },
+};
+
+/** startJobs for tests: the given prefix, quiet logs, fast notifier, no background samplers. */
+export async function startTestJobs<Q = unknown>(
+  options: Partial<StartJobsOptions<Q>> & { prefix: string },
+): Promise<Jobs<Q>> {
+  return startJobs<Q>({
+    redisUrl: REDIS_URL,
+    logger: testLogger(),
+    workerTuning: FAST_TUNING,
+    queueDepthEveryMs: 0,
+    // Tests run the reconcilers themselves (runMaintenance) so their counts are deterministic.
+    maintenanceEveryMs: 0,
+    reconcileOnStart: false,
+    providerRateLimit: false,
+    ...options,
+    notifierSettings: {
+      perChannelIntervalMs: 30,
+      retryBaseMs: 50,
+      ...options.notifierSettings,
+    },
+  });
+}
+
+/** Texts of the replies in a thread (the root excluded), in order. */
+export function threadTexts(standin: SlackStandin, channel: string, threadTs: string): string[] {
+  return standin
+    .thread(channel, threadTs)
+    .filter((m) => m.ts !== threadTs)
+    .map((m) => m.text);
+}
