@@ -1,14 +1,22 @@
 import { randomBytes } from "node:crypto";
+import { WebClient } from "@slack/web-api";
 import { Redis } from "ioredis";
+import { placedNextSteps } from "../views/approvals.js";
+import { ApprovalStore } from "./approvals/index.js";
 import type { Config } from "./config.js";
+import { placeOrder, readOrderForTracking, reconcileOrder } from "./flows/ordering.js";
+import { type Jobs, startJobs } from "./jobs/index.js";
 import { createLogger, type Logger } from "./log.js";
 import { createMetrics, type Metrics } from "./metrics.js";
+// Playground mode: the web page standing in for Slack's client (src/playground/).
+import { createPlayground, type Playground } from "./playground/index.js";
 import { createProvider } from "./provider/api.js";
 import { type Sandbox, type SandboxOptions, startSandbox } from "./sandbox/index.js";
 import { cachedIdentity, type Services } from "./services.js";
 import { type HealthReport, type SlackConnection, startSlackApp } from "./slack/app.js";
+import { placementCallbacks } from "./slack/approvals.js";
 import { registerListeners } from "./slack/listeners.js";
-import { type SlackStandin, startSlackStandin } from "./standin/index.js";
+import type { SlackStandin } from "./standin/index.js";
 
 export interface BotOptions {
   config: Config;
@@ -16,8 +24,12 @@ export interface BotOptions {
   metrics?: Metrics;
   /** Options of the embedded sandbox (used when no PROVIDER_BASE_URL is configured). */
   sandbox?: SandboxOptions;
-  /** Redis key prefix for the bot's state and queues; tests use a unique one. */
+  /** Redis key prefix for the bot's state and queues; tests use a unique one. Default "connect". */
   redisPrefix?: string;
+  /** Run the background workers in this process (default) or only enqueue (`npm run worker` runs them). */
+  workers?: boolean;
+  /** Tuning passed to the jobs (tests shorten the notifier's pacing, schedules, …). */
+  jobs?: Partial<Parameters<typeof startJobs>[0]>;
 }
 
 export interface RunningBot {
@@ -26,8 +38,11 @@ export interface RunningBot {
   url: string;
   services: Services;
   sandbox?: Sandbox;
+  jobs: Jobs;
   /** In playground mode: the local stand-in for Slack the bot talks to. */
   standin?: SlackStandin;
+  /** In playground mode: the web page standing in for Slack's client (`<url>/playground`). */
+  playgroundUrl?: string;
   stop(): Promise<void>;
 }
 
@@ -69,31 +84,100 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     } else {
       provider = { baseUrl: config.provider.baseUrl, apiKey: config.provider.apiKey };
     }
-    const api = createProvider({ ...provider, logger, metrics });
+    // The provider rate limiter lives in Redis with the jobs; bound late because the jobs need
+    // the client first (to read orders and place them).
+    let rateLimit: (() => Promise<void>) | undefined;
+    const api = createProvider({
+      ...provider,
+      logger,
+      metrics,
+      beforeRequest: () => rateLimit?.() ?? Promise.resolve(),
+    });
 
     const redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
     redis.on("error", (error) => logger.warn({ err: error }, "redis connection error"));
     stops.push(async () => redis.quit().catch(() => redis.disconnect()));
     await redis.connect();
 
-    const services: Services = {
-      provider: api,
-      identity: cachedIdentity(() => api.whoami()),
-      sandbox: config.provider.kind === "sandbox",
-      logger,
-      metrics,
-    };
+    const prefix = options.redisPrefix ?? "connect";
+    const identity = cachedIdentity(() => api.whoami());
+    const approvalStore = new ApprovalStore({ redis, prefix: `${prefix}:approvals` });
 
     let standin: SlackStandin | undefined;
+    let playground: Playground | undefined;
     let slack: SlackConnection;
     if (config.slack.mode === "playground") {
       const signingSecret = randomBytes(16).toString("hex");
-      standin = await startSlackStandin({ logger: logger.child({ component: "standin" }) });
+      // The playground page and its JSON API are served by the stand-in, on PORT+1.
+      playground = createPlayground({ sandbox: config.provider.kind === "sandbox", logger });
+      standin = await playground.startStandin({
+        botPort: config.port,
+        logger: logger.child({ component: "standin" }),
+      });
       stops.push(() => standin!.close());
       slack = { mode: "http", botToken: standin.botToken, signingSecret, apiUrl: standin.apiUrl };
     } else {
       slack = config.slack;
     }
+
+    // Background posts go through the notifier's queue: 429s go back to the queue, not into
+    // the client's own retry loop.
+    const backgroundSlack = new WebClient(slack.botToken, {
+      slackApiUrl: slack.apiUrl,
+      rejectRateLimitedCalls: true,
+      retryConfig: { retries: 0 },
+      timeout: 10_000,
+    });
+    const services = {
+      provider: api,
+      identity,
+      sandbox: config.provider.kind === "sandbox",
+      logger,
+      metrics,
+      approvals: { store: approvalStore, ...config.approvals },
+    } as Omit<Services, "jobs"> as Services;
+    const callbacks = placementCallbacks(services, placedNextSteps);
+    const jobs = await startJobs({
+      redisUrl: config.redisUrl,
+      prefix: `${prefix}:jobs`,
+      logger: logger.child({ component: "jobs" }),
+      metrics,
+      workers: options.workers ?? true,
+      slack: backgroundSlack.chat,
+      readOrder: (companyName, orderId) => readOrderForTracking(api, companyName, orderId),
+      placement: {
+        store: approvalStore,
+        place: (request) => placeOrder(api, request),
+        reconcile: async (request) =>
+          reconcileOrder(api, request, (await identity()).companyUsername),
+        onPlaced: async (request, result, ctx) => {
+          await callbacks.onPlaced(request, result, ctx);
+          const channel = request.slack.approvalChannel;
+          const threadTs = request.slack.approvalTs;
+          if (
+            (request.kind === "port" || request.kind === "edge") &&
+            result.providerId &&
+            channel &&
+            threadTs
+          ) {
+            await jobs.tracker.track({
+              orderId: result.providerId,
+              companyName: (await identity()).companyUsername,
+              channel,
+              threadTs,
+              requestedBy: request.requester.userId,
+              kind: request.kind === "edge" ? "edge" : undefined,
+            });
+          }
+        },
+        onFailed: callbacks.onFailed,
+        onEscalate: callbacks.onEscalate,
+      },
+      ...options.jobs,
+    });
+    stops.push(() => jobs.close(10_000));
+    rateLimit = jobs.rateLimiter?.beforeRequest;
+    services.jobs = jobs;
 
     const running = await startSlackApp({
       slack,
@@ -102,17 +186,23 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       metrics,
       health: () => checkHealth(redis, services),
       register: (app) => registerListeners(app, services),
+      extraRoutes: playground?.botRoutes(),
     });
     stops.push(() => running.stop());
     const url = `http://127.0.0.1:${running.port}`;
     if (standin && slack.mode === "http") {
-      standin.connectApp({ url: `${url}/slack/events`, signingSecret: slack.signingSecret });
+      const driver = standin.connectApp({
+        url: `${url}/slack/events`,
+        signingSecret: slack.signingSecret,
+      });
+      playground?.connect(driver);
     }
     logger.info(
       { port: running.port, slackMode: config.slack.mode, sandbox: services.sandbox },
       "bot ready",
     );
-    return { port: running.port, url, services, sandbox, standin, stop };
+    const playgroundUrl = playground ? `${url}/playground` : undefined;
+    return { port: running.port, url, services, sandbox, jobs, standin, playgroundUrl, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -1,3 +1,5 @@
+import type { ApprovalStore } from "./approvals/index.js";
+import type { Jobs } from "./jobs/index.js";
 import type { Logger } from "./log.js";
 import type { Metrics } from "./metrics.js";
 import type { ProviderApi } from "./provider/api.js";
@@ -22,6 +24,18 @@ export interface Services {
   sandbox: boolean;
   logger: Logger;
   metrics: Metrics;
+  approvals: ApprovalSettings;
+  /** Queues and workers: notifications, order tracking, Edge quotes, placement. */
+  jobs: Jobs;
+}
+
+/** The approval policy (APPROVALS_CHANNEL, APPROVERS, REQUESTERS) and the durable record. */
+export interface ApprovalSettings {
+  store: ApprovalStore;
+  channel?: string;
+  approvers: string[];
+  requesters: string[];
+  allowSelfApproval: boolean;
 }
 
 /** Caches whoami for `ttlMs`; a failed look-up is not cached, so the next command retries. */

@@ -1,5 +1,6 @@
 import type { App } from "@slack/bolt";
 import type { Services } from "../services.js";
+import { registerApprovalListeners } from "./approvals.js";
 import { commandHandlers } from "./commands/index.js";
 import { registerLookupListeners } from "./commands/lookups.js";
 import { registerPricingListeners } from "./commands/pricing.js";
@@ -10,4 +11,5 @@ export function registerListeners(app: App, services: Services): void {
   createConnectRouter(commandHandlers, services).register(app);
   registerLookupListeners(app, services);
   registerPricingListeners(app, services);
+  registerApprovalListeners(app, services);
 }

@@ -31,7 +31,11 @@ export interface TestBot {
  * embedded, and the Slack stand-in as Slack (Web API and the sender of signed requests).
  */
 export async function startTestBot(
-  options: { env?: Record<string, string>; sandbox?: SandboxOptions } = {},
+  options: {
+    env?: Record<string, string>;
+    sandbox?: SandboxOptions;
+    jobs?: Parameters<typeof startBot>[0]["jobs"];
+  } = {},
 ): Promise<TestBot> {
   const standin = await startSlackStandin();
   const signingSecret = randomBytes(16).toString("hex");
@@ -63,6 +67,12 @@ export async function startTestBot(
     config,
     logger,
     sandbox: { ...options.sandbox },
+    // Tests need not wait Slack's real pacing; the notifier's own tests cover it.
+    jobs: {
+      notifierSettings: { perChannelIntervalMs: 20 },
+      maintenanceEveryMs: 0,
+      ...options.jobs,
+    },
     redisPrefix: `test:${randomBytes(6).toString("hex")}:`,
   });
   const slack = standin.connectApp({ url: `${bot.url}/slack/events`, signingSecret });

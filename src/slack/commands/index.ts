@@ -1,3 +1,4 @@
+import { listApprovals } from "../approvals.js";
 import type { CommandHandlers } from "../connect.js";
 import { help, whoami } from "./general.js";
 import * as lookups from "./lookups.js";
@@ -23,5 +24,5 @@ export const commandHandlers: CommandHandlers = {
   l2: notYetAvailable,
   iod: notYetAvailable,
   "edge quote": notYetAvailable,
-  approvals: notYetAvailable,
+  approvals: listApprovals,
 };

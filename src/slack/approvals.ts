@@ -1,0 +1,363 @@
+import type { App } from "@slack/bolt";
+import type { WebClient } from "@slack/web-api";
+import {
+  ACTION_APPROVE,
+  ACTION_REJECT,
+  ACTION_RETRY,
+  approvalMessageView,
+  approvalStatusLine,
+  BLOCK_REJECT_REASON,
+  INPUT_REJECT_REASON,
+  pendingApprovalsView,
+  rejectReasonModal,
+  VIEW_REJECT_REASON,
+} from "../../views/approvals.js";
+import {
+  type ApprovalRequest,
+  canApprove,
+  canRequest,
+  describeRefusal,
+  type GroupMembers,
+  type PlacementError,
+  type PlacementResult,
+} from "../approvals/index.js";
+import type { OrderSubmission } from "../flows/ordering.js";
+import type { PlacementContext } from "../jobs/placement.js";
+import type { Services } from "../services.js";
+import type { CommandHandler } from "./connect.js";
+
+/**
+ * Approvals in Slack: a submitted order becomes a request in the approvals channel; approvers
+ * decide with buttons; the decision moves the durable record (src/approvals) atomically and
+ * queues the placement job, which places the order exactly once.
+ */
+
+export type SubmitOutcome =
+  | { ok: true; approval: ApprovalRequest; link?: string }
+  | { ok: false; message: string };
+
+/** Members of a Slack user group, for approvers/requesters given as S… ids. */
+export function groupMembersVia(client: WebClient): GroupMembers {
+  return async (groupId) => {
+    const result = await client.usergroups.users.list({ usergroup: groupId });
+    return result.users ?? [];
+  };
+}
+
+/**
+ * Turns a validated order into an approval request: checks who may request, stores it, posts
+ * it to the approvals channel and tells the requester where it is.
+ */
+export async function submitForApproval(input: {
+  services: Services;
+  client: WebClient;
+  submission: OrderSubmission;
+}): Promise<SubmitOutcome> {
+  const { services, client, submission } = input;
+  const settings = services.approvals;
+  if (!settings.channel || settings.approvers.length === 0) {
+    return {
+      ok: false,
+      message:
+        "Orders need an approvals channel and approvers: an admin must set APPROVALS_CHANNEL and APPROVERS.",
+    };
+  }
+  const allowed = await canRequest({
+    userId: submission.requester.userId,
+    requesters: settings.requesters,
+    groupMembers: groupMembersVia(client),
+  });
+  if (!allowed.allowed) return { ok: false, message: allowed.message };
+
+  const approval = await settings.store.create({ ...submission, sandbox: services.sandbox });
+  const view = approvalMessageView(approval);
+  const posted = await client.chat.postMessage({
+    channel: settings.channel,
+    text: view.text,
+    blocks: view.blocks,
+  });
+  if (posted.ts) {
+    await settings.store.mergeSlackRefs(approval.id, {
+      approvalChannel: settings.channel,
+      approvalTs: posted.ts,
+    });
+  }
+  const link = posted.ts
+    ? await client.chat
+        .getPermalink({ channel: settings.channel, message_ts: posted.ts })
+        .then((r) => r.permalink)
+        .catch(() => undefined)
+    : undefined;
+  services.logger.info(
+    {
+      audit: "approval",
+      approvalId: approval.id,
+      kind: approval.kind,
+      requester: submission.requester.userId,
+    },
+    "approval requested",
+  );
+  return { ok: true, approval, link };
+}
+
+/** Sentence for the requester after submitting. */
+export function submittedText(outcome: Extract<SubmitOutcome, { ok: true }>): string {
+  const where = outcome.link
+    ? `<${outcome.link}|in the approvals channel>`
+    : "in the approvals channel";
+  return `:inbox_tray: Your request *${outcome.approval.title}* is waiting for approval ${where}. I'll post progress in its thread.`;
+}
+
+async function refreshApprovalMessage(client: WebClient, record: ApprovalRequest): Promise<void> {
+  if (!record.slack.approvalChannel || !record.slack.approvalTs) return;
+  const view = approvalMessageView(record);
+  await client.chat.update({
+    channel: record.slack.approvalChannel,
+    ts: record.slack.approvalTs,
+    text: view.text,
+    blocks: view.blocks,
+  });
+}
+
+async function threadReply(
+  client: WebClient,
+  record: ApprovalRequest,
+  text: string,
+): Promise<void> {
+  if (!record.slack.approvalChannel || !record.slack.approvalTs) return;
+  await client.chat.postMessage({
+    channel: record.slack.approvalChannel,
+    thread_ts: record.slack.approvalTs,
+    text,
+  });
+}
+
+/** Tells a person privately why their click changed nothing. */
+async function tellPrivately(
+  client: WebClient,
+  channel: string | undefined,
+  user: string,
+  text: string,
+) {
+  if (!channel) return;
+  await client.chat.postEphemeral({ channel, user, text });
+}
+
+export function registerApprovalListeners(app: App, services: Services): void {
+  const settings = services.approvals;
+
+  async function authorize(client: WebClient, userId: string, record: ApprovalRequest) {
+    return canApprove({
+      userId,
+      requesterId: record.requester.userId,
+      approvers: settings.approvers,
+      groupMembers: groupMembersVia(client),
+      allowSelfApproval: settings.allowSelfApproval,
+    });
+  }
+
+  app.action(ACTION_APPROVE, async ({ ack, body, action, client }) => {
+    await ack();
+    if (body.type !== "block_actions" || !("value" in action) || typeof action.value !== "string")
+      return;
+    const channel = body.channel?.id;
+    const record = await settings.store.get(action.value).catch(() => null);
+    if (!record)
+      return tellPrivately(client, channel, body.user.id, "I can't find this request any more.");
+    const allowed = await authorize(client, body.user.id, record);
+    if (!allowed.allowed) {
+      services.logger.info(
+        { audit: "approval", approvalId: record.id, by: body.user.id, outcome: "blocked" },
+        "approve refused",
+      );
+      return tellPrivately(client, channel, body.user.id, allowed.message);
+    }
+    const decided = await settings.store.decide(record.id, { by: body.user.id, action: "approve" });
+    if (!decided.ok) {
+      return tellPrivately(client, channel, body.user.id, describeRefusal(decided));
+    }
+    services.logger.info(
+      { audit: "approval", approvalId: record.id, by: body.user.id, outcome: "approved" },
+      "approved",
+    );
+    await services.jobs.placement.enqueue(record.id);
+    await refreshApprovalMessage(client, decided.record);
+    await threadReply(
+      client,
+      decided.record,
+      `:white_check_mark: Approved by <@${body.user.id}>. Placing the order now.`,
+    );
+  });
+
+  app.action(ACTION_REJECT, async ({ ack, body, action, client }) => {
+    await ack();
+    if (body.type !== "block_actions" || !("value" in action) || typeof action.value !== "string")
+      return;
+    const channel = body.channel?.id;
+    const record = await settings.store.get(action.value).catch(() => null);
+    if (!record)
+      return tellPrivately(client, channel, body.user.id, "I can't find this request any more.");
+    const allowed = await authorize(client, body.user.id, record);
+    if (!allowed.allowed) return tellPrivately(client, channel, body.user.id, allowed.message);
+    if (record.status !== "pending") {
+      return tellPrivately(
+        client,
+        channel,
+        body.user.id,
+        describeRefusal({ ok: false, reason: "not-pending", id: record.id, record }),
+      );
+    }
+    await client.views.open({ trigger_id: body.trigger_id, view: rejectReasonModal(record) });
+  });
+
+  app.view(VIEW_REJECT_REASON, async ({ ack, body, view, client }) => {
+    const reason =
+      view.state.values[BLOCK_REJECT_REASON]?.[INPUT_REJECT_REASON]?.value?.trim() ?? "";
+    if (reason === "") {
+      await ack({
+        response_action: "errors",
+        errors: { [BLOCK_REJECT_REASON]: "Please say why, so the requester can fix it." },
+      });
+      return;
+    }
+    const record = await settings.store.get(view.private_metadata).catch(() => null);
+    if (!record) {
+      await ack({
+        response_action: "errors",
+        errors: { [BLOCK_REJECT_REASON]: "This request no longer exists." },
+      });
+      return;
+    }
+    // Authorised again on submit: the modal could be submitted by anyone holding its view id.
+    const allowed = await authorize(client, body.user.id, record);
+    if (!allowed.allowed) {
+      await ack({ response_action: "errors", errors: { [BLOCK_REJECT_REASON]: allowed.message } });
+      return;
+    }
+    const decided = await settings.store.decide(record.id, {
+      by: body.user.id,
+      action: "reject",
+      reason,
+    });
+    if (!decided.ok) {
+      await ack({
+        response_action: "errors",
+        errors: { [BLOCK_REJECT_REASON]: describeRefusal(decided) },
+      });
+      return;
+    }
+    await ack();
+    services.logger.info(
+      { audit: "approval", approvalId: record.id, by: body.user.id, outcome: "rejected" },
+      "rejected",
+    );
+    await refreshApprovalMessage(client, decided.record);
+    await threadReply(
+      client,
+      decided.record,
+      `:no_entry: Rejected by <@${body.user.id}>: ${reason}`,
+    );
+    await client.chat.postMessage({
+      channel: record.requester.userId,
+      text: `:no_entry: Your request *${record.title}* was rejected by <@${body.user.id}>: ${reason}`,
+    });
+  });
+
+  app.action(ACTION_RETRY, async ({ ack, body, action, client }) => {
+    await ack();
+    if (body.type !== "block_actions" || !("value" in action) || typeof action.value !== "string")
+      return;
+    const channel = body.channel?.id;
+    const record = await settings.store.get(action.value).catch(() => null);
+    if (!record)
+      return tellPrivately(client, channel, body.user.id, "I can't find this request any more.");
+    const allowed = await authorize(client, body.user.id, record);
+    if (!allowed.allowed) return tellPrivately(client, channel, body.user.id, allowed.message);
+    const retried = await settings.store.retry(record.id, body.user.id);
+    if (!retried.ok) return tellPrivately(client, channel, body.user.id, describeRefusal(retried));
+    await services.jobs.placement.enqueue(record.id);
+    await refreshApprovalMessage(client, retried.record);
+    await threadReply(
+      client,
+      retried.record,
+      `:repeat: <@${body.user.id}> asked to place the order again.`,
+    );
+  });
+}
+
+/** `/connect approvals`: what is waiting for a decision. */
+export const listApprovals: CommandHandler = async (ctx) => {
+  const settings = ctx.services.approvals;
+  const pending = await settings.store.listPending();
+  const links = new Map<string, string>();
+  await Promise.all(
+    pending.slice(0, 40).map(async (record) => {
+      if (!record.slack.approvalChannel || !record.slack.approvalTs) return;
+      const link = await ctx.client.chat
+        .getPermalink({
+          channel: record.slack.approvalChannel,
+          message_ts: record.slack.approvalTs,
+        })
+        .then((r) => r.permalink)
+        .catch(() => undefined);
+      if (link) links.set(record.id, link);
+    }),
+  );
+  await ctx.reply(pendingApprovalsView(pending, links));
+};
+
+/** What the placement job reports back, posted through the notifier (rate limits, dedupe). */
+export function placementCallbacks(
+  services: Services,
+  nextSteps: (request: ApprovalRequest, result: PlacementResult) => string,
+) {
+  async function post(request: ApprovalRequest, ctx: PlacementContext, text: string) {
+    const channel = request.slack.approvalChannel;
+    const ts = request.slack.approvalTs;
+    if (!channel || !ts) return;
+    await ctx.notifier.post({ key: `${ctx.notifyKey}:thread`, channel, threadTs: ts, text });
+  }
+  async function refresh(request: ApprovalRequest, ctx: PlacementContext) {
+    const current = (await services.approvals.store.get(request.id)) ?? request;
+    const channel = current.slack.approvalChannel;
+    const ts = current.slack.approvalTs;
+    if (!channel || !ts) return;
+    const view = approvalMessageView(current);
+    await ctx.notifier.update({
+      key: `${ctx.notifyKey}:message`,
+      channel,
+      ts,
+      text: view.text,
+      blocks: view.blocks,
+    });
+  }
+  return {
+    async onPlaced(request: ApprovalRequest, result: PlacementResult, ctx: PlacementContext) {
+      const placed = { ...request, status: "placed" as const, result };
+      await post(request, ctx, `${approvalStatusLine(placed)}\n${nextSteps(request, result)}`);
+      await refresh(request, ctx);
+      await ctx.notifier.post({
+        key: `${ctx.notifyKey}:requester`,
+        channel: request.requester.userId,
+        text: `:rocket: Your request *${request.title}* was approved and ordered${result.providerId ? ` (\`${result.providerId}\`)` : ""}.`,
+      });
+    },
+    async onFailed(request: ApprovalRequest, error: PlacementError, ctx: PlacementContext) {
+      await post(
+        request,
+        ctx,
+        `:x: The provider refused the order: ${error.message}\nNothing was ordered. An approver can fix the cause and press *Retry*.`,
+      );
+      await refresh(request, ctx);
+    },
+    async onEscalate(request: ApprovalRequest, reason: string, ctx: PlacementContext) {
+      await post(
+        request,
+        ctx,
+        `:rotating_light: I could not tell whether the order reached the provider (${reason}). I will not send it again. ` +
+          `Please check the provider's portal for *${request.reconcileKey ?? request.title}* before doing anything else.`,
+      );
+      await refresh(request, ctx);
+    },
+  };
+}
