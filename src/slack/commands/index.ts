@@ -1,8 +1,11 @@
 import { listApprovals } from "../approvals.js";
 import type { CommandHandlers } from "../connect.js";
+import { edgeQuote } from "./edgeQuote.js";
 import { help, whoami } from "./general.js";
+import { iod } from "./iod.js";
+import { layer2 } from "./layer2.js";
 import * as lookups from "./lookups.js";
-import { notYetAvailable } from "./notYetAvailable.js";
+import { portOrder } from "./portOrder.js";
 import * as pricing from "./pricing.js";
 
 /** Every subcommand of the registry has exactly one handler (the type makes it so). */
@@ -20,9 +23,9 @@ export const commandHandlers: CommandHandlers = {
   "edge drafts": lookups.edgeDrafts,
   "price port": pricing.pricePort,
   "price l2": pricing.priceL2,
-  "port order": notYetAvailable,
-  l2: notYetAvailable,
-  iod: notYetAvailable,
-  "edge quote": notYetAvailable,
+  "port order": portOrder,
+  l2: layer2,
+  iod,
+  "edge quote": edgeQuote,
   approvals: listApprovals,
 };

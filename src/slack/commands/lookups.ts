@@ -1,17 +1,241 @@
-import type { App } from "@slack/bolt";
+import type { App, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from "@slack/bolt";
+import { asnView } from "../../../views/asn.js";
+import { DCF_PAGE_SIZE, dcfListView } from "../../../views/dcf.js";
+import {
+  EDGE_ITEM_PAGE_SIZE,
+  EDGE_LOCATION_PAGE_SIZE,
+  edgeDraftsView,
+  edgeLocationsView,
+  edgeOrdersView,
+} from "../../../views/edge.js";
+import { code } from "../../../views/format.js";
+import { ACTION_ORDER_TRACK, portOrderView } from "../../../views/orders.js";
+import { PORT_PAGE_SIZE, portDetailView, portListView } from "../../../views/ports.js";
+import { problemReply } from "../../../views/reply.js";
+import { cloudRoutersView, ROUTER_PAGE_SIZE } from "../../../views/routers.js";
+import { lookUpAsns } from "../../flows/asn.js";
+import { DCF_QUERY_MAX, parseDcfQuery, searchFacilities } from "../../flows/dcf.js";
+import { listEdgeDrafts, listEdgeLocations, listEdgeOrders } from "../../flows/edge.js";
+import { lookUpPortOrder, type OrderTracking, requestOrderTracking } from "../../flows/orders.js";
+import { type IdCheck, listCompanyPorts, lookUpPort, parseRecordId } from "../../flows/ports.js";
+import { listRouters } from "../../flows/routers.js";
 import type { Services } from "../../services.js";
-import type { CommandHandler } from "../connect.js";
-import { notYetAvailable } from "./notYetAvailable.js";
+import { COMMAND } from "../commandRegistry.js";
+import { type CommandContext, type CommandHandler, failureText } from "../connect.js";
 
-export const dcf: CommandHandler = notYetAvailable;
-export const ports: CommandHandler = notYetAvailable;
-export const port: CommandHandler = notYetAvailable;
-export const order: CommandHandler = notYetAvailable;
-export const asn: CommandHandler = notYetAvailable;
-export const routers: CommandHandler = notYetAvailable;
-export const edgeLocations: CommandHandler = notYetAvailable;
-export const edgeOrders: CommandHandler = notYetAvailable;
-export const edgeDrafts: CommandHandler = notYetAvailable;
+// The look-up commands: parse the arguments, call the flow, render the view. Input problems
+// answer with a short usage line (Reply.problem); provider failures are thrown to the router,
+// which turns them into a short message.
+
+function usage(synopsis: string, more = ""): string {
+  return `Usage: \`${COMMAND} ${synopsis}\`${more ? ` — ${more}` : ""}`;
+}
+
+/** Commands without arguments say so rather than silently ignoring what was typed. */
+async function noArguments(ctx: CommandContext): Promise<boolean> {
+  if (ctx.args.length === 0) return true;
+  await ctx.reply(
+    problemReply(
+      `${usage(ctx.name)} (it takes no arguments; you typed ${code(ctx.args.join(" "))}).`,
+    ),
+  );
+  return false;
+}
+
+function idProblem(check: Exclude<IdCheck, { ok: true }>, ctx: CommandContext, what: string) {
+  const synopsis = `${ctx.name} <${what}Id>`;
+  if (check.problem === "missing") {
+    const where =
+      what === "port"
+        ? `find port ids with \`${COMMAND} ports\`.`
+        : "the order id is in the order confirmation and the approval thread.";
+    return problemReply(usage(synopsis, where));
+  }
+  const typed = code(ctx.args.join(" ").slice(0, 80));
+  return problemReply(
+    `${typed} does not look like a ${what} id (one word of letters, digits, - or _). ${usage(synopsis)}`,
+  );
+}
+
+export const dcf: CommandHandler = async (ctx) => {
+  const query = parseDcfQuery(ctx.args);
+  if (!query.ok) {
+    await ctx.reply(
+      problemReply(
+        `The search text is too long (${DCF_QUERY_MAX} characters at most): try part of a name, a city or an airport code. ${usage("dcf [text]", `e.g. \`${COMMAND} dcf amsterdam\``)}`,
+      ),
+    );
+    return;
+  }
+  const result = await searchFacilities(ctx.services, {
+    text: query.query,
+    page: ctx.page,
+    pageSize: DCF_PAGE_SIZE,
+  });
+  await ctx.reply(
+    dcfListView(result.dcfs, { ...result.page, query: result.query, metros: result.metros }),
+  );
+};
+
+export const ports: CommandHandler = async (ctx) => {
+  if (!(await noArguments(ctx))) return;
+  const result = await listCompanyPorts(ctx.services, {
+    page: ctx.page,
+    pageSize: PORT_PAGE_SIZE,
+  });
+  await ctx.reply(portListView(result.ports, result.page));
+};
+
+export const port: CommandHandler = async (ctx) => {
+  const id = parseRecordId(ctx.args);
+  if (!id.ok) {
+    await ctx.reply(idProblem(id, ctx, "port"));
+    return;
+  }
+  const [found, timeZone] = await Promise.all([lookUpPort(ctx.services, id.id), ctx.timeZone()]);
+  if (!found.found) {
+    await ctx.reply(
+      problemReply(
+        `No port with id ${code(found.portId)}. Your ports and their ids: \`${COMMAND} ports\`.`,
+      ),
+    );
+    return;
+  }
+  await ctx.reply(portDetailView(found.port, found.capabilities, timeZone));
+};
+
+export const order: CommandHandler = async (ctx) => {
+  const id = parseRecordId(ctx.args);
+  if (!id.ok) {
+    await ctx.reply(idProblem(id, ctx, "order"));
+    return;
+  }
+  const [found, timeZone] = await Promise.all([
+    lookUpPortOrder(ctx.services, id.id),
+    ctx.timeZone(),
+  ]);
+  if (!found.found) {
+    await ctx.reply(
+      problemReply(
+        `No port order with id ${code(found.orderId)} in your company. Check the id in the order confirmation or the approval thread.`,
+      ),
+    );
+    return;
+  }
+  await ctx.reply(portOrderView(found.order, timeZone));
+};
+
+export const asn: CommandHandler = async (ctx) => {
+  if (!(await noArguments(ctx))) return;
+  const overview = await lookUpAsns(ctx.services);
+  await ctx.reply(
+    asnView(
+      overview.suggestedPrivateAsn !== undefined
+        ? { asn: overview.suggestedPrivateAsn }
+        : undefined,
+      overview.verified,
+    ),
+  );
+};
+
+export const routers: CommandHandler = async (ctx) => {
+  if (!(await noArguments(ctx))) return;
+  const result = await listRouters(ctx.services, { page: ctx.page, pageSize: ROUTER_PAGE_SIZE });
+  await ctx.reply(cloudRoutersView(result.routers, result.page));
+};
+
+export const edgeLocations: CommandHandler = async (ctx) => {
+  if (!(await noArguments(ctx))) return;
+  const result = await listEdgeLocations(ctx.services, {
+    page: ctx.page,
+    pageSize: EDGE_LOCATION_PAGE_SIZE,
+  });
+  await ctx.reply(edgeLocationsView(result.locations, result.page));
+};
+
+export const edgeOrders: CommandHandler = async (ctx) => {
+  if (!(await noArguments(ctx))) return;
+  const [result, timeZone] = await Promise.all([
+    listEdgeOrders(ctx.services, { page: ctx.page, pageSize: EDGE_ITEM_PAGE_SIZE }),
+    ctx.timeZone(),
+  ]);
+  await ctx.reply(edgeOrdersView(result.items, result.page, timeZone));
+};
+
+export const edgeDrafts: CommandHandler = async (ctx) => {
+  if (!(await noArguments(ctx))) return;
+  const [result, timeZone] = await Promise.all([
+    listEdgeDrafts(ctx.services, { page: ctx.page, pageSize: EDGE_ITEM_PAGE_SIZE }),
+    ctx.timeZone(),
+  ]);
+  await ctx.reply(edgeDraftsView(result.drafts, result.page, timeZone));
+};
+
+// ---------------------------------------------------------------------------------------------
+// The Track button of `/connect order`
+
+export const TRACKING_UNAVAILABLE_TEXT = `Tracking starts once background jobs are enabled for this bot; until then, check the order with \`${COMMAND} order <orderId>\`.`;
+
+type TrackClick = Pick<
+  SlackActionMiddlewareArgs<BlockAction<ButtonAction>>,
+  "ack" | "body" | "action" | "respond"
+>;
+
+/**
+ * The Track button's listener. The jobs work plugs its tracker in through `tracking`; until
+ * then the person is told that tracking is not running — nothing pretends to track.
+ */
+export function onTrackOrder(services: Services, tracking?: OrderTracking) {
+  return async ({ ack, body, action, respond }: TrackClick): Promise<void> => {
+    await ack();
+    const id = parseRecordId([action.value ?? ""]);
+    const userId = body.user.id;
+    const channelId = body.channel?.id ?? body.container?.channel_id ?? "";
+    let text: string;
+    try {
+      if (!id.ok) {
+        text = ":warning: This Track button carries no order id; run the order look-up again.";
+      } else {
+        const outcome = await requestOrderTracking(tracking, {
+          orderId: id.id,
+          userId,
+          channelId,
+        });
+        text = outcome.started ? outcome.text : TRACKING_UNAVAILABLE_TEXT;
+      }
+      services.logger.info(
+        {
+          audit: "action",
+          action: ACTION_ORDER_TRACK,
+          userId,
+          channelId,
+          orderId: id.ok ? id.id : undefined,
+        },
+        "track order clicked",
+      );
+    } catch (error) {
+      services.logger.warn({ err: error, action: ACTION_ORDER_TRACK }, "could not start tracking");
+      text = failureText(error);
+    }
+    await respond({ response_type: "ephemeral", replace_original: false, text }).catch(
+      (error: unknown) => services.logger.warn({ err: error }, "could not answer the Track click"),
+    );
+  };
+}
+
+export interface LookupListenerOptions {
+  /** The order tracker of the background jobs, when they run in this process. */
+  orderTracking?: OrderTracking;
+}
 
 /** Listeners (buttons, options) that belong to the look-up commands. */
-export function registerLookupListeners(_app: App, _services: Services): void {}
+export function registerLookupListeners(
+  app: App,
+  services: Services,
+  options: LookupListenerOptions = {},
+): void {
+  app.action<BlockAction<ButtonAction>>(
+    ACTION_ORDER_TRACK,
+    onTrackOrder(services, options.orderTracking),
+  );
+}
