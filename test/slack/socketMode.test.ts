@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger } from "../../src/log.js";
+import { createMetrics } from "../../src/metrics.js";
+import type { Services } from "../../src/services.js";
+import { type RunningSlackApp, startSlackApp } from "../../src/slack/app.js";
+import { commandHandlers } from "../../src/slack/commands/index.js";
+import { createConnectRouter } from "../../src/slack/connect.js";
+import {
+  DEFAULT_APP_TOKEN,
+  type SlackStandin,
+  STANDIN_IDS,
+  startSlackStandin,
+} from "../../src/standin/index.js";
+import { freePort } from "../harness/ports.js";
+
+describe("Socket Mode start-up with an app token", () => {
+  let standin: SlackStandin;
+  let running: RunningSlackApp;
+  let port: number;
+
+  beforeAll(async () => {
+    standin = await startSlackStandin({ appToken: DEFAULT_APP_TOKEN });
+    port = await freePort();
+    const logger = createLogger({ level: "silent" });
+    const metrics = createMetrics({ defaultMetrics: false });
+    // help needs no provider; the rest of Services is not touched by this test.
+    const services = { logger, metrics, sandbox: false } as unknown as Services;
+    running = await startSlackApp({
+      slack: {
+        mode: "socket",
+        botToken: standin.botToken,
+        appToken: DEFAULT_APP_TOKEN,
+        apiUrl: standin.apiUrl,
+      },
+      port,
+      logger,
+      metrics,
+      health: async () => ({ ok: true, checks: {} }),
+      register: (app) => createConnectRouter(commandHandlers, services).register(app),
+    });
+    await standin.waitForSocketConnection(1);
+  });
+  afterAll(async () => {
+    await running?.stop();
+    await standin?.close();
+  });
+
+  it("opens the connection through apps.connections.open with the app token and answers /connect", async () => {
+    const open = standin.calls("apps.connections.open");
+    expect(open.length).toBeGreaterThan(0);
+    expect(open[0]?.token).toBe(DEFAULT_APP_TOKEN);
+    await standin.socketCommand(STANDIN_IDS.requester, STANDIN_IDS.general, "/connect", "help");
+    const reply = await standin.waitForEphemeral(STANDIN_IDS.requester, (m) =>
+      m.text.includes("Commands:"),
+    );
+    expect(JSON.stringify(reply.blocks)).toContain("/connect price port");
+  });
+
+  it("serves health and metrics over HTTP next to the socket", async () => {
+    const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+    expect(health.status).toBe(200);
+    const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    expect(metrics).toContain("slack_commands_total");
+  });
+});
