@@ -126,6 +126,13 @@ export const COMMANDS = [
     group: "Order",
   },
   {
+    path: ["track"],
+    args: "[stop <orderId>]",
+    summary: "List the port orders being tracked, or stop tracking one",
+    examples: ["track", "track stop 64b7f0c2a1e9d3b5c7a8e6f4"],
+    group: "Track and approve",
+  },
+  {
     path: ["approvals"],
     summary: "List pending approval requests",
     examples: ["approvals"],

@@ -9,11 +9,14 @@ import { registerLookupListeners } from "./commands/lookups.js";
 import { registerPortOrderListeners } from "./commands/portOrder.js";
 import { registerPricingListeners } from "./commands/pricing.js";
 import { createConnectRouter } from "./connect.js";
+import { slackOrderTracking } from "./tracking.js";
 
 /** Wires every listener kind (commands, actions, views, options) onto the app. */
 export function registerListeners(app: App, services: Services): void {
   createConnectRouter(commandHandlers, services).register(app);
-  registerLookupListeners(app, services);
+  registerLookupListeners(app, services, {
+    orderTracking: slackOrderTracking(services, app.client),
+  });
   registerPricingListeners(app, services);
   registerApprovalListeners(app, services);
   registerPortOrderListeners(app, services);

@@ -72,6 +72,7 @@ describe("the registry", () => {
         "edge drafts",
         "edge locations",
         "approvals",
+        "track",
       ].sort(),
     );
   });

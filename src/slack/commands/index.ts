@@ -1,5 +1,6 @@
 import { listApprovals } from "../approvals.js";
 import type { CommandHandlers } from "../connect.js";
+import { track } from "../tracking.js";
 import { edgeQuote } from "./edgeQuote.js";
 import { help, whoami } from "./general.js";
 import { iod } from "./iod.js";
@@ -27,5 +28,6 @@ export const commandHandlers: CommandHandlers = {
   l2: layer2,
   iod,
   "edge quote": edgeQuote,
+  track,
   approvals: listApprovals,
 };

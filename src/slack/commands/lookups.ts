@@ -27,6 +27,11 @@ import { type CommandContext, type CommandHandler, failureText } from "../connec
 // answer with a short usage line (Reply.problem); provider failures are thrown to the router,
 // which turns them into a short message.
 
+/** What a person typed, quoted back short: enough to spot the typo, never a wall of text. */
+function typed(ctx: CommandContext): string {
+  return code(ctx.args.join(" ").slice(0, 80));
+}
+
 function usage(synopsis: string, more = ""): string {
   return `Usage: \`${COMMAND} ${synopsis}\`${more ? ` — ${more}` : ""}`;
 }
@@ -35,9 +40,7 @@ function usage(synopsis: string, more = ""): string {
 async function noArguments(ctx: CommandContext): Promise<boolean> {
   if (ctx.args.length === 0) return true;
   await ctx.reply(
-    problemReply(
-      `${usage(ctx.name)} (it takes no arguments; you typed ${code(ctx.args.join(" "))}).`,
-    ),
+    problemReply(`${usage(ctx.name)} (it takes no arguments; you typed ${typed(ctx)}).`),
   );
   return false;
 }
@@ -51,9 +54,8 @@ function idProblem(check: Exclude<IdCheck, { ok: true }>, ctx: CommandContext, w
         : "the order id is in the order confirmation and the approval thread.";
     return problemReply(usage(synopsis, where));
   }
-  const typed = code(ctx.args.join(" ").slice(0, 80));
   return problemReply(
-    `${typed} does not look like a ${what} id (one word of letters, digits, - or _). ${usage(synopsis)}`,
+    `${typed(ctx)} does not look like a ${what} id (one word of letters, digits, - or _). ${usage(synopsis)}`,
   );
 }
 
@@ -174,7 +176,10 @@ export const edgeDrafts: CommandHandler = async (ctx) => {
 // ---------------------------------------------------------------------------------------------
 // The Track button of `/connect order`
 
-export const TRACKING_UNAVAILABLE_TEXT = `Tracking starts once background jobs are enabled for this bot; until then, check the order with \`${COMMAND} order <orderId>\`.`;
+/** What the Track button says while no tracker is plugged in. */
+export function trackingUnavailableText(orderId: string): string {
+  return `Tracking starts once background jobs are enabled for this bot; until then, check the order again with \`${COMMAND} order ${orderId}\`.`;
+}
 
 type TrackClick = Pick<
   SlackActionMiddlewareArgs<BlockAction<ButtonAction>>,
@@ -201,7 +206,7 @@ export function onTrackOrder(services: Services, tracking?: OrderTracking) {
           userId,
           channelId,
         });
-        text = outcome.started ? outcome.text : TRACKING_UNAVAILABLE_TEXT;
+        text = outcome.started ? outcome.text : trackingUnavailableText(id.id);
       }
       services.logger.info(
         {
