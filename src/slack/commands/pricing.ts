@@ -1,10 +1,586 @@
-import type { App } from "@slack/bolt";
+// Slack glue for pricing: `/connect price port` (inline, or a modal when arguments are missing),
+// `/connect price l2` (modal), the data center options loads, the modal's "data center changed"
+// update, the ambiguous-DCF pick buttons and the modal submissions. The work is in
+// src/flows/pricing.ts; what people see is in views/pricing.ts and views/pricingModals.ts.
+import type {
+  App,
+  BlockAction,
+  ButtonAction,
+  ExternalSelectAction,
+  RespondFn,
+  ViewOutput,
+} from "@slack/bolt";
+import type { KnownBlock } from "@slack/types";
+import type { WebClient } from "@slack/web-api";
+import { capBlocks, truncate, withSandboxLabel } from "../../../views/blocks.js";
+import {
+  ACTION_PRICE_PICK_DCF,
+  connectionPriceView,
+  parsePricePick,
+  portPriceView,
+  priceChoicesView,
+} from "../../../views/pricing.js";
+import {
+  CROSS_CONNECT_VALUE,
+  connectionPriceModal,
+  dcfNotReadyReply,
+  dcfSuggestionOptions,
+  incompleteCommandNote,
+  L2_PRICE_ACTIONS,
+  L2_PRICE_BLOCKS,
+  noDcfMatchReply,
+  PORT_PRICE_ACTIONS,
+  PORT_PRICE_BLOCKS,
+  type PortPriceModalInput,
+  PRICE_L2_VIEW,
+  PRICE_PORT_NOTE_BLOCK,
+  PRICE_PORT_VIEW,
+  parseMetadata,
+  portArgsProblemReply,
+  portPriceModal,
+  speedNotOfferedReply,
+  withNarrowedNote,
+} from "../../../views/pricingModals.js";
+import { problemReply, type Reply } from "../../../views/reply.js";
+import { newRequestId, withRequestId } from "../../context.js";
+import {
+  type ConnectionPriceForm,
+  checkConnectionPriceForm,
+  checkPortPriceForm,
+  DcfDirectory,
+  type PortPriceForm,
+  type PortQuote,
+  type PortTerm,
+  parseDcfRef,
+  parsePortPriceArgs,
+  portPriceCommandText,
+  priceConnection,
+  quotePortPrice,
+  readPortTerm,
+  suggestDcfs,
+} from "../../flows/pricing.js";
+import type { Logger } from "../../log.js";
+import type { Dcf } from "../../provider/api.js";
+import { ProviderError } from "../../provider/errors.js";
 import type { Services } from "../../services.js";
-import type { CommandHandler } from "../connect.js";
+import { COMMANDS, commandName } from "../commandRegistry.js";
+import {
+  type CommandContext,
+  type CommandHandler,
+  type CommandHandlers,
+  createConnectRouter,
+  failureText,
+  type Outcome,
+} from "../connect.js";
 import { notYetAvailable } from "./notYetAvailable.js";
 
-export const pricePort: CommandHandler = notYetAvailable;
-export const priceL2: CommandHandler = notYetAvailable;
+// ---------------------------------------------------------------------------------------------
+// Commands
+
+const USAGE = "Add the data center, speed and term, e.g. `/connect price port AMS 10G 1y`.";
+
+async function openModal(
+  ctx: CommandContext,
+  view: Parameters<CommandContext["openModal"]>[0],
+): Promise<void> {
+  // A Share or paging click re-runs a command with a fresh trigger; a modal submission's
+  // re-invocation has none, and then a form cannot open: say what to type instead.
+  if (!ctx.triggerId) {
+    await ctx.reply(problemReply(USAGE));
+    return;
+  }
+  try {
+    await ctx.openModal(view);
+  } catch (error) {
+    ctx.services.logger.warn({ err: error }, "could not open the pricing form");
+    await ctx.reply(
+      problemReply(
+        `Couldn't open the form (Slack refused it); try again, or type it all. ${USAGE}`,
+      ),
+    );
+  }
+}
+
+function dcfKey(dcf: Dcf): string {
+  return dcf.username ?? dcf.id;
+}
+
+/** Adds the cross connect choice to the pick buttons (the view's pick value has no field for it). */
+function withCrossConnectPicks(reply: Reply): Reply {
+  const blocks = reply.blocks.map((block): KnownBlock => {
+    if (block.type !== "section" || block.accessory?.type !== "button") return block;
+    const button = block.accessory;
+    if (button.action_id !== ACTION_PRICE_PICK_DCF || !button.value) return block;
+    try {
+      const value = JSON.stringify({ ...JSON.parse(button.value), xc: true });
+      return { ...block, accessory: { ...button, value } };
+    } catch {
+      return block;
+    }
+  });
+  return { ...reply, blocks };
+}
+
+/** What the person sees for each outcome of an inline price. */
+export function portQuoteReply(
+  quote: PortQuote,
+  asked: { query: string; term: Pick<PortTerm, "value" | "unit"> },
+): Reply {
+  switch (quote.kind) {
+    case "priced": {
+      const reply = portPriceView(
+        {
+          dcf: { name: quote.dcf.name, username: dcfKey(quote.dcf) },
+          speedMbps: quote.speedMbps,
+          term: { value: quote.term.value, unit: quote.term.unit },
+          includeCrossConnect: quote.includeCrossConnect,
+        },
+        quote.result,
+      );
+      return quote.narrowedFrom !== undefined
+        ? withNarrowedNote(reply, asked.query, quote.narrowedFrom, quote.speedMbps)
+        : reply;
+    }
+    case "choices": {
+      const reply = priceChoicesView(quote.query, quote.candidates, {
+        speedMbps: quote.speedMbps,
+        term: { value: quote.term.value, unit: quote.term.unit },
+      });
+      return quote.includeCrossConnect ? withCrossConnectPicks(reply) : reply;
+    }
+    case "no-match":
+      return noDcfMatchReply(quote.query);
+    case "speed-not-offered":
+      return speedNotOfferedReply(quote.dcf, quote.speedMbps, quote.offered, asked.term);
+    case "not-ready":
+      return dcfNotReadyReply(quote.dcf);
+  }
+}
+
+/** `/connect price port [dcf speed term] [xc]` */
+export const pricePort: CommandHandler = async (ctx) => {
+  const metadata = { channelId: ctx.channelId };
+  if (ctx.args.length === 0) {
+    await openModal(ctx, portPriceModal({ metadata }));
+    return;
+  }
+  const args = parsePortPriceArgs(ctx.args);
+  if (args.kind === "invalid") {
+    await ctx.reply(portArgsProblemReply(args.problem));
+    return;
+  }
+  if (args.kind === "incomplete") {
+    const modal: PortPriceModalInput = {
+      metadata: {
+        ...metadata,
+        ...(args.speedMbps !== undefined ? { speedMbps: args.speedMbps } : {}),
+      },
+      note: incompleteCommandNote(`price port ${ctx.args.join(" ")}`, args.missing),
+      includeCrossConnect: args.includeCrossConnect,
+      ...(args.term ? { term: args.term } : {}),
+    };
+    await openModal(ctx, portPriceModal(modal));
+    return;
+  }
+  const quote = await quotePortPrice(ctx.services.provider, args);
+  await ctx.reply(portQuoteReply(quote, { query: args.dcfQuery, term: args.term }));
+};
+
+/** `/connect price l2` — always the modal (two data centers are hard to type inline). */
+export const priceL2: CommandHandler = async (ctx) => {
+  await openModal(ctx, connectionPriceModal({ channelId: ctx.channelId }));
+};
+
+// ---------------------------------------------------------------------------------------------
+// Reading a modal's state (whatever arrived: a forged payload is no different from a real one)
+
+type StateValues = ViewOutput["state"]["values"];
+
+function stateOf(values: unknown, blockId: string, actionId: string): Record<string, unknown> {
+  if (typeof values !== "object" || values === null) return {};
+  const block = (values as Record<string, unknown>)[blockId];
+  if (typeof block !== "object" || block === null) return {};
+  const state = (block as Record<string, unknown>)[actionId];
+  return typeof state === "object" && state !== null ? (state as Record<string, unknown>) : {};
+}
+
+function selectedValue(values: unknown, blockId: string, actionId: string): unknown {
+  const selected = stateOf(values, blockId, actionId).selected_option;
+  return typeof selected === "object" && selected !== null
+    ? (selected as Record<string, unknown>).value
+    : selected;
+}
+
+function inputValue(values: unknown, blockId: string, actionId: string): unknown {
+  return stateOf(values, blockId, actionId).value;
+}
+
+/** Ticked or not; a forged value that is not our checkbox is passed on to be refused. */
+function crossConnectTicked(values: unknown): unknown {
+  const selected = stateOf(
+    values,
+    PORT_PRICE_BLOCKS.includeCrossConnect,
+    PORT_PRICE_ACTIONS.includeCrossConnect,
+  ).selected_options;
+  if (selected === undefined || selected === null) return false;
+  if (!Array.isArray(selected)) return selected;
+  const ticked = selected.map((o) =>
+    typeof o === "object" && o !== null ? (o as Record<string, unknown>).value : o,
+  );
+  if (ticked.length === 0) return false;
+  return ticked.every((v) => v === CROSS_CONNECT_VALUE) ? true : ticked;
+}
+
+export function readPortPriceForm(values: StateValues | unknown): PortPriceForm {
+  return {
+    dcf: selectedValue(values, PORT_PRICE_BLOCKS.dcf, PORT_PRICE_ACTIONS.dcf),
+    speed: selectedValue(values, PORT_PRICE_BLOCKS.speed, PORT_PRICE_ACTIONS.speed),
+    term: selectedValue(values, PORT_PRICE_BLOCKS.term, PORT_PRICE_ACTIONS.term),
+    includeCrossConnect: crossConnectTicked(values),
+  };
+}
+
+export function readConnectionPriceForm(values: StateValues | unknown): ConnectionPriceForm {
+  return {
+    srcDcf: selectedValue(values, L2_PRICE_BLOCKS.srcDcf, L2_PRICE_ACTIONS.srcDcf),
+    destDcf: selectedValue(values, L2_PRICE_BLOCKS.destDcf, L2_PRICE_ACTIONS.destDcf),
+    bandwidth: inputValue(values, L2_PRICE_BLOCKS.bandwidth, L2_PRICE_ACTIONS.bandwidth),
+    classOfService: selectedValue(
+      values,
+      L2_PRICE_BLOCKS.classOfService,
+      L2_PRICE_ACTIONS.classOfService,
+    ),
+    duration: inputValue(values, L2_PRICE_BLOCKS.duration, L2_PRICE_ACTIONS.duration),
+    durationUnit: selectedValue(
+      values,
+      L2_PRICE_BLOCKS.durationUnit,
+      L2_PRICE_ACTIONS.durationUnit,
+    ),
+  };
+}
+
+const ERROR_TEXT_MAX = 300;
+
+/**
+ * Field errors as Slack's `response_action: errors` wants them: keyed by input block_id. Slack
+ * refuses errors for blocks the view does not have (the Speed input is absent until a data
+ * center is picked), so those go to `fallback`'s block instead of being lost.
+ */
+export function blockErrors<F extends string>(
+  errors: Partial<Record<F, string>>,
+  blockIds: Readonly<Record<F, string>>,
+  view: Pick<ViewOutput, "blocks">,
+  fallback: F,
+): Record<string, string> {
+  const inputs = new Set(
+    (view.blocks as unknown as Array<{ type?: unknown; block_id?: unknown }>)
+      .filter((b) => b?.type === "input" && typeof b.block_id === "string")
+      .map((b) => b.block_id as string),
+  );
+  const out: Record<string, string> = {};
+  const entries = Object.entries(errors) as Array<[F, string | undefined]>;
+  for (const [field, message] of entries) {
+    if (message && inputs.has(blockIds[field]))
+      out[blockIds[field]] = truncate(message, ERROR_TEXT_MAX);
+  }
+  // Only when the fallback field is fine: "Choose a speed" says nothing new next to "Choose a
+  // data center" (the Speed input appears once one is picked).
+  const target = blockIds[fallback];
+  if (out[target] === undefined) {
+    const moved = entries
+      .filter(([field, message]) => message && !inputs.has(blockIds[field]))
+      .map(([, message]) => message);
+    if (moved.length > 0) out[target] = truncate(moved.join("; "), ERROR_TEXT_MAX);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Answering privately after a modal (which has no response_url)
+
+interface Where {
+  channelId?: string;
+  userId: string;
+}
+
+/**
+ * An ephemeral message in the channel the command came from; when that fails (the bot is not
+ * in that channel, or it is gone), a direct message, so the answer is never lost.
+ */
+async function answerPrivately(
+  client: WebClient,
+  where: Where,
+  message: { text: string; blocks?: unknown[] },
+  logger: Logger,
+): Promise<void> {
+  const blocks = message.blocks as KnownBlock[] | undefined;
+  if (where.channelId) {
+    try {
+      await client.chat.postEphemeral({
+        channel: where.channelId,
+        user: where.userId,
+        text: message.text,
+        ...(blocks ? { blocks } : {}),
+      });
+      return;
+    } catch (error) {
+      logger.warn(
+        { err: error, channelId: where.channelId },
+        "ephemeral answer failed; sending a DM",
+      );
+    }
+  }
+  await client.chat.postMessage({
+    channel: where.userId,
+    text: message.text,
+    ...(blocks ? { blocks } : {}),
+  });
+}
+
+/** A RespondFn for the router that answers with answerPrivately. */
+function privateResponder(client: WebClient, where: Where, logger: Logger): RespondFn {
+  return async (message) => {
+    const m = typeof message === "string" ? { text: message } : message;
+    const blocks = "blocks" in m && Array.isArray(m.blocks) ? (m.blocks as unknown[]) : undefined;
+    await answerPrivately(
+      client,
+      where,
+      { text: m.text ?? "", ...(blocks ? { blocks } : {}) },
+      logger,
+    );
+    return new Response(null, { status: 200 });
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Listeners
+
+/**
+ * A router that runs the pricing commands. The modal and the pick buttons re-invoke the inline
+ * command ("prompt, then re-invoke"), so the answer, its Share button, the sandbox label, the
+ * failure messages and the audit line are the same as typing it. The full handler table lives
+ * in commands/index.ts, which imports this module; importing it back would be a cycle.
+ */
+function pricingRouter(services: Services) {
+  const handlers = Object.fromEntries(
+    COMMANDS.map((spec) => [commandName(spec), notYetAvailable]),
+  ) as CommandHandlers;
+  handlers["price port"] = pricePort;
+  handlers["price l2"] = priceL2;
+  return createConnectRouter(handlers, services);
+}
+
+function record(services: Services, command: string, userId: string, outcome: Outcome): void {
+  services.metrics.commands.inc({ command, outcome });
+  services.logger.info({ audit: "command", command, userId, outcome, via: "modal" }, "command run");
+}
 
 /** Listeners (modal submissions, options loads, buttons) that belong to pricing. */
-export function registerPricingListeners(_app: App, _services: Services): void {}
+export function registerPricingListeners(app: App, services: Services): void {
+  const directory = new DcfDirectory(services.provider);
+  const router = pricingRouter(services);
+  const { logger } = services;
+
+  // Options loads: bounded so Slack's 3 seconds are never missed (a hint option instead).
+  for (const actionId of [
+    PORT_PRICE_ACTIONS.dcf,
+    L2_PRICE_ACTIONS.srcDcf,
+    L2_PRICE_ACTIONS.destDcf,
+  ]) {
+    app.options(actionId, async ({ ack, payload }) => {
+      const typed = typeof payload.value === "string" ? payload.value : "";
+      const suggestions = await suggestDcfs(directory, typed);
+      if (suggestions.kind === "timeout" || suggestions.kind === "failed") {
+        logger.warn({ suggestions: suggestions.kind }, "data center options load had no answer");
+      }
+      await ack({ options: dcfSuggestionOptions(suggestions, typed) });
+    });
+  }
+
+  // The data center changed: show that DCF's speeds, and only those.
+  app.action<BlockAction<ExternalSelectAction>>(
+    PORT_PRICE_ACTIONS.dcf,
+    async ({ ack, body, action, client }) => {
+      await ack();
+      const view = body.view;
+      if (!view) return;
+      const metadata = parseMetadata(view.private_metadata);
+      const current = readPortPriceForm(view.state?.values);
+      const id = parseDcfRef(action.selected_option?.value);
+      let chosen: PortPriceModalInput["chosen"];
+      if (action.selected_option && !id) {
+        chosen = { problem: "Pick a data center from the list (type part of its name)" };
+      } else if (id) {
+        try {
+          const dcf = await directory.byId(id);
+          chosen = dcf
+            ? { dcf }
+            : { problem: "That data center is no longer listed; pick another" };
+        } catch (error) {
+          logger.warn({ err: error }, "could not load the chosen data center");
+          chosen = {
+            problem: `Couldn't load its speeds: ${error instanceof ProviderError ? error.userMessage : "try again"}`,
+          };
+        }
+      }
+      const term = typeof current.term === "string" ? readPortTerm(current.term) : undefined;
+      const speed = typeof current.speed === "string" ? Number(current.speed) : undefined;
+      const note = view.blocks.find(
+        (b) => (b as { block_id?: string }).block_id === PRICE_PORT_NOTE_BLOCK,
+      ) as { text?: { text?: unknown } } | undefined;
+      try {
+        await client.views.update({
+          view_id: view.id,
+          hash: view.hash,
+          view: portPriceModal({
+            metadata,
+            ...(chosen ? { chosen } : {}),
+            ...(typeof note?.text?.text === "string" ? { note: note.text.text } : {}),
+            ...(term?.kind === "term" ? { term: term.term } : {}),
+            includeCrossConnect: current.includeCrossConnect === true,
+            // Keep the person's speed when the new DCF offers it; else the command's.
+            ...(speed !== undefined && Number.isSafeInteger(speed)
+              ? { speedMbps: speed }
+              : metadata.speedMbps !== undefined
+                ? { speedMbps: metadata.speedMbps }
+                : {}),
+          }),
+        });
+      } catch (error) {
+        // hash_conflict: a newer change already updated the modal; that one wins.
+        logger.warn({ err: error }, "could not update the port price form");
+      }
+    },
+  );
+
+  // A data center picked among several for an inline price: price it there.
+  app.action<BlockAction<ButtonAction>>(
+    ACTION_PRICE_PICK_DCF,
+    async ({ ack, body, action, respond, client }) => {
+      await ack();
+      const pick = parsePricePick(action.value);
+      if (!pick) return;
+      let crossConnect = false;
+      try {
+        crossConnect = (JSON.parse(action.value ?? "{}") as { xc?: unknown }).xc === true;
+      } catch {
+        // parsePricePick already accepted it as JSON
+      }
+      const term = readPortTerm(`${pick.term.value}${pick.term.unit}`);
+      if (term?.kind !== "term") return;
+      await withRequestId(newRequestId(), () =>
+        router.run({
+          text: portPriceCommandText({
+            dcf: pick.dcf,
+            speedMbps: pick.speed,
+            term: term.term,
+            includeCrossConnect: crossConnect,
+          }),
+          page: 0,
+          userId: body.user.id,
+          channelId: body.channel?.id ?? body.container?.channel_id ?? "",
+          triggerId: body.trigger_id,
+          respond,
+          client,
+          mode: "replace",
+        }),
+      );
+    },
+  );
+
+  app.view(PRICE_PORT_VIEW, async ({ ack, body, view, client }) => {
+    let check: Awaited<ReturnType<typeof checkPortPriceForm>>;
+    try {
+      check = await checkPortPriceForm(directory, readPortPriceForm(view.state?.values));
+    } catch (error) {
+      logger.error({ err: error }, "port price form check failed");
+      check = { ok: false, errors: { dcf: "Something went wrong on our side; submit again" } };
+    }
+    if (!check.ok) {
+      await ack({
+        response_action: "errors",
+        errors: blockErrors(check.errors, PORT_PRICE_BLOCKS, view, "dcf"),
+      });
+      return;
+    }
+    await ack();
+    const { dcf, speedMbps, term, includeCrossConnect } = check.value;
+    const where = {
+      channelId: parseMetadata(view.private_metadata).channelId,
+      userId: body.user.id,
+    };
+    await withRequestId(newRequestId(), () =>
+      router.run({
+        text: portPriceCommandText({ dcf: dcfKey(dcf), speedMbps, term, includeCrossConnect }),
+        page: 0,
+        userId: body.user.id,
+        channelId: where.channelId ?? "",
+        respond: privateResponder(client, where, logger),
+        client,
+        mode: "ephemeral",
+      }),
+    );
+  });
+
+  app.view(PRICE_L2_VIEW, async ({ ack, body, view, client }) => {
+    let check: Awaited<ReturnType<typeof checkConnectionPriceForm>>;
+    try {
+      check = await checkConnectionPriceForm(
+        directory,
+        readConnectionPriceForm(view.state?.values),
+      );
+    } catch (error) {
+      logger.error({ err: error }, "layer 2 price form check failed");
+      check = { ok: false, errors: { srcDcf: "Something went wrong on our side; submit again" } };
+    }
+    if (!check.ok) {
+      await ack({
+        response_action: "errors",
+        errors: blockErrors(check.errors, L2_PRICE_BLOCKS, view, "srcDcf"),
+      });
+      return;
+    }
+    await ack();
+    const where = {
+      channelId: parseMetadata(view.private_metadata).channelId,
+      userId: body.user.id,
+    };
+    const { srcDcf, destDcf, config } = check.value;
+    await withRequestId(newRequestId(), async () => {
+      let outcome: Outcome = "succeeded";
+      let message: { text: string; blocks?: KnownBlock[] };
+      try {
+        const result = await priceConnection(services.provider, config);
+        const reply = connectionPriceView(
+          {
+            srcDcf: { name: srcDcf.name, username: dcfKey(srcDcf) },
+            destDcf: { name: destDcf.name, username: dcfKey(destDcf) },
+            bandwidthMbps: config.bandwidth,
+            classOfService: config.classOfService,
+            term: config.duration,
+          },
+          result,
+        );
+        message = {
+          text: reply.text,
+          blocks: capBlocks(withSandboxLabel(reply.blocks, services.sandbox)),
+        };
+      } catch (error) {
+        outcome = error instanceof ProviderError ? "failed" : "errored";
+        (outcome === "failed" ? logger.warn : logger.error).call(
+          logger,
+          { err: error, command: "price l2" },
+          "command failed",
+        );
+        message = { text: failureText(error) };
+      }
+      try {
+        await answerPrivately(client, where, message, logger);
+      } catch (error) {
+        outcome = "errored";
+        logger.error({ err: error }, "could not answer the layer 2 price");
+      }
+      record(services, "price l2", body.user.id, outcome);
+    });
+  });
+}

@@ -1,0 +1,442 @@
+// `/connect price port` (inline and modal) and `/connect price l2`, end to end: signed Slack
+// requests through the running bot, the sandbox as the provider, the stand-in as Slack. Prices
+// are compared with what the sandbox answers for the same input through ProviderApi.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Dcf, PricingResult } from "../../src/provider/api.js";
+import type { StandinEphemeral, ViewStateValue, ViewStateValues } from "../../src/standin/index.js";
+import { formatMoney } from "../../views/format.js";
+import { ACTION_PRICE_PICK_DCF } from "../../views/pricing.js";
+import {
+  L2_PRICE_ACTIONS,
+  L2_PRICE_BLOCKS,
+  PORT_PRICE_ACTIONS,
+  PORT_PRICE_BLOCKS,
+  PRICE_L2_VIEW,
+  PRICE_PORT_VIEW,
+} from "../../views/pricingModals.js";
+import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
+
+const USER = STANDIN_IDS.requester;
+
+/** A select's state as Slack sends it, with any value (forged ones included). */
+function picked(type: string, value: string): ViewStateValue {
+  return { type, selected_option: { text: { type: "plain_text", text: value }, value } };
+}
+
+describe("/connect price, end to end", () => {
+  let env: TestBot;
+  let dcfs: Dcf[];
+
+  beforeAll(async () => {
+    env = await startTestBot();
+    dcfs = await env.bot.services.provider.listDcfs();
+  });
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  function dcf(username: string): Dcf {
+    const found = dcfs.find((d) => d.username === username);
+    if (!found) throw new Error(`no sandbox DCF ${username}`);
+    return found;
+  }
+
+  async function sandboxPortPrice(
+    username: string,
+    speed: number,
+    durationUnit: "y" | "m",
+    includeCrossConnect = false,
+  ): Promise<PricingResult> {
+    const [result] = await env.bot.services.provider.pricePorts(
+      [{ dcf: dcf(username).id, speed, durationUnit }],
+      { includeCrossConnect },
+    );
+    if (!result) throw new Error("the sandbox gave no price");
+    return result;
+  }
+
+  /** The next ephemeral to the requester (new, or an old one replaced) matching `predicate`. */
+  function nextEphemeral(
+    predicate: (m: StandinEphemeral) => boolean,
+  ): () => Promise<StandinEphemeral> {
+    const seen = new Set(env.standin.ephemerals(USER).map((m) => `${m.ts}|${m.text}`));
+    return () =>
+      env.standin.waitForEphemeral(USER, (m) => !seen.has(`${m.ts}|${m.text}`) && predicate(m));
+  }
+
+  const blocksText = (m: { blocks?: unknown }) => JSON.stringify(m.blocks ?? []);
+
+  /** Runs a command that opens a modal (closing any left open) and waits for the new one. */
+  async function openModal(command: string, callbackId: string) {
+    for (let top = env.standin.currentView(USER); top; top = env.standin.currentView(USER)) {
+      await env.slack.closeView(USER, top.view.id);
+    }
+    await env.connect(command);
+    return env.standin.waitForView(USER, (v) => v.view.callback_id === callbackId);
+  }
+
+  describe("inline", () => {
+    it("prices a port by DCF username, 10G for 1y, with the sandbox's amounts", async () => {
+      const answer = nextEphemeral((m) => m.text.includes("Port price"));
+      await env.connect("price port ironbridge-docklands-ld8 10G 1y");
+      const reply = await answer();
+      const expected = await sandboxPortPrice("ironbridge-docklands-ld8", 10000, "y");
+      const text = blocksText(reply);
+      expect(reply.text).toContain("Port price: Ironbridge Docklands LD8 · 10G · 1 year");
+      expect(text).toContain(`*Price (total for 1 year)*\\n${formatMoney(expected.price)}`);
+      expect(text).toContain(`*Monthly*\\n${formatMoney(expected.basicMonthlyAmount)}`);
+      expect(text).toContain(
+        `*Pre-authorisation (monthly)*\\n${formatMoney(expected.preAuthAmount)}`,
+      );
+      expect(text).toContain("/connect price port ironbridge-docklands-ld8 10G 1y");
+      expect(text).toContain("Share in channel");
+      expect(text).toContain("Sandbox");
+    });
+
+    it("prices by airport code when only one facility there offers the speed, and reads 12m as the 1-year term", async () => {
+      const answer = nextEphemeral((m) => m.text.includes("Port price"));
+      await env.connect("price port AMS 100G 12m");
+      const reply = await answer();
+      const yearly = await sandboxPortPrice("ironbridge-science-park-am3", 100000, "y");
+      expect(reply.text).toContain("Ironbridge Science Park AM3 · 100G · 12 months");
+      const text = blocksText(reply);
+      expect(text).toContain(`*Price (total for 12 months)*\\n${formatMoney(yearly.price)}`);
+      expect(text).toContain(
+        'Only this one of the 3 data centers matching \\"AMS\\" can price 100G',
+      );
+    });
+
+    it("reads a speed in Mbps (1000) and 1m as month to month, a different price from 1y", async () => {
+      const answer = nextEphemeral((m) => m.text.includes("Port price: Meridian Slough LD5"));
+      await env.connect("price port meridian-slough-ld5 1000 1m");
+      const reply = await answer();
+      const monthly = await sandboxPortPrice("meridian-slough-ld5", 1000, "m");
+      const yearly = await sandboxPortPrice("meridian-slough-ld5", 1000, "y");
+      expect(monthly.price).not.toBe(yearly.price);
+      expect(reply.text).toContain("1G · 1 month");
+      expect(blocksText(reply)).toContain(
+        `*Price (total for 1 month)*\\n${formatMoney(monthly.price)}`,
+      );
+    });
+
+    it("reads a two-word speed and term, a multi-word name and xc (the cross connect)", async () => {
+      const answer = nextEphemeral((m) => m.text.includes("Port price: Ironbridge IAD1"));
+      await env.connect("price port ironbridge iad1 1 Gbps 1 year xc");
+      const reply = await answer();
+      const expected = await sandboxPortPrice("ironbridge-iad1", 1000, "y", true);
+      expect(expected.crossConnectAmount).toBeGreaterThan(0);
+      const text = blocksText(reply);
+      expect(text).toContain(`*Cross connect*\\n${formatMoney(expected.crossConnectAmount)}`);
+      expect(text).toContain(`*Price (total for 1 year)*\\n${formatMoney(expected.price)}`);
+    });
+
+    it("offers choices for an ambiguous name, then prices the one picked, keeping xc", async () => {
+      const choices = nextEphemeral((m) => m.text.includes("Several data centers match"));
+      await env.connect("price port ironbridge 10G 1y xc");
+      const list = await choices();
+      const buttons = (list.blocks ?? []).filter((b) =>
+        JSON.stringify(b).includes(ACTION_PRICE_PICK_DCF),
+      );
+      expect(buttons.length).toBe(6);
+      const docklands = buttons.find((b) => JSON.stringify(b).includes("Docklands"));
+      expect(docklands?.block_id).toBeDefined();
+
+      const priced = nextEphemeral((m) => m.text.includes("Port price: Ironbridge Docklands LD8"));
+      const ack = await env.slack.clickButton({
+        userId: USER,
+        message: list,
+        actionId: ACTION_PRICE_PICK_DCF,
+        blockId: docklands?.block_id,
+      });
+      expect(ack.status).toBe(200);
+      const reply = await priced();
+      // The choices were replaced by the price, not added to.
+      expect(reply.ts).toBe(list.ts);
+      const expected = await sandboxPortPrice("ironbridge-docklands-ld8", 10000, "y", true);
+      const text = blocksText(reply);
+      expect(text).toContain(`*Price (total for 1 year)*\\n${formatMoney(expected.price)}`);
+      expect(text).toContain(`*Cross connect*\\n${formatMoney(expected.crossConnectAmount)}`);
+    });
+
+    it("lists the valid speeds when the DCF does not offer the one asked for", async () => {
+      const answer = nextEphemeral((m) => m.text.includes("doesn't offer"));
+      await env.connect("price port ironbridge-science-park-am3 400G 1y");
+      const reply = await answer();
+      expect(reply.text).toContain("doesn't offer 400G ports");
+      expect(reply.text).toContain("Valid speeds there: 1G, 10G, 100G");
+      expect(reply.text).toContain("/connect price port ironbridge-science-park-am3 10G 1y");
+    });
+
+    it("says so when nothing matches, and refuses a term the provider cannot price", async () => {
+      const none = nextEphemeral((m) => m.text.includes("No data center matches"));
+      await env.connect("price port atlantis 10G 1y");
+      expect((await none()).text).toContain('"atlantis"');
+
+      const term = nextEphemeral((m) => m.text.includes("no 36 months term"));
+      await env.connect("price port ironbridge-iad1 10G 36m");
+      expect((await term()).text).toContain("`1y` or `12m`");
+    });
+
+    it("refuses a not-ready DCF without asking the provider for a price", async () => {
+      const answer = nextEphemeral((m) => m.text.includes("not ready for orders"));
+      await env.connect("price port atlas-colo-la4 10G 1y");
+      expect((await answer()).text).toContain("Atlas Colo LA4");
+    });
+
+    it("opens the modal with what was typed when the term is missing", async () => {
+      const opened = await openModal("price port ironbridge-iad1 10G", PRICE_PORT_VIEW);
+      const text = JSON.stringify(opened.view.blocks);
+      expect(text).toContain("`/connect price port ironbridge-iad1 10G` has no term");
+      await env.slack.fillView(USER, { "Data center": { query: "ironbridge iad1" } });
+      // The speed the command gave is preselected once the data center offers it.
+      await expect
+        .poll(() => JSON.stringify(env.standin.currentView(USER)?.view.blocks))
+        .toContain('"initial_option":{"text":{"type":"plain_text","text":"10G"');
+    });
+  });
+
+  describe("the port modal", () => {
+    function speedOptions(): string[] {
+      const view = env.standin.currentView(USER)?.view;
+      const block = (view?.blocks ?? []).find(
+        (b) => (b as { block_id?: string }).block_id === PORT_PRICE_BLOCKS.speed,
+      ) as { element?: { options?: Array<{ value: string }> } } | undefined;
+      return (block?.element?.options ?? []).map((o) => o.value);
+    }
+
+    const openPortModal = () => openModal("price port", PRICE_PORT_VIEW);
+
+    it("searches DCFs as the person types, shows only the chosen DCF's speeds, and prices on submit", async () => {
+      const opened = await openPortModal();
+      expect(speedOptions()).toEqual([]);
+
+      const suggested = await env.slack.suggest(
+        USER,
+        opened.view.id,
+        PORT_PRICE_ACTIONS.dcf,
+        PORT_PRICE_BLOCKS.dcf,
+        "AMS",
+      );
+      expect(suggested.map((o) => o.text.text)).toEqual(
+        expect.arrayContaining([
+          "Ironbridge Science Park AM3 · Amsterdam, NL",
+          "Northpoint Schiphol-Rijk · Amsterdam, NL",
+        ]),
+      );
+      const offNet = suggested.find((o) => o.text.text.startsWith("Northpoint Schiphol"));
+      expect(offNet?.description?.text).toContain("off-net");
+      expect(offNet?.value).toBe(`${dcf("northpoint-schiphol-rijk").id}|northpoint-schiphol-rijk`);
+
+      await env.slack.fillView(USER, { "Data center": { query: "docklands" } });
+      await expect.poll(speedOptions).toEqual(["1000", "10000", "100000", "400000"]);
+
+      await env.slack.fillView(USER, { "Data center": { query: "bluewater park royal" } });
+      await expect.poll(speedOptions).toEqual(["100", "1000", "10000"]);
+
+      await env.slack.fillView(USER, {
+        Speed: "10G",
+        Term: "1 year",
+        "Include cross connect": ["xc"],
+      });
+      const answer = nextEphemeral((m) => m.text.includes("Port price: Bluewater Park Royal"));
+      const submitted = await env.slack.submitView(USER);
+      expect(submitted.problems).toEqual([]);
+      expect(submitted.responseAction).toBeUndefined();
+      expect(submitted.currentView).toBeUndefined();
+
+      const reply = await answer();
+      expect(reply.channel).toBe(STANDIN_IDS.general);
+      const expected = await sandboxPortPrice("bluewater-park-royal", 10000, "y", true);
+      const text = blocksText(reply);
+      expect(text).toContain(`*Price (total for 1 year)*\\n${formatMoney(expected.price)}`);
+      expect(text).toContain(`*Monthly*\\n${formatMoney(expected.basicMonthlyAmount)}`);
+      expect(text).toContain(
+        `*Pre-authorisation (monthly)*\\n${formatMoney(expected.preAuthAmount)}`,
+      );
+      expect(text).toContain(`*Cross connect*\\n${formatMoney(expected.crossConnectAmount)}`);
+      expect(text).toContain("Repeat: `/connect price port bluewater-park-royal 10G 1y`");
+      expect(text).toContain("Share in channel");
+      expect(text).toContain("Sandbox");
+    });
+
+    it("answers an empty submission with an error next to the data center", async () => {
+      const opened = await openPortModal();
+      const outcome = await env.slack.submitView(USER, opened.view.id, undefined, {
+        allowMissingRequired: true,
+      });
+      expect(outcome.responseAction).toBe("errors");
+      expect(outcome.problems).toEqual([]);
+      expect(outcome.errors?.[PORT_PRICE_BLOCKS.dcf]).toBe("Choose a data center");
+      expect(outcome.currentView?.view.id).toBe(opened.view.id);
+    });
+
+    it("re-checks forged values on the server: a speed not offered, a huge value, an unknown term", async () => {
+      await openPortModal();
+      await env.slack.fillView(USER, { "Data center": { query: "science park" } });
+      await expect.poll(speedOptions).toEqual(["1000", "10000", "100000"]);
+      const viewId = env.standin.currentView(USER)?.view.id;
+      const am3 = dcf("ironbridge-science-park-am3");
+      const values = (
+        speed: string,
+        term = "1y",
+        dcfValue = `${am3.id}|${am3.username}`,
+      ): ViewStateValues => ({
+        [PORT_PRICE_BLOCKS.dcf]: {
+          [PORT_PRICE_ACTIONS.dcf]: picked("external_select", dcfValue),
+        },
+        [PORT_PRICE_BLOCKS.speed]: {
+          [PORT_PRICE_ACTIONS.speed]: picked("static_select", speed),
+        },
+        [PORT_PRICE_BLOCKS.term]: {
+          [PORT_PRICE_ACTIONS.term]: picked("static_select", term),
+        },
+      });
+
+      const notOffered = await env.slack.submitView(USER, viewId, values("400000"));
+      expect(notOffered.errors).toEqual({
+        [PORT_PRICE_BLOCKS.speed]: "Choose one of this data center's speeds: 1G, 10G, 100G",
+      });
+
+      const huge = await env.slack.submitView(
+        USER,
+        viewId,
+        values("1000", "1y", "x".repeat(100_000)),
+      );
+      expect(huge.errors?.[PORT_PRICE_BLOCKS.dcf]).toBe("Pick a data center from the list");
+
+      const unknownId = await env.slack.submitView(
+        USER,
+        viewId,
+        values("1000", "1y", "00000000-0000-0000-0000-000000000000|nowhere"),
+      );
+      expect(unknownId.errors?.[PORT_PRICE_BLOCKS.dcf]).toBe("Pick a data center from the list");
+
+      const badTerm = await env.slack.submitView(USER, viewId, values("1000", "36m"));
+      expect(badTerm.errors).toEqual({
+        [PORT_PRICE_BLOCKS.term]: "Choose 1 year or month to month",
+      });
+      for (const outcome of [notOffered, huge, unknownId, badTerm]) {
+        expect(outcome.responseAction).toBe("errors");
+        expect(outcome.problems).toEqual([]);
+      }
+    });
+
+    it("answers a slow provider search within Slack's 3 seconds with a hint", async () => {
+      const opened = await openPortModal();
+      env.bot.sandbox?.faults.add({
+        match: "GET /v2/data-center-facility/search",
+        latencyMs: 5_000,
+        times: 1,
+      });
+      try {
+        const started = performance.now();
+        const options = await env.slack.suggest(
+          USER,
+          opened.view.id,
+          PORT_PRICE_ACTIONS.dcf,
+          PORT_PRICE_BLOCKS.dcf,
+          "frankfurt",
+        );
+        expect(performance.now() - started).toBeLessThan(3_000);
+        expect(options).toHaveLength(1);
+        expect(options[0]?.text.text).toContain("slow");
+        expect(options[0]?.value).toBe("hint:timeout");
+      } finally {
+        env.bot.sandbox?.faults.clear();
+      }
+    });
+  });
+
+  describe("the layer 2 modal", () => {
+    const openL2Modal = () => openModal("price l2", PRICE_L2_VIEW);
+
+    it("prices a connection and shows the formula, every factor and the regional rate", async () => {
+      await openL2Modal();
+      await env.slack.fillView(USER, {
+        "Source data center": { query: "docklands" },
+        "Destination data center": { query: "ironbridge iad1" },
+        Bandwidth: "500",
+        "Class of service": "GOLD",
+        Duration: "6",
+        "Duration unit": "Months",
+      });
+      const answer = nextEphemeral((m) => m.text.includes("Layer 2 price"));
+      const submitted = await env.slack.submitView(USER);
+      expect(submitted.problems).toEqual([]);
+      expect(submitted.currentView).toBeUndefined();
+      const reply = await answer();
+
+      const [expected] = await env.bot.services.provider.priceConnections([
+        {
+          bandwidth: 500,
+          classOfService: "GOLD",
+          duration: { value: 6, unit: "m" },
+          srcDcf: dcf("ironbridge-docklands-ld8").id,
+          destDcf: dcf("ironbridge-iad1").id,
+        },
+      ]);
+      const text = blocksText(reply);
+      expect(reply.text).toContain("Ironbridge Docklands LD8 → Ironbridge IAD1");
+      expect(text).toContain(formatMoney(expected?.price));
+      expect(text).toContain("(bandwidthCost*multiplier)*duration/(1-margin)+portFee");
+      for (const factor of [
+        "margin",
+        "portFee",
+        "nniFee",
+        "bandwidthCost",
+        "multiplier",
+        "duration",
+      ])
+        expect(text).toContain(`*${factor}`);
+      expect(text).toContain("Europe → North America");
+      expect(text).toContain("Sandbox");
+    });
+
+    it("puts bad values next to their fields, and a forged unit next to the unit", async () => {
+      const opened = await openL2Modal();
+      const outcome = await env.slack.submitView(
+        USER,
+        opened.view.id,
+        {
+          [L2_PRICE_BLOCKS.bandwidth]: {
+            [L2_PRICE_ACTIONS.bandwidth]: { type: "number_input", value: "lots" },
+          },
+          [L2_PRICE_BLOCKS.classOfService]: {
+            [L2_PRICE_ACTIONS.classOfService]: picked("static_select", "PLATINUM"),
+          },
+          [L2_PRICE_BLOCKS.duration]: {
+            [L2_PRICE_ACTIONS.duration]: { type: "number_input", value: "12" },
+          },
+          [L2_PRICE_BLOCKS.durationUnit]: {
+            [L2_PRICE_ACTIONS.durationUnit]: picked("static_select", "y"),
+          },
+        },
+        { allowMissingRequired: true },
+      );
+      expect(outcome.responseAction).toBe("errors");
+      expect(outcome.problems).toEqual([]);
+      expect(outcome.errors).toEqual({
+        [L2_PRICE_BLOCKS.srcDcf]: "Choose the source data center",
+        [L2_PRICE_BLOCKS.destDcf]: "Choose the destination data center",
+        [L2_PRICE_BLOCKS.bandwidth]: "Bandwidth must be a whole number of Mbps",
+        [L2_PRICE_BLOCKS.classOfService]:
+          "Class of service must be one of GOLD, SILVERPLUS, SILVER, BRONZE",
+        [L2_PRICE_BLOCKS.durationUnit]: "Duration unit must be months or weeks",
+      });
+    });
+
+    it("tells the person privately when the provider refuses (no layer 2 in Toronto)", async () => {
+      await openL2Modal();
+      await env.slack.fillView(USER, {
+        "Source data center": { query: "northpoint front street" },
+        "Destination data center": { query: "ironbridge iad1" },
+        Bandwidth: "100",
+      });
+      const answer = nextEphemeral((m) => m.text.includes("Layer 2 is not available"));
+      await env.slack.submitView(USER);
+      const reply = await answer();
+      expect(reply.text).toContain(":warning:");
+      expect(reply.text).toContain("Toronto");
+    });
+  });
+});

@@ -1,0 +1,517 @@
+import type {
+  Checkboxes,
+  InputBlock,
+  KnownBlock,
+  ModalView,
+  PlainTextOption,
+  StaticSelect,
+} from "@slack/types";
+import {
+  CONNECTION_DURATION_UNITS,
+  type ConnectionPriceFormField,
+  DCF_SEARCH_MIN,
+  type DcfSuggestions,
+  dcfRef,
+  isReady,
+  offeredSpeeds,
+  PORT_TERMS,
+  type PortArgsProblem,
+  type PortPriceField,
+  type PortPriceFormField,
+  type PortTerm,
+  termText,
+} from "../src/flows/pricing.js";
+import type { Dcf } from "../src/provider/api.js";
+import { CLASSES_OF_SERVICE } from "../src/provider/rules.js";
+import { COMMAND } from "../src/slack/commandRegistry.js";
+import { context, escapeMrkdwn, LIMITS, option, section, truncate } from "./blocks.js";
+import { type DcfRecord, dcfFeatures } from "./dcf.js";
+import { code, formatMbps, formatSpeed, formatTerm, textOr } from "./format.js";
+import { problemReply, type Reply } from "./reply.js";
+
+/**
+ * The pricing modals (`/connect price port`, `/connect price l2`) and the inline price command's
+ * answers that are not a price. Pure functions; ids are exported so the listeners and the tests
+ * share them.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Ids
+
+export const PRICE_PORT_VIEW = "price_port";
+/** The note above the port modal's inputs (kept when the modal is updated). */
+export const PRICE_PORT_NOTE_BLOCK = "price_port_note";
+export const PRICE_L2_VIEW = "price_l2";
+
+export const PORT_PRICE_BLOCKS = {
+  dcf: "price_port_dcf",
+  speed: "price_port_speed",
+  term: "price_port_term",
+  includeCrossConnect: "price_port_xc",
+} as const satisfies Record<PortPriceFormField, string>;
+
+export const PORT_PRICE_ACTIONS = {
+  dcf: "price_port_dcf_select",
+  speed: "price_port_speed_select",
+  term: "price_port_term_select",
+  includeCrossConnect: "price_port_xc_check",
+} as const satisfies Record<PortPriceFormField, string>;
+
+export const L2_PRICE_BLOCKS = {
+  srcDcf: "price_l2_src",
+  destDcf: "price_l2_dest",
+  bandwidth: "price_l2_bandwidth",
+  classOfService: "price_l2_cos",
+  duration: "price_l2_duration",
+  durationUnit: "price_l2_duration_unit",
+} as const satisfies Record<ConnectionPriceFormField, string>;
+
+export const L2_PRICE_ACTIONS = {
+  srcDcf: "price_l2_src_select",
+  destDcf: "price_l2_dest_select",
+  bandwidth: "price_l2_bandwidth_input",
+  classOfService: "price_l2_cos_select",
+  duration: "price_l2_duration_input",
+  durationUnit: "price_l2_duration_unit_select",
+} as const satisfies Record<ConnectionPriceFormField, string>;
+
+/** The value of the one "Include cross connect" checkbox. */
+export const CROSS_CONNECT_VALUE = "xc";
+
+/** Values of the hint options an options load answers with when it has no data center. */
+export const DCF_HINT_PREFIX = "hint:";
+
+const TITLE_MAX = 24;
+
+// ---------------------------------------------------------------------------------------------
+// private_metadata: where to answer once the modal is submitted
+
+export interface PriceModalMetadata {
+  /** The channel the command came from: the price is posted there, privately. */
+  channelId?: string;
+  /** A speed the inline command already gave (Mbps), preselected when the DCF offers it. */
+  speedMbps?: number;
+}
+
+const SLACK_ID = /^[A-Z0-9]{2,32}$/;
+
+export function encodeMetadata(metadata: PriceModalMetadata): string {
+  return JSON.stringify({
+    ...(metadata.channelId ? { c: metadata.channelId } : {}),
+    ...(metadata.speedMbps !== undefined ? { s: metadata.speedMbps } : {}),
+  });
+}
+
+/** Reads what encodeMetadata wrote; anything else (or nothing) reads as empty. */
+export function parseMetadata(text: unknown): PriceModalMetadata {
+  if (typeof text !== "string" || text.length > 3000) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return {};
+  }
+  if (typeof parsed !== "object" || parsed === null) return {};
+  const { c, s } = parsed as Record<string, unknown>;
+  return {
+    ...(typeof c === "string" && SLACK_ID.test(c) ? { channelId: c } : {}),
+    ...(typeof s === "number" && Number.isSafeInteger(s) && s > 0 ? { speedMbps: s } : {}),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Data center options
+
+/** Option and description texts are plain text: undo the mrkdwn escaping of shared helpers. */
+function plain(text: string): string {
+  return text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+}
+
+function city(dcf: Dcf): string | undefined {
+  const addresses = Array.isArray(dcf.company?.addresses) ? dcf.company.addresses : [];
+  const address =
+    addresses.find((a) => a?.primary === true) ??
+    addresses.find((a) => a?.registered === true) ??
+    addresses[0];
+  const parts = [address?.city, address?.country].filter(
+    (p): p is string => typeof p === "string" && p.trim() !== "",
+  );
+  return parts.length > 0 ? parts.join(", ") : undefined;
+}
+
+function airportCodes(dcf: Dcf): string[] {
+  const codes = dcf.dataCenterFacility?.airportCodes;
+  return Array.isArray(codes) ? codes.filter((c): c is string => typeof c === "string") : [];
+}
+
+/** One DCF as a select option: name and city; airport codes, speeds and tags below. */
+export function dcfOption(dcf: Dcf): PlainTextOption {
+  const name = dcf.name?.trim() || dcf.username || dcf.id;
+  const place = city(dcf);
+  const speeds = offeredSpeeds(dcf);
+  const details = [
+    airportCodes(dcf).join("/"),
+    speeds.length > 0 ? speeds.map(formatSpeed).join(", ") : undefined,
+    ...dcfFeatures(dcf as DcfRecord).map(plain),
+    isReady(dcf) ? undefined : "not ready",
+  ].filter((d): d is string => typeof d === "string" && d !== "");
+  return option(
+    place ? `${truncate(name, LIMITS.optionText - place.length - 3)} · ${place}` : name,
+    dcfRef(dcf),
+    details.length > 0 ? details.join(" · ") : undefined,
+  );
+}
+
+function hintOption(text: string, kind: string): PlainTextOption {
+  return option(text, `${DCF_HINT_PREFIX}${kind}`);
+}
+
+/** What an options load answers: the matching DCFs, or one option saying why there are none. */
+export function dcfSuggestionOptions(
+  suggestions: DcfSuggestions,
+  typed: string,
+): PlainTextOption[] {
+  switch (suggestions.kind) {
+    case "too-short":
+      return [
+        hintOption(
+          `Type at least ${DCF_SEARCH_MIN} letters of a name, city or airport code`,
+          "short",
+        ),
+      ];
+    case "timeout":
+      return [hintOption("The provider is slow to answer: type again to retry", "timeout")];
+    case "failed":
+      return [hintOption(`Search failed: ${suggestions.message}`, "failed")];
+    case "found":
+      if (suggestions.dcfs.length === 0) {
+        return [hintOption(`No data center matches "${typed.trim()}"`, "none")];
+      }
+      return suggestions.dcfs.slice(0, LIMITS.staticOptions).map(dcfOption);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Elements
+
+function plainText(text: string) {
+  return { type: "plain_text" as const, text, emoji: true };
+}
+
+function input(
+  blockId: string,
+  label: string,
+  element: InputBlock["element"],
+  extra: Partial<Pick<InputBlock, "hint" | "optional" | "dispatch_action">> = {},
+): InputBlock {
+  return { type: "input", block_id: blockId, label: plainText(label), element, ...extra };
+}
+
+function dcfSelect(actionId: string, placeholder: string, initial?: Dcf): InputBlock["element"] {
+  return {
+    type: "external_select",
+    action_id: actionId,
+    placeholder: plainText(placeholder),
+    min_query_length: DCF_SEARCH_MIN,
+    ...(initial ? { initial_option: dcfOption(initial) } : {}),
+  };
+}
+
+function staticSelect(
+  actionId: string,
+  options: PlainTextOption[],
+  initialValue?: string,
+  placeholder?: string,
+): StaticSelect {
+  const initial = options.find((o) => o.value === initialValue);
+  return {
+    type: "static_select",
+    action_id: actionId,
+    options,
+    ...(placeholder ? { placeholder: plainText(placeholder) } : {}),
+    ...(initial ? { initial_option: initial } : {}),
+  };
+}
+
+const TERM_LABELS: Record<string, string> = { y: "1 year", m: "Month to month" };
+
+/** The Term options: exactly the two terms the provider prices a port for. */
+export const PORT_TERM_OPTIONS: PlainTextOption[] = PORT_TERMS.map((t) =>
+  option(TERM_LABELS[t.durationUnit] ?? termText(t), termText(t)),
+);
+
+function speedOptions(speeds: readonly number[]): PlainTextOption[] {
+  return speeds
+    .slice(0, LIMITS.staticOptions)
+    .map((mbps) => option(formatSpeed(mbps), String(mbps), formatMbps(mbps)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The port modal
+
+export interface PortPriceModalInput {
+  metadata: PriceModalMetadata;
+  /** The data center picked so far: its speeds, and only those, fill the Speed select. */
+  chosen?: { dcf: Dcf } | { problem: string };
+  /** Shown above the inputs, e.g. what the inline command already said. */
+  note?: string;
+  term?: Pick<PortTerm, "durationUnit">;
+  includeCrossConnect?: boolean;
+  /** Preselected when the chosen DCF offers it. */
+  speedMbps?: number;
+}
+
+function chosenDcfBlocks(state: PortPriceModalInput): KnownBlock[] {
+  const chosen = state.chosen;
+  if (!chosen) {
+    return [context("Pick a data center first: its speeds appear here.")];
+  }
+  if ("problem" in chosen) return [context(`:warning: ${escapeMrkdwn(chosen.problem)}`)];
+  const { dcf } = chosen;
+  const speeds = offeredSpeeds(dcf);
+  const blocks: KnownBlock[] = [];
+  if (!isReady(dcf)) {
+    blocks.push(
+      context(
+        `:construction: ${textOr(dcf.name, "This data center")} is not ready for orders yet, so the provider has no price for it; pick another.`,
+      ),
+    );
+  }
+  if (speeds.length === 0) {
+    blocks.push(
+      context(
+        `:warning: ${textOr(dcf.name, "This data center")} lists no valid speeds; pick another.`,
+      ),
+    );
+    return blocks;
+  }
+  const initial =
+    state.speedMbps !== undefined && speeds.includes(state.speedMbps)
+      ? String(state.speedMbps)
+      : undefined;
+  blocks.push(
+    input(
+      PORT_PRICE_BLOCKS.speed,
+      "Speed",
+      staticSelect(PORT_PRICE_ACTIONS.speed, speedOptions(speeds), initial, "Choose a speed"),
+      { hint: plainText(`The speeds ${plain(textOr(dcf.name, "this data center"))} offers`) },
+    ),
+  );
+  return blocks;
+}
+
+/** `/connect price port` without (all) arguments: data center, speed, term, cross connect. */
+export function portPriceModal(state: PortPriceModalInput): ModalView {
+  const chosenDcf = state.chosen && "dcf" in state.chosen ? state.chosen.dcf : undefined;
+  const term = PORT_TERMS.find((t) => t.durationUnit === (state.term?.durationUnit ?? "y"));
+  const crossConnect: Checkboxes = {
+    type: "checkboxes",
+    action_id: PORT_PRICE_ACTIONS.includeCrossConnect,
+    options: [option("Add the one-off cross connect charge", CROSS_CONNECT_VALUE)],
+  };
+  if (state.includeCrossConnect && crossConnect.options[0]) {
+    crossConnect.initial_options = [crossConnect.options[0]];
+  }
+  const blocks: KnownBlock[] = [
+    ...(state.note ? [{ ...section(state.note), block_id: PRICE_PORT_NOTE_BLOCK }] : []),
+    input(
+      PORT_PRICE_BLOCKS.dcf,
+      "Data center",
+      dcfSelect(PORT_PRICE_ACTIONS.dcf, "Type a name, city or airport code", chosenDcf),
+      // The Speed select depends on the data center: Slack tells the app when it changes.
+      { dispatch_action: true },
+    ),
+    ...chosenDcfBlocks(state),
+    input(
+      PORT_PRICE_BLOCKS.term,
+      "Term",
+      staticSelect(
+        PORT_PRICE_ACTIONS.term,
+        PORT_TERM_OPTIONS,
+        term ? termText(term) : undefined,
+        "Choose a term",
+      ),
+      {
+        hint: plainText(
+          "The provider prices a port for a 1-year term or month to month (which costs more)",
+        ),
+      },
+    ),
+    input(PORT_PRICE_BLOCKS.includeCrossConnect, "Include cross connect", crossConnect, {
+      optional: true,
+    }),
+    context(
+      "Amounts are in your account's currency. The answer shows the command that prices it again.",
+    ),
+  ];
+  return {
+    type: "modal",
+    callback_id: PRICE_PORT_VIEW,
+    private_metadata: encodeMetadata(state.metadata),
+    title: plainText(truncate("Price a port", TITLE_MAX)),
+    submit: plainText("Price"),
+    close: plainText("Cancel"),
+    blocks,
+  };
+}
+
+const FIELD_WORDS: Record<PortPriceField, string> = {
+  "data center": "data center",
+  speed: "speed",
+  term: "term",
+};
+
+/** The note above the modal when the inline command left something out. */
+export function incompleteCommandNote(typed: string, missing: readonly PortPriceField[]): string {
+  const words = missing.map((m) => FIELD_WORDS[m]);
+  const list =
+    words.length <= 1 ? (words[0] ?? "") : `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`;
+  return `\`${escapeMrkdwn(`${COMMAND} ${typed}`.trim())}\` has no ${list}: choose ${missing.length === 1 ? "it" : "them"} here.`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The layer 2 modal
+
+const DURATION_UNIT_LABELS: Record<string, string> = { m: "Months", w: "Weeks" };
+
+/** `/connect price l2`: two data centers, bandwidth, class of service and duration. */
+export function connectionPriceModal(metadata: PriceModalMetadata): ModalView {
+  const blocks: KnownBlock[] = [
+    input(
+      L2_PRICE_BLOCKS.srcDcf,
+      "Source data center",
+      dcfSelect(L2_PRICE_ACTIONS.srcDcf, "Type a name, city or airport code"),
+    ),
+    input(
+      L2_PRICE_BLOCKS.destDcf,
+      "Destination data center",
+      dcfSelect(L2_PRICE_ACTIONS.destDcf, "Type a name, city or airport code"),
+    ),
+    input(
+      L2_PRICE_BLOCKS.bandwidth,
+      "Bandwidth",
+      {
+        type: "number_input",
+        action_id: L2_PRICE_ACTIONS.bandwidth,
+        is_decimal_allowed: false,
+        min_value: "1",
+        placeholder: plainText("e.g. 500"),
+      },
+      { hint: plainText("In Mbps") },
+    ),
+    input(
+      L2_PRICE_BLOCKS.classOfService,
+      "Class of service",
+      staticSelect(
+        L2_PRICE_ACTIONS.classOfService,
+        CLASSES_OF_SERVICE.map((c) => option(c, c)),
+        "SILVER",
+      ),
+    ),
+    input(L2_PRICE_BLOCKS.duration, "Duration", {
+      type: "number_input",
+      action_id: L2_PRICE_ACTIONS.duration,
+      is_decimal_allowed: false,
+      min_value: "1",
+      initial_value: "12",
+    }),
+    input(
+      L2_PRICE_BLOCKS.durationUnit,
+      "Duration unit",
+      staticSelect(
+        L2_PRICE_ACTIONS.durationUnit,
+        CONNECTION_DURATION_UNITS.map((u) => option(DURATION_UNIT_LABELS[u] ?? u, u)),
+        "m",
+      ),
+    ),
+    context(
+      "The answer shows the provider's formula, every factor and the region-to-region rate used.",
+    ),
+  ];
+  return {
+    type: "modal",
+    callback_id: PRICE_L2_VIEW,
+    private_metadata: encodeMetadata(metadata),
+    title: plainText(truncate("Price layer 2", TITLE_MAX)),
+    submit: plainText("Price"),
+    close: plainText("Cancel"),
+    blocks,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Inline answers that are not a price
+
+const EXAMPLE = `${COMMAND} price port AMS 10G 1y`;
+
+export function noDcfMatchReply(query: string): Reply {
+  const q = escapeMrkdwn(query);
+  return problemReply(
+    `:mag: No data center matches "${q}". Try part of the name, a city, an airport code or a username (\`${COMMAND} dcf ${q}\` searches), e.g. \`${EXAMPLE}\`.`,
+  );
+}
+
+function dcfLabel(dcf: Dcf): string {
+  return `*${textOr(dcf.name, "The data center")}*${dcf.username ? ` (${code(dcf.username)})` : ""}`;
+}
+
+/** A speed the DCF does not offer: the valid ones, and the command with one of them. */
+export function speedNotOfferedReply(
+  dcf: Dcf,
+  speedMbps: number,
+  offered: readonly number[],
+  term: Pick<PortTerm, "value" | "unit">,
+): Reply {
+  const valid = offered.map(formatSpeed).join(", ");
+  const suggestion = offered.includes(10000) ? 10000 : offered[0];
+  const retry =
+    suggestion !== undefined
+      ? ` e.g. \`${escapeMrkdwn(`${COMMAND} price port ${dcf.username ?? dcf.id} ${formatSpeed(suggestion)} ${termText(term)}`)}\``
+      : "";
+  return problemReply(
+    `:warning: ${dcfLabel(dcf)} doesn't offer ${formatSpeed(speedMbps)} ports. Valid speeds there: ${valid}.${retry}`,
+  );
+}
+
+export function dcfNotReadyReply(dcf: Dcf): Reply {
+  return problemReply(
+    `:construction: ${dcfLabel(dcf)} is not ready for orders yet, so the provider has no price for it. Find another in the same metro with \`${COMMAND} dcf\`.`,
+  );
+}
+
+const TERM_HELP =
+  "The provider prices a port for a 1-year term (`1y` or `12m`) or month to month (`1m`)";
+
+/** The inline command had something in the speed or term place that cannot be used. */
+export function portArgsProblemReply(problem: PortArgsProblem): Reply {
+  switch (problem.kind) {
+    case "speed":
+      return problemReply(
+        `:warning: Couldn't read "${escapeMrkdwn(problem.text)}" as a speed. Use e.g. \`10G\`, \`1000\` (Mbps) or \`100M\`: \`${EXAMPLE}\`.`,
+      );
+    case "term":
+      return problemReply(
+        problem.value !== undefined && problem.unit !== undefined
+          ? `:warning: ${TERM_HELP}; there is no ${formatTerm(problem.value, problem.unit)} term. Price \`1y\` and ask the provider about longer commitments.`
+          : `:warning: Couldn't read "${escapeMrkdwn(problem.text)}" as a term. ${TERM_HELP}: \`${EXAMPLE}\`.`,
+      );
+    case "dcf-too-long":
+      return problemReply(
+        `:warning: That data center text is ${problem.length} characters long; type part of a name, a city or an airport code instead: \`${EXAMPLE}\`.`,
+      );
+  }
+}
+
+/** Adds a line under a price saying why this data center was picked among several. */
+export function withNarrowedNote(
+  reply: Reply,
+  query: string,
+  matched: number,
+  speedMbps: number,
+): Reply {
+  const note = context(
+    `Only this one of the ${matched} data centers matching "${escapeMrkdwn(query)}" can price ${formatSpeed(speedMbps)}.`,
+  );
+  const [first, ...rest] = reply.blocks;
+  return { ...reply, blocks: first ? [first, note, ...rest] : [note] };
+}
