@@ -11,6 +11,7 @@ import { createMetrics, type Metrics } from "./metrics.js";
 // Playground mode: the web page standing in for Slack's client (src/playground/).
 import { createPlayground, type Playground } from "./playground/index.js";
 import { createProvider } from "./provider/api.js";
+import { redisWarnings } from "./redisCheck.js";
 import { type Sandbox, type SandboxOptions, startSandbox } from "./sandbox/index.js";
 import { cachedIdentity, type Services } from "./services.js";
 import { type HealthReport, type SlackConnection, startSlackApp } from "./slack/app.js";
@@ -98,6 +99,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     redis.on("error", (error) => logger.warn({ err: error }, "redis connection error"));
     stops.push(async () => redis.quit().catch(() => redis.disconnect()));
     await redis.connect();
+    for (const warning of await redisWarnings(redis)) logger.warn(warning);
 
     const prefix = options.redisPrefix ?? "connect";
     const identity = cachedIdentity(() => api.whoami());

@@ -32,6 +32,8 @@ async function main(): Promise<void> {
   if (bot.standin) {
     process.stdout.write(
       `\nconnect-bot is running on embedded defaults (sandbox provider, local Slack stand-in).\n` +
+        // The playground page stands in for Slack's client (src/playground/).
+        `  Playground:    ${bot.playgroundUrl ?? `${bot.url}/playground`}  <- open this in a browser\n` +
         `  Slack events:  ${bot.url}/slack/events\n  Health:        ${bot.url}/healthz\n` +
         `  Slack stand-in Web API: ${bot.standin.apiUrl}\n  Stop with Ctrl-C.\n\n`,
     );

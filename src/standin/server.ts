@@ -48,6 +48,11 @@ export interface SlackStandinOptions {
   rateLimit?: RateLimitOptions;
   /** Where the stand-in reports what it could not handle; silent when absent. */
   logger?: Logger;
+  /**
+   * More HTTP routes on the stand-in's server (the playground's page and JSON API, in
+   * src/playground/). Called before it listens, since fastify takes no routes after that.
+   */
+  routes?: (server: FastifyInstance, standin: SlackStandin) => void | Promise<void>;
 }
 
 export const DEFAULT_BOT_TOKEN = "xoxb-standin-bot-token";
@@ -496,6 +501,8 @@ export async function startSlackStandin(options: SlackStandinOptions = {}): Prom
       socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
     }
   });
+
+  if (options.routes) await options.routes(server, standin);
 
   const host = options.host ?? "127.0.0.1";
   await server.listen({ port: options.port ?? 0, host });

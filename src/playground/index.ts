@@ -1,0 +1,106 @@
+import type { CustomRoute } from "@slack/bolt";
+import type { Logger } from "pino";
+import type { SlackAppDriver } from "../standin/driver.js";
+import { type SlackStandin, startSlackStandin } from "../standin/server.js";
+import { type PlaygroundApi, registerPlaygroundApi } from "./api.js";
+import { registerPlaygroundAssets } from "./assets.js";
+
+export { PLAYGROUND_COMMAND, PlaygroundApi } from "./api.js";
+export type {
+  PlaygroundChannel,
+  PlaygroundMessage,
+  PlaygroundModal,
+  PlaygroundPerson,
+  PlaygroundState,
+} from "./state.js";
+
+/**
+ * The local Slack playground: a web page that stands in for Slack's client, served by the Slack
+ * stand-in next to its Web API, so that `npm start` shows the bot working with no workspace.
+ * The bot's own server redirects `/playground` here (see `botRoutes`).
+ */
+
+export interface PlaygroundOptions {
+  /** The provider is the embedded sandbox (the page says nothing is really ordered). */
+  sandbox: boolean;
+  logger?: Logger;
+}
+
+export interface StartPlaygroundStandinOptions {
+  /**
+   * The bot's HTTP port. The stand-in takes the next one so that the address stays the same from
+   * run to run; 0 (tests) means any free port, and so does a next port already in use.
+   */
+  botPort: number;
+  logger?: Logger;
+}
+
+export class Playground {
+  private driver: SlackAppDriver | undefined;
+  private current: SlackStandin | undefined;
+  private currentApi: PlaygroundApi | undefined;
+
+  constructor(private readonly options: PlaygroundOptions) {}
+
+  /** Starts the stand-in with the page and its API on it. */
+  async startStandin(options: StartPlaygroundStandinOptions): Promise<SlackStandin> {
+    const start = (port: number) =>
+      startSlackStandin({
+        logger: options.logger,
+        port,
+        routes: (server, standin) => {
+          registerPlaygroundAssets(server);
+          this.currentApi = registerPlaygroundApi(server, standin, {
+            driver: () => this.driver,
+            sandbox: this.options.sandbox,
+          });
+        },
+      });
+    const preferred = options.botPort > 0 && options.botPort < 65535 ? options.botPort + 1 : 0;
+    try {
+      this.current = await start(preferred);
+    } catch (error) {
+      if (preferred === 0 || (error as NodeJS.ErrnoException).code !== "EADDRINUSE") throw error;
+      this.options.logger?.warn(
+        { port: preferred },
+        "playground port in use; the stand-in takes a free one (/playground still redirects)",
+      );
+      this.current = await start(0);
+    }
+    return this.current;
+  }
+
+  /** The bot is listening: the page's commands and clicks now reach it through this driver. */
+  connect(driver: SlackAppDriver): void {
+    this.driver = driver;
+  }
+
+  /** The page's address on the stand-in. */
+  get url(): string {
+    if (!this.current) throw new Error("the playground's stand-in has not started");
+    return `${this.current.url}/playground`;
+  }
+
+  get api(): PlaygroundApi | undefined {
+    return this.currentApi;
+  }
+
+  /**
+   * Routes for the bot's own HTTP server: `/playground` (and `/`) redirect to the page on the
+   * stand-in, so the address printed at start-up is the bot's.
+   */
+  botRoutes(): CustomRoute[] {
+    const redirect: CustomRoute["handler"] = (_req, res) => {
+      res.writeHead(302, { location: this.url, "cache-control": "no-store" });
+      res.end();
+    };
+    return [
+      { path: "/playground", method: ["GET"], handler: redirect },
+      { path: "/", method: ["GET"], handler: redirect },
+    ];
+  }
+}
+
+export function createPlayground(options: PlaygroundOptions): Playground {
+  return new Playground(options);
+}
