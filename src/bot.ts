@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { WebClient } from "@slack/web-api";
 import { Redis } from "ioredis";
 import { placedNextSteps } from "../views/approvals.js";
@@ -14,10 +16,15 @@ import { createProvider } from "./provider/api.js";
 import { redisWarnings } from "./redisCheck.js";
 import { type Sandbox, type SandboxOptions, startSandbox } from "./sandbox/index.js";
 import { cachedIdentity, type Services } from "./services.js";
-import { type HealthReport, type SlackConnection, startSlackApp } from "./slack/app.js";
+import {
+  type HealthReport,
+  operationalRoutes,
+  type SlackConnection,
+  startSlackApp,
+} from "./slack/app.js";
 import { placementCallbacks } from "./slack/approvals.js";
 import { registerListeners } from "./slack/listeners.js";
-import type { SlackStandin } from "./standin/index.js";
+import { type SlackStandin, STANDIN_IDS } from "./standin/index.js";
 
 export interface BotOptions {
   config: Config;
@@ -27,8 +34,11 @@ export interface BotOptions {
   sandbox?: SandboxOptions;
   /** Redis key prefix for the bot's state and queues; tests use a unique one. Default "connect". */
   redisPrefix?: string;
-  /** Run the background workers in this process (default) or only enqueue (`npm run worker` runs them). */
-  workers?: boolean;
+  /**
+   * "bot" (default): the Slack app, with the workers in-process unless config.workers is false.
+   * "worker": only the background workers (`npm run worker`), with /healthz and /metrics.
+   */
+  role?: "bot" | "worker";
   /** Tuning passed to the jobs (tests shorten the notifier's pacing, schedules, …). */
   jobs?: Partial<Parameters<typeof startJobs>[0]>;
 }
@@ -55,6 +65,17 @@ const SANDBOX_API_KEY = "sandbox-key";
  */
 export async function startBot(options: BotOptions): Promise<RunningBot> {
   const { config } = options;
+  const role = options.role ?? "bot";
+  if (
+    role === "worker" &&
+    (config.slack.mode === "playground" || config.provider.kind === "sandbox")
+  ) {
+    // The local mode's Slack stand-in and sandbox live inside the bot process: a separate
+    // worker could not see them.
+    throw new Error(
+      "npm run worker needs SLACK_BOT_TOKEN and PROVIDER_BASE_URL; in local mode the workers run inside npm start.",
+    );
+  }
   const secrets = [
     config.provider.kind === "remote" ? config.provider.apiKey : "",
     config.slack.mode !== "playground" ? config.slack.botToken : "",
@@ -136,7 +157,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       sandbox: config.provider.kind === "sandbox",
       logger,
       metrics,
-      approvals: { store: approvalStore, ...config.approvals },
+      approvals: { store: approvalStore, ...approvalPolicy(config, standin !== undefined) },
     } as Omit<Services, "jobs"> as Services;
     const callbacks = placementCallbacks(services, placedNextSteps);
     const jobs = await startJobs({
@@ -144,7 +165,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       prefix: `${prefix}:jobs`,
       logger: logger.child({ component: "jobs" }),
       metrics,
-      workers: options.workers ?? true,
+      workers: role === "worker" || config.workers,
       slack: backgroundSlack.chat,
       readOrder: (companyName, orderId) => readOrderForTracking(api, companyName, orderId),
       placement: {
@@ -181,6 +202,18 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     rateLimit = jobs.rateLimiter?.beforeRequest;
     services.jobs = jobs;
 
+    if (role === "worker") {
+      const server = await serveOperationalRoutes(
+        config.port,
+        () => checkHealth(redis, services),
+        metrics,
+      );
+      stops.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+      const port = (server.address() as AddressInfo).port;
+      logger.info({ port }, "workers ready");
+      return { port, url: `http://127.0.0.1:${port}`, services, sandbox, jobs, standin, stop };
+    }
+
     const running = await startSlackApp({
       slack,
       port: config.port,
@@ -211,6 +244,30 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   }
 }
 
+/** A worker has no Slack endpoint but answers /healthz and /metrics like the bot. */
+async function serveOperationalRoutes(
+  port: number,
+  health: () => Promise<HealthReport>,
+  metrics: Metrics,
+): Promise<Server> {
+  const routes = operationalRoutes({ health, metrics });
+  const server = createServer((req, res) => {
+    const route = routes.find(
+      (r) => r.path === new URL(req.url ?? "/", "http://x").pathname && req.method === "GET",
+    );
+    if (route) route.handler(req as Parameters<typeof route.handler>[0], res);
+    else {
+      res.writeHead(404);
+      res.end();
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, () => resolve());
+  });
+  return server;
+}
+
 async function checkHealth(redis: Redis, services: Services): Promise<HealthReport> {
   const withTimeout = <T>(work: Promise<T>, ms: number) =>
     Promise.race([
@@ -234,4 +291,20 @@ async function checkHealth(redis: Redis, services: Services): Promise<HealthRepo
         : { ok: false, detail: (providerCheck.reason as Error).message },
   };
   return { ok: Object.values(checks).every((c) => c.ok), checks };
+}
+
+/**
+ * In local mode the Slack stand-in's workspace has an approvals channel and approvers, so
+ * ordering works out of the box; configured values always win.
+ */
+function approvalPolicy(config: Config, local: boolean): Config["approvals"] {
+  if (!local) return config.approvals;
+  return {
+    ...config.approvals,
+    channel: config.approvals.channel ?? STANDIN_IDS.approvals,
+    approvers:
+      config.approvals.approvers.length > 0
+        ? config.approvals.approvers
+        : [STANDIN_IDS.approver, "S0APPROVERS"],
+  };
 }

@@ -67,6 +67,7 @@ const environmentSchema = z
     REQUESTERS: idList,
     ALLOW_SELF_APPROVAL: optionalText.pipe(booleanText.optional()).transform((v) => v ?? false),
     SANDBOX_PORT: portSetting(4010),
+    WORKERS: optionalText.pipe(booleanText.optional()).transform((v) => v ?? true),
     LOG_LEVEL: optionalText.pipe(
       z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
     ),
@@ -119,6 +120,8 @@ export interface Config {
     allowSelfApproval: boolean;
   };
   sandboxPort: number;
+  /** Run the background workers inside the bot process (false when `npm run worker` runs them). */
+  workers: boolean;
   logLevel: string;
 }
 
@@ -174,6 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowSelfApproval: e.ALLOW_SELF_APPROVAL,
     },
     sandboxPort: e.SANDBOX_PORT,
+    workers: e.WORKERS,
     logLevel: e.LOG_LEVEL ?? "info",
   };
 }

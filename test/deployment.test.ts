@@ -53,6 +53,9 @@ describe("Dockerfile", () => {
       const sources = copy.args.split(/\s+/).slice(0, -1);
       for (const source of sources) expect(existsSync(join(root, source)), source).toBe(true);
     }
+    for (const entry of ["src/main.ts", "src/worker.ts"]) {
+      expect(existsSync(join(root, entry)), entry).toBe(true);
+    }
   });
 });
 

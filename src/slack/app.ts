@@ -55,7 +55,10 @@ const SOCKET_CONNECT_RETRY: NonNullable<WebClientOptions["retryConfig"]> = {
   maxTimeout: 30_000,
 };
 
-function operationalRoutes(options: SlackAppOptions): CustomRoute[] {
+/** /healthz and /metrics; also served alone by a worker process. */
+export function operationalRoutes(
+  options: Pick<SlackAppOptions, "health" | "metrics">,
+): CustomRoute[] {
   return [
     {
       path: "/healthz",
