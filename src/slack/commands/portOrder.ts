@@ -1,9 +1,301 @@
-import type { App } from "@slack/bolt";
+// Slack glue for `/connect port order`: opens the modal, answers the data center options loads,
+// updates the modal in place as the person chooses (speeds, price, LOA path), checks the
+// submission again on the server and turns it into an approval request. The work is in
+// src/flows/portOrder.ts; what people see is in views/portOrderModal.ts.
+import type { App, BlockAction } from "@slack/bolt";
+import type { KnownBlock } from "@slack/types";
+import type { WebClient } from "@slack/web-api";
+import { section, withSandboxLabel } from "../../../views/blocks.js";
+import {
+  PORT_ORDER_ACTIONS,
+  PORT_ORDER_BLOCKS,
+  PORT_ORDER_VIEW,
+  parsePortOrderMetadata,
+  portOrderModal,
+} from "../../../views/portOrderModal.js";
+import { dcfSuggestionOptions } from "../../../views/pricingModals.js";
+import { problemReply } from "../../../views/reply.js";
+import { canRequest } from "../../approvals/index.js";
+import { newRequestId, withRequestId } from "../../context.js";
+import {
+  checkPortOrder,
+  type PortOrderForm,
+  portOrderSubmission,
+  previewPortOrder,
+  requestedPortNames,
+} from "../../flows/portOrder.js";
+import { DcfDirectory, suggestDcfs } from "../../flows/pricing.js";
+import type { Logger } from "../../log.js";
 import type { Services } from "../../services.js";
-import type { CommandHandler } from "../connect.js";
-import { notYetAvailable } from "./notYetAvailable.js";
+import { groupMembersVia, submitForApproval, submittedText } from "../approvals.js";
+import { BlockedError, type CommandHandler, type Outcome } from "../connect.js";
+import { blockErrors } from "./pricing.js";
 
-export const portOrder: CommandHandler = notYetAvailable;
+const COMMAND_NAME = "port order";
 
-/** Listeners (modal submissions, options loads, buttons) of this command. */
-export function registerPortOrderListeners(_app: App, _services: Services): void {}
+/** `/connect port order`: the order form (there is no inline form of an order). */
+export const portOrder: CommandHandler = async (ctx) => {
+  const { approvals, sandbox, logger } = ctx.services;
+  // Said before the form is filled, not after: without these no request can be made.
+  if (!approvals.channel || approvals.approvers.length === 0) {
+    await ctx.reply(
+      problemReply(
+        ":no_entry: Orders need an approvals channel and approvers: an admin must set APPROVALS_CHANNEL and APPROVERS.",
+      ),
+    );
+    return;
+  }
+  // Checked again on submit (submitForApproval); asked here so nobody fills a form in vain.
+  const allowed = await canRequest({
+    userId: ctx.userId,
+    requesters: approvals.requesters,
+    groupMembers: groupMembersVia(ctx.client),
+  });
+  // The router answers it and records the run as "blocked".
+  if (!allowed.allowed) throw new BlockedError(allowed.message);
+  if (!ctx.triggerId) {
+    await ctx.reply(problemReply("Type `/connect port order` to open the order form."));
+    return;
+  }
+  try {
+    await ctx.openModal(portOrderModal({ metadata: { channelId: ctx.channelId }, sandbox }));
+  } catch (error) {
+    logger.warn({ err: error }, "could not open the port order form");
+    await ctx.reply(
+      problemReply("Couldn't open the order form (Slack refused it); run the command again."),
+    );
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+// Reading the modal's state (whatever arrived: a forged payload is no different from a real one)
+
+function stateOf(values: unknown, blockId: string, actionId: string): Record<string, unknown> {
+  if (typeof values !== "object" || values === null) return {};
+  const block = (values as Record<string, unknown>)[blockId];
+  if (typeof block !== "object" || block === null) return {};
+  const state = (block as Record<string, unknown>)[actionId];
+  return typeof state === "object" && state !== null ? (state as Record<string, unknown>) : {};
+}
+
+/** The value of a select; a selected_option that is not an option is passed on to be refused. */
+function selectedValue(values: unknown, blockId: string, actionId: string): unknown {
+  const selected = stateOf(values, blockId, actionId).selected_option;
+  return typeof selected === "object" && selected !== null
+    ? (selected as Record<string, unknown>).value
+    : selected;
+}
+
+export function readPortOrderState(values: unknown): PortOrderForm {
+  const B = PORT_ORDER_BLOCKS;
+  const A = PORT_ORDER_ACTIONS;
+  return {
+    dcf: selectedValue(values, B.dcf, A.dcf),
+    speed: selectedValue(values, B.speed, A.speed),
+    term: selectedValue(values, B.term, A.term),
+    portName: stateOf(values, B.portName, A.portName).value,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Updating the modal in place
+
+/**
+ * Runs the modal updates of one view one at a time, newest state last. Each change (data
+ * center, speed, term) carries the whole form as it was then, and a slower update for an older
+ * change must never overwrite a newer one: an update waiting behind a running one is replaced
+ * by a newer one, and a change older than one already seen is dropped. Per process: with
+ * several replicas, two of them may still race; the submission is checked afresh anyway.
+ */
+export class LatestFirstUpdates {
+  private readonly slots = new Map<
+    string,
+    { newest: number; running: boolean; next?: () => Promise<void> }
+  >();
+
+  constructor(
+    private readonly onError: (error: unknown) => void,
+    private readonly maxViews = 1000,
+  ) {}
+
+  async run(key: string, order: number, task: () => Promise<void>): Promise<void> {
+    let slot = this.slots.get(key);
+    if (!slot) {
+      slot = { newest: Number.NEGATIVE_INFINITY, running: false };
+      this.slots.set(key, slot);
+      // Map order is insertion order: forget the oldest views first.
+      for (const old of this.slots.keys()) {
+        if (this.slots.size <= this.maxViews) break;
+        if (old !== key) this.slots.delete(old);
+      }
+    }
+    if (order < slot.newest) return;
+    slot.newest = order;
+    slot.next = task;
+    if (slot.running) return;
+    slot.running = true;
+    try {
+      while (slot.next) {
+        const current = slot.next;
+        slot.next = undefined;
+        await current().catch(this.onError);
+      }
+    } finally {
+      slot.running = false;
+    }
+  }
+}
+
+function actionOrder(body: BlockAction): number {
+  const ts = Number(body.actions[0]?.action_ts);
+  return Number.isFinite(ts) ? ts : Date.now() / 1000;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Answering the requester privately (a modal has no response_url)
+
+async function tellRequester(
+  client: WebClient,
+  where: { channelId?: string; userId: string },
+  text: string,
+  sandbox: boolean,
+  logger: Logger,
+): Promise<void> {
+  const blocks: KnownBlock[] = withSandboxLabel([section(text)], sandbox);
+  if (where.channelId) {
+    try {
+      await client.chat.postEphemeral({
+        channel: where.channelId,
+        user: where.userId,
+        text,
+        blocks,
+      });
+      return;
+    } catch (error) {
+      // The bot may not be in that channel (or it is gone): a DM is never lost.
+      logger.warn(
+        { err: error, channelId: where.channelId },
+        "ephemeral answer failed; sending a DM",
+      );
+    }
+  }
+  await client.chat.postMessage({ channel: where.userId, text, blocks });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Listeners
+
+/** Listeners (modal submissions, options loads, changes) of `/connect port order`. */
+export function registerPortOrderListeners(app: App, services: Services): void {
+  const { logger, provider } = services;
+  const directory = new DcfDirectory(provider);
+  const updates = new LatestFirstUpdates((error) =>
+    logger.warn({ err: error }, "could not update the port order form"),
+  );
+
+  // Search as you type: bounded so Slack's 3 seconds are never missed (a hint option instead).
+  app.options(PORT_ORDER_ACTIONS.dcf, async ({ ack, payload }) => {
+    const typed = typeof payload.value === "string" ? payload.value : "";
+    const suggestions = await suggestDcfs(directory, typed);
+    if (suggestions.kind === "timeout" || suggestions.kind === "failed") {
+      logger.warn({ suggestions: suggestions.kind }, "data center options load had no answer");
+    }
+    await ack({ options: dcfSuggestionOptions(suggestions, typed) });
+  });
+
+  // Data center, speed or term changed: the speeds of that DCF only, its LOA path, the price.
+  for (const actionId of [
+    PORT_ORDER_ACTIONS.dcf,
+    PORT_ORDER_ACTIONS.speed,
+    PORT_ORDER_ACTIONS.term,
+  ]) {
+    app.action<BlockAction>(actionId, async ({ ack, body, client }) => {
+      await ack();
+      const view = body.view;
+      if (!view || view.callback_id !== PORT_ORDER_VIEW) return;
+      const form = readPortOrderState(view.state?.values);
+      const metadata = parsePortOrderMetadata(view.private_metadata);
+      await updates.run(view.id, actionOrder(body), async () => {
+        const preview = await previewPortOrder({ provider, directory }, form);
+        // No hash: ordering is kept by `updates`; a hash would make a newer change lose to
+        // the update of an older one that landed first.
+        await client.views.update({
+          view_id: view.id,
+          view: portOrderModal({ metadata, sandbox: services.sandbox, preview }),
+        });
+      });
+    });
+  }
+
+  app.view(PORT_ORDER_VIEW, async ({ ack, body, view, client }) => {
+    const started = performance.now();
+    let check: Awaited<ReturnType<typeof checkPortOrder>>;
+    try {
+      check = await checkPortOrder(
+        {
+          provider,
+          identity: services.identity,
+          requestedNames: () => requestedPortNames(services.approvals.store),
+        },
+        readPortOrderState(view.state?.values),
+      );
+    } catch (error) {
+      logger.error({ err: error }, "port order form check failed");
+      check = { ok: false, errors: { dcf: "Something went wrong on our side; submit again" } };
+    }
+    if (!check.ok) {
+      await ack({
+        response_action: "errors",
+        errors: blockErrors(check.errors, PORT_ORDER_BLOCKS, view, "dcf"),
+      });
+      record(services, body.user.id, "failed", started);
+      return;
+    }
+    await ack();
+
+    const where = {
+      channelId: parsePortOrderMetadata(view.private_metadata).channelId,
+      userId: body.user.id,
+    };
+    const submission = portOrderSubmission(check.value, where);
+    await withRequestId(newRequestId(), async () => {
+      let outcome: Outcome = "succeeded";
+      let text: string;
+      try {
+        const submitted = await submitForApproval({ services, client, submission });
+        if (submitted.ok) {
+          text = submittedText(submitted);
+        } else {
+          outcome = "blocked";
+          text = `:no_entry: ${submitted.message}`;
+        }
+      } catch (error) {
+        outcome = "errored";
+        logger.error({ err: error }, "could not post the port order for approval");
+        text = `:warning: Couldn't post *${submission.title}* for approval, so nothing will be ordered. Try again in a minute.`;
+      }
+      try {
+        await tellRequester(client, where, text, services.sandbox, logger);
+      } catch (error) {
+        logger.error({ err: error }, "could not confirm the port order request");
+      }
+      record(services, body.user.id, outcome, started);
+    });
+  });
+}
+
+/** The audit line and metrics of a submission (the command itself only opened the form). */
+function record(services: Services, userId: string, outcome: Outcome, started: number): void {
+  services.metrics.commands.inc({ command: COMMAND_NAME, outcome });
+  services.logger.info(
+    {
+      audit: "command",
+      command: COMMAND_NAME,
+      userId,
+      outcome,
+      via: "modal",
+      ms: Math.round(performance.now() - started),
+    },
+    "command run",
+  );
+}

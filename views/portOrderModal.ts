@@ -1,0 +1,301 @@
+import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from "@slack/types";
+import {
+  type LoaPath,
+  PORT_ORDER_TERMS,
+  type PortOrderField,
+  type PortOrderPreview,
+  termValue,
+  termWords,
+} from "../src/flows/portOrder.js";
+import { DCF_SEARCH_MIN, isReady, offeredSpeeds } from "../src/flows/pricing.js";
+import type { Dcf } from "../src/provider/api.js";
+import {
+  context,
+  escapeMrkdwn,
+  fields,
+  LIMITS,
+  option,
+  section,
+  withSandboxLabel,
+} from "./blocks.js";
+import { type DcfRecord, dcfFeatures, dcfPlace } from "./dcf.js";
+import { DASH, formatMbps, formatMoney, formatSpeed, textOr } from "./format.js";
+import { dcfOption } from "./pricingModals.js";
+
+/**
+ * The port order modal (`/connect port order`): data center (search as you type), the speeds of
+ * that data center only, term, port name, and — as soon as they are chosen — the live price and
+ * the LOA path that will follow. Pure functions; ids are exported so listeners and tests share
+ * them.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Ids
+
+export const PORT_ORDER_VIEW = "port_order";
+
+export const PORT_ORDER_BLOCKS = {
+  dcf: "port_order_dcf",
+  speed: "port_order_speed",
+  term: "port_order_term",
+  portName: "port_order_name",
+} as const satisfies Record<PortOrderField, string>;
+
+export const PORT_ORDER_ACTIONS = {
+  dcf: "port_order_dcf_select",
+  speed: "port_order_speed_select",
+  term: "port_order_term_select",
+  portName: "port_order_name_input",
+} as const satisfies Record<PortOrderField, string>;
+
+/** The live price (or why there is none yet). */
+export const PORT_ORDER_PRICE_BLOCK = "port_order_price";
+/** What happens after the order: how the LOA for the cross connect arrives. */
+export const PORT_ORDER_LOA_BLOCK = "port_order_loa";
+
+/** The port order rule's limit on the port name (src/provider/rules.ts). */
+export const PORT_NAME_MAX_LENGTH = 100;
+
+const TITLE_MAX = 24;
+
+// ---------------------------------------------------------------------------------------------
+// private_metadata: where to confirm once the modal is submitted
+
+export interface PortOrderMetadata {
+  /** The channel the command came from: the confirmation is posted there, privately. */
+  channelId?: string;
+}
+
+const SLACK_ID = /^[A-Z0-9]{2,32}$/;
+
+export function encodePortOrderMetadata(metadata: PortOrderMetadata): string {
+  return JSON.stringify(metadata.channelId ? { c: metadata.channelId } : {});
+}
+
+/** Reads what encodePortOrderMetadata wrote; anything else (or nothing) reads as empty. */
+export function parsePortOrderMetadata(text: unknown): PortOrderMetadata {
+  if (typeof text !== "string" || text.length > 3000) return {};
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed !== "object" || parsed === null) return {};
+    const { c } = parsed as Record<string, unknown>;
+    return typeof c === "string" && SLACK_ID.test(c) ? { channelId: c } : {};
+  } catch {
+    return {};
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Elements
+
+function plainText(text: string) {
+  return { type: "plain_text" as const, text, emoji: true };
+}
+
+function input(
+  blockId: string,
+  label: string,
+  element: InputBlock["element"],
+  extra: Partial<Pick<InputBlock, "hint" | "optional" | "dispatch_action">> = {},
+): InputBlock {
+  return { type: "input", block_id: blockId, label: plainText(label), element, ...extra };
+}
+
+/** The Speed options: exactly the DCF's valid speeds, "10G" with "10,000 Mbps" below. */
+export function speedOptions(speeds: readonly number[]): PlainTextOption[] {
+  return speeds
+    .slice(0, LIMITS.staticOptions)
+    .map((mbps) => option(formatSpeed(mbps), String(mbps), formatMbps(mbps)));
+}
+
+/** The Term options: the terms a port order can express (see PORT_ORDER_TERMS). */
+export const PORT_ORDER_TERM_OPTIONS: PlainTextOption[] = PORT_ORDER_TERMS.map((t) =>
+  option(termWords(t), termValue(t)),
+);
+
+function chosenDcf(preview: PortOrderPreview | undefined): Dcf | undefined {
+  return preview?.chosen && "dcf" in preview.chosen ? preview.chosen.dcf : undefined;
+}
+
+function dcfInput(preview: PortOrderPreview | undefined): InputBlock {
+  const dcf = chosenDcf(preview);
+  return input(
+    PORT_ORDER_BLOCKS.dcf,
+    "Data center",
+    {
+      type: "external_select",
+      action_id: PORT_ORDER_ACTIONS.dcf,
+      placeholder: plainText("Type a name, city or airport code"),
+      min_query_length: DCF_SEARCH_MIN,
+      ...(dcf ? { initial_option: dcfOption(dcf) } : {}),
+    },
+    // The Speed choices, price and LOA path depend on it: Slack tells the app when it changes.
+    { dispatch_action: true },
+  );
+}
+
+/** The chosen data center in a line: name, place and its tags in words. */
+export function dcfLine(dcf: Dcf): string {
+  const parts = [
+    `*${textOr(dcf.name?.trim() || dcf.username, "The data center")}*`,
+    dcfPlace(dcf as DcfRecord),
+    ...dcfFeatures(dcf as DcfRecord),
+  ].filter((p): p is string => typeof p === "string" && p !== "");
+  return parts.join(" · ");
+}
+
+/** How the LOA for the cross connect will arrive after the order. */
+export function loaBlock(loa: LoaPath): KnownBlock {
+  return {
+    ...section(`:page_facing_up: *LOA after the order:* ${escapeMrkdwn(loa.text)}`),
+    block_id: PORT_ORDER_LOA_BLOCK,
+  };
+}
+
+function dcfBlocks(preview: PortOrderPreview | undefined): KnownBlock[] {
+  const chosen = preview?.chosen;
+  if (!chosen) return [context("Pick a data center first: its speeds appear here.")];
+  if ("problem" in chosen) return [context(`:warning: ${escapeMrkdwn(chosen.problem)}`)];
+  const { dcf } = chosen;
+  const blocks: KnownBlock[] = [context(dcfLine(dcf))];
+  if (!isReady(dcf)) {
+    blocks.push(
+      context(
+        `:construction: ${textOr(dcf.name, "This data center")} is not ready for orders yet; pick another.`,
+      ),
+    );
+  }
+  if (preview?.loa) blocks.push(loaBlock(preview.loa));
+  const speeds = offeredSpeeds(dcf);
+  if (speeds.length === 0) {
+    blocks.push(
+      context(
+        `:warning: ${textOr(dcf.name, "This data center")} lists no valid speeds, so no port can be ordered there; pick another.`,
+      ),
+    );
+    return blocks;
+  }
+  const options = speedOptions(speeds);
+  const initial = options.find((o) => o.value === String(preview?.speedMbps));
+  blocks.push(
+    input(
+      PORT_ORDER_BLOCKS.speed,
+      "Speed",
+      {
+        type: "static_select",
+        action_id: PORT_ORDER_ACTIONS.speed,
+        placeholder: plainText("Choose a speed"),
+        options,
+        ...(initial ? { initial_option: initial } : {}),
+      },
+      {
+        dispatch_action: true,
+        hint: plainText("Only the speeds this data center offers"),
+      },
+    ),
+  );
+  return blocks;
+}
+
+function termInput(preview: PortOrderPreview | undefined): InputBlock {
+  // 1 year unless the person chose otherwise: the usual term, and what pricing assumes too.
+  const value = termValue(preview?.term ?? PORT_ORDER_TERMS[0] ?? { value: 1, unit: "y" });
+  const initial = PORT_ORDER_TERM_OPTIONS.find((o) => o.value === value);
+  return input(
+    PORT_ORDER_BLOCKS.term,
+    "Term",
+    {
+      type: "static_select",
+      action_id: PORT_ORDER_ACTIONS.term,
+      placeholder: plainText("Choose a term"),
+      options: PORT_ORDER_TERM_OPTIONS,
+      ...(initial ? { initial_option: initial } : {}),
+    },
+    {
+      dispatch_action: true,
+      hint: plainText(
+        "A port order carries a term unit only: 1 year, or month to month (which costs more)",
+      ),
+    },
+  );
+}
+
+function portNameInput(): InputBlock {
+  return input(
+    PORT_ORDER_BLOCKS.portName,
+    "Port name",
+    {
+      type: "plain_text_input",
+      action_id: PORT_ORDER_ACTIONS.portName,
+      min_length: 1,
+      max_length: PORT_NAME_MAX_LENGTH,
+      placeholder: plainText("e.g. ams-core-01"),
+    },
+    { hint: plainText("Unique among your company's ports; one line") },
+  );
+}
+
+/** The price block: the live price, why there is none, or what is still to choose. */
+export function priceBlock(preview: PortOrderPreview | undefined): KnownBlock {
+  const price = preview?.price;
+  if (!price) {
+    return {
+      ...context(":moneybag: Choose a data center, speed and term to see the price."),
+      block_id: PORT_ORDER_PRICE_BLOCK,
+    };
+  }
+  if (price.kind === "unavailable") {
+    return {
+      ...context(`:warning: ${escapeMrkdwn(price.message)}`),
+      block_id: PORT_ORDER_PRICE_BLOCK,
+    };
+  }
+  const { result, term, speedMbps } = price;
+  const amount = (x: unknown) =>
+    typeof x === "number" && Number.isFinite(x) ? formatMoney(x) : undefined;
+  const totalLabel =
+    term.durationUnit === "m" ? "Price (one month)" : `Price (total for ${termWords(term)})`;
+  return {
+    ...fields([
+      [totalLabel, amount(result.price) ?? DASH],
+      ["Monthly", amount(result.basicMonthlyAmount) ?? amount(result.preAuthAmount)],
+      ["For", `${formatSpeed(speedMbps)} · ${termWords(term)}`],
+    ]),
+    block_id: PORT_ORDER_PRICE_BLOCK,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The modal
+
+export interface PortOrderModalInput {
+  metadata: PortOrderMetadata;
+  /** Sandbox mode is labelled, so nobody takes a simulated order for a real one. */
+  sandbox: boolean;
+  /** What is chosen so far, with its speeds, LOA path and price. */
+  preview?: PortOrderPreview;
+}
+
+/** `/connect port order`: the form, updated in place as the person chooses. */
+export function portOrderModal(state: PortOrderModalInput): ModalView {
+  const { preview } = state;
+  const blocks: KnownBlock[] = [
+    dcfInput(preview),
+    ...dcfBlocks(preview),
+    termInput(preview),
+    portNameInput(),
+    priceBlock(preview),
+    context(
+      "Payment: invoice. Amounts are in your account's currency. Nothing is ordered until an approver approves the request in the approvals channel.",
+    ),
+  ];
+  return {
+    type: "modal",
+    callback_id: PORT_ORDER_VIEW,
+    private_metadata: encodePortOrderMetadata(state.metadata),
+    title: plainText("Order a port".slice(0, TITLE_MAX)),
+    submit: plainText("Request approval"),
+    close: plainText("Cancel"),
+    blocks: withSandboxLabel(blocks, state.sandbox),
+  };
+}
