@@ -13,7 +13,7 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY views ./views
 COPY openapi ./openapi
-RUN npm run build
+RUN npm run build && cp -r src/playground/static dist/src/playground/static
 
 # --- runtime: production dependencies only, non-root -------------------------------------
 FROM node:20-bookworm-slim AS runtime
