@@ -23,6 +23,7 @@ import {
   startSlackApp,
 } from "./slack/app.js";
 import { placementCallbacks } from "./slack/approvals.js";
+import { edgeQuoteCallbacks } from "./slack/edgeQuoteCallbacks.js";
 import { registerListeners } from "./slack/listeners.js";
 import { type SlackStandin, STANDIN_IDS } from "./standin/index.js";
 
@@ -168,6 +169,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       workers: role === "worker" || config.workers,
       slack: backgroundSlack.chat,
       readOrder: (companyName, orderId) => readOrderForTracking(api, companyName, orderId),
+      quotes: edgeQuoteCallbacks(services),
       placement: {
         store: approvalStore,
         place: (request) => placeOrder(api, request),

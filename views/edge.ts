@@ -2,6 +2,7 @@ import type { KnownBlock } from "@slack/types";
 import type { components } from "../src/provider/generated/provider.js";
 import { COMMAND } from "../src/slack/commandRegistry.js";
 import { context, divider, escapeMrkdwn, header, section } from "./blocks.js";
+import { draftActionsBlock } from "./edgeQuote.js";
 import { code, formatSpeed, statusBadge, textOr } from "./format.js";
 import {
   fallbackText,
@@ -156,7 +157,12 @@ export function edgeDraftsView(
     return { text, blocks: [section(text)], page: pageRef };
   }
   const blocks: KnownBlock[] = [header("Edge draft orders")];
-  for (const draft of shown) blocks.push(section(draftSummary(draft, timeZone, now)), divider());
+  for (const draft of shown) {
+    blocks.push(section(draftSummary(draft, timeZone, now)));
+    // Rename / Re-quote / Order / Delete (handled in src/slack/commands/edgeQuote.ts).
+    if (draft.id) blocks.push(draftActionsBlock(draft));
+    blocks.push(divider());
+  }
   blocks.pop();
   const soon = shown.filter((d) => {
     const days = daysLeft(d.deleteIn ?? d.daysUntilDelete);

@@ -84,6 +84,23 @@ describe("edgeDraftsView", () => {
     expectWithinSlackLimits(reply.blocks);
   });
 
+  it("offers Rename, Re-quote, Order and Delete on each draft that has an id", () => {
+    const reply = edgeDraftsView(drafts, itemsPage, TZ, NOW);
+    const actionIds = reply.blocks
+      .filter((b) => b.type === "actions")
+      .flatMap((b) =>
+        "elements" in b ? b.elements.map((e) => ("action_id" in e ? e.action_id : "")) : [],
+      );
+    for (const id of [
+      "edge_draft_rename",
+      "edge_draft_requote",
+      "edge_draft_order",
+      "edge_draft_delete",
+    ]) {
+      expect(actionIds.filter((a) => a === id)).toHaveLength(drafts.filter((d) => d.id).length);
+    }
+  });
+
   it("reads daysUntilDelete when deleteIn is missing", () => {
     const text = readable(
       edgeDraftsView([{ id: "d", daysUntilDelete: 1 }], itemsPage, undefined, NOW).blocks,

@@ -1,0 +1,126 @@
+import type { KnownBlock } from "@slack/types";
+import { capBlocks, withSandboxLabel } from "../../views/blocks.js";
+import {
+  type Message,
+  quoteAnsweredRootMessage,
+  quoteFailedMessage,
+  quoteReadyMessage,
+  quoteRef,
+} from "../../views/edgeQuote.js";
+import {
+  type EdgeQuotationRequest,
+  quoteStatus,
+  readQuoteResult,
+  readStoredRequest,
+} from "../flows/edgeQuote.js";
+import type { QuoteCallbacks, QuoteContext } from "../jobs/index.js";
+import type { Services } from "../services.js";
+
+/**
+ * The quote poller's collaborators (src/jobs/quotePoller.ts) for Edge quotes: read the result,
+ * then post the offers (or why there are none) in the quote's thread and mark the thread root.
+ * Posts go through the notifier with the job's key, so a retried job never posts twice.
+ *
+ * Wiring (src/bot.ts): `startJobs({ ..., quotes: edgeQuoteCallbacks(services), ... })`.
+ */
+export function edgeQuoteCallbacks(
+  services: Pick<Services, "provider" | "logger" | "sandbox">,
+): QuoteCallbacks<unknown> {
+  const label = (blocks: KnownBlock[]) => capBlocks(withSandboxLabel(blocks, services.sandbox));
+
+  async function post(ctx: QuoteContext, message: Message): Promise<void> {
+    await ctx.notifier.post({
+      key: ctx.notifyKey,
+      channel: ctx.channel,
+      ...(ctx.threadTs ? { threadTs: ctx.threadTs } : {}),
+      text: message.text,
+      blocks: label(message.blocks),
+    });
+  }
+
+  /** The "Quote requested…" root says how it ended, so the channel shows it without opening the thread. */
+  async function markRoot(
+    ctx: QuoteContext,
+    request: EdgeQuotationRequest | undefined,
+    outcome: "ready" | "failed",
+  ): Promise<void> {
+    if (!ctx.threadTs || !request) return;
+    const message = quoteAnsweredRootMessage({
+      request,
+      requestedBy: ctx.userId,
+      responseId: ctx.responseId,
+      outcome,
+    });
+    try {
+      await ctx.notifier.update({
+        key: `${ctx.notifyKey}:root`,
+        channel: ctx.channel,
+        ts: ctx.threadTs,
+        text: message.text,
+        blocks: label(message.blocks),
+      });
+    } catch (error) {
+      // The offers are already on their way; a stale root is only cosmetic.
+      services.logger.warn(
+        { err: error, responseId: ctx.responseId },
+        "edge quote: root not updated",
+      );
+    }
+  }
+
+  async function failed(message: string, ctx: QuoteContext): Promise<void> {
+    const request = readStoredRequest(ctx.request);
+    await post(
+      ctx,
+      quoteFailedMessage({
+        message,
+        requestedBy: ctx.userId,
+        ...(request ? { ref: quoteRef(ctx.responseId, request) } : {}),
+      }),
+    );
+    await markRoot(ctx, request, "failed");
+  }
+
+  return {
+    async readQuote(responseId) {
+      const body = await services.provider.getEdgeQuoteResult(responseId);
+      return quoteStatus(body) === "pending" ? { ready: false } : { ready: true, result: body };
+    },
+
+    async onReady(result, ctx) {
+      const quote = readQuoteResult(ctx.responseId, result);
+      if (quote.status === "failed") {
+        await failed(
+          `The provider's partners could not quote this Edge port (status ${quote.providerStatus ?? "failed"}). Check the address, then request the quote again or contact support.`,
+          ctx,
+        );
+        return;
+      }
+      const request = readStoredRequest(ctx.request);
+      if (!request) {
+        services.logger.warn(
+          { responseId: ctx.responseId },
+          "edge quote: the job's request could not be read; posting the offers without buttons",
+        );
+      }
+      await post(
+        ctx,
+        quoteReadyMessage({
+          quote,
+          requestedBy: ctx.userId,
+          ...(request ? { request, ref: quoteRef(ctx.responseId, request) } : {}),
+        }),
+      );
+      await markRoot(ctx, request, "ready");
+      services.logger.info(
+        { responseId: ctx.responseId, offers: quote.offers.length, polls: ctx.polls },
+        "edge quote ready",
+      );
+    },
+
+    async onFailed(message, ctx) {
+      await failed(message, ctx);
+      services.logger.info({ responseId: ctx.responseId, polls: ctx.polls }, "edge quote failed");
+    },
+  };
+}

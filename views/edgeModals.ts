@@ -1,0 +1,496 @@
+import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from "@slack/types";
+import {
+  ADDRESS_MAX,
+  cheapestOffer,
+  countryName,
+  DISCOUNT_CODE_MAX,
+  describeRequest,
+  EDGE_NAME_MAX,
+  type EdgeCatalogue,
+  type EdgeCountryChoice,
+  type EdgeOffer,
+  type EdgeOrderField,
+  type EdgeOrderSource,
+  type EdgeQuoteField,
+  POST_CODE_MAX,
+} from "../src/flows/edgeQuote.js";
+import { isSingapore } from "../src/provider/rules.js";
+import { context, escapeMrkdwn, LIMITS, option, section, truncate } from "./blocks.js";
+import { encodeQuoteRef, parseQuoteRef, type QuoteRef } from "./edgeQuote.js";
+import { code, formatMoney } from "./format.js";
+
+/**
+ * The Edge modals: the quote form (`/connect edge quote`), a discount code, the order (from a
+ * quote or a draft) and renaming a draft, plus loading and problem views. Pure functions; ids
+ * are exported so listeners and tests share them.
+ */
+
+export const EDGE_QUOTE_VIEW = "edge_quote";
+export const EDGE_DISCOUNT_VIEW = "edge_discount";
+export const EDGE_ORDER_VIEW = "edge_order";
+export const EDGE_RENAME_VIEW = "edge_draft_rename";
+/** A view with nothing to submit (loading, a problem). */
+export const EDGE_INFO_VIEW = "edge_info";
+
+export const EDGE_QUOTE_BLOCKS = {
+  country: "edge_quote_country",
+  bandwidth: "edge_quote_bandwidth",
+  bandwidthUnit: "edge_quote_bandwidth_unit",
+  term: "edge_quote_term",
+  termUnit: "edge_quote_term_unit",
+  address: "edge_quote_address",
+  postCode: "edge_quote_post_code",
+} as const;
+
+export const EDGE_QUOTE_INPUTS = {
+  country: "edge_quote_country_select",
+  bandwidth: "edge_quote_bandwidth_input",
+  bandwidthUnit: "edge_quote_bandwidth_unit_select",
+  term: "edge_quote_term_input",
+  termUnit: "edge_quote_term_unit_select",
+  address: "edge_quote_address_input",
+  postCode: "edge_quote_post_code_input",
+} as const;
+
+/** The form's fields → their input blocks (for field errors). */
+export const EDGE_QUOTE_FIELD_BLOCKS = {
+  country: EDGE_QUOTE_BLOCKS.country,
+  bandwidth: EDGE_QUOTE_BLOCKS.bandwidth,
+  term: EDGE_QUOTE_BLOCKS.term,
+  address: EDGE_QUOTE_BLOCKS.address,
+  postCode: EDGE_QUOTE_BLOCKS.postCode,
+} as const satisfies Record<EdgeQuoteField, string>;
+
+export const EDGE_DISCOUNT_BLOCK = "edge_discount_code";
+export const EDGE_DISCOUNT_INPUT = "edge_discount_code_input";
+
+export const EDGE_ORDER_BLOCKS = {
+  offer: "edge_order_offer",
+  portName: "edge_order_port_name",
+} as const satisfies Record<EdgeOrderField, string>;
+
+export const EDGE_ORDER_INPUTS = {
+  offer: "edge_order_offer_select",
+  portName: "edge_order_port_name_input",
+} as const;
+
+export const EDGE_RENAME_BLOCK = "edge_draft_name";
+export const EDGE_RENAME_INPUT = "edge_draft_name_input";
+
+/** Slack's limit on a modal title. */
+const TITLE_MAX = 24;
+
+// ---------------------------------------------------------------------------------------------
+// private_metadata
+
+/** Where answers go and what a modal is about; set by the app, returned by Slack. */
+export interface EdgeModalMetadata {
+  /** The channel the command or button was used in (answers go there, privately). */
+  channelId?: string;
+  /** The quote's thread (a discounted quote is posted there). */
+  threadTs?: string;
+  /** The quote a discount or an order is about. */
+  ref?: QuoteRef;
+  /** The draft an order or rename is about. */
+  draftId?: string;
+}
+
+const CHANNEL_ID = /^[A-Z0-9]{2,32}$/;
+const TS = /^\d{1,12}\.\d{1,9}$/;
+const DRAFT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+export function encodeEdgeMetadata(metadata: EdgeModalMetadata): string {
+  const ref = metadata.ref ? encodeQuoteRef(metadata.ref) : undefined;
+  return JSON.stringify({
+    ...(metadata.channelId ? { c: metadata.channelId } : {}),
+    ...(metadata.threadTs ? { th: metadata.threadTs } : {}),
+    ...(ref ? { q: ref } : {}),
+    ...(metadata.draftId ? { d: metadata.draftId } : {}),
+  });
+}
+
+/** Reads what encodeEdgeMetadata wrote; anything else reads as empty. */
+export function parseEdgeMetadata(value: unknown): EdgeModalMetadata {
+  if (typeof value !== "string" || value.length > 3000) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return {};
+  }
+  if (typeof parsed !== "object" || parsed === null) return {};
+  const { c, th, q, d } = parsed as Record<string, unknown>;
+  const ref = parseQuoteRef(q);
+  return {
+    ...(typeof c === "string" && CHANNEL_ID.test(c) ? { channelId: c } : {}),
+    ...(typeof th === "string" && TS.test(th) ? { threadTs: th } : {}),
+    ...(ref ? { ref } : {}),
+    ...(typeof d === "string" && DRAFT_ID.test(d) ? { draftId: d } : {}),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Elements
+
+function plainText(text: string) {
+  return { type: "plain_text" as const, text, emoji: true };
+}
+
+function input(
+  blockId: string,
+  label: string,
+  element: InputBlock["element"],
+  extra: Partial<Pick<InputBlock, "hint" | "optional" | "dispatch_action">> = {},
+): InputBlock {
+  return { type: "input", block_id: blockId, label: plainText(label), element, ...extra };
+}
+
+function modal(
+  callbackId: string,
+  title: string,
+  blocks: KnownBlock[],
+  metadata: EdgeModalMetadata,
+  submit?: string,
+): ModalView {
+  return {
+    type: "modal",
+    callback_id: callbackId,
+    private_metadata: encodeEdgeMetadata(metadata),
+    title: plainText(truncate(title, TITLE_MAX)),
+    ...(submit ? { submit: plainText(submit) } : {}),
+    close: plainText(submit ? "Cancel" : "Close"),
+    blocks,
+  };
+}
+
+/** Shown while the provider is asked for what the modal needs (the trigger id lasts 3 s). */
+export function edgeLoadingModal(title: string, what: string): ModalView {
+  return modal(
+    EDGE_INFO_VIEW,
+    title,
+    [section(`:hourglass_flowing_sand: ${escapeMrkdwn(what)}`)],
+    {},
+  );
+}
+
+/** A modal that only explains (the provider failed, the quote is gone, …). */
+export function edgeProblemModal(title: string, message: string): ModalView {
+  return modal(EDGE_INFO_VIEW, title, [section(`:warning: ${escapeMrkdwn(message)}`)], {});
+}
+
+// ---------------------------------------------------------------------------------------------
+// The quote form
+
+/** Option and hint texts are plain text: no escaping. */
+export function countryOption(country: EdgeCountryChoice): PlainTextOption {
+  return option(country.name, country.key);
+}
+
+export function countryOptions(countries: readonly EdgeCountryChoice[]): PlainTextOption[] {
+  return countries.slice(0, LIMITS.staticOptions).map(countryOption);
+}
+
+export interface EdgeQuoteModalInput {
+  catalogue: EdgeCatalogue;
+  metadata: EdgeModalMetadata;
+  /** The country chosen so far (its post code rule decides whether Post code is shown). */
+  country?: EdgeCountryChoice;
+}
+
+const BANDWIDTH_UNITS = ["Mbps", "Gbps"] as const;
+const TERM_UNITS = [
+  ["month", "Months"],
+  ["year", "Years"],
+] as const;
+
+function countryElement(input: EdgeQuoteModalInput): InputBlock["element"] {
+  const { countries } = input.catalogue;
+  const initial = input.country ? countryOption(input.country) : undefined;
+  // Static selects hold 100 options; a longer list is searched as the person types.
+  if (countries.length > LIMITS.staticOptions) {
+    return {
+      type: "external_select",
+      action_id: EDGE_QUOTE_INPUTS.country,
+      placeholder: plainText("Type a country"),
+      min_query_length: 0,
+      ...(initial ? { initial_option: initial } : {}),
+    };
+  }
+  const options = countryOptions(countries);
+  const chosen = initial ? options.find((o) => o.value === initial.value) : undefined;
+  return {
+    type: "static_select",
+    action_id: EDGE_QUOTE_INPUTS.country,
+    placeholder: plainText("Choose a country"),
+    options,
+    ...(chosen ? { initial_option: chosen } : {}),
+  };
+}
+
+function bandwidthBlocks(catalogue: EdgeCatalogue): InputBlock[] {
+  if (catalogue.bandwidths.length > 0) {
+    return [
+      input(
+        EDGE_QUOTE_BLOCKS.bandwidth,
+        "Bandwidth",
+        {
+          type: "static_select",
+          action_id: EDGE_QUOTE_INPUTS.bandwidth,
+          placeholder: plainText("Choose a bandwidth"),
+          options: catalogue.bandwidths
+            .slice(0, LIMITS.staticOptions)
+            .map((b) => option(b.label, b.key)),
+        },
+        { hint: plainText("The bandwidths the provider quotes Edge ports for") },
+      ),
+    ];
+  }
+  // The provider's list could not be read: a number and a unit, checked by the provider.
+  return [
+    input(EDGE_QUOTE_BLOCKS.bandwidth, "Bandwidth", {
+      type: "number_input",
+      action_id: EDGE_QUOTE_INPUTS.bandwidth,
+      is_decimal_allowed: true,
+      min_value: "0.001",
+      placeholder: plainText("e.g. 100"),
+    }),
+    input(EDGE_QUOTE_BLOCKS.bandwidthUnit, "Bandwidth unit", {
+      type: "static_select",
+      action_id: EDGE_QUOTE_INPUTS.bandwidthUnit,
+      options: BANDWIDTH_UNITS.map((u) => option(u, u)),
+      initial_option: option("Mbps", "Mbps"),
+    }),
+  ];
+}
+
+function termBlocks(catalogue: EdgeCatalogue): InputBlock[] {
+  if (catalogue.terms.length > 0) {
+    return [
+      input(EDGE_QUOTE_BLOCKS.term, "Contract term", {
+        type: "static_select",
+        action_id: EDGE_QUOTE_INPUTS.term,
+        placeholder: plainText("Choose a term"),
+        options: catalogue.terms.slice(0, LIMITS.staticOptions).map((t) => option(t.label, t.key)),
+      }),
+    ];
+  }
+  return [
+    input(EDGE_QUOTE_BLOCKS.term, "Contract term", {
+      type: "number_input",
+      action_id: EDGE_QUOTE_INPUTS.term,
+      is_decimal_allowed: false,
+      min_value: "1",
+      placeholder: plainText("e.g. 12"),
+    }),
+    input(EDGE_QUOTE_BLOCKS.termUnit, "Contract term unit", {
+      type: "static_select",
+      action_id: EDGE_QUOTE_INPUTS.termUnit,
+      options: TERM_UNITS.map(([value, label]) => option(label, value)),
+      initial_option: option("Months", "month"),
+    }),
+  ];
+}
+
+/** `/connect edge quote`: Country, Bandwidth, Contract term, Address (+ Post code). */
+export function edgeQuoteModal(state: EdgeQuoteModalInput): ModalView {
+  const { catalogue, country } = state;
+  if (catalogue.countries.length === 0) {
+    return edgeProblemModal(
+      "Edge port quote",
+      "The provider lists no countries for Edge ports right now; try again later.",
+    );
+  }
+  const blocks: KnownBlock[] = [
+    input(EDGE_QUOTE_BLOCKS.country, "Country", countryElement(state), {
+      // Post code depends on the country: Slack tells the app when it changes.
+      dispatch_action: true,
+    }),
+    ...bandwidthBlocks(catalogue),
+    ...termBlocks(catalogue),
+    input(
+      EDGE_QUOTE_BLOCKS.address,
+      "Address",
+      {
+        type: "plain_text_input",
+        action_id: EDGE_QUOTE_INPUTS.address,
+        max_length: ADDRESS_MAX,
+        placeholder: plainText("e.g. 1 Raffles Place, Singapore 048616"),
+      },
+      { hint: plainText("The site's full street address, as a maps search shows it") },
+    ),
+  ];
+  if (country?.postCodeRequired) {
+    blocks.push(
+      input(
+        EDGE_QUOTE_BLOCKS.postCode,
+        "Post code",
+        {
+          type: "plain_text_input",
+          action_id: EDGE_QUOTE_INPUTS.postCode,
+          max_length: POST_CODE_MAX,
+          placeholder: plainText(isSingapore(country.country) ? "e.g. 048616" : "Post code"),
+        },
+        {
+          hint: plainText(
+            isSingapore(country.country)
+              ? "Required for Singapore: 6 digits"
+              : `Required for an address in ${country.name}`,
+          ),
+        },
+      ),
+    );
+  }
+  blocks.push(
+    context(
+      "The provider asks its partners for prices at this address. The offers appear in a thread in this channel, usually within a few minutes; from there you can apply a discount code, save a draft or order.",
+    ),
+  );
+  return modal(EDGE_QUOTE_VIEW, "Edge port quote", blocks, state.metadata, "Request quote");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Discount code
+
+export function edgeDiscountModal(metadata: EdgeModalMetadata): ModalView {
+  const key = metadata.ref?.responseId;
+  const blocks: KnownBlock[] = [
+    input(
+      EDGE_DISCOUNT_BLOCK,
+      "Discount code",
+      {
+        type: "plain_text_input",
+        action_id: EDGE_DISCOUNT_INPUT,
+        max_length: DISCOUNT_CODE_MAX,
+        placeholder: plainText("e.g. NETSAVE10"),
+      },
+      { hint: plainText("A code the provider gave you; the new prices are posted in the thread") },
+    ),
+  ];
+  if (key) blocks.push(context(`Quote key ${code(key)}`));
+  return modal(EDGE_DISCOUNT_VIEW, "Apply a discount code", blocks, metadata, "Apply");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Order
+
+function offerOption(offer: EdgeOffer, index: number): PlainTextOption {
+  const vendor = offer.vendor ?? `Offer ${index + 1}`;
+  const head =
+    offer.monthly !== undefined
+      ? `${vendor} — ${formatMoney(offer.monthly)} per month`
+      : offer.total !== undefined
+        ? `${vendor} — ${formatMoney(offer.total)} for the term`
+        : vendor;
+  const details = [
+    offer.nonRecurring !== undefined ? `${formatMoney(offer.nonRecurring)} one-off` : undefined,
+    offer.total !== undefined && offer.monthly !== undefined
+      ? `${formatMoney(offer.total)} over the term`
+      : undefined,
+    offer.leadTimeDays !== undefined ? `~${offer.leadTimeDays} days lead time` : undefined,
+  ].filter((d): d is string => d !== undefined);
+  return option(head, offer.key, details.length > 0 ? details.join(" · ") : undefined);
+}
+
+/** Radio buttons hold 10 options. */
+const RADIO_MAX = 10;
+
+function offerElement(offers: readonly EdgeOffer[]): InputBlock["element"] {
+  const options = offers.slice(0, LIMITS.staticOptions).map(offerOption);
+  const cheapest = cheapestOffer(offers);
+  const initial = options.find((o) => o.value === cheapest?.key);
+  if (options.length <= RADIO_MAX) {
+    return {
+      type: "radio_buttons",
+      action_id: EDGE_ORDER_INPUTS.offer,
+      options,
+      ...(initial ? { initial_option: initial } : {}),
+    };
+  }
+  return {
+    type: "static_select",
+    action_id: EDGE_ORDER_INPUTS.offer,
+    options,
+    ...(initial ? { initial_option: initial } : {}),
+  };
+}
+
+/** Order an Edge port from a quote or a draft: the offer (with its price) and a port name. */
+export function edgeOrderModal(input_: {
+  source: EdgeOrderSource;
+  metadata: EdgeModalMetadata;
+  speedMbps?: number;
+}): ModalView {
+  const { source } = input_;
+  if (source.offers.length === 0) {
+    return edgeProblemModal(
+      "Order an Edge port",
+      "This quote has no offers to order. Request a new quote, or contact support from the quote.",
+    );
+  }
+  const request = source.request;
+  const lines = [
+    `*${escapeMrkdwn(describeRequest(request))}*`,
+    escapeMrkdwn(request["formatted-address"]),
+    request.postCode ? `Post code ${escapeMrkdwn(request.postCode)}` : undefined,
+    source.draft
+      ? `From the draft *${escapeMrkdwn(source.draft.name ?? "Draft order")}*: the provider deletes it once the port is ordered.`
+      : undefined,
+    source.discountCode ? `Discount code ${code(source.discountCode)} applied.` : undefined,
+  ].filter(Boolean);
+  const blocks: KnownBlock[] = [
+    section(lines.join("\n")),
+    input(EDGE_ORDER_BLOCKS.offer, "Offer", offerElement(source.offers), {
+      hint: plainText("Each offer's price as quoted; the cheapest is preselected"),
+    }),
+    input(
+      EDGE_ORDER_BLOCKS.portName,
+      "Port name",
+      {
+        type: "plain_text_input",
+        action_id: EDGE_ORDER_INPUTS.portName,
+        max_length: EDGE_NAME_MAX,
+        placeholder: plainText(
+          `e.g. edge-${countryName(request.country)
+            .toLowerCase()
+            .replace(/[^a-z0-9]+/g, "-")
+            .slice(0, 20)}-1`,
+        ),
+      },
+      { hint: plainText("Unique among your ports and Edge orders") },
+    ),
+    context(
+      [
+        `Speed ${input_.speedMbps !== undefined ? `${input_.speedMbps} Mbps` : `${request.bandwidth} ${request.bandwidthUnit}`}`,
+        "payment by invoice (the only option for Edge ports)",
+        "an approver confirms before anything is ordered",
+        "the provider orders the port from its partner; the LOA takes 4 to 6 weeks",
+      ].join(" · "),
+    ),
+  ];
+  return modal(EDGE_ORDER_VIEW, "Order an Edge port", blocks, input_.metadata, "Request approval");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rename a draft
+
+export function renameDraftModal(input_: {
+  draft: { id: string; name?: string | null };
+  metadata: EdgeModalMetadata;
+}): ModalView {
+  const name = input_.draft.name ?? "";
+  return modal(
+    EDGE_RENAME_VIEW,
+    "Rename Edge draft",
+    [
+      input(EDGE_RENAME_BLOCK, "Draft name", {
+        type: "plain_text_input",
+        action_id: EDGE_RENAME_INPUT,
+        max_length: EDGE_NAME_MAX,
+        ...(name ? { initial_value: truncate(name, EDGE_NAME_MAX) } : {}),
+      }),
+      context(`Draft ${code(input_.draft.id)}`),
+    ],
+    { ...input_.metadata, draftId: input_.draft.id },
+    "Rename",
+  );
+}

@@ -1,0 +1,412 @@
+import type { ActionsBlock, Button, KnownBlock } from "@slack/types";
+import {
+  countryName,
+  describeRequest,
+  type EdgeOffer,
+  type EdgeQuotationRequest,
+  type EdgeQuote,
+  type EdgeQuoteForm,
+  formOfRequest,
+  MAX_OFFERS,
+  otherOfferFields,
+} from "../src/flows/edgeQuote.js";
+import { COMMAND } from "../src/slack/commandRegistry.js";
+import {
+  actions,
+  button,
+  context,
+  escapeMrkdwn,
+  fields,
+  header,
+  LIMITS,
+  section,
+  truncate,
+} from "./blocks.js";
+import { code, formatMoney, formatNumber, formatTerm } from "./format.js";
+
+/**
+ * The Edge quote's messages in the thread of a quote request: requested, ready (offers and
+ * buttons), failed, discounted; a saved draft with its buttons; the draft buttons for the
+ * `/connect edge drafts` list. Pure functions; ids are exported for listeners and tests.
+ */
+
+export const EDGE_QUOTE_BUTTONS = {
+  discount: "edge_quote_discount",
+  saveDraft: "edge_quote_save_draft",
+  order: "edge_quote_order",
+  tenGig: "edge_quote_ten_gig",
+  support: "edge_quote_support",
+  retry: "edge_quote_retry",
+} as const;
+
+export const EDGE_QUOTE_ACTIONS_BLOCK = "edge_quote_actions";
+
+export const EDGE_DRAFT_BUTTONS = {
+  rename: "edge_draft_rename",
+  requote: "edge_draft_requote",
+  order: "edge_draft_order",
+  delete: "edge_draft_delete",
+} as const;
+
+/** Block id prefix of a draft's buttons (one block per draft, so ids stay unique in a list). */
+export const EDGE_DRAFT_BLOCK_PREFIX = "edge_draft_";
+
+export interface Message {
+  text: string;
+  blocks: KnownBlock[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// The quote reference carried by the buttons
+
+/**
+ * What a quote's buttons carry: the quote key (responseId), the form that recreates the request
+ * (country key, bandwidth and term keys, address, post code) and the discount code applied.
+ * The country object itself is not carried (its size is not bounded by the spec): it is looked
+ * up again in the Edge country list, which also re-checks everything.
+ */
+export interface QuoteRef {
+  responseId: string;
+  form: Required<EdgeQuoteForm>;
+  discountCode?: string;
+}
+
+export function quoteRef(
+  responseId: string,
+  request: EdgeQuotationRequest,
+  discountCode?: string,
+): QuoteRef {
+  return { responseId, form: formOfRequest(request), ...(discountCode ? { discountCode } : {}) };
+}
+
+export function encodeQuoteRef(ref: QuoteRef): string | undefined {
+  const value = JSON.stringify({
+    r: ref.responseId,
+    c: ref.form.country,
+    b: ref.form.bandwidth,
+    t: ref.form.term,
+    a: ref.form.address,
+    ...(ref.form.postCode ? { p: ref.form.postCode } : {}),
+    ...(ref.discountCode ? { d: ref.discountCode } : {}),
+  });
+  // A longer value would be cut by Slack: better no button than a broken one.
+  return value.length <= LIMITS.actionValue ? value : undefined;
+}
+
+const str = (x: unknown, max: number) => (typeof x === "string" && x.length <= max ? x : undefined);
+
+export function parseQuoteRef(value: unknown): QuoteRef | undefined {
+  if (typeof value !== "string" || value.length > LIMITS.actionValue) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== "object" || parsed === null) return undefined;
+  const p = parsed as Record<string, unknown>;
+  const responseId = str(p.r, 200);
+  const country = str(p.c, 200);
+  const bandwidth = str(p.b, 100);
+  const term = str(p.t, 100);
+  const address = str(p.a, 1000);
+  if (!responseId || !country || !bandwidth || !term || address === undefined) return undefined;
+  const postCode = str(p.p, 100) ?? "";
+  const discountCode = str(p.d, 100);
+  return {
+    responseId,
+    form: { country, bandwidth, term, address, postCode },
+    ...(discountCode ? { discountCode } : {}),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Messages
+
+function requestFields(request: EdgeQuotationRequest, address?: string) {
+  return fields([
+    ["Country", escapeMrkdwn(countryName(request.country))],
+    ["Bandwidth", escapeMrkdwn(`${request.bandwidth} ${request.bandwidthUnit}`)],
+    ["Contract term", formatTerm(Number(request["contract-term"]), request.contractTermUnit)],
+    ["Address", escapeMrkdwn(address ?? request["formatted-address"])],
+    ["Post code", request.postCode ? escapeMrkdwn(request.postCode) : undefined],
+  ]);
+}
+
+/** The thread root posted when a quote is requested. */
+export function quoteRequestedMessage(input: {
+  request: EdgeQuotationRequest;
+  requestedBy: string;
+  responseId: string;
+}): Message {
+  const what = describeRequest(input.request);
+  return {
+    text: `Quote requested… Edge port ${what}`,
+    blocks: [
+      section(
+        `:hourglass_flowing_sand: *Quote requested…* <@${input.requestedBy}> asked for an Edge port quote: ${escapeMrkdwn(what)}.`,
+      ),
+      requestFields(input.request),
+      context(
+        `The provider asks its partners for prices; I'll post the offers in this thread (usually within a few minutes). Quote key ${code(input.responseId)}`,
+      ),
+    ],
+  };
+}
+
+/** The thread root once the quote is in (an update of the message above). */
+export function quoteAnsweredRootMessage(input: {
+  request: EdgeQuotationRequest;
+  requestedBy: string;
+  responseId: string;
+  outcome: "ready" | "failed";
+}): Message {
+  const what = describeRequest(input.request);
+  const line =
+    input.outcome === "ready"
+      ? `:white_check_mark: *Edge quote ready* for <@${input.requestedBy}>: ${escapeMrkdwn(what)}. The offers are in the thread.`
+      : `:warning: *Edge quote failed* for <@${input.requestedBy}>: ${escapeMrkdwn(what)}. See the thread.`;
+  return {
+    text: input.outcome === "ready" ? `Edge quote ready: ${what}` : `Edge quote failed: ${what}`,
+    blocks: [
+      section(line),
+      requestFields(input.request),
+      context(`Quote key ${code(input.responseId)}`),
+    ],
+  };
+}
+
+function money(amount: number | undefined, currency?: string): string | undefined {
+  if (amount === undefined) return undefined;
+  return currency ? `${formatMoney(amount)} ${escapeMrkdwn(currency)}` : formatMoney(amount);
+}
+
+function offerBlock(offer: EdgeOffer, index: number): KnownBlock {
+  const name = [offer.vendor ?? `Offer ${index + 1}`, offer.product].filter(Boolean).join(" · ");
+  const monthly = money(offer.monthly, offer.currency);
+  const discounted =
+    monthly !== undefined &&
+    offer.originalMonthly !== undefined &&
+    offer.monthly !== undefined &&
+    offer.originalMonthly > offer.monthly;
+  const priceLine = [
+    monthly
+      ? discounted
+        ? `~${money(offer.originalMonthly, offer.currency)}~ *${monthly}* per month`
+        : `*${monthly}* per month`
+      : undefined,
+    offer.nonRecurring !== undefined
+      ? `${money(offer.nonRecurring, offer.currency)} one-off`
+      : undefined,
+    offer.total !== undefined ? `${money(offer.total, offer.currency)} over the term` : undefined,
+  ].filter(Boolean);
+  const details = [
+    offer.bandwidth ? escapeMrkdwn(offer.bandwidth) : undefined,
+    offer.term ? escapeMrkdwn(offer.term) : undefined,
+    offer.leadTimeDays !== undefined
+      ? `lead time about ${formatNumber(offer.leadTimeDays)} days`
+      : undefined,
+    offer.quoteKey ? `key ${code(offer.quoteKey)}` : undefined,
+  ].filter(Boolean);
+  const others = otherOfferFields(offer).map(
+    ([k, v]) => `${escapeMrkdwn(k)}: ${escapeMrkdwn(truncate(v, 80))}`,
+  );
+  const lines = [
+    `*${escapeMrkdwn(name)}*`,
+    priceLine.length > 0 ? priceLine.join(" · ") : "_No price in this offer_",
+    details.join(" · "),
+    others.join(" · "),
+  ].filter((l) => l !== "");
+  return section(lines.join("\n"));
+}
+
+/** The buttons under a quote (also under a discounted one). */
+export function quoteActionsBlock(ref: QuoteRef, hasOffers: boolean): ActionsBlock | undefined {
+  const value = encodeQuoteRef(ref);
+  if (!value) return undefined;
+  const elements: Button[] = [];
+  if (hasOffers) {
+    elements.push(
+      button("Order", EDGE_QUOTE_BUTTONS.order, value, "primary"),
+      button("Apply discount code", EDGE_QUOTE_BUTTONS.discount, value),
+      button("Save as draft", EDGE_QUOTE_BUTTONS.saveDraft, value),
+    );
+  }
+  const tenGig = button("Ask for a 10 Gbps offer", EDGE_QUOTE_BUTTONS.tenGig, value);
+  tenGig.confirm = {
+    title: { type: "plain_text", text: "Ask for 10 Gbps?" },
+    text: {
+      type: "plain_text",
+      text: "The provider records a request for a 10 Gbps offer at this address and follows up.",
+    },
+    confirm: { type: "plain_text", text: "Ask" },
+    deny: { type: "plain_text", text: "Cancel" },
+  };
+  const support = button("Contact support", EDGE_QUOTE_BUTTONS.support, value);
+  support.confirm = {
+    title: { type: "plain_text", text: "Contact support?" },
+    text: {
+      type: "plain_text",
+      text: "The provider emails its customer support with this quote request.",
+    },
+    confirm: { type: "plain_text", text: "Send" },
+    deny: { type: "plain_text", text: "Cancel" },
+  };
+  elements.push(tenGig, support);
+  return actions(EDGE_QUOTE_ACTIONS_BLOCK, elements);
+}
+
+/** Block budget: header, request, note, actions, sandbox label and a "more" line. */
+const OFFER_BLOCKS_MAX = MAX_OFFERS;
+
+/** The quote with its offers and buttons (a thread reply). */
+export function quoteReadyMessage(input: {
+  quote: EdgeQuote;
+  /** The request as sent; unknown only when a job's echo of it could not be read. */
+  request?: EdgeQuotationRequest;
+  requestedBy: string;
+  /** The buttons' reference; without one (an unreadable request) no buttons are shown. */
+  ref?: QuoteRef;
+}): Message {
+  const { quote, request } = input;
+  const discount = quote.discountCode;
+  const blocks: KnownBlock[] = [
+    header(discount ? `Edge quote with ${discount}` : "Edge port quote"),
+  ];
+  if (request) blocks.push(requestFields(request, quote.formattedAddress));
+  const shown = quote.offers.slice(0, OFFER_BLOCKS_MAX);
+  if (shown.length === 0) {
+    blocks.push(
+      section(
+        ":mag: The provider's partners returned no offers for this address. Check the address, ask support, or ask for a 10 Gbps offer.",
+      ),
+    );
+  }
+  shown.forEach((offer, i) => {
+    blocks.push(offerBlock(offer, i));
+  });
+  if (quote.offers.length > shown.length) {
+    blocks.push(context(`_${quote.offers.length - shown.length} more offers not shown._`));
+  }
+  const note = [
+    `Quote key ${code(quote.responseId)}`,
+    discount ? `discount code ${code(discount)} applied` : undefined,
+    "amounts are in your account's currency",
+    `requested by <@${input.requestedBy}>`,
+  ].filter(Boolean);
+  blocks.push(context(note.join(" · ")));
+  const actionsBlock = input.ref
+    ? quoteActionsBlock(input.ref, quote.offers.length > 0)
+    : undefined;
+  if (actionsBlock) blocks.push(actionsBlock);
+  const cheapest = quote.offers
+    .map((o) => o.monthly)
+    .filter((m): m is number => m !== undefined)
+    .sort((a, b) => a - b)[0];
+  const summary =
+    quote.offers.length === 0
+      ? "no offers"
+      : `${quote.offers.length} offer${quote.offers.length === 1 ? "" : "s"}${cheapest !== undefined ? ` from ${formatMoney(cheapest)} per month` : ""}`;
+  return {
+    text: `${discount ? `Edge quote with ${discount}` : "Edge quote ready"}: ${request ? `${describeRequest(request)}: ` : ""}${summary}`,
+    blocks,
+  };
+}
+
+/** Why a quote failed, with a button to ask again when the request is known. */
+export function quoteFailedMessage(input: {
+  message: string;
+  requestedBy: string;
+  ref?: QuoteRef;
+}): Message {
+  const blocks: KnownBlock[] = [
+    section(`:warning: <@${input.requestedBy}> ${escapeMrkdwn(input.message)}`),
+  ];
+  const value = input.ref ? encodeQuoteRef(input.ref) : undefined;
+  if (value) {
+    blocks.push(
+      actions(EDGE_QUOTE_ACTIONS_BLOCK, [
+        button("Request the quote again", EDGE_QUOTE_BUTTONS.retry, value),
+        button("Contact support", EDGE_QUOTE_BUTTONS.support, value),
+      ]),
+    );
+  }
+  return { text: `Edge quote failed: ${input.message}`, blocks };
+}
+
+/** After "Ask for a 10 Gbps offer" or "Contact support". */
+export function enquirySentMessage(kind: "ten-gig" | "support", by: string): Message {
+  const text =
+    kind === "ten-gig"
+      ? `:telephone_receiver: <@${by}> asked the provider for a 10 Gbps offer at this address; their team follows up.`
+      : `:email: <@${by}> sent this quote request to the provider's customer support; they answer by email.`;
+  return { text, blocks: [section(text)] };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Drafts
+
+export interface DraftLike {
+  id: string;
+  name?: string | null;
+}
+
+/**
+ * The buttons of one draft: Rename, Re-quote, Order, Delete (Delete asks first, and only the
+ * person who saved the draft may do it). For the `/connect edge drafts` list, one per draft.
+ */
+export function draftActionsBlock(draft: DraftLike): ActionsBlock {
+  const id = truncate(draft.id, LIMITS.actionValue);
+  const remove = button("Delete", EDGE_DRAFT_BUTTONS.delete, id, "danger");
+  remove.confirm = {
+    title: { type: "plain_text", text: "Delete this draft?" },
+    text: {
+      type: "plain_text",
+      text: truncate(`"${draft.name ?? "Draft order"}" is deleted at the provider for good.`, 300),
+    },
+    confirm: { type: "plain_text", text: "Delete" },
+    deny: { type: "plain_text", text: "Keep it" },
+    style: "danger",
+  };
+  return actions(truncate(`${EDGE_DRAFT_BLOCK_PREFIX}${draft.id}`, 255), [
+    button("Order", EDGE_DRAFT_BUTTONS.order, id, "primary"),
+    button("Re-quote", EDGE_DRAFT_BUTTONS.requote, id),
+    button("Rename", EDGE_DRAFT_BUTTONS.rename, id),
+    remove,
+  ]);
+}
+
+/** After "Save as draft": the draft, with its buttons. */
+export function draftSavedMessage(draft: DraftLike & { deleteIn?: number }, by: string): Message {
+  const days = typeof draft.deleteIn === "number" ? Math.ceil(draft.deleteIn) : 30;
+  const name = escapeMrkdwn(draft.name ?? "Draft order");
+  return {
+    text: `Saved as Edge draft ${draft.name ?? draft.id}`,
+    blocks: [
+      section(
+        `:memo: <@${by}> saved this quote as the draft *${name}* (${code(draft.id)}). The provider deletes it in ${days} days; \`${COMMAND} edge drafts\` lists it.`,
+      ),
+      draftActionsBlock(draft),
+    ],
+  };
+}
+
+/** A short private answer about a draft (renamed, deleted, refused). */
+export function draftNoticeText(
+  kind: "renamed" | "deleted" | "not-owner" | "no-owner" | "not-found",
+  draft: DraftLike,
+): string {
+  const name = `*${escapeMrkdwn(draft.name ?? "Draft order")}*`;
+  switch (kind) {
+    case "renamed":
+      return `:pencil2: Renamed the Edge draft to ${name}.`;
+    case "deleted":
+      return `:wastebasket: Deleted the Edge draft ${name}.`;
+    case "not-owner":
+      return `:no_entry: Only the person who saved ${name} can delete it.`;
+    case "no-owner":
+      return `:no_entry: ${name} wasn't saved from Slack, so I can't tell who may delete it; delete it in the provider's portal.`;
+    case "not-found":
+      return `:grey_question: The Edge draft ${code(draft.id)} no longer exists (drafts are deleted after 30 days, or when ordered).`;
+  }
+}
