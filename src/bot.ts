@@ -6,6 +6,7 @@ import { Redis } from "ioredis";
 import { placedNextSteps } from "../views/approvals.js";
 import { ApprovalStore } from "./approvals/index.js";
 import type { Config } from "./config.js";
+import { withRequestId } from "./context.js";
 import { placeOrder, readOrderForTracking, reconcileOrder } from "./flows/ordering.js";
 import { type Jobs, startJobs } from "./jobs/index.js";
 import { createLogger, type Logger } from "./log.js";
@@ -168,11 +169,14 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       metrics,
       workers: role === "worker" || config.workers,
       slack: backgroundSlack.chat,
-      readOrder: (companyName, orderId) => readOrderForTracking(api, companyName, orderId),
+      // Background work logs under a request id of its own record (approval id, order id), so
+      // one grep follows an order from the approval click to placement and tracking.
+      readOrder: (companyName, orderId) =>
+        withRequestId(`order-${orderId}`, () => readOrderForTracking(api, companyName, orderId)),
       quotes: edgeQuoteCallbacks(services),
       placement: {
         store: approvalStore,
-        place: (request) => placeOrder(api, request),
+        place: (request) => withRequestId(request.id, () => placeOrder(api, request)),
         reconcile: async (request) =>
           reconcileOrder(api, request, (await identity()).companyUsername),
         onPlaced: async (request, result, ctx) => {

@@ -124,6 +124,11 @@ describe("approvals and exactly-once placement", () => {
     expect(record?.status).toBe("placed");
     expect(record?.attempts).toBe(1);
     expect((await portOrderCalls()) - before).toBe(1);
+    // The provider call of the placement is logged under the approval's id.
+    const placementLog = env.logLines.find((line) =>
+      line.includes('"operation":"createPortOrder"'),
+    );
+    expect(placementLog).toContain(`"requestId":"${outcome.approval.id}.`);
 
     // The approval message is updated in place: no buttons, the new state.
     const updated = await env.standin.waitForMessage(
