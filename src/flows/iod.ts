@@ -1,0 +1,555 @@
+import { formatMbps, formatSpeed } from "../../views/format.js";
+import type { Asn, CallOptions, Port } from "../provider/api.js";
+import { isProviderError } from "../provider/errors.js";
+import {
+  fieldErrors,
+  giaServiceRule,
+  IOD_DURATION_UNIT,
+  IOD_IPV6_BLOCK,
+  IOD_PAYMENT_TYPE,
+  IOD_STATIC_PRIVATE_ASN,
+  ROOT_FIELD,
+} from "../provider/rules.js";
+import type { Identity, Services } from "../services.js";
+import { isDeletedPort, type Loaded, oneLine, remainingCapacity, takenNames } from "./layer2.js";
+import type { OrderSubmission } from "./ordering.js";
+import { DeadlineExceededError, withDeadline } from "./pricing.js";
+
+/**
+ * Internet On-Demand (`/connect iod`): an IO-D service on one of the company's IO-D enabled
+ * ports, with DYNAMIC (BGP) or STATIC routing and a private or public ASN. The form offers only
+ * what the spec's IO-D rules allow; the submission is checked again against fresh provider data
+ * and `giaServiceRule`. The BGP key goes into the provider call and nowhere else: the summary
+ * says "set (hidden)".
+ */
+
+export type IodDeps = Pick<Services, "provider" | "identity" | "logger" | "approvals">;
+
+export const IOD_ROUTINGS = ["DYNAMIC", "STATIC"] as const;
+export type IodRouting = (typeof IOD_ROUTINGS)[number];
+
+/** The ASN choices DYNAMIC routing offers (STATIC has none: rule 5 auto-assigns). */
+export const IOD_ASN_CHOICES = ["private-requested", "private-auto", "public"] as const;
+export type IodAsnChoice = (typeof IOD_ASN_CHOICES)[number];
+
+/** IPv4 block sizes offered (prefix lengths); the spec shows 28. */
+export const IPV4_BLOCKS = [24, 25, 26, 27, 28, 29, 30] as const;
+export const DEFAULT_IPV4_BLOCK = 28;
+/** "No IPv4 block": offered only with a public ASN, whose holder may announce its own prefixes. */
+export const IPV4_NONE = "none";
+export const IPV6_OFF = "off";
+export const SERVICE_NAME_MAX = 100;
+export const DEFAULT_DURATION_DAYS = 30;
+const GEO_CITY_MAX = 100;
+
+/** What the modal holds, as raw as it arrived. */
+export interface IodForm {
+  accessPort?: unknown;
+  routing?: unknown;
+  asnChoice?: unknown;
+  privateAsn?: unknown;
+  publicAsn?: unknown;
+  bgpKey?: unknown;
+  ipBlock?: unknown;
+  ipv6?: unknown;
+  rateLimit?: unknown;
+  duration?: unknown;
+  geoCountry?: unknown;
+  geoCity?: unknown;
+  name?: unknown;
+}
+export type IodField = keyof IodForm;
+
+/** The values to show again when the modal is rebuilt. Never the BGP key. */
+export interface IodValues {
+  accessPortId?: string;
+  routing: IodRouting;
+  asnChoice?: IodAsnChoice;
+  privateAsn?: string;
+  publicAsnId?: string;
+  ipBlock?: string;
+  ipv6: string;
+  rateLimit?: string;
+  duration?: string;
+  geoCountry?: string;
+  geoCity?: string;
+  name?: string;
+}
+
+export type IodCapability =
+  | { kind: "enabled" }
+  | { kind: "not-enabled" }
+  | { kind: "unknown"; problem: string };
+
+export interface IodModalData {
+  values: IodValues;
+  identity: Identity;
+  /** The company's ports with free capacity (the only ones an IO-D service can use). */
+  ports: Loaded<Port[]>;
+  port?: Port;
+  capability?: IodCapability;
+  /** DYNAMIC only: the provider's suggestion (undefined when it could not be had). */
+  suggestedAsn?: number;
+  /** DYNAMIC only: the company's verified public ASNs. */
+  publicAsns?: Loaded<Asn[]>;
+  /** The ASN choice in effect (what the form shows selected). */
+  asnChoice?: IodAsnChoice;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading raw values
+
+function text(x: unknown, max = 200): string | undefined {
+  if (typeof x !== "string") return undefined;
+  const trimmed = x.trim();
+  return trimmed === "" || trimmed.length > max ? undefined : trimmed;
+}
+
+function whole(x: unknown, digits = 9): number | undefined {
+  const t = typeof x === "number" ? String(x) : text(x, 12);
+  if (t === undefined || !new RegExp(`^\\d{1,${digits}}$`).test(t)) return undefined;
+  return Number(t);
+}
+
+function routingOf(x: unknown): IodRouting {
+  return x === "STATIC" ? "STATIC" : "DYNAMIC";
+}
+
+function asnChoiceOf(x: unknown): IodAsnChoice | undefined {
+  return (IOD_ASN_CHOICES as readonly unknown[]).includes(x) ? (x as IodAsnChoice) : undefined;
+}
+
+export function iodValues(form: IodForm): IodValues {
+  const asnChoice = asnChoiceOf(form.asnChoice);
+  return {
+    accessPortId: text(form.accessPort),
+    routing: routingOf(form.routing),
+    ...(asnChoice ? { asnChoice } : {}),
+    privateAsn: text(form.privateAsn, 12),
+    publicAsnId: text(form.publicAsn),
+    ipBlock: text(form.ipBlock, 4),
+    ipv6: text(form.ipv6, 4) ?? IPV6_OFF,
+    rateLimit: text(form.rateLimit, 12),
+    duration: text(form.duration, 12),
+    geoCountry: text(form.geoCountry, 10),
+    geoCity: text(form.geoCity, GEO_CITY_MAX),
+    name: text(form.name, SERVICE_NAME_MAX),
+  };
+}
+
+/** The verified public ASNs of a listing: the filter is the provider's, checked again here. */
+export function verifiedPublicAsns(asns: readonly Asn[]): Asn[] {
+  return asns.filter(
+    (a) => typeof a?.id === "string" && a.private !== true && a.status === "VERIFIED",
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The loader
+
+function problemOf(error: unknown, what: string): string {
+  return isProviderError(error) ? error.userMessage : `Couldn't load ${what}; try again.`;
+}
+
+async function loaded<T>(what: string, load: () => Promise<T>): Promise<Loaded<T>> {
+  try {
+    return { ok: true, value: await load() };
+  } catch (error) {
+    return { ok: false, problem: problemOf(error, what) };
+  }
+}
+
+async function capabilityOf(
+  deps: IodDeps,
+  identity: Identity,
+  portId: string,
+  opts: CallOptions,
+): Promise<IodCapability> {
+  try {
+    const info = await deps.provider.getPortInfo(identity.companyId, portId, opts);
+    return info.capabilities?.giaStandardV1 === true
+      ? { kind: "enabled" }
+      : { kind: "not-enabled" };
+  } catch (error) {
+    return { kind: "unknown", problem: problemOf(error, "the port's capabilities") };
+  }
+}
+
+/** The ASN choice in effect: the one made, else the first one offered. */
+function effectiveAsnChoice(
+  chosen: IodAsnChoice | undefined,
+  offered: readonly IodAsnChoice[],
+): IodAsnChoice | undefined {
+  return chosen && offered.includes(chosen) ? chosen : offered[0];
+}
+
+/** The ASN choices DYNAMIC routing can offer with what the provider gave. */
+export function offeredAsnChoices(data: Pick<IodModalData, "suggestedAsn" | "publicAsns">) {
+  const offered: IodAsnChoice[] = ["private-requested", "private-auto"];
+  if (data.publicAsns?.ok && data.publicAsns.value.length > 0) offered.push("public");
+  return offered;
+}
+
+/**
+ * Reads what the IO-D modal shows: the ports with free capacity; for a chosen port whether it
+ * is IO-D enabled (capabilities.giaStandardV1); for DYNAMIC routing the suggested private ASN
+ * and the verified public ASNs. Failed parts become problems to show.
+ */
+export async function loadIodModal(
+  deps: IodDeps,
+  form: IodForm,
+  opts: CallOptions = {},
+): Promise<IodModalData> {
+  const values = iodValues(form);
+  const identity = await deps.identity();
+  const signal = opts.signal ? { signal: opts.signal } : {};
+  const dynamic = values.routing === "DYNAMIC";
+  const [ports, capability, suggestedAsn, publicAsns] = await Promise.all([
+    loaded("your ports", async () =>
+      (
+        await deps.provider.listPorts(identity.companyUsername, { deleted: false, ...signal })
+      ).filter(
+        (p) => typeof p?.id === "string" && !isDeletedPort(p) && (remainingCapacity(p) ?? 0) > 0,
+      ),
+    ),
+    values.accessPortId
+      ? capabilityOf(deps, identity, values.accessPortId, signal)
+      : Promise.resolve(undefined),
+    dynamic
+      ? deps.provider.suggestPrivateAsn(signal).then(
+          (asn) => asn,
+          (error: unknown) => {
+            deps.logger.warn({ err: error }, "IO-D form: private ASN suggestion unavailable");
+            return undefined;
+          },
+        )
+      : Promise.resolve(undefined),
+    dynamic
+      ? loaded("your verified ASNs", async () =>
+          verifiedPublicAsns(await deps.provider.listVerifiedAsns(identity.companyId, signal)),
+        )
+      : Promise.resolve(undefined),
+  ]);
+  const port = ports.ok ? ports.value.find((p) => p.id === values.accessPortId) : undefined;
+  const data: IodModalData = {
+    values,
+    identity,
+    ports,
+    ...(port ? { port } : {}),
+    // A capability is only worth showing for a port of the list.
+    ...(port && capability ? { capability } : {}),
+    ...(suggestedAsn !== undefined ? { suggestedAsn } : {}),
+    ...(publicAsns ? { publicAsns } : {}),
+  };
+  if (dynamic) {
+    const asnChoice = effectiveAsnChoice(values.asnChoice, offeredAsnChoices(data));
+    if (asnChoice) data.asnChoice = asnChoice;
+  }
+  return data;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The submission
+
+export type IodErrors = Partial<Record<IodField, string>>;
+
+export type IodCheck =
+  | { kind: "invalid"; errors: IodErrors }
+  | { kind: "ready"; submission: OrderSubmission; data: IodModalData };
+
+/** Slack waits 3 s for a submission's answer; the provider gets 2 of them. */
+export const IOD_SUBMIT_DEADLINE_MS = 2_000;
+
+function rulePathToField(path: string, routing: IodRouting): IodField {
+  switch (path.split(".")[0]) {
+    case "accessPortId":
+      return "accessPort";
+    case "name":
+      return "name";
+    case "rateLimit":
+      return "rateLimit";
+    case "type":
+      return "routing";
+    case "privateAsn":
+    case "privateAsnAutoAssign":
+      return routing === "STATIC" ? "routing" : "asnChoice";
+    case "privateAsnRequested":
+      return "privateAsn";
+    case "asnId":
+      return "publicAsn";
+    case "ipBlock":
+      return "ipBlock";
+    case "enableIpv6":
+    case "ipv6Block":
+      return "ipv6";
+    case "autoAssignBgpKey":
+    case "bgpKey":
+      return routing === "STATIC" ? "routing" : "bgpKey";
+    case "duration":
+      return "duration";
+    case "ipGeoCountry":
+      return "geoCountry";
+    case "ipGeoCity":
+      return "geoCity";
+    default:
+      return "name";
+  }
+}
+
+function portLabel(port: Port): string {
+  return `${port.name?.trim() || "Unnamed port"} (${port.id})`;
+}
+
+function placeOf(port: Port): string | undefined {
+  const parts = [port.dataCenterFacility?.name, port.metro?.name].filter(
+    (p): p is string => typeof p === "string" && p !== "",
+  );
+  return parts.length > 0 ? parts.join(", ") : undefined;
+}
+
+function asnText(asn: Asn): string {
+  return [`AS${asn.asn ?? "?"}`, asn.asSet ?? undefined].filter(Boolean).join(" · ");
+}
+
+/** "…is not enabled for Internet On-Demand…": the plain sentence for a port without IO-D. */
+export function notEnabledText(port: Pick<Port, "name" | "id">): string {
+  return `Port ${port.name?.trim() || port.id} is not enabled for Internet On-Demand (IO-D), so an IO-D service can't be ordered on it. Pick another port, or ask the provider to enable IO-D on this one.`;
+}
+
+interface Checked {
+  body: Record<string, unknown>;
+  summary: OrderSubmission["summary"];
+  port: Port;
+}
+
+function checkValues(
+  data: IodModalData,
+  form: IodForm,
+  taken: ReadonlySet<string>,
+): { errors: IodErrors } | Checked {
+  const errors: IodErrors = {};
+  const { values } = data;
+
+  let port: Port | undefined;
+  if (!data.ports.ok) errors.accessPort = data.ports.problem;
+  else if (!values.accessPortId) errors.accessPort = "Choose the access port";
+  else if (!data.port)
+    errors.accessPort = "Pick one of your ports with free capacity from the list";
+  else if (data.capability?.kind === "not-enabled") errors.accessPort = notEnabledText(data.port);
+  else if (data.capability?.kind !== "enabled") {
+    errors.accessPort = `Couldn't check whether this port is IO-D enabled: ${data.capability?.kind === "unknown" ? data.capability.problem : "try again"}`;
+  } else port = data.port;
+
+  if (form.routing !== "DYNAMIC" && form.routing !== "STATIC") {
+    errors.routing = "Choose dynamic (BGP) or static routing";
+  }
+  const dynamic = values.routing === "DYNAMIC";
+
+  // Only the fields of the chosen combination are read: the others are not shown, and a forged
+  // value for a hidden field is never sent.
+  const asn: Record<string, unknown> = {};
+  let asnLine = "";
+  let bgpLine = "";
+  let chosenAsn: IodAsnChoice | undefined;
+  if (dynamic) {
+    chosenAsn = asnChoiceOf(form.asnChoice);
+    if (!chosenAsn || !offeredAsnChoices(data).includes(chosenAsn)) {
+      errors.asnChoice = "Choose a private or a public ASN";
+    } else if (chosenAsn === "private-auto") {
+      Object.assign(asn, { privateAsn: true, privateAsnAutoAssign: true });
+      asnLine = "Private, assigned by the provider";
+    } else if (chosenAsn === "private-requested") {
+      const requested = whole(form.privateAsn, 10);
+      if (requested === undefined) {
+        errors.privateAsn = "(IO-D rule 1) Enter the private ASN as a whole number, e.g. 64512";
+      } else {
+        Object.assign(asn, { privateAsn: true, privateAsnRequested: requested });
+        asnLine = `Private AS${requested}${requested === data.suggestedAsn ? " (the provider's suggestion)" : ""}`;
+      }
+    } else {
+      const record = data.publicAsns?.ok
+        ? data.publicAsns.value.find((a) => a.id === values.publicAsnId)
+        : undefined;
+      if (!values.publicAsnId) errors.publicAsn = "(IO-D rule 2) Choose one of your verified ASNs";
+      else if (!record)
+        errors.publicAsn = "(IO-D rule 2) Pick one of your verified ASNs from the list";
+      else {
+        Object.assign(asn, { privateAsn: false, asnId: record.id });
+        asnLine = `Public ${asnText(record)} (verified ASN record ${record.id})`;
+      }
+    }
+    // An empty key means "assign one"; a typed key is sent exactly as typed (it is a secret).
+    const key =
+      typeof form.bgpKey === "string" && form.bgpKey.trim() !== "" ? form.bgpKey : undefined;
+    if (form.bgpKey !== undefined && form.bgpKey !== null && typeof form.bgpKey !== "string") {
+      errors.bgpKey = "(IO-D rule 3) BGP key must be text";
+    } else if (key === undefined) {
+      asn.autoAssignBgpKey = true;
+      bgpLine = "Assigned by the provider";
+    } else {
+      asn.bgpKey = key;
+      bgpLine = "set (hidden)";
+    }
+  } else {
+    Object.assign(asn, { privateAsn: IOD_STATIC_PRIVATE_ASN, privateAsnAutoAssign: true });
+    asnLine = "Private, assigned by the provider (static routing)";
+    bgpLine = "None: static routing has no BGP session";
+  }
+
+  // IPv4 block: rules 1 and 5 require one; with a public ASN the company may announce only its
+  // own prefixes, so "none" is offered there (and only there).
+  const noneAllowed = dynamic && chosenAsn === "public";
+  let ipBlock: number | undefined;
+  if (values.ipBlock === undefined) errors.ipBlock = "Choose the IPv4 block size";
+  else if (values.ipBlock === IPV4_NONE) {
+    if (!noneAllowed) {
+      errors.ipBlock = `(IO-D rule ${dynamic ? 1 : 5}) An IPv4 block is required with ${dynamic ? "a private ASN" : "static routing"}`;
+    }
+  } else {
+    const n = whole(values.ipBlock, 2);
+    if (n === undefined || !(IPV4_BLOCKS as readonly number[]).includes(n)) {
+      errors.ipBlock = "Pick an IPv4 block size from the list";
+    } else ipBlock = n;
+  }
+
+  // IPv6: off, or a block the rule checks (only /48 is offered; anything else is refused there).
+  let ipv6: Record<string, unknown> = {};
+  if (form.ipv6 !== undefined && form.ipv6 !== null && form.ipv6 !== IPV6_OFF) {
+    const block = whole(form.ipv6, 3);
+    if (block === undefined) errors.ipv6 = "Pick IPv6 off or a /48 block from the list";
+    else ipv6 = { enableIpv6: true, ipv6Block: block };
+  }
+
+  const rateLimit = whole(form.rateLimit);
+  if (rateLimit === undefined || rateLimit < 1) {
+    errors.rateLimit = "Rate limit must be a whole number of Mbps";
+  } else if (port) {
+    const free = remainingCapacity(port);
+    if (free !== undefined && rateLimit > free) {
+      errors.rateLimit = `Rate limit can't be more than the port's remaining capacity (capacity.remaining): ${formatMbps(free)}`;
+    }
+  }
+  const days = whole(form.duration, 5);
+  if (days === undefined || days < 1) errors.duration = "Duration must be a whole number of days";
+
+  const countryRaw = typeof form.geoCountry === "string" ? form.geoCountry.trim() : undefined;
+  const country = countryRaw ? countryRaw.toUpperCase() : undefined;
+  const cityRaw = typeof form.geoCity === "string" ? form.geoCity.trim() : undefined;
+  if (cityRaw !== undefined && cityRaw.length > GEO_CITY_MAX) {
+    errors.geoCity = `Geo city must be at most ${GEO_CITY_MAX} characters`;
+  }
+  const name = typeof form.name === "string" ? form.name.trim() : "";
+  if (name !== "" && taken.has(name.toLowerCase())) {
+    errors.name = `A connection, service or request named "${name}" already exists: choose another name`;
+  }
+
+  const body: Record<string, unknown> = {
+    accessPortId: port?.id ?? values.accessPortId,
+    name: typeof form.name === "string" ? form.name.trim() : form.name,
+    rateLimit,
+    type: values.routing,
+    ...asn,
+    ...(ipBlock !== undefined ? { ipBlock } : {}),
+    ...ipv6,
+    duration: { quantity: days, unit: IOD_DURATION_UNIT },
+    paymentType: IOD_PAYMENT_TYPE,
+    ...(country ? { ipGeoCountry: country } : {}),
+    ...(cityRaw ? { ipGeoCity: cityRaw } : {}),
+  };
+  const rule = giaServiceRule.safeParse(body);
+  if (!rule.success) {
+    for (const [path, message] of Object.entries(fieldErrors(rule.error))) {
+      const field = path === ROOT_FIELD ? "name" : rulePathToField(path, values.routing);
+      errors[field] ??= message;
+    }
+  }
+  if (Object.keys(errors).length > 0 || !rule.success || !port) return { errors };
+
+  const checked = rule.data;
+  const summary: OrderSubmission["summary"] = [
+    { label: "Service name", value: checked.name },
+    { label: "Access port", value: [portLabel(port), placeOf(port)].filter(Boolean).join(" · ") },
+    {
+      label: "Routing",
+      value: checked.type === "DYNAMIC" ? "Dynamic (BGP)" : "Static",
+    },
+    { label: "ASN", value: asnLine },
+    { label: "BGP key", value: bgpLine },
+    {
+      label: "IPv4 block",
+      value: checked.ipBlock !== undefined ? `/${checked.ipBlock}` : "None (your own prefixes)",
+    },
+    {
+      label: "IPv6",
+      value: checked.enableIpv6 ? `On, a /${checked.ipv6Block ?? IOD_IPV6_BLOCK} block` : "Off",
+    },
+    { label: "Rate limit", value: formatMbps(checked.rateLimit) },
+    { label: "Term", value: `${checked.duration.quantity} days` },
+    { label: "Payment", value: "Pay as you go (payg)" },
+    {
+      label: "IP geolocation",
+      value: [checked.ipGeoCountry, checked.ipGeoCity].filter(Boolean).join(", ") || "Not set",
+    },
+  ];
+  if (checked.type === "STATIC") {
+    summary.push({
+      label: "Private ASN flag",
+      value: `Sent as ${IOD_STATIC_PRIVATE_ASN} (the IO-D rule 5 text; the spec's STATIC sample sends false)`,
+    });
+  } else {
+    summary.push({
+      label: "Prefixes",
+      value:
+        "Any prefix advertised through BGP must be registered and signed under your ASN in the regional Internet routing registry (IO-D rule 6).",
+    });
+  }
+  return { body: checked, summary, port };
+}
+
+/** Checks a submitted IO-D form against fresh provider data, within `deadlineMs`. */
+export async function checkIodSubmission(
+  deps: IodDeps,
+  input: { form: IodForm; requester: OrderSubmission["requester"]; deadlineMs?: number },
+): Promise<IodCheck> {
+  let data: IodModalData;
+  let taken: Set<string>;
+  try {
+    data = await withDeadline(input.deadlineMs ?? IOD_SUBMIT_DEADLINE_MS, (signal) =>
+      loadIodModal(deps, input.form, { signal }),
+    );
+    taken = await takenNames(deps, data.ports.ok ? data.ports.value : []);
+  } catch (error) {
+    if (error instanceof DeadlineExceededError) {
+      return {
+        kind: "invalid",
+        errors: { accessPort: "The provider is slow to answer right now: press Submit again." },
+      };
+    }
+    throw error;
+  }
+  const checked = checkValues(data, input.form, taken);
+  if ("errors" in checked) return { kind: "invalid", errors: checked.errors };
+  const { body, port } = checked;
+  const name = String(body.name);
+  return {
+    kind: "ready",
+    data,
+    submission: {
+      kind: "iod",
+      title: oneLine(
+        `${name}: IO-D ${formatSpeed(Number(body.rateLimit))} ${body.type === "STATIC" ? "static" : "BGP"} on ${port.name ?? port.id}`,
+      ),
+      summary: checked.summary,
+      call: {
+        operation: "createGiaService",
+        pathParams: { companyId: data.identity.companyId },
+        body,
+      },
+      reconcileKey: name,
+      price: {
+        text: "Pay as you go: the provider's API gives no IO-D price before ordering.",
+      },
+      requester: input.requester,
+    },
+  };
+}

@@ -1,0 +1,203 @@
+import type { InputBlock, KnownBlock, ModalView } from "@slack/types";
+import { describe, expect, it } from "vitest";
+import { type IodForm, type IodModalData, iodValues } from "../../src/flows/iod.js";
+import type { Asn, Port } from "../../src/provider/api.js";
+import { inputLabels, viewProblems } from "../../src/standin/index.js";
+import type { ViewOutput } from "../../src/standin/types.js";
+import { SANDBOX_LABEL } from "../../views/blocks.js";
+import {
+  IOD_ACTIONS,
+  IOD_BLOCKS,
+  IOD_DISPATCH_FIELDS,
+  IOD_PORT_STATUS_BLOCK,
+  IOD_ROUTING_NOTE_BLOCK,
+  IOD_VIEW,
+  iodModal,
+} from "../../views/iodModal.js";
+import { parseOrderMetadata } from "../../views/layer2Modal.js";
+import { asnPublic, portActive } from "./fixtures.js";
+import { readable } from "./support.js";
+
+const IDENTITY = {
+  userId: "u1",
+  companyId: "600000000000000000000001",
+  companyUsername: "acme-networks",
+};
+
+const port: Port = { ...portActive, name: "ams-core-1" };
+const verified: Asn = { ...asnPublic, id: "3e1f7a2b-4c5d-4e6f-8a9b-0c1d2e3f4a5b" };
+
+function data(form: IodForm = {}, overrides: Partial<IodModalData> = {}): IodModalData {
+  const values = iodValues(form);
+  return {
+    values,
+    identity: IDENTITY,
+    ports: { ok: true, value: [port] },
+    ...(values.routing === "DYNAMIC"
+      ? {
+          suggestedAsn: 64512,
+          publicAsns: { ok: true as const, value: [verified] },
+          asnChoice: values.asnChoice ?? "private-requested",
+        }
+      : {}),
+    ...overrides,
+  };
+}
+
+const blocksOf = (view: ModalView) => view.blocks as KnownBlock[];
+const block = (view: ModalView, id: string) => blocksOf(view).find((b) => b.block_id === id);
+function element(view: ModalView, id: string): Record<string, unknown> {
+  const found = block(view, id) as InputBlock | undefined;
+  if (!found) throw new Error(`no block ${id}`);
+  return found.element as unknown as Record<string, unknown>;
+}
+const optionValues = (view: ModalView, id: string) =>
+  (element(view, id).options as Array<{ value: string }>).map((o) => o.value);
+const labels = (view: ModalView) => inputLabels(view.blocks as ViewOutput["blocks"]);
+const text = (view: ModalView) => readable(blocksOf(view));
+
+function expectSlackAccepts(view: ModalView) {
+  expect(viewProblems(view, "modal")).toEqual([]);
+  expect(view.title.text.length).toBeLessThanOrEqual(24);
+}
+
+const options = { metadata: { channelId: "C0GENERAL1" }, sandbox: false };
+
+describe("iodModal", () => {
+  it("DYNAMIC by default: private ASN pre-filled with the suggestion, BGP key optional", () => {
+    const view = iodModal(data(), options);
+    expectSlackAccepts(view);
+    expect(view.callback_id).toBe(IOD_VIEW);
+    expect(labels(view)).toEqual([
+      "Access port",
+      "Routing",
+      "ASN",
+      "Private ASN",
+      "BGP key",
+      "IPv4 block",
+      "IPv6",
+      "Rate limit",
+      "Duration",
+      "Geo country",
+      "Geo city",
+      "Service name",
+    ]);
+    expect(optionValues(view, IOD_BLOCKS.asnChoice)).toEqual([
+      "private-requested",
+      "private-auto",
+      "public",
+    ]);
+    expect(element(view, IOD_BLOCKS.privateAsn).initial_value).toBe("64512");
+    const bgp = block(view, IOD_BLOCKS.bgpKey) as InputBlock;
+    expect(bgp.optional).toBe(true);
+    expect((bgp.element as { max_length?: number }).max_length).toBe(24);
+    expect(bgp.hint?.text).toContain("leave empty");
+    expect(text(view)).toContain("IO-D rule 6");
+    expect(parseOrderMetadata(view.private_metadata)).toEqual({ channelId: "C0GENERAL1" });
+  });
+
+  it("only ever offers IPv6 off or a /48 block, and IPv4 block sizes", () => {
+    const view = iodModal(data(), options);
+    expect(optionValues(view, IOD_BLOCKS.ipv6)).toEqual(["off", "48"]);
+    expect(optionValues(view, IOD_BLOCKS.ipBlock)).toEqual([
+      "24",
+      "25",
+      "26",
+      "27",
+      "28",
+      "29",
+      "30",
+    ]);
+    expect((element(view, IOD_BLOCKS.ipBlock).initial_option as { value: string }).value).toBe(
+      "28",
+    );
+  });
+
+  it("a public ASN shows the verified ASNs, hides the private ASN, and allows no IPv4 block", () => {
+    const view = iodModal(data({ asnChoice: "public" }), options);
+    expectSlackAccepts(view);
+    expect(block(view, IOD_BLOCKS.privateAsn)).toBeUndefined();
+    expect(optionValues(view, IOD_BLOCKS.publicAsn)).toEqual([verified.id]);
+    expect(JSON.stringify(element(view, IOD_BLOCKS.publicAsn).options)).toContain("AS13335");
+    expect(optionValues(view, IOD_BLOCKS.ipBlock)[0]).toBe("none");
+  });
+
+  it("private auto-assign shows neither ASN input", () => {
+    const view = iodModal(data({ asnChoice: "private-auto" }), options);
+    expect(block(view, IOD_BLOCKS.privateAsn)).toBeUndefined();
+    expect(block(view, IOD_BLOCKS.publicAsn)).toBeUndefined();
+    expect(optionValues(view, IOD_BLOCKS.ipBlock)).not.toContain("none");
+  });
+
+  it("without a verified public ASN, public is not offered and the form says why", () => {
+    const view = iodModal(data({}, { publicAsns: { ok: true, value: [] } }), options);
+    expect(optionValues(view, IOD_BLOCKS.asnChoice)).toEqual(["private-requested", "private-auto"]);
+    expect(text(view)).toContain("no verified public ASN");
+  });
+
+  it("STATIC hides every ASN and BGP choice and says the provider assigns them (rule 5)", () => {
+    const view = iodModal(data({ routing: "STATIC" }), options);
+    expectSlackAccepts(view);
+    expect(labels(view)).toEqual([
+      "Access port",
+      "Routing",
+      "IPv4 block",
+      "IPv6",
+      "Rate limit",
+      "Duration",
+      "Geo country",
+      "Geo city",
+      "Service name",
+    ]);
+    expect(readable([block(view, IOD_ROUTING_NOTE_BLOCK)!])).toContain("IO-D rule 5");
+    expect(optionValues(view, IOD_BLOCKS.ipBlock)).not.toContain("none");
+  });
+
+  it("says plainly when the chosen port is not IO-D enabled, and when it is", () => {
+    const notEnabled = iodModal(
+      data({ accessPort: port.id }, { port, capability: { kind: "not-enabled" } }),
+      options,
+    );
+    expect(readable([block(notEnabled, IOD_PORT_STATUS_BLOCK)!])).toContain(
+      "ams-core-1 is not enabled for Internet On-Demand (IO-D)",
+    );
+    const enabled = iodModal(
+      data({ accessPort: port.id }, { port, capability: { kind: "enabled" } }),
+      options,
+    );
+    const status = readable([block(enabled, IOD_PORT_STATUS_BLOCK)!]);
+    expect(status).toContain("is IO-D enabled");
+    expect(status).toContain("7,500 Mbps free");
+    expect((block(enabled, IOD_BLOCKS.rateLimit) as InputBlock).hint?.text).toContain("7,500 Mbps");
+    const unknown = iodModal(
+      data({ accessPort: port.id }, { port, capability: { kind: "unknown", problem: "timeout" } }),
+      options,
+    );
+    expect(readable([block(unknown, IOD_PORT_STATUS_BLOCK)!])).toContain("Couldn't check");
+  });
+
+  it("only the port, routing and ASN choice rebuild the form", () => {
+    const view = iodModal(data(), options);
+    const dispatching = blocksOf(view)
+      .filter((b): b is InputBlock => b.type === "input" && b.dispatch_action === true)
+      .map((b) => (b.element as { action_id: string }).action_id)
+      .sort();
+    expect(dispatching).toEqual(IOD_DISPATCH_FIELDS.map((f) => IOD_ACTIONS[f]).sort());
+  });
+
+  it("never puts a BGP key back into the view", () => {
+    const view = iodModal(data({ bgpKey: "do-not-echo-me", name: "svc" }), options);
+    expect(JSON.stringify(view)).not.toContain("do-not-echo-me");
+    expect(element(view, IOD_BLOCKS.name).initial_value).toBe("svc");
+  });
+
+  it("says why there is no port to choose, and labels sandbox mode", () => {
+    const none = iodModal(data({}, { ports: { ok: true, value: [] } }), {
+      ...options,
+      sandbox: true,
+    });
+    expect(block(none, IOD_BLOCKS.accessPort)).toBeUndefined();
+    expect(text(none)).toContain("None of your ports has free capacity");
+    expect(text(none)).toContain(SANDBOX_LABEL);
+  });
+});
