@@ -134,7 +134,13 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     if (config.slack.mode === "playground") {
       const signingSecret = randomBytes(16).toString("hex");
       // The playground page and its JSON API are served by the stand-in, on PORT+1.
-      playground = createPlayground({ sandbox: config.provider.kind === "sandbox", logger });
+      // The sandbox's clock lets the page move time forward ("Advance sandbox time"); there is
+      // none with a real provider, so the page has no such control then.
+      playground = createPlayground({
+        sandbox: config.provider.kind === "sandbox",
+        sandboxClock: sandbox?.clock,
+        logger,
+      });
       standin = await playground.startStandin({
         botPort: config.port,
         logger: logger.child({ component: "standin" }),
@@ -236,7 +242,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
         url: `${url}/slack/events`,
         signingSecret: slack.signingSecret,
       });
-      playground?.connect(driver);
+      // The tracker: after the page moves sandbox time, open orders are read at once.
+      playground?.connect(driver, { tracker: jobs.tracker });
     }
     logger.info(
       { port: running.port, slackMode: config.slack.mode, sandbox: services.sandbox },

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Logger } from "pino";
 import { z } from "zod";
 import type { SlackAppDriver } from "../standin/driver.js";
 import {
@@ -10,6 +11,7 @@ import {
 } from "../standin/modal.js";
 import type { SlackStandin } from "../standin/server.js";
 import type { Option, StandinView, ViewStateValue } from "../standin/types.js";
+import { MAX_ADVANCE_MS, type SandboxTime } from "./sandboxTime.js";
 import { buildState, visibleChannels } from "./state.js";
 
 /**
@@ -24,6 +26,12 @@ export interface PlaygroundApiOptions {
   /** The driver towards the bot; undefined while the bot is still starting. */
   driver: () => SlackAppDriver | undefined;
   sandbox: boolean;
+  /**
+   * The embedded sandbox's clock control ("Advance sandbox time"); absent with a real provider,
+   * where the page hides the control and the API refuses it.
+   */
+  sandboxTime?: SandboxTime;
+  logger?: Pick<Logger, "info">;
 }
 
 /** The only slash command the app has (DESIGN.md, pinned). */
@@ -98,6 +106,12 @@ const submitBody = z.object({
 });
 
 const closeBody = z.object({ user: userId, viewId });
+
+const advanceBody = z.object({
+  user: userId,
+  /** How far to move the sandbox's clock forward (the page offers an hour, a day, a week). */
+  ms: z.number().int().min(60_000).max(MAX_ADVANCE_MS),
+});
 
 const suggestQuery = z.object({
   user: userId,
@@ -185,10 +199,35 @@ export class PlaygroundApi {
     const { user, since } = parse(stateQuery, query);
     this.person(user);
     if (since === this.version) return { version: this.version, changed: false as const };
+    const time = this.sandboxTime();
     return {
       changed: true as const,
       ...buildState(this.standin, user, this.version, this.options.sandbox),
+      ...(time ? { sandboxTime: time.status() } : {}),
     };
+  }
+
+  /** Only with the embedded sandbox: a real provider's orders run on real time. */
+  private sandboxTime(): SandboxTime | undefined {
+    return this.options.sandbox ? this.options.sandboxTime : undefined;
+  }
+
+  /** Moves the sandbox's clock forward; every open tracker then reads its order at once. */
+  async advanceSandboxTime(body: unknown) {
+    const time = this.sandboxTime();
+    if (!time) {
+      throw new RequestProblem(
+        403,
+        "Sandbox time can be moved only with the embedded sandbox, not with a real provider.",
+      );
+    }
+    const { user, ms } = parse(advanceBody, body);
+    this.person(user);
+    this.options.logger?.info({ user, ms }, "playground: sandbox time advanced");
+    const result = await time.advance(ms);
+    // The page shows how far ahead the sandbox is: a new version makes it fetch the state.
+    this.version += 1;
+    return result;
   }
 
   async command(body: unknown) {
@@ -446,6 +485,10 @@ export function registerPlaygroundApi(
   server.post(
     `${base}/view/close`,
     handle((r) => api.close(r.body)),
+  );
+  server.post(
+    `${base}/sandbox/advance`,
+    handle((r) => api.advanceSandboxTime(r.body)),
   );
   return api;
 }

@@ -1,11 +1,14 @@
 import type { CustomRoute } from "@slack/bolt";
 import type { Logger } from "pino";
+import type { Clock } from "../sandbox/clock.js";
 import type { SlackAppDriver } from "../standin/driver.js";
 import { type SlackStandin, startSlackStandin } from "../standin/server.js";
 import { type PlaygroundApi, registerPlaygroundApi } from "./api.js";
 import { registerPlaygroundAssets } from "./assets.js";
+import { type OpenTrackers, SandboxTime } from "./sandboxTime.js";
 
 export { PLAYGROUND_COMMAND, PlaygroundApi } from "./api.js";
+export type { AdvanceResult, OpenTrackers, SandboxTimeStatus } from "./sandboxTime.js";
 export type {
   PlaygroundChannel,
   PlaygroundMessage,
@@ -23,7 +26,18 @@ export type {
 export interface PlaygroundOptions {
   /** The provider is the embedded sandbox (the page says nothing is really ordered). */
   sandbox: boolean;
+  /**
+   * The embedded sandbox's clock, for "Advance sandbox time". Give it only with the embedded
+   * sandbox; the control also stays off unless `sandbox` is true.
+   */
+  sandboxClock?: Pick<Clock, "advance" | "nowMs">;
   logger?: Logger;
+}
+
+/** What the running bot lends the page besides the driver. */
+export interface PlaygroundConnection {
+  /** The order tracker: after sandbox time moves, every open tracker checks at once. */
+  tracker?: OpenTrackers;
 }
 
 export interface StartPlaygroundStandinOptions {
@@ -37,6 +51,7 @@ export interface StartPlaygroundStandinOptions {
 
 export class Playground {
   private driver: SlackAppDriver | undefined;
+  private tracker: OpenTrackers | undefined;
   private current: SlackStandin | undefined;
   private currentApi: PlaygroundApi | undefined;
 
@@ -44,6 +59,8 @@ export class Playground {
 
   /** Starts the stand-in with the page and its API on it. */
   async startStandin(options: StartPlaygroundStandinOptions): Promise<SlackStandin> {
+    const clock = this.options.sandbox ? this.options.sandboxClock : undefined;
+    const sandboxTime = clock ? new SandboxTime({ clock, tracker: () => this.tracker }) : undefined;
     const start = (port: number) =>
       startSlackStandin({
         logger: options.logger,
@@ -53,6 +70,8 @@ export class Playground {
           this.currentApi = registerPlaygroundApi(server, standin, {
             driver: () => this.driver,
             sandbox: this.options.sandbox,
+            sandboxTime,
+            logger: this.options.logger,
           });
         },
       });
@@ -71,8 +90,9 @@ export class Playground {
   }
 
   /** The bot is listening: the page's commands and clicks now reach it through this driver. */
-  connect(driver: SlackAppDriver): void {
+  connect(driver: SlackAppDriver, connection: PlaygroundConnection = {}): void {
     this.driver = driver;
+    this.tracker = connection.tracker;
   }
 
   /** The page's address on the stand-in. */

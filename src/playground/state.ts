@@ -7,6 +7,7 @@ import type {
   StandinView,
   ViewStateValues,
 } from "../standin/types.js";
+import type { SandboxTimeStatus } from "./sandboxTime.js";
 
 /**
  * What the playground page shows one person: the channels they can read, the messages with their
@@ -80,6 +81,8 @@ export interface PlaygroundState {
   threads: Record<string, PlaygroundMessage[]>;
   /** The person's modal stack, bottom first; the last one is the one they see. */
   modals: PlaygroundModal[];
+  /** With the embedded sandbox only: its clock, which the page can move forward. */
+  sandboxTime?: SandboxTimeStatus;
 }
 
 /** A browser tab of a busy demo stays fast: older messages are left out of each poll. */

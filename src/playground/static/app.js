@@ -493,6 +493,59 @@ function renderChannels() {
   $("apps-title").hidden = direct.length === 0;
 }
 
+// ---- sandbox time (embedded sandbox only) ----------------------------------------------------
+
+/** "1 day 2 hours", "3 hours", "45 minutes". */
+function duration(ms) {
+  const minutes = Math.floor(ms / 60000);
+  const days = Math.floor(minutes / 1440);
+  const hours = Math.floor((minutes % 1440) / 60);
+  const rest = minutes % 60;
+  const unit = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  const parts = [];
+  if (days) parts.push(unit(days, "day"));
+  if (hours) parts.push(unit(hours, "hour"));
+  if (!days && rest) parts.push(unit(rest, "minute"));
+  return parts.join(" ");
+}
+
+let lastAdvance = "";
+
+function renderSandboxTime() {
+  const section = $("sandbox-time");
+  const time = ui.data.sandbox ? ui.data.sandboxTime : undefined;
+  section.hidden = !time;
+  if (!time) return;
+  const clock =
+    time.aheadMs > 0
+      ? `Sandbox clock: ${duration(time.aheadMs)} ahead of real time.`
+      : "Sandbox clock: real time. Orders move on as they would in reality.";
+  $("sandbox-time-note").textContent = lastAdvance ? `${clock} ${lastAdvance}` : clock;
+}
+
+async function advanceSandboxTime(ms, buttons) {
+  for (const button of buttons) button.disabled = true;
+  try {
+    const result = await act(() => post("sandbox/advance", { ms }));
+    const orders = result.open === 1 ? "1 open order" : `${result.open} open orders`;
+    lastAdvance = `Moved +${duration(ms)}; ${orders} checked now.`;
+    render();
+  } catch {
+    // act() has shown the error.
+  } finally {
+    for (const button of buttons) button.disabled = false;
+  }
+}
+
+function wireSandboxTime() {
+  const buttons = [...document.querySelectorAll("#sandbox-time [data-advance-ms]")];
+  for (const button of buttons) {
+    button.addEventListener("click", () =>
+      advanceSandboxTime(Number(button.dataset.advanceMs), buttons),
+    );
+  }
+}
+
 function currentChannel() {
   const channels = ui.data.channels;
   return channels.find((c) => c.id === ui.channel) ?? channels[0];
@@ -510,6 +563,7 @@ function render() {
   const channel = currentChannel();
   ui.channel = channel?.id ?? ui.channel;
   renderChannels();
+  renderSandboxTime();
   const label = channel ? (channel.kind === "dm" ? channel.name : `#${channel.name}`) : "";
   $("channel-name").textContent = label;
   $("composer-input").placeholder = `Message ${label} — or /connect help`;
@@ -610,4 +664,5 @@ $("thread-close").addEventListener("click", () => {
 });
 wireComposer("composer", "composer-input", false);
 wireComposer("thread-composer", "thread-input", true);
+wireSandboxTime();
 poll();
