@@ -5,6 +5,7 @@ import type { WebClientOptions } from "@slack/web-api";
 import type { Logger } from "../log.js";
 import type { Metrics } from "../metrics.js";
 import { boltLogger } from "./logger.js";
+import { refuseBodiesThatAreNotObjects } from "./requestGuard.js";
 
 export type SlackConnection =
   | { mode: "http"; botToken: string; signingSecret: string; apiUrl?: string }
@@ -114,6 +115,7 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
       // A listener that never acks must not hold the connection past Slack's 3 seconds.
       unhandledRequestTimeoutMillis: 2_900,
     });
+    refuseBodiesThatAreNotObjects(receiver, "/slack/events");
     app = new App({
       token: options.slack.botToken,
       receiver,

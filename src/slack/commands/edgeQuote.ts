@@ -3,6 +3,7 @@
 // draft buttons of `/connect edge drafts`, and the modal submissions. The work is in
 // src/flows/edgeQuote.ts; what people see is in views/edgeModals.ts and views/edgeQuote.ts; the
 // polling of a requested quote is the jobs' quote poller (src/slack/edgeQuoteCallbacks.ts).
+
 import type {
   App,
   BlockAction,
@@ -82,6 +83,7 @@ import { isProviderError } from "../../provider/errors.js";
 import type { Services } from "../../services.js";
 import { submitForApproval, submittedText } from "../approvals.js";
 import type { CommandHandler } from "../connect.js";
+import { selectedValue, typedValue } from "../modalState.js";
 import { blockErrors } from "./pricing.js";
 
 /** Provider work inside a Slack request that must be answered within 3 seconds. */
@@ -225,25 +227,6 @@ function audit(services: Services, what: string, fields: Record<string, unknown>
 // ---------------------------------------------------------------------------------------------
 // Reading modal state (whatever arrived: a forged payload looks the same)
 
-function stateOf(values: unknown, blockId: string, actionId: string): Record<string, unknown> {
-  if (typeof values !== "object" || values === null) return {};
-  const block = (values as Record<string, unknown>)[blockId];
-  if (typeof block !== "object" || block === null) return {};
-  const state = (block as Record<string, unknown>)[actionId];
-  return typeof state === "object" && state !== null ? (state as Record<string, unknown>) : {};
-}
-
-function selectedValue(values: unknown, blockId: string, actionId: string): unknown {
-  const selected = stateOf(values, blockId, actionId).selected_option;
-  return typeof selected === "object" && selected !== null
-    ? (selected as Record<string, unknown>).value
-    : selected;
-}
-
-function inputValue(values: unknown, blockId: string, actionId: string): unknown {
-  return stateOf(values, blockId, actionId).value;
-}
-
 /** A select's key, or a number input and its unit combined into the same `<value>|<unit>` key. */
 function keyOf(
   values: unknown,
@@ -254,7 +237,7 @@ function keyOf(
 ): unknown {
   const selected = selectedValue(values, block, action);
   if (selected !== undefined && selected !== null) return selected;
-  const typed = inputValue(values, block, action);
+  const typed = typedValue(values, block, action);
   if (typeof typed !== "string" || typed.trim() === "") return typed ?? undefined;
   const unit = selectedValue(values, unitBlock, unitAction);
   return `${typed.trim()}|${typeof unit === "string" ? unit : ""}`;
@@ -267,8 +250,8 @@ export function readEdgeQuoteForm(values: ViewOutput["state"]["values"] | unknow
     country: selectedValue(values, B.country, I.country),
     bandwidth: keyOf(values, B.bandwidth, I.bandwidth, B.bandwidthUnit, I.bandwidthUnit),
     term: keyOf(values, B.term, I.term, B.termUnit, I.termUnit),
-    address: inputValue(values, B.address, I.address),
-    postCode: inputValue(values, B.postCode, I.postCode),
+    address: typedValue(values, B.address, I.address),
+    postCode: typedValue(values, B.postCode, I.postCode),
   };
 }
 
@@ -627,7 +610,7 @@ export function registerEdgeQuoteListeners(app: App, services: Services): void {
     }
     const code = checkDiscountCode(
       ref.responseId,
-      inputValue(view.state?.values, EDGE_DISCOUNT_BLOCK, EDGE_DISCOUNT_INPUT),
+      typedValue(view.state?.values, EDGE_DISCOUNT_BLOCK, EDGE_DISCOUNT_INPUT),
     );
     if (!code.ok) {
       await fail(code.message);
@@ -716,7 +699,7 @@ export function registerEdgeQuoteListeners(app: App, services: Services): void {
       check = buildEdgeOrder({
         source,
         offerKey: selectedValue(values, EDGE_ORDER_BLOCKS.offer, EDGE_ORDER_INPUTS.offer),
-        portName: inputValue(values, EDGE_ORDER_BLOCKS.portName, EDGE_ORDER_INPUTS.portName),
+        portName: typedValue(values, EDGE_ORDER_BLOCKS.portName, EDGE_ORDER_INPUTS.portName),
         takenNames,
         identity,
         requester: {
@@ -830,7 +813,7 @@ export function registerEdgeQuoteListeners(app: App, services: Services): void {
   app.view(EDGE_RENAME_VIEW, async ({ ack, body, view, client }) => {
     const metadata = parseEdgeMetadata(view.private_metadata);
     const name = checkDraftName(
-      inputValue(view.state?.values, EDGE_RENAME_BLOCK, EDGE_RENAME_INPUT),
+      typedValue(view.state?.values, EDGE_RENAME_BLOCK, EDGE_RENAME_INPUT),
     );
     if (!name.ok || !metadata.draftId) {
       await ack({

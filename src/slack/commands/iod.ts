@@ -15,14 +15,13 @@ import { newRequestId, withRequestId } from "../../context.js";
 import { checkIodSubmission, type IodCheck, type IodForm, loadIodModal } from "../../flows/iod.js";
 import type { Services } from "../../services.js";
 import type { CommandHandler } from "../connect.js";
+import { selectedValue, typedValue } from "../modalState.js";
 import {
   approvalsUnavailable,
   LatestRebuild,
   openOrderForm,
   rebuildOnChange,
-  selectedValue,
   submitAndTell,
-  typedValue,
 } from "./layer2.js";
 import { blockErrors } from "./pricing.js";
 

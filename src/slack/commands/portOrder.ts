@@ -2,6 +2,7 @@
 // updates the modal in place as the person chooses (speeds, price, LOA path), checks the
 // submission again on the server and turns it into an approval request. The work is in
 // src/flows/portOrder.ts; what people see is in views/portOrderModal.ts.
+
 import type { App, BlockAction } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
@@ -29,6 +30,7 @@ import type { Logger } from "../../log.js";
 import type { Services } from "../../services.js";
 import { groupMembersVia, submitForApproval, submittedText } from "../approvals.js";
 import { BlockedError, type CommandHandler, type Outcome } from "../connect.js";
+import { selectedValue, typedValue } from "../modalState.js";
 import { blockErrors } from "./pricing.js";
 
 const COMMAND_NAME = "port order";
@@ -70,22 +72,6 @@ export const portOrder: CommandHandler = async (ctx) => {
 // ---------------------------------------------------------------------------------------------
 // Reading the modal's state (whatever arrived: a forged payload is no different from a real one)
 
-function stateOf(values: unknown, blockId: string, actionId: string): Record<string, unknown> {
-  if (typeof values !== "object" || values === null) return {};
-  const block = (values as Record<string, unknown>)[blockId];
-  if (typeof block !== "object" || block === null) return {};
-  const state = (block as Record<string, unknown>)[actionId];
-  return typeof state === "object" && state !== null ? (state as Record<string, unknown>) : {};
-}
-
-/** The value of a select; a selected_option that is not an option is passed on to be refused. */
-function selectedValue(values: unknown, blockId: string, actionId: string): unknown {
-  const selected = stateOf(values, blockId, actionId).selected_option;
-  return typeof selected === "object" && selected !== null
-    ? (selected as Record<string, unknown>).value
-    : selected;
-}
-
 export function readPortOrderState(values: unknown): PortOrderForm {
   const B = PORT_ORDER_BLOCKS;
   const A = PORT_ORDER_ACTIONS;
@@ -93,7 +79,7 @@ export function readPortOrderState(values: unknown): PortOrderForm {
     dcf: selectedValue(values, B.dcf, A.dcf),
     speed: selectedValue(values, B.speed, A.speed),
     term: selectedValue(values, B.term, A.term),
-    portName: stateOf(values, B.portName, A.portName).value,
+    portName: typedValue(values, B.portName, A.portName),
   };
 }
 

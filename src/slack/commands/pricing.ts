@@ -2,6 +2,7 @@
 // `/connect price l2` (modal), the data center options loads, the modal's "data center changed"
 // update, the ambiguous-DCF pick buttons and the modal submissions. The work is in
 // src/flows/pricing.ts; what people see is in views/pricing.ts and views/pricingModals.ts.
+
 import type {
   App,
   BlockAction,
@@ -72,6 +73,7 @@ import {
   failureText,
   type Outcome,
 } from "../connect.js";
+import { checkboxTicked, selectedValue, typedValue } from "../modalState.js";
 import { notYetAvailable } from "./notYetAvailable.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -196,39 +198,13 @@ export const priceL2: CommandHandler = async (ctx) => {
 
 type StateValues = ViewOutput["state"]["values"];
 
-function stateOf(values: unknown, blockId: string, actionId: string): Record<string, unknown> {
-  if (typeof values !== "object" || values === null) return {};
-  const block = (values as Record<string, unknown>)[blockId];
-  if (typeof block !== "object" || block === null) return {};
-  const state = (block as Record<string, unknown>)[actionId];
-  return typeof state === "object" && state !== null ? (state as Record<string, unknown>) : {};
-}
-
-function selectedValue(values: unknown, blockId: string, actionId: string): unknown {
-  const selected = stateOf(values, blockId, actionId).selected_option;
-  return typeof selected === "object" && selected !== null
-    ? (selected as Record<string, unknown>).value
-    : selected;
-}
-
-function inputValue(values: unknown, blockId: string, actionId: string): unknown {
-  return stateOf(values, blockId, actionId).value;
-}
-
-/** Ticked or not; a forged value that is not our checkbox is passed on to be refused. */
 function crossConnectTicked(values: unknown): unknown {
-  const selected = stateOf(
+  return checkboxTicked(
     values,
     PORT_PRICE_BLOCKS.includeCrossConnect,
     PORT_PRICE_ACTIONS.includeCrossConnect,
-  ).selected_options;
-  if (selected === undefined || selected === null) return false;
-  if (!Array.isArray(selected)) return selected;
-  const ticked = selected.map((o) =>
-    typeof o === "object" && o !== null ? (o as Record<string, unknown>).value : o,
+    CROSS_CONNECT_VALUE,
   );
-  if (ticked.length === 0) return false;
-  return ticked.every((v) => v === CROSS_CONNECT_VALUE) ? true : ticked;
 }
 
 export function readPortPriceForm(values: StateValues | unknown): PortPriceForm {
@@ -244,13 +220,13 @@ export function readConnectionPriceForm(values: StateValues | unknown): Connecti
   return {
     srcDcf: selectedValue(values, L2_PRICE_BLOCKS.srcDcf, L2_PRICE_ACTIONS.srcDcf),
     destDcf: selectedValue(values, L2_PRICE_BLOCKS.destDcf, L2_PRICE_ACTIONS.destDcf),
-    bandwidth: inputValue(values, L2_PRICE_BLOCKS.bandwidth, L2_PRICE_ACTIONS.bandwidth),
+    bandwidth: typedValue(values, L2_PRICE_BLOCKS.bandwidth, L2_PRICE_ACTIONS.bandwidth),
     classOfService: selectedValue(
       values,
       L2_PRICE_BLOCKS.classOfService,
       L2_PRICE_ACTIONS.classOfService,
     ),
-    duration: inputValue(values, L2_PRICE_BLOCKS.duration, L2_PRICE_ACTIONS.duration),
+    duration: typedValue(values, L2_PRICE_BLOCKS.duration, L2_PRICE_ACTIONS.duration),
     durationUnit: selectedValue(
       values,
       L2_PRICE_BLOCKS.durationUnit,
