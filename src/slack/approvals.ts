@@ -24,7 +24,7 @@ import {
 import type { OrderSubmission } from "../flows/ordering.js";
 import type { PlacementContext } from "../jobs/placement.js";
 import type { Services } from "../services.js";
-import type { CommandHandler } from "./connect.js";
+import { type CommandHandler, failureText } from "./connect.js";
 
 /**
  * Approvals in Slack: a submitted order becomes a request in the approvals channel; approvers
@@ -156,59 +156,86 @@ export function registerApprovalListeners(app: App, services: Services): void {
     });
   }
 
-  app.action(ACTION_APPROVE, async ({ ack, body, action, client }) => {
-    await ack();
-    if (body.type !== "block_actions" || !("value" in action) || typeof action.value !== "string")
-      return;
-    const channel = body.channel?.id;
-    const record = await settings.store.get(action.value).catch(() => null);
-    if (!record)
-      return tellPrivately(client, channel, body.user.id, "I can't find this request any more.");
-    const allowed = await authorize(client, body.user.id, record);
-    if (!allowed.allowed) {
-      services.logger.info(
-        { audit: "approval", approvalId: record.id, by: body.user.id, outcome: "blocked" },
-        "approve refused",
-      );
-      return tellPrivately(client, channel, body.user.id, allowed.message);
-    }
-    const decided = await settings.store.decide(record.id, { by: body.user.id, action: "approve" });
-    if (!decided.ok) {
-      return tellPrivately(client, channel, body.user.id, describeRefusal(decided));
-    }
-    services.logger.info(
-      { audit: "approval", approvalId: record.id, by: body.user.id, outcome: "approved" },
-      "approved",
-    );
-    await services.jobs.placement.enqueue(record.id);
-    await refreshApprovalMessage(client, decided.record);
-    await threadReply(
-      client,
-      decided.record,
-      `:white_check_mark: Approved by <@${body.user.id}>. Placing the order now.`,
-    );
-  });
+  type ActionArgs = Parameters<Parameters<App["action"]>[1]>[0];
+  interface ApproverClick {
+    record: ApprovalRequest;
+    userId: string;
+    channel: string | undefined;
+    triggerId: string;
+    client: WebClient;
+  }
 
-  app.action(ACTION_REJECT, async ({ ack, body, action, client }) => {
-    await ack();
-    if (body.type !== "block_actions" || !("value" in action) || typeof action.value !== "string")
-      return;
-    const channel = body.channel?.id;
-    const record = await settings.store.get(action.value).catch(() => null);
-    if (!record)
-      return tellPrivately(client, channel, body.user.id, "I can't find this request any more.");
-    const allowed = await authorize(client, body.user.id, record);
-    if (!allowed.allowed) return tellPrivately(client, channel, body.user.id, allowed.message);
-    if (record.status !== "pending") {
-      return tellPrivately(
-        client,
-        channel,
-        body.user.id,
-        describeRefusal({ ok: false, reason: "not-pending", id: record.id, record }),
+  /**
+   * The part every approver button shares: ack, read the request named by the button, check the
+   * clicker may decide (deny by default, recorded in the audit log), answer privately on any
+   * refusal or failure.
+   */
+  function approverAction(name: string, run: (click: ApproverClick) => Promise<void>) {
+    return async ({ ack, body, action, client }: ActionArgs) => {
+      await ack();
+      if (body.type !== "block_actions" || !("value" in action) || typeof action.value !== "string")
+        return;
+      const userId = body.user.id;
+      const channel = body.channel?.id;
+      try {
+        const record = await settings.store.get(action.value).catch(() => null);
+        if (!record)
+          return tellPrivately(client, channel, userId, "I can't find this request any more.");
+        const allowed = await authorize(client, userId, record);
+        if (!allowed.allowed) {
+          services.logger.info(
+            {
+              audit: "approval",
+              approvalId: record.id,
+              by: userId,
+              action: name,
+              outcome: "blocked",
+            },
+            "refused",
+          );
+          return tellPrivately(client, channel, userId, allowed.message);
+        }
+        await run({ record, userId, channel, triggerId: body.trigger_id, client });
+      } catch (error) {
+        services.logger.error({ err: error, action: name }, "approval action failed");
+        await tellPrivately(client, channel, userId, failureText(error)).catch(() => undefined);
+      }
+    };
+  }
+
+  app.action(
+    ACTION_APPROVE,
+    approverAction("approve", async ({ record, userId, channel, client }) => {
+      const decided = await settings.store.decide(record.id, { by: userId, action: "approve" });
+      if (!decided.ok) return tellPrivately(client, channel, userId, describeRefusal(decided));
+      services.logger.info(
+        { audit: "approval", approvalId: record.id, by: userId, outcome: "approved" },
+        "approved",
       );
-    }
-    await client.views.open({ trigger_id: body.trigger_id, view: rejectReasonModal(record) });
-  });
+      await services.jobs.placement.enqueue(record.id);
+      await refreshApprovalMessage(client, decided.record);
+      await threadReply(
+        client,
+        decided.record,
+        `:white_check_mark: Approved by <@${userId}>. Placing the order now.`,
+      );
+    }),
+  );
+
+  app.action(
+    ACTION_REJECT,
+    approverAction("reject", async ({ record, userId, channel, triggerId, client }) => {
+      if (record.status !== "pending") {
+        return tellPrivately(
+          client,
+          channel,
+          userId,
+          describeRefusal({ ok: false, reason: "not-pending", id: record.id, record }),
+        );
+      }
+      await client.views.open({ trigger_id: triggerId, view: rejectReasonModal(record) });
+    }),
+  );
 
   app.view(VIEW_REJECT_REASON, async ({ ack, body, view, client }) => {
     const reason =
@@ -263,26 +290,20 @@ export function registerApprovalListeners(app: App, services: Services): void {
     });
   });
 
-  app.action(ACTION_RETRY, async ({ ack, body, action, client }) => {
-    await ack();
-    if (body.type !== "block_actions" || !("value" in action) || typeof action.value !== "string")
-      return;
-    const channel = body.channel?.id;
-    const record = await settings.store.get(action.value).catch(() => null);
-    if (!record)
-      return tellPrivately(client, channel, body.user.id, "I can't find this request any more.");
-    const allowed = await authorize(client, body.user.id, record);
-    if (!allowed.allowed) return tellPrivately(client, channel, body.user.id, allowed.message);
-    const retried = await settings.store.retry(record.id, body.user.id);
-    if (!retried.ok) return tellPrivately(client, channel, body.user.id, describeRefusal(retried));
-    await services.jobs.placement.enqueue(record.id);
-    await refreshApprovalMessage(client, retried.record);
-    await threadReply(
-      client,
-      retried.record,
-      `:repeat: <@${body.user.id}> asked to place the order again.`,
-    );
-  });
+  app.action(
+    ACTION_RETRY,
+    approverAction("retry", async ({ record, userId, channel, client }) => {
+      const retried = await settings.store.retry(record.id, userId);
+      if (!retried.ok) return tellPrivately(client, channel, userId, describeRefusal(retried));
+      await services.jobs.placement.enqueue(record.id);
+      await refreshApprovalMessage(client, retried.record);
+      await threadReply(
+        client,
+        retried.record,
+        `:repeat: <@${userId}> asked to place the order again.`,
+      );
+    }),
+  );
 }
 
 /** `/connect approvals`: what is waiting for a decision. */
