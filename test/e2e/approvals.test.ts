@@ -2,6 +2,7 @@ import { WebClient } from "@slack/web-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OrderSubmission } from "../../src/flows/ordering.js";
 import { submitForApproval } from "../../src/slack/approvals.js";
+import { interactionBody } from "../../src/standin/index.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
 
 /**
@@ -169,6 +170,61 @@ describe("approvals and exactly-once placement", () => {
     expect((await env.bot.services.approvals.store.get(outcome.approval.id))?.status).toBe(
       "pending",
     );
+  });
+
+  it("decides once when Slack delivers the same Approve click again (X-Slack-Retry-Num)", async () => {
+    const outcome = await submitForApproval({
+      services: env.bot.services,
+      client,
+      submission: portOrder("e2e-retry-1"),
+    });
+    if (!outcome.ok) throw new Error(outcome.message);
+    const request = await env.standin.waitForMessage(STANDIN_IDS.approvals, (m) =>
+      m.text.includes("e2e-retry-1"),
+    );
+    const body = interactionBody({
+      type: "block_actions",
+      user: { id: STANDIN_IDS.approver, username: "alex", team_id: "T0STANDIN1" },
+      api_app_id: "A0STANDIN1",
+      token: "legacy-verification-token",
+      trigger_id: "1.2.retry",
+      team: { id: "T0STANDIN1", domain: "standin" },
+      container: {
+        type: "message",
+        message_ts: request.ts,
+        channel_id: STANDIN_IDS.approvals,
+        is_ephemeral: false,
+      },
+      channel: { id: STANDIN_IDS.approvals, name: "network-approvals" },
+      message: request,
+      actions: [
+        {
+          type: "button",
+          action_id: "approval_approve",
+          block_id: `approval_${outcome.approval.id}`,
+          value: outcome.approval.id,
+          action_ts: "1700000000.000001",
+        },
+      ],
+    });
+    const first = await env.slack.transport.postRaw(body);
+    const retried = await env.slack.transport.postRaw(body, {
+      headers: { "x-slack-retry-num": "1", "x-slack-retry-reason": "http_timeout" },
+    });
+    expect([first.status, retried.status]).toEqual([200, 200]);
+    await env.standin.waitForEphemeral(STANDIN_IDS.approver, (m) =>
+      m.text.includes("Already approved"),
+    );
+    await env.standin.waitForMessage(
+      STANDIN_IDS.approvals,
+      (m) => m.thread_ts === request.ts && m.text.includes("Ordered"),
+      { timeoutMs: 15_000 },
+    );
+    const approvedReplies = env.standin
+      .thread(STANDIN_IDS.approvals, request.ts)
+      .filter((m) => m.text.includes("Approved by"));
+    expect(approvedReplies).toHaveLength(1);
+    expect((await env.bot.services.approvals.store.get(outcome.approval.id))?.attempts).toBe(1);
   });
 
   it("rejects with a reason, asked for in a modal, and tells the requester", async () => {
