@@ -131,32 +131,50 @@ export function rejectReasonModal(record: ApprovalRequest): ModalView {
   };
 }
 
-/** `/connect approvals`: the requests waiting for a decision, oldest first. */
-export function pendingApprovalsView(
-  pending: readonly ApprovalRequest[],
+/**
+ * `/connect approvals` (waiting for a decision, oldest first) and `/connect approvals all` (the
+ * audit trail: every request with its decision and outcome, newest first).
+ */
+export function approvalsListView(
+  records: readonly ApprovalRequest[],
   links: ReadonlyMap<string, string>,
+  scope: "pending" | "all",
 ): Reply {
-  if (pending.length === 0) {
-    return {
-      text: "No approval requests are waiting.",
-      blocks: [section("No approval requests are waiting. :tada:")],
-    };
+  if (records.length === 0) {
+    const text =
+      scope === "pending"
+        ? "No approval requests are waiting."
+        : "No approval requests in the last 90 days.";
+    return { text, blocks: [section(scope === "pending" ? `${text} :tada:` : text)] };
   }
+  const count = `${records.length} request${records.length === 1 ? "" : "s"}`;
   const blocks: KnownBlock[] = [
-    header(`${pending.length} request${pending.length === 1 ? "" : "s"} waiting for approval`),
+    header(scope === "pending" ? `${count} waiting for approval` : `${count}, newest first`),
   ];
-  for (const record of pending.slice(0, 40)) {
+  for (const record of records.slice(0, 40)) {
     const link = links.get(record.id);
     const title = link ? `<${link}|${escapeMrkdwn(record.title)}>` : escapeMrkdwn(record.title);
     const price = record.price ? ` · ${escapeMrkdwn(record.price.text)}` : "";
+    const state = scope === "all" ? `\n${approvalStatusLine(record)}` : "";
     blocks.push(
       section(
-        `*${KIND_LABEL[record.kind]}:* ${title}\nby <@${record.requester.userId}>${price} · \`${record.id}\``,
+        `*${KIND_LABEL[record.kind]}:* ${title}\nby <@${record.requester.userId}> on ${slackDate(record.createdAt)}${price} · \`${record.id}\`${state}`,
       ),
     );
   }
-  if (pending.length > 40) blocks.push(context(`…and ${pending.length - 40} more.`));
-  return { text: `${pending.length} approval requests waiting`, blocks };
+  if (records.length > 40) blocks.push(context(`…and ${records.length - 40} more.`));
+  if (scope === "pending")
+    blocks.push(context("Every request, decided or not: `/connect approvals all`."));
+  return {
+    text: scope === "pending" ? `${count} waiting for approval` : `${count} of the last 90 days`,
+    blocks,
+  };
+}
+
+/** A Slack date token, shown in each reader's time zone. */
+function slackDate(iso: string): string {
+  const seconds = Math.floor(Date.parse(iso) / 1000);
+  return Number.isFinite(seconds) ? `<!date^${seconds}^{date_short_pretty} {time}|${iso}>` : iso;
 }
 
 const WAITING_ON: Record<string, string> = {

@@ -6,9 +6,9 @@ import {
   ACTION_RETRY,
   approvalMessageView,
   approvalStatusLine,
+  approvalsListView,
   BLOCK_REJECT_REASON,
   INPUT_REJECT_REASON,
-  pendingApprovalsView,
   rejectReasonModal,
   VIEW_REJECT_REASON,
 } from "../../views/approvals.js";
@@ -24,7 +24,7 @@ import {
 import type { OrderSubmission } from "../flows/ordering.js";
 import type { PlacementContext } from "../jobs/placement.js";
 import type { Services } from "../services.js";
-import { type CommandHandler, failureText } from "./connect.js";
+import { type CommandHandler, failureText, isStorageUnavailable } from "./connect.js";
 
 /**
  * Approvals in Slack: a submitted order becomes a request in the approvals channel; approvers
@@ -178,7 +178,11 @@ export function registerApprovalListeners(app: App, services: Services): void {
       const userId = body.user.id;
       const channel = body.channel?.id;
       try {
-        const record = await settings.store.get(action.value).catch(() => null);
+        // A storage outage is not "this request is gone": it goes on to failureText below.
+        const record = await settings.store.get(action.value).catch((error: unknown) => {
+          if (isStorageUnavailable(error)) throw error;
+          return null;
+        });
         if (!record)
           return tellPrivately(client, channel, userId, "I can't find this request any more.");
         const allowed = await authorize(client, userId, record);
@@ -247,7 +251,16 @@ export function registerApprovalListeners(app: App, services: Services): void {
       });
       return;
     }
-    const record = await settings.store.get(view.private_metadata).catch(() => null);
+    const record = await settings.store
+      .get(view.private_metadata)
+      .catch((error: unknown) => (isStorageUnavailable(error) ? "unavailable" : null));
+    if (record === "unavailable") {
+      await ack({
+        response_action: "errors",
+        errors: { [BLOCK_REJECT_REASON]: failureText(new Error("Connection is closed.")) },
+      });
+      return;
+    }
     if (!record) {
       await ack({
         response_action: "errors",
@@ -309,7 +322,15 @@ export function registerApprovalListeners(app: App, services: Services): void {
 /** `/connect approvals`: what is waiting for a decision. */
 export const listApprovals: CommandHandler = async (ctx) => {
   const settings = ctx.services.approvals;
-  const pending = await settings.store.listPending();
+  const scope = ctx.args[0]?.toLowerCase() === "all" ? "all" : "pending";
+  if (ctx.args.length > (scope === "all" ? 1 : 0)) {
+    await ctx.reply({ text: "Usage: `/connect approvals [all]`", blocks: [], problem: true });
+    return;
+  }
+  const pending =
+    scope === "all"
+      ? await settings.store.list({ since: new Date(Date.now() - 90 * 24 * 3600_000), limit: 41 })
+      : await settings.store.listPending();
   const links = new Map<string, string>();
   await Promise.all(
     pending.slice(0, 40).map(async (record) => {
@@ -324,7 +345,7 @@ export const listApprovals: CommandHandler = async (ctx) => {
       if (link) links.set(record.id, link);
     }),
   );
-  await ctx.reply(pendingApprovalsView(pending, links));
+  await ctx.reply(approvalsListView(pending, links, scope));
 };
 
 /** What the placement job reports back, posted through the notifier (rate limits, dedupe). */

@@ -134,8 +134,10 @@ export const COMMANDS = [
   },
   {
     path: ["approvals"],
-    summary: "List pending approval requests",
-    examples: ["approvals"],
+    args: "[all]",
+    summary:
+      "List pending approval requests; `all`: every request of the last 90 days with its decision",
+    examples: ["approvals", "approvals all"],
     group: "Track and approve",
   },
 ] as const satisfies readonly CommandSpec[];

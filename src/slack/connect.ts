@@ -85,9 +85,26 @@ function decorate(reply: Reply, text: string, services: Services, shared: boolea
   return capBlocks(withSandboxLabel(blocks, services.sandbox));
 }
 
+/**
+ * Redis (approvals, tracking) not reachable: ioredis gives up on a command after its retries
+ * (MaxRetriesPerRequestError) or refuses it on a closed connection. Not a bug of ours and not
+ * the person's fault, so it gets its own sentence rather than "something went wrong".
+ */
+export function isStorageUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  return (
+    error.name === "MaxRetriesPerRequestError" ||
+    /Connection is closed|ECONNREFUSED|Stream isn't writeable/.test(error.message)
+  );
+}
+
+export const STORAGE_UNAVAILABLE_TEXT =
+  ":hourglass: Temporarily unavailable: I can't reach my storage right now, so nothing was changed. Try again in a minute.";
+
 /** A short message for any failure; never a stack trace, never a secret. */
 export function failureText(error: unknown): string {
   if (error instanceof ProviderError) return `:warning: ${error.userMessage}`;
+  if (isStorageUnavailable(error)) return STORAGE_UNAVAILABLE_TEXT;
   if (error instanceof BlockedError) return `:no_entry: ${error.message}`;
   return ":warning: Something went wrong on our side; the error is logged. Try again in a minute.";
 }

@@ -270,8 +270,21 @@ describe("approvals and exactly-once placement", () => {
     if (!outcome.ok) throw new Error(outcome.message);
     await env.connect("approvals");
     const reply = await env.standin.waitForEphemeral(STANDIN_IDS.requester, (m) =>
-      m.text.includes("approval requests waiting"),
+      m.text.includes("waiting for approval"),
     );
     expect(JSON.stringify(reply.blocks)).toContain("e2e-pending-1");
+  });
+
+  it("lists every request with its decision and outcome with /connect approvals all", async () => {
+    await env.connect("approvals all");
+    const reply = await env.standin.waitForEphemeral(STANDIN_IDS.requester, (m) =>
+      m.text.includes("of the last 90 days"),
+    );
+    const text = JSON.stringify(reply.blocks);
+    expect(text).toContain("e2e-once-1");
+    expect(text).toContain("Ordered");
+    expect(text).toContain("e2e-reject-1");
+    expect(text).toContain("Rejected");
+    expect(text).toContain("Use the existing port in AMS");
   });
 });
