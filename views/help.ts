@@ -5,7 +5,7 @@ import {
   type CommandSpec,
   commandName,
 } from "../src/slack/commandRegistry.js";
-import { context, divider, header, section } from "./blocks.js";
+import { context, divider, header, section, truncate } from "./blocks.js";
 
 const GROUP_ORDER: readonly CommandGroup[] = [
   "General",
@@ -43,7 +43,8 @@ export function helpView(commands: readonly CommandSpec[]): { text: string; bloc
 
 /** Answer to an unknown subcommand: the closest match, or a pointer to help. */
 export function unknownCommandText(input: string, suggestion?: CommandSpec): string {
-  const tried = `\`${COMMAND} ${input}\``;
+  // A pasted wall of text is not echoed back whole.
+  const tried = `\`${COMMAND} ${truncate(input, 80)}\``;
   return suggestion
     ? `I don't know ${tried}. Did you mean \`${COMMAND} ${commandName(suggestion)}${suggestion.args ? ` ${suggestion.args}` : ""}\`? See \`${COMMAND} help\`.`
     : `I don't know ${tried}. See \`${COMMAND} help\` for every command.`;

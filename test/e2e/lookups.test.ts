@@ -220,16 +220,22 @@ describe("/connect look-ups, end to end over signed HTTP", () => {
       const order = [...sandbox.state.orders.values()][0]!;
       const shown = await ask(`order ${order.id}`);
       await env.slack.clickButton({ userId: USER, message: shown, actionId: "order_track" });
-      await env.standin.waitForEphemeral(USER, (m) =>
-        m.text.includes(`Tracking port order \`${order.id}\``),
+      await env.standin.waitForEphemeral(
+        USER,
+        (m) => m.text.includes(`Tracking port order \`${order.id}\``),
+        { timeoutMs: 15_000 },
       );
-      const root = await env.standin.waitForMessage(STANDIN_IDS.general, (m) =>
-        m.text.includes(`Tracking port order \`${order.id}\``),
+      const root = await env.standin.waitForMessage(
+        STANDIN_IDS.general,
+        (m) => m.text.includes(`Tracking port order \`${order.id}\``),
+        { timeoutMs: 15_000 },
       );
       expect((await env.bot.jobs.tracker.get(order.id))?.threadTs).toBe(root.ts);
 
       await env.slack.clickButton({ userId: USER, message: shown, actionId: "order_track" });
-      await env.standin.waitForEphemeral(USER, (m) => m.text.includes("already being tracked"));
+      await env.standin.waitForEphemeral(USER, (m) => m.text.includes("already being tracked"), {
+        timeoutMs: 15_000,
+      });
       expect(
         env.standin
           .messages(STANDIN_IDS.general)
@@ -237,13 +243,17 @@ describe("/connect look-ups, end to end over signed HTTP", () => {
       ).toHaveLength(1);
 
       await env.connect("track", USER);
-      const list = await env.standin.waitForEphemeral(USER, (m) =>
-        m.text.includes("tracked port order"),
+      const list = await env.standin.waitForEphemeral(
+        USER,
+        (m) => m.text.includes("tracked port order"),
+        { timeoutMs: 15_000 },
       );
       expect(JSON.stringify(list.blocks)).toContain(order.id);
       await env.connect(`track stop ${order.id}`, USER);
-      await env.standin.waitForEphemeral(USER, (m) =>
-        m.text.includes(`Stopped tracking port order \`${order.id}\``),
+      await env.standin.waitForEphemeral(
+        USER,
+        (m) => m.text.includes(`Stopped tracking port order \`${order.id}\``),
+        { timeoutMs: 15_000 },
       );
     });
 

@@ -28,5 +28,6 @@ describe("helpView", () => {
       "Did you mean `/connect price port",
     );
     expect(unknownCommandText("xyz")).toContain("/connect help");
+    expect(unknownCommandText("x".repeat(1_000_000)).length).toBeLessThan(300);
   });
 });
