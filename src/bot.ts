@@ -121,7 +121,10 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
     redis.on("error", (error) => logger.warn({ err: error }, "redis connection error"));
     stops.push(async () => redis.quit().catch(() => redis.disconnect()));
-    await redis.connect();
+    await redis.connect().catch((error: Error) => {
+      redis.disconnect();
+      throw new Error(`Redis is not reachable at ${redactUrl(config.redisUrl)} (${error.message})`);
+    });
     for (const warning of await redisWarnings(redis)) logger.warn(warning);
 
     const prefix = options.redisPrefix ?? "connect";
@@ -320,4 +323,15 @@ function approvalPolicy(config: Config, local: boolean): Config["approvals"] {
         ? config.approvals.approvers
         : [STANDIN_IDS.approver, "S0APPROVERS"],
   };
+}
+
+/** A Redis URL without its password, for messages. */
+function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "the configured REDIS_URL";
+  }
 }
