@@ -1,0 +1,233 @@
+import { type ChildProcess, fork } from "node:child_process";
+import { mkdir, writeFile } from "node:fs/promises";
+import { cpus, freemem, loadavg, totalmem } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Redis } from "ioredis";
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+export const RESULTS_DIR = join(ROOT, ".bench-results");
+
+/** A whole number from the environment (bigger runs), else the default that fits the budget. */
+export function envInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive whole number`);
+  return n;
+}
+
+export function envList(name: string, fallback: number[]): number[] {
+  const raw = process.env[name];
+  if (!raw) return fallback;
+  return raw.split(",").map((part) => {
+    const n = Number(part.trim());
+    if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must list positive whole numbers`);
+    return n;
+  });
+}
+
+export interface Machine {
+  cpuModel: string;
+  cores: number;
+  memoryGiB: number;
+  freeMemoryGiB: number;
+  node: string;
+  platform: string;
+}
+
+export function machine(): Machine {
+  const cpu = cpus();
+  return {
+    cpuModel: cpu[0]?.model.trim() ?? "unknown",
+    cores: cpu.length,
+    memoryGiB: round(totalmem() / 2 ** 30, 1),
+    freeMemoryGiB: round(freemem() / 2 ** 30, 1),
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+  };
+}
+
+export function loadAverage(): [number, number, number] {
+  const [a = 0, b = 0, c = 0] = loadavg();
+  return [round(a, 2), round(b, 2), round(c, 2)];
+}
+
+export function round(n: number, digits = 2): number {
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
+}
+
+export interface Distribution {
+  count: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  mean: number;
+}
+
+/** Nearest-rank percentiles. */
+export function distribution(values: readonly number[], digits = 2): Distribution {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+  const mean = sorted.reduce((s, v) => s + v, 0) / Math.max(sorted.length, 1);
+  return {
+    count: sorted.length,
+    p50: round(at(0.5) ?? 0, digits),
+    p90: round(at(0.9) ?? 0, digits),
+    p99: round(at(0.99) ?? 0, digits),
+    max: round(sorted[sorted.length - 1] ?? 0, digits),
+    mean: round(mean, digits),
+  };
+}
+
+export interface ResultEnvelope<T> {
+  name: string;
+  command: string;
+  startedAt: string;
+  finishedAt: string;
+  durationSeconds: number;
+  machine: Machine;
+  loadAverageBefore: [number, number, number];
+  loadAverageAfter: [number, number, number];
+  figures: T;
+}
+
+/** Runs one benchmark and writes `.bench-results/<name>.json`. */
+export async function recordBenchmark<T>(name: string, run: () => Promise<T>): Promise<T> {
+  const started = new Date();
+  const loadBefore = loadAverage();
+  const figures = await run();
+  const finished = new Date();
+  const envelope: ResultEnvelope<T> = {
+    name,
+    command: `npm run bench${process.env.BENCH_COMMAND_SUFFIX ?? ""}`,
+    startedAt: started.toISOString(),
+    finishedAt: finished.toISOString(),
+    durationSeconds: round((finished.getTime() - started.getTime()) / 1000, 1),
+    machine: machine(),
+    loadAverageBefore: loadBefore,
+    loadAverageAfter: loadAverage(),
+    figures,
+  };
+  await mkdir(RESULTS_DIR, { recursive: true });
+  await writeFile(join(RESULTS_DIR, `${name}.json`), `${JSON.stringify(envelope, null, 2)}\n`);
+  return figures;
+}
+
+export function printTable(title: string, rows: Array<Record<string, string | number>>): void {
+  process.stdout.write(`\n${title}\n`);
+  console.table(rows);
+}
+
+/** Polls a condition with a short interval until it holds or the deadline passes. */
+export async function waitUntil(
+  condition: () => boolean | Promise<boolean>,
+  options: { timeoutMs: number; intervalMs?: number; what: string },
+): Promise<void> {
+  const deadline = Date.now() + options.timeoutMs;
+  for (;;) {
+    if (await condition()) return;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${options.what}`);
+    await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 20));
+  }
+}
+
+/** Deletes every key under a prefix (SCAN, never FLUSH*): the bench shares Redis with tests. */
+export async function deleteKeys(redis: Redis, prefix: string): Promise<number> {
+  let cursor = "0";
+  let deleted = 0;
+  do {
+    const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 1000);
+    cursor = next;
+    if (keys.length > 0) deleted += await redis.unlink(...keys);
+  } while (cursor !== "0");
+  return deleted;
+}
+
+/** Sums MEMORY USAGE over every key under a prefix. */
+export async function memoryUnder(
+  redis: Redis,
+  prefix: string,
+): Promise<{ keys: number; bytes: number }> {
+  let cursor = "0";
+  let keys = 0;
+  let bytes = 0;
+  do {
+    const [next, batch] = await redis.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 1000);
+    cursor = next;
+    const pipeline = redis.pipeline();
+    for (const key of batch) pipeline.memory("USAGE", key, "SAMPLES", "0");
+    for (const [, value] of (await pipeline.exec()) ?? []) {
+      keys += 1;
+      bytes += typeof value === "number" ? value : 0;
+    }
+  } while (cursor !== "0");
+  return { keys, bytes };
+}
+
+// ---------------------------------------------------------------- child processes
+
+export type ChildRole = "bot" | "bare" | "services" | "worker";
+
+export interface ChildHandle {
+  process: ChildProcess;
+  ready: Record<string, unknown>;
+  /** Sends a request over IPC and resolves with the child's answer. */
+  ask<T = unknown>(type: string, args?: Record<string, unknown>): Promise<T>;
+  stop(): Promise<void>;
+}
+
+/** Forks `bench/child.ts` in a role; resolves when it says it is ready. */
+export async function startChild(
+  role: ChildRole,
+  env: Record<string, string> = {},
+): Promise<ChildHandle & { spawnedAt: number; readyAt: number }> {
+  const spawnedAt = performance.now();
+  const child = fork(join(ROOT, "bench", "child.ts"), [role], {
+    execArgv: ["--import", "tsx"],
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  let nextId = 1;
+  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  const ready = await new Promise<Record<string, unknown>>((resolve, reject) => {
+    const onExit = (code: number | null) => reject(new Error(`${role} child exited (${code})`));
+    child.once("exit", onExit);
+    child.on("message", (message: unknown) => {
+      const m = message as { type?: string; id?: number; ok?: boolean; value?: unknown };
+      if (m.type === "ready") {
+        child.off("exit", onExit);
+        resolve(m as Record<string, unknown>);
+      } else if (m.type === "answer" && typeof m.id === "number") {
+        const waiter = pending.get(m.id);
+        pending.delete(m.id);
+        if (m.ok) waiter?.resolve(m.value);
+        else waiter?.reject(new Error(String(m.value)));
+      }
+    });
+  });
+  const readyAt = performance.now();
+  return {
+    process: child,
+    ready,
+    spawnedAt,
+    readyAt,
+    ask<T>(type: string, args: Record<string, unknown> = {}) {
+      const id = nextId++;
+      return new Promise<T>((resolve, reject) => {
+        pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+        child.send({ type, id, ...args });
+      });
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
