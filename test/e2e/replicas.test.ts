@@ -1,0 +1,105 @@
+import { randomBytes } from "node:crypto";
+import { WebClient } from "@slack/web-api";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningBot, startBot } from "../../src/bot.js";
+import { loadConfig } from "../../src/config.js";
+import { createLogger } from "../../src/log.js";
+import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { submitForApproval } from "../../src/slack/approvals.js";
+import { type SlackStandin, STANDIN_IDS, startSlackStandin } from "../../src/standin/index.js";
+
+/** Two bot replicas (HTTP front and workers each) behind one Slack, sharing Redis. */
+describe("two replicas sharing Redis", () => {
+  let sandbox: Sandbox;
+  let standin: SlackStandin;
+  const replicas: RunningBot[] = [];
+  const drivers: Array<ReturnType<SlackStandin["connectApp"]>> = [];
+
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    standin = await startSlackStandin();
+    const signingSecret = randomBytes(16).toString("hex");
+    const env = {
+      SLACK_BOT_TOKEN: standin.botToken,
+      SLACK_SIGNING_SECRET: signingSecret,
+      SLACK_API_URL: standin.apiUrl,
+      PROVIDER_BASE_URL: sandbox.url,
+      PROVIDER_API_KEY: "replica-test-key",
+      APPROVALS_CHANNEL: STANDIN_IDS.approvals,
+      APPROVERS: `${STANDIN_IDS.approver},S0APPROVERS`,
+    };
+    const redisPrefix = `test:${randomBytes(6).toString("hex")}`;
+    for (let i = 0; i < 2; i++) {
+      const bot = await startBot({
+        config: { ...loadConfig(env), port: 0 },
+        logger: createLogger({ level: "silent" }),
+        redisPrefix,
+        jobs: { notifierSettings: { perChannelIntervalMs: 20 }, maintenanceEveryMs: 0 },
+      });
+      replicas.push(bot);
+      drivers.push(standin.connectApp({ url: `${bot.url}/slack/events`, signingSecret }));
+    }
+  });
+  afterAll(async () => {
+    for (const bot of replicas) await bot.stop();
+    await standin?.close();
+    await sandbox?.close();
+  });
+
+  it("places an order once when approvers click on both replicas at the same time", async () => {
+    const front = replicas[0]!;
+    const { companyUsername } = await front.services.identity();
+    const dcf = (await front.services.provider.listDcfs()).find(
+      (d) => (d.dataCenterFacility?.speeds?.length ?? 0) > 0,
+    )!;
+    const portName = "replicas-once-1";
+    const outcome = await submitForApproval({
+      services: front.services,
+      client: new WebClient(standin.botToken, { slackApiUrl: standin.apiUrl }),
+      submission: {
+        kind: "port",
+        title: portName,
+        summary: [{ label: "Port name", value: portName }],
+        call: {
+          operation: "createPortOrder",
+          pathParams: { companyUsername },
+          body: {
+            dataCenterFacility: dcf.username,
+            speed: String(dcf.dataCenterFacility!.speeds![0]),
+            durationUnit: "y",
+            portName,
+            paymentType: "invoice",
+          },
+        },
+        reconcileKey: portName,
+        requester: { userId: STANDIN_IDS.requester },
+      },
+    });
+    if (!outcome.ok) throw new Error(outcome.message);
+    const request = await standin.waitForMessage(STANDIN_IDS.approvals, (m) =>
+      m.text.includes(portName),
+    );
+    const approvers = [STANDIN_IDS.approver, "U0APPROVE2"];
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        drivers[i % 2]!.clickButton({
+          userId: approvers[i % 2]!,
+          message: request,
+          actionId: "approval_approve",
+        }),
+      ),
+    );
+    await standin.waitForMessage(
+      STANDIN_IDS.approvals,
+      (m) => m.thread_ts === request.ts && m.text.includes("Ordered"),
+      { timeoutMs: 15_000 },
+    );
+    const summary = (await (await fetch(`${sandbox.url}/__sandbox/requests?summary=1`)).json()) as {
+      byOperation: Record<string, number>;
+    };
+    expect(summary.byOperation.createPortOrder).toBe(1);
+    const thread = standin.thread(STANDIN_IDS.approvals, request.ts);
+    expect(thread.filter((m) => m.text.includes("Approved by"))).toHaveLength(1);
+    expect(thread.filter((m) => m.text.includes("Ordered"))).toHaveLength(1);
+  });
+});
