@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
+import { Redis } from "ioredis";
 import { type RunningBot, startBot } from "../../src/bot.js";
 import { loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/log.js";
@@ -63,6 +64,7 @@ export async function startTestBot(
     destination,
     secrets: [standin.botToken, signingSecret],
   });
+  const redisPrefix = `test:${randomBytes(6).toString("hex")}:`;
   const bot = await startBot({
     config,
     logger,
@@ -73,7 +75,7 @@ export async function startTestBot(
       maintenanceEveryMs: 0,
       ...options.jobs,
     },
-    redisPrefix: `test:${randomBytes(6).toString("hex")}:`,
+    redisPrefix,
   });
   const slack = standin.connectApp({ url: `${bot.url}/slack/events`, signingSecret });
   return {
@@ -87,6 +89,22 @@ export async function startTestBot(
     async close() {
       await bot.stop();
       await standin.close();
+      await deleteKeys(redisPrefix);
     },
   };
+}
+
+/** Tests leave Redis as they found it: every key under the run's prefix goes. */
+async function deleteKeys(prefix: string): Promise<void> {
+  const redis = new Redis("redis://127.0.0.1:6379");
+  try {
+    let cursor = "0";
+    do {
+      const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 500);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== "0");
+  } finally {
+    redis.disconnect();
+  }
 }
