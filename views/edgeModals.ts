@@ -18,6 +18,7 @@ import { isSingapore } from "../src/provider/rules.js";
 import { context, escapeMrkdwn, LIMITS, option, section, truncate } from "./blocks.js";
 import { encodeQuoteRef, parseQuoteRef, type QuoteRef } from "./edgeQuote.js";
 import { code, formatMoney } from "./format.js";
+import { channelIdField, metadataFields } from "./modalMetadata.js";
 
 /**
  * The Edge modals: the quote form (`/connect edge quote`), a discount code, the order (from a
@@ -95,7 +96,6 @@ export interface EdgeModalMetadata {
   draftId?: string;
 }
 
-const CHANNEL_ID = /^[A-Z0-9]{2,32}$/;
 const TS = /^\d{1,12}\.\d{1,9}$/;
 const DRAFT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -111,18 +111,11 @@ export function encodeEdgeMetadata(metadata: EdgeModalMetadata): string {
 
 /** Reads what encodeEdgeMetadata wrote; anything else reads as empty. */
 export function parseEdgeMetadata(value: unknown): EdgeModalMetadata {
-  if (typeof value !== "string" || value.length > 3000) return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value);
-  } catch {
-    return {};
-  }
-  if (typeof parsed !== "object" || parsed === null) return {};
-  const { c, th, q, d } = parsed as Record<string, unknown>;
+  const fields = metadataFields(value);
+  const { th, q, d } = fields;
   const ref = parseQuoteRef(q);
   return {
-    ...(typeof c === "string" && CHANNEL_ID.test(c) ? { channelId: c } : {}),
+    ...channelIdField(fields),
     ...(typeof th === "string" && TS.test(th) ? { threadTs: th } : {}),
     ...(ref ? { ref } : {}),
     ...(typeof d === "string" && DRAFT_ID.test(d) ? { draftId: d } : {}),

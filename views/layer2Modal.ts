@@ -32,6 +32,7 @@ import {
 } from "./blocks.js";
 import { dcfPlace } from "./dcf.js";
 import { code, formatMbps, formatSpeed, statusBadge, textOr } from "./format.js";
+import { channelIdField, metadataFields } from "./modalMetadata.js";
 import { connectionPriceView } from "./pricing.js";
 
 /**
@@ -108,7 +109,6 @@ export interface OrderModalMetadata {
   priceKey?: string;
 }
 
-const SLACK_ID = /^[A-Z0-9]{2,32}$/;
 const PRICE_KEY = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function encodeOrderMetadata(metadata: OrderModalMetadata): string {
@@ -120,17 +120,10 @@ export function encodeOrderMetadata(metadata: OrderModalMetadata): string {
 
 /** Reads what encodeOrderMetadata wrote; anything else reads as empty. */
 export function parseOrderMetadata(text: unknown): OrderModalMetadata {
-  if (typeof text !== "string" || text.length > 3000) return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return {};
-  }
-  if (typeof parsed !== "object" || parsed === null) return {};
-  const { c, p } = parsed as Record<string, unknown>;
+  const fields = metadataFields(text);
+  const { p } = fields;
   return {
-    ...(typeof c === "string" && SLACK_ID.test(c) ? { channelId: c } : {}),
+    ...channelIdField(fields),
     ...(typeof p === "string" && PRICE_KEY.test(p) ? { priceKey: p } : {}),
   };
 }

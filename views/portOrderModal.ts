@@ -20,6 +20,7 @@ import {
 } from "./blocks.js";
 import { type DcfRecord, dcfFeatures, dcfPlace } from "./dcf.js";
 import { DASH, formatMbps, formatMoney, formatSpeed, textOr } from "./format.js";
+import { channelIdField, metadataFields } from "./modalMetadata.js";
 import { dcfOption } from "./pricingModals.js";
 
 /**
@@ -66,23 +67,13 @@ export interface PortOrderMetadata {
   channelId?: string;
 }
 
-const SLACK_ID = /^[A-Z0-9]{2,32}$/;
-
 export function encodePortOrderMetadata(metadata: PortOrderMetadata): string {
   return JSON.stringify(metadata.channelId ? { c: metadata.channelId } : {});
 }
 
 /** Reads what encodePortOrderMetadata wrote; anything else (or nothing) reads as empty. */
 export function parsePortOrderMetadata(text: unknown): PortOrderMetadata {
-  if (typeof text !== "string" || text.length > 3000) return {};
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (typeof parsed !== "object" || parsed === null) return {};
-    const { c } = parsed as Record<string, unknown>;
-    return typeof c === "string" && SLACK_ID.test(c) ? { channelId: c } : {};
-  } catch {
-    return {};
-  }
+  return channelIdField(metadataFields(text));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ import { COMMAND } from "../src/slack/commandRegistry.js";
 import { context, escapeMrkdwn, LIMITS, option, section, truncate } from "./blocks.js";
 import { type DcfRecord, dcfFeatures } from "./dcf.js";
 import { code, formatMbps, formatSpeed, formatTerm, textOr } from "./format.js";
+import { channelIdField, metadataFields } from "./modalMetadata.js";
 import { problemReply, type Reply } from "./reply.js";
 
 /**
@@ -93,8 +94,6 @@ export interface PriceModalMetadata {
   speedMbps?: number;
 }
 
-const SLACK_ID = /^[A-Z0-9]{2,32}$/;
-
 export function encodeMetadata(metadata: PriceModalMetadata): string {
   return JSON.stringify({
     ...(metadata.channelId ? { c: metadata.channelId } : {}),
@@ -104,17 +103,10 @@ export function encodeMetadata(metadata: PriceModalMetadata): string {
 
 /** Reads what encodeMetadata wrote; anything else (or nothing) reads as empty. */
 export function parseMetadata(text: unknown): PriceModalMetadata {
-  if (typeof text !== "string" || text.length > 3000) return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return {};
-  }
-  if (typeof parsed !== "object" || parsed === null) return {};
-  const { c, s } = parsed as Record<string, unknown>;
+  const fields = metadataFields(text);
+  const { s } = fields;
   return {
-    ...(typeof c === "string" && SLACK_ID.test(c) ? { channelId: c } : {}),
+    ...channelIdField(fields),
     ...(typeof s === "number" && Number.isSafeInteger(s) && s > 0 ? { speedMbps: s } : {}),
   };
 }
