@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { pathToFileURL } from "node:url";
 import { Redis } from "ioredis";
+import { BUSY_TEXT } from "../src/slack/followUps.js";
 import {
   type HttpTransport,
   type SlackAppDriver,
@@ -28,6 +29,9 @@ import {
   waitUntil,
 } from "./common.js";
 
+/** Words of the bot's busy answer (src/slack/followUps.ts), to count refused requests. */
+const BUSY_MARK = BUSY_TEXT.slice(0, 40);
+
 export const REQUEST_MIX = [
   "/connect help",
   "/connect ports",
@@ -40,14 +44,22 @@ export interface LevelResult {
   app: "bot" | "bare";
   requests: number;
   non200: number;
+  /** Requests the bot answered "busy" in the ack (its follow-up lane was full): no follow-up. */
+  refusedBusy: number;
   latencyMs: Distribution;
   seconds: number;
   requestsPerSecond: number;
-  /** The app process's CPU time over the run, per request (ms). */
+  /** The app process's CPU time while the load ran, per request (ms). */
   cpuMsPerRequest: number;
+  /** The same until the last follow-up was delivered (bot only; includes idle time). */
+  cpuMsPerRequestUntilAnswered?: number;
   /** Highest resident memory of the app process sampled during the run (MiB). */
   peakRssMiB: number;
   loadAverage: [number, number, number];
+  /** The bot's follow-up calls at the Slack stand-in during the run, by method (bot only). */
+  followUps?: Record<string, number>;
+  /** From the first request until the last follow-up reached the stand-in (bot only). */
+  answeredSeconds?: number;
 }
 
 export interface AckFigures {
@@ -82,31 +94,39 @@ interface Stats {
 
 const MiB = 2 ** 20;
 
-async function settle(standin: SlackStandin, bot: ChildHandle): Promise<void> {
-  // The bot's follow-ups (responses, Web API calls) run after the ack: wait until its CPU goes
-  // quiet, so one run's follow-up work does not land in the next run. (Counting the stand-in's
-  // recorded calls would clone them all each time.)
-  let last = (await bot.ask<Stats>("stats")).cpu;
-  await waitUntil(
-    async () => {
-      const now = (await bot.ask<Stats>("stats")).cpu;
-      const busyMs = (now.user + now.system - last.user - last.system) / 1000;
-      last = now;
-      return busyMs < 25;
-    },
-    { timeoutMs: 120_000, intervalMs: 500, what: "the bot's follow-up work to finish" },
-  );
+/**
+ * The bot's follow-ups (responses, Web API calls) run after the ack: wait until every request
+ * has had its follow-up at the stand-in, so one run's work does not land in the next (and its
+ * CPU is counted in its own run). Returns the follow-up calls by method.
+ */
+async function settle(
+  standin: SlackStandin,
+  expectedFollowUps: number,
+): Promise<Record<string, number>> {
+  await waitUntil(async () => standin.callCount() >= expectedFollowUps, {
+    timeoutMs: 300_000,
+    intervalMs: 20,
+    what: `${expectedFollowUps} follow-up calls from the bot`,
+  });
+  const byMethod: Record<string, number> = {};
+  for (const method of FOLLOW_UP_METHODS) byMethod[method] = standin.callCount(method);
+  byMethod.total = standin.callCount();
   standin.clearCalls();
+  return byMethod;
 }
+
+/** Each request of the mix is followed by one of these (a response, or the shared message). */
+const FOLLOW_UP_METHODS = ["response_url", "chat.postMessage"] as const;
 
 async function load(
   driver: SlackAppDriver<HttpTransport>,
   shareSource: StandinEphemeral,
   count: number,
   concurrency: number,
-): Promise<{ latencies: number[]; non200: number; seconds: number }> {
+): Promise<{ latencies: number[]; non200: number; busy: number; seconds: number }> {
   const latencies: number[] = [];
   let non200 = 0;
+  let busy = 0;
   let next = 0;
   const send = (i: number) => {
     const kind = i % REQUEST_MIX.length;
@@ -133,10 +153,11 @@ async function load(
         const ack = await send(i);
         latencies.push(performance.now() - t0);
         if (ack.status !== 200) non200 += 1;
+        if (JSON.stringify(ack.body ?? "").includes(BUSY_MARK)) busy += 1;
       }
     }),
   );
-  return { latencies, non200, seconds: (performance.now() - started) / 1000 };
+  return { latencies, non200, busy, seconds: (performance.now() - started) / 1000 };
 }
 
 export async function runAck(): Promise<AckFigures> {
@@ -154,7 +175,15 @@ export async function runAck(): Promise<AckFigures> {
   };
   const children: ChildHandle[] = [];
   try {
-    const bot = await startChild("bot", env);
+    const services = await startChild("services", {
+      BENCH_SANDBOX_START: String(Date.now()),
+      BENCH_SEED: "42",
+    });
+    children.push(services);
+    const bot = await startChild("bot", {
+      ...env,
+      BENCH_PROVIDER_URL: String(services.ready.sandboxUrl),
+    });
     children.push(bot);
     const bare = await startChild("bare", env);
     children.push(bare);
@@ -175,7 +204,7 @@ export async function runAck(): Promise<AckFigures> {
     for (const app of ["bot", "bare"] as const) {
       await load(drivers[app], shareSource, warmup, 8);
     }
-    await settle(standin, bot);
+    await settle(standin, warmup);
 
     const results: LevelResult[] = [];
     for (const concurrency of levels) {
@@ -190,24 +219,33 @@ export async function runAck(): Promise<AckFigures> {
             await new Promise((resolve) => setTimeout(resolve, 200));
           }
         })();
+        const levelStart = performance.now();
         const run = await load(drivers[app], shareSource, count, concurrency);
-        if (app === "bot") await settle(standin, bot);
+        const loaded = await child.ask<Stats>("stats");
+        // A request refused as busy was answered in its ack and has no follow-up.
+        const followUps = app === "bot" ? await settle(standin, count - run.busy) : undefined;
+        const answeredSeconds = (performance.now() - levelStart) / 1000;
         sampling = false;
         await sampler;
         const after = await child.ask<Stats>("stats");
-        const cpuMs =
-          (after.cpu.user + after.cpu.system - before.cpu.user - before.cpu.system) / 1000;
+        const cpuMs = (from: Stats, to: Stats) =>
+          (to.cpu.user + to.cpu.system - from.cpu.user - from.cpu.system) / 1000;
         results.push({
           concurrency,
           app,
           requests: count,
           non200: run.non200,
+          refusedBusy: run.busy,
           latencyMs: distribution(run.latencies),
           seconds: round(run.seconds, 2),
           requestsPerSecond: round(count / run.seconds, 0),
-          cpuMsPerRequest: round(cpuMs / count, 3),
+          cpuMsPerRequest: round(cpuMs(before, loaded) / count, 3),
+          ...(followUps
+            ? { cpuMsPerRequestUntilAnswered: round(cpuMs(before, after) / count, 3) }
+            : {}),
           peakRssMiB: round(peak / MiB, 1),
           loadAverage: loadAverage(),
+          ...(followUps ? { followUps, answeredSeconds: round(answeredSeconds, 2) } : {}),
         });
       }
     }

@@ -67,6 +67,9 @@ async function runBot(): Promise<void> {
       APPROVALS_CHANNEL: STANDIN_IDS.approvals,
       APPROVERS: STANDIN_IDS.approver,
       LOG_LEVEL: "info",
+      ...(process.env.BENCH_PROVIDER_URL
+        ? { PROVIDER_BASE_URL: process.env.BENCH_PROVIDER_URL, PROVIDER_API_KEY: "bench-key" }
+        : {}),
     }),
     port: 0,
   };
@@ -100,7 +103,7 @@ async function runBare(): Promise<void> {
     token: need("BENCH_BOT_TOKEN"),
     receiver,
     clientOptions: { slackApiUrl: need("BENCH_SLACK_API_URL") },
-    tokenVerificationEnabled: false,
+    // Bolt's defaults otherwise: its auth.test runs once, at start-up, against the stand-in.
   });
   app.command(/.*/, async ({ ack }) => ack());
   app.action(/.*/, async ({ ack }) => ack());

@@ -186,7 +186,13 @@ export async function startChild(
 ): Promise<ChildHandle & { spawnedAt: number; readyAt: number }> {
   const spawnedAt = performance.now();
   const child = fork(join(ROOT, "bench", "child.ts"), [role], {
-    execArgv: ["--import", "tsx"],
+    execArgv: [
+      "--import",
+      "tsx",
+      ...(process.env.BENCH_PROFILE === role
+        ? ["--cpu-prof", "--cpu-prof-dir=.bench-results/profiles"]
+        : []),
+    ],
     env: { ...process.env, ...env },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });

@@ -25,6 +25,7 @@ import {
 } from "./slack/app.js";
 import { placementCallbacks } from "./slack/approvals.js";
 import { edgeQuoteCallbacks } from "./slack/edgeQuoteCallbacks.js";
+import { FollowUpLane } from "./slack/followUps.js";
 import { registerListeners } from "./slack/listeners.js";
 import { type SlackStandin, STANDIN_IDS } from "./standin/index.js";
 
@@ -229,13 +230,17 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       return { port, url: `http://127.0.0.1:${port}`, services, sandbox, jobs, standin, stop };
     }
 
+    // Drained after the app has stopped taking requests (stops run in reverse): every request
+    // that was acked gets its answer.
+    const followUps = new FollowUpLane();
+    stops.push(() => followUps.drain(10_000));
     const running = await startSlackApp({
       slack,
       port: config.port,
       logger,
       metrics,
       health: () => checkHealth(redis, services),
-      register: (app) => registerListeners(app, services),
+      register: (app, client) => registerListeners(app, services, client, followUps),
       extraRoutes: playground?.botRoutes(),
     });
     stops.push(() => running.stop());

@@ -1,9 +1,10 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { App, type CustomRoute, HTTPReceiver } from "@slack/bolt";
-import type { WebClientOptions } from "@slack/web-api";
+import { WebClient, type WebClientOptions } from "@slack/web-api";
 import type { Logger } from "../log.js";
 import type { Metrics } from "../metrics.js";
+import { botAuthorization } from "./authorization.js";
 import { boltLogger } from "./logger.js";
 import { refuseBodiesThatAreNotObjects } from "./requestGuard.js";
 
@@ -23,8 +24,11 @@ export interface SlackAppOptions {
   logger: Logger;
   metrics: Metrics;
   health: () => Promise<HealthReport>;
-  /** Registers the listeners (commands, actions, views, options) on the app. */
-  register: (app: App) => void;
+  /**
+   * Registers the listeners (commands, actions, views, options) on the app. `client` is a Web
+   * API client bound to the bot token for work outside a listener's own `client`.
+   */
+  register: (app: App, client: WebClient) => void;
   /** Extra HTTP routes served next to /slack/events (e.g. the playground). */
   extraRoutes?: CustomRoute[];
 }
@@ -101,6 +105,17 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
   const logger = boltLogger(options.logger);
   const routes = [...operationalRoutes(options), ...(options.extraRoutes ?? [])];
   const slackApiUrl = options.slack.apiUrl;
+  const client = new WebClient(options.slack.botToken, {
+    slackApiUrl,
+    logger,
+    retryConfig: INTERACTIVE_RETRY,
+  });
+  // Both modes: the bot's identity asked once (see authorization.ts), and no conversation
+  // store (Bolt's default keeps per-conversation state in memory; nothing here reads it).
+  const identity = {
+    authorize: botAuthorization(client, options.slack.botToken),
+    convoStore: false as const,
+  };
   let app: App;
   let server: Server | undefined;
 
@@ -117,18 +132,16 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
     });
     refuseBodiesThatAreNotObjects(receiver, "/slack/events");
     app = new App({
-      token: options.slack.botToken,
+      ...identity,
       receiver,
       logger,
       clientOptions: { slackApiUrl, retryConfig: INTERACTIVE_RETRY },
-      // auth.test at start-up would make the bot unable to start while Slack is unreachable.
-      tokenVerificationEnabled: false,
     });
-    options.register(app);
+    options.register(app, client);
     server = (await app.start(options.port)) as Server;
   } else {
     app = new App({
-      token: options.slack.botToken,
+      ...identity,
       appToken: options.slack.appToken,
       socketMode: true,
       customRoutes: routes,
@@ -138,9 +151,8 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
         port: options.port,
         clientOptions: { slackApiUrl, retryConfig: SOCKET_CONNECT_RETRY },
       },
-      tokenVerificationEnabled: false,
     });
-    options.register(app);
+    options.register(app, client);
     await app.start();
   }
 

@@ -25,6 +25,7 @@ import type { OrderSubmission } from "../flows/ordering.js";
 import type { PlacementContext } from "../jobs/placement.js";
 import type { Services } from "../services.js";
 import { type CommandHandler, failureText, isStorageUnavailable } from "./connect.js";
+import type { ListenerRegistry } from "./listenerTable.js";
 
 /**
  * Approvals in Slack: a submitted order becomes a request in the approvals channel; approvers
@@ -143,7 +144,7 @@ async function tellPrivately(
   await client.chat.postEphemeral({ channel, user, text });
 }
 
-export function registerApprovalListeners(app: App, services: Services): void {
+export function registerApprovalListeners(app: ListenerRegistry, services: Services): void {
   const settings = services.approvals;
 
   async function authorize(client: WebClient, userId: string, record: ApprovalRequest) {

@@ -15,6 +15,8 @@ import { newRequestId, withRequestId } from "../context.js";
 import { ProviderError } from "../provider/errors.js";
 import type { Services } from "../services.js";
 import { COMMAND, type CommandName, parseCommand } from "./commandRegistry.js";
+import { BUSY_TEXT, FollowUpLane } from "./followUps.js";
+import type { ListenerRegistry } from "./listenerTable.js";
 
 export const ACTION_SHARE = "connect_share";
 export const ACTION_PAGE = "connect_page";
@@ -121,7 +123,11 @@ interface RunInput {
   mode: "ephemeral" | "replace" | "share";
 }
 
-export function createConnectRouter(handlers: CommandHandlers, services: Services) {
+export function createConnectRouter(
+  handlers: CommandHandlers,
+  services: Services,
+  lane: FollowUpLane = new FollowUpLane(),
+) {
   const timeZones = new Map<string, string | undefined>();
 
   async function run(input: RunInput): Promise<Outcome> {
@@ -220,21 +226,27 @@ export function createConnectRouter(handlers: CommandHandlers, services: Service
     return outcome;
   }
 
-  function register(app: App): void {
+  function register(app: ListenerRegistry): void {
     app.command(COMMAND, async ({ command, ack, respond, client }) => {
+      if (!lane.hasRoom()) {
+        await ack({ response_type: "ephemeral", text: BUSY_TEXT });
+        return;
+      }
       // Ack first (Slack's 3 seconds), then work: provider calls may be slow.
       await ack();
-      await withRequestId(newRequestId(), () =>
-        run({
-          text: command.text ?? "",
-          page: 0,
-          userId: command.user_id,
-          channelId: command.channel_id,
-          triggerId: command.trigger_id,
-          respond,
-          client,
-          mode: "ephemeral",
-        }),
+      await lane.run(() =>
+        withRequestId(newRequestId(), () =>
+          run({
+            text: command.text ?? "",
+            page: 0,
+            userId: command.user_id,
+            channelId: command.channel_id,
+            triggerId: command.trigger_id,
+            respond,
+            client,
+            mode: "ephemeral",
+          }),
+        ),
       );
     });
 
@@ -251,17 +263,23 @@ export function createConnectRouter(handlers: CommandHandlers, services: Service
         const value = "value" in action ? (action.value as string | undefined) : undefined;
         const reinvoke = parseReinvoke(value);
         if (!reinvoke || body.type !== "block_actions") return;
-        await withRequestId(newRequestId(), () =>
-          run({
-            text: reinvoke.c,
-            page: reinvoke.p,
-            userId: body.user.id,
-            channelId: body.channel?.id ?? body.container?.channel_id ?? "",
-            triggerId: body.trigger_id,
-            respond,
-            client,
-            mode,
-          }),
+        if (!lane.hasRoom()) {
+          await respond({ response_type: "ephemeral", replace_original: false, text: BUSY_TEXT });
+          return;
+        }
+        await lane.run(() =>
+          withRequestId(newRequestId(), () =>
+            run({
+              text: reinvoke.c,
+              page: reinvoke.p,
+              userId: body.user.id,
+              channelId: body.channel?.id ?? body.container?.channel_id ?? "",
+              triggerId: body.trigger_id,
+              respond,
+              client,
+              mode,
+            }),
+          ),
         );
       };
     app.action(ACTION_SHARE, rerun("share"));

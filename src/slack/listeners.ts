@@ -1,4 +1,5 @@
 import type { App } from "@slack/bolt";
+import type { WebClient } from "@slack/web-api";
 import type { Services } from "../services.js";
 import { registerApprovalListeners } from "./approvals.js";
 import { registerEdgeQuoteListeners } from "./commands/edgeQuote.js";
@@ -9,13 +10,26 @@ import { registerLookupListeners } from "./commands/lookups.js";
 import { registerPortOrderListeners } from "./commands/portOrder.js";
 import { registerPricingListeners } from "./commands/pricing.js";
 import { createConnectRouter } from "./connect.js";
+import type { FollowUpLane } from "./followUps.js";
+import { type ListenerRegistry, registerThroughTable } from "./listenerTable.js";
 import { slackOrderTracking } from "./tracking.js";
 
 /** Wires every listener kind (commands, actions, views, options) onto the app. */
-export function registerListeners(app: App, services: Services): void {
-  createConnectRouter(commandHandlers, services).register(app);
+export function registerListeners(
+  app: App,
+  services: Services,
+  client: WebClient,
+  followUps: FollowUpLane,
+): void {
+  registerThroughTable(app, (registry) => {
+    createConnectRouter(commandHandlers, services, followUps).register(registry);
+    registerFeatures(registry, services, client);
+  });
+}
+
+function registerFeatures(app: ListenerRegistry, services: Services, client: WebClient): void {
   registerLookupListeners(app, services, {
-    orderTracking: slackOrderTracking(services, app.client),
+    orderTracking: slackOrderTracking(services, client),
   });
   registerPricingListeners(app, services);
   registerApprovalListeners(app, services);

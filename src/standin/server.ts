@@ -188,6 +188,12 @@ export class SlackStandin {
       .map((c) => structuredClone(c));
   }
 
+  /** How many calls `calls(method)` would return, without copying them. */
+  callCount(method?: string): number {
+    if (method === undefined) return this.recorded.length;
+    return this.recorded.reduce((n, c) => (c.method === method ? n + 1 : n), 0);
+  }
+
   clearCalls(): void {
     this.recorded.length = 0;
   }

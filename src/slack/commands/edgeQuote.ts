@@ -83,6 +83,7 @@ import { isProviderError } from "../../provider/errors.js";
 import type { Services } from "../../services.js";
 import { submitForApproval, submittedText } from "../approvals.js";
 import type { CommandHandler } from "../connect.js";
+import type { ListenerRegistry } from "../listenerTable.js";
 import { selectedValue, typedValue } from "../modalState.js";
 import { blockErrors } from "./pricing.js";
 
@@ -354,7 +355,7 @@ type ButtonArgs = Parameters<Parameters<App["action"]>[1]>[0] & {
 };
 
 /** Listeners (modal submissions, options loads, buttons) of `/connect edge quote` and drafts. */
-export function registerEdgeQuoteListeners(app: App, services: Services): void {
+export function registerEdgeQuoteListeners(app: ListenerRegistry, services: Services): void {
   const { logger } = services;
   const catalogue = edgeCatalogue(services);
 

@@ -2,7 +2,7 @@
 // routing or ASN choice changes, check the submission and hand it to approval. The work is in
 // src/flows/iod.ts; what people see is in views/iodModal.ts. The BGP key is read from the
 // submission into the provider call only: it is never logged nor put back into a view.
-import type { App, BlockAction } from "@slack/bolt";
+import type { BlockAction } from "@slack/bolt";
 import {
   IOD_ACTIONS,
   IOD_BLOCKS,
@@ -15,6 +15,7 @@ import { newRequestId, withRequestId } from "../../context.js";
 import { checkIodSubmission, type IodCheck, type IodForm, loadIodModal } from "../../flows/iod.js";
 import type { Services } from "../../services.js";
 import type { CommandHandler } from "../connect.js";
+import type { ListenerRegistry } from "../listenerTable.js";
 import { selectedValue, typedValue } from "../modalState.js";
 import {
   approvalsUnavailable,
@@ -65,7 +66,7 @@ export const iod: CommandHandler = async (ctx) => {
 };
 
 /** Listeners (modal submissions, options loads, buttons) of this command. */
-export function registerIodListeners(app: App, services: Services): void {
+export function registerIodListeners(app: ListenerRegistry, services: Services): void {
   const rebuilds = new LatestRebuild();
   const rebuild = rebuildOnChange(services, rebuilds, "IO-D", async (view) => {
     const data = await loadIodModal(services, readIodForm(view.state));

@@ -2,7 +2,7 @@
 // is set, check the submission and hand it to approval. The work is in src/flows/layer2.ts;
 // what people see is in views/layer2Modal.ts. Also the small pieces the IO-D form shares
 // (reading modal state, rebuilding a modal once per change, answering the requester).
-import type { AllMiddlewareArgs, App, BlockAction, SlackActionMiddlewareArgs } from "@slack/bolt";
+import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from "@slack/bolt";
 import type { ModalView } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
 import {
@@ -30,6 +30,7 @@ import type { Logger } from "../../log.js";
 import type { Services } from "../../services.js";
 import { submitForApproval, submittedText } from "../approvals.js";
 import { type CommandContext, type CommandHandler, failureText, type Outcome } from "../connect.js";
+import type { ListenerRegistry } from "../listenerTable.js";
 import { blockErrors } from "./pricing.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -265,7 +266,7 @@ export const layer2: CommandHandler = async (ctx) => {
 };
 
 /** Listeners (modal submissions, options loads, buttons) of this command. */
-export function registerLayer2Listeners(app: App, services: Services): void {
+export function registerLayer2Listeners(app: ListenerRegistry, services: Services): void {
   const rebuilds = new LatestRebuild();
   const rebuild = rebuildOnChange(services, rebuilds, "layer 2", async (view) => {
     const data = await loadLayer2Modal(services, readLayer2Form(view.state));

@@ -1,4 +1,4 @@
-import type { App, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from "@slack/bolt";
+import type { BlockAction, ButtonAction, SlackActionMiddlewareArgs } from "@slack/bolt";
 import { asnView } from "../../../views/asn.js";
 import { DCF_PAGE_SIZE, dcfListView } from "../../../views/dcf.js";
 import {
@@ -22,6 +22,7 @@ import { listRouters } from "../../flows/routers.js";
 import type { Services } from "../../services.js";
 import { COMMAND } from "../commandRegistry.js";
 import { type CommandContext, type CommandHandler, failureText } from "../connect.js";
+import type { ListenerRegistry } from "../listenerTable.js";
 
 // The look-up commands: parse the arguments, call the flow, render the view. Input problems
 // answer with a short usage line (Reply.problem); provider failures are thrown to the router,
@@ -235,7 +236,7 @@ export interface LookupListenerOptions {
 
 /** Listeners (buttons, options) that belong to the look-up commands. */
 export function registerLookupListeners(
-  app: App,
+  app: ListenerRegistry,
   services: Services,
   options: LookupListenerOptions = {},
 ): void {

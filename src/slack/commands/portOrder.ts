@@ -3,7 +3,7 @@
 // submission again on the server and turns it into an approval request. The work is in
 // src/flows/portOrder.ts; what people see is in views/portOrderModal.ts.
 
-import type { App, BlockAction } from "@slack/bolt";
+import type { BlockAction } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
 import { section, withSandboxLabel } from "../../../views/blocks.js";
@@ -30,6 +30,7 @@ import type { Logger } from "../../log.js";
 import type { Services } from "../../services.js";
 import { groupMembersVia, submitForApproval, submittedText } from "../approvals.js";
 import { BlockedError, type CommandHandler, type Outcome } from "../connect.js";
+import type { ListenerRegistry } from "../listenerTable.js";
 import { selectedValue, typedValue } from "../modalState.js";
 import { blockErrors } from "./pricing.js";
 
@@ -172,7 +173,7 @@ async function tellRequester(
 // Listeners
 
 /** Listeners (modal submissions, options loads, changes) of `/connect port order`. */
-export function registerPortOrderListeners(app: App, services: Services): void {
+export function registerPortOrderListeners(app: ListenerRegistry, services: Services): void {
   const { logger, provider } = services;
   const directory = new DcfDirectory(provider);
   const updates = new LatestFirstUpdates((error) =>

@@ -4,7 +4,6 @@
 // src/flows/pricing.ts; what people see is in views/pricing.ts and views/pricingModals.ts.
 
 import type {
-  App,
   BlockAction,
   ButtonAction,
   ExternalSelectAction,
@@ -73,6 +72,7 @@ import {
   failureText,
   type Outcome,
 } from "../connect.js";
+import type { ListenerRegistry } from "../listenerTable.js";
 import { checkboxTicked, selectedValue, typedValue } from "../modalState.js";
 import { notYetAvailable } from "./notYetAvailable.js";
 
@@ -352,7 +352,7 @@ function record(services: Services, command: string, userId: string, outcome: Ou
 }
 
 /** Listeners (modal submissions, options loads, buttons) that belong to pricing. */
-export function registerPricingListeners(app: App, services: Services): void {
+export function registerPricingListeners(app: ListenerRegistry, services: Services): void {
   const directory = new DcfDirectory(services.provider);
   const router = pricingRouter(services);
   const { logger } = services;
