@@ -138,7 +138,7 @@ async function drain(count: number, intervalMs: number, pacing: string): Promise
 }
 
 export async function runNotify(): Promise<NotifyFigures> {
-  const count = envInt("BENCH_NOTIFY_COUNT", 250);
+  const count = envInt("BENCH_NOTIFY_COUNT", 1000);
   const eagerCount = envInt("BENCH_NOTIFY_429_COUNT", 100);
   const runs = [
     await drain(count, 1_100, "production (1.1 s per channel)"),

@@ -53,6 +53,15 @@ export interface TrackingFigures {
   pollsFiredByRealTimers: number;
   naiveOneMinuteRequests: number;
   naiveToActualRatio: number;
+  /** Provider reads falling due per simulated time, against the shared limit. */
+  demand: {
+    limitPerSecond: number;
+    averagePerSecond: number;
+    peakMinute: number;
+    peakMinutePerSecond: number;
+    minutesOverLimit: number;
+    peakMinuteSentOverSeconds: number;
+  };
   lag: {
     /** Simulated minutes from the sandbox's change to the tracker's read that saw it. */
     minutes: Distribution;
@@ -171,12 +180,18 @@ export async function runTracking(): Promise<TrackingFigures> {
     const detections: Detection[] = [];
     const postDelays: number[] = [];
     let promotions = 0;
+    const demandPerMinute = new Map<number, number>();
     let memoryMeasured: { bytes: number; keys: number; info: number } | undefined;
     let firstRound = true;
 
     while (simNow <= endMs) {
       const due = [...state].filter(([, row]) => row.open && row.next <= simNow).map(([id]) => id);
       if (due.length > 0) {
+        // Demand: each check counted at the simulated time it fell due (the first, at start).
+        for (const id of due) {
+          const minute = Math.floor((firstRound ? t0 : state.get(id)!.next) / MINUTE_MS);
+          demandPerMinute.set(minute, (demandPerMinute.get(minute) ?? 0) + 1);
+        }
         if (!firstRound) {
           const promoted = await Promise.all(due.map((id) => jobs.tracker.checkNow(id)));
           promotions += promoted.filter(Boolean).length;
@@ -304,6 +319,9 @@ export async function runTracking(): Promise<TrackingFigures> {
       }
     }
 
+    const minutes = [...demandPerMinute.values()];
+    const peakPerMinute = Math.max(0, ...minutes);
+    const limitPerSecond = 10;
     const figures: TrackingFigures = {
       orders: count,
       onNet: orders.filter((o) => o.kind === "ON_NET").length,
@@ -317,6 +335,16 @@ export async function runTracking(): Promise<TrackingFigures> {
       pollsFiredByRealTimers: polls - promotions - count,
       naiveOneMinuteRequests: naive,
       naiveToActualRatio: round(naive / providerRequests, 1),
+      demand: {
+        limitPerSecond,
+        averagePerSecond: round(polls / ((simNow - t0) / 1000), 3),
+        peakMinute: peakPerMinute,
+        peakMinutePerSecond: round(peakPerMinute / 60, 2),
+        minutesOverLimit: minutes.filter((n) => n > limitPerSecond * 60).length,
+        // The shared limiter spaces requests 1/limit apart: a peak minute over the limit is
+        // sent over this many seconds instead (its last check that much later).
+        peakMinuteSentOverSeconds: round(peakPerMinute / limitPerSecond, 1),
+      },
       lag: {
         minutes: distribution(lagMinutes),
         ofInterval: distribution(lagOfInterval),
