@@ -94,6 +94,16 @@ export interface ResultEnvelope<T> {
   figures: T;
 }
 
+/** The command that repeats this benchmark alone, with the size settings it ran with. */
+function benchmarkCommand(name: string): string {
+  const settings = Object.entries(process.env)
+    .filter(([key]) => key.startsWith("BENCH_"))
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, value]) => `${key}=${value} `)
+    .join("");
+  return `${settings}npm run bench -- ${name}`;
+}
+
 /** Runs one benchmark and writes `.bench-results/<name>.json`. */
 export async function recordBenchmark<T>(name: string, run: () => Promise<T>): Promise<T> {
   const started = new Date();
@@ -102,7 +112,7 @@ export async function recordBenchmark<T>(name: string, run: () => Promise<T>): P
   const finished = new Date();
   const envelope: ResultEnvelope<T> = {
     name,
-    command: `npm run bench${process.env.BENCH_COMMAND_SUFFIX ?? ""}`,
+    command: benchmarkCommand(name),
     startedAt: started.toISOString(),
     finishedAt: finished.toISOString(),
     durationSeconds: round((finished.getTime() - started.getTime()) / 1000, 1),
