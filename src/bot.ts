@@ -119,7 +119,14 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       beforeRequest: () => rateLimit?.() ?? Promise.resolve(),
     });
 
-    const redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
+    // No offline queue: while Redis is down a command fails at once ("temporarily unavailable")
+    // instead of waiting in memory and running when Redis is back — an approval click the
+    // person was told did nothing must not be applied minutes later (test/faults/redis.test.ts).
+    const redis = new Redis(config.redisUrl, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 2,
+      enableOfflineQueue: false,
+    });
     redis.on("error", (error) => logger.warn({ err: error }, "redis connection error"));
     stops.push(async () => redis.quit().catch(() => redis.disconnect()));
     await redis.connect().catch((error: Error) => {
