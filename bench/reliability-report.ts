@@ -26,6 +26,7 @@ const FILES: Record<string, string> = {
   "provider-malformed": "test/faults/provider.test.ts",
   "redis-outage": "test/faults/redis.test.ts",
   "tracking-faults": "test/faults/tracking.test.ts",
+  "faults-placement-kills": "test/faults/placementKills.test.ts",
 };
 
 function readResults(): Result[] {
@@ -59,7 +60,8 @@ export function render(results: Result[]): string {
     "`.bench-results/reliability-*.json` in their last run; do not edit by hand. Re-run with",
     "`npm run reliability` (the fault suites at CI size, as `npm test` runs them) or",
     "`FAULTS_SCALE=full npm run reliability` (the sizes issue 8 asks for, in the suites that have",
-    "them: the Redis outage). Each suite's settings below say which size it ran at.",
+    "them: the Redis outage, the placements under SIGKILL). Each suite's settings below say which",
+    "size it ran at.",
     "",
   ];
   if (results.length === 0) {
@@ -79,6 +81,7 @@ export function render(results: Result[]): string {
     `| Commands answered plainly through malformed provider answers | ${sum(results, "commandsAnswered", ["provider-malformed"])} |`,
     `| Redis outages recovered from without restarting the bot | ${sum(results, "recoveries", ["redis-outage"])} |`,
     `| Provider 500s injected during tracking (updates still all posted) | ${sum(results, "injected500s", ["tracking-faults"])} |`,
+    `| Worker SIGKILLs during placements / orders placed twice / lost | ${sum(results, "kills", ["faults-placement-kills"])} / ${sum(results, "doubleOrders", ["faults-placement-kills"])} / ${sum(results, "lostOrders", ["faults-placement-kills"])} |`,
     `| Texts searched for secrets / secrets found | ${sum(results, "textsSearched", ["secrets"])} / ${sum(results, "secretsFound", ["secrets"])} |`,
     "",
     "## Suites",

@@ -154,15 +154,20 @@ export class Placement {
       this.logger.error({ jobId: job.id }, "placement: job without an approval id");
       return "invalid-job";
     }
-    return this.process(approvalId);
+    // Handed back because its worker died (BullMQ saw the lock expire): a callback lease that
+    // worker left unconfirmed is stale, and nothing else would call that callback again.
+    return this.process(approvalId, { afterStall: job.stalledCounter > 0 });
   }
 
   /** Claims and places one request; safe to call concurrently from anywhere. */
-  async process(approvalId: string): Promise<PlacementOutcome> {
+  async process(
+    approvalId: string,
+    options: { afterStall?: boolean } = {},
+  ): Promise<PlacementOutcome> {
     const { store, callbacks } = this.deps();
     const claim = await store.claim(approvalId, this.workerId);
     if (!claim.ok) {
-      await this.afterRefusedClaim(approvalId, claim);
+      await this.afterRefusedClaim(approvalId, claim, options.afterStall === true);
       return "not-claimed";
     }
     const request = claim.record;
@@ -314,6 +319,7 @@ export class Placement {
   private async afterRefusedClaim(
     approvalId: string,
     claim: Exclude<TransitionResult, { ok: true }>,
+    takeOverLease: boolean,
   ): Promise<void> {
     const { callbacks } = this.deps();
     if (!("record" in claim)) {
@@ -327,11 +333,19 @@ export class Placement {
     );
     if (record.status === "placed" && record.result) {
       const result = record.result;
-      await this.tell(record, "placed", (ctx) => callbacks.onPlaced(record, result, ctx));
+      await this.tell(
+        record,
+        "placed",
+        (ctx) => callbacks.onPlaced(record, result, ctx),
+        takeOverLease,
+      );
     } else if (record.status === "failed" && record.error) {
       const error = record.error;
-      await this.tell(record, `failed:${record.attempts}`, (ctx) =>
-        callbacks.onFailed(record, error, ctx),
+      await this.tell(
+        record,
+        `failed:${record.attempts}`,
+        (ctx) => callbacks.onFailed(record, error, ctx),
+        takeOverLease,
       );
     }
   }
@@ -340,15 +354,22 @@ export class Placement {
    * Calls `callback` unless it already succeeded (or is running elsewhere) for this event. A
    * short lease taken with NX makes two replicas that reach the same outcome call it once; the
    * lease expires if the caller dies mid-call, so the next run calls it again (at least once).
+   * A job re-run after a stall may come back before the lease expires, and is the only run
+   * that will: `takeOverLease` lets it call unless the callback was confirmed ("done").
    */
   private async tell(
     request: ApprovalRequest,
     event: string,
     callback: (ctx: PlacementContext) => Promise<void>,
+    takeOverLease = false,
   ): Promise<void> {
     const key = stateKey(this.prefix, "placement", "told", request.id, event);
-    const leased = await this.redis.set(key, "calling", "EX", TELL_LEASE_SECONDS, "NX");
-    if (leased !== "OK") return;
+    const leased =
+      (await this.redis.set(key, "calling", "EX", TELL_LEASE_SECONDS, "NX")) === "OK" ||
+      // Should the holder still be alive after all, this is a second call, which callbacks
+      // tolerate (they post with ctx.notifyKey; tracking an order is idempotent).
+      (takeOverLease && (await this.redis.get(key)) === "calling");
+    if (!leased) return;
     try {
       await callback({ notifier: this.notifier, notifyKey: `approval:${request.id}:${event}` });
     } catch (error) {
