@@ -7,6 +7,7 @@ import { createLogger } from "../../src/log.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { submitForApproval } from "../../src/slack/approvals.js";
 import { type SlackStandin, STANDIN_IDS, startSlackStandin } from "../../src/standin/index.js";
+import { portOrderRequest } from "../harness/portOrders.js";
 
 /** Two bot replicas (HTTP front and workers each) behind one Slack, sharing Redis. */
 describe("two replicas sharing Redis", () => {
@@ -56,24 +57,12 @@ describe("two replicas sharing Redis", () => {
     const outcome = await submitForApproval({
       services: front.services,
       client: new WebClient(standin.botToken, { slackApiUrl: standin.apiUrl }),
-      submission: {
-        kind: "port",
-        title: portName,
-        summary: [{ label: "Port name", value: portName }],
-        call: {
-          operation: "createPortOrder",
-          pathParams: { companyUsername },
-          body: {
-            dataCenterFacility: dcf.username,
-            speed: String(dcf.dataCenterFacility!.speeds![0]),
-            durationUnit: "y",
-            portName,
-            paymentType: "invoice",
-          },
-        },
-        reconcileKey: portName,
-        requester: { userId: STANDIN_IDS.requester },
-      },
+      submission: portOrderRequest({
+        portName,
+        companyUsername,
+        dataCenterFacility: dcf.username!,
+        speed: String(dcf.dataCenterFacility!.speeds![0]),
+      }),
     });
     if (!outcome.ok) throw new Error(outcome.message);
     const request = await standin.waitForMessage(STANDIN_IDS.approvals, (m) =>

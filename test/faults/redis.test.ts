@@ -10,6 +10,7 @@ import { submitForApproval } from "../../src/slack/approvals.js";
 import type { StandinMessage } from "../../src/standin/index.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
 import { freePort, waitFor } from "../harness/index.js";
+import { portOrderRequest } from "../harness/portOrders.js";
 import { writeReliabilityResult } from "./reliabilityResults.js";
 import { faultScale } from "./scale.js";
 
@@ -117,25 +118,14 @@ describe("Redis outage", () => {
     const outcome = await submitForApproval({
       services: env.bot.services,
       client,
-      submission: {
-        kind: "port",
-        title: "redis-outage-port",
-        summary: [{ label: "Port name", value: "redis-outage-port" }],
-        call: {
-          operation: "createPortOrder",
-          pathParams: { companyUsername },
-          body: {
-            dataCenterFacility: dcf?.username ?? "none",
-            speed: String(dcf?.dataCenterFacility?.speeds?.[0] ?? 1000),
-            durationUnit: "y",
-            portName: "redis-outage-port",
-            paymentType: "invoice",
-          },
-        },
-        reconcileKey: "redis-outage-port",
+      submission: portOrderRequest({
+        portName: "redis-outage-port",
+        companyUsername,
+        dataCenterFacility: dcf?.username ?? "none",
+        speed: String(dcf?.dataCenterFacility?.speeds?.[0] ?? 1000),
         price: { total: 1, text: "1.00" },
         requester: { userId: STANDIN_IDS.requester, channelId: STANDIN_IDS.general },
-      },
+      }),
     });
     if (!outcome.ok) throw new Error(outcome.message);
     approval = outcome.approval;

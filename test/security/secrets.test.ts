@@ -5,6 +5,7 @@ import { submitForApproval } from "../../src/slack/approvals.js";
 import { writeReliabilityResult } from "../faults/reliabilityResults.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
 import { waitFor } from "../harness/index.js";
+import { portOrderRequest } from "../harness/portOrders.js";
 
 const API_KEY = "prov-secret-9b2e61d04c7f4a83";
 
@@ -68,25 +69,14 @@ describe("secrets stay secret", () => {
       submitForApproval({
         services: env.bot.services,
         client,
-        submission: {
-          kind: "port",
-          title: portName,
-          summary: [{ label: "Port name", value: portName }],
-          call: {
-            operation: "createPortOrder",
-            pathParams: { companyUsername },
-            body: {
-              dataCenterFacility: dcf?.username ?? "none",
-              speed: String(dcf?.dataCenterFacility?.speeds?.[0] ?? 1000),
-              durationUnit: "y",
-              portName,
-              paymentType: "invoice",
-            },
-          },
-          reconcileKey: portName,
+        submission: portOrderRequest({
+          portName,
+          companyUsername,
+          dataCenterFacility: dcf?.username ?? "none",
+          speed: String(dcf?.dataCenterFacility?.speeds?.[0] ?? 1000),
           price: { total: 1, text: "1.00" },
           requester: { userId: STANDIN_IDS.requester, channelId: STANDIN_IDS.general },
-        },
+        }),
       });
     for (const name of ["secret-port-ok", "secret-port-refused"]) {
       const outcome = await submit(name);
