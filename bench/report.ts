@@ -368,7 +368,9 @@ export async function writeReport(): Promise<string> {
       "Bigger runs: `BENCH_ACK_REQUESTS`, `BENCH_ACK_CONCURRENCY` (e.g. `1,16,64`),",
       "`BENCH_TRACK_ORDERS`, `BENCH_TRACK_OFFNET_EVERY` (every n-th order off-net),",
       "`BENCH_TRACK_CONCURRENCY`, `BENCH_NOTIFY_COUNT`, `BENCH_NOTIFY_429_COUNT`,",
-      "`BENCH_FOOTPRINT_STARTS`. `npx tsx bench/report.ts` rewrites this file from the last results.",
+      "`BENCH_FOOTPRINT_STARTS`. `BENCH_PROFILE=bot` (or another child role) writes a V8 CPU profile",
+      "of that process to `.bench-results/profiles/`. `npx tsx bench/report.ts` rewrites this file",
+      "from the last results.",
     ].join("\n"),
   ];
   const path = join(ROOT, "docs", "BENCHMARKS.md");
