@@ -60,8 +60,8 @@ export function render(results: Result[]): string {
     "`.bench-results/reliability-*.json` in their last run; do not edit by hand. Re-run with",
     "`npm run reliability` (the fault suites at CI size, as `npm test` runs them) or",
     "`FAULTS_SCALE=full npm run reliability` (the sizes issue 8 asks for, in the suites that have",
-    "them: the Redis outage, the placements under SIGKILL). Each suite's settings below say which",
-    "size it ran at.",
+    "them: the Redis outage, the placements under SIGKILL, the provider's 500s and latency). Each",
+    "suite's settings below say which size it ran at.",
     "",
   ];
   if (results.length === 0) {
@@ -80,7 +80,7 @@ export function render(results: Result[]): string {
     `| Approval actions refused for who tried them | ${sum(results, "refusedAttempts", ["authorization"])} |`,
     `| Commands answered plainly through malformed provider answers | ${sum(results, "commandsAnswered", ["provider-malformed"])} |`,
     `| Redis outages recovered from without restarting the bot | ${sum(results, "recoveries", ["redis-outage"])} |`,
-    `| Provider 500s injected during tracking (updates still all posted) | ${sum(results, "injected500s", ["tracking-faults"])} |`,
+    `| Provider 500s injected during tracking / status changes lost / most requests in a second (limit) | ${sum(results, "injected500s", ["tracking-faults"])} / ${sum(results, "changesLost", ["tracking-faults"])} / ${sum(results, "peakRequestsInAnySecond", ["tracking-faults"])} (${results.find((r) => r.suite === "tracking-faults")?.settings?.limitPerSecond ?? "?"}) |`,
     `| Worker SIGKILLs during placements / orders placed twice / lost | ${sum(results, "kills", ["faults-placement-kills"])} / ${sum(results, "doubleOrders", ["faults-placement-kills"])} / ${sum(results, "lostOrders", ["faults-placement-kills"])} |`,
     `| Texts searched for secrets / secrets found | ${sum(results, "textsSearched", ["secrets"])} / ${sum(results, "secretsFound", ["secrets"])} |`,
     "",

@@ -138,9 +138,13 @@ describe("approvals and exactly-once placement", () => {
     );
     expect(JSON.stringify(updated.blocks)).not.toContain("approval_approve");
 
-    // The tracker follows the order: advance the sandbox past provisioning and read now.
-    env.bot.sandbox!.clock.advance(2 * 24 * 3600_000);
+    // The tracker follows the order: once it has read the new order (advancing before that
+    // would have its first read see it done already), advance past provisioning and read now.
     const orderId = record!.result!.providerId!;
+    await expect
+      .poll(async () => (await env.bot.jobs.tracker.get(orderId))?.checks ?? 0)
+      .toBeGreaterThanOrEqual(1);
+    env.bot.sandbox!.clock.advance(2 * 24 * 3600_000);
     await expect.poll(() => env.bot.jobs.tracker.checkNow(orderId), { timeout: 10_000 }).toBe(true);
     const done = await env.standin.waitForMessage(
       STANDIN_IDS.approvals,
