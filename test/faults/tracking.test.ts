@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MINUTE_MS, type TrackingSchedule } from "../../src/jobs/index.js";
+import { MINUTE_MS, type TrackedOrder, type TrackingSchedule } from "../../src/jobs/index.js";
 import { SandboxClock } from "../../src/sandbox/index.js";
 import { orderStages } from "../../src/sandbox/timeline.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
@@ -28,8 +28,11 @@ const POLL_EVERY_MS = SCALE === "full" ? 10_000 : 4_000;
 const LIMIT_PER_SECOND = 10;
 const LATENCY_MS = 5_000;
 const ERROR_RATE = 0.3;
-/** Changes are placed this far into the window at the earliest (leaves time to set up). */
-const SETUP_MARGIN_MS = 8_000;
+/**
+ * Changes are placed at least this long after the orders are created: time for every tracker's
+ * first read (one slot each at the limit) and a margin, so most changes fall in the window.
+ */
+const SETUP_MARGIN_MS = (ORDERS / LIMIT_PER_SECOND) * 1000 + 8_000;
 const ASK_EVERY_MS = 5_000;
 
 const SCHEDULE: TrackingSchedule = {
@@ -67,6 +70,18 @@ function peakPerSecond(arrivalsMs: number[]): number {
     peak = Math.max(peak, last - first + 1);
   }
   return peak;
+}
+
+function describeTracker(order: PlannedOrder, record: TrackedOrder | null): string {
+  if (!record) return `${order.id}: no tracker`;
+  const at = (d: Date | undefined) =>
+    d ? `${Math.round((d.getTime() - Date.now()) / 1000)} s` : "-";
+  return (
+    `${order.id} (stage ${order.stage}, change ${Math.round((order.changeAtRealMs - Date.now()) / 1000)} s): ` +
+    `${record.status}/${record.loaStatus}, open ${record.open}, checks ${record.checks}, ` +
+    `failures ${record.failures}, last check ${at(record.lastCheckAt)}, next ${at(record.nextCheckAt)}, ` +
+    `error ${record.lastError ?? "-"}`
+  );
 }
 
 function percentile(values: number[], p: number): number {
@@ -191,21 +206,36 @@ describe(`tracking through ${ERROR_RATE * 100} % provider 500s at ${LATENCY_MS /
       const windowEnd = Date.now();
       sandbox.faults.clear();
 
-      // Expected: each order's planned change, unless its first read already saw it.
-      const expected = planned.filter(
-        (o, i) => o.changeAtRealMs > (firstReads[i]?.lastCheckAt?.getTime() ?? 0),
-      );
+      // Expected: each order's planned change, unless its first read already saw it (a read
+      // waits for its slot under the limit, so the change may land between check and read).
+      const sawPlannedStage = (o: PlannedOrder, i: number) => {
+        const stage = ON_NET_STAGES[o.stage]!;
+        const first = firstReads[i];
+        return first?.status === stage.status && first.loaStatus === stage.loaStatus;
+      };
+      const expected = planned.filter((o, i) => !sawPlannedStage(o, i));
       const postsOf = (o: PlannedOrder) =>
         env.standin
           .thread(STANDIN_IDS.approvals, o.threadTs)
           .filter((m) => m.user === STANDIN_IDS.botUser)
           .map((m) => ({ stage: stageOfPost(m.text), text: m.text, atMs: Number(m.ts) * 1000 }))
           .filter((p) => p.stage !== undefined);
-      await waitFor(() => expected.every((o) => postsOf(o).length > 0), {
-        timeoutMs: 120_000,
-        intervalMs: 250,
-        description: "every change posted after the faults",
-      });
+      await waitFor(
+        async () => {
+          const missing = expected.filter((o) => postsOf(o).length === 0);
+          if (missing.length === 0) return true;
+          // Said when it times out: where the first few missing orders' trackers stand.
+          const records = await Promise.all(missing.slice(0, 3).map((o) => tracker.get(o.id)));
+          throw new Error(
+            `${missing.length} not posted; ${records.map((r, i) => describeTracker(missing[i]!, r)).join("; ")}`,
+          );
+        },
+        {
+          timeoutMs: 120_000,
+          intervalMs: 250,
+          description: "every change posted after the faults",
+        },
+      );
       const answered = await Promise.allSettled(asks.map((a) => a.answered));
       // The outbox is empty: a duplicate would have been posted by now.
       await waitFor(async () => (await env.bot.jobs.notifier.totalOutboxLength()) === 0);
