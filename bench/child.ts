@@ -140,9 +140,13 @@ async function runServices(): Promise<void> {
       clock.advance(Number(m.ms));
       return clock.nowMs();
     },
-    /** Places `count` port orders (a share off-net) and a thread message for each. */
+    /**
+     * Places `count` port orders at the sandbox's now (every `offNetEvery`-th off-net, counting
+     * from `firstIndex`, which also numbers their names) and a thread message for each.
+     */
     createOrders: (m) => {
       const count = Number(m.count);
+      const firstIndex = Number(m.firstIndex ?? 0);
       const offNetEvery = Number(m.offNetEvery);
       const channel = String(m.channel);
       const out: Array<{
@@ -152,7 +156,7 @@ async function runServices(): Promise<void> {
         createdAtMs: number;
         threadTs: string;
       }> = [];
-      for (let i = 0; i < count; i++) {
+      for (let i = firstIndex; i < firstIndex + count; i++) {
         const pool = offNetEvery > 0 && i % offNetEvery === 0 ? offNet : onNet;
         const dcf = pool[i % pool.length];
         if (!dcf) throw new Error("the sandbox seed has no DCF of that kind");

@@ -6,7 +6,13 @@ import { fileURLToPath } from "node:url";
 import type { Redis } from "ioredis";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+/** Scratch output (CPU profiles); not kept. */
 export const RESULTS_DIR = join(ROOT, ".bench-results");
+/**
+ * Each benchmark's last result, committed beside the report it backs: re-running one benchmark
+ * rewrites its own file, and docs/BENCHMARKS.md still shows the others' recorded runs.
+ */
+export const BENCH_RESULTS_DIR = join(ROOT, "docs", "benchmarks");
 
 /** A whole number from the environment (bigger runs), else the default that fits the budget. */
 export function envInt(name: string, fallback: number): number {
@@ -104,7 +110,7 @@ function benchmarkCommand(name: string): string {
   return `${settings}npm run bench -- ${name}`;
 }
 
-/** Runs one benchmark and writes `.bench-results/<name>.json`. */
+/** Runs one benchmark and writes `docs/benchmarks/<name>.json`. */
 export async function recordBenchmark<T>(name: string, run: () => Promise<T>): Promise<T> {
   const started = new Date();
   const loadBefore = loadAverage();
@@ -121,8 +127,11 @@ export async function recordBenchmark<T>(name: string, run: () => Promise<T>): P
     loadAverageAfter: loadAverage(),
     figures,
   };
-  await mkdir(RESULTS_DIR, { recursive: true });
-  await writeFile(join(RESULTS_DIR, `${name}.json`), `${JSON.stringify(envelope, null, 2)}\n`);
+  await mkdir(BENCH_RESULTS_DIR, { recursive: true });
+  await writeFile(
+    join(BENCH_RESULTS_DIR, `${name}.json`),
+    `${JSON.stringify(envelope, null, 2)}\n`,
+  );
   return figures;
 }
 
@@ -160,21 +169,32 @@ export async function deleteKeys(redis: Redis, prefix: string): Promise<number> 
 export async function memoryUnder(
   redis: Redis,
   prefix: string,
-): Promise<{ keys: number; bytes: number }> {
+  /** Sorts each key into a group (e.g. the order it belongs to); the totals are per group too. */
+  groupOf: (key: string) => string = () => "",
+): Promise<{ keys: number; bytes: number; groups: Map<string, { keys: number; bytes: number }> }> {
   let cursor = "0";
   let keys = 0;
   let bytes = 0;
+  const groups = new Map<string, { keys: number; bytes: number }>();
   do {
     const [next, batch] = await redis.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 1000);
     cursor = next;
     const pipeline = redis.pipeline();
     for (const key of batch) pipeline.memory("USAGE", key, "SAMPLES", "0");
-    for (const [, value] of (await pipeline.exec()) ?? []) {
+    const sizes = (await pipeline.exec()) ?? [];
+    batch.forEach((key, i) => {
+      const value = sizes[i]?.[1];
+      const size = typeof value === "number" ? value : 0;
       keys += 1;
-      bytes += typeof value === "number" ? value : 0;
-    }
+      bytes += size;
+      const group = groupOf(key);
+      const total = groups.get(group) ?? { keys: 0, bytes: 0 };
+      total.keys += 1;
+      total.bytes += size;
+      groups.set(group, total);
+    });
   } while (cursor !== "0");
-  return { keys, bytes };
+  return { keys, bytes, groups };
 }
 
 // ---------------------------------------------------------------- child processes

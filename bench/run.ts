@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { loadAverage, machine, RESULTS_DIR, ROOT, round } from "./common.js";
+import { BENCH_RESULTS_DIR, loadAverage, machine, ROOT, round } from "./common.js";
 import { writeReport } from "./report.js";
 
 const ALL = ["footprint", "ack", "tracking", "notify"] as const;
@@ -32,9 +32,9 @@ for (const name of names) {
   );
   if (code !== 0) failed.push(name);
 }
-await mkdir(RESULTS_DIR, { recursive: true });
+await mkdir(BENCH_RESULTS_DIR, { recursive: true });
 await writeFile(
-  join(RESULTS_DIR, "run.json"),
+  join(BENCH_RESULTS_DIR, "run.json"),
   `${JSON.stringify(
     {
       command: `npm run bench${picked.length > 0 ? ` -- ${picked.join(" ")}` : ""}`,

@@ -12,7 +12,11 @@ import { errorText, Notifier, type SlackChatApi } from "./notifier.js";
 import { Placement, type PlacementCallbacks, type StoreForPlacement } from "./placement.js";
 import { DEFAULT_PREFIX, QUEUE_NAMES } from "./queues.js";
 import { type QuoteCallbacks, QuotePoller } from "./quotePoller.js";
-import { createProviderRateLimiter, type ProviderRateLimiter } from "./rateLimiter.js";
+import {
+  createProviderRateLimiter,
+  DEFAULT_PROVIDER_REQUESTS_PER_SECOND,
+  type ProviderRateLimiter,
+} from "./rateLimiter.js";
 import type { TrackingSchedule } from "./schedule.js";
 import { type ReadOrder, Tracker } from "./tracker.js";
 
@@ -229,7 +233,9 @@ export async function startJobs<QuoteResult = unknown>(
       : createProviderRateLimiter({
           redis: commandRedis,
           prefix,
-          ...(options.providerRateLimit ?? { requestsPerSecond: 10 }),
+          ...(options.providerRateLimit ?? {
+            requestsPerSecond: DEFAULT_PROVIDER_REQUESTS_PER_SECOND,
+          }),
         });
 
   async function runMaintenance(): Promise<MaintenanceReport> {

@@ -75,6 +75,17 @@ export interface ProviderRateLimiter {
   readonly intervalMs: number;
 }
 
+/**
+ * The bot's limit when none is configured: the provider documents none, and 10 a second keeps
+ * thousands of tracked orders within a day's polling while leaving room for people's commands.
+ */
+export const DEFAULT_PROVIDER_REQUESTS_PER_SECOND = 10;
+
+/** The spacing of the limiter's slots: `marginMs` (see above) widens the plain 1/rps. */
+export function limiterSpacingMs(requestsPerSecond: number, marginMs = 50): number {
+  return (1000 + Math.max(0, marginMs)) / requestsPerSecond;
+}
+
 export function createProviderRateLimiter(
   options: ProviderRateLimiterOptions,
 ): ProviderRateLimiter {
@@ -82,9 +93,8 @@ export function createProviderRateLimiter(
   if (!Number.isFinite(rps) || rps <= 0) {
     throw new RangeError("requestsPerSecond must be a positive number");
   }
-  const marginMs = Math.max(0, options.marginMs ?? 50);
   const maxWaitMs = Math.max(0, options.maxWaitMs ?? 60_000);
-  const intervalMs = (1000 + marginMs) / rps;
+  const intervalMs = limiterSpacingMs(rps, options.marginMs);
   const key = stateKey(options.prefix, "ratelimit", options.name ?? "provider");
   const reserve = defineScript(options.redis, "jobsRateLimitReserveV1", RESERVE, 1);
 
