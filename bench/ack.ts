@@ -3,6 +3,7 @@
 // receiver, child process) in the same run. The Slack stand-in (parent process) answers the
 // bot's follow-ups (response URLs, Web API) and signs the requests.
 import { randomBytes } from "node:crypto";
+import { cpus } from "node:os";
 import { pathToFileURL } from "node:url";
 import { Redis } from "ioredis";
 import { BUSY_TEXT } from "../src/slack/followUps.js";
@@ -22,6 +23,7 @@ import {
   envInt,
   envList,
   loadAverage,
+  pinToCores,
   printTable,
   recordBenchmark,
   round,
@@ -79,6 +81,8 @@ export interface AckFigures {
     ratioP99: number;
   }>;
   idleRssMiB: { bot: number; bare: number };
+  /** Cores the app under test ran on, and the cores of everything else the bench started. */
+  pinning: { appCores: string; otherCores: string } | null;
   targets: {
     p99At16Ms: number;
     ratio: number;
@@ -187,6 +191,27 @@ export async function runAck(): Promise<AckFigures> {
     children.push(bot);
     const bare = await startChild("bare", env);
     children.push(bare);
+    // The app under test gets a core of its own (the last), the load generator, the Slack
+    // stand-in and the provider the others: a load generator sharing the app's core measures
+    // its own queueing as the app's latency. Both apps get the same core, one at a time.
+    // Redis is the machine's and is left where the scheduler puts it.
+    const cores = cpus().length;
+    let pinning: AckFigures["pinning"] =
+      process.env.BENCH_ACK_PIN !== "0" && cores >= 2
+        ? { appCores: String(cores - 1), otherCores: cores === 2 ? "0" : `0-${cores - 2}` }
+        : null;
+    if (pinning && !pinToCores(process.pid, pinning.otherCores)) {
+      process.stderr.write("ack: taskset is not available here; the processes run unpinned\n");
+      pinning = null;
+    }
+    if (pinning) {
+      const { appCores, otherCores } = pinning;
+      const pinned =
+        pinToCores(services.process.pid!, otherCores) &&
+        pinToCores(bot.process.pid!, appCores) &&
+        pinToCores(bare.process.pid!, appCores);
+      if (!pinned) throw new Error("ack: taskset pinned this process but not its children");
+    }
     const drivers = {
       bot: standin.connectApp({ url: `${String(bot.ready.url)}/slack/events`, signingSecret }),
       bare: standin.connectApp({ url: `${String(bare.ready.url)}/slack/events`, signingSecret }),
@@ -272,6 +297,7 @@ export async function runAck(): Promise<AckFigures> {
       levels: results,
       comparison,
       idleRssMiB: { bot: round(idle.bot, 1), bare: round(idle.bare, 1) },
+      pinning,
       targets: {
         p99At16Ms: 50,
         ratio: 1.5,

@@ -1,4 +1,4 @@
-import { type ChildProcess, fork } from "node:child_process";
+import { type ChildProcess, execFileSync, fork } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { cpus, freemem, loadavg, totalmem } from "node:os";
 import { dirname, join } from "node:path";
@@ -199,6 +199,19 @@ export async function memoryUnder(
 
 // ---------------------------------------------------------------- child processes
 
+/**
+ * Binds a process and all its threads to CPU cores (`taskset`, util-linux), e.g. "1" or "0-2".
+ * Returns false where that cannot be done (no taskset, not Linux), so a bench runs unpinned.
+ */
+export function pinToCores(pid: number, cores: string): boolean {
+  try {
+    execFileSync("taskset", ["-a", "-p", "-c", cores, String(pid)], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export type ChildRole = "bot" | "bare" | "services" | "worker";
 
 export interface ChildHandle {
@@ -219,7 +232,7 @@ export async function startChild(
     execArgv: [
       "--import",
       "tsx",
-      ...(process.env.BENCH_PROFILE === role
+      ...((process.env.BENCH_PROFILE ?? "").split(",").includes(role)
         ? ["--cpu-prof", "--cpu-prof-dir=.bench-results/profiles"]
         : []),
     ],

@@ -96,9 +96,10 @@ function ackSection(e: ResultEnvelope<AckFigures>): string {
     "(provider calls, the answer) after the ack in a bounded lane (`src/slack/followUps.ts`, 8 at",
     "a time), so a burst's acks do not queue behind its follow-ups; the answers then come as fast",
     "as the shared provider rate limit (10 requests/s) lets them, which the second table shows",
-    "(answers delivered, and when the last one arrived). On a 2-core machine the load generator",
-    "and the stand-in compete with the app for the same cores, which shows in the bare app's own",
-    "figures.",
+    "(answers delivered, and when the last one arrived).",
+    f.pinning
+      ? `Cores: the app under test (the bot, then the bare app) runs alone on core ${f.pinning.appCores}; the load generator, the Slack stand-in and the sandbox on core ${f.pinning.otherCores} (\`taskset\`; \`BENCH_ACK_PIN=0\` runs unpinned). Redis is the machine's, wherever the scheduler puts it.`
+      : "Cores: unpinned — the load generator and the stand-in compete with the app for the same cores, which shows in the bare app's own figures.",
     `Size: \`BENCH_ACK_REQUESTS=${f.requestsPerLevel}\` (\`BENCH_ACK_CONCURRENCY\`, \`BENCH_ACK_WARMUP\`).`,
     "",
     table(
@@ -375,8 +376,8 @@ export async function writeReport(): Promise<string> {
       "`BENCH_TRACK_ORDERS` (default 100, about 5 minutes), `BENCH_TRACK_OFFNET_EVERY` (every n-th",
       "order off-net), `BENCH_TRACK_ARRIVAL_DAYS` (orders placed over the first n days; 0 places",
       "them all at the start), `BENCH_TRACK_CONCURRENCY`, `BENCH_NOTIFY_COUNT`,",
-      "`BENCH_NOTIFY_429_COUNT`, `BENCH_FOOTPRINT_STARTS`. `BENCH_PROFILE=bot` (or another child",
-      "role) writes a V8 CPU profile of that process to `.bench-results/profiles/`. Each benchmark",
+      "`BENCH_NOTIFY_429_COUNT`, `BENCH_FOOTPRINT_STARTS`. `BENCH_PROFILE=bot` (or other child",
+      "roles, comma-separated) writes a V8 CPU profile of that process to `.bench-results/profiles/`. Each benchmark",
       "writes its result to `docs/benchmarks/<name>.json` (committed with this file); running some",
       "rewrites theirs only, and `npx tsx bench/report.ts` rewrites this file from them.",
     ].join("\n"),
