@@ -98,8 +98,8 @@ function ackSection(e: ResultEnvelope<AckFigures>): string {
     "as the shared provider rate limit (10 requests/s) lets them, which the second table shows",
     "(answers delivered, and when the last one arrived).",
     f.pinning
-      ? `Cores: the app under test (the bot, then the bare app) runs alone on core ${f.pinning.appCores}; the load generator, the Slack stand-in and the sandbox on core ${f.pinning.otherCores} (\`taskset\`; \`BENCH_ACK_PIN=0\` runs unpinned). Redis is the machine's, wherever the scheduler puts it.`
-      : "Cores: unpinned — the load generator and the stand-in compete with the app for the same cores, which shows in the bare app's own figures.",
+      ? `Cores: the app under test (the bot, then the bare app) runs alone on core ${f.pinning.appCores}; the load generator, the Slack stand-in and the sandbox on core ${f.pinning.otherCores} (\`BENCH_ACK_PIN=1\`, \`taskset\`). Redis is the machine's, wherever the scheduler puts it.`
+      : "Cores: unpinned — the load generator and the stand-in compete with the app for the same cores, which shows in the bare app's own figures (`BENCH_ACK_PIN=1` gives the app a core of its own).",
     `Size: \`BENCH_ACK_REQUESTS=${f.requestsPerLevel}\` (\`BENCH_ACK_CONCURRENCY\`, \`BENCH_ACK_WARMUP\`).`,
     "",
     table(
