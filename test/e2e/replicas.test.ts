@@ -7,6 +7,7 @@ import { createLogger } from "../../src/log.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { submitForApproval } from "../../src/slack/approvals.js";
 import { type SlackStandin, STANDIN_IDS, startSlackStandin } from "../../src/standin/index.js";
+import { deleteKeys } from "../harness/botEnv.js";
 import { portOrderRequest } from "../harness/portOrders.js";
 
 /** Two bot replicas (HTTP front and workers each) behind one Slack, sharing Redis. */
@@ -15,6 +16,7 @@ describe("two replicas sharing Redis", () => {
   let standin: SlackStandin;
   const replicas: RunningBot[] = [];
   const drivers: Array<ReturnType<SlackStandin["connectApp"]>> = [];
+  const redisPrefix = `test:${randomBytes(6).toString("hex")}`;
 
   beforeAll(async () => {
     sandbox = await startSandbox();
@@ -29,7 +31,6 @@ describe("two replicas sharing Redis", () => {
       APPROVALS_CHANNEL: STANDIN_IDS.approvals,
       APPROVERS: `${STANDIN_IDS.approver},S0APPROVERS`,
     };
-    const redisPrefix = `test:${randomBytes(6).toString("hex")}`;
     for (let i = 0; i < 2; i++) {
       const bot = await startBot({
         config: { ...loadConfig(env), port: 0 },
@@ -45,6 +46,7 @@ describe("two replicas sharing Redis", () => {
     for (const bot of replicas) await bot.stop();
     await standin?.close();
     await sandbox?.close();
+    await deleteKeys(redisPrefix);
   });
 
   it("places an order once when approvers click on both replicas at the same time", async () => {

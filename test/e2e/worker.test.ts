@@ -7,6 +7,7 @@ import { createLogger } from "../../src/log.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { submitForApproval } from "../../src/slack/approvals.js";
 import { type SlackStandin, STANDIN_IDS, startSlackStandin } from "../../src/standin/index.js";
+import { deleteKeys } from "../harness/botEnv.js";
 import { portOrderRequest } from "../harness/portOrders.js";
 
 /** The HTTP front with WORKERS=false and `npm run worker` apart, sharing Redis. */
@@ -16,6 +17,7 @@ describe("workers in their own process", () => {
   let front: RunningBot;
   let worker: RunningBot;
   let slack: ReturnType<SlackStandin["connectApp"]>;
+  const redisPrefix = `test:${randomBytes(6).toString("hex")}`;
 
   beforeAll(async () => {
     sandbox = await startSandbox();
@@ -30,7 +32,6 @@ describe("workers in their own process", () => {
       APPROVALS_CHANNEL: STANDIN_IDS.approvals,
       APPROVERS: STANDIN_IDS.approver,
     };
-    const redisPrefix = `test:${randomBytes(6).toString("hex")}`;
     const logger = createLogger({ level: "silent" });
     const jobs = { notifierSettings: { perChannelIntervalMs: 20 }, maintenanceEveryMs: 0 };
     front = await startBot({
@@ -53,6 +54,7 @@ describe("workers in their own process", () => {
     await worker?.stop();
     await standin?.close();
     await sandbox?.close();
+    await deleteKeys(redisPrefix);
   });
 
   it("refuses to run apart in local mode, where the sandbox and Slack stand-in live in the bot", async () => {

@@ -95,7 +95,7 @@ export async function startTestBot(
 }
 
 /** Tests leave Redis as they found it: every key under the run's prefix goes. */
-async function deleteKeys(prefix: string): Promise<void> {
+export async function deleteKeys(prefix: string): Promise<void> {
   const redis = new Redis("redis://127.0.0.1:6379");
   try {
     let cursor = "0";
