@@ -15,11 +15,11 @@ export const RESULTS_DIR = join(ROOT, ".bench-results");
 export const BENCH_RESULTS_DIR = join(ROOT, "docs", "benchmarks");
 
 /** A whole number from the environment (bigger runs), else the default that fits the budget. */
-export function envInt(name: string, fallback: number): number {
+export function envInt(name: string, fallback: number, min = 1): number {
   const raw = process.env[name];
   if (raw === undefined || raw.trim() === "") return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive whole number`);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be a whole number ≥ ${min}`);
   return n;
 }
 
@@ -169,12 +169,10 @@ export async function deleteKeys(redis: Redis, prefix: string): Promise<number> 
 export async function memoryUnder(
   redis: Redis,
   prefix: string,
-  /** Sorts each key into a group (e.g. the order it belongs to); the totals are per group too. */
-  groupOf: (key: string) => string = () => "",
-): Promise<{ keys: number; bytes: number; groups: Map<string, { keys: number; bytes: number }> }> {
+  /** Sorts each key into a group (e.g. the order it belongs to). */
+  groupOf: (key: string) => string,
+): Promise<Map<string, { keys: number; bytes: number }>> {
   let cursor = "0";
-  let keys = 0;
-  let bytes = 0;
   const groups = new Map<string, { keys: number; bytes: number }>();
   do {
     const [next, batch] = await redis.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 1000);
@@ -185,8 +183,6 @@ export async function memoryUnder(
     batch.forEach((key, i) => {
       const value = sizes[i]?.[1];
       const size = typeof value === "number" ? value : 0;
-      keys += 1;
-      bytes += size;
       const group = groupOf(key);
       const total = groups.get(group) ?? { keys: 0, bytes: 0 };
       total.keys += 1;
@@ -194,7 +190,7 @@ export async function memoryUnder(
       groups.set(group, total);
     });
   } while (cursor !== "0");
-  return { keys, bytes, groups };
+  return groups;
 }
 
 // ---------------------------------------------------------------- child processes

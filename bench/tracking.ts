@@ -119,14 +119,50 @@ export interface TrackingFigures {
 /** The status each change post must show, in order (the sandbox's stages after "created"). */
 const EXPECTED_CHANGES = ["*allocated*", "*processing*", "*RECEIVED*"];
 
-function usedMemory(info: string): number {
-  const match = /used_memory:(\d+)/.exec(info);
-  return match ? Number(match[1]) : 0;
+/** A number from Redis' INFO text (`name:value` lines), 0 when absent. */
+function infoField(info: string, name: string): number {
+  return Number(new RegExp(`^${name}:([\\d.]+)`, "m").exec(info)?.[1] ?? 0);
 }
 
-function redisCpuSeconds(info: string): number {
-  const field = (name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(info)?.[1] ?? 0);
-  return field("used_cpu_user") + field("used_cpu_sys");
+const usedMemory = async (redis: Redis) => infoField(await redis.info("memory"), "used_memory");
+const redisCpuSeconds = async (redis: Redis) => {
+  const info = await redis.info("cpu");
+  return infoField(info, "used_cpu_user") + infoField(info, "used_cpu_sys");
+};
+
+/**
+ * Redis per order once every order has been placed and read once: each key counts for the order
+ * its name carries (record, step job, notification markers, status line); the rest (queues,
+ * indexes) is shared among the open orders.
+ */
+async function measureRedis(
+  redis: Redis,
+  prefix: string,
+  openIds: ReadonlySet<string>,
+  placedIds: ReadonlySet<string>,
+  usedMemoryBefore: number,
+): Promise<TrackingFigures["redis"]> {
+  const groups = await memoryUnder(redis, prefix, (k) => {
+    const id = /(?:order:|track-)([^:]+)/.exec(k)?.[1];
+    return id && placedIds.has(id) ? (openIds.has(id) ? "open" : "done") : "shared";
+  });
+  const group = (name: string) => groups.get(name) ?? { keys: 0, bytes: 0 };
+  const open = group("open");
+  const done = group("done");
+  const shared = group("shared");
+  const placed = placedIds.size;
+  const per = (n: number, orders: number, digits = 0) => round(n / Math.max(orders, 1), digits);
+  return {
+    ordersMeasured: placed,
+    openOrders: openIds.size,
+    bytesPerOpenOrder: per(open.bytes + shared.bytes, openIds.size),
+    keysPerOpenOrder: per(open.keys + shared.keys, openIds.size, 2),
+    sharedBytes: shared.bytes,
+    bytesPerDoneOrder: per(done.bytes, placed - openIds.size),
+    keysPerDoneOrder: per(done.keys, placed - openIds.size, 2),
+    bytesAllOverOrdersPlaced: per(open.bytes + done.bytes + shared.bytes, placed),
+    bytesPerOrderInfoDelta: per((await usedMemory(redis)) - usedMemoryBefore, placed),
+  };
 }
 
 export interface LimiterReplay {
@@ -189,7 +225,7 @@ export async function runTracking(): Promise<TrackingFigures> {
   const offNetEvery = envInt("BENCH_TRACK_OFFNET_EVERY", 4);
   const concurrency = envInt("BENCH_TRACK_CONCURRENCY", 20);
   // 10 days: the off-net orders placed last (LOA 4-6 weeks) still finish inside the 8 weeks.
-  const arrivalDays = envInt("BENCH_TRACK_ARRIVAL_DAYS", 10);
+  const arrivalDays = envInt("BENCH_TRACK_ARRIVAL_DAYS", 10, 0);
   const simulatedDays = 56;
   const t0 = Date.UTC(2026, 0, 5, 9, 0, 0);
   const endMs = t0 + simulatedDays * DAY_MS;
@@ -205,7 +241,7 @@ export async function runTracking(): Promise<TrackingFigures> {
     string
   >;
   let simNow = t0;
-  const infoBefore = usedMemory(await redis.info("memory"));
+  const usedMemoryBefore = await usedMemory(redis);
   const worker = await startChild("worker", {
     BENCH_SANDBOX_START: String(t0),
     BENCH_SANDBOX_URL: sandboxUrl!,
@@ -241,7 +277,7 @@ export async function runTracking(): Promise<TrackingFigures> {
     const cpuSeconds = (s: Stats) => (s.cpu.user + s.cpu.system) / 1e6;
     const workerCpuStart = cpuSeconds(await worker.ask<Stats>("stats"));
     const servicesCpuStart = cpuSeconds(await services.ask<Stats>("stats"));
-    const redisCpuStart = redisCpuSeconds(await redis.info("cpu"));
+    const redisCpuStart = await redisCpuSeconds(redis);
     const key = (id: string) => stateKey(prefix, "tracker", "order", id);
     type Row = { checks: number; next: number; open: boolean; seq: number };
     const read = async (ids: string[]): Promise<Map<string, Row>> => {
@@ -359,32 +395,14 @@ export async function runTracking(): Promise<TrackingFigures> {
           postDelays.push(performance.now() - t);
         }
         if (!memoryMeasured && orders.length === count) {
-          // Once every order is placed and read once: each key counts for the order its name
-          // carries (record, step job, notification markers, status line); the rest (queues,
-          // indexes) is shared among the open orders.
-          const mem = await memoryUnder(redis, prefix, (k) => {
-            const id = /(?:order:|track-)([^:]+)/.exec(k)?.[1];
-            return id && byId.has(id) ? (state.get(id)?.open ? "open" : "done") : "shared";
-          });
-          const group = (name: string) => mem.groups.get(name) ?? { keys: 0, bytes: 0 };
-          const openOrders = [...state.values()].filter((row) => row.open).length;
-          const doneOrders = orders.length - openOrders;
-          const perOpen = (n: number) => round(n / Math.max(openOrders, 1), 0);
-          const perDone = (n: number) => round(n / Math.max(doneOrders, 1), 0);
-          memoryMeasured = {
-            ordersMeasured: orders.length,
-            openOrders,
-            bytesPerOpenOrder: perOpen(group("open").bytes + group("shared").bytes),
-            keysPerOpenOrder: round((group("open").keys + group("shared").keys) / openOrders, 2),
-            sharedBytes: group("shared").bytes,
-            bytesPerDoneOrder: perDone(group("done").bytes),
-            keysPerDoneOrder: round(group("done").keys / Math.max(doneOrders, 1), 2),
-            bytesAllOverOrdersPlaced: round(mem.bytes / orders.length, 0),
-            bytesPerOrderInfoDelta: round(
-              (usedMemory(await redis.info("memory")) - infoBefore) / orders.length,
-              0,
-            ),
-          };
+          const openIds = new Set([...state].filter(([, row]) => row.open).map(([id]) => id));
+          memoryMeasured = await measureRedis(
+            redis,
+            prefix,
+            openIds,
+            new Set(byId.keys()),
+            usedMemoryBefore,
+          );
         }
       }
       const open = [...state].filter(([, row]) => row.open);
@@ -411,7 +429,7 @@ export async function runTracking(): Promise<TrackingFigures> {
     }
     const workerCpu = cpuSeconds(await worker.ask<Stats>("stats")) - workerCpuStart;
     const servicesCpu = cpuSeconds(await services.ask<Stats>("stats")) - servicesCpuStart;
-    const redisCpu = redisCpuSeconds(await redis.info("cpu")) - redisCpuStart;
+    const redisCpu = (await redisCpuSeconds(redis)) - redisCpuStart;
     const benchCpuUsed = process.cpuUsage(benchCpuStart);
     const benchCpu = (benchCpuUsed.user + benchCpuUsed.system) / 1e6;
     await waitUntil(async () => (await jobs.notifier.totalOutboxLength()) === 0, {
@@ -424,6 +442,8 @@ export async function runTracking(): Promise<TrackingFigures> {
     // BullMQ timer fired on its own.
     const polls = providerRequests;
     const demand = replayThroughLimiter(dueTimes, DEFAULT_PROVIDER_REQUESTS_PER_SECOND);
+    // Every order is placed and read before the loop ends (count ≥ 1), so this was measured.
+    if (!memoryMeasured) throw new Error("tracking bench: Redis was never measured");
 
     // Lag: from the sandbox's change (its timeline) to the read that saw it.
     const lagMinutes: number[] = [];
@@ -501,17 +521,7 @@ export async function runTracking(): Promise<TrackingFigures> {
         atDueOfInterval: distribution(lagAtDueOfInterval),
         postRealMs: distribution(postDelays, 0),
       },
-      redis: memoryMeasured ?? {
-        ordersMeasured: 0,
-        openOrders: 0,
-        bytesPerOpenOrder: 0,
-        keysPerOpenOrder: 0,
-        sharedBytes: 0,
-        bytesPerDoneOrder: 0,
-        keysPerDoneOrder: 0,
-        bytesAllOverOrdersPlaced: 0,
-        bytesPerOrderInfoDelta: 0,
-      },
+      redis: memoryMeasured,
       cpu: {
         secondsTotal: round(workerCpu, 2),
         secondsPer1000Polls: round((workerCpu / polls) * 1000, 3),
