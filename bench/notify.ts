@@ -81,7 +81,8 @@ async function drain(count: number, intervalMs: number, pacing: string): Promise
       const thread = threads[t]!;
       const seq = next[t]!++;
       await jobs.notifier.post({
-        key: `bench:${t}:${seq}`,
+        scope: `bench:${t}`,
+        key: String(seq),
         channel: thread.channel,
         threadTs: thread.ts,
         text: `thread ${t} #${seq}`,

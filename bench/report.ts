@@ -227,6 +227,12 @@ function trackingSection(e: ResultEnvelope<TrackingFigures>): string {
           `${f.redis.bytesPerOpenOrder}; ${f.redis.keysPerOpenOrder}`,
         ],
         [
+          "… of which, by kind of key (bytes; keys per open order)",
+          Object.entries(f.redis.openBytesByKind ?? {})
+            .map(([kind, g]) => `${kind} ${g.bytes}; ${g.keys}`)
+            .join(" · "),
+        ],
+        [
           "Redis a finished order keeps until its markers expire (bytes; keys)",
           `${f.redis.bytesPerDoneOrder}; ${f.redis.keysPerDoneOrder}`,
         ],

@@ -94,6 +94,9 @@ export interface TrackingFigures {
     bytesAllOverOrdersPlaced: number;
     /** INFO used_memory delta over the orders placed: a shared server, so noisy. */
     bytesPerOrderInfoDelta: number;
+    /** An open order's own bytes by kind of key (step job, tracker record, markers…); absent
+     * from results recorded before it was measured. */
+    openBytesByKind?: Record<string, { keys: number; bytes: number }>;
   };
   cpu: {
     secondsTotal: number;
@@ -144,10 +147,17 @@ async function measureRedis(
 ): Promise<TrackingFigures["redis"]> {
   const groups = await memoryUnder(redis, prefix, (k) => {
     const id = /(?:order:|track-)([^:]+)/.exec(k)?.[1];
-    return id && placedIds.has(id) ? (openIds.has(id) ? "open" : "done") : "shared";
+    if (!id || !placedIds.has(id)) return "shared";
+    return openIds.has(id) ? `open ${keyKind(k.slice(prefix.length))}` : "done";
   });
   const group = (name: string) => groups.get(name) ?? { keys: 0, bytes: 0 };
-  const open = group("open");
+  const openByKind = Object.fromEntries(
+    [...groups].filter(([name]) => name.startsWith("open ")).map(([n, g]) => [n.slice(5), g]),
+  );
+  const open = Object.values(openByKind).reduce(
+    (sum, g) => ({ keys: sum.keys + g.keys, bytes: sum.bytes + g.bytes }),
+    { keys: 0, bytes: 0 },
+  );
   const done = group("done");
   const shared = group("shared");
   const placed = placedIds.size;
@@ -162,7 +172,23 @@ async function measureRedis(
     keysPerDoneOrder: per(done.keys, placed - openIds.size, 2),
     bytesAllOverOrdersPlaced: per(open.bytes + done.bytes + shared.bytes, placed),
     bytesPerOrderInfoDelta: per((await usedMemory(redis)) - usedMemoryBefore, placed),
+    openBytesByKind: Object.fromEntries(
+      Object.entries(openByKind).map(([kind, g]) => [
+        kind,
+        { keys: per(g.keys, openIds.size, 2), bytes: per(g.bytes, openIds.size) },
+      ]),
+    ),
   };
+}
+
+/** What a key of an order is, from its name without the run's prefix: `:tracking:track-<id>`
+ * is the step job, `:tracker:order:<id>` the record, `:notifier:…` notification markers. */
+function keyKind(name: string): string {
+  const parts = name.split(":").filter(Boolean);
+  if (parts[0] === "notifier") return "notification markers";
+  if (parts[0] === "tracker") return "tracker record";
+  if (parts[1]?.startsWith("track-")) return parts.length > 2 ? `step job ${parts[2]}` : "step job";
+  return parts.slice(0, 2).join(":");
 }
 
 export interface LimiterReplay {

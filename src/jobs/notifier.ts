@@ -11,7 +11,11 @@ import { classifySlackError, classifySlackResult, type SlackFailure } from "./sl
  *
  * Design: a per-channel FIFO outbox in Redis, drained by ONE step job per channel.
  *
- * - `post`/`update` run one Lua script: set the key's marker to `queued` (NX: a key already
+ * - Every message has a `key`, unique within its `scope` (one tracked order, one approval
+ *   request, one quote). A scope's markers are the fields of one Redis hash that expires 14 days
+ *   after the scope's last message: one small key per scope instead of one per message, which
+ *   is most of what a tracked order costs in Redis.
+ * - `post`/`update` run one Lua script: set the key's marker to `queued` (HSETNX: a key already
  *   queued, sent or dropped is a duplicate and is not queued again), append the message to the
  *   channel's outbox list, and, when the channel has no drainer, allocate a new drainer
  *   generation. The caller then adds the drain job `drain-<channel>-<generation>`.
@@ -53,7 +57,9 @@ export interface SlackChatApi {
 }
 
 export interface PostInput {
-  /** De-duplication key, e.g. `order:<id>:status:processing:loa:TODO`. */
+  /** What the message belongs to, e.g. `order:<id>:t<started>`: the keys' namespace. */
+  scope: string;
+  /** De-duplication key within the scope, e.g. `change:2:status:processing:loa:pending`. */
   key: string;
   channel: string;
   threadTs?: string;
@@ -63,9 +69,11 @@ export interface PostInput {
 
 /**
  * An update of an existing message: by its `ts`, or by the `messageKey` of a message this
- * notifier posted (resolved when the update is sent, after that post in the same outbox).
+ * notifier posted in the same scope (resolved when the update is sent, after that post in the
+ * same outbox).
  */
 export type UpdateInput = {
+  scope: string;
   key: string;
   channel: string;
   text: string;
@@ -99,7 +107,7 @@ export interface NotifierOptions {
   slack?: SlackChatApi;
   /** Gap between two messages of one channel; Slack allows about 1 per second. Default 1100. */
   perChannelIntervalMs?: number;
-  /** How long a key's sent/dropped marker de-duplicates. Default 14 days. */
+  /** How long a scope's markers de-duplicate after its last message. Default 14 days. */
   markerTtlSeconds?: number;
   /** Transient failures of one message before it is dropped. Default 8. */
   maxAttempts?: number;
@@ -108,6 +116,8 @@ export interface NotifierOptions {
 }
 
 interface OutboxItem {
+  /** Scope; absent in items queued before scopes existed (their marker is a string key). */
+  sc?: string;
   k: string;
   op: "post" | "update";
   ch: string;
@@ -128,12 +138,19 @@ export interface DrainJobData {
 const CHANNEL_PATTERN = /^[A-Za-z0-9]{1,40}$/;
 const TS_PATTERN = /^\d{1,12}(\.\d{1,9})?$/;
 const MAX_KEY_LENGTH = 400;
+const MAX_SCOPE_LENGTH = 200;
 /** Slack truncates/refuses longer texts (40,000 characters); keep room for the ellipsis. */
 const MAX_TEXT_LENGTH = 39_000;
 
-/** KEYS: marker, outbox, drainer, generation counter, channel set. ARGV: item, ttl, channel. */
+/**
+ * KEYS: the scope's markers, outbox, drainer, generation counter, channel set, the key's marker
+ * as it was named before scopes (a duplicate too, until those have expired).
+ * ARGV: item, ttl, channel, key.
+ */
 const ENQUEUE = `
-if not redis.call('SET', KEYS[1], 'queued', 'NX', 'EX', ARGV[2]) then return {0, ''} end
+if redis.call('EXISTS', KEYS[6]) == 1 then return {0, ''} end
+if redis.call('HSETNX', KEYS[1], ARGV[4], 'queued') == 0 then return {0, ''} end
+redis.call('EXPIRE', KEYS[1], ARGV[2])
 redis.call('RPUSH', KEYS[2], ARGV[1])
 redis.call('SADD', KEYS[5], ARGV[3])
 local gen = redis.call('GET', KEYS[3])
@@ -158,9 +175,17 @@ end
 return {'item', item}
 `;
 
-/** KEYS: marker, outbox. ARGV: item, marker value, ttl. Marks the key and pops it if at the head. */
+/**
+ * KEYS: the marker's key, outbox. ARGV: item, marker value, ttl, field (empty: a string key, for
+ * items queued before scopes). Marks the message and pops it if at the head.
+ */
 const SETTLE = `
-redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
+if ARGV[4] == '' then
+  redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
+else
+  redis.call('HSET', KEYS[1], ARGV[4], ARGV[2])
+  redis.call('EXPIRE', KEYS[1], ARGV[3])
+end
 if redis.call('LINDEX', KEYS[2], 0) == ARGV[1] then redis.call('LPOP', KEYS[2]) end
 return 1
 `;
@@ -176,6 +201,12 @@ return {2, gen}
 `;
 
 type SendOutcome = { kind: "sent"; ts: string | undefined } | SlackFailure;
+
+/** Where a message's marker is: a field of its scope's hash, or (field "") a string key. */
+interface MarkerRef {
+  redisKey: string;
+  field: string;
+}
 
 export class Notifier {
   private readonly redis: Redis;
@@ -209,20 +240,21 @@ export class Notifier {
     this.retryBaseMs = options.retryBaseMs ?? 2_000;
     this.retryMaxMs = options.retryMaxMs ?? 5 * 60_000;
     this.scripts = {
-      enqueue: defineScript(this.redis, "jobsNotifierEnqueueV1", ENQUEUE, 5),
+      enqueue: defineScript(this.redis, "jobsNotifierEnqueueV2", ENQUEUE, 6),
       head: defineScript(this.redis, "jobsNotifierHeadV1", HEAD, 3),
-      settle: defineScript(this.redis, "jobsNotifierSettleV1", SETTLE, 2),
+      settle: defineScript(this.redis, "jobsNotifierSettleV2", SETTLE, 2),
       revive: defineScript(this.redis, "jobsNotifierReviveV1", REVIVE, 3),
     };
   }
 
   /** Queues a message (a thread reply when `threadTs` is set). Duplicate keys are not queued. */
   async post(input: PostInput): Promise<EnqueueResult> {
-    checkCommon(input.key, input.channel, input.text);
+    checkCommon(input.scope, input.key, input.channel, input.text);
     if (input.threadTs !== undefined && !TS_PATTERN.test(input.threadTs)) {
       throw new NotifierInputError("threadTs must be a Slack message ts");
     }
     return this.enqueue({
+      sc: input.scope,
       k: input.key,
       op: "post",
       ch: input.channel,
@@ -235,7 +267,7 @@ export class Notifier {
 
   /** Queues a chat.update of an existing message, in order with the channel's posts. */
   async update(input: UpdateInput): Promise<EnqueueResult> {
-    checkCommon(input.key, input.channel, input.text);
+    checkCommon(input.scope, input.key, input.channel, input.text);
     if (input.ts !== undefined && !TS_PATTERN.test(input.ts)) {
       throw new NotifierInputError("ts must be a Slack message ts");
     }
@@ -243,6 +275,7 @@ export class Notifier {
       throw new NotifierInputError("update needs ts or messageKey");
     }
     return this.enqueue({
+      sc: input.scope,
       k: input.key,
       op: "update",
       ch: input.channel,
@@ -254,9 +287,9 @@ export class Notifier {
     });
   }
 
-  /** What happened to a key: queued, sent (with the message ts) or dropped; null if unknown. */
-  async status(key: string): Promise<MessageState | null> {
-    return parseMarker(await this.redis.get(this.markerKey(key)));
+  /** What happened to a message: queued, sent (with its ts) or dropped; null if unknown. */
+  async status(scope: string, key: string): Promise<MessageState | null> {
+    return this.readMarker(scope, key);
   }
 
   /** Messages waiting in a channel's outbox. */
@@ -336,7 +369,7 @@ export class Notifier {
         this.logger.error({ channel }, "notifier: dropped an unreadable outbox entry");
         continue;
       }
-      const marker = parseMarker(await this.redis.get(this.markerKey(item.k)));
+      const marker = await this.readMarker(item.sc, item.k);
       if (marker && marker.state !== "queued") {
         // Sent before a crash let the pop happen: never send a key twice.
         await this.settle(channel, raw, undefined, undefined);
@@ -359,7 +392,7 @@ export class Notifier {
     const log = { channel: item.ch, key: item.k, op: item.op };
     switch (outcome.kind) {
       case "sent":
-        await this.settle(item.ch, raw, item.k, `sent|${outcome.ts ?? ""}`);
+        await this.settle(item.ch, raw, item, `sent|${outcome.ts ?? ""}`);
         this.count(item.op === "post" ? "posted" : "updated");
         if (data.failures) await job.updateData({ channel: data.channel, gen: data.gen });
         return this.delay(job, token, this.intervalMs);
@@ -368,7 +401,7 @@ export class Notifier {
         this.logger.info({ ...log, retryAfterMs: outcome.retryAfterMs }, "notifier: rate limited");
         return this.delay(job, token, Math.max(outcome.retryAfterMs, this.intervalMs));
       case "permanent":
-        await this.settle(item.ch, raw, item.k, `dropped|${outcome.error}`);
+        await this.settle(item.ch, raw, item, `dropped|${outcome.error}`);
         this.count("dropped");
         this.logger.warn(
           { ...log, error: outcome.error },
@@ -379,7 +412,7 @@ export class Notifier {
       case "transient": {
         const failures = (data.failures ?? 0) + 1;
         if (failures >= this.maxAttempts) {
-          await this.settle(item.ch, raw, item.k, `dropped|${outcome.detail.slice(0, 100)}`);
+          await this.settle(item.ch, raw, item, `dropped|${outcome.detail.slice(0, 100)}`);
           this.count("failed");
           this.logger.error(
             { ...log, failures, detail: outcome.detail },
@@ -411,7 +444,7 @@ export class Notifier {
         });
         return classifySlackResult(result) ?? { kind: "sent", ts: readTs(result) };
       }
-      const ts = item.ts ?? (await this.resolveTs(item.mk));
+      const ts = item.ts ?? (await this.resolveTs(item.sc, item.mk));
       if (ts === undefined) {
         return { kind: "permanent", error: "message_not_posted", detail: "unknown message key" };
       }
@@ -427,26 +460,39 @@ export class Notifier {
     }
   }
 
-  private async resolveTs(messageKey: string | undefined): Promise<string | undefined> {
+  private async resolveTs(
+    scope: string | undefined,
+    messageKey: string | undefined,
+  ): Promise<string | undefined> {
     if (!messageKey) return undefined;
-    const marker = parseMarker(await this.redis.get(this.markerKey(messageKey)));
+    const marker = await this.readMarker(scope, messageKey);
     return marker?.state === "sent" ? marker.ts : undefined;
   }
 
-  /** Marks the key (when given) and pops the head of the channel's outbox if it is still `raw`. */
+  /** A message's marker; a scoped key not found in its hash is looked for under its old name. */
+  private async readMarker(scope: string | undefined, key: string): Promise<MessageState | null> {
+    const ref = this.markerRef(scope, key);
+    if (ref.field === "") return parseMarker(await this.redis.get(ref.redisKey));
+    const value = await this.redis.hget(ref.redisKey, ref.field);
+    if (value !== null) return parseMarker(value);
+    return parseMarker(await this.redis.get(this.legacyMarkerKey(scope, key)));
+  }
+
+  /** Marks the item (when given) and pops the head of the channel's outbox if it is still `raw`. */
   private async settle(
     channel: string,
     raw: string,
-    key: string | undefined,
+    item: OutboxItem | undefined,
     marker: string | undefined,
   ): Promise<void> {
-    if (key === undefined || marker === undefined) {
+    if (item === undefined || marker === undefined) {
       await this.redis.lrem(this.outboxKey(channel), 1, raw);
       return;
     }
+    const ref = this.markerRef(item.sc, item.k);
     await this.scripts.settle(
-      [this.markerKey(key), this.outboxKey(channel)],
-      [raw, marker, this.markerTtl],
+      [ref.redisKey, this.outboxKey(channel)],
+      [raw, marker, this.markerTtl, ref.field],
     );
   }
 
@@ -458,13 +504,14 @@ export class Notifier {
   private async enqueue(item: OutboxItem): Promise<EnqueueResult> {
     const [action, gen] = (await this.scripts.enqueue(
       [
-        this.markerKey(item.k),
+        this.markerRef(item.sc, item.k).redisKey,
         this.outboxKey(item.ch),
         this.drainerKey(item.ch),
         this.genKey(),
         this.channelsKey(),
+        this.legacyMarkerKey(item.sc, item.k),
       ],
-      [JSON.stringify(item), this.markerTtl, item.ch],
+      [JSON.stringify(item), this.markerTtl, item.ch, item.k],
     )) as [number, string];
     if (action === 0) {
       this.count("duplicate");
@@ -505,8 +552,17 @@ export class Notifier {
     this.metrics?.jobOutcomes.inc({ queue: QUEUE_NAMES.notify, outcome });
   }
 
-  private markerKey(key: string): string {
-    return stateKey(this.prefix, "notifier", "key", key);
+  private markerRef(scope: string | undefined, key: string): MarkerRef {
+    if (scope === undefined) return { redisKey: this.legacyMarkerKey(scope, key), field: "" };
+    return { redisKey: stateKey(this.prefix, "notifier", "m", scope), field: key };
+  }
+  /**
+   * Before scopes (up to 2026-11-25) each marker was a string key named `<scope>:<key>`. They
+   * are still honoured (de-duplication, an update's messageKey) until they have expired, 14 days
+   * after an upgrade; this fallback can go then.
+   */
+  private legacyMarkerKey(scope: string | undefined, key: string): string {
+    return stateKey(this.prefix, "notifier", "key", scope === undefined ? key : `${scope}:${key}`);
   }
   private outboxKey(channel: string): string {
     return stateKey(this.prefix, "notifier", "outbox", channel);
@@ -537,18 +593,23 @@ function drainJobOptions(jobId: string) {
   };
 }
 
-function checkCommon(key: string, channel: string, text: string): void {
-  if (typeof key !== "string" || key.length === 0 || key.length > MAX_KEY_LENGTH) {
-    throw new NotifierInputError(`key must be 1 to ${MAX_KEY_LENGTH} characters`);
-  }
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-  if (/[\u0000-\u001f]/.test(key)) throw new NotifierInputError("key must be one line");
+function checkCommon(scope: string, key: string, channel: string, text: string): void {
+  checkName("scope", scope, MAX_SCOPE_LENGTH);
+  checkName("key", key, MAX_KEY_LENGTH);
   if (typeof channel !== "string" || !CHANNEL_PATTERN.test(channel)) {
     throw new NotifierInputError("channel must be a Slack channel or user ID");
   }
   if (typeof text !== "string" || text.length === 0) {
     throw new NotifierInputError("text is required (it is the notification fallback)");
   }
+}
+
+function checkName(what: string, value: string, maxLength: number): void {
+  if (typeof value !== "string" || value.length === 0 || value.length > maxLength) {
+    throw new NotifierInputError(`${what} must be 1 to ${maxLength} characters`);
+  }
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+  if (/[\u0000-\u001f]/.test(value)) throw new NotifierInputError(`${what} must be one line`);
 }
 
 function clip(text: string): string {
@@ -572,6 +633,7 @@ function parseItem(raw: string): OutboxItem | undefined {
     const item = value as Partial<OutboxItem>;
     if (typeof item.k !== "string" || typeof item.ch !== "string" || typeof item.text !== "string")
       return undefined;
+    if (item.sc !== undefined && typeof item.sc !== "string") return undefined;
     if (item.op !== "post" && item.op !== "update") return undefined;
     return item as OutboxItem;
   } catch {

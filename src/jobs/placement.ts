@@ -30,7 +30,8 @@ import { jobIdPart, QUEUE_NAMES, stateKey } from "./queues.js";
  *
  * Callbacks are called at least once per outcome: a marker of ours (`placement:told:…`) is
  * leased before and confirmed after each call, so a crash between the store's step and the
- * callback calls it again on the next run (they should post with `ctx.notifyKey`, which the
+ * callback calls it again on the next run (they should post with `ctx.notifyScope` and
+ * `ctx.notifyKey`, which the
  * notifier de-duplicates), while two replicas reaching the same outcome call it once.
  */
 
@@ -44,7 +45,9 @@ export type LookupResult = { found: true; result: PlacementResult } | { found: f
 
 export interface PlacementContext {
   notifier: Pick<Notifier, "post" | "update">;
-  /** A notification key for this outcome of this request. */
+  /** The notification scope of this request (one per request, all outcomes). */
+  notifyScope: string;
+  /** A notification key for this outcome, within the scope (suffix it per message). */
   notifyKey: string;
 }
 
@@ -371,7 +374,11 @@ export class Placement {
       (takeOverLease && (await this.redis.get(key)) === "calling");
     if (!leased) return;
     try {
-      await callback({ notifier: this.notifier, notifyKey: `approval:${request.id}:${event}` });
+      await callback({
+        notifier: this.notifier,
+        notifyScope: `approval:${request.id}`,
+        notifyKey: event,
+      });
     } catch (error) {
       await this.redis.del(key);
       throw error;

@@ -13,8 +13,8 @@ import { jobIdPart, QUEUE_NAMES } from "./queues.js";
  * The Slack layer's `onReady`/`onFailed` build and post the message (blocks with buttons).
  *
  * Both callbacks are called at least once: a worker that dies after calling one and before the
- * job completes calls it again on the retry, so they should post with `ctx.notifyKey` (the
- * notifier de-duplicates by key).
+ * job completes calls it again on the retry, so they should post with `ctx.notifyScope` and
+ * `ctx.notifyKey` (the notifier de-duplicates by key).
  */
 
 /** What reading a quote gave: not ready yet, or the provider's result (opaque here). */
@@ -34,7 +34,9 @@ export interface QuoteStartInput {
 }
 
 export interface QuoteContext extends QuoteStartInput {
-  /** A notification key for the outcome, so a repeated callback never posts twice. */
+  /** The notification scope of this quote, and a key for the outcome within it, so a repeated
+   * callback never posts twice. */
+  notifyScope: string;
   notifyKey: string;
   /** How many reads it took. */
   polls: number;
@@ -176,7 +178,8 @@ export class QuotePoller<R = unknown> {
       threadTs: data.threadTs,
       userId: data.userId,
       request: data.request,
-      notifyKey: `quote:${data.responseId}:outcome`,
+      notifyScope: `quote:${data.responseId}`,
+      notifyKey: "outcome",
       polls,
       notifier: this.notifier,
     });

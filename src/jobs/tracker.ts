@@ -1,4 +1,4 @@
-import { DelayedError, type Job, type Queue } from "bullmq";
+import { DelayedError, ErrorCode, type Job, type Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Logger } from "../log.js";
 import type { Metrics } from "../metrics.js";
@@ -315,7 +315,8 @@ export class Tracker {
     const ended = await this.end(record, `stopped by ${by}`, {});
     if (!ended) return { ok: false, reason: "not-tracked" };
     await this.notifier.post({
-      key: this.messageKey(record, "stopped"),
+      scope: this.notifyScope(record),
+      key: "stopped",
       channel: record.channel,
       threadTs: record.threadTs,
       text: stoppedText(record, by),
@@ -328,16 +329,18 @@ export class Tracker {
     return { ok: true, tracking: after ?? { ...record, open: false } };
   }
 
-  /** Runs the order's next check now (e.g. a "refresh" button, or tests). */
+  /**
+   * Runs the order's next check now (e.g. a "refresh" button, or tests). One script moves the
+   * step job from delayed to waiting; it refuses (JobNotInState) a job that is missing or not
+   * delayed — waiting or active, it is checking now anyway — and that is answered false.
+   */
   async checkNow(orderId: string): Promise<boolean> {
-    const job = await this.queue.getJob(trackJobId(orderId));
-    if (!job || !(await job.isDelayed())) return false;
     try {
-      await job.promote();
+      await this.queue.backend.promote(trackJobId(orderId));
       return true;
-    } catch {
-      // It moved on (became active) between the two calls: it is checking now anyway.
-      return false;
+    } catch (error) {
+      if ((error as { code?: unknown } | null)?.code === ErrorCode.JobNotInState) return false;
+      throw error;
     }
   }
 
@@ -439,10 +442,8 @@ export class Tracker {
       updates[F.changedAt] = String(now);
     } else if (changed) {
       await this.notifier.post({
-        key: this.messageKey(
-          record,
-          `change:${seq}:status:${keyPart(read.status)}:loa:${keyPart(read.loaStatus)}`,
-        ),
+        scope: this.notifyScope(record),
+        key: `change:${seq}:status:${keyPart(read.status)}:loa:${keyPart(read.loaStatus)}`,
         channel: record.channel,
         threadTs: record.threadTs,
         text: changeText(record, record, read),
@@ -478,7 +479,8 @@ export class Tracker {
     const weeks = Math.floor((now - since) / WEEK_MS);
     if (weeks < 1 || weeks <= sent) return;
     await this.notifier.post({
-      key: this.messageKey(record, `loa-reminder:${since}:${weeks}`),
+      scope: this.notifyScope(record),
+      key: `loa-reminder:${since}:${weeks}`,
       channel: record.channel,
       threadTs: record.threadTs,
       text: reminderText(record, weeks, read.loaStatus, record.requestedBy),
@@ -493,10 +495,11 @@ export class Tracker {
     seq: number | "final",
   ): Promise<void> {
     const text = statusLineText(record, read, record.startedAt.toISOString());
-    const lineKey = this.messageKey(record, "line");
+    const lineKey = "line";
     if (record.statusMessageTs) {
       await this.notifier.update({
-        key: this.messageKey(record, `line:${seq}`),
+        scope: this.notifyScope(record),
+        key: `line:${seq}`,
         channel: record.channel,
         ts: record.statusMessageTs,
         text,
@@ -504,6 +507,7 @@ export class Tracker {
     } else if (seq === 0) {
       // No status message was given: the first read posts one into the thread.
       await this.notifier.post({
+        scope: this.notifyScope(record),
         key: lineKey,
         channel: record.channel,
         threadTs: record.threadTs,
@@ -511,7 +515,8 @@ export class Tracker {
       });
     } else {
       await this.notifier.update({
-        key: this.messageKey(record, `line:${seq}`),
+        scope: this.notifyScope(record),
+        key: `line:${seq}`,
         channel: record.channel,
         messageKey: lineKey,
         text,
@@ -524,7 +529,8 @@ export class Tracker {
       await this.showStatusLine(record, read, "final");
     }
     await this.notifier.post({
-      key: this.messageKey(record, `final:${keyPart(read.status)}`),
+      scope: this.notifyScope(record),
+      key: `final:${keyPart(read.status)}`,
       channel: record.channel,
       threadTs: record.threadTs,
       text: finalText(record, read),
@@ -540,7 +546,8 @@ export class Tracker {
 
   private async finishAtDeadline(record: TrackedOrder): Promise<void> {
     await this.notifier.post({
-      key: this.messageKey(record, "deadline"),
+      scope: this.notifyScope(record),
+      key: "deadline",
       channel: record.channel,
       threadTs: record.threadTs,
       text: deadlineText(record, this.deadlineDays, record),
@@ -606,9 +613,9 @@ export class Tracker {
     });
   }
 
-  /** Notification keys are scoped to this tracker's start, so a later re-track posts afresh. */
-  private messageKey(record: TrackedOrder, suffix: string): string {
-    return `order:${record.orderId}:t${record.startedAt.getTime()}:${suffix}`;
+  /** This tracker's notifications: scoped to its start, so a later re-track posts afresh. */
+  private notifyScope(record: TrackedOrder): string {
+    return `order:${record.orderId}:t${record.startedAt.getTime()}`;
   }
 
   private recordKey(orderId: string): string {

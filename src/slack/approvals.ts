@@ -358,7 +358,13 @@ export function placementCallbacks(
     const channel = request.slack.approvalChannel;
     const ts = request.slack.approvalTs;
     if (!channel || !ts) return;
-    await ctx.notifier.post({ key: `${ctx.notifyKey}:thread`, channel, threadTs: ts, text });
+    await ctx.notifier.post({
+      scope: ctx.notifyScope,
+      key: `${ctx.notifyKey}:thread`,
+      channel,
+      threadTs: ts,
+      text,
+    });
   }
   async function refresh(request: ApprovalRequest, ctx: PlacementContext) {
     const current = (await services.approvals.store.get(request.id)) ?? request;
@@ -367,6 +373,7 @@ export function placementCallbacks(
     if (!channel || !ts) return;
     const view = approvalMessageView(current);
     await ctx.notifier.update({
+      scope: ctx.notifyScope,
       key: `${ctx.notifyKey}:message`,
       channel,
       ts,
@@ -380,6 +387,7 @@ export function placementCallbacks(
       await post(request, ctx, `${approvalStatusLine(placed)}\n${nextSteps(request, result)}`);
       await refresh(request, ctx);
       await ctx.notifier.post({
+        scope: ctx.notifyScope,
         key: `${ctx.notifyKey}:requester`,
         channel: request.requester.userId,
         text: `:rocket: Your request *${request.title}* was approved and ordered${result.providerId ? ` (\`${result.providerId}\`)` : ""}.`,

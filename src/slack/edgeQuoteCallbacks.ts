@@ -30,6 +30,7 @@ export function edgeQuoteCallbacks(
 
   async function post(ctx: QuoteContext, message: Message): Promise<void> {
     await ctx.notifier.post({
+      scope: ctx.notifyScope,
       key: ctx.notifyKey,
       channel: ctx.channel,
       ...(ctx.threadTs ? { threadTs: ctx.threadTs } : {}),
@@ -53,6 +54,7 @@ export function edgeQuoteCallbacks(
     });
     try {
       await ctx.notifier.update({
+        scope: ctx.notifyScope,
         key: `${ctx.notifyKey}:root`,
         channel: ctx.channel,
         ts: ctx.threadTs,

@@ -21,6 +21,7 @@ const request = {
 
 interface Posted {
   op: "post" | "update";
+  scope: string;
   key: string;
   channel: string;
   threadTs?: string;
@@ -46,7 +47,8 @@ function setup(answers: unknown[]) {
     threadTs: "1700000000.000100",
     userId: "U0REQUEST1",
     request,
-    notifyKey: "quote:r1:outcome",
+    notifyScope: "quote:r1",
+    notifyKey: "outcome",
     polls: 3,
     notifier: {
       post: async (input) => {
@@ -81,9 +83,9 @@ describe("edgeQuoteCallbacks", () => {
       },
       ctx(),
     );
-    expect(posted.map((p) => [p.op, p.key])).toEqual([
-      ["post", "quote:r1:outcome"],
-      ["update", "quote:r1:outcome:root"],
+    expect(posted.map((p) => [p.op, p.scope, p.key])).toEqual([
+      ["post", "quote:r1", "outcome"],
+      ["update", "quote:r1", "outcome:root"],
     ]);
     const [reply, root] = posted;
     expect(reply?.threadTs).toBe("1700000000.000100");

@@ -21,6 +21,8 @@ import {
 } from "./support.js";
 
 const CHANNEL = STANDIN_IDS.general;
+/** The notification scope of most tests here (one tracked order, say). */
+const SCOPE = "order:o-test:t1";
 
 describe("notifier", () => {
   let redis: Redis;
@@ -76,8 +78,14 @@ describe("notifier", () => {
     const metrics = testMetrics();
     const [a, b] = [await start({ prefix, metrics }), await start({ prefix, metrics })];
     const root = await threadRoot(client, CHANNEL, "dedupe root");
-    const key = `order:o-dedupe:status:processing:loa:TODO`;
-    const message = { key, channel: CHANNEL, threadTs: root, text: "Port order: processing" };
+    const key = "status:processing:loa:TODO";
+    const message = {
+      scope: "order:o-dedupe:t1",
+      key,
+      channel: CHANNEL,
+      threadTs: root,
+      text: "Port order: processing",
+    };
 
     const results = await Promise.all([
       a.notifier.post(message),
@@ -88,7 +96,7 @@ describe("notifier", () => {
     expect(results.filter((r) => r.queued)).toHaveLength(1);
 
     const state = await waitFor(async () => {
-      const s = await a.notifier.status(key);
+      const s = await a.notifier.status(message.scope, key);
       return s?.state === "sent" ? s : undefined;
     });
     expect(threadTexts(standin, CHANNEL, root)).toEqual(["Port order: processing"]);
@@ -108,7 +116,13 @@ describe("notifier", () => {
 
     const texts = ["first", "second", "third", "fourth", "fifth"];
     for (const [i, text] of texts.entries()) {
-      await jobs.notifier.post({ key: `storm:${i}`, channel: CHANNEL, threadTs: root, text });
+      await jobs.notifier.post({
+        scope: SCOPE,
+        key: `storm:${i}`,
+        channel: CHANNEL,
+        threadTs: root,
+        text,
+      });
     }
     await waitFor(() => threadTexts(standin, CHANNEL, root).length === texts.length, {
       timeoutMs: 15_000,
@@ -139,6 +153,7 @@ describe("notifier", () => {
     for (let i = 0; i < perChannel; i += 1) {
       for (const channel of BUSY_CHANNELS) {
         await jobs.notifier.post({
+          scope: SCOPE,
           key: `pace:${channel}:${i}`,
           channel,
           text: `${channel} #${i}`,
@@ -173,17 +188,34 @@ describe("notifier", () => {
     const root = await threadRoot(client, CHANNEL, "drop root");
     standin.failNext("chat.postMessage", { error: "not_in_channel" });
 
-    await jobs.notifier.post({ key: "drop:1", channel: CHANNEL, threadTs: root, text: "refused" });
-    await jobs.notifier.post({ key: "drop:2", channel: CHANNEL, threadTs: root, text: "accepted" });
-    await jobs.notifier.post({ key: "drop:3", channel: "C0NOSUCHCH", text: "nowhere" });
+    await jobs.notifier.post({
+      scope: SCOPE,
+      key: "drop:1",
+      channel: CHANNEL,
+      threadTs: root,
+      text: "refused",
+    });
+    await jobs.notifier.post({
+      scope: SCOPE,
+      key: "drop:2",
+      channel: CHANNEL,
+      threadTs: root,
+      text: "accepted",
+    });
+    await jobs.notifier.post({
+      scope: SCOPE,
+      key: "drop:3",
+      channel: "C0NOSUCHCH",
+      text: "nowhere",
+    });
 
-    await waitFor(async () => (await jobs.notifier.status("drop:3"))?.state === "dropped");
-    await waitFor(async () => (await jobs.notifier.status("drop:2"))?.state === "sent");
-    expect(await jobs.notifier.status("drop:1")).toEqual({
+    await waitFor(async () => (await jobs.notifier.status(SCOPE, "drop:3"))?.state === "dropped");
+    await waitFor(async () => (await jobs.notifier.status(SCOPE, "drop:2"))?.state === "sent");
+    expect(await jobs.notifier.status(SCOPE, "drop:1")).toEqual({
       state: "dropped",
       reason: "not_in_channel",
     });
-    expect(await jobs.notifier.status("drop:3")).toEqual({
+    expect(await jobs.notifier.status(SCOPE, "drop:3")).toEqual({
       state: "dropped",
       reason: "channel_not_found",
     });
@@ -191,7 +223,8 @@ describe("notifier", () => {
     expect(await counterValue(metrics, QUEUE_NAMES.notify, "dropped")).toBe(2);
     // Dropped is final: the same key is not queued again.
     expect(
-      (await jobs.notifier.post({ key: "drop:1", channel: CHANNEL, text: "again" })).queued,
+      (await jobs.notifier.post({ scope: SCOPE, key: "drop:1", channel: CHANNEL, text: "again" }))
+        .queued,
     ).toBe(false);
   });
 
@@ -201,8 +234,14 @@ describe("notifier", () => {
     const root = await threadRoot(client, CHANNEL, "transient root");
     standin.clearCalls();
     standin.failNext("chat.postMessage", { count: 2, status: 503 });
-    await jobs.notifier.post({ key: "transient:1", channel: CHANNEL, threadTs: root, text: "hi" });
-    await waitFor(async () => (await jobs.notifier.status("transient:1"))?.state === "sent");
+    await jobs.notifier.post({
+      scope: SCOPE,
+      key: "transient:1",
+      channel: CHANNEL,
+      threadTs: root,
+      text: "hi",
+    });
+    await waitFor(async () => (await jobs.notifier.status(SCOPE, "transient:1"))?.state === "sent");
     expect(standin.calls("chat.postMessage").map((c) => c.status)).toEqual([503, 503, 200]);
     expect(threadTexts(standin, CHANNEL, root)).toEqual(["hi"]);
     expect(await counterValue(metrics, QUEUE_NAMES.notify, "retry")).toBe(2);
@@ -212,25 +251,33 @@ describe("notifier", () => {
     const jobs = await start();
     const root = await threadRoot(client, CHANNEL, "update root");
     await jobs.notifier.post({
+      scope: SCOPE,
       key: "line:post",
       channel: CHANNEL,
       threadTs: root,
       text: "status: created",
     });
     await jobs.notifier.update({
+      scope: SCOPE,
       key: "line:1",
       channel: CHANNEL,
       messageKey: "line:post",
       text: "status: allocated",
     });
-    await waitFor(async () => (await jobs.notifier.status("line:1"))?.state === "sent");
+    await waitFor(async () => (await jobs.notifier.status(SCOPE, "line:1"))?.state === "sent");
     const replies = standin.thread(CHANNEL, root).slice(1);
     expect(replies).toHaveLength(1);
     expect(replies[0]?.text).toBe("status: allocated");
     expect(replies[0]?.edited).toBeDefined();
 
     // And by ts, for a message the Slack layer posted.
-    await jobs.notifier.update({ key: "root:1", channel: CHANNEL, ts: root, text: "root edited" });
+    await jobs.notifier.update({
+      scope: SCOPE,
+      key: "root:1",
+      channel: CHANNEL,
+      ts: root,
+      text: "root edited",
+    });
     await waitFor(() => standin.thread(CHANNEL, root)[0]?.text === "root edited");
   });
 
@@ -242,7 +289,13 @@ describe("notifier", () => {
     standin.failNext("chat.postMessage", { status: 429, retryAfterSeconds: 1 });
     const texts = ["one", "two", "three", "four"];
     for (const [i, text] of texts.entries()) {
-      await producer.notifier.post({ key: `restart:${i}`, channel: CHANNEL, threadTs: root, text });
+      await producer.notifier.post({
+        scope: SCOPE,
+        key: `restart:${i}`,
+        channel: CHANNEL,
+        threadTs: root,
+        text,
+      });
     }
     expect(await producer.notifier.outboxLength(CHANNEL)).toBe(4);
 
@@ -262,7 +315,13 @@ describe("notifier", () => {
     const prefix = runPrefix("notifier-reconcile");
     const jobs = await start({ prefix, workers: false });
     const root = await threadRoot(client, CHANNEL, "reconcile root");
-    await jobs.notifier.post({ key: "lost:1", channel: CHANNEL, threadTs: root, text: "lost?" });
+    await jobs.notifier.post({
+      scope: SCOPE,
+      key: "lost:1",
+      channel: CHANNEL,
+      threadTs: root,
+      text: "lost?",
+    });
     // Simulate a crash between the enqueue script and the add: the job is gone.
     await jobs.queues.notify.obliterate({ force: true });
     expect(await jobs.queues.notify.getJobCountByTypes("waiting", "delayed", "active")).toBe(0);
@@ -274,16 +333,85 @@ describe("notifier", () => {
     expect(threadTexts(standin, CHANNEL, root)).toEqual(["lost?"]);
   });
 
+  it("keeps a scope's markers in one Redis hash that expires after its last message", async () => {
+    const prefix = runPrefix("notifier-scope");
+    const jobs = await start({ prefix });
+    const root = await threadRoot(client, CHANNEL, "scope root");
+    const scope = "order:o-scope:t1";
+    for (const key of ["line", "change:1", "change:2"]) {
+      await jobs.notifier.post({ scope, key, channel: CHANNEL, threadTs: root, text: key });
+    }
+    // The same key in another scope is another message.
+    const other = { scope: "order:o-other:t1", key: "line", channel: CHANNEL, text: "other" };
+    expect(await jobs.notifier.post({ ...other, threadTs: root })).toEqual({ queued: true });
+    await waitFor(() => threadTexts(standin, CHANNEL, root).length === 4);
+    await waitFor(async () => (await jobs.notifier.status(other.scope, "line"))?.state === "sent");
+
+    const markers = await redis.hgetall(`${prefix}:notifier:m:${scope}`);
+    expect(Object.keys(markers).sort()).toEqual(["change:1", "change:2", "line"]);
+    expect(Object.values(markers).every((v) => v.startsWith("sent|"))).toBe(true);
+    const ttl = await redis.ttl(`${prefix}:notifier:m:${scope}`);
+    expect(ttl).toBeGreaterThan(14 * 24 * 3600 - 60);
+    expect(ttl).toBeLessThanOrEqual(14 * 24 * 3600);
+    // No key per message any more.
+    expect(await redis.keys(`${prefix}:notifier:key:*`)).toEqual([]);
+    expect(threadTexts(standin, CHANNEL, root)).toEqual(["line", "change:1", "change:2", "other"]);
+  });
+
+  it("honours markers and queued messages written before scopes (an upgrade mid-thread)", async () => {
+    const prefix = runPrefix("notifier-legacy");
+    const root = await threadRoot(client, CHANNEL, "legacy root");
+    const scope = "order:o-legacy:t1";
+    const legacy = (key: string) => `${prefix}:notifier:key:${scope}:${key}`;
+    // Before the upgrade: the status line and one change were posted, one more change queued.
+    const line = await client.chat.postMessage({ channel: CHANNEL, thread_ts: root, text: "l0" });
+    await redis.set(legacy("line"), `sent|${line.ts}`, "EX", 3600);
+    await redis.set(legacy("change:1"), `sent|${line.ts}`, "EX", 3600);
+    await redis.set(legacy("change:2"), "queued", "EX", 3600);
+    const queuedBefore = { k: `${scope}:change:2`, op: "post", ch: CHANNEL, th: root, at: 0 };
+    await redis.rpush(
+      `${prefix}:notifier:outbox:${CHANNEL}`,
+      JSON.stringify({ ...queuedBefore, text: "change 2" }),
+    );
+    await redis.sadd(`${prefix}:notifier:channels`, CHANNEL);
+
+    const jobs = await start({ prefix });
+    await jobs.notifier.reconcile();
+    // A step that runs again after the upgrade does not post its change a second time…
+    expect(
+      await jobs.notifier.post({ scope, key: "change:1", channel: CHANNEL, text: "again" }),
+    ).toEqual({ queued: false, reason: "duplicate" });
+    // …and the status line posted before is still found by its key.
+    await jobs.notifier.update({
+      scope,
+      key: "line:1",
+      channel: CHANNEL,
+      messageKey: "line",
+      text: "status: allocated",
+    });
+    await waitFor(async () => (await jobs.notifier.status(scope, "line:1"))?.state === "sent");
+    expect(threadTexts(standin, CHANNEL, root)).toEqual(["status: allocated", "change 2"]);
+    // The message queued before the upgrade was marked where its duplicates look for it.
+    expect(await redis.get(legacy("change:2"))).toMatch(/^sent\|/);
+    expect(await jobs.notifier.status(scope, "change:2")).toMatchObject({ state: "sent" });
+  });
+
   it("refuses bad input with a clear error", async () => {
     const jobs = await start({ workers: false });
-    await expect(jobs.notifier.post({ key: "", channel: CHANNEL, text: "x" })).rejects.toThrow(
-      /key/,
-    );
-    await expect(jobs.notifier.post({ key: "k", channel: "#general", text: "x" })).rejects.toThrow(
-      /channel/,
-    );
-    await expect(jobs.notifier.post({ key: "k", channel: CHANNEL, text: "" })).rejects.toThrow(
-      /text/,
-    );
+    await expect(
+      jobs.notifier.post({ scope: SCOPE, key: "", channel: CHANNEL, text: "x" }),
+    ).rejects.toThrow(/key/);
+    await expect(
+      jobs.notifier.post({ scope: SCOPE, key: "k", channel: "#general", text: "x" }),
+    ).rejects.toThrow(/channel/);
+    await expect(
+      jobs.notifier.post({ scope: SCOPE, key: "k", channel: CHANNEL, text: "" }),
+    ).rejects.toThrow(/text/);
+    for (const scope of ["", "a\nb", "s".repeat(201)]) {
+      await expect(
+        jobs.notifier.post({ scope, key: "k", channel: CHANNEL, text: "x" }),
+      ).rejects.toThrow(/scope/);
+    }
+    expect(await jobs.notifier.outboxLength(CHANNEL)).toBe(0);
   });
 });

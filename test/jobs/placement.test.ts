@@ -7,6 +7,7 @@ import {
   type Jobs,
   type LookupResult,
   type PlacementCallbacks,
+  type PlacementContext,
   RateLimitWaitTooLongError,
 } from "../../src/jobs/index.js";
 import { httpError, timeoutError } from "../../src/provider/errors.js";
@@ -46,21 +47,10 @@ class FakeProvider {
   lookupBehaviour: () => Promise<LookupResult> = async () => ({ found: false });
 
   callbacks(): PlacementCallbacks {
-    const say = async (
-      request: ApprovalRequest,
-      key: string,
-      text: string,
-      notifier: {
-        post: (m: {
-          key: string;
-          channel: string;
-          threadTs?: string;
-          text: string;
-        }) => Promise<unknown>;
-      },
-    ) => {
-      await notifier.post({
-        key,
+    const say = async (request: ApprovalRequest, ctx: PlacementContext, text: string) => {
+      await ctx.notifier.post({
+        scope: ctx.notifyScope,
+        key: ctx.notifyKey,
         channel: CHANNEL,
         threadTs: request.slack.approvalTs,
         text,
@@ -77,15 +67,15 @@ class FakeProvider {
       },
       onPlaced: async (request, result, ctx) => {
         this.placed.push({ id: request.id, result });
-        await say(request, ctx.notifyKey, `Placed: ${result.providerId}`, ctx.notifier);
+        await say(request, ctx, `Placed: ${result.providerId}`);
       },
       onFailed: async (request, error, ctx) => {
         this.failed.push({ id: request.id, message: error.message });
-        await say(request, ctx.notifyKey, `Failed: ${error.message}`, ctx.notifier);
+        await say(request, ctx, `Failed: ${error.message}`);
       },
       onEscalate: async (request, reason, ctx) => {
         this.escalated.push({ id: request.id, reason });
-        await say(request, ctx.notifyKey, `Please check: ${reason}`, ctx.notifier);
+        await say(request, ctx, `Please check: ${reason}`);
       },
     };
   }

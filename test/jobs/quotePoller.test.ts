@@ -55,6 +55,7 @@ class FakeQuotes {
       onReady: async (result, ctx) => {
         this.ready.push({ result, ctx });
         await ctx.notifier.post({
+          scope: ctx.notifyScope,
           key: ctx.notifyKey,
           channel: ctx.channel,
           threadTs: ctx.threadTs,
@@ -64,6 +65,7 @@ class FakeQuotes {
       onFailed: async (message, ctx) => {
         this.failed.push({ message, ctx });
         await ctx.notifier.post({
+          scope: ctx.notifyScope,
           key: ctx.notifyKey,
           channel: ctx.channel,
           threadTs: ctx.threadTs,
@@ -190,7 +192,7 @@ describe("Edge quote polling", () => {
     expect(quotes.failed[0]?.message).toMatch(new RegExp(`HTTP ${status}`));
     expect(quotes.reads(id)).toBe(2);
     await waitFor(
-      async () => (await jobs.notifier.status(`quote:${id}:outcome`))?.state === "sent",
+      async () => (await jobs.notifier.status(`quote:${id}`, "outcome"))?.state === "sent",
     );
     expect(quotes.ready).toEqual([]);
   });
