@@ -323,6 +323,14 @@ export async function runTracking(): Promise<TrackingFigures> {
       return out;
     };
 
+    /** Tracking step jobs waiting or running (BullMQ's wait and active lists). */
+    const waitKey = jobs.queues.tracking.toKey("wait");
+    const activeKey = jobs.queues.tracking.toKey("active");
+    const stepsQueued = async (): Promise<number> => {
+      const lengths = (await redis.pipeline().llen(waitKey).llen(activeKey).exec()) ?? [];
+      return lengths.reduce((sum, [, n]) => sum + (typeof n === "number" ? n : 1), 0);
+    };
+
     const state = new Map<string, Row>();
     /** A check may run this late: a tenth of the interval due at the order's age then. */
     const allowance = (id: string, atMs: number) =>
@@ -374,8 +382,17 @@ export async function runTracking(): Promise<TrackingFigures> {
         // Only the steps still running are read again, so waiting costs little.
         const rows = new Map<string, Row>();
         let pending = due;
+        // No step is done the moment it is promoted (each reads the provider over HTTP): the
+        // first look comes one interval later rather than at once.
+        const intervalMs = due.length > 50 ? 10 : 2;
+        await new Promise((resolve) => setTimeout(resolve, intervalMs));
+        let looks = 0;
         await waitUntil(
           async () => {
+            // While steps are still queued or running, a big batch's records need not all be
+            // read again: two list lengths say so (every fifth look reads them regardless).
+            looks += 1;
+            if (pending.length > 20 && looks % 5 !== 0 && (await stepsQueued()) > 0) return false;
             const read_ = await read(pending);
             pending = pending.filter((id) => {
               const row = read_.get(id)!;
@@ -386,11 +403,7 @@ export async function runTracking(): Promise<TrackingFigures> {
             return pending.length === 0;
           },
           // A step takes a few ms: small batches are looked at often, big ones less so.
-          {
-            timeoutMs: 120_000,
-            intervalMs: due.length > 50 ? 10 : 2,
-            what: `${due.length} tracking steps`,
-          },
+          { timeoutMs: 120_000, intervalMs, what: `${due.length} tracking steps` },
         );
         let changed = false;
         for (const id of due) {
@@ -449,8 +462,11 @@ export async function runTracking(): Promise<TrackingFigures> {
           `tracking: day ${Math.floor((target - t0) / DAY_MS)}, ${orders.length} placed, ${open.length} open, ${dueTimes.length} reads, ${round((performance.now() - realStart) / 1000, 0)} s\n`,
         );
       }
-      await services.ask("advance", { ms: target - simNow });
-      await worker.ask("setNow", { ms: target });
+      // The sandbox's clock and the worker's now() move together (nothing runs in between).
+      await Promise.all([
+        services.ask("advance", { ms: target - simNow }),
+        worker.ask("setNow", { ms: target }),
+      ]);
       simNow = target;
     }
     const workerCpu = cpuSeconds(await worker.ask<Stats>("stats")) - workerCpuStart;
