@@ -60,6 +60,8 @@ export interface TrackingFigures {
   /** Orders were placed at random moments over this many first days (0: all at the start). */
   arrivalDays: number;
   trackerConcurrency: number;
+  /** Worker processes (replicas); CPU figures are their sum. Absent in older results: 1. */
+  workers?: number;
   providerRequests: number;
   requestsPerOrderPerSimulatedDay: number;
   requestsPerOpenOrderDay: number;
@@ -250,6 +252,9 @@ export async function runTracking(): Promise<TrackingFigures> {
   const count = envInt("BENCH_TRACK_ORDERS", 100);
   const offNetEvery = envInt("BENCH_TRACK_OFFNET_EVERY", 4);
   const concurrency = envInt("BENCH_TRACK_CONCURRENCY", 20);
+  // Worker replicas (as `npm run worker` scaled out). One by default: on this 2-core machine two
+  // took longer (300 orders: 295 s, 2.31 CPU s per 1,000 polls; one: 277 s, 1.75).
+  const workerCount = envInt("BENCH_TRACK_WORKERS", 1);
   // 10 days: the off-net orders placed last (LOA 4-6 weeks) still finish inside the 8 weeks.
   const arrivalDays = envInt("BENCH_TRACK_ARRIVAL_DAYS", 10, 0);
   const simulatedDays = 56;
@@ -268,14 +273,18 @@ export async function runTracking(): Promise<TrackingFigures> {
   >;
   let simNow = t0;
   const usedMemoryBefore = await usedMemory(redis);
-  const worker = await startChild("worker", {
-    BENCH_SANDBOX_START: String(t0),
-    BENCH_SANDBOX_URL: sandboxUrl!,
-    BENCH_SLACK_API_URL: slackApiUrl!,
-    BENCH_BOT_TOKEN: botToken!,
-    BENCH_REDIS_PREFIX: prefix,
-    BENCH_TRACK_CONCURRENCY: String(concurrency),
-  });
+  const workers = await Promise.all(
+    Array.from({ length: workerCount }, () =>
+      startChild("worker", {
+        BENCH_SANDBOX_START: String(t0),
+        BENCH_SANDBOX_URL: sandboxUrl!,
+        BENCH_SLACK_API_URL: slackApiUrl!,
+        BENCH_BOT_TOKEN: botToken!,
+        BENCH_REDIS_PREFIX: prefix,
+        BENCH_TRACK_CONCURRENCY: String(concurrency),
+      }),
+    ),
+  );
   // This process only produces (as the HTTP process does with WORKERS=false): it starts the
   // trackers, runs due checks and reads records.
   const jobs = await startJobs({
@@ -301,7 +310,11 @@ export async function runTracking(): Promise<TrackingFigures> {
     const byId = new Map<string, PlacedOrder>();
     type Stats = { cpu: { user: number; system: number } };
     const cpuSeconds = (s: Stats) => (s.cpu.user + s.cpu.system) / 1e6;
-    const workerCpuStart = cpuSeconds(await worker.ask<Stats>("stats"));
+    const workersCpu = async () => {
+      const stats = await Promise.all(workers.map((w) => w.ask<Stats>("stats")));
+      return stats.reduce((sum, s) => sum + cpuSeconds(s), 0);
+    };
+    const workerCpuStart = await workersCpu();
     const servicesCpuStart = cpuSeconds(await services.ask<Stats>("stats"));
     const redisCpuStart = await redisCpuSeconds(redis);
     const key = (id: string) => stateKey(prefix, "tracker", "order", id);
@@ -465,11 +478,11 @@ export async function runTracking(): Promise<TrackingFigures> {
       // The sandbox's clock and the worker's now() move together (nothing runs in between).
       await Promise.all([
         services.ask("advance", { ms: target - simNow }),
-        worker.ask("setNow", { ms: target }),
+        ...workers.map((w) => w.ask("setNow", { ms: target })),
       ]);
       simNow = target;
     }
-    const workerCpu = cpuSeconds(await worker.ask<Stats>("stats")) - workerCpuStart;
+    const workerCpu = (await workersCpu()) - workerCpuStart;
     const servicesCpu = cpuSeconds(await services.ask<Stats>("stats")) - servicesCpuStart;
     const redisCpu = (await redisCpuSeconds(redis)) - redisCpuStart;
     const benchCpuUsed = process.cpuUsage(benchCpuStart);
@@ -548,6 +561,7 @@ export async function runTracking(): Promise<TrackingFigures> {
       simulatedDays,
       arrivalDays,
       trackerConcurrency: concurrency,
+      workers: workerCount,
       providerRequests,
       // Per order per day from its placement to the end of the 8 weeks.
       requestsPerOrderPerSimulatedDay: round(providerRequests / orderDays, 2),
@@ -595,7 +609,7 @@ export async function runTracking(): Promise<TrackingFigures> {
     return figures;
   } finally {
     await jobs.close(10_000);
-    await worker.stop();
+    await Promise.all(workers.map((w) => w.stop()));
     await services.stop();
     await deleteKeys(redis, `${prefix}:`);
     await redis.quit();
