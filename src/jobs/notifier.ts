@@ -61,6 +61,9 @@ export interface PostInput {
   scope: string;
   /** De-duplication key within the scope, e.g. `change:2:status:processing:loa:pending`. */
   key: string;
+  /** Keep the scope's markers at least this long after this message (default and minimum: the
+   * notifier's `markerTtlSeconds`); a later message never shortens it. */
+  keepForSeconds?: number;
   channel: string;
   threadTs?: string;
   text: string;
@@ -75,6 +78,7 @@ export interface PostInput {
 export type UpdateInput = {
   scope: string;
   key: string;
+  keepForSeconds?: number;
   channel: string;
   text: string;
   blocks?: SlackBlock[];
@@ -119,6 +123,8 @@ interface OutboxItem {
   /** Scope; absent in items queued before scopes existed (their marker is a string key). */
   sc?: string;
   k: string;
+  /** keepForSeconds, when longer than the default. */
+  kf?: number;
   op: "post" | "update";
   ch: string;
   th?: string;
@@ -139,6 +145,7 @@ const CHANNEL_PATTERN = /^[A-Za-z0-9]{1,40}$/;
 const TS_PATTERN = /^\d{1,12}(\.\d{1,9})?$/;
 const MAX_KEY_LENGTH = 400;
 const MAX_SCOPE_LENGTH = 200;
+const MAX_KEEP_SECONDS = 400 * 24 * 3600;
 /** Slack truncates/refuses longer texts (40,000 characters); keep room for the ellipsis. */
 const MAX_TEXT_LENGTH = 39_000;
 
@@ -150,7 +157,7 @@ const MAX_TEXT_LENGTH = 39_000;
 const ENQUEUE = `
 if redis.call('EXISTS', KEYS[6]) == 1 then return {0, ''} end
 if redis.call('HSETNX', KEYS[1], ARGV[4], 'queued') == 0 then return {0, ''} end
-redis.call('EXPIRE', KEYS[1], ARGV[2])
+if redis.call('TTL', KEYS[1]) < tonumber(ARGV[2]) then redis.call('EXPIRE', KEYS[1], ARGV[2]) end
 redis.call('RPUSH', KEYS[2], ARGV[1])
 redis.call('SADD', KEYS[5], ARGV[3])
 local gen = redis.call('GET', KEYS[3])
@@ -184,7 +191,7 @@ if ARGV[4] == '' then
   redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
 else
   redis.call('HSET', KEYS[1], ARGV[4], ARGV[2])
-  redis.call('EXPIRE', KEYS[1], ARGV[3])
+  if redis.call('TTL', KEYS[1]) < tonumber(ARGV[3]) then redis.call('EXPIRE', KEYS[1], ARGV[3]) end
 end
 if redis.call('LINDEX', KEYS[2], 0) == ARGV[1] then redis.call('LPOP', KEYS[2]) end
 return 1
@@ -249,13 +256,14 @@ export class Notifier {
 
   /** Queues a message (a thread reply when `threadTs` is set). Duplicate keys are not queued. */
   async post(input: PostInput): Promise<EnqueueResult> {
-    checkCommon(input.scope, input.key, input.channel, input.text);
+    checkCommon(input);
     if (input.threadTs !== undefined && !TS_PATTERN.test(input.threadTs)) {
       throw new NotifierInputError("threadTs must be a Slack message ts");
     }
     return this.enqueue({
       sc: input.scope,
       k: input.key,
+      kf: input.keepForSeconds,
       op: "post",
       ch: input.channel,
       th: input.threadTs,
@@ -267,7 +275,7 @@ export class Notifier {
 
   /** Queues a chat.update of an existing message, in order with the channel's posts. */
   async update(input: UpdateInput): Promise<EnqueueResult> {
-    checkCommon(input.scope, input.key, input.channel, input.text);
+    checkCommon(input);
     if (input.ts !== undefined && !TS_PATTERN.test(input.ts)) {
       throw new NotifierInputError("ts must be a Slack message ts");
     }
@@ -277,6 +285,7 @@ export class Notifier {
     return this.enqueue({
       sc: input.scope,
       k: input.key,
+      kf: input.keepForSeconds,
       op: "update",
       ch: input.channel,
       ts: input.ts,
@@ -492,7 +501,7 @@ export class Notifier {
     const ref = this.markerRef(item.sc, item.k);
     await this.scripts.settle(
       [ref.redisKey, this.outboxKey(channel)],
-      [raw, marker, this.markerTtl, ref.field],
+      [raw, marker, this.keepFor(item), ref.field],
     );
   }
 
@@ -511,7 +520,7 @@ export class Notifier {
         this.channelsKey(),
         this.legacyMarkerKey(item.sc, item.k),
       ],
-      [JSON.stringify(item), this.markerTtl, item.ch, item.k],
+      [JSON.stringify(item), this.keepFor(item), item.ch, item.k],
     )) as [number, string];
     if (action === 0) {
       this.count("duplicate");
@@ -550,6 +559,11 @@ export class Notifier {
 
   private count(outcome: string): void {
     this.metrics?.jobOutcomes.inc({ queue: QUEUE_NAMES.notify, outcome });
+  }
+
+  /** How long the item's scope keeps its markers (never less than the default). */
+  private keepFor(item: OutboxItem): number {
+    return Math.max(this.markerTtl, item.kf ?? 0);
   }
 
   private markerRef(scope: string | undefined, key: string): MarkerRef {
@@ -593,9 +607,16 @@ function drainJobOptions(jobId: string) {
   };
 }
 
-function checkCommon(scope: string, key: string, channel: string, text: string): void {
+function checkCommon(input: PostInput | UpdateInput): void {
+  const { scope, key, channel, text, keepForSeconds } = input;
   checkName("scope", scope, MAX_SCOPE_LENGTH);
   checkName("key", key, MAX_KEY_LENGTH);
+  if (
+    keepForSeconds !== undefined &&
+    !(Number.isInteger(keepForSeconds) && keepForSeconds > 0 && keepForSeconds <= MAX_KEEP_SECONDS)
+  ) {
+    throw new NotifierInputError(`keepForSeconds must be a whole number of seconds up to 400 days`);
+  }
   if (typeof channel !== "string" || !CHANNEL_PATTERN.test(channel)) {
     throw new NotifierInputError("channel must be a Slack channel or user ID");
   }
@@ -634,6 +655,7 @@ function parseItem(raw: string): OutboxItem | undefined {
     if (typeof item.k !== "string" || typeof item.ch !== "string" || typeof item.text !== "string")
       return undefined;
     if (item.sc !== undefined && typeof item.sc !== "string") return undefined;
+    if (item.kf !== undefined && typeof item.kf !== "number") return undefined;
     if (item.op !== "post" && item.op !== "update") return undefined;
     return item as OutboxItem;
   } catch {

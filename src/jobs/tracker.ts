@@ -315,7 +315,7 @@ export class Tracker {
     const ended = await this.end(record, `stopped by ${by}`, {});
     if (!ended) return { ok: false, reason: "not-tracked" };
     await this.notifier.post({
-      scope: this.notifyScope(record),
+      ...this.notifyAs(record),
       key: "stopped",
       channel: record.channel,
       threadTs: record.threadTs,
@@ -442,7 +442,7 @@ export class Tracker {
       updates[F.changedAt] = String(now);
     } else if (changed) {
       await this.notifier.post({
-        scope: this.notifyScope(record),
+        ...this.notifyAs(record),
         key: `change:${seq}:status:${keyPart(read.status)}:loa:${keyPart(read.loaStatus)}`,
         channel: record.channel,
         threadTs: record.threadTs,
@@ -479,7 +479,7 @@ export class Tracker {
     const weeks = Math.floor((now - since) / WEEK_MS);
     if (weeks < 1 || weeks <= sent) return;
     await this.notifier.post({
-      scope: this.notifyScope(record),
+      ...this.notifyAs(record),
       key: `loa-reminder:${since}:${weeks}`,
       channel: record.channel,
       threadTs: record.threadTs,
@@ -498,7 +498,7 @@ export class Tracker {
     const lineKey = "line";
     if (record.statusMessageTs) {
       await this.notifier.update({
-        scope: this.notifyScope(record),
+        ...this.notifyAs(record),
         key: `line:${seq}`,
         channel: record.channel,
         ts: record.statusMessageTs,
@@ -507,7 +507,7 @@ export class Tracker {
     } else if (seq === 0) {
       // No status message was given: the first read posts one into the thread.
       await this.notifier.post({
-        scope: this.notifyScope(record),
+        ...this.notifyAs(record),
         key: lineKey,
         channel: record.channel,
         threadTs: record.threadTs,
@@ -515,7 +515,7 @@ export class Tracker {
       });
     } else {
       await this.notifier.update({
-        scope: this.notifyScope(record),
+        ...this.notifyAs(record),
         key: `line:${seq}`,
         channel: record.channel,
         messageKey: lineKey,
@@ -529,7 +529,7 @@ export class Tracker {
       await this.showStatusLine(record, read, "final");
     }
     await this.notifier.post({
-      scope: this.notifyScope(record),
+      ...this.notifyAs(record),
       key: `final:${keyPart(read.status)}`,
       channel: record.channel,
       threadTs: record.threadTs,
@@ -546,7 +546,7 @@ export class Tracker {
 
   private async finishAtDeadline(record: TrackedOrder): Promise<void> {
     await this.notifier.post({
-      scope: this.notifyScope(record),
+      ...this.notifyAs(record),
       key: "deadline",
       channel: record.channel,
       threadTs: record.threadTs,
@@ -613,9 +613,17 @@ export class Tracker {
     });
   }
 
-  /** This tracker's notifications: scoped to its start, so a later re-track posts afresh. */
-  private notifyScope(record: TrackedOrder): string {
-    return `order:${record.orderId}:t${record.startedAt.getTime()}`;
+  /**
+   * This tracker's notifications: scoped to its start, so a later re-track posts afresh. Their
+   * markers (the status line's ts among them) are kept until the deadline and 14 days more: an
+   * order can be quiet for longer than the notifier's default 14 days, and its status line must
+   * still be found when it changes.
+   */
+  private notifyAs(record: TrackedOrder): { scope: string; keepForSeconds: number } {
+    return {
+      scope: `order:${record.orderId}:t${record.startedAt.getTime()}`,
+      keepForSeconds: Math.ceil(((this.deadlineDays + 14) * DAY_MS) / 1000),
+    };
   }
 
   private recordKey(orderId: string): string {

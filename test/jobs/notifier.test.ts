@@ -353,6 +353,19 @@ describe("notifier", () => {
     const ttl = await redis.ttl(`${prefix}:notifier:m:${scope}`);
     expect(ttl).toBeGreaterThan(14 * 24 * 3600 - 60);
     expect(ttl).toBeLessThanOrEqual(14 * 24 * 3600);
+    // A message may ask for its scope to be kept longer; later ones never shorten that.
+    const long = 30 * 24 * 3600;
+    await jobs.notifier.post({
+      scope,
+      key: "long",
+      channel: CHANNEL,
+      text: "x",
+      keepForSeconds: long,
+    });
+    await jobs.notifier.post({ scope, key: "after", channel: CHANNEL, text: "y" });
+    expect(await redis.ttl(`${prefix}:notifier:m:${scope}`)).toBeGreaterThan(long - 60);
+    await waitFor(async () => (await jobs.notifier.status(scope, "after"))?.state === "sent");
+    expect(await redis.ttl(`${prefix}:notifier:m:${scope}`)).toBeGreaterThan(long - 60);
     // No key per message any more.
     expect(await redis.keys(`${prefix}:notifier:key:*`)).toEqual([]);
     expect(threadTexts(standin, CHANNEL, root)).toEqual(["line", "change:1", "change:2", "other"]);
@@ -407,6 +420,11 @@ describe("notifier", () => {
     await expect(
       jobs.notifier.post({ scope: SCOPE, key: "k", channel: CHANNEL, text: "" }),
     ).rejects.toThrow(/text/);
+    for (const keepForSeconds of [0, 1.5, 401 * 24 * 3600]) {
+      await expect(
+        jobs.notifier.post({ scope: SCOPE, key: "k", channel: CHANNEL, text: "x", keepForSeconds }),
+      ).rejects.toThrow(/keepForSeconds/);
+    }
     for (const scope of ["", "a\nb", "s".repeat(201)]) {
       await expect(
         jobs.notifier.post({ scope, key: "k", channel: CHANNEL, text: "x" }),

@@ -367,7 +367,7 @@ describe("order tracking", () => {
     expect(await jobs.tracker.list()).toEqual([]);
   });
 
-  it("keeps an order's tracking state under 2 KiB in Redis, job included", async () => {
+  it("keeps an order's tracking state under 2 KiB in Redis, job and markers included", async () => {
     const orders = new FakeOrders();
     const prefix = runPrefix("tracker-size");
     const jobs = await start(orders, manualClock(), { prefix });
@@ -397,11 +397,20 @@ describe("order tracking", () => {
         "0",
       ),
     );
+    // Its notification markers (the status line's versions so far): one hash for the order,
+    // kept until the deadline (60 days) and 14 days more, so a quiet order's line is still found.
+    await delivered(jobs);
+    const markerKeys = await redis.keys(`${prefix}:notifier:*${id}*`);
+    expect(markerKeys).toHaveLength(1);
+    const markersKey = markerKeys[0]!;
+    expect(await redis.ttl(markersKey)).toBeGreaterThan(74 * 24 * 3600 - 60);
+    const markerBytes = Number(await redis.call("MEMORY", "USAGE", markersKey, "SAMPLES", "0"));
     // Index entries: the open-trackers zset and BullMQ's delayed zset hold the id once each.
     const indexBytes = 2 * (id.length + 16);
     expect(recordBytes).toBeGreaterThan(0);
     expect(jobBytes).toBeGreaterThan(0);
-    expect(recordBytes + jobBytes + indexBytes).toBeLessThan(2048);
+    expect(markerBytes).toBeGreaterThan(0);
+    expect(recordBytes + jobBytes + markerBytes + indexBytes).toBeLessThan(2048);
   });
 
   it("refuses bad track input with a clear error", async () => {
