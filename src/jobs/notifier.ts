@@ -13,8 +13,8 @@ import { classifySlackError, classifySlackResult, type SlackFailure } from "./sl
  *
  * - Every message has a `key`, unique within its `scope` (one tracked order, one approval
  *   request, one quote). A scope's markers are the fields of one Redis hash that expires 14 days
- *   after the scope's last message: one small key per scope instead of one per message, which
- *   is most of what a tracked order costs in Redis.
+ *   after the scope's last message, or later where a message asks (`keepForSeconds`): one small
+ *   key per scope instead of one per message, which was most of what a tracked order cost.
  * - `post`/`update` run one Lua script: set the key's marker to `queued` (HSETNX: a key already
  *   queued, sent or dropped is a duplicate and is not queued again), append the message to the
  *   channel's outbox list, and, when the channel has no drainer, allocate a new drainer
@@ -145,7 +145,13 @@ const CHANNEL_PATTERN = /^[A-Za-z0-9]{1,40}$/;
 const TS_PATTERN = /^\d{1,12}(\.\d{1,9})?$/;
 const MAX_KEY_LENGTH = 400;
 const MAX_SCOPE_LENGTH = 200;
-const MAX_KEEP_SECONDS = 400 * 24 * 3600;
+const MAX_KEEP_DAYS = 400;
+/** How long a scope's markers de-duplicate after its last message unless one asks for longer. */
+export const DEFAULT_MARKER_TTL_SECONDS = 14 * 24 * 3600;
+
+/** Lua: gives KEYS[1] at least `ttl` seconds to live; never shortens a longer TTL. */
+const KEEP_AT_LEAST = (ttl: string) =>
+  `if redis.call('TTL', KEYS[1]) < tonumber(${ttl}) then redis.call('EXPIRE', KEYS[1], ${ttl}) end`;
 /** Slack truncates/refuses longer texts (40,000 characters); keep room for the ellipsis. */
 const MAX_TEXT_LENGTH = 39_000;
 
@@ -157,7 +163,7 @@ const MAX_TEXT_LENGTH = 39_000;
 const ENQUEUE = `
 if redis.call('EXISTS', KEYS[6]) == 1 then return {0, ''} end
 if redis.call('HSETNX', KEYS[1], ARGV[4], 'queued') == 0 then return {0, ''} end
-if redis.call('TTL', KEYS[1]) < tonumber(ARGV[2]) then redis.call('EXPIRE', KEYS[1], ARGV[2]) end
+${KEEP_AT_LEAST("ARGV[2]")}
 redis.call('RPUSH', KEYS[2], ARGV[1])
 redis.call('SADD', KEYS[5], ARGV[3])
 local gen = redis.call('GET', KEYS[3])
@@ -191,7 +197,7 @@ if ARGV[4] == '' then
   redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
 else
   redis.call('HSET', KEYS[1], ARGV[4], ARGV[2])
-  if redis.call('TTL', KEYS[1]) < tonumber(ARGV[3]) then redis.call('EXPIRE', KEYS[1], ARGV[3]) end
+  ${KEEP_AT_LEAST("ARGV[3]")}
 end
 if redis.call('LINDEX', KEYS[2], 0) == ARGV[1] then redis.call('LPOP', KEYS[2]) end
 return 1
@@ -242,7 +248,7 @@ export class Notifier {
     this.metrics = options.metrics;
     this.slack = options.slack;
     this.intervalMs = options.perChannelIntervalMs ?? 1_100;
-    this.markerTtl = options.markerTtlSeconds ?? 14 * 24 * 3600;
+    this.markerTtl = options.markerTtlSeconds ?? DEFAULT_MARKER_TTL_SECONDS;
     this.maxAttempts = options.maxAttempts ?? 8;
     this.retryBaseMs = options.retryBaseMs ?? 2_000;
     this.retryMaxMs = options.retryMaxMs ?? 5 * 60_000;
@@ -613,9 +619,15 @@ function checkCommon(input: PostInput | UpdateInput): void {
   checkName("key", key, MAX_KEY_LENGTH);
   if (
     keepForSeconds !== undefined &&
-    !(Number.isInteger(keepForSeconds) && keepForSeconds > 0 && keepForSeconds <= MAX_KEEP_SECONDS)
+    !(
+      Number.isInteger(keepForSeconds) &&
+      keepForSeconds > 0 &&
+      keepForSeconds <= MAX_KEEP_DAYS * 24 * 3600
+    )
   ) {
-    throw new NotifierInputError(`keepForSeconds must be a whole number of seconds up to 400 days`);
+    throw new NotifierInputError(
+      `keepForSeconds must be a whole number of seconds up to ${MAX_KEEP_DAYS} days`,
+    );
   }
   if (typeof channel !== "string" || !CHANNEL_PATTERN.test(channel)) {
     throw new NotifierInputError("channel must be a Slack channel or user ID");

@@ -2,7 +2,7 @@ import { DelayedError, ErrorCode, type Job, type Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Logger } from "../log.js";
 import type { Metrics } from "../metrics.js";
-import type { Notifier } from "./notifier.js";
+import { DEFAULT_MARKER_TTL_SECONDS, type Notifier } from "./notifier.js";
 import {
   changeText,
   deadlineText,
@@ -615,14 +615,14 @@ export class Tracker {
 
   /**
    * This tracker's notifications: scoped to its start, so a later re-track posts afresh. Their
-   * markers (the status line's ts among them) are kept until the deadline and 14 days more: an
-   * order can be quiet for longer than the notifier's default 14 days, and its status line must
-   * still be found when it changes.
+   * markers (the status line's ts among them) are kept until the deadline and the notifier's
+   * default (14 days) more: an order can be quiet for longer than that default, and its status
+   * line must still be found when it changes.
    */
   private notifyAs(record: TrackedOrder): { scope: string; keepForSeconds: number } {
     return {
       scope: `order:${record.orderId}:t${record.startedAt.getTime()}`,
-      keepForSeconds: Math.ceil(((this.deadlineDays + 14) * DAY_MS) / 1000),
+      keepForSeconds: Math.ceil((this.deadlineDays * DAY_MS) / 1000) + DEFAULT_MARKER_TTL_SECONDS,
     };
   }
 
