@@ -1,19 +1,24 @@
 // Benchmark 1: time to the ack (the HTTP response) of signed /connect requests and Share
 // clicks, the bot against a bare Bolt app that only acks, both started the same way (HTTP
-// receiver, child process) in the same run. The Slack stand-in (parent process) answers the
-// bot's follow-ups (response URLs, Web API) and signs the requests.
+// receiver, child process) in the same run. The Slack stand-in (parent process) builds and
+// signs the requests and answers the bot's follow-ups (response URLs, Web API); a load
+// generator of its own (bench/loadgen.ts) sends them and times the acks.
 import { randomBytes } from "node:crypto";
 import { cpus } from "node:os";
 import { pathToFileURL } from "node:url";
+import type { SlashCommand } from "@slack/bolt";
 import { Redis } from "ioredis";
 import { BUSY_TEXT } from "../src/slack/followUps.js";
 import {
-  type HttpTransport,
-  type SlackAppDriver,
+  type AppAck,
+  interactionBody,
   type SlackStandin,
   STANDIN_IDS,
   type StandinEphemeral,
+  signSlackRequest,
+  slashCommandBody,
   startSlackStandin,
+  type Transport,
 } from "../src/standin/index.js";
 import {
   type ChildHandle,
@@ -30,6 +35,7 @@ import {
   startChild,
   waitUntil,
 } from "./common.js";
+import type { ClosedLoopResult, PreparedRequest } from "./loadgen.js";
 
 /** Words of the bot's busy answer (src/slack/followUps.ts), to count refused requests. */
 const BUSY_MARK = BUSY_TEXT.slice(0, 40);
@@ -122,46 +128,70 @@ async function settle(
 /** Each request of the mix is followed by one of these (a response, or the shared message). */
 const FOLLOW_UP_METHODS = ["response_url", "chat.postMessage"] as const;
 
-async function load(
-  driver: SlackAppDriver<HttpTransport>,
+/**
+ * Hands each payload to the bench instead of sending it, so requests are built (each command
+ * with a response URL of its own at the stand-in) before the clock starts.
+ */
+class RecordingTransport implements Transport {
+  readonly bodies: string[] = [];
+
+  async send(kind: "command" | "interaction", payload: object): Promise<AppAck> {
+    this.bodies.push(
+      kind === "command" ? slashCommandBody(payload as SlashCommand) : interactionBody(payload),
+    );
+    return { status: 200, body: undefined };
+  }
+}
+
+/** `count` requests of the mix, as Slack would post them, in the mix's order. */
+async function buildRequests(
+  standin: SlackStandin,
   shareSource: StandinEphemeral,
   count: number,
-  concurrency: number,
-): Promise<{ latencies: number[]; non200: number; busy: number; seconds: number }> {
-  const latencies: number[] = [];
-  let non200 = 0;
-  let busy = 0;
-  let next = 0;
-  const send = (i: number) => {
+): Promise<string[]> {
+  const transport = new RecordingTransport();
+  const driver = standin.driverWith(transport);
+  const user = STANDIN_IDS.requester;
+  for (let i = 0; i < count; i++) {
     const kind = i % REQUEST_MIX.length;
-    const user = STANDIN_IDS.requester;
-    if (kind === 0) return driver.command(user, STANDIN_IDS.general, "/connect", "help");
-    if (kind === 1) return driver.command(user, STANDIN_IDS.general, "/connect", "ports");
-    if (kind === 2) {
-      return driver.command(
+    if (kind === 0) await driver.command(user, STANDIN_IDS.general, "/connect", "help");
+    else if (kind === 1) await driver.command(user, STANDIN_IDS.general, "/connect", "ports");
+    else if (kind === 2) {
+      await driver.command(
         user,
         STANDIN_IDS.general,
         "/connect",
         "price port ironbridge-docklands-ld8 10G 1y",
       );
+    } else {
+      await driver.clickButton({ userId: user, message: shareSource, actionId: "connect_share" });
     }
-    return driver.clickButton({ userId: user, message: shareSource, actionId: "connect_share" });
-  };
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      for (;;) {
-        const i = next++;
-        if (i >= count) return;
-        const t0 = performance.now();
-        const ack = await send(i);
-        latencies.push(performance.now() - t0);
-        if (ack.status !== 200) non200 += 1;
-        if (JSON.stringify(ack.body ?? "").includes(BUSY_MARK)) busy += 1;
-      }
-    }),
-  );
-  return { latencies, non200, busy, seconds: (performance.now() - started) / 1000 };
+  }
+  return transport.bodies;
+}
+
+/**
+ * Sends `count` requests of the mix to `url` from the load generator's process, `concurrency`
+ * at a time, signed as Slack signs them just before they go (Bolt allows 5 minutes).
+ */
+async function load(
+  generator: ChildHandle,
+  target: { url: string; signingSecret: string },
+  bodies: readonly string[],
+  concurrency: number,
+): Promise<{ latencies: number[]; non200: number; busy: number; seconds: number }> {
+  const timestamp = Math.floor(Date.now() / 1000);
+  const requests: PreparedRequest[] = bodies.map((body) => ({
+    headers: { ...signSlackRequest({ signingSecret: target.signingSecret, body, timestamp }) },
+    body,
+  }));
+  const run = await generator.ask<ClosedLoopResult>("run", {
+    url: target.url,
+    requests,
+    concurrency,
+    mark: BUSY_MARK,
+  });
+  return { latencies: run.latencies, non200: run.non200, busy: run.marked, seconds: run.seconds };
 }
 
 export async function runAck(): Promise<AckFigures> {
@@ -191,9 +221,12 @@ export async function runAck(): Promise<AckFigures> {
     children.push(bot);
     const bare = await startChild("bare", env);
     children.push(bare);
+    const generator = await startChild("load");
+    children.push(generator);
     // BENCH_ACK_PIN=1: the app under test gets a core of its own (the last), the load
     // generator, the Slack stand-in and the provider the others, so the load generator's own
-    // queueing is not measured as the app's latency. Off by default: on a 2-core machine one
+    // queueing is not measured as the app's latency (unpinned, the load generator is still a
+    // process of its own that only sends prepared requests, see bench/loadgen.ts). Off by default: on a 2-core machine one
     // core for all of Node's threads (GC helpers too) measured worse than sharing two (p99 at
     // concurrency 16: bot 81.7 ms, bare app 107 ms pinned; 64.2 and 81.2 unpinned). Redis is
     // the machine's and is left where the scheduler puts it.
@@ -210,16 +243,19 @@ export async function runAck(): Promise<AckFigures> {
       const { appCores, otherCores } = pinning;
       const pinned =
         pinToCores(services.process.pid!, otherCores) &&
+        pinToCores(generator.process.pid!, otherCores) &&
         pinToCores(bot.process.pid!, appCores) &&
         pinToCores(bare.process.pid!, appCores);
       if (!pinned) throw new Error("ack: taskset pinned this process but not its children");
     }
-    const drivers = {
-      bot: standin.connectApp({ url: `${String(bot.ready.url)}/slack/events`, signingSecret }),
-      bare: standin.connectApp({ url: `${String(bare.ready.url)}/slack/events`, signingSecret }),
+    const targets = {
+      bot: { url: `${String(bot.ready.url)}/slack/events`, signingSecret },
+      bare: { url: `${String(bare.ready.url)}/slack/events`, signingSecret },
     };
     // A real reply with a Share button to click (the bare app's clicks use the same message).
-    await drivers.bot.command(STANDIN_IDS.requester, STANDIN_IDS.general, "/connect", "whoami");
+    await standin
+      .connectApp(targets.bot)
+      .command(STANDIN_IDS.requester, STANDIN_IDS.general, "/connect", "whoami");
     const shareSource = await standin.waitForEphemeral(STANDIN_IDS.requester, (m) =>
       JSON.stringify(m.blocks ?? []).includes("connect_share"),
     );
@@ -229,7 +265,7 @@ export async function runAck(): Promise<AckFigures> {
       bare: (await bare.ask<Stats>("stats")).rss / MiB,
     };
     for (const app of ["bot", "bare"] as const) {
-      await load(drivers[app], shareSource, warmup, 8);
+      await load(generator, targets[app], await buildRequests(standin, shareSource, warmup), 8);
     }
     await settle(standin, warmup);
 
@@ -237,6 +273,7 @@ export async function runAck(): Promise<AckFigures> {
     for (const concurrency of levels) {
       for (const app of ["bot", "bare"] as const) {
         const child = app === "bot" ? bot : bare;
+        const bodies = await buildRequests(standin, shareSource, count);
         const before = await child.ask<Stats>("stats");
         let peak = before.rss;
         let sampling = true;
@@ -247,7 +284,7 @@ export async function runAck(): Promise<AckFigures> {
           }
         })();
         const levelStart = performance.now();
-        const run = await load(drivers[app], shareSource, count, concurrency);
+        const run = await load(generator, targets[app], bodies, concurrency);
         const loaded = await child.ask<Stats>("stats");
         // A request refused as busy was answered in its ack and has no follow-up.
         const followUps = app === "bot" ? await settle(standin, count - run.busy) : undefined;

@@ -1,6 +1,7 @@
 // A process the benchmarks start and measure from outside: the bot (as `npm start` runs it in
-// HTTP mode), a bare Bolt app that only acks, or the sandbox and the Slack stand-in (so their
-// CPU is not counted as the tracker's). Talks to the parent over IPC.
+// HTTP mode), a bare Bolt app that only acks, the sandbox and the Slack stand-in (so their CPU
+// is not counted as the tracker's), or the ack benchmark's load generator. Talks to the parent
+// over IPC.
 import { createWriteStream } from "node:fs";
 import { App, HTTPReceiver } from "@slack/bolt";
 import { WebClient } from "@slack/web-api";
@@ -17,6 +18,7 @@ import {
   STANDIN_IDS,
   startSlackStandin,
 } from "../src/standin/index.js";
+import { closedLoop, type PreparedRequest } from "./loadgen.js";
 
 type Handler = (message: Record<string, unknown>) => unknown;
 
@@ -250,17 +252,31 @@ async function runWorker(): Promise<void> {
   process.send?.({ type: "ready" });
 }
 
+/** The ack benchmark's load generator, alone in its process (see bench/loadgen.ts). */
+async function runLoad(): Promise<void> {
+  serve({
+    stats,
+    run: (m) =>
+      closedLoop(
+        String(m.url),
+        m.requests as PreparedRequest[],
+        Number(m.concurrency),
+        typeof m.mark === "string" ? m.mark : undefined,
+      ),
+  });
+  onStop(async () => {});
+  process.send?.({ type: "ready" });
+}
+
+const ROLES: Record<string, () => Promise<void>> = {
+  worker: runWorker,
+  bot: runBot,
+  bare: runBare,
+  services: runServices,
+  load: runLoad,
+};
 const role = process.argv[2];
-const run =
-  role === "worker"
-    ? runWorker
-    : role === "bot"
-      ? runBot
-      : role === "bare"
-        ? runBare
-        : role === "services"
-          ? runServices
-          : undefined;
+const run = role === undefined ? undefined : ROLES[role];
 if (!run) {
   process.stderr.write(`unknown role ${role}\n`);
   process.exit(2);

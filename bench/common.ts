@@ -208,7 +208,7 @@ export function pinToCores(pid: number, cores: string): boolean {
   }
 }
 
-export type ChildRole = "bot" | "bare" | "services" | "worker";
+export type ChildRole = "bot" | "bare" | "services" | "worker" | "load";
 
 export interface ChildHandle {
   process: ChildProcess;

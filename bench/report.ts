@@ -90,8 +90,10 @@ function ackSection(e: ResultEnvelope<AckFigures>): string {
     "provider rate limit); the provider is the sandbox in a process of its own, as a real provider",
     "would be elsewhere. The bare app is a Bolt app with the same `HTTPReceiver` settings and",
     "Bolt's defaults otherwise, whose listeners only `ack()`, started the same way in the same run;",
-    "at each level the bot runs first, then the bare app. The Slack stand-in signs the requests and",
-    "receives the bot's follow-ups (response URLs, Web API) in the load generator's process.",
+    "at each level the bot runs first, then the bare app. The Slack stand-in builds and signs each",
+    "level's requests before it starts and receives the bot's follow-ups (response URLs, Web API);",
+    "the load generator is a process of its own that only sends the prepared requests over",
+    "keep-alive connections, `concurrency` at a time in a closed loop (`bench/loadgen.ts`).",
     "Latency is the time to the HTTP response (the ack). The bot runs each request's follow-up",
     "(provider calls, the answer) after the ack in a bounded lane (`src/slack/followUps.ts`, 8 at",
     "a time), so a burst's acks do not queue behind its follow-ups; the answers then come as fast",
@@ -99,7 +101,7 @@ function ackSection(e: ResultEnvelope<AckFigures>): string {
     "(answers delivered, and when the last one arrived).",
     f.pinning
       ? `Cores: the app under test (the bot, then the bare app) runs alone on core ${f.pinning.appCores}; the load generator, the Slack stand-in and the sandbox on core ${f.pinning.otherCores} (\`BENCH_ACK_PIN=1\`, \`taskset\`). Redis is the machine's, wherever the scheduler puts it.`
-      : "Cores: unpinned — the load generator and the stand-in compete with the app for the same cores, which shows in the bare app's own figures (`BENCH_ACK_PIN=1` gives the app a core of its own).",
+      : "Cores: unpinned — the load generator, the stand-in and the sandbox share the machine's cores with the app, which shows in the bare app's own figures too (`BENCH_ACK_PIN=1` gives the app a core of its own).",
     `Size: \`BENCH_ACK_REQUESTS=${f.requestsPerLevel}\` (\`BENCH_ACK_CONCURRENCY\`, \`BENCH_ACK_WARMUP\`).`,
     "",
     table(

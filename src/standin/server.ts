@@ -9,6 +9,7 @@ import {
   HttpTransport,
   SlackAppDriver,
   SocketTransport,
+  type Transport,
 } from "./driver.js";
 import { ChannelRateLimiter, FaultPlan, type FaultSpec, type RateLimitOptions } from "./faults.js";
 import { defaultWorkspaceSeed, STANDIN_IDS, type WorkspaceSeed } from "./seed.js";
@@ -380,18 +381,19 @@ export class SlackStandin {
 
   // ---- acting as Slack towards the app ------------------------------------------------------
 
+  /** A driver of this workspace that hands its payloads to `transport`. */
+  driverWith<T extends Transport>(transport: T): SlackAppDriver<T> {
+    return new SlackAppDriver(this.workspace, transport, this.verificationToken);
+  }
+
   /** A driver that sends signed HTTP requests to the app's request URL. */
   connectApp(target: HttpAppTarget): SlackAppDriver<HttpTransport> {
-    return new SlackAppDriver(this.workspace, new HttpTransport(target), this.verificationToken);
+    return this.driverWith(new HttpTransport(target));
   }
 
   /** A driver that delivers over the Socket Mode connection of the app. */
   socketDriver(options: { ackTimeoutMs?: number } = {}): SlackAppDriver {
-    return new SlackAppDriver(
-      this.workspace,
-      new SocketTransport(this.hub, options.ackTimeoutMs ?? DEFAULT_WAIT_MS),
-      this.verificationToken,
-    );
+    return this.driverWith(new SocketTransport(this.hub, options.ackTimeoutMs ?? DEFAULT_WAIT_MS));
   }
 
   /** Runs a slash command over Socket Mode; resolves with the app's ack payload. */

@@ -1,0 +1,85 @@
+// The ack benchmark's load generator: sends requests that were built and signed beforehand,
+// `concurrency` at a time in a closed loop (each connection sends its next request when the
+// previous one was answered), over keep-alive connections, and times each to the last byte of
+// its response. It runs in a process of its own (bench/child.ts, role "load") so that neither
+// building and signing payloads nor the Slack stand-in's serving of the bot's follow-ups is
+// counted as the app's latency. node:http rather than autocannon: autocannon records latency
+// in whole milliseconds, too coarse for the 1–2 ms acks at concurrency 1.
+import { Agent, request } from "node:http";
+
+export interface PreparedRequest {
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface ClosedLoopResult {
+  /** Milliseconds from sending each request to the end of its response, in completion order. */
+  latencies: number[];
+  /** Responses that were not 200, and requests that failed without a response. */
+  non200: number;
+  /** Responses whose body contains `mark` (when one was given). */
+  marked: number;
+  seconds: number;
+}
+
+interface Answer {
+  status: number;
+  body: string;
+}
+
+export async function closedLoop(
+  url: string,
+  requests: readonly PreparedRequest[],
+  concurrency: number,
+  mark?: string,
+): Promise<ClosedLoopResult> {
+  const target = new URL(url);
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+  const post = (prepared: PreparedRequest) =>
+    new Promise<Answer>((resolve) => {
+      const req = request(
+        {
+          host: target.hostname,
+          port: target.port,
+          path: `${target.pathname}${target.search}`,
+          method: "POST",
+          agent,
+          headers: { ...prepared.headers, "content-length": Buffer.byteLength(prepared.body) },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          res.on("end", () =>
+            resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
+          );
+          res.on("error", () => resolve({ status: 0, body: "" }));
+        },
+      );
+      // A refused or reset connection is counted, not thrown: the run goes on and reports it.
+      req.on("error", () => resolve({ status: 0, body: "" }));
+      req.end(prepared.body);
+    });
+
+  const latencies: number[] = [];
+  let non200 = 0;
+  let marked = 0;
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (;;) {
+        const i = next++;
+        const prepared = requests[i];
+        if (prepared === undefined) return;
+        const t0 = performance.now();
+        const answer = await post(prepared);
+        latencies.push(performance.now() - t0);
+        if (answer.status !== 200) non200 += 1;
+        if (mark !== undefined && answer.body.includes(mark)) marked += 1;
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  agent.destroy();
+  return { latencies, non200, marked, seconds };
+}
