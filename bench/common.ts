@@ -4,6 +4,7 @@ import { cpus, freemem, loadavg, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Redis } from "ioredis";
+import { deleteKeysMatching } from "../test/harness/redisKeys.js";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** Scratch output (CPU profiles); not kept. */
@@ -154,15 +155,8 @@ export async function waitUntil(
 }
 
 /** Deletes every key under a prefix (SCAN, never FLUSH*): the bench shares Redis with tests. */
-export async function deleteKeys(redis: Redis, prefix: string): Promise<number> {
-  let cursor = "0";
-  let deleted = 0;
-  do {
-    const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 1000);
-    cursor = next;
-    if (keys.length > 0) deleted += await redis.unlink(...keys);
-  } while (cursor !== "0");
-  return deleted;
+export function deleteKeys(redis: Redis, prefix: string): Promise<number> {
+  return deleteKeysMatching(redis, `${prefix}*`);
 }
 
 /** Sums MEMORY USAGE over every key under a prefix. */

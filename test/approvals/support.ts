@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { ApprovalStore, type ApprovalStoreOptions } from "../../src/approvals/store.js";
 import type { CreateApprovalInput } from "../../src/approvals/types.js";
+import { deleteKeysMatching } from "../harness/redisKeys.js";
 
 export const REDIS_URL = "redis://127.0.0.1:6379";
 
@@ -14,15 +15,8 @@ export function connect(): Redis {
   return new Redis(REDIS_URL, { maxRetriesPerRequest: 1, lazyConnect: false });
 }
 
-export async function deleteKeys(redis: Redis, prefix: string): Promise<number> {
-  let cursor = "0";
-  let deleted = 0;
-  do {
-    const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 500);
-    cursor = next;
-    if (keys.length > 0) deleted += await redis.del(...keys);
-  } while (cursor !== "0");
-  return deleted;
+export function deleteKeys(redis: Redis, prefix: string): Promise<number> {
+  return deleteKeysMatching(redis, `${prefix}*`);
 }
 
 /** A clock that moves one second forward on every reading, so each step has its own time. */

@@ -12,6 +12,7 @@ import {
   STANDIN_IDS,
   startSlackStandin,
 } from "../../src/standin/index.js";
+import { deleteKeysMatching } from "./redisKeys.js";
 
 export { STANDIN_IDS };
 
@@ -98,12 +99,7 @@ export async function startTestBot(
 export async function deleteKeys(prefix: string): Promise<void> {
   const redis = new Redis("redis://127.0.0.1:6379");
   try {
-    let cursor = "0";
-    do {
-      const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 500);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== "0");
+    await deleteKeysMatching(redis, `${prefix}*`);
   } finally {
     redis.disconnect();
   }

@@ -1,6 +1,9 @@
+import { randomUUID } from "node:crypto";
 import { createServer } from "node:net";
+import { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
 import { freePort, waitFor } from "./index.js";
+import { deleteKeysMatching } from "./redisKeys.js";
 
 describe("test harness helpers", () => {
   it("freePort gives a port a server can then listen on", async () => {
@@ -33,5 +36,22 @@ describe("test harness helpers", () => {
     ).rejects.toThrow(
       /Timed out after 30 ms waiting for the order to be ACTIVE \(last error: not yet\)/,
     );
+  });
+
+  it("deleteKeysMatching deletes every matching key across SCAN pages and nothing else", async () => {
+    const redis = new Redis("redis://127.0.0.1:6379", { maxRetriesPerRequest: 1 });
+    const prefix = `test:harness-${randomUUID().slice(0, 8)}`;
+    try {
+      const pipeline = redis.pipeline();
+      for (let i = 0; i < 2_500; i++) pipeline.set(`${prefix}:in:${i}`, "x");
+      pipeline.set(`${prefix}:out`, "kept");
+      await pipeline.exec();
+      expect(await deleteKeysMatching(redis, `${prefix}:in:*`)).toBe(2_500);
+      expect(await redis.exists(`${prefix}:in:0`, `${prefix}:in:2499`)).toBe(0);
+      expect(await redis.get(`${prefix}:out`)).toBe("kept");
+    } finally {
+      await redis.del(`${prefix}:out`);
+      await redis.quit();
+    }
   });
 });

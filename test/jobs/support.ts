@@ -10,6 +10,7 @@ import {
   type SlackStandin,
   startSlackStandin,
 } from "../../src/standin/index.js";
+import { deleteKeysMatching } from "../harness/redisKeys.js";
 
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 
@@ -22,15 +23,8 @@ export function connect(): Redis {
   return new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
 }
 
-export async function deleteKeys(redis: Redis, prefix: string): Promise<number> {
-  let cursor = "0";
-  let deleted = 0;
-  do {
-    const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 500);
-    cursor = next;
-    if (keys.length > 0) deleted += await redis.del(...keys);
-  } while (cursor !== "0");
-  return deleted;
+export function deleteKeys(redis: Redis, prefix: string): Promise<number> {
+  return deleteKeysMatching(redis, `${prefix}:*`);
 }
 
 /** Quiet unless TEST_LOG_LEVEL is set (e.g. TEST_LOG_LEVEL=debug to see the jobs' log). */

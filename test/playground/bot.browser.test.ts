@@ -8,6 +8,7 @@ import { type RunningBot, startBot } from "../../src/bot.js";
 import { loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/log.js";
 import { STANDIN_IDS } from "../../src/standin/index.js";
+import { deleteKeysMatching } from "../harness/redisKeys.js";
 import { pageSession, pngSize, screenshotDir, VIEWPORT } from "./browser.js";
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -61,12 +62,7 @@ describe("npm start's playground: the bot in Chromium", () => {
     await session.close();
     await bot?.stop();
     const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
-    let cursor = "0";
-    do {
-      const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 500);
-      cursor = next;
-      if (keys.length > 0) await redis.del(...keys);
-    } while (cursor !== "0");
+    await deleteKeysMatching(redis, `${prefix}:*`);
     await redis.quit();
   });
 
