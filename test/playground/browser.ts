@@ -23,7 +23,9 @@ export interface Browser {
 
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing — install chromium: apt-get install -y chromium`);
+    throw new Error(
+      `${CHROMIUM} is missing — npm run test:deps installs it (apt-get install -y chromium)`,
+    );
   }
   const userDataDir = await mkdtemp(join(tmpdir(), "playground-chromium-"));
   const context = await chromium.launchPersistentContext(userDataDir, {

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# What `npm test` needs beyond `npm ci`, on a fresh Debian machine: a Redis on 127.0.0.1:6379
+# (a throw-away one, nothing kept on disk, when none answers) and Debian's Chromium, which the
+# playground's browser tests drive through playwright-core (no browser download). Installs with
+# apt-get only what is missing, so it is quick where both are there already.
+set -euo pipefail
+
+apt_install() {
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "test-deps: $* is missing; install it as root: apt-get install -y $*" >&2
+    exit 1
+  fi
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@"
+}
+
+if ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
+  command -v redis-server >/dev/null 2>&1 || apt_install redis-server
+  redis-server --daemonize yes --port 6379 --save "" --appendonly no
+  for _ in $(seq 1 50); do redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 && break; sleep 0.2; done
+fi
+echo "test-deps: Redis $(redis-cli -h 127.0.0.1 -p 6379 ping)"
+
+[ -x /usr/bin/chromium ] || apt_install chromium
+echo "test-deps: $(/usr/bin/chromium --version)"
