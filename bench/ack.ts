@@ -6,17 +6,15 @@
 import { randomBytes } from "node:crypto";
 import { cpus } from "node:os";
 import { pathToFileURL } from "node:url";
-import type { SlashCommand } from "@slack/bolt";
 import { Redis } from "ioredis";
 import { BUSY_TEXT } from "../src/slack/followUps.js";
 import {
   type AppAck,
-  interactionBody,
+  requestBody,
   type SlackStandin,
   STANDIN_IDS,
   type StandinEphemeral,
   signSlackRequest,
-  slashCommandBody,
   startSlackStandin,
   type Transport,
 } from "../src/standin/index.js";
@@ -136,9 +134,7 @@ class RecordingTransport implements Transport {
   readonly bodies: string[] = [];
 
   async send(kind: "command" | "interaction", payload: object): Promise<AppAck> {
-    this.bodies.push(
-      kind === "command" ? slashCommandBody(payload as SlashCommand) : interactionBody(payload),
-    );
+    this.bodies.push(requestBody(kind, payload));
     return { status: 200, body: undefined };
   }
 }
@@ -171,8 +167,8 @@ async function buildRequests(
 }
 
 /**
- * Sends `count` requests of the mix to `url` from the load generator's process, `concurrency`
- * at a time, signed as Slack signs them just before they go (Bolt allows 5 minutes).
+ * Sends the bodies to the target from the load generator's process, `concurrency` at a time,
+ * signed as Slack signs them just before they go (Bolt allows 5 minutes).
  */
 async function load(
   generator: ChildHandle,
@@ -226,10 +222,11 @@ export async function runAck(): Promise<AckFigures> {
     // BENCH_ACK_PIN=1: the app under test gets a core of its own (the last), the load
     // generator, the Slack stand-in and the provider the others, so the load generator's own
     // queueing is not measured as the app's latency (unpinned, the load generator is still a
-    // process of its own that only sends prepared requests, see bench/loadgen.ts). Off by default: on a 2-core machine one
-    // core for all of Node's threads (GC helpers too) measured worse than sharing two (p99 at
-    // concurrency 16: bot 81.7 ms, bare app 107 ms pinned; 64.2 and 81.2 unpinned). Redis is
-    // the machine's and is left where the scheduler puts it.
+    // process of its own that only sends prepared requests, see bench/loadgen.ts). Off by
+    // default: on a 2-core machine one core for all of Node's threads (GC helpers too) measured
+    // worse than sharing two (p99 at concurrency 16 with the earlier in-process load generator:
+    // bot 81.7 ms, bare app 107 ms pinned; 64.2 and 81.2 unpinned). Redis is the machine's and
+    // is left where the scheduler puts it.
     const cores = cpus().length;
     let pinning: AckFigures["pinning"] =
       process.env.BENCH_ACK_PIN === "1" && cores >= 2

@@ -18,6 +18,7 @@ import {
   STANDIN_IDS,
   startSlackStandin,
 } from "../src/standin/index.js";
+import type { ChildRole } from "./common.js";
 import { closedLoop, type PreparedRequest } from "./loadgen.js";
 
 type Handler = (message: Record<string, unknown>) => unknown;
@@ -268,7 +269,7 @@ async function runLoad(): Promise<void> {
   process.send?.({ type: "ready" });
 }
 
-const ROLES: Record<string, () => Promise<void>> = {
+const ROLES: Record<ChildRole, () => Promise<void>> = {
   worker: runWorker,
   bot: runBot,
   bare: runBare,
@@ -276,7 +277,7 @@ const ROLES: Record<string, () => Promise<void>> = {
   load: runLoad,
 };
 const role = process.argv[2];
-const run = role === undefined ? undefined : ROLES[role];
+const run = role !== undefined && Object.hasOwn(ROLES, role) ? ROLES[role as ChildRole] : undefined;
 if (!run) {
   process.stderr.write(`unknown role ${role}\n`);
   process.exit(2);

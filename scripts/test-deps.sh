@@ -18,7 +18,9 @@ if ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
   redis-server --daemonize yes --port 6379 --save "" --appendonly no
   for _ in $(seq 1 50); do redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 && break; sleep 0.2; done
 fi
-echo "test-deps: Redis $(redis-cli -h 127.0.0.1 -p 6379 ping)"
+# Its own command, so that a Redis that did not come up stops the script here (set -e).
+redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null
+echo "test-deps: Redis answers on 127.0.0.1:6379"
 
 [ -x /usr/bin/chromium ] || apt_install chromium
 echo "test-deps: $(/usr/bin/chromium --version)"

@@ -17,8 +17,7 @@ import {
   actionTs,
   blockActionsPayload,
   blockSuggestionPayload,
-  interactionBody,
-  slashCommandBody,
+  requestBody,
   slashCommandPayload,
   viewClosedPayload,
   viewSubmissionPayload,
@@ -104,9 +103,7 @@ export class HttpTransport implements Transport {
   }
 
   send(kind: "command" | "interaction", payload: object): Promise<AppAck> {
-    const body =
-      kind === "command" ? slashCommandBody(payload as SlashCommand) : interactionBody(payload);
-    return this.postRaw(body);
+    return this.postRaw(requestBody(kind, payload));
   }
 }
 

@@ -33,6 +33,7 @@ export {
   blockActionsPayload,
   blockSuggestionPayload,
   interactionBody,
+  requestBody,
   slashCommandBody,
   slashCommandPayload,
   viewClosedPayload,

@@ -87,6 +87,11 @@ export function interactionBody(payload: object): string {
   return `payload=${encodeURIComponent(JSON.stringify(payload))}`;
 }
 
+/** The HTTP body Slack posts for a slash command or an interaction payload. */
+export function requestBody(kind: "command" | "interaction", payload: object): string {
+  return kind === "command" ? slashCommandBody(payload as SlashCommand) : interactionBody(payload);
+}
+
 /** Where a block action happened: in a channel message, an ephemeral message, or a view. */
 export type ActionSource =
   | {
