@@ -49,27 +49,38 @@ export interface LevelResult {
   concurrency: number;
   app: "bot" | "bare";
   requests: number;
+  /** Rounds the requests were sent in, alternating with the other app's. */
+  rounds: number;
   non200: number;
   /** Requests the bot answered "busy" in the ack (its follow-up lane was full): no follow-up. */
   refusedBusy: number;
+  /** Every round's latencies together. */
   latencyMs: Distribution;
+  /** Each round's own p99, in the order they ran: how much a level's p99 moves run to run. */
+  roundP99Ms: number[];
+  /** Time under load, the rounds added up. */
   seconds: number;
   requestsPerSecond: number;
   /** The app process's CPU time while the load ran, per request (ms). */
   cpuMsPerRequest: number;
-  /** The same until the last follow-up was delivered (bot only; includes idle time). */
+  /** The same until each round's last follow-up was delivered (bot only; includes idle time). */
   cpuMsPerRequestUntilAnswered?: number;
   /** Highest resident memory of the app process sampled during the run (MiB). */
   peakRssMiB: number;
   loadAverage: [number, number, number];
   /** The bot's follow-up calls at the Slack stand-in during the run, by method (bot only). */
   followUps?: Record<string, number>;
-  /** From the first request until the last follow-up reached the stand-in (bot only). */
+  /**
+   * From each round's first request until its last follow-up reached the stand-in, the rounds
+   * added up (bot only).
+   */
   answeredSeconds?: number;
 }
 
 export interface AckFigures {
   requestsPerLevel: number;
+  /** Each level's requests per app are sent in this many rounds, alternating bot and bare app. */
+  rounds: number;
   warmupRequests: number;
   mix: readonly string[];
   levels: LevelResult[];
@@ -83,6 +94,9 @@ export interface AckFigures {
     bareMax: number;
     ratioP50: number;
     ratioP99: number;
+    /** Lowest and highest of the rounds' own p99s. */
+    botRoundP99Range: [number, number];
+    bareRoundP99Range: [number, number];
   }>;
   idleRssMiB: { bot: number; bare: number };
   /** Cores the app under test ran on, and the cores of everything else the bench started. */
@@ -190,9 +204,121 @@ async function load(
   return { latencies: run.latencies, non200: run.non200, busy: run.marked, seconds: run.seconds };
 }
 
+/** One app's share of a level: a round of requests, timed, and what it cost the app. */
+export interface RoundResult {
+  requests: number;
+  latencies: number[];
+  non200: number;
+  busy: number;
+  seconds: number;
+  cpuMsLoad: number;
+  /** Until the round's last follow-up reached the stand-in (bot only). */
+  cpuMsUntilAnswered?: number;
+  peakRss: number;
+  followUps?: Record<string, number>;
+  answeredSeconds?: number;
+}
+
+/** Round `r` of `rounds`' share of `count` requests (the shares add up to `count`). */
+export function roundSize(count: number, rounds: number, r: number): number {
+  return Math.floor((count * (r + 1)) / rounds) - Math.floor((count * r) / rounds);
+}
+
+const cpuMs = (from: Stats, to: Stats) =>
+  (to.cpu.user + to.cpu.system - from.cpu.user - from.cpu.system) / 1000;
+
+/**
+ * Sends one round to one app and, for the bot, waits for the round's follow-ups, so they run
+ * beside the bot's own acks (as they would in use) and never beside the bare app's.
+ */
+async function measureRound(spec: {
+  app: "bot" | "bare";
+  child: ChildHandle;
+  target: { url: string; signingSecret: string };
+  bodies: readonly string[];
+  concurrency: number;
+  generator: ChildHandle;
+  standin: SlackStandin;
+}): Promise<RoundResult> {
+  const { child } = spec;
+  const before = await child.ask<Stats>("stats");
+  let peak = before.rss;
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      peak = Math.max(peak, (await child.ask<Stats>("stats")).rss);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  })();
+  const started = performance.now();
+  const run = await load(spec.generator, spec.target, spec.bodies, spec.concurrency);
+  const loaded = await child.ask<Stats>("stats");
+  // A request refused as busy was answered in its ack and has no follow-up.
+  const followUps =
+    spec.app === "bot" ? await settle(spec.standin, spec.bodies.length - run.busy) : undefined;
+  const answeredSeconds = (performance.now() - started) / 1000;
+  sampling = false;
+  await sampler;
+  const after = await child.ask<Stats>("stats");
+  return {
+    requests: spec.bodies.length,
+    latencies: run.latencies,
+    non200: run.non200,
+    busy: run.busy,
+    seconds: run.seconds,
+    cpuMsLoad: cpuMs(before, loaded),
+    ...(followUps ? { cpuMsUntilAnswered: cpuMs(before, after), followUps, answeredSeconds } : {}),
+    peakRss: Math.max(peak, after.rss),
+  };
+}
+
+/** A level's rounds for one app, pooled: latencies together, counts and CPU added up. */
+export function levelResult(
+  app: "bot" | "bare",
+  concurrency: number,
+  rounds: readonly RoundResult[],
+): LevelResult {
+  const sum = (pick: (r: RoundResult) => number) => rounds.reduce((s, r) => s + pick(r), 0);
+  const requests = sum((r) => r.requests);
+  const seconds = sum((r) => r.seconds);
+  const answered = app === "bot";
+  const followUps: Record<string, number> = {};
+  for (const r of rounds) {
+    for (const [method, n] of Object.entries(r.followUps ?? {})) {
+      followUps[method] = (followUps[method] ?? 0) + n;
+    }
+  }
+  return {
+    concurrency,
+    app,
+    requests,
+    rounds: rounds.length,
+    non200: sum((r) => r.non200),
+    refusedBusy: sum((r) => r.busy),
+    latencyMs: distribution(rounds.flatMap((r) => r.latencies)),
+    roundP99Ms: rounds.map((r) => distribution(r.latencies).p99),
+    seconds: round(seconds, 2),
+    requestsPerSecond: round(requests / seconds, 0),
+    cpuMsPerRequest: round(sum((r) => r.cpuMsLoad) / requests, 3),
+    ...(answered
+      ? {
+          cpuMsPerRequestUntilAnswered: round(sum((r) => r.cpuMsUntilAnswered ?? 0) / requests, 3),
+          followUps,
+          answeredSeconds: round(
+            sum((r) => r.answeredSeconds ?? 0),
+            2,
+          ),
+        }
+      : {}),
+    peakRssMiB: round(Math.max(...rounds.map((r) => r.peakRss)) / MiB, 1),
+    loadAverage: loadAverage(),
+  };
+}
+
 export async function runAck(): Promise<AckFigures> {
   const count = envInt("BENCH_ACK_REQUESTS", 2000);
   const warmup = envInt("BENCH_ACK_WARMUP", 200);
+  const rounds = Math.min(envInt("BENCH_ACK_ROUNDS", 5), count);
   const levels = envList("BENCH_ACK_CONCURRENCY", [1, 16, 64]);
   const standin = await startSlackStandin();
   const signingSecret = randomBytes(16).toString("hex");
@@ -268,51 +394,39 @@ export async function runAck(): Promise<AckFigures> {
 
     const results: LevelResult[] = [];
     for (const concurrency of levels) {
+      const byApp = { bot: [] as RoundResult[], bare: [] as RoundResult[] };
+      for (let r = 0; r < rounds; r++) {
+        // Alternating which app goes first spreads drift (a busier machine, a warmer JIT)
+        // over both apps alike.
+        const order = r % 2 === 0 ? (["bot", "bare"] as const) : (["bare", "bot"] as const);
+        for (const app of order) {
+          const size = roundSize(count, rounds, r);
+          byApp[app].push(
+            await measureRound({
+              app,
+              child: app === "bot" ? bot : bare,
+              target: targets[app],
+              bodies: await buildRequests(standin, shareSource, size),
+              concurrency,
+              generator,
+              standin,
+            }),
+          );
+        }
+      }
       for (const app of ["bot", "bare"] as const) {
-        const child = app === "bot" ? bot : bare;
-        const bodies = await buildRequests(standin, shareSource, count);
-        const before = await child.ask<Stats>("stats");
-        let peak = before.rss;
-        let sampling = true;
-        const sampler = (async () => {
-          while (sampling) {
-            peak = Math.max(peak, (await child.ask<Stats>("stats")).rss);
-            await new Promise((resolve) => setTimeout(resolve, 200));
-          }
-        })();
-        const levelStart = performance.now();
-        const run = await load(generator, targets[app], bodies, concurrency);
-        const loaded = await child.ask<Stats>("stats");
-        // A request refused as busy was answered in its ack and has no follow-up.
-        const followUps = app === "bot" ? await settle(standin, count - run.busy) : undefined;
-        const answeredSeconds = (performance.now() - levelStart) / 1000;
-        sampling = false;
-        await sampler;
-        const after = await child.ask<Stats>("stats");
-        const cpuMs = (from: Stats, to: Stats) =>
-          (to.cpu.user + to.cpu.system - from.cpu.user - from.cpu.system) / 1000;
-        results.push({
-          concurrency,
-          app,
-          requests: count,
-          non200: run.non200,
-          refusedBusy: run.busy,
-          latencyMs: distribution(run.latencies),
-          seconds: round(run.seconds, 2),
-          requestsPerSecond: round(count / run.seconds, 0),
-          cpuMsPerRequest: round(cpuMs(before, loaded) / count, 3),
-          ...(followUps
-            ? { cpuMsPerRequestUntilAnswered: round(cpuMs(before, after) / count, 3) }
-            : {}),
-          peakRssMiB: round(peak / MiB, 1),
-          loadAverage: loadAverage(),
-          ...(followUps ? { followUps, answeredSeconds: round(answeredSeconds, 2) } : {}),
-        });
+        results.push(levelResult(app, concurrency, byApp[app]));
       }
     }
     const comparison = levels.map((concurrency) => {
-      const b = results.find((r) => r.app === "bot" && r.concurrency === concurrency)!.latencyMs;
-      const a = results.find((r) => r.app === "bare" && r.concurrency === concurrency)!.latencyMs;
+      const botLevel = results.find((r) => r.app === "bot" && r.concurrency === concurrency)!;
+      const bareLevel = results.find((r) => r.app === "bare" && r.concurrency === concurrency)!;
+      const b = botLevel.latencyMs;
+      const a = bareLevel.latencyMs;
+      const range = (values: number[]): [number, number] => [
+        Math.min(...values),
+        Math.max(...values),
+      ];
       return {
         concurrency,
         botP50: b.p50,
@@ -323,11 +437,14 @@ export async function runAck(): Promise<AckFigures> {
         bareMax: a.max,
         ratioP50: round(b.p50 / a.p50, 2),
         ratioP99: round(b.p99 / a.p99, 2),
+        botRoundP99Range: range(botLevel.roundP99Ms),
+        bareRoundP99Range: range(bareLevel.roundP99Ms),
       };
     });
     const at16 = comparison.find((c) => c.concurrency === 16);
     const figures: AckFigures = {
       requestsPerLevel: count,
+      rounds,
       warmupRequests: warmup,
       mix: REQUEST_MIX,
       levels: results,
@@ -342,8 +459,12 @@ export async function runAck(): Promise<AckFigures> {
       },
     };
     printTable(
-      `Ack latency (ms), ${count} requests per level`,
-      comparison.map((c) => ({ ...c })),
+      `Ack latency (ms), ${count} requests per level and app in ${rounds} rounds`,
+      comparison.map(({ botRoundP99Range, bareRoundP99Range, ...c }) => ({
+        ...c,
+        botRoundsP99: botRoundP99Range.join("–"),
+        bareRoundsP99: bareRoundP99Range.join("–"),
+      })),
     );
     return figures;
   } finally {
