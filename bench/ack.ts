@@ -281,7 +281,8 @@ export function levelResult(
   const sum = (pick: (r: RoundResult) => number) => rounds.reduce((s, r) => s + pick(r), 0);
   const requests = sum((r) => r.requests);
   const seconds = sum((r) => r.seconds);
-  const answered = app === "bot";
+  // Only rounds that waited for follow-ups (the bot's, see measureRound) have answer figures.
+  const answered = rounds.some((r) => r.followUps !== undefined);
   const followUps: Record<string, number> = {};
   for (const r of rounds) {
     for (const [method, n] of Object.entries(r.followUps ?? {})) {

@@ -74,10 +74,15 @@ export interface Distribution {
   mean: number;
 }
 
+/** The 0-based index of quantile `q` among `count` sorted values, by nearest rank. */
+export function nearestRankIndex(q: number, count: number): number {
+  return Math.min(count - 1, Math.ceil(q * count) - 1);
+}
+
 /** Nearest-rank percentiles. */
 export function distribution(values: readonly number[], digits = 2): Distribution {
   const sorted = [...values].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+  const at = (q: number) => sorted[nearestRankIndex(q, sorted.length)];
   const mean = sorted.reduce((s, v) => s + v, 0) / Math.max(sorted.length, 1);
   return {
     count: sorted.length,

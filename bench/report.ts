@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { AckFigures } from "./ack.js";
 import type { Machine, ResultEnvelope } from "./common.js";
-import { BENCH_RESULTS_DIR, ROOT, round } from "./common.js";
+import { BENCH_RESULTS_DIR, nearestRankIndex, ROOT, round } from "./common.js";
 import type { FootprintFigures } from "./footprint.js";
 import type { NotifyFigures } from "./notify.js";
 import type { TrackingFigures } from "./tracking.js";
@@ -106,7 +106,7 @@ function ackSection(e: ResultEnvelope<AckFigures>): string {
     f.pinning
       ? `Cores: the app under test runs alone on core ${f.pinning.appCores} (the bot and the bare app in turn); the load generator, the Slack stand-in and the sandbox on core ${f.pinning.otherCores} (\`BENCH_ACK_PIN=1\`, \`taskset\`). Redis is the machine's, wherever the scheduler puts it.`
       : "Cores: unpinned — the load generator, the stand-in and the sandbox share the machine's cores with the app, which shows in the bare app's own figures too (`BENCH_ACK_PIN=1` gives the app a core of its own).",
-    `Size: \`BENCH_ACK_REQUESTS=${f.requestsPerLevel}\` per app and level (${issueSizeRemark(f.requestsPerLevel, ISSUE_SIZES.ackRequests)}; ${f.requestsPerLevel - Math.ceil(0.99 * f.requestsPerLevel)} of an app's requests per level are slower than its p99, so the more requests, the less a single pause decides it), \`BENCH_ACK_ROUNDS=${f.rounds}\` (\`BENCH_ACK_CONCURRENCY\`, \`BENCH_ACK_WARMUP\`).`,
+    `Size: \`BENCH_ACK_REQUESTS=${f.requestsPerLevel}\` per app and level (${issueSizeRemark(f.requestsPerLevel, ISSUE_SIZES.ackRequests)}; ${f.requestsPerLevel - 1 - nearestRankIndex(0.99, f.requestsPerLevel)} of an app's requests per level are slower than its p99, so the more requests, the less a single pause decides it), \`BENCH_ACK_ROUNDS=${f.rounds}\` (\`BENCH_ACK_CONCURRENCY\`, \`BENCH_ACK_WARMUP\`).`,
     "",
     table(
       [
