@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger } from "../../src/log.js";
+import { createMetrics } from "../../src/metrics.js";
+import type { Services } from "../../src/services.js";
 import { commandHandlers } from "../../src/slack/commands/index.js";
-import type { CommandHandlers } from "../../src/slack/connect.js";
+import { type CommandHandlers, createConnectRouter } from "../../src/slack/connect.js";
 import { BUSY_TEXT, FollowUpLane } from "../../src/slack/followUps.js";
 import { waitFor } from "../harness/index.js";
 import { type RouterApp, startRouterApp } from "./support.js";
@@ -76,6 +79,50 @@ describe("FollowUpLane", () => {
     const lane = new FollowUpLane({ concurrency: 1, maxWaiting: 10 });
     await expect(lane.run(() => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
     await expect(lane.run(async () => "fine")).resolves.toBeUndefined();
+  });
+});
+
+describe("/connect's listener", () => {
+  it("returns once it has acked, while the request's follow-up still waits its turn", async () => {
+    const lane = new FollowUpLane({ concurrency: 1, maxWaiting: 10 });
+    const hold = gate();
+    void lane.run(() => hold.promise); // takes the lane's one slot
+    const services = {
+      logger: createLogger({ level: "silent" }),
+      metrics: createMetrics({ defaultMetrics: false }),
+      sandbox: false,
+    } as unknown as Services;
+    let listener: ((args: unknown) => Promise<void>) | undefined;
+    const registry = {
+      command: (_name: string, fn: (args: unknown) => Promise<void>) => {
+        listener = fn;
+      },
+      action: () => {},
+      view: () => {},
+      options: () => {},
+    };
+    createConnectRouter(commandHandlers, services, lane).register(registry as never);
+    const acks: unknown[] = [];
+    const answers: Array<{ text?: string }> = [];
+    // Bolt keeps the whole request alive until this promise settles: it must not wait for the
+    // follow-up (held here until the test opens the gate).
+    await listener?.({
+      command: { text: "help", user_id: "U1", channel_id: "C1", trigger_id: "T1" },
+      ack: async (message?: unknown) => {
+        acks.push(message);
+      },
+      respond: async (message: { text?: string }) => {
+        answers.push(message);
+      },
+      client: {},
+    });
+    expect(acks).toEqual([undefined]);
+    expect(lane.load).toEqual({ waiting: 1, running: 1 });
+    expect(answers).toEqual([]);
+
+    hold.open();
+    await waitFor(() => answers.length === 1);
+    expect(answers[0]?.text).toMatch(/connect/);
   });
 });
 
