@@ -258,12 +258,10 @@ async function runLoad(): Promise<void> {
   serve({
     stats,
     run: (m) =>
-      closedLoop(
-        String(m.url),
-        m.requests as PreparedRequest[],
-        Number(m.concurrency),
-        typeof m.mark === "string" ? m.mark : undefined,
-      ),
+      closedLoop(String(m.url), m.requests as PreparedRequest[], Number(m.concurrency), {
+        mark: typeof m.mark === "string" ? m.mark : undefined,
+        opening: Number(m.opening ?? 0),
+      }),
   });
   onStop(async () => {});
   process.send?.({ type: "ready" });

@@ -12,13 +12,29 @@ export interface PreparedRequest {
   body: string;
 }
 
+export interface ClosedLoopOptions {
+  /** Count the responses whose body contains this. */
+  mark?: string;
+  /**
+   * The first this many requests (with `concurrency` of them, each connection's first) are
+   * timed apart, in `openingLatencies`, and not in `latencies`.
+   */
+  opening?: number;
+}
+
 export interface ClosedLoopResult {
-  /** Milliseconds from sending each request to the end of its response, in completion order. */
+  /**
+   * Milliseconds from sending each request after the opening ones to the end of its response,
+   * in completion order.
+   */
   latencies: number[];
-  /** Responses that were not 200, and requests that failed without a response. */
+  /** The same for the opening requests. */
+  openingLatencies: number[];
+  /** Responses that were not 200, and requests that failed without a response (all requests). */
   non200: number;
-  /** Responses whose body contains `mark` (when one was given). */
+  /** Responses whose body contains `mark` (all requests). */
   marked: number;
+  /** From the first request after the opening ones to the last response. */
   seconds: number;
 }
 
@@ -31,8 +47,9 @@ export async function closedLoop(
   url: string,
   requests: readonly PreparedRequest[],
   concurrency: number,
-  mark?: string,
+  options: ClosedLoopOptions = {},
 ): Promise<ClosedLoopResult> {
+  const { mark, opening = 0 } = options;
   const target = new URL(url);
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const post = (prepared: PreparedRequest) =>
@@ -61,10 +78,11 @@ export async function closedLoop(
     });
 
   const latencies: number[] = [];
+  const openingLatencies: number[] = [];
   let non200 = 0;
   let marked = 0;
   let next = 0;
-  const started = performance.now();
+  let timedFrom: number | undefined;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       for (;;) {
@@ -72,14 +90,15 @@ export async function closedLoop(
         const prepared = requests[i];
         if (prepared === undefined) return;
         const t0 = performance.now();
+        if (i === opening) timedFrom = t0;
         const answer = await post(prepared);
-        latencies.push(performance.now() - t0);
+        (i < opening ? openingLatencies : latencies).push(performance.now() - t0);
         if (answer.status !== 200) non200 += 1;
         if (mark !== undefined && answer.body.includes(mark)) marked += 1;
       }
     }),
   );
-  const seconds = (performance.now() - started) / 1000;
+  const seconds = timedFrom === undefined ? 0 : (performance.now() - timedFrom) / 1000;
   agent.destroy();
-  return { latencies, non200, marked, seconds };
+  return { latencies, openingLatencies, non200, marked, seconds };
 }

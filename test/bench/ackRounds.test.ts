@@ -21,6 +21,7 @@ describe("ack benchmark rounds", () => {
     const stats = (latencies: number[], extra: Partial<RoundResult> = {}): RoundResult => ({
       requests: latencies.length,
       latencies,
+      openingLatencies: [],
       non200: 0,
       busy: 0,
       seconds: 1,
@@ -67,11 +68,41 @@ describe("ack benchmark rounds", () => {
     expect(level.peakRssMiB).toBe(120);
   });
 
+  it("keeps each round's opening requests out of the stream's latencies, and shows them apart", () => {
+    const round = (latencies: number[], opening: number[]): RoundResult => ({
+      requests: latencies.length,
+      latencies,
+      openingLatencies: opening,
+      non200: 0,
+      busy: 0,
+      seconds: 1,
+      // Every request sent costs 1 ms of CPU, the opening ones too.
+      cpuMsLoad: latencies.length + opening.length,
+      peakRss: 2 ** 20,
+    });
+    const steady = Array.from({ length: 200 }, () => 2);
+    const level = levelResult("bare", 4, [
+      round(steady, [90, 3, 3, 3]),
+      round(steady, [3, 120, 3, 3]),
+    ]);
+    expect(level.requests).toBe(400);
+    expect(level.latencyMs.count).toBe(400);
+    expect(level.latencyMs.max).toBe(2);
+    expect(level.roundP99Ms).toEqual([2, 2]);
+    expect(level.openingPerRound).toBe(4);
+    expect(level.openingMs.count).toBe(8);
+    expect(level.openingMs.p50).toBe(3);
+    expect(level.openingMs.max).toBe(120);
+    expect(level.requestsPerSecond).toBe(200);
+    expect(level.cpuMsPerRequest).toBe(1);
+  });
+
   it("leaves the follow-up figures out for the bare app, which has none", () => {
     const level = levelResult("bare", 1, [
       {
         requests: 2,
         latencies: [1, 2],
+        openingLatencies: [],
         non200: 0,
         busy: 0,
         seconds: 1,

@@ -14,6 +14,7 @@ afterEach(async () => {
 
 async function listen(
   handle: (body: string, headers: Record<string, string | string[] | undefined>) => number,
+  delayMs: (body: string) => number = () => 2,
 ): Promise<{ url: string; stats: { inFlight: number; maxInFlight: number; bodies: string[] } }> {
   const stats = { inFlight: 0, maxInFlight: 0, bodies: [] as string[] };
   server = createServer((req, res) => {
@@ -30,7 +31,7 @@ async function listen(
         stats.inFlight -= 1;
         res.writeHead(status, { "content-type": "application/json" });
         res.end(JSON.stringify({ text: status === 200 ? `ok ${body}` : "failed" }));
-      }, 2);
+      }, delayMs(body));
     });
   });
   await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
@@ -62,11 +63,32 @@ describe("closedLoop (ack benchmark load generator)", () => {
 
   it("counts answers that are not 200 and bodies carrying the mark", async () => {
     const { url } = await listen((body) => (body === "b3" || body === "b7" ? 500 : 200));
-    const run = await closedLoop(url, prepared(10), 2, "ok b1");
+    const run = await closedLoop(url, prepared(10), 2, { mark: "ok b1" });
     expect(run.non200).toBe(2);
     // "ok b1" is in the answers to b1 (and to none other of b0..b9).
     expect(run.marked).toBe(1);
     expect(run.latencies).toHaveLength(10);
+  });
+
+  it("times the opening requests apart from the rest", async () => {
+    // The first three requests (b0, b1, b2) are answered slowly: they, and only they, are the
+    // opening ones.
+    const slow = new Set(["b0", "b1", "b2"]);
+    const { url } = await listen(
+      () => 200,
+      (body) => (slow.has(body) ? 200 : 2),
+    );
+    const run = await closedLoop(url, prepared(30), 3, { opening: 3 });
+    expect(run.openingLatencies).toHaveLength(3);
+    expect(run.openingLatencies.every((ms) => ms >= 200)).toBe(true);
+    expect(run.latencies).toHaveLength(27);
+    expect(run.latencies.every((ms) => ms > 0 && ms < 200)).toBe(true);
+    expect(run.seconds).toBeGreaterThan(0);
+
+    const all = await closedLoop(url, prepared(3), 3, { opening: 3 });
+    expect(all.openingLatencies).toHaveLength(3);
+    expect(all.latencies).toHaveLength(0);
+    expect(all.seconds).toBe(0);
   });
 
   it("counts a refused connection instead of failing the run", async () => {
