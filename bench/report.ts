@@ -93,7 +93,7 @@ function ackSection(e: ResultEnvelope<AckFigures>): string {
     `Each level's requests go to each app in ${f.rounds} rounds that alternate between the two (bot then bare app,`,
     "then bare app then bot, …), so drift on a shared machine falls on both alike; p50 and p99 pool",
     "every round's latencies, and the rounds' own p99s are shown beside them as a measure of noise.",
-    `Each round opens with ${f.openingPerConnection} request(s) per connection more, timed apart (\`BENCH_ACK_OPENING\`): a round`,
+    `Each round opens with ${f.openingPerConnection} request${f.openingPerConnection === 1 ? "" : "s"} per connection more, timed apart (\`BENCH_ACK_OPENING\`): a round`,
     "starts after the app sat idle through the other app's round and the bot's follow-ups, and the",
     "first request on each new connection meets a cold app. Five rounds have five such starts where",
     "one stream has one, and pooled they would be the p99's slowest percent on their own, so they are",
