@@ -106,15 +106,19 @@ describe("tracking survives worker restarts", () => {
       threadTs: root,
       requestedBy: STANDIN_IDS.requester,
     });
+    // Bounds, not pauses: a worker that just started under the whole suite's load may need more
+    // than the default 5 s for a poll and its post.
     await standin.waitForMessage(
       CHANNEL,
       (m) => m.thread_ts === root && /\*created\*/.test(m.text),
+      { timeoutMs: 15_000 },
     );
 
     orders.set(id, { status: "allocated", loaStatus: "TODO" });
     await standin.waitForMessage(
       CHANNEL,
       (m) => m.thread_ts === root && /created → \*allocated\*/.test(m.text),
+      { timeoutMs: 15_000 },
     );
 
     // Kill it in the middle of a step: a read has started and is held unanswered, so the job
@@ -176,9 +180,11 @@ describe("tracking survives worker restarts", () => {
       threadTs: root,
       requestedBy: STANDIN_IDS.requester,
     });
+    // A bound, as above.
     await standin.waitForMessage(
       CHANNEL,
       (m) => m.thread_ts === root && /\*created\*/.test(m.text),
+      { timeoutMs: 15_000 },
     );
 
     const started = Date.now();
