@@ -358,7 +358,7 @@ export async function runAck(): Promise<AckFigures> {
   // slower than at its end). Five rounds have five such starts where one stream has one, and at
   // concurrency 16 they were 80 of the 2,000 requests, enough to set the p99 alone. So they
   // are timed apart and shown as they are, not pooled with the stream's latencies.
-  const openingPerConnection = envInt("BENCH_ACK_OPENING", 1);
+  const openingPerConnection = envInt("BENCH_ACK_OPENING", 1, 0);
   const rounds = Math.min(envInt("BENCH_ACK_ROUNDS", 5), count);
   const levels = envList("BENCH_ACK_CONCURRENCY", [1, 16, 64]);
   const standin = await startSlackStandin();
