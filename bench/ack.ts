@@ -353,11 +353,11 @@ export async function runAck(): Promise<AckFigures> {
   const warmup = envInt("BENCH_ACK_WARMUP", 200);
   // Each round starts after the app sat idle through the other app's round and the bot's
   // follow-ups (about 40 s at concurrency 16): the first request on each new connection meets
-  // a cold app, and cold code and caches (measured: such requests were up to 200 ms for the
-  // bot and 110 ms for the bare app; from the second request per connection on, a round was no
-  // slower than at its end). Five rounds have five such starts where one stream has one, and at
-  // concurrency 16 they were 80 of the 2,000 requests, enough to set the p99 alone. So they
-  // are timed apart and shown as they are, not pooled with the stream's latencies.
+  // a cold app, and cold code and caches (measured: in most rounds these requests were the
+  // round's slowest, up to 216 ms for the bot and 112 ms for the bare app; from the second
+  // request per connection on, a round was at its usual level). Five rounds have five such
+  // starts where one stream has one, and at concurrency 16 they were 80 of the 2,000 requests,
+  // enough to set the p99 alone. So they are timed apart and shown as they are, not pooled.
   const openingPerConnection = envInt("BENCH_ACK_OPENING", 1, 0);
   const rounds = Math.min(envInt("BENCH_ACK_ROUNDS", 5), count);
   const levels = envList("BENCH_ACK_CONCURRENCY", [1, 16, 64]);

@@ -97,7 +97,7 @@ function ackSection(e: ResultEnvelope<AckFigures>): string {
     "starts after the app sat idle through the other app's round and the bot's follow-ups, and the",
     "first request on each new connection meets a cold app. Five rounds have five such starts where",
     "one stream has one, and pooled they would be the p99's slowest percent on their own, so they are",
-    "shown in columns of their own (\"opening\"), not pooled.",
+    'shown in columns of their own ("opening"), not pooled.',
     "After each bot round the bench waits for that round's follow-ups, so they run beside the bot's",
     "acks, as they would in use, and never beside the bare app's. The Slack stand-in builds and signs each",
     "round's requests before it starts and receives the bot's follow-ups (response URLs, Web API);",
