@@ -191,7 +191,8 @@ async function buildRequests(
 
 /**
  * Sends the bodies to the target from the load generator's process, `concurrency` at a time,
- * signed as Slack signs them just before they go (Bolt allows 5 minutes).
+ * signed as Slack signs them just before they go (Bolt allows 5 minutes); the first `opening` are
+ * timed apart (see closedLoop).
  */
 async function load(
   generator: ChildHandle,
@@ -199,32 +200,20 @@ async function load(
   bodies: readonly string[],
   concurrency: number,
   opening = 0,
-): Promise<{
-  latencies: number[];
-  openingLatencies: number[];
-  non200: number;
-  busy: number;
-  seconds: number;
-}> {
+): Promise<Omit<ClosedLoopResult, "marked"> & { busy: number }> {
   const timestamp = Math.floor(Date.now() / 1000);
   const requests: PreparedRequest[] = bodies.map((body) => ({
     headers: { ...signSlackRequest({ signingSecret: target.signingSecret, body, timestamp }) },
     body,
   }));
-  const run = await generator.ask<ClosedLoopResult>("run", {
+  const { marked, ...run } = await generator.ask<ClosedLoopResult>("run", {
     url: target.url,
     requests,
     concurrency,
     mark: BUSY_MARK,
     opening,
   });
-  return {
-    latencies: run.latencies,
-    openingLatencies: run.openingLatencies,
-    non200: run.non200,
-    busy: run.marked,
-    seconds: run.seconds,
-  };
+  return { ...run, busy: marked };
 }
 
 /** One app's share of a level: a round of requests, timed, and what it cost the app. */

@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger } from "../../src/log.js";
-import { createMetrics } from "../../src/metrics.js";
-import type { Services } from "../../src/services.js";
 import { commandHandlers } from "../../src/slack/commands/index.js";
 import { type CommandHandlers, createConnectRouter } from "../../src/slack/connect.js";
 import { BUSY_TEXT, FollowUpLane } from "../../src/slack/followUps.js";
 import { waitFor } from "../harness/index.js";
-import { type RouterApp, startRouterApp } from "./support.js";
+import { type RouterApp, routerServices, startRouterApp } from "./support.js";
 
 /** A promise with its resolve function outside, to hold work until the test lets it go. */
 function gate(): { promise: Promise<void>; open: () => void } {
@@ -87,11 +84,6 @@ describe("/connect's listener", () => {
     const lane = new FollowUpLane({ concurrency: 1, maxWaiting: 10 });
     const hold = gate();
     void lane.run(() => hold.promise); // takes the lane's one slot
-    const services = {
-      logger: createLogger({ level: "silent" }),
-      metrics: createMetrics({ defaultMetrics: false }),
-      sandbox: false,
-    } as unknown as Services;
     let listener: ((args: unknown) => Promise<void>) | undefined;
     const registry = {
       command: (_name: string, fn: (args: unknown) => Promise<void>) => {
@@ -101,7 +93,7 @@ describe("/connect's listener", () => {
       view: () => {},
       options: () => {},
     };
-    createConnectRouter(commandHandlers, services, lane).register(registry as never);
+    createConnectRouter(commandHandlers, routerServices(), lane).register(registry as never);
     const acks: unknown[] = [];
     const answers: Array<{ text?: string }> = [];
     // Bolt keeps the whole request alive until this promise settles: it must not wait for the

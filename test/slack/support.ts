@@ -21,6 +21,13 @@ export interface RouterApp {
   close(): Promise<void>;
 }
 
+/** The part of Services the router itself uses (help needs no provider; the rest is not touched). */
+export function routerServices(): Services {
+  const logger = createLogger({ level: "silent" });
+  const metrics = createMetrics({ defaultMetrics: false });
+  return { logger, metrics, sandbox: false } as unknown as Services;
+}
+
 /**
  * The `/connect` router alone on Bolt in HTTP mode, with the Slack stand-in: for tests of the
  * Slack layer that need no provider (help needs none; the rest of Services is not touched).
@@ -29,9 +36,8 @@ export async function startRouterApp(
   options: { handlers?: CommandHandlers; lane?: FollowUpLane } = {},
 ): Promise<RouterApp> {
   const standin = await startSlackStandin();
-  const logger = createLogger({ level: "silent" });
-  const metrics = createMetrics({ defaultMetrics: false });
-  const services = { logger, metrics, sandbox: false } as unknown as Services;
+  const services = routerServices();
+  const { logger, metrics } = services;
   const signingSecret = "router-test-secret";
   let running: RunningSlackApp;
   try {
