@@ -7,6 +7,7 @@ import {
   capBlocks,
   context,
   LIMITS,
+  section,
   withSandboxLabel,
 } from "../../views/blocks.js";
 import { unknownCommandText } from "../../views/help.js";
@@ -82,7 +83,9 @@ function decorate(reply: Reply, text: string, services: Services, shared: boolea
   const share = reinvokeValue(text, reply.page?.index ?? 0);
   if (!shared && !reply.problem && share)
     buttons.push(button("Share in channel", ACTION_SHARE, share));
-  const blocks = [...reply.blocks];
+  // Slack shows a message's blocks, not its fallback text: an answer written as text alone
+  // would reach the person as an empty message (only the sandbox label).
+  const blocks = reply.blocks.length > 0 ? [...reply.blocks] : [section(reply.text)];
   if (buttons.length > 0) blocks.push(actions("connect_reply_actions", buttons));
   return capBlocks(withSandboxLabel(blocks, services.sandbox));
 }
