@@ -232,8 +232,14 @@ export function priceChoicesView(
   query: string,
   candidates: readonly DcfRecord[],
   request: { speedMbps: number; term: Term },
+  /** Nothing matched the whole text; these match a part of it. */
+  partial = false,
 ): Reply {
-  const intro = `Several data centers match "${escapeMrkdwn(query)}": pick one`;
+  const introFor = (q: string) =>
+    partial
+      ? `No data center is called "${q}"; ${candidates.length === 1 ? "this one matches" : "these match"} part of it: pick one`
+      : `Several data centers match "${q}": pick one`;
+  const intro = introFor(escapeMrkdwn(query));
   const blocks: KnownBlock[] = [
     section(
       `:point_down: ${intro} to price ${formatSpeed(request.speedMbps)} for ${formatTerm(request.term.value, request.term.unit)}.`,
@@ -271,7 +277,7 @@ export function priceChoicesView(
     );
   }
   return {
-    text: fallbackText(`Several data centers match "${query}": pick one`),
+    text: fallbackText(introFor(query)),
     blocks: fitBlocks(blocks),
   };
 }

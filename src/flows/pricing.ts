@@ -473,7 +473,15 @@ export type DcfResolution =
       /** Set when several matched and only this one can price the speed asked for. */
       narrowedFrom?: number;
     }
-  | { kind: "several"; candidates: Dcf[] }
+  | {
+      kind: "several";
+      candidates: Dcf[];
+      /**
+       * Set when nothing matched the whole text and these match a part of it ("equinix-ld5"
+       * → the facilities matching "ld5"): offered to pick from, never priced unasked.
+       */
+      partial?: true;
+    }
   | { kind: "none" };
 
 const LOOKS_LIKE_KEY = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
@@ -512,6 +520,8 @@ export async function resolveDcf(
   const named = live.filter((d) => lower(d.name) === q);
   if (named.length === 1 && named[0]) return { kind: "one", dcf: named[0] };
 
+  if (live.length === 0) return partialMatches(provider, text, options);
+
   let candidates = live;
   if (/^[a-z]{3}$/.test(q)) {
     const atAirport = live.filter((d) => airportCodes(d).includes(q));
@@ -531,6 +541,58 @@ export async function resolveDcf(
     }
   }
   return { kind: "several", candidates };
+}
+
+/** At most this many parts of a text are searched for alone (one provider call each). */
+const PARTIAL_TERMS_MAX = 3;
+
+/**
+ * The parts of a data center text worth searching for alone when the whole finds nothing:
+ * its words ("equinix-ld5" → equinix, ld5) and a code's letters before its number ("AMS1" →
+ * ams, a metro or airport code). Parts shorter than 3 characters match too much to help.
+ */
+export function partialDcfTerms(text: string): string[] {
+  const whole = text.trim().toLowerCase();
+  const terms: string[] = [];
+  for (const word of whole.split(/[^a-z0-9]+/)) {
+    if (word.length >= 3 && /[a-z]/.test(word) && word !== whole) terms.push(word);
+    const letters = /^([a-z]{3,})\d+$/.exec(word)?.[1];
+    if (letters) terms.push(letters);
+  }
+  return [...new Set(terms)].slice(0, PARTIAL_TERMS_MAX);
+}
+
+/**
+ * The facilities matching a part of the text, those matching most parts first, then those
+ * that can price the speed. Never one picked for the person: "equinix-ld5" finding only
+ * "Meridian Slough LD5" is a suggestion, not what they asked for.
+ */
+async function partialMatches(
+  provider: ProviderApi,
+  text: string,
+  options: { speedMbps?: number } & CallOptions,
+): Promise<DcfResolution> {
+  const terms = partialDcfTerms(text);
+  if (terms.length === 0) return { kind: "none" };
+  const opts = options.signal ? { signal: options.signal } : {};
+  const found = await Promise.all(
+    // A failed part only finds less; the whole text already found nothing.
+    terms.map((term) => provider.searchDcfs({ text: term }, opts).catch(() => [] as Dcf[])),
+  );
+  const byId = new Map<string, { dcf: Dcf; hits: number; first: number }>();
+  found.flat().forEach((dcf, index) => {
+    if (typeof dcf?.id !== "string" || isDeleted(dcf)) return;
+    const seen = byId.get(dcf.id);
+    if (seen) seen.hits++;
+    else byId.set(dcf.id, { dcf, hits: 1, first: index });
+  });
+  if (byId.size === 0) return { kind: "none" };
+  const speed = options.speedMbps;
+  const able = (dcf: Dcf) => (speed !== undefined && canPrice(dcf, speed) ? 0 : 1);
+  const candidates = [...byId.values()]
+    .sort((a, b) => b.hits - a.hits || able(a.dcf) - able(b.dcf) || a.first - b.first)
+    .map((entry) => entry.dcf);
+  return { kind: "several", candidates, partial: true };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -601,6 +663,8 @@ export type PortQuote =
       speedMbps: number;
       term: PortTerm;
       includeCrossConnect: boolean;
+      /** Nothing matched the whole text; these match a part of it. */
+      partial?: true;
     }
   | { kind: "no-match"; query: string }
   | { kind: "speed-not-offered"; dcf: Dcf; speedMbps: number; offered: number[] }
@@ -625,6 +689,7 @@ export async function quotePortPrice(
       speedMbps: args.speedMbps,
       term: args.term,
       includeCrossConnect: args.includeCrossConnect,
+      ...(resolution.partial ? { partial: true as const } : {}),
     };
   }
   const { dcf } = resolution;

@@ -13,8 +13,30 @@ export interface CommandSpec {
   /** Argument synopsis shown in help, e.g. "[dcf speed term]". */
   args?: string;
   summary: string;
+  /**
+   * What a person can type, without `/connect`. Every one works against the sandbox as typed
+   * (test/e2e/helpExamples.test.ts runs them): names come from its seed data, which
+   * `/connect dcf` shows. An id only the person's own data has is written as its placeholder
+   * (`<portId>`), and `id` says where to copy one from.
+   */
   examples: readonly string[];
   group: CommandGroup;
+  id?: CommandId;
+}
+
+/** A placeholder for an id that only the person's own data has. */
+export type IdPlaceholder = "<portId>" | "<orderId>";
+
+export interface CommandId {
+  placeholder: IdPlaceholder;
+  /** Where a person finds one, as help says it: "copy a port id from `/connect ports`". */
+  where: string;
+  /**
+   * Whether help may put a real id it knows (e.g. the company's first port) in place of the
+   * placeholder: only for look-ups. A command that changes something (`track stop`) keeps the
+   * placeholder, so copying an example never stops someone's tracking.
+   */
+  fillKnown: boolean;
 }
 
 export const COMMANDS = [
@@ -47,15 +69,25 @@ export const COMMANDS = [
     path: ["port"],
     args: "<portId>",
     summary: "Show one port in full, with its IO-D capability",
-    examples: ["port 5f2a9c0e1b3d4a5f6e7d8c9b"],
+    examples: ["port <portId>"],
     group: "Look up",
+    id: {
+      placeholder: "<portId>",
+      where: `copy a port id from \`${COMMAND} ports\``,
+      fillKnown: true,
+    },
   },
   {
     path: ["order"],
     args: "<orderId>",
     summary: "Show a port order's status and LOA status, with a Track button",
-    examples: ["order 64b7f0c2a1e9d3b5c7a8e6f4"],
+    examples: ["order <orderId>"],
     group: "Look up",
+    id: {
+      placeholder: "<orderId>",
+      where: "the order id is in the approval thread once a port order is placed",
+      fillKnown: true,
+    },
   },
   {
     path: ["asn"],
@@ -91,7 +123,14 @@ export const COMMANDS = [
     path: ["price", "port"],
     args: "[dcf speed term]",
     summary: "Price a port (a form opens when arguments are missing)",
-    examples: ["price port", "price port AMS1 10G 12m", "price port equinix-ld5 1000 1y"],
+    // Data centers of the sandbox's seed, named by the username `/connect dcf` shows or by the
+    // facility code in their name; speeds in both notations; both terms the provider prices.
+    examples: [
+      "price port",
+      "price port ironbridge-iad1 10G 1y",
+      "price port AM3 10G 12m",
+      "price port LD5 1000 1m",
+    ],
     group: "Price",
   },
   {
@@ -129,8 +168,13 @@ export const COMMANDS = [
     path: ["track"],
     args: "[stop <orderId>]",
     summary: "List the port orders being tracked, or stop tracking one",
-    examples: ["track", "track stop 64b7f0c2a1e9d3b5c7a8e6f4"],
+    examples: ["track", "track stop <orderId>"],
     group: "Track and approve",
+    id: {
+      placeholder: "<orderId>",
+      where: `copy an order id from \`${COMMAND} track\``,
+      fillKnown: false,
+    },
   },
   {
     path: ["approvals"],

@@ -3,6 +3,7 @@
 // and the bounded look-ups Slack's 3 seconds need.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
+  canPrice,
   checkConnectionPriceForm,
   checkPortPriceForm,
   DcfDirectory,
@@ -11,6 +12,7 @@ import {
   PricingRequestError,
   parseDcfRef,
   parsePortPriceArgs,
+  partialDcfTerms,
   portPriceCommandText,
   priceConnection,
   pricePort,
@@ -249,6 +251,60 @@ describe("resolveDcf", () => {
 
   it("answers none when nothing matches", async () => {
     expect(await resolveDcf(provider, "atlantis")).toEqual({ kind: "none" });
+    expect(await resolveDcf(provider, "atlantis-xy9")).toEqual({ kind: "none" });
+  });
+
+  it("finds a facility by the code in its name, a metro name or code, in any case", async () => {
+    expect(await resolveDcf(provider, "ld5")).toMatchObject({
+      kind: "one",
+      dcf: { username: "meridian-slough-ld5" },
+    });
+    expect(await resolveDcf(provider, "AM3", { speedMbps: 10000 })).toMatchObject({
+      kind: "one",
+      dcf: { username: "ironbridge-science-park-am3" },
+    });
+    for (const text of ["AMSTERDAM", "ams", "Ams"]) {
+      const r = await resolveDcf(provider, text, { speedMbps: 10000 });
+      if (r.kind !== "several") throw new Error(`${text}: expected several, got ${r.kind}`);
+      expect(r.partial).toBeUndefined();
+      expect(r.candidates.map((d) => d.username)).toContain("ironbridge-science-park-am3");
+    }
+  });
+
+  it("offers what matches part of a text that matches nothing whole, never picking one", async () => {
+    // Another operator's name for a facility code the sandbox has.
+    const ld5 = await resolveDcf(provider, "equinix-ld5", { speedMbps: 1000 });
+    expect(ld5).toEqual({
+      kind: "several",
+      partial: true,
+      candidates: [expect.objectContaining({ username: "meridian-slough-ld5" })],
+    });
+    // A metro code with a number: every Amsterdam facility, the ones pricing 10G first.
+    const ams1 = await resolveDcf(provider, "AMS1", { speedMbps: 10000 });
+    if (ams1.kind !== "several") throw new Error(`expected several, got ${ams1.kind}`);
+    expect(ams1.partial).toBe(true);
+    const names = ams1.candidates.map((d) => d.username);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "ironbridge-science-park-am3",
+        "northpoint-schiphol-rijk",
+        "bluewater-amsterdam-zuidoost",
+      ]),
+    );
+    const prices10G = ams1.candidates.map((d) => canPrice(d, 10000));
+    expect(prices10G).toContain(true);
+    expect(prices10G).toEqual([...prices10G].sort((a, b) => Number(b) - Number(a)));
+  });
+
+  it("splits a text into the parts worth searching alone", () => {
+    expect(partialDcfTerms("equinix-ld5")).toEqual(["equinix", "ld5"]);
+    expect(partialDcfTerms("AMS1")).toEqual(["ams"]);
+    expect(partialDcfTerms("Equinix AM3 ")).toEqual(["equinix", "am3"]);
+    // Too short to narrow anything, or the whole text again.
+    expect(partialDcfTerms("LD")).toEqual([]);
+    expect(partialDcfTerms("atlantis")).toEqual([]);
+    expect(partialDcfTerms("a-b-c-1")).toEqual([]);
+    expect(partialDcfTerms("one two three four five")).toHaveLength(3);
   });
 });
 
@@ -292,6 +348,13 @@ describe("quotePortPrice and pricePort", () => {
       kind: "no-match",
       query: "atlantis",
     });
+    const before = calls("calculatePricing");
+    expect(await quotePortPrice(provider, complete("equinix-ld5 1000 1y"))).toMatchObject({
+      kind: "choices",
+      partial: true,
+      candidates: [{ username: "meridian-slough-ld5" }],
+    });
+    expect(calls("calculatePricing")).toBe(before);
   });
 
   it("refuses a request the pricing rule refuses, before sending it", async () => {

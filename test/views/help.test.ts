@@ -19,8 +19,27 @@ describe("helpView", () => {
     for (const group of ["General", "Look up", "Price", "Order", "Track and approve"]) {
       expect(text).toContain(`*${group}*`);
     }
-    expect(text).toContain("/connect price port AMS1 10G 12m");
+    expect(text).toContain("/connect price port ironbridge-iad1 10G 1y");
     expect(blocks.length).toBeLessThanOrEqual(50);
+  });
+
+  it("says where to copy an id from when it knows none, instead of an example that repeats the synopsis", () => {
+    const text = allText(helpView(COMMANDS).blocks);
+    expect(text).toContain("(copy a port id from `/connect ports`)");
+    expect(text).toContain("(the order id is in the approval thread once a port order is placed)");
+    expect(text).toContain("(copy an order id from `/connect track`)");
+    expect(text).not.toContain("e.g. `/connect port <portId>`");
+    expect(text).not.toContain("e.g. `/connect order <orderId>`");
+  });
+
+  it("fills a known id into look-up examples only, never into one that changes something", () => {
+    const known = { "<portId>": "port-123", "<orderId>": "order-456" } as const;
+    const text = allText(helpView(COMMANDS, known).blocks);
+    expect(text).toContain("e.g. `/connect port port-123`");
+    expect(text).toContain("e.g. `/connect order order-456`");
+    expect(text).not.toContain("copy a port id from");
+    expect(text).not.toContain("track stop order-456");
+    expect(text).toContain("(copy an order id from `/connect track`)");
   });
 
   it("points an unknown command at the closest one or at help", () => {

@@ -1,10 +1,12 @@
 import { helpView } from "../../../views/help.js";
 import { whoamiView } from "../../../views/whoami.js";
+import { exampleIds } from "../../flows/helpExamples.js";
 import { COMMANDS } from "../commandRegistry.js";
 import type { CommandHandler } from "../connect.js";
 
 export const help: CommandHandler = async (ctx) => {
-  await ctx.reply(helpView(COMMANDS));
+  const ids = await exampleIds(ctx.services);
+  await ctx.reply(helpView(COMMANDS, ids.portId ? { "<portId>": ids.portId } : {}));
 };
 
 export const whoami: CommandHandler = async (ctx) => {

@@ -144,10 +144,15 @@ export function portQuoteReply(
         : reply;
     }
     case "choices": {
-      const reply = priceChoicesView(quote.query, quote.candidates, {
-        speedMbps: quote.speedMbps,
-        term: { value: quote.term.value, unit: quote.term.unit },
-      });
+      const reply = priceChoicesView(
+        quote.query,
+        quote.candidates,
+        {
+          speedMbps: quote.speedMbps,
+          term: { value: quote.term.value, unit: quote.term.unit },
+        },
+        quote.partial,
+      );
       return quote.includeCrossConnect ? withCrossConnectPicks(reply) : reply;
     }
     case "no-match":
