@@ -16,7 +16,7 @@ import { createPlayground, type Playground } from "./playground/index.js";
 import { createProvider } from "./provider/api.js";
 import { redisWarnings } from "./redisCheck.js";
 import { type Sandbox, type SandboxOptions, startSandbox } from "./sandbox/index.js";
-import { cachedIdentity, type Services } from "./services.js";
+import { cachedIdentity, type Services, systemClock } from "./services.js";
 import {
   type HealthReport,
   operationalRoutes,
@@ -174,6 +174,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       provider: api,
       identity,
       sandbox: config.provider.kind === "sandbox",
+      clock: sandbox?.clock ?? systemClock,
       logger,
       metrics,
       approvals: { store: approvalStore, ...approvalPolicy(config, standin !== undefined) },

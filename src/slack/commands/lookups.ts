@@ -104,7 +104,9 @@ export const port: CommandHandler = async (ctx) => {
     );
     return;
   }
-  await ctx.reply(portDetailView(found.port, found.capabilities, timeZone));
+  await ctx.reply(
+    portDetailView(found.port, found.capabilities, timeZone, ctx.services.clock.now()),
+  );
 };
 
 export const order: CommandHandler = async (ctx) => {
@@ -125,7 +127,7 @@ export const order: CommandHandler = async (ctx) => {
     );
     return;
   }
-  await ctx.reply(portOrderView(found.order, timeZone));
+  await ctx.reply(portOrderView(found.order, timeZone, ctx.services.clock.now()));
 };
 
 export const asn: CommandHandler = async (ctx) => {
@@ -162,7 +164,7 @@ export const edgeOrders: CommandHandler = async (ctx) => {
     listEdgeOrders(ctx.services, { page: ctx.page, pageSize: EDGE_ITEM_PAGE_SIZE }),
     ctx.timeZone(),
   ]);
-  await ctx.reply(edgeOrdersView(result.items, result.page, timeZone));
+  await ctx.reply(edgeOrdersView(result.items, result.page, timeZone, ctx.services.clock.now()));
 };
 
 export const edgeDrafts: CommandHandler = async (ctx) => {
@@ -171,7 +173,7 @@ export const edgeDrafts: CommandHandler = async (ctx) => {
     listEdgeDrafts(ctx.services, { page: ctx.page, pageSize: EDGE_ITEM_PAGE_SIZE }),
     ctx.timeZone(),
   ]);
-  await ctx.reply(edgeDraftsView(result.drafts, result.page, timeZone));
+  await ctx.reply(edgeDraftsView(result.drafts, result.page, timeZone, ctx.services.clock.now()));
 };
 
 // ---------------------------------------------------------------------------------------------
