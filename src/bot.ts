@@ -12,7 +12,12 @@ import { type Jobs, startJobs } from "./jobs/index.js";
 import { createLogger, type Logger } from "./log.js";
 import { createMetrics, type Metrics } from "./metrics.js";
 // Playground mode: the web page standing in for Slack's client (src/playground/).
-import { createPlayground, type Playground } from "./playground/index.js";
+import {
+  createPlayground,
+  PLAYGROUND_REDIS_PREFIX,
+  type Playground,
+  startPlaygroundAfresh,
+} from "./playground/index.js";
 import { createProvider } from "./provider/api.js";
 import { redisWarnings } from "./redisCheck.js";
 import { type Sandbox, type SandboxOptions, startSandbox } from "./sandbox/index.js";
@@ -135,7 +140,10 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     });
     for (const warning of await redisWarnings(redis)) logger.warn(warning);
 
-    const prefix = options.redisPrefix ?? "connect";
+    // The local playground's keys belong to one run of its fresh sandbox: own prefix, cleared.
+    const playgroundRun = config.slack.mode === "playground" && config.provider.kind === "sandbox";
+    const prefix = options.redisPrefix ?? (playgroundRun ? PLAYGROUND_REDIS_PREFIX : "connect");
+    if (playgroundRun) await startPlaygroundAfresh(redis, prefix, logger);
     const identity = cachedIdentity(() => api.whoami());
     const approvalStore = new ApprovalStore({ redis, prefix: `${prefix}:approvals` });
 

@@ -8,6 +8,7 @@ import { registerPlaygroundAssets } from "./assets.js";
 import { type OpenTrackers, SandboxTime } from "./sandboxTime.js";
 
 export { PLAYGROUND_COMMAND, PlaygroundApi } from "./api.js";
+export { PLAYGROUND_REDIS_PREFIX, startPlaygroundAfresh } from "./freshStart.js";
 export type { AdvanceResult, OpenTrackers, SandboxTimeStatus } from "./sandboxTime.js";
 export type {
   PlaygroundChannel,
