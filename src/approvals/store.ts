@@ -394,6 +394,40 @@ export class ApprovalStore {
     });
   }
 
+  /**
+   * unknown → approved: a person places the order again after a look-up found nothing at the
+   * provider. Deliberate, because the first call may still surface there (a second order); the
+   * unknown outcome's note moves into the history so the record shows what was set aside.
+   */
+  async placeAgain(id: string, by: string): Promise<TransitionResult> {
+    return this.transition(id, {
+      from: "unknown",
+      to: "approved",
+      actor: by,
+      unset: [FIELD.error],
+      note: (record) =>
+        record.error ? `place again after: ${record.error.message}` : "place again",
+    });
+  }
+
+  /**
+   * unknown → failed: a person decides the order was not placed (e.g. checked in the provider's
+   * portal). The error says who marked it and why, so the thread and the audit tell the same.
+   */
+  async markFailed(id: string, by: string, note: string): Promise<TransitionResult> {
+    const why = note.trim();
+    const error = storableError({
+      message: `Marked as failed by ${mention(by)}${why ? `: ${why}` : ""}`,
+    });
+    return this.transition(id, {
+      from: "unknown",
+      to: "failed",
+      actor: by,
+      note: error.message,
+      set: { [FIELD.error]: JSON.stringify(error) },
+    });
+  }
+
   /** Requests waiting for a decision, oldest first (the one waiting longest leads). */
   async listPending(): Promise<ApprovalRequest[]> {
     const ids = await this.redis.zrange(this.statusKey("pending"), "0", String(MAX_LIST - 1));
@@ -588,6 +622,11 @@ function safeStringify(value: unknown): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A Slack user as a mention; anything else (a worker, "reconciler") as it is. */
+function mention(actor: string): string {
+  return /^[UW][A-Z0-9]{2,}$/.test(actor) ? `<@${actor}>` : actor;
 }
 
 function truncate(text: string, max: number): string {
