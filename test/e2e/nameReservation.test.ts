@@ -1,7 +1,11 @@
 import type { KnownBlock } from "@slack/types";
+import { WebClient } from "@slack/web-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApprovalInputError } from "../../src/approvals/index.js";
+import type { OrderSubmission } from "../../src/flows/ordering.js";
 import { dcfRef } from "../../src/flows/pricing.js";
 import type { Dcf } from "../../src/provider/api.js";
+import { submitFromForm } from "../../src/slack/commands/submitForm.js";
 import { type StandinView, viewStateValues } from "../../src/standin/index.js";
 import { LAYER2_BLOCKS } from "../../views/layer2Modal.js";
 import { PORT_ORDER_BLOCKS, PORT_ORDER_VIEW } from "../../views/portOrderModal.js";
@@ -126,5 +130,73 @@ describe("one name, one request: concurrent submissions of one order form", () =
     );
 
     await expectOneRequest(answers, name, LAYER2_BLOCKS.name);
+  });
+
+  describe("answering the form (every order form goes through submitFromForm)", () => {
+    const submission = (name: string): OrderSubmission => ({
+      kind: "iod",
+      title: `IO-D service ${name}`,
+      summary: [{ label: "Name", value: name }],
+      call: { operation: "createGiaService", pathParams: {}, body: { name } },
+      reconcileKey: name,
+      requester: { userId: USER, channelId: STANDIN_IDS.general },
+    });
+    const client = () =>
+      new WebClient(env.standin.botToken, {
+        slackApiUrl: env.standin.apiUrl,
+        retryConfig: { retries: 0 },
+      });
+    const postedAbout = (name: string) =>
+      env.standin.messages(STANDIN_IDS.approvals).filter((m) => m.text.includes(name)).length;
+
+    it("answers once, before posting; a taken name is answered as the name's error, unposted", async () => {
+      const name = "e2e-form-answer-1";
+      const answers: Array<{ nameError?: string; postedBefore: number }> = [];
+      const answerForm = async (nameError?: string) => {
+        answers.push({ nameError, postedBefore: postedAbout(name) });
+      };
+      const first = await submitFromForm({
+        services: env.bot.services,
+        client: client(),
+        submission: submission(name),
+        answerForm,
+      });
+      expect(first.ok).toBe(true);
+      // The form was answered (closed) before the approval message went out.
+      expect(answers).toEqual([{ nameError: undefined, postedBefore: 0 }]);
+      expect(postedAbout(name)).toBe(1);
+
+      answers.length = 0;
+      const second = await submitFromForm({
+        services: env.bot.services,
+        client: client(),
+        submission: submission(` ${name.toUpperCase()}`),
+        answerForm,
+      });
+      expect(second).toEqual({
+        ok: false,
+        field: "name",
+        message: `A request named "${name.toUpperCase()}" is already waiting or being ordered; choose another name`,
+      });
+      expect(answers).toEqual([{ nameError: second.ok ? "" : second.message, postedBefore: 1 }]);
+      expect(postedAbout(name)).toBe(1);
+    });
+
+    it("still answers the form once when storing fails, then lets the error through", async () => {
+      let answered = 0;
+      const broken = { ...submission("e2e-form-answer-2"), title: "two\nlines" };
+      await expect(
+        submitFromForm({
+          services: env.bot.services,
+          client: client(),
+          submission: broken,
+          answerForm: async (nameError) => {
+            expect(nameError).toBeUndefined();
+            answered += 1;
+          },
+        }),
+      ).rejects.toBeInstanceOf(ApprovalInputError);
+      expect(answered).toBe(1);
+    });
   });
 });
