@@ -2,7 +2,6 @@ import type { KnownBlock } from "@slack/types";
 import { WebClient } from "@slack/web-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApprovalInputError } from "../../src/approvals/index.js";
-import type { OrderSubmission } from "../../src/flows/ordering.js";
 import { dcfRef } from "../../src/flows/pricing.js";
 import type { Dcf } from "../../src/provider/api.js";
 import { submitFromForm } from "../../src/slack/commands/submitForm.js";
@@ -133,7 +132,8 @@ describe("one name, one request: concurrent submissions of one order form", () =
   });
 
   describe("answering the form (every order form goes through submitFromForm)", () => {
-    const submission = (name: string): OrderSubmission => ({
+    type Submission = Parameters<typeof submitFromForm>[0]["submission"];
+    const submission = (name: string): Submission => ({
       kind: "iod",
       title: `IO-D service ${name}`,
       summary: [{ label: "Name", value: name }],

@@ -1,7 +1,9 @@
 import type { WebClient } from "@slack/web-api";
-import type { OrderSubmission } from "../../flows/ordering.js";
 import type { Services } from "../../services.js";
 import { postForApproval, type SubmitOutcome, storeForApproval } from "../approvals.js";
+
+/** The order a form submits, as the approvals take it (wherever the order types live). */
+type FormSubmission = Parameters<typeof storeForApproval>[0]["submission"];
 
 /**
  * Submits an order form's request and answers the form at the right moment: the request is
@@ -18,7 +20,7 @@ import { postForApproval, type SubmitOutcome, storeForApproval } from "../approv
 export async function submitFromForm(input: {
   services: Services;
   client: WebClient;
-  submission: OrderSubmission;
+  submission: FormSubmission;
   answerForm: (nameError?: string) => Promise<void>;
 }): Promise<SubmitOutcome> {
   const { services, client, submission, answerForm } = input;
