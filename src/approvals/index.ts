@@ -1,4 +1,5 @@
 export { describeRefusal, describeState } from "./messages.js";
+export { NameReservedError, type NameScope, nameScope, normalizedName } from "./names.js";
 export {
   type ApproveDecision,
   type CanApproveInput,

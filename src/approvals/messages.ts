@@ -17,6 +17,8 @@ export function describeRefusal(refusal: Refusal): string {
       return "Please give a reason for rejecting the request.";
     case "stale-attempt":
       return "This placement attempt was superseded by a newer one.";
+    case "name-taken":
+      return `Another request (${refusal.heldBy}) has asked for the name "${refusal.name}" since, so this one can't be placed under it.`;
     default:
       return describeState(refusal.record);
   }

@@ -21,30 +21,44 @@ import type { Redis } from "ioredis";
  */
 
 /**
- * KEYS: record, created index, expiry index, then one index per status (pending first).
- * ARGV: id, createdMs, expiresAtMs, ttlMs, nowMs, trimLimit, field/value pairs...
- * Returns 1 when created, 0 when the id is taken.
+ * KEYS: record, created index, expiry index, one index per status (pending first), then the
+ *       name key when the request has a name.
+ * ARGV: id, createdMs, expiresAtMs, ttlMs, nowMs, trimLimit, statusCount, field/value pairs...
+ * Returns {'created'}, {'id-taken'} or {'name-taken', holderId} (nothing written for either).
+ * The name key holds the id of the request holding the name, with the record's TTL.
  */
 const CREATE = `
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+if redis.call('EXISTS', KEYS[1]) == 1 then return {'id-taken'} end
+local lastIndex = 3 + tonumber(ARGV[7])
+local name = KEYS[lastIndex + 1]
+if name then
+  local holder = redis.call('GET', name)
+  if holder then return {'name-taken', holder} end
+end
 local expired = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', ARGV[5], 'LIMIT', 0, tonumber(ARGV[6]))
 for _, old in ipairs(expired) do
-  for i = 2, #KEYS do redis.call('ZREM', KEYS[i], old) end
+  for i = 2, lastIndex do redis.call('ZREM', KEYS[i], old) end
 end
-redis.call('HSET', KEYS[1], unpack(ARGV, 7))
+redis.call('HSET', KEYS[1], unpack(ARGV, 8))
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
 redis.call('ZADD', KEYS[3], ARGV[3], ARGV[1])
 redis.call('ZADD', KEYS[4], ARGV[2], ARGV[1])
-return 1
+if name then redis.call('SET', name, ARGV[1], 'PX', ARGV[4]) end
+return {'created'}
 `;
 
 /**
- * KEYS: record, created index, expiry index, index of the from-status, index of the to-status.
+ * KEYS: record, created index, expiry index, index of the from-status, index of the to-status,
+ *       then the name key when the request has a name.
  * ARGV: id, from, to, updatedAt, nowMs, expiresAtMs, ttlMs, historyLine, incrementAttempts
- *       ('1' or '0'), expectedAttempts ('' = any), number of pairs n, n field/value pairs,
- *       then fields to delete.
- * Returns {'ok', fields} | {'refused', fields} | {'stale', fields} | {'missing'}.
+ *       ('1' or '0'), expectedAttempts ('' = any), nameRule, number of pairs n, n field/value
+ *       pairs, then fields to delete.
+ * nameRule: 'keep' (hold the name for the record's TTL; a record from before names were reserved
+ * takes it if it is free), 'reserve' (the same, but refused when another request holds it) or
+ * 'release' (delete it, only if this request holds it).
+ * Returns {'ok', fields} | {'refused', fields} | {'stale', fields} |
+ *         {'name-taken', fields, holderId} | {'missing'}.
  */
 const TRANSITION = `
 local status = redis.call('HGET', KEYS[1], 'status')
@@ -53,9 +67,15 @@ if status ~= ARGV[2] then return {'refused', redis.call('HGETALL', KEYS[1])} end
 if ARGV[10] ~= '' and redis.call('HGET', KEYS[1], 'attempts') ~= ARGV[10] then
   return {'stale', redis.call('HGETALL', KEYS[1])}
 end
-local n = tonumber(ARGV[11])
-if n > 0 then redis.call('HSET', KEYS[1], unpack(ARGV, 12, 11 + 2 * n)) end
-for i = 12 + 2 * n, #ARGV do redis.call('HDEL', KEYS[1], ARGV[i]) end
+local name, rule = KEYS[6], ARGV[11]
+local holder = false
+if name then holder = redis.call('GET', name) end
+if rule == 'reserve' and holder and holder ~= ARGV[1] then
+  return {'name-taken', redis.call('HGETALL', KEYS[1]), holder}
+end
+local n = tonumber(ARGV[12])
+if n > 0 then redis.call('HSET', KEYS[1], unpack(ARGV, 13, 12 + 2 * n)) end
+for i = 13 + 2 * n, #ARGV do redis.call('HDEL', KEYS[1], ARGV[i]) end
 if ARGV[9] == '1' then redis.call('HINCRBY', KEYS[1], 'attempts', 1) end
 local history = redis.call('HGET', KEYS[1], 'history')
 if history and history ~= '' then history = history .. '\\n' .. ARGV[8] else history = ARGV[8] end
@@ -65,6 +85,13 @@ redis.call('ZADD', KEYS[3], ARGV[6], ARGV[1])
 local created = redis.call('ZSCORE', KEYS[2], ARGV[1]) or ARGV[5]
 redis.call('ZREM', KEYS[4], ARGV[1])
 redis.call('ZADD', KEYS[5], created, ARGV[1])
+if name then
+  if rule == 'release' then
+    if holder == ARGV[1] then redis.call('DEL', name) end
+  elseif not holder or holder == ARGV[1] then
+    redis.call('SET', name, ARGV[1], 'PX', ARGV[7])
+  end
+end
 return {'ok', redis.call('HGETALL', KEYS[1])}
 `;
 
@@ -93,17 +120,20 @@ export interface ApprovalScripts {
  * Registers the scripts on a connection (idempotent: redefining replaces the same script).
  * Names are versioned so a future change cannot collide with an older definition.
  */
-export function registerScripts(redis: Redis, statusCount: number): ApprovalScripts {
-  const define = (name: string, lua: string, numberOfKeys: number) => {
-    redis.defineCommand(name, { lua, numberOfKeys });
+export function registerScripts(redis: Redis): ApprovalScripts {
+  // No fixed number of keys: a request without a name passes one key fewer (the count is sent
+  // with each call), so no placeholder key is ever named.
+  const define = (name: string, lua: string) => {
+    redis.defineCommand(name, { lua });
     // defineCommand adds a method ioredis' types cannot know about; this is its only use.
     const call = (redis as unknown as Record<string, ScriptCall>)[name];
     if (typeof call !== "function") throw new Error(`ioredis did not define ${name}`);
-    return (keys: string[], args: (string | number)[]) => call.call(redis, ...keys, ...args);
+    return (keys: string[], args: (string | number)[]) =>
+      call.call(redis, keys.length, ...keys, ...args);
   };
   return {
-    create: define("approvalsCreateV1", CREATE, 3 + statusCount),
-    transition: define("approvalsTransitionV1", TRANSITION, 5),
-    mergeFields: define("approvalsMergeFieldsV1", MERGE_FIELDS, 2),
+    create: define("approvalsCreateV2", CREATE),
+    transition: define("approvalsTransitionV2", TRANSITION),
+    mergeFields: define("approvalsMergeFieldsV1", MERGE_FIELDS),
   };
 }

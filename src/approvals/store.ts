@@ -8,11 +8,13 @@ import {
   FIELD,
   pairsToFields,
 } from "./codec.js";
+import { NameReservedError, nameScope, normalizedName } from "./names.js";
 import { type ApprovalScripts, registerScripts } from "./scripts.js";
 import {
   APPROVAL_ID_PATTERN,
   APPROVAL_STATUSES,
   ApprovalInputError,
+  type ApprovalKind,
   ApprovalRecordError,
   type ApprovalRequest,
   type ApprovalStatus,
@@ -40,6 +42,7 @@ import {
  *   approvals:created         zset id → createdAt ms (the audit list)
  *   approvals:status:<status> zset id → createdAt ms, one per status (pending list, reconciler)
  *   approvals:expires         zset id → expiry ms, to trim the indexes of expired records
+ *   approvals:name:<scope>:<name>  string → id of the live request holding that order name
  */
 
 export interface ApprovalStoreOptions {
@@ -77,6 +80,17 @@ export type Refusal =
       id: string;
       /** The request as it is now, so the caller can say who decided it and when. */
       record: ApprovalRequest;
+    }
+  | {
+      ok: false;
+      /** retry / placeAgain: another request took this one's name while it was failed */
+      reason: "name-taken";
+      id: string;
+      record: ApprovalRequest;
+      /** The name as this request asked for it. */
+      name: string;
+      /** The id of the request holding it now. */
+      heldBy: string;
     };
 
 export type TransitionResult = { ok: true; record: ApprovalRequest } | Refusal;
@@ -126,10 +140,18 @@ const NOT_IN: Record<
   failed: "not-failed",
 };
 
+/**
+ * What a step does with the request's name (see the README's "Names"): a live request keeps
+ * it, one that can no longer become an order releases it, and one that comes back from
+ * `failed` or `unknown` must get it back first.
+ */
+type NameRule = "keep" | "reserve" | "release";
+
 interface TransitionSpec {
   from: keyof typeof NOT_IN;
   to: ApprovalStatus;
   actor: string;
+  name: NameRule;
   /** A history note; a function when it depends on the request as it is (retry). */
   note?: string | ((record: ApprovalRequest) => string | undefined);
   set?: Record<string, string>;
@@ -160,10 +182,14 @@ export class ApprovalStore {
     this.retentionMs = Math.round(retentionDays * DAY_MS);
     this.now = options.now ?? (() => new Date());
     this.onInvalidRecord = options.onInvalidRecord ?? (() => {});
-    this.scripts = registerScripts(this.redis, APPROVAL_STATUSES.length);
+    this.scripts = registerScripts(this.redis);
   }
 
-  /** Records a new request as pending. Throws ApprovalInputError on input it must not store. */
+  /**
+   * Records a new request as pending and reserves its name (`reconcileKey`, in its kind's
+   * `nameScope`) in the same atomic step. Throws NameReservedError when another live request
+   * holds the name, ApprovalInputError on input it must not store; nothing is written then.
+   */
   async create(input: CreateApprovalInput): Promise<ApprovalRequest> {
     const parsed = createApprovalInputSchema.safeParse(input);
     if (!parsed.success) throw new ApprovalInputError(describeIssues(parsed.error.issues));
@@ -179,6 +205,7 @@ export class ApprovalStore {
     const at = now.toISOString();
     // Stored as it will be read back (JSON), so the caller sees exactly what will be placed.
     const call = JSON.parse(callJson) as ApprovalRequest["call"];
+    const nameKey = this.nameKey(data.kind, data.reconcileKey);
     for (let draw = 1; ; draw += 1) {
       const record: ApprovalRequest = {
         id: newApprovalId(),
@@ -203,6 +230,7 @@ export class ApprovalStore {
           this.createdKey(),
           this.expiresKey(),
           ...APPROVAL_STATUSES.map((status) => this.statusKey(status)),
+          ...(nameKey ? [nameKey] : []),
         ],
         [
           record.id,
@@ -211,13 +239,18 @@ export class ApprovalStore {
           this.retentionMs,
           now.getTime(),
           TRIM_BATCH,
+          APPROVAL_STATUSES.length,
           ...encodeNewRecord(record),
         ],
       );
-      if (created === 1) return record;
-      // 0 means the id was taken (80 random bits: practically never); draw another, but
-      // never loop forever on a reply this code does not expect.
-      if (created !== 0 || draw >= 3) {
+      const [outcome, holder] = Array.isArray(created) ? created : [];
+      if (outcome === "created") return record;
+      if (outcome === "name-taken" && typeof holder === "string") {
+        throw new NameReservedError((data.reconcileKey ?? "").trim(), holder);
+      }
+      // The id was taken (80 random bits: practically never); draw another, but never loop
+      // forever on a reply this code does not expect.
+      if (outcome !== "id-taken" || draw >= 3) {
         throw new Error(`could not create approval request (reply ${String(created)})`);
       }
     }
@@ -267,6 +300,7 @@ export class ApprovalStore {
       from: "pending",
       to: input.action === "approve" ? "approved" : "rejected",
       actor: input.by,
+      name: input.action === "approve" ? "keep" : "release",
       note: decision.reason,
       set: { [FIELD.decision]: JSON.stringify(decision) },
       at,
@@ -283,6 +317,7 @@ export class ApprovalStore {
       from: "pending",
       to: "cancelled",
       actor: by,
+      name: "release",
       precheck: (record) =>
         record.requester.userId === by
           ? undefined
@@ -299,6 +334,7 @@ export class ApprovalStore {
       from: "approved",
       to: "executing",
       actor: workerId,
+      name: "keep",
       set: { [FIELD.claimedBy]: workerId },
       incrementAttempts: true,
     });
@@ -315,6 +351,8 @@ export class ApprovalStore {
       from: "executing",
       to: "placed",
       actor: "",
+      // The provider has the name now; the key lives on with the record's TTL, no longer.
+      name: "keep",
       note: stored.providerId ? `provider id ${stored.providerId}` : undefined,
       set: { [FIELD.result]: JSON.stringify(stored) },
       unset: [FIELD.error],
@@ -329,6 +367,7 @@ export class ApprovalStore {
       from: "executing",
       to: "failed",
       actor: "",
+      name: "release",
       note: stored.message,
       set: { [FIELD.error]: JSON.stringify(stored) },
       expectedAttempts: guard.attempt,
@@ -345,6 +384,8 @@ export class ApprovalStore {
       from: "executing",
       to: "unknown",
       actor: "",
+      // It may exist at the provider under this name: nobody else may ask for it meanwhile.
+      name: "keep",
       note: error.message,
       set: { [FIELD.error]: JSON.stringify(error) },
       expectedAttempts: guard.attempt,
@@ -362,6 +403,7 @@ export class ApprovalStore {
         from: "unknown",
         to: "placed",
         actor: input.by,
+        name: "keep",
         note: input.note,
         set: { [FIELD.result]: JSON.stringify(stored) },
         unset: [FIELD.error],
@@ -372,6 +414,7 @@ export class ApprovalStore {
       from: "unknown",
       to: "failed",
       actor: input.by,
+      name: "release",
       note: input.note,
       set: { [FIELD.error]: JSON.stringify(error) },
     });
@@ -379,18 +422,58 @@ export class ApprovalStore {
 
   /**
    * failed → approved: a person deliberately tries again (a worker may then claim it). The
-   * previous error moves into the history note so the record shows what was retried.
+   * previous error moves into the history note so the record shows what was retried. Takes the
+   * name back; refused with `name-taken` when another request took it meanwhile.
    */
   async retry(id: string, by: string, note?: string): Promise<TransitionResult> {
     return this.transition(id, {
       from: "failed",
       to: "approved",
       actor: by,
+      // Released when it failed: another request may have taken the name since.
+      name: "reserve",
       unset: [FIELD.error],
       note: (record) => {
         const previous = record.error ? `retry after: ${record.error.message}` : "retry";
         return note ? `${note} (${previous})` : previous;
       },
+    });
+  }
+
+  /**
+   * unknown → approved: a person places the order again after a look-up found nothing at the
+   * provider. Deliberate, because the first call may still surface there (a second order); the
+   * unknown outcome's note moves into the history so the record shows what was set aside.
+   */
+  async placeAgain(id: string, by: string): Promise<TransitionResult> {
+    return this.transition(id, {
+      from: "unknown",
+      to: "approved",
+      actor: by,
+      // Held all along, unless the request predates names; refused if another took it then.
+      name: "reserve",
+      unset: [FIELD.error],
+      note: (record) =>
+        record.error ? `place again after: ${record.error.message}` : "place again",
+    });
+  }
+
+  /**
+   * unknown → failed: a person decides the order was not placed (e.g. checked in the provider's
+   * portal). The error says who marked it and why, so the thread and the audit tell the same.
+   */
+  async markFailed(id: string, by: string, note: string): Promise<TransitionResult> {
+    const why = note.trim();
+    const error = storableError({
+      message: `Marked as failed by ${mention(by)}${why ? `: ${why}` : ""}`,
+    });
+    return this.transition(id, {
+      from: "unknown",
+      to: "failed",
+      actor: by,
+      name: "release",
+      note: error.message,
+      set: { [FIELD.error]: JSON.stringify(error) },
     });
   }
 
@@ -455,6 +538,7 @@ export class ApprovalStore {
     if (!entry.success) throw new ApprovalInputError(describeIssues(entry.error.issues));
     const historyLine = encodeHistoryEntry(entry.data);
     const set = Object.entries(spec.set ?? {}).flat();
+    const nameKey = this.nameKey(current.kind, current.reconcileKey);
     const reply = await this.scripts.transition(
       [
         this.recordKey(id),
@@ -462,6 +546,7 @@ export class ApprovalStore {
         this.expiresKey(),
         this.statusKey(spec.from),
         this.statusKey(spec.to),
+        ...(nameKey ? [nameKey] : []),
       ],
       [
         id,
@@ -474,13 +559,14 @@ export class ApprovalStore {
         historyLine,
         spec.incrementAttempts ? "1" : "0",
         spec.expectedAttempts === undefined ? "" : String(spec.expectedAttempts),
+        spec.name,
         set.length / 2,
         ...set,
         ...(spec.unset ?? []),
       ],
     );
 
-    const [outcome, pairs] = Array.isArray(reply) ? reply : [];
+    const [outcome, pairs, holder] = Array.isArray(reply) ? reply : [];
     if (outcome === "missing") return { ok: false, reason: "not-found", id };
     let record: ApprovalRequest;
     try {
@@ -492,6 +578,10 @@ export class ApprovalStore {
     }
     if (outcome === "ok") return { ok: true, record };
     if (outcome === "stale") return { ok: false, reason: "stale-attempt", id, record };
+    if (outcome === "name-taken") {
+      const name = (record.reconcileKey ?? "").trim();
+      return { ok: false, reason: "name-taken", id, record, name, heldBy: String(holder) };
+    }
     return { ok: false, reason: NOT_IN[spec.from], id, record };
   }
 
@@ -527,6 +617,12 @@ export class ApprovalStore {
   }
   private statusKey(status: ApprovalStatus): string {
     return `${this.prefix}approvals:status:${status}`;
+  }
+  /** The key holding a name, or undefined when the request has none (a blank one is none). */
+  private nameKey(kind: ApprovalKind, name: string | undefined): string | undefined {
+    const normalized = normalizedName(name ?? "");
+    if (normalized === "") return undefined;
+    return `${this.prefix}approvals:name:${nameScope(kind)}:${normalized}`;
   }
 }
 
@@ -588,6 +684,11 @@ function safeStringify(value: unknown): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A Slack user as a mention; anything else (a worker, "reconciler") as it is. */
+function mention(actor: string): string {
+  return /^[UW][A-Z0-9]{2,}$/.test(actor) ? `<@${actor}>` : actor;
 }
 
 function truncate(text: string, max: number): string {

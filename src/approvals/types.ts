@@ -12,8 +12,9 @@ export type ApprovalKind = (typeof APPROVAL_KINDS)[number];
 
 /**
  * pending → approved | rejected | cancelled; approved → executing (claimed by a worker);
- * executing → placed | failed | unknown; unknown → placed | failed (reconciled);
- * failed → approved (a deliberate retry). See transitions in store.ts.
+ * executing → placed | failed | unknown; unknown → placed | failed (reconciled, or marked failed
+ * by a person); unknown → approved (placed again by a person); failed → approved (a deliberate
+ * retry). See transitions in store.ts.
  */
 export const APPROVAL_STATUSES = [
   "pending",

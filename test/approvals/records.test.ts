@@ -44,10 +44,10 @@ describe("creating and reading requests", () => {
       slack: { approvalChannel: "C0APPROVALS" },
       kind: "port",
       sandbox: true,
-      reconcileKey: "syd-core-01",
+      reconcileKey: input.reconcileKey,
     });
     expect(await store.get(created.id)).toEqual(created);
-    const other = await store.create(input);
+    const other = await store.create(portOrderInput());
     expect(other.id).not.toBe(created.id);
   });
 
@@ -212,7 +212,7 @@ describe("retention", () => {
 
   it("keeps a placed port order record small", async () => {
     const { store, prefix: own } = newStore(redis, prefix);
-    const { id } = await store.create(portOrderInput());
+    const { id, reconcileKey } = await store.create(portOrderInput());
     await store.mergeSlackRefs(id, {
       approvalChannel: "C0APPROVALS",
       approvalTs: "1740823200.000100",
@@ -237,6 +237,15 @@ describe("retention", () => {
     const bytes = await redis.memory("USAGE", `${own}approval:${id}`, "SAMPLES", 0);
     // Kept for 100 days: a few KB each is thousands of orders per 10 MB.
     expect(bytes).toBeLessThan(4096);
+    // The name stays reserved as long as the record is kept: one small string key.
+    const nameBytes = await redis.memory(
+      "USAGE",
+      `${own}approvals:name:port:${reconcileKey}`,
+      "SAMPLES",
+      0,
+    );
+    expect(nameBytes).toBeGreaterThan(0);
+    expect(nameBytes).toBeLessThan(256);
   });
 });
 

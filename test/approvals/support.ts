@@ -54,15 +54,23 @@ export function newStore(
   };
 }
 
-/** A port order as the port-order flow would submit it. */
+let portCount = 0;
+
+/**
+ * A port order as the port-order flow would submit it. Each call asks for a port name of its
+ * own (names are reserved: a second live request for one name is refused), unless the
+ * overrides give a `reconcileKey`.
+ */
 export function portOrderInput(overrides: Partial<CreateApprovalInput> = {}): CreateApprovalInput {
+  portCount += 1;
+  const portName = `syd-core-${String(portCount).padStart(2, "0")}`;
   return {
     kind: "port",
     title: "Port order: 10 Gbps at Equinix SY1, 12 months",
     summary: [
       { label: "Data center", value: "Equinix SY1 (locationId 3)" },
       { label: "Speed", value: "10 Gbps" },
-      { label: "Port name", value: "syd-core-01" },
+      { label: "Port name", value: portName },
       { label: "Term", value: "12 months" },
       { label: "Diversity zone", value: "red" },
       { label: "Marketplace visibility", value: "private" },
@@ -77,7 +85,7 @@ export function portOrderInput(overrides: Partial<CreateApprovalInput> = {}): Cr
           locationId: 3,
           speed: 10000,
           term: 12,
-          portName: "syd-core-01",
+          portName,
           diversityZone: "red",
           marketPlaceVisibility: false,
           costCentre: "NET-OPS",
@@ -86,7 +94,7 @@ export function portOrderInput(overrides: Partial<CreateApprovalInput> = {}): Cr
         },
       ],
     },
-    reconcileKey: "syd-core-01",
+    reconcileKey: portName,
     price: { monthly: 1200, text: "USD 1,200.00 monthly" },
     requester: { userId: "UREQ00001", channelId: "D0REQ0001" },
     sandbox: true,

@@ -104,6 +104,20 @@ const STEPS: Step[] = [
       }),
   },
   {
+    name: "placeAgain",
+    from: "unknown",
+    to: "approved",
+    actor: APPROVER,
+    run: (s, id) => s.placeAgain(id, APPROVER),
+  },
+  {
+    name: "markFailed",
+    from: "unknown",
+    to: "failed",
+    actor: APPROVER,
+    run: (s, id) => s.markFailed(id, APPROVER, "checked the portal: no such order"),
+  },
+  {
     name: "retry",
     from: "failed",
     to: "approved",
@@ -261,6 +275,42 @@ describe("step details", () => {
       "approved>executing:worker-b",
       "executing>placed:worker-b",
     ]);
+  });
+
+  it("places again after an unknown outcome, keeping the unknown note in the history", async () => {
+    const { store } = newStore(redis, prefix, { now: tickingClock().now });
+    const id = await requestIn(store, "unknown");
+
+    const again = await store.placeAgain(id, APPROVER);
+    expect(again.ok && again.record).toMatchObject({ status: "approved", attempts: 1 });
+    expect(again.ok && again.record.error).toBeUndefined();
+    expect(again.ok && again.record.history.at(-1)).toMatchObject({
+      actor: APPROVER,
+      from: "unknown",
+      to: "approved",
+      note: "place again after: timeout after sending",
+    });
+    // A worker may claim it again: the new attempt is counted.
+    const claimed = await store.claim(id, "worker-b");
+    expect(claimed.ok && claimed.record.attempts).toBe(2);
+  });
+
+  it("marks an unknown outcome failed, saying who marked it and why", async () => {
+    const { store } = newStore(redis, prefix, { now: tickingClock().now });
+    const id = await requestIn(store, "unknown");
+
+    const failed = await store.markFailed(id, APPROVER, "  no order in the portal ");
+    const message = `Marked as failed by <@${APPROVER}>: no order in the portal`;
+    expect(failed.ok && failed.record.error).toEqual({ message });
+    expect(failed.ok && failed.record.history.at(-1)).toMatchObject({
+      actor: APPROVER,
+      from: "unknown",
+      to: "failed",
+      note: message,
+    });
+
+    const quiet = await store.markFailed(await requestIn(store, "unknown"), APPROVER, " ");
+    expect(quiet.ok && quiet.record.error?.message).toBe(`Marked as failed by <@${APPROVER}>`);
   });
 
   it("requires a reason to reject", async () => {
