@@ -2,12 +2,18 @@
 // property test of every view (hostileText.test.ts) and the end-to-end test of what the bot
 // actually sends (hostileText.e2e.test.ts).
 import fc from "fast-check";
+import { STANDIN_IDS } from "../../src/standin/index.js";
 
-/** Slack ids the fixtures use for people and channels: real ids, as Slack sends them. */
-export const TRUSTED_USERS = ["U0REQUEST1", "U0APPROVE1", "U0OTHER01"] as const;
-export const TRUSTED_CHANNELS = ["C0GENERAL1", "C0APPROVAL"] as const;
+/** Slack ids of real people and channels (the stand-in's workspace): as Slack sends them. */
+export const TRUSTED_USERS = [
+  STANDIN_IDS.requester,
+  STANDIN_IDS.approver,
+  STANDIN_IDS.groupApprover,
+  STANDIN_IDS.outsider,
+] as const;
+export const TRUSTED_CHANNELS = [STANDIN_IDS.general, STANDIN_IDS.approvals] as const;
 /** A permalink as chat.getPermalink returns it (Slack's own, never typed by a person). */
-export const TRUSTED_LINK = "https://slack.example/archives/C0APPROVAL/p1700000000000100";
+export const TRUSTED_LINK = "https://slack.example/archives/C0APPROVALS/p1700000000000100";
 
 const VICTIM = "U0VICTIM9";
 
@@ -53,25 +59,33 @@ export const hostileText: fc.Arbitrary<string> = fc.oneof(
   },
 );
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 // Tokens a view may build itself: a mention of a real person or channel (from Slack's own
 // payloads), a date token, a permalink from Slack's API. Their labels must hold no "<".
-const ALLOWED_TOKEN = new RegExp(
-  [
-    `<@(?:${TRUSTED_USERS.join("|")})>`,
-    `<#(?:${TRUSTED_CHANNELS.join("|")})>`,
-    "<!date\\^\\d+\\^[^|<>]*\\|[^<>]*>",
-    `<${TRUSTED_LINK.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\|[^<>]*>`,
-  ].join("|"),
-  "g",
-);
+function allowedTokens(linkPrefixes: readonly string[]): RegExp {
+  return new RegExp(
+    [
+      `<@(?:${TRUSTED_USERS.join("|")})>`,
+      `<#(?:${TRUSTED_CHANNELS.join("|")})>`,
+      "<!date\\^\\d+\\^[^|<>]*\\|[^<>]*>",
+      ...linkPrefixes.map((prefix) => `<${escapeRegExp(prefix)}[^|<>]*\\|[^<>]*>`),
+    ].join("|"),
+    "g",
+  );
+}
 
 /**
  * What is wrong with one mrkdwn text: any "<" that does not open a token the view built itself.
  * In mrkdwn every "<" opens a control sequence (mention, channel, link, date), so a text
- * without a stray "<" can neither ping anyone nor carry a link.
+ * without a stray "<" can neither ping anyone nor carry a link. `linkPrefixes`: where Slack's
+ * own permalinks point.
  */
-export function injectionIn(text: string): string | undefined {
-  const rest = text.replace(ALLOWED_TOKEN, "");
+export function injectionIn(
+  text: string,
+  linkPrefixes: readonly string[] = [TRUSTED_LINK],
+): string | undefined {
+  const rest = text.replace(allowedTokens(linkPrefixes), "");
   const at = rest.indexOf("<");
   return at === -1 ? undefined : rest.slice(Math.max(0, at - 20), at + 40);
 }
@@ -108,9 +122,12 @@ export function mrkdwnTexts(output: unknown): string[] {
 }
 
 /** The injections found in a builder's output, each with a little context. */
-export function injectionsIn(output: unknown): string[] {
+export function injectionsIn(
+  output: unknown,
+  linkPrefixes: readonly string[] = [TRUSTED_LINK],
+): string[] {
   return mrkdwnTexts(output)
-    .map(injectionIn)
+    .map((text) => injectionIn(text, linkPrefixes))
     .filter((found): found is string => found !== undefined);
 }
 
