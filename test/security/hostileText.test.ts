@@ -674,6 +674,16 @@ describe("hostile text never forms a mention or a link", () => {
     expect(blocks.escapeMrkdwn("<!channel>", 5)).toBe("&lt;!ch…");
   });
 
+  it("leaves plain_text as typed: headers and options show the characters, not entities", () => {
+    const typed = "<!channel> & <b>";
+    const view = approvals.approvalMessageView({ ...approval, title: typed });
+    const header = view.blocks.find((b) => b.type === "header");
+    expect(header?.type === "header" && header.text.text).toBe(`Port order: ${typed}`);
+    const option = pricingModals.dcfOption({ ...dcfOnNet, name: typed });
+    expect(option.text.text).toContain(typed);
+    expect(option.text.text).not.toContain("&lt;");
+  });
+
   it("finds what it looks for (the check itself is not blind)", () => {
     for (const h of [
       "<!channel>",
