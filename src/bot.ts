@@ -5,7 +5,7 @@ import { WebClient } from "@slack/web-api";
 import { Redis } from "ioredis";
 import { placedNextSteps } from "../views/approvals.js";
 import { ApprovalStore } from "./approvals/index.js";
-import type { Config } from "./config.js";
+import { type Config, configuredSecrets } from "./config.js";
 import { withRequestId } from "./context.js";
 import { placeOrder, readOrderForTracking, reconcileOrder } from "./flows/ordering.js";
 import { type Jobs, startJobs } from "./jobs/index.js";
@@ -84,12 +84,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       "npm run worker needs SLACK_BOT_TOKEN and PROVIDER_BASE_URL; in local mode the workers run inside npm start.",
     );
   }
-  const secrets = [
-    config.provider.kind === "remote" ? config.provider.apiKey : "",
-    config.slack.mode !== "playground" ? config.slack.botToken : "",
-    config.slack.mode === "http" ? config.slack.signingSecret : "",
-    config.slack.mode === "socket" ? config.slack.appToken : "",
-  ].filter(Boolean);
+  const secrets = configuredSecrets(config);
   const logger = options.logger ?? createLogger({ level: config.logLevel, secrets });
   const metrics = options.metrics ?? createMetrics();
   const stops: Array<() => Promise<unknown>> = [];
@@ -119,6 +114,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     let rateLimit: (() => Promise<void>) | undefined;
     const api = createProvider({
       ...provider,
+      secrets,
       logger,
       metrics,
       beforeRequest: () => rateLimit?.() ?? Promise.resolve(),

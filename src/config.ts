@@ -181,3 +181,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL ?? "info",
   };
 }
+
+/**
+ * Every secret value of a configuration: the provider API key, the Slack bot token, signing
+ * secret and app token, and a password in REDIS_URL. Every entry point gives these to its
+ * logger and to the provider client, which replace them wherever they appear (a provider or a
+ * library may echo one in an error text), not only under known key names.
+ */
+export function configuredSecrets(config: Config): string[] {
+  const { slack, provider } = config;
+  const values = [
+    provider.kind === "remote" ? provider.apiKey : undefined,
+    slack.mode !== "playground" ? slack.botToken : undefined,
+    slack.mode !== "playground" ? slack.signingSecret : undefined,
+    slack.mode === "socket" ? slack.appToken : undefined,
+    redisPassword(config.redisUrl),
+  ];
+  return [...new Set(values.filter((v): v is string => typeof v === "string" && v !== ""))];
+}
+
+function redisPassword(url: string): string | undefined {
+  try {
+    const password = new URL(url).password;
+    return password === "" ? undefined : decodeURIComponent(password);
+  } catch {
+    return undefined;
+  }
+}

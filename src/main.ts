@@ -1,4 +1,5 @@
 import { type RunningBot, startBot } from "./bot.js";
+import { configuredSecrets } from "./config.js";
 import { createLogger } from "./log.js";
 import { loadConfigOrExit, stopOnSignals } from "./processLifecycle.js";
 
@@ -7,7 +8,7 @@ import { loadConfigOrExit, stopOnSignals } from "./processLifecycle.js";
  * whole product locally: the sandbox provider, the bot, a stand-in for Slack and its playground.
  */
 const config = loadConfigOrExit();
-const logger = createLogger({ level: config.logLevel });
+const logger = createLogger({ level: config.logLevel, secrets: configuredSecrets(config) });
 const bot: RunningBot = await startBot({ config, logger }).catch((error: Error) => {
   const hint = /^Redis is not reachable/.test(error.message)
     ? '. Start one with: redis-server --daemonize yes --save "" --appendonly no (or set REDIS_URL)'

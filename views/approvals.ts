@@ -73,7 +73,7 @@ export function approvalMessageView(record: ApprovalRequest): Reply {
       fields(
         record.summary
           .slice(i, i + LIMITS.sectionFields)
-          .map((line) => [line.label, escapeMrkdwn(line.value)] as const),
+          .map((line) => [escapeMrkdwn(line.label), escapeMrkdwn(line.value)] as const),
       ),
     );
   }
@@ -95,7 +95,7 @@ export function approvalMessageView(record: ApprovalRequest): Reply {
   }
   return {
     text: truncate(
-      `${KIND_LABEL[record.kind]} request from <@${record.requester.userId}>: ${record.title} — ${record.status}`,
+      `${KIND_LABEL[record.kind]} request from <@${record.requester.userId}>: ${escapeMrkdwn(record.title)} — ${record.status}`,
       3000,
     ),
     blocks: withSandboxLabel(blocks, record.sandbox),
@@ -153,6 +153,7 @@ export function approvalsListView(
   ];
   for (const record of records.slice(0, 40)) {
     const link = links.get(record.id);
+    // The link is the message's permalink from Slack's own API, never text from a person.
     const title = link ? `<${link}|${escapeMrkdwn(record.title)}>` : escapeMrkdwn(record.title);
     const price = record.price ? ` · ${escapeMrkdwn(record.price.text)}` : "";
     const state = scope === "all" ? `\n${approvalStatusLine(record)}` : "";
@@ -174,7 +175,10 @@ export function approvalsListView(
 /** A Slack date token, shown in each reader's time zone. */
 function slackDate(iso: string): string {
   const seconds = Math.floor(Date.parse(iso) / 1000);
-  return Number.isFinite(seconds) ? `<!date^${seconds}^{date_short_pretty} {time}|${iso}>` : iso;
+  const shown = escapeMrkdwn(iso);
+  return Number.isFinite(seconds)
+    ? `<!date^${seconds}^{date_short_pretty} {time}|${shown}>`
+    : shown;
 }
 
 const WAITING_ON: Record<string, string> = {
@@ -202,4 +206,48 @@ export function placedNextSteps(request: ApprovalRequest, result: PlacementResul
       return `${what} \`${escapeMrkdwn(result.providerId ?? "?")}\`${status}${waiting ? `: ${waiting}` : ""}.`;
     }
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The thread's and the requester's messages (posted by src/slack/approvals.ts). Everything a
+// person or the provider wrote — title, reason, port name, error text — is escaped here.
+
+/** The requester's answer once the request is posted for approval. */
+export function submittedText(title: string, permalink: string | undefined): string {
+  // The permalink comes from Slack's chat.getPermalink, not from a person.
+  const where = permalink ? `<${permalink}|in the approvals channel>` : "in the approvals channel";
+  return `:inbox_tray: Your request *${escapeMrkdwn(title)}* is waiting for approval ${where}. I'll post progress in its thread.`;
+}
+
+/** The approvals thread's reply to a rejection. */
+export function rejectedThreadText(by: string, reason: string): string {
+  return `:no_entry: Rejected by <@${by}>: ${escapeMrkdwn(reason)}`;
+}
+
+/** The requester's DM about a rejection. */
+export function rejectedRequesterText(title: string, by: string, reason: string): string {
+  return `:no_entry: Your request *${escapeMrkdwn(title)}* was rejected by <@${by}>: ${escapeMrkdwn(reason)}`;
+}
+
+/** The requester's DM once the order is placed. */
+export function orderedRequesterText(title: string, providerId: string | undefined): string {
+  const id = providerId ? ` (\`${escapeMrkdwn(providerId)}\`)` : "";
+  return `:rocket: Your request *${escapeMrkdwn(title)}* was approved and ordered${id}.`;
+}
+
+/** The approvals thread's reply when the provider refused the order. */
+export function placementFailedText(message: string): string {
+  return `:x: The provider refused the order: ${escapeMrkdwn(message)}\nNothing was ordered. An approver can fix the cause and press *Retry*.`;
+}
+
+/**
+ * The approvals thread's escalation when the provider's outcome is unknown: `lookFor` is the
+ * port name (or the title) the requester chose, so it is escaped like any outside text — this
+ * is exactly where approvers are told to go and look.
+ */
+export function escalationText(reason: string, lookFor: string): string {
+  return (
+    `:rotating_light: I could not tell whether the order reached the provider (${escapeMrkdwn(reason)}). I will not send it again. ` +
+    `Please check the provider's portal for *${escapeMrkdwn(lookFor)}* before doing anything else.`
+  );
 }

@@ -34,9 +34,31 @@ export function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
 }
 
-/** Escapes the three characters Slack's mrkdwn treats as control characters. */
-export function escapeMrkdwn(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+/**
+ * THE way a string that did not come from our own code (a request field, a name, a reason, a
+ * provider value or error text, a command line, search text) enters mrkdwn: a message's or a
+ * section's text, a field, a context element, a message's fallback `text`.
+ *
+ * Slack's mrkdwn has exactly three control characters. `<` opens a special token — `<!channel>`,
+ * `<!here>`, `<@U…>`, `<#C…>`, `<https://x|label>` — so once `<` and `>` are entities no
+ * mention or link can be formed from the text, wherever in a message it lands. `&` is escaped
+ * first, so a text that is already escaped (`&lt;!channel&gt;`) shows exactly as typed instead
+ * of turning back into `<!channel>`. plain_text fields (headers, buttons, options, inputs) are
+ * never escaped: Slack shows them as typed and forms nothing from them.
+ *
+ * `max` clips the raw text (with "…") before escaping, so an entity is never cut in half.
+ */
+export function escapeMrkdwn(text: string, max?: number): string {
+  const clipped = max === undefined ? text : truncate(text, max);
+  return clipped.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+/**
+ * The reverse, for a shared helper's mrkdwn output reused in a plain_text field (an option's
+ * text): plain text shows entities literally, so they go back to the characters typed.
+ */
+export function plainFromMrkdwn(text: string): string {
+  return text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
 }
 
 export function header(text: string): HeaderBlock {

@@ -141,7 +141,7 @@ export function quoteRequestedMessage(input: {
 }): Message {
   const what = describeRequest(input.request);
   return {
-    text: `Quote requested… Edge port ${what}`,
+    text: `Quote requested… Edge port ${escapeMrkdwn(what)}`,
     blocks: [
       section(
         `:hourglass_flowing_sand: *Quote requested…* <@${input.requestedBy}> asked for an Edge port quote: ${escapeMrkdwn(what)}.`,
@@ -167,7 +167,7 @@ export function quoteAnsweredRootMessage(input: {
       ? `:white_check_mark: *Edge quote ready* for <@${input.requestedBy}>: ${escapeMrkdwn(what)}. The offers are in the thread.`
       : `:warning: *Edge quote failed* for <@${input.requestedBy}>: ${escapeMrkdwn(what)}. See the thread.`;
   return {
-    text: input.outcome === "ready" ? `Edge quote ready: ${what}` : `Edge quote failed: ${what}`,
+    text: `Edge quote ${input.outcome === "ready" ? "ready" : "failed"}: ${escapeMrkdwn(what)}`,
     blocks: [
       section(line),
       requestFields(input.request),
@@ -308,7 +308,9 @@ export function quoteReadyMessage(input: {
       ? "no offers"
       : `${quote.offers.length} offer${quote.offers.length === 1 ? "" : "s"}${cheapest !== undefined ? ` from ${formatMoney(cheapest)} per month` : ""}`;
   return {
-    text: `${discount ? `Edge quote with ${discount}` : "Edge quote ready"}: ${request ? `${describeRequest(request)}: ` : ""}${summary}`,
+    text: escapeMrkdwn(
+      `${discount ? `Edge quote with ${discount}` : "Edge quote ready"}: ${request ? `${describeRequest(request)}: ` : ""}${summary}`,
+    ),
     blocks,
   };
 }
@@ -331,7 +333,7 @@ export function quoteFailedMessage(input: {
       ]),
     );
   }
-  return { text: `Edge quote failed: ${input.message}`, blocks };
+  return { text: `Edge quote failed: ${escapeMrkdwn(input.message)}`, blocks };
 }
 
 /** After "Ask for a 10 Gbps offer" or "Contact support". */
@@ -381,7 +383,7 @@ export function draftSavedMessage(draft: DraftLike & { deleteIn?: number }, by: 
   const days = typeof draft.deleteIn === "number" ? Math.ceil(draft.deleteIn) : 30;
   const name = escapeMrkdwn(draft.name ?? "Draft order");
   return {
-    text: `Saved as Edge draft ${draft.name ?? draft.id}`,
+    text: `Saved as Edge draft ${escapeMrkdwn(draft.name ?? draft.id)}`,
     blocks: [
       section(
         `:memo: <@${by}> saved this quote as the draft *${name}* (${code(draft.id)}). The provider deletes it in ${days} days; \`${COMMAND} edge drafts\` lists it.`,

@@ -7,6 +7,7 @@ import {
   type IdPlaceholder,
 } from "../src/slack/commandRegistry.js";
 import { context, divider, escapeMrkdwn, header, section, truncate } from "./blocks.js";
+import { code } from "./format.js";
 
 const GROUP_ORDER: readonly CommandGroup[] = [
   "General",
@@ -79,7 +80,7 @@ export function helpView(
 /** Answer to an unknown subcommand: the closest match, or a pointer to help. */
 export function unknownCommandText(input: string, suggestion?: CommandSpec): string {
   // A pasted wall of text is not echoed back whole.
-  const tried = `\`${COMMAND} ${truncate(input, 80)}\``;
+  const tried = code(`${COMMAND} ${truncate(input, 80)}`);
   return suggestion
     ? `I don't know ${tried}. Did you mean \`${COMMAND} ${commandName(suggestion)}${suggestion.args ? ` ${suggestion.args}` : ""}\`? See \`${COMMAND} help\`.`
     : `I don't know ${tried}. See \`${COMMAND} help\` for every command.`;

@@ -26,6 +26,7 @@ import {
   escapeMrkdwn,
   LIMITS,
   option,
+  plainFromMrkdwn,
   section,
   truncate,
   withSandboxLabel,
@@ -136,9 +137,7 @@ export function plainText(text: string) {
 }
 
 /** Option and description texts are plain text: undo the mrkdwn escaping of shared helpers. */
-export function plain(text: string): string {
-  return text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
-}
+export const plain = plainFromMrkdwn;
 
 export function inputBlock(
   blockId: string,

@@ -24,7 +24,15 @@ import {
 import type { Dcf } from "../src/provider/api.js";
 import { CLASSES_OF_SERVICE } from "../src/provider/rules.js";
 import { COMMAND } from "../src/slack/commandRegistry.js";
-import { context, escapeMrkdwn, LIMITS, option, section, truncate } from "./blocks.js";
+import {
+  context,
+  escapeMrkdwn,
+  LIMITS,
+  option,
+  plainFromMrkdwn,
+  section,
+  truncate,
+} from "./blocks.js";
 import { type DcfRecord, dcfFeatures } from "./dcf.js";
 import { code, formatMbps, formatSpeed, formatTerm, textOr } from "./format.js";
 import { channelIdField, metadataFields } from "./modalMetadata.js";
@@ -115,9 +123,7 @@ export function parseMetadata(text: unknown): PriceModalMetadata {
 // Data center options
 
 /** Option and description texts are plain text: undo the mrkdwn escaping of shared helpers. */
-function plain(text: string): string {
-  return text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
-}
+const plain = plainFromMrkdwn;
 
 function city(dcf: Dcf): string | undefined {
   const addresses = Array.isArray(dcf.company?.addresses) ? dcf.company.addresses : [];

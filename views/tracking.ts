@@ -15,7 +15,7 @@ export function trackedOrdersView(
       text: "No port orders are being tracked.",
       blocks: [
         section(
-          "No port orders are being tracked. Use the *Track* button of `/connect order <orderId>`.",
+          "No port orders are being tracked. Use the *Track* button of `/connect order &lt;orderId&gt;`.",
         ),
       ],
     };
@@ -40,6 +40,8 @@ export function trackedOrdersView(
   }
   if (orders.length > shown.length)
     blocks.push(context(`…and ${orders.length - shown.length} more.`));
-  blocks.push(context("Stop one with `/connect track stop <orderId>` (its owner or an approver)."));
+  blocks.push(
+    context("Stop one with `/connect track stop &lt;orderId&gt;` (its owner or an approver)."),
+  );
   return { text: `${orders.length} tracked port orders`, blocks };
 }

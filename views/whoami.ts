@@ -4,7 +4,7 @@ import type { Reply } from "./reply.js";
 
 export function whoamiView(identity: Identity, slackUserId: string): Reply {
   return {
-    text: `The bot acts as provider user ${identity.userId} of ${identity.companyUsername}`,
+    text: `The bot acts as provider user ${escapeMrkdwn(identity.userId)} of ${escapeMrkdwn(identity.companyUsername)}`,
     blocks: [
       header("Who the bot acts as"),
       fields([

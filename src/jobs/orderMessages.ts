@@ -1,3 +1,5 @@
+import { escapeMrkdwn } from "../../views/blocks.js";
+
 /**
  * The words of order tracking: the status line, a status change, the final message, the
  * deadline, the weekly LOA reminder. Plain mrkdwn text (the thread's messages need no buttons);
@@ -55,24 +57,18 @@ export function isLoaWaiting(loaStatus: string | undefined): boolean {
   return !LOA_SETTLED.has(normalizeStatus(loaStatus));
 }
 
-/** Escapes Slack's control characters and bounds the length of a provider value. */
-export function escapeText(value: string, max = 120): string {
-  const clipped = value.length > max ? `${value.slice(0, max - 1)}…` : value;
-  return clipped.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-}
-
 export function formatSpeed(speed: number | string | undefined): string | undefined {
   if (speed === undefined) return undefined;
   const mbps = typeof speed === "number" ? speed : Number(String(speed).replace(/\s*mbps$/i, ""));
-  if (!Number.isFinite(mbps) || mbps <= 0) return escapeText(String(speed), 40);
+  if (!Number.isFinite(mbps) || mbps <= 0) return escapeMrkdwn(String(speed), 40);
   if (mbps >= 1000 && mbps % 1000 === 0) return `${mbps / 1000} Gbps`;
   if (mbps >= 1000) return `${(mbps / 1000).toFixed(1)} Gbps`;
   return `${mbps} Mbps`;
 }
 
 function statusPhrase(status: string, loaStatus: string | undefined): string {
-  const loa = loaStatus ? `, LOA *${escapeText(loaStatus, 60)}*` : "";
-  return `*${escapeText(status, 60)}*${loa}`;
+  const loa = loaStatus ? `, LOA *${escapeMrkdwn(loaStatus, 60)}*` : "";
+  return `*${escapeMrkdwn(status, 60)}*${loa}`;
 }
 
 export interface OrderRef {
@@ -82,13 +78,13 @@ export interface OrderRef {
 
 function orderName(ref: OrderRef): string {
   const label = ref.kind === "edge" ? "Edge port order" : "Port order";
-  return `${label} \`${escapeText(ref.orderId, 128)}\``;
+  return `${label} \`${escapeMrkdwn(ref.orderId, 128)}\``;
 }
 
 /** The status line kept up to date in place (chat.update). */
 export function statusLineText(ref: OrderRef, snapshot: OrderSnapshot, sinceIso: string): string {
   const ended = isTerminalOrderStatus(snapshot.status);
-  const tail = ended ? "tracking ended" : `tracking since ${sinceIso.slice(0, 10)}`;
+  const tail = ended ? "tracking ended" : `tracking since ${escapeMrkdwn(sinceIso.slice(0, 10))}`;
   return `${orderName(ref)}: ${statusPhrase(snapshot.status, snapshot.loaStatus)} (${tail})`;
 }
 
@@ -103,15 +99,15 @@ export function changeText(
   if (statusChanged) {
     parts.push(
       previous.status
-        ? `status ${escapeText(previous.status, 60)} → *${escapeText(next.status, 60)}*`
-        : `status *${escapeText(next.status, 60)}*`,
+        ? `status ${escapeMrkdwn(previous.status, 60)} → *${escapeMrkdwn(next.status, 60)}*`
+        : `status *${escapeMrkdwn(next.status, 60)}*`,
     );
   }
   if ((previous.loaStatus ?? "") !== (next.loaStatus ?? "")) {
     parts.push(
       previous.loaStatus
-        ? `LOA ${escapeText(previous.loaStatus, 60)} → *${escapeText(next.loaStatus ?? "none", 60)}*`
-        : `LOA *${escapeText(next.loaStatus ?? "none", 60)}*`,
+        ? `LOA ${escapeMrkdwn(previous.loaStatus, 60)} → *${escapeMrkdwn(next.loaStatus ?? "none", 60)}*`
+        : `LOA *${escapeMrkdwn(next.loaStatus ?? "none", 60)}*`,
     );
   }
   const hint = statusHint(next.status);
@@ -138,7 +134,7 @@ function nextStep(kind: OrderKind): string {
     case "off-net":
       return "Next: the LOA. For this extended (off-net) location the provider orders the interconnect through a partner; the LOA can take 4–6 weeks and is forwarded by email to whoever placed the order (it can also be downloaded from the port order). Then the cross connect is installed and the port goes ACTIVE.";
     case "edge":
-      return "Next: activation. The Edge port is provisioned by the provider's partner; check the port with `/connect port <id>` until it is ACTIVE.";
+      return "Next: activation. The Edge port is provisioned by the provider's partner; check the port with `/connect port &lt;id&gt;` until it is ACTIVE.";
     default:
       return "Next: the LOA. The person who placed the order gets an email with the LOA step (on-net, the LOA is ready in about 24 hours); order the cross connect with it, and the port goes ACTIVE once it is connected.";
   }
@@ -150,18 +146,18 @@ export function finalText(ref: OrderRef, snapshot: OrderSnapshot): string {
   if (status === "done") {
     const port = snapshot.port;
     const details: string[] = [];
-    if (port?.name) details.push(`*${escapeText(port.name, 100)}*`);
-    if (port?.id) details.push(`id \`${escapeText(port.id, 100)}\``);
+    if (port?.name) details.push(`*${escapeMrkdwn(port.name, 100)}*`);
+    if (port?.id) details.push(`id \`${escapeMrkdwn(port.id, 100)}\``);
     const speed = formatSpeed(port?.speed);
     if (speed) details.push(speed);
-    if (port?.location) details.push(`at ${escapeText(port.location, 100)}`);
+    if (port?.location) details.push(`at ${escapeMrkdwn(port.location, 100)}`);
     const portText = details.length > 0 ? ` New port: ${details.join(", ")}.` : "";
     return `:white_check_mark: ${orderName(ref)} is done.${portText}\n${nextStep(ref.kind)}`;
   }
   if (status === "cancelled") {
     return `:no_entry_sign: ${orderName(ref)} was cancelled. Tracking has ended.`;
   }
-  return `:x: ${orderName(ref)} ended with status *${escapeText(snapshot.status, 60)}*. Nothing more will happen on its own: check the order with \`/connect order ${escapeText(ref.orderId, 128)}\` or contact the provider's support.`;
+  return `:x: ${orderName(ref)} ended with status *${escapeMrkdwn(snapshot.status, 60)}*. Nothing more will happen on its own: check the order with \`/connect order ${escapeMrkdwn(ref.orderId, 128)}\` or contact the provider's support.`;
 }
 
 export function deadlineText(
@@ -170,7 +166,7 @@ export function deadlineText(
   last: { status?: string; loaStatus?: string },
 ): string {
   const status = last.status ? statusPhrase(last.status, last.loaStatus) : "*never read*";
-  return `:hourglass: Stopped tracking ${orderName(ref)} after ${days} days; last status ${status}. Check it with \`/connect order ${escapeText(ref.orderId, 128)}\`.`;
+  return `:hourglass: Stopped tracking ${orderName(ref)} after ${days} days; last status ${status}. Check it with \`/connect order ${escapeMrkdwn(ref.orderId, 128)}\`.`;
 }
 
 export function reminderText(
@@ -183,7 +179,7 @@ export function reminderText(
     ref.kind === "off-net"
       ? "Off-net LOAs take 4–6 weeks: the provider obtains the LOA from a partner and forwards it by email."
       : "On-net LOAs are usually ready within about 24 hours: check the LOA email sent to whoever placed the order, or download the LOA from the port order.";
-  return `:calendar: ${orderName(ref)}: the LOA is still *${escapeText(loaStatus, 60)}* after ${weeks} week${weeks === 1 ? "" : "s"}. ${wait} (tracking for <@${requestedBy}>)`;
+  return `:calendar: ${orderName(ref)}: the LOA is still *${escapeMrkdwn(loaStatus, 60)}* after ${weeks} week${weeks === 1 ? "" : "s"}. ${wait} (tracking for <@${requestedBy}>)`;
 }
 
 export function stoppedText(ref: OrderRef, by: string): string {

@@ -4,7 +4,7 @@
 // every failure into a ProviderError. Callers therefore only ever see successful data.
 import createClient, { type Client, type Middleware } from "openapi-fetch";
 import { currentRequestId, newRequestId } from "../context.js";
-import type { Logger } from "../log.js";
+import { type Logger, REDACTION_MARK, scrubSecrets } from "../log.js";
 import type { Metrics } from "../metrics.js";
 import {
   cancelledError,
@@ -233,6 +233,11 @@ export interface AttemptInfo {
 export interface ProviderClientOptions {
   baseUrl: string;
   apiKey: string;
+  /**
+   * The other configured secrets (Slack tokens, signing secret): a provider that echoes what
+   * it was sent could hand one back in an error text. The API key is always included.
+   */
+  secrets?: readonly string[];
   logger: Logger;
   /** Per attempt; default 15 000. */
   timeoutMs?: number;
@@ -326,9 +331,12 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
   const transport = options.fetch ?? globalThis.fetch;
   const { logger, metrics, beforeRequest } = options;
 
-  // A provider may echo the request (headers included) in an error text: strip the key from
-  // everything that came back before it goes into an error or a log line.
-  const scrub = (text: string) => text.split(apiKey).join("[REDACTED]");
+  // A provider may echo the request (headers included) in an error text: strip the key and
+  // every other configured secret from what came back before it goes into a ProviderError.
+  // This is the one door provider text has into an error (its message, providerMessage and
+  // userMessage), so whatever is logged, posted or stored from an error is already clean.
+  const secrets = [apiKey, ...(options.secrets ?? [])];
+  const scrub = (text: string) => scrubSecrets(text.split(apiKey).join(REDACTION_MARK), secrets);
 
   const calls = new WeakMap<Request, CallInfo>();
 

@@ -50,6 +50,21 @@ function strict<S extends z.core.$ZodLooseShape>(
 // control character is a paste mistake, not intent.
 const PRINTABLE = /^[^\p{Cc}\p{Zl}\p{Zp}]*$/u;
 
+// Invisible and direction-changing characters: every Unicode format character (Cf) — zero-width
+// space, non-joiner and joiner (U+200B–U+200D), word joiner (U+2060), BOM (U+FEFF), soft hyphen,
+// the bidirectional marks (U+200E/F, U+061C), embeddings and overrides (U+202A–U+202E) and
+// isolates (U+2066–U+2069) — plus private-use and lone surrogate code points. In a name they make
+// a title that shows as nothing, or one that reads differently from what it is ("gro.elpmaxe"
+// shown as "example.org"): an approver must see exactly what will be ordered.
+const INVISIBLE = /[\p{Cf}\p{Co}\p{Cs}]/u;
+export const NAME_CHARACTERS_MESSAGE =
+  "Names can't contain invisible or right-to-left control characters";
+
+/** True when a name holds none of the characters above. One rule for every name field. */
+export function hasOnlyVisibleCharacters(name: string): boolean {
+  return !INVISIBLE.test(name);
+}
+
 function text(label: string) {
   return z
     .string({ error: required(label, `${label} must be text`) })
@@ -58,10 +73,9 @@ function text(label: string) {
 }
 
 function nameField(label: string, max?: number) {
-  const base = text(label).regex(
-    PRINTABLE,
-    `${label} can't contain line breaks, tabs or control characters`,
-  );
+  const base = text(label)
+    .regex(PRINTABLE, `${label} can't contain line breaks, tabs or control characters`)
+    .refine(hasOnlyVisibleCharacters, NAME_CHARACTERS_MESSAGE);
   return max === undefined ? base : base.max(max, `${label} must be at most ${max} characters`);
 }
 
@@ -600,6 +614,7 @@ export const edgeDraftOrderRule = strict("Draft order", {
     .trim()
     .min(1, "Draft name can't be empty; leave it out for the default name")
     .max(PORT_NAME_MAX, `Draft name must be at most ${PORT_NAME_MAX} characters`)
+    .refine(hasOnlyVisibleCharacters, NAME_CHARACTERS_MESSAGE)
     .nullable()
     .optional(),
   speed: z

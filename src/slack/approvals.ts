@@ -8,8 +8,14 @@ import {
   approvalStatusLine,
   approvalsListView,
   BLOCK_REJECT_REASON,
+  escalationText,
   INPUT_REJECT_REASON,
+  orderedRequesterText,
+  placementFailedText,
+  rejectedRequesterText,
+  rejectedThreadText,
   rejectReasonModal,
+  submittedText as submittedTextView,
   VIEW_REJECT_REASON,
 } from "../../views/approvals.js";
 import {
@@ -148,10 +154,7 @@ export async function postForApproval(input: {
 
 /** Sentence for the requester after submitting. */
 export function submittedText(outcome: Extract<SubmitOutcome, { ok: true }>): string {
-  const where = outcome.link
-    ? `<${outcome.link}|in the approvals channel>`
-    : "in the approvals channel";
-  return `:inbox_tray: Your request *${outcome.approval.title}* is waiting for approval ${where}. I'll post progress in its thread.`;
+  return submittedTextView(outcome.approval.title, outcome.link);
 }
 
 async function refreshApprovalMessage(client: WebClient, record: ApprovalRequest): Promise<void> {
@@ -338,14 +341,10 @@ export function registerApprovalListeners(app: ListenerRegistry, services: Servi
       "rejected",
     );
     await refreshApprovalMessage(client, decided.record);
-    await threadReply(
-      client,
-      decided.record,
-      `:no_entry: Rejected by <@${body.user.id}>: ${reason}`,
-    );
+    await threadReply(client, decided.record, rejectedThreadText(body.user.id, reason));
     await client.chat.postMessage({
       channel: record.requester.userId,
-      text: `:no_entry: Your request *${record.title}* was rejected by <@${body.user.id}>: ${reason}`,
+      text: rejectedRequesterText(record.title, body.user.id, reason),
     });
   });
 
@@ -435,24 +434,15 @@ export function placementCallbacks(
         scope: ctx.notifyScope,
         key: `${ctx.notifyKey}:requester`,
         channel: request.requester.userId,
-        text: `:rocket: Your request *${request.title}* was approved and ordered${result.providerId ? ` (\`${result.providerId}\`)` : ""}.`,
+        text: orderedRequesterText(request.title, result.providerId),
       });
     },
     async onFailed(request: ApprovalRequest, error: PlacementError, ctx: PlacementContext) {
-      await post(
-        request,
-        ctx,
-        `:x: The provider refused the order: ${error.message}\nNothing was ordered. An approver can fix the cause and press *Retry*.`,
-      );
+      await post(request, ctx, placementFailedText(error.message));
       await refresh(request, ctx);
     },
     async onEscalate(request: ApprovalRequest, reason: string, ctx: PlacementContext) {
-      await post(
-        request,
-        ctx,
-        `:rotating_light: I could not tell whether the order reached the provider (${reason}). I will not send it again. ` +
-          `Please check the provider's portal for *${request.reconcileKey ?? request.title}* before doing anything else.`,
-      );
+      await post(request, ctx, escalationText(reason, request.reconcileKey ?? request.title));
       await refresh(request, ctx);
     },
   };

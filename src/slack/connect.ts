@@ -5,13 +5,13 @@ import {
   actions,
   button,
   capBlocks,
-  context,
+  escapeMrkdwn,
   LIMITS,
   section,
   withSandboxLabel,
 } from "../../views/blocks.js";
 import { unknownCommandText } from "../../views/help.js";
-import type { Reply } from "../../views/reply.js";
+import { type Reply, sharedByContext } from "../../views/reply.js";
 import { newRequestId, withRequestId } from "../context.js";
 import { ProviderError } from "../provider/errors.js";
 import type { Services } from "../services.js";
@@ -108,7 +108,8 @@ export const STORAGE_UNAVAILABLE_TEXT =
 
 /** A short message for any failure; never a stack trace, never a secret. */
 export function failureText(error: unknown): string {
-  if (error instanceof ProviderError) return `:warning: ${error.userMessage}`;
+  // A userMessage can quote the provider's own words: outside text, so it is escaped.
+  if (error instanceof ProviderError) return `:warning: ${escapeMrkdwn(error.userMessage)}`;
   if (isStorageUnavailable(error)) return STORAGE_UNAVAILABLE_TEXT;
   if (error instanceof BlockedError) return `:no_entry: ${error.message}`;
   return ":warning: Something went wrong on our side; the error is logged. Try again in a minute.";
@@ -176,7 +177,7 @@ export function createConnectRouter(
               text: reply.text,
               blocks: [
                 ...blocks,
-                context(`Shared by <@${input.userId}> · \`${COMMAND} ${input.text}\``),
+                sharedByContext(input.userId, `${COMMAND} ${ctx.name}`, ctx.args),
               ],
             });
           } else {

@@ -1,4 +1,5 @@
 import type { WebClient } from "@slack/web-api";
+import { escapeMrkdwn } from "../../views/blocks.js";
 import { trackedOrdersView } from "../../views/tracking.js";
 import { canApprove } from "../approvals/index.js";
 import type { OrderTracking } from "../flows/orders.js";
@@ -17,14 +18,14 @@ export function slackOrderTracking(services: Services, client: WebClient): Order
       const existing = await services.jobs.tracker.get(orderId);
       if (existing?.open) {
         return {
-          text: `Port order \`${orderId}\` is already being tracked in <#${existing.channel}>.`,
+          text: `Port order \`${escapeMrkdwn(orderId)}\` is already being tracked in <#${existing.channel}>.`,
         };
       }
       // Reading it first proves the order exists before anything is posted.
       const order = await services.provider.getPortOrder(companyUsername, orderId);
       const posted = await client.chat.postMessage({
         channel: channelId,
-        text: `:satellite: Tracking port order \`${orderId}\` (${order.portName ?? "unnamed"}) for <@${userId}>: *${order.status ?? "unknown"}*. Updates follow in this thread.`,
+        text: `:satellite: Tracking port order \`${escapeMrkdwn(orderId)}\` (${escapeMrkdwn(order.portName ?? "unnamed")}) for <@${userId}>: *${escapeMrkdwn(order.status ?? "unknown")}*. Updates follow in this thread.`,
       });
       if (!posted.ts) throw new Error("Slack did not return the message ts");
       const started = await services.jobs.tracker.track({
@@ -36,8 +37,8 @@ export function slackOrderTracking(services: Services, client: WebClient): Order
       });
       return {
         text: started.joined
-          ? `Port order \`${orderId}\` was already being tracked; you'll see its updates there too.`
-          : `Tracking port order \`${orderId}\`: every status and LOA change will be posted in the thread.`,
+          ? `Port order \`${escapeMrkdwn(orderId)}\` was already being tracked; you'll see its updates there too.`
+          : `Tracking port order \`${escapeMrkdwn(orderId)}\`: every status and LOA change will be posted in the thread.`,
       };
     },
   };
@@ -50,7 +51,7 @@ export const track: CommandHandler = async (ctx) => {
     const orderId = ctx.args[1];
     if (!orderId || ctx.args.length > 2) {
       await ctx.reply({
-        text: "Usage: `/connect track stop <orderId>`",
+        text: "Usage: `/connect track stop &lt;orderId&gt;`",
         blocks: [],
         problem: true,
       });
@@ -70,9 +71,9 @@ export const track: CommandHandler = async (ctx) => {
         ).allowed,
     });
     const text = result.ok
-      ? `Stopped tracking port order \`${orderId}\`.`
+      ? `Stopped tracking port order \`${escapeMrkdwn(orderId)}\`.`
       : result.reason === "not-tracked"
-        ? `Port order \`${orderId}\` is not being tracked.`
+        ? `Port order \`${escapeMrkdwn(orderId)}\` is not being tracked.`
         : "Only the person who started tracking this order, or an approver, can stop it.";
     await ctx.reply({ text, blocks: [], problem: !result.ok });
     return;

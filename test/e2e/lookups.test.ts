@@ -181,7 +181,7 @@ describe("/connect look-ups, end to end over signed HTTP", () => {
 
     it("answers a usage line when the id is missing or is not an id", async () => {
       const missing = await ask("port");
-      expect(missing.text).toContain("Usage: `/connect port <portId>`");
+      expect(missing.text).toContain("Usage: `/connect port &lt;portId&gt;`");
       const odd = await ask("port ../../etc");
       expect(odd.text).toContain("does not look like a port id");
     });
@@ -259,7 +259,7 @@ describe("/connect look-ups, end to end over signed HTTP", () => {
 
     it("answers usage without an id, and a clear message for an unknown one", async () => {
       const missing = await ask("order");
-      expect(missing.text).toContain("Usage: `/connect order <orderId>`");
+      expect(missing.text).toContain("Usage: `/connect order &lt;orderId&gt;`");
       const unknown = await ask("order 000000000000000000000000");
       expect(unknown.text).toContain("No port order with id `000000000000000000000000`");
     });

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
 import { Redis } from "ioredis";
 import { type RunningBot, startBot } from "../../src/bot.js";
-import { loadConfig } from "../../src/config.js";
+import { configuredSecrets, loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/log.js";
 import type { SandboxOptions } from "../../src/sandbox/index.js";
 import {
@@ -23,6 +23,8 @@ export interface TestBot {
   signingSecret: string;
   /** Every log line the bot wrote, for assertions (e.g. no secret anywhere). */
   logLines: string[];
+  /** The Redis key prefix of this run (every key the bot wrote starts with it). */
+  redisPrefix: string;
   /** Runs `/connect <text>` as a person in #general. */
   connect(text: string, userId?: string): ReturnType<SlackAppDriver<HttpTransport>["command"]>;
   close(): Promise<void>;
@@ -63,7 +65,8 @@ export async function startTestBot(
   const logger = createLogger({
     level: "debug",
     destination,
-    secrets: [standin.botToken, signingSecret],
+    // As every entry point does: each configured secret is redacted by value.
+    secrets: configuredSecrets(config),
   });
   const redisPrefix = `test:${randomBytes(6).toString("hex")}:`;
   const bot = await startBot({
@@ -85,6 +88,7 @@ export async function startTestBot(
     slack,
     signingSecret,
     logLines,
+    redisPrefix,
     connect: (text, userId = STANDIN_IDS.requester) =>
       slack.command(userId, STANDIN_IDS.general, "/connect", text),
     async close() {

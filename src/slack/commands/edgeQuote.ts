@@ -14,7 +14,7 @@ import type {
 } from "@slack/bolt";
 import type { KnownBlock, ModalView } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
-import { capBlocks, truncate, withSandboxLabel } from "../../../views/blocks.js";
+import { capBlocks, escapeMrkdwn, truncate, withSandboxLabel } from "../../../views/blocks.js";
 import {
   countryOptions,
   EDGE_DISCOUNT_BLOCK,
@@ -286,7 +286,7 @@ export async function requestEdgeQuote(input: {
   } catch (error) {
     services.logger.warn({ err: error }, "edge: quote request failed");
     await tellPrivately(client, services.logger, where, {
-      text: `:warning: Couldn't request the Edge quote: ${quoteFailureWords(error)}`,
+      text: `:warning: Couldn't request the Edge quote: ${escapeMrkdwn(quoteFailureWords(error))}`,
     });
     return;
   }
@@ -402,7 +402,7 @@ export function registerEdgeQuoteListeners(app: ListenerRegistry, services: Serv
           "edge: button failed",
         );
         await tellPrivately(args.client, logger, where, {
-          text: `:warning: ${error instanceof QuoteNoLongerOffered ? error.message : `That didn't work: ${failureWords(error)}`}`,
+          text: `:warning: ${escapeMrkdwn(error instanceof QuoteNoLongerOffered ? error.message : `That didn't work: ${failureWords(error)}`)}`,
         });
       }
     });
@@ -866,7 +866,7 @@ export function registerEdgeQuoteListeners(app: ListenerRegistry, services: Serv
     } catch (error) {
       logger.warn({ err: error }, "edge: rename failed");
       await tellPrivately(client, logger, where, {
-        text: `:warning: Couldn't rename the draft: ${failureWords(error)}`,
+        text: `:warning: Couldn't rename the draft: ${escapeMrkdwn(failureWords(error))}`,
       });
     }
   });

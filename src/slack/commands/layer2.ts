@@ -5,6 +5,7 @@
 import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from "@slack/bolt";
 import type { ModalView } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
+import { escapeMrkdwn } from "../../../views/blocks.js";
 import {
   EVERGREEN_VALUE,
   LAYER2_ACTIONS,
@@ -236,7 +237,7 @@ export async function submitAndTell(
   } catch (error) {
     outcome = "errored";
     services.logger.error({ err: error, command }, "could not submit the request for approval");
-    text = `:warning: Your request *${submission.title}* could not be sent for approval; nothing was ordered. Try again in a minute.`;
+    text = `:warning: Your request *${escapeMrkdwn(submission.title)}* could not be sent for approval; nothing was ordered. Try again in a minute.`;
   }
   try {
     await tellRequester(client, where, text, services.logger);

@@ -47,7 +47,7 @@ async function noArguments(ctx: CommandContext): Promise<boolean> {
 }
 
 function idProblem(check: Exclude<IdCheck, { ok: true }>, ctx: CommandContext, what: string) {
-  const synopsis = `${ctx.name} <${what}Id>`;
+  const synopsis = `${ctx.name} &lt;${what}Id&gt;`;
   if (check.problem === "missing") {
     const where =
       what === "port"

@@ -6,7 +6,7 @@
 import type { BlockAction } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
-import { section, withSandboxLabel } from "../../../views/blocks.js";
+import { escapeMrkdwn, section, withSandboxLabel } from "../../../views/blocks.js";
 import {
   PORT_ORDER_ACTIONS,
   PORT_ORDER_BLOCKS,
@@ -274,7 +274,7 @@ export function registerPortOrderListeners(app: ListenerRegistry, services: Serv
       } catch (error) {
         outcome = "errored";
         logger.error({ err: error }, "could not post the port order for approval");
-        text = `:warning: Couldn't post *${submission.title}* for approval, so nothing will be ordered. Try again in a minute.`;
+        text = `:warning: Couldn't post *${escapeMrkdwn(submission.title)}* for approval, so nothing will be ordered. Try again in a minute.`;
       }
       try {
         await tellRequester(client, where, text, services.sandbox, logger);

@@ -1,0 +1,714 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { ApprovalRequest } from "../../src/approvals/index.js";
+import {
+  type EdgeOrderSource,
+  readBandwidths,
+  readCountries,
+  readOffer,
+  readQuoteResult,
+  readTerms,
+} from "../../src/flows/edgeQuote.js";
+import { iodValues } from "../../src/flows/iod.js";
+import { type Layer2Quote, layer2Values } from "../../src/flows/layer2.js";
+import { loaPathOf } from "../../src/flows/portOrder.js";
+import * as orderMessages from "../../src/jobs/orderMessages.js";
+import { explainQuoteFailure } from "../../src/jobs/quotePoller.js";
+import type { TrackedOrder } from "../../src/jobs/tracker.js";
+import { httpError } from "../../src/provider/errors.js";
+import { COMMANDS } from "../../src/slack/commandRegistry.js";
+import { failureText } from "../../src/slack/connect.js";
+import * as approvals from "../../views/approvals.js";
+import * as asn from "../../views/asn.js";
+import * as blocks from "../../views/blocks.js";
+import * as dcf from "../../views/dcf.js";
+import * as edge from "../../views/edge.js";
+import * as edgeModals from "../../views/edgeModals.js";
+import * as edgeQuote from "../../views/edgeQuote.js";
+import * as format from "../../views/format.js";
+import * as help from "../../views/help.js";
+import * as iodModal from "../../views/iodModal.js";
+import * as layer2Modal from "../../views/layer2Modal.js";
+import * as list from "../../views/list.js";
+import * as modalMetadata from "../../views/modalMetadata.js";
+import * as orders from "../../views/orders.js";
+import * as portOrderModal from "../../views/portOrderModal.js";
+import * as ports from "../../views/ports.js";
+import * as pricing from "../../views/pricing.js";
+import * as pricingModals from "../../views/pricingModals.js";
+import * as reply from "../../views/reply.js";
+import * as routers from "../../views/routers.js";
+import * as time from "../../views/time.js";
+import * as tracking from "../../views/tracking.js";
+import * as whoami from "../../views/whoami.js";
+import { writeReliabilityResult } from "../faults/reliabilityResults.js";
+import {
+  asnPrivateUnknownStatus,
+  asnPublic,
+  capabilitiesIod,
+  connectionPriceResult,
+  dcfOffNet,
+  dcfOnNet,
+  drafts,
+  edgeItems,
+  edgeLocations,
+  metroAms,
+  NOW,
+  orderDone,
+  orderOffNet,
+  portActive,
+  portPriceResult,
+  routerFull,
+  TZ,
+} from "../views/fixtures.js";
+import {
+  HOSTILE,
+  hostileText,
+  injectionIn,
+  injectionsIn,
+  mrkdwnTexts,
+  poison,
+  SLACK_KEYS,
+  TRUSTED_CHANNELS,
+  TRUSTED_LINK,
+  TRUSTED_USERS,
+} from "./hostileText.js";
+
+/**
+ * Nothing a requester, an approver or the provider types can ping a channel or plant a link:
+ * every builder of views/ and every message the jobs post is fed hostile text in every string
+ * of its input (except Slack's own ids), and no mrkdwn of its output — blocks, fields, context,
+ * modal sections, fallback `text`, a returned message text — may hold a "<" the builder did
+ * not put there itself (a mention of a real person, a date token, a Slack permalink).
+ */
+
+const [REQUESTER, APPROVER] = TRUSTED_USERS;
+const [GENERAL, APPROVALS] = TRUSTED_CHANNELS;
+const keep = (...keys: string[]) => new Set([...SLACK_KEYS, ...keys]);
+/** Our own approval record's fields: validated ids, enums and timestamps. */
+const RECORD_KEYS = keep("id", "kind", "status", "action", "operation", "from", "to", "at");
+const RECORD_TIMES = keep(...RECORD_KEYS, "createdAt", "updatedAt");
+const page = { page: 0, pageSize: 10, hasNext: true, total: 30 };
+
+const approval: ApprovalRequest = {
+  id: "apr_abcdefghijklmnop",
+  kind: "port",
+  title: "Port ams-core-9",
+  summary: [
+    { label: "Port name", value: "ams-core-9" },
+    { label: "Data center", value: "Equinix AM3" },
+  ],
+  call: { operation: "createPortOrder", pathParams: { companyUsername: "acme" }, body: {} },
+  reconcileKey: "ams-core-9",
+  price: { total: 100, monthly: 100, text: "100.00 per month" },
+  requester: { userId: REQUESTER, channelId: GENERAL },
+  slack: { approvalChannel: APPROVALS, approvalTs: "1700000000.000100" },
+  sandbox: true,
+  status: "failed",
+  decision: { by: APPROVER, at: "2026-11-12T13:05:00.000Z", action: "reject", reason: "no" },
+  attempts: 1,
+  result: { providerId: "po-1", status: "CREATED", record: { loaStatus: "TODO" } },
+  error: { message: "The provider refused the port order.", httpStatus: 400 },
+  history: [],
+  createdAt: "2026-11-12T13:05:00.000Z",
+  updatedAt: "2026-11-12T13:05:00.000Z",
+};
+const approvalIn = (status: ApprovalRequest["status"], h: string) => ({
+  ...poison(approval, h, RECORD_TIMES),
+  status,
+});
+
+const edgeRequest = {
+  country: { id: "sg1", name: "Singapore", code: "SG" },
+  bandwidth: "1",
+  bandwidthUnit: "Gbps" as const,
+  "contract-term": "12",
+  contractTermUnit: "month",
+  "formatted-address": "1 Raffles Place",
+  postCode: "048616",
+};
+const offerItem = {
+  quoteKey: "key-1",
+  vendor: { name: "Vendor" },
+  product: "Edge Ethernet Access",
+  monthlyPrice: 1000,
+  nonRecurringPrice: 500,
+  totalContractPrice: 12500,
+  term: { value: 12, unit: "month" },
+  leadTimeDays: 30,
+  note: "call us",
+};
+const quoteOf = (h: string, discount?: string) =>
+  readQuoteResult(
+    h,
+    poison({ status: "COMPLETED", data: [offerItem], formattedAddress: "addr" }, h, keep()),
+    discount,
+  );
+const catalogueOf = (h: string) => ({
+  countries: readCountries(poison([{ id: "sg1", name: "Singapore", code: "SG" }], h, keep())),
+  bandwidths: readBandwidths([100, 1000]),
+  terms: readTerms([12, 24]),
+});
+const edgeSource = (h: string): EdgeOrderSource => ({
+  request: poison(edgeRequest, h, keep("bandwidthUnit")),
+  responseId: h,
+  discountCode: h,
+  offers: [readOffer(poison(offerItem, h, keep()), 0)],
+  draft: { id: h, name: h },
+});
+const quoteRefOf = (h: string) => edgeQuote.quoteRef(h, poison(edgeRequest, h, keep()), h);
+
+const identity = (h: string) => ({
+  userId: h,
+  companyId: h,
+  companyUsername: h,
+  companyName: h,
+});
+const port = (h: string) => poison({ ...portActive, name: "ams-core-1" }, h, keep());
+const layer2Quote = (h: string): Layer2Quote =>
+  poison(
+    {
+      config: {
+        srcDcf: dcfOnNet.id,
+        destDcf: "dcf-lon",
+        bandwidth: 500,
+        classOfService: "SILVER",
+        duration: { value: 12, unit: "m" },
+      },
+      result: connectionPriceResult,
+      srcDcf: { id: dcfOnNet.id, name: "Equinix AM3" },
+      destDcf: { id: "dcf-lon", name: "Telehouse North" },
+      key: "k3y",
+    },
+    h,
+    keep(),
+  );
+const term = { value: 12, unit: "m" as const, durationUnit: "m" as never };
+const tracked = (h: string): TrackedOrder => ({
+  orderId: h,
+  companyName: h,
+  channel: GENERAL,
+  threadTs: "1700000000.000100",
+  requestedBy: REQUESTER,
+  kind: "off-net",
+  startedAt: NOW,
+  open: true,
+  status: h,
+  loaStatus: h,
+  changes: 1,
+  checks: 2,
+  failures: 1,
+  lastError: h,
+  lastCheckAt: NOW,
+  nextCheckAt: NOW,
+  loaSince: NOW,
+  reminders: 0,
+  watchers: [],
+});
+const ref = (h: string) => ({ orderId: h, kind: "off-net" as const });
+const snapshot = (h: string) => ({
+  status: h,
+  loaStatus: h,
+  port: { id: h, name: h, speed: h, location: h },
+});
+
+type Case = (h: string) => unknown;
+
+/** Every builder whose output reaches Slack as mrkdwn, fed hostile text. */
+const VIEW_CASES: Record<string, Case> = {
+  // views/approvals.ts
+  approvalStatusLine: (h) => approvals.approvalStatusLine(approvalIn("failed", h)),
+  approvalMessageView: (h) => [
+    approvals.approvalMessageView(approvalIn("pending", h)),
+    approvals.approvalMessageView(approvalIn("rejected", h)),
+    approvals.approvalMessageView(approvalIn("unknown", h)),
+  ],
+  rejectReasonModal: (h) => approvals.rejectReasonModal(approvalIn("pending", h)),
+  approvalsListView: (h) =>
+    approvals.approvalsListView(
+      [approvalIn("pending", h), { ...approvalIn("placed", h), id: "apr_bbbbbbbbbbbbbbbb" }],
+      new Map([[approval.id, TRUSTED_LINK]]),
+      "all",
+    ),
+  placedNextSteps: (h) => [
+    approvals.placedNextSteps(approvalIn("placed", h), { providerId: h, status: h, record: {} }),
+    approvals.placedNextSteps(
+      { ...approvalIn("placed", h), kind: "layer2" },
+      { providerId: h, status: h, record: { loaStatus: h } },
+    ),
+  ],
+  submittedText: (h) => approvals.submittedText(h, TRUSTED_LINK),
+  rejectedThreadText: (h) => approvals.rejectedThreadText(APPROVER, h),
+  rejectedRequesterText: (h) => approvals.rejectedRequesterText(h, APPROVER, h),
+  orderedRequesterText: (h) => approvals.orderedRequesterText(h, h),
+  placementFailedText: (h) => approvals.placementFailedText(h),
+  escalationText: (h) => approvals.escalationText(h, h),
+  // views/asn.ts
+  prefixCount: (h) => asn.prefixCount(poison(asnPublic, h, keep())),
+  asnView: (h) =>
+    asn.asnView(
+      poison({ asn: 64600 }, h, keep()),
+      poison([asnPublic, asnPrivateUnknownStatus], h, keep()),
+    ),
+  // views/dcf.ts
+  dcfFeatures: (h) => dcf.dcfFeatures(poison(dcfOnNet, h, keep())),
+  dcfPlace: (h) => dcf.dcfPlace(poison(dcfOnNet, h, keep())),
+  metroLabel: (h) => dcf.metroLabel(poison(metroAms, h, keep()), h),
+  dcfSpeeds: (h) => dcf.dcfSpeeds(poison(dcfOnNet, h, keep())),
+  dcfSummary: (h) => dcf.dcfSummary(poison(dcfOffNet, h, keep()), poison([metroAms], h, keep())),
+  dcfListView: (h) =>
+    dcf.dcfListView(poison([dcfOnNet, dcfOffNet], h, keep()), {
+      ...page,
+      query: h,
+      metros: poison([metroAms], h, keep()),
+    }),
+  // views/edge.ts
+  edgeLocationsView: (h) => edge.edgeLocationsView(poison(edgeLocations, h, keep()), page),
+  countdownWords: (h) => edge.countdownWords(h),
+  deletionCountdown: (h) => edge.deletionCountdown(h),
+  edgeOrdersView: (h) => edge.edgeOrdersView(poison(edgeItems, h, keep()), page, TZ, NOW),
+  edgeDraftsView: (h) => edge.edgeDraftsView(poison(drafts, h, keep()), page, TZ, NOW),
+  // views/edgeModals.ts
+  edgeLoadingModal: (h) => edgeModals.edgeLoadingModal(h, h),
+  edgeProblemModal: (h) => edgeModals.edgeProblemModal(h, h),
+  edgeQuoteModal: (h) => {
+    const catalogue = catalogueOf(h);
+    return edgeModals.edgeQuoteModal({ catalogue, metadata: {}, country: catalogue.countries[0] });
+  },
+  edgeDiscountModal: (h) => edgeModals.edgeDiscountModal({ quote: quoteRefOf(h) } as never),
+  edgeOrderModal: (h) =>
+    edgeModals.edgeOrderModal({ source: edgeSource(h), metadata: {}, speedMbps: 1000 }),
+  renameDraftModal: (h) => edgeModals.renameDraftModal({ draft: { id: h, name: h }, metadata: {} }),
+  // views/edgeQuote.ts
+  quoteRequestedMessage: (h) =>
+    edgeQuote.quoteRequestedMessage({
+      request: poison(edgeRequest, h, keep()),
+      requestedBy: REQUESTER,
+      responseId: h,
+    }),
+  quoteAnsweredRootMessage: (h) =>
+    (["ready", "failed"] as const).map((outcome) =>
+      edgeQuote.quoteAnsweredRootMessage({
+        request: poison(edgeRequest, h, keep()),
+        requestedBy: REQUESTER,
+        responseId: h,
+        outcome,
+      }),
+    ),
+  quoteActionsBlock: (h) => edgeQuote.quoteActionsBlock(quoteRefOf(h), true),
+  quoteReadyMessage: (h) =>
+    edgeQuote.quoteReadyMessage({
+      quote: quoteOf(h, h),
+      request: poison(edgeRequest, h, keep()),
+      requestedBy: REQUESTER,
+      ref: quoteRefOf(h),
+    }),
+  quoteFailedMessage: (h) =>
+    edgeQuote.quoteFailedMessage({ message: h, requestedBy: REQUESTER, ref: quoteRefOf(h) }),
+  enquirySentMessage: () =>
+    (["ten-gig", "support"] as const).map((k) => edgeQuote.enquirySentMessage(k, REQUESTER)),
+  draftActionsBlock: (h) => edgeQuote.draftActionsBlock({ id: h, name: h }),
+  draftSavedMessage: (h) => edgeQuote.draftSavedMessage({ id: h, name: h }, REQUESTER),
+  draftNoticeText: (h) =>
+    (["renamed", "deleted", "not-owner", "no-owner", "not-found"] as const).map((k) =>
+      edgeQuote.draftNoticeText(k, { id: h, name: h }),
+    ),
+  // views/format.ts
+  code: (h) => format.code(h),
+  formatTerm: (h) => [format.formatTerm(12, h), format.formatTerm(undefined, h)],
+  statusBadge: (h) => format.statusBadge(h),
+  statusHint: (h) => format.statusHint(h),
+  textOr: (h) => format.textOr(h),
+  // views/help.ts
+  helpView: () => help.helpView(COMMANDS),
+  unknownCommandText: (h) => [help.unknownCommandText(h), help.unknownCommandText(h, COMMANDS[0])],
+  // views/iodModal.ts
+  iodModal: (h) => {
+    const values = poison(iodValues({ routing: "DYNAMIC" }), h, keep("routing", "asnChoice"));
+    return iodModal.iodModal(
+      {
+        values,
+        identity: identity(h),
+        ports: { ok: true, value: [port(h)] },
+        port: port(h),
+        capability: { kind: "unknown", problem: h } as never,
+        suggestedAsn: 64512,
+        publicAsns: { ok: false, problem: h } as never,
+        asnChoice: "public",
+      },
+      { metadata: { channelId: GENERAL }, sandbox: true },
+    );
+  },
+  // views/layer2Modal.ts
+  layer2Modal: (h) => [
+    layer2Modal.layer2Modal(
+      {
+        values: poison(layer2Values({}), h, keep("mode")),
+        identity: identity(h),
+        ports: { ok: true, value: [port(h)] },
+        source: port(h),
+        destination: { ok: true, value: port(h) },
+        price: { ok: true, value: layer2Quote(h) },
+      },
+      { metadata: { channelId: GENERAL }, sandbox: true, review: true },
+    ),
+    layer2Modal.layer2Modal(
+      {
+        values: layer2Values({ mode: "business-to-business" }),
+        identity: identity(h),
+        ports: { ok: false, problem: h } as never,
+        metros: { ok: false, problem: h } as never,
+        price: { ok: false, problem: h } as never,
+      },
+      { metadata: {}, sandbox: false },
+    ),
+  ],
+  orderLoadingModal: (h) => layer2Modal.orderLoadingModal("cb", h, h, true),
+  orderProblemModal: (h) => layer2Modal.orderProblemModal("cb", h, h, true),
+  // views/list.ts
+  fallbackText: (h) => list.fallbackText(h),
+  rangeText: () => list.rangeText(1, 10, 30),
+  // views/orders.ts
+  nextLoaStep: (h) => orders.nextLoaStep(poison(orderOffNet, h, keep())),
+  portOrderView: (h) => [
+    orders.portOrderView(poison(orderOffNet, h, keep()), TZ, NOW),
+    orders.portOrderView(poison(orderDone, h, keep()), TZ, NOW),
+  ],
+  // views/portOrderModal.ts
+  dcfLine: (h) => portOrderModal.dcfLine(poison(dcfOnNet, h, keep())),
+  loaBlock: (h) => portOrderModal.loaBlock({ kind: "off-net", text: h }),
+  priceBlock: (h) => [
+    portOrderModal.priceBlock({ price: { kind: "unavailable", message: h } }),
+    portOrderModal.priceBlock({
+      price: {
+        kind: "priced",
+        speedMbps: 1000,
+        term,
+        result: poison(portPriceResult, h, keep()),
+      },
+    }),
+  ],
+  portOrderModal: (h) => [
+    portOrderModal.portOrderModal({
+      metadata: {},
+      sandbox: true,
+      preview: {
+        chosen: { dcf: poison(dcfOnNet, h, keep()) },
+        loa: loaPathOf(poison(dcfOffNet, h, keep())),
+        speedMbps: 1000,
+        term,
+        price: { kind: "unavailable", message: h },
+      },
+    }),
+    portOrderModal.portOrderModal({
+      metadata: {},
+      sandbox: false,
+      preview: { chosen: { problem: h } },
+    }),
+  ],
+  // views/ports.ts
+  capacityText: (h) => ports.capacityText(port(h)),
+  connectionsSummary: (h) => ports.connectionsSummary(port(h)),
+  portListView: (h) => ports.portListView([port(h), port(h)], page),
+  iodCapability: (h) => ports.iodCapability(poison(capabilitiesIod, h, keep())),
+  portDetailView: (h) => ports.portDetailView(port(h), poison(capabilitiesIod, h, keep()), TZ, NOW),
+  // views/pricing.ts
+  portPriceView: (h) =>
+    pricing.portPriceView(
+      { dcf: { name: h, username: h }, speedMbps: 1000, term: { value: 12, unit: h } },
+      poison(portPriceResult, h, keep()),
+    ),
+  factorValue: (h) =>
+    pricing.factorValue(poison({ name: "x", value: 1, unit: "u" }, h, keep()) as never, h),
+  regionRate: (h) => pricing.regionRate(poison({ name: "x", rate: 1 }, h, keep()) as never),
+  connectionPriceView: (h) =>
+    pricing.connectionPriceView(
+      {
+        srcDcf: { name: h, username: h },
+        destDcf: { name: h, username: h },
+        bandwidthMbps: 500,
+        classOfService: h,
+        term: { value: 12, unit: h },
+      },
+      poison(connectionPriceResult, h, keep()),
+    ),
+  priceChoicesView: (h) =>
+    pricing.priceChoicesView(h, poison([dcfOnNet, dcfOffNet], h, keep()), {
+      speedMbps: 1000,
+      term: { value: 12, unit: h },
+    }),
+  // views/pricingModals.ts
+  dcfSuggestionOptions: (h) =>
+    [
+      { kind: "found", dcfs: poison([dcfOnNet], h, keep()) },
+      { kind: "failed", message: h },
+    ].map((s) => pricingModals.dcfSuggestionOptions(s as never, h)),
+  portPriceModal: (h) => [
+    pricingModals.portPriceModal({
+      metadata: {},
+      chosen: { dcf: poison(dcfOnNet, h, keep()) },
+      note: h,
+    }),
+    pricingModals.portPriceModal({ metadata: {}, chosen: { problem: h } }),
+  ],
+  incompleteCommandNote: (h) => pricingModals.incompleteCommandNote(h, ["dcf", "speed"] as never),
+  connectionPriceModal: () => pricingModals.connectionPriceModal({}),
+  noDcfMatchReply: (h) => pricingModals.noDcfMatchReply(h),
+  speedNotOfferedReply: (h) =>
+    pricingModals.speedNotOfferedReply(poison(dcfOnNet, h, keep()), 25000, [1000], term),
+  dcfNotReadyReply: (h) => pricingModals.dcfNotReadyReply(poison(dcfOnNet, h, keep())),
+  portArgsProblemReply: (h) =>
+    [
+      { kind: "speed", text: h },
+      { kind: "term", text: h, value: 12, unit: h },
+      { kind: "dcf-too-long", length: 4000 },
+    ].map((p) => pricingModals.portArgsProblemReply(p as never)),
+  withNarrowedNote: (h) => pricingModals.withNarrowedNote({ text: "x", blocks: [] }, h, 3, 1000),
+  // views/reply.ts
+  sharedByContext: (h) => reply.sharedByContext(REQUESTER, `/connect ${h}`, [h, h]),
+  // views/routers.ts
+  rateLimitText: (h) => routers.rateLimitText(h as never),
+  classesOfService: (h) => routers.classesOfService([h, h] as never),
+  cloudRoutersView: (h) => routers.cloudRoutersView(poison([routerFull], h, keep()), page),
+  // views/time.ts
+  formatWhen: (h) => time.formatWhen(h, TZ, NOW),
+  // views/tracking.ts
+  trackedOrdersView: (h) => tracking.trackedOrdersView([tracked(h)], TZ),
+  // views/whoami.ts
+  whoamiView: (h) => whoami.whoamiView(identity(h), REQUESTER),
+};
+
+/**
+ * Exports of views/ that are not message builders, and why their output is safe without being
+ * fed here: block primitives take mrkdwn their callers already escaped (every caller is a case
+ * above); the rest build plain_text, parse input, or return numbers and flags.
+ */
+const NOT_BUILDERS: Record<string, string> = {
+  escapeMrkdwn: "the escaping function itself (tested below)",
+  plainFromMrkdwn: "plain_text helper",
+  truncate: "length only",
+  header: "plain_text block",
+  section: "primitive: takes mrkdwn its caller escaped",
+  fields: "primitive: takes mrkdwn its caller escaped",
+  context: "primitive: takes mrkdwn its caller escaped",
+  divider: "no text",
+  button: "plain_text",
+  actions: "container",
+  option: "plain_text",
+  withSandboxLabel: "adds a fixed label",
+  capBlocks: "adds a fixed line",
+  isOffNet: "flag",
+  isProviderSuppliedLoa: "flag",
+  encodeEdgeMetadata: "private_metadata",
+  parseEdgeMetadata: "parser",
+  countryOption: "plain_text option",
+  countryOptions: "plain_text options",
+  quoteRef: "data",
+  encodeQuoteRef: "button value",
+  parseQuoteRef: "parser",
+  toNumber: "number",
+  formatSpeed: "number formatting",
+  formatMoney: "number formatting",
+  formatNumber: "number formatting",
+  formatMbps: "number formatting",
+  percentOf: "number formatting",
+  yesNo: "fixed words",
+  encodeOrderMetadata: "private_metadata",
+  parseOrderMetadata: "parser",
+  plainText: "plain_text object",
+  plain: "plain_text helper",
+  inputBlock: "input block: plain_text label",
+  staticSelect: "plain_text options",
+  radioButtons: "plain_text options",
+  numberInput: "input element",
+  textInput: "input element",
+  portOption: "plain_text option",
+  paginate: "data",
+  linesWithin: "primitive: joins mrkdwn lines its caller escaped",
+  pageFooter: "primitive: takes a mrkdwn hint its caller escaped",
+  pageItems: "data",
+  fitBlocks: "block budget",
+  metadataFields: "parser",
+  channelIdField: "parser",
+  loaKind: "enum",
+  encodePortOrderMetadata: "private_metadata",
+  parsePortOrderMetadata: "parser",
+  speedOptions: "plain_text options",
+  parsePricePick: "parser",
+  portPriceCommand: "a raw command line; its callers escape it (portPriceView is a case)",
+  encodeMetadata: "private_metadata",
+  parseMetadata: "parser",
+  dcfOption: "plain_text option",
+  problemReply: "primitive: takes mrkdwn its caller escaped",
+  parseTimestamp: "parser",
+  isSet: "flag",
+  formatAbsolute: "date formatting",
+  formatRelative: "date formatting",
+};
+
+const VIEW_MODULES = {
+  approvals,
+  asn,
+  blocks,
+  dcf,
+  edge,
+  edgeModals,
+  edgeQuote,
+  format,
+  help,
+  iodModal,
+  layer2Modal,
+  list,
+  modalMetadata,
+  orders,
+  portOrderModal,
+  ports,
+  pricing,
+  pricingModals,
+  reply,
+  routers,
+  time,
+  tracking,
+  whoami,
+};
+
+/** Every message the jobs post (tracking, Edge quotes, placement outcomes). */
+const JOB_CASES: Record<string, Case> = {
+  statusLineText: (h) => orderMessages.statusLineText(ref(h), snapshot(h), h),
+  changeText: (h) => [
+    orderMessages.changeText(ref(h), { status: `${h}1`, loaStatus: `${h}1` }, snapshot(h)),
+    orderMessages.changeText(ref(h), {}, snapshot(h)),
+  ],
+  finalText: (h) =>
+    ["done", "cancelled", h].map((status) =>
+      orderMessages.finalText(ref(h), { ...snapshot(h), status }),
+    ),
+  deadlineText: (h) => orderMessages.deadlineText(ref(h), 90, { status: h, loaStatus: h }),
+  reminderText: (h) => orderMessages.reminderText(ref(h), 3, h, REQUESTER),
+  stoppedText: (h) => orderMessages.stoppedText(ref(h), REQUESTER),
+  formatSpeed: (h) => orderMessages.formatSpeed(h),
+  explainQuoteFailure: () => [400, 404, 409, 422, 500].map(explainQuoteFailure),
+  // A provider error, as any command answers it (src/slack/connect.ts failureText).
+  failureText: (h) =>
+    failureText(
+      httpError(
+        { operation: "createPortOrder", method: "POST", path: "/x", subject: "the port order" },
+        400,
+        JSON.stringify({ message: h }),
+      ),
+    ),
+};
+const JOB_NOT_MESSAGES = ["normalizeStatus", "isTerminalOrderStatus", "isLoaWaiting"];
+
+const exportedFunctions = (module: Record<string, unknown>) =>
+  Object.entries(module)
+    .filter(([, value]) => typeof value === "function" && !/^[A-Z]/.test(String(value.name)))
+    .map(([name]) => name);
+
+const tally = { runs: 0, texts: 0, builders: 0 };
+
+function expectNoInjection(name: string, build: Case) {
+  fc.assert(
+    fc.property(hostileText, (h) => {
+      const output = build(h);
+      const texts = mrkdwnTexts(output);
+      tally.runs++;
+      tally.texts += texts.length;
+      const found = injectionsIn(output);
+      expect(found, `${name} with ${JSON.stringify(h.slice(0, 60))}: ${found.join(" ‖ ")}`).toEqual(
+        [],
+      );
+    }),
+    { seed: 20, numRuns: 60 },
+  );
+  // Each attack once, on its own, so a failure names it plainly.
+  for (const h of HOSTILE) {
+    const found = injectionsIn(build(h));
+    expect(found, `${name} with ${h}: ${found.join(" ‖ ")}`).toEqual([]);
+  }
+}
+
+describe("hostile text never forms a mention or a link", () => {
+  it("covers every exported function of views/ (a new builder must be added here)", () => {
+    const uncovered: string[] = [];
+    const both: string[] = [];
+    for (const [moduleName, module] of Object.entries(VIEW_MODULES)) {
+      for (const name of exportedFunctions(module)) {
+        const covered = name in VIEW_CASES;
+        const exempt = name in NOT_BUILDERS;
+        if (!covered && !exempt) uncovered.push(`${moduleName}.${name}`);
+        if (covered && exempt) both.push(`${moduleName}.${name}`);
+      }
+    }
+    expect(uncovered, "feed these to VIEW_CASES (or say in NOT_BUILDERS why not)").toEqual([]);
+    expect(both).toEqual([]);
+    const jobs = exportedFunctions(orderMessages);
+    expect(jobs.filter((n) => !(n in JOB_CASES) && !JOB_NOT_MESSAGES.includes(n))).toEqual([]);
+  });
+
+  for (const [name, build] of Object.entries(VIEW_CASES)) {
+    it(`views: ${name}`, () => {
+      tally.builders++;
+      expectNoInjection(name, build);
+    });
+  }
+  for (const [name, build] of Object.entries(JOB_CASES)) {
+    it(`jobs: ${name}`, () => {
+      tally.builders++;
+      expectNoInjection(name, build);
+    });
+  }
+
+  it("escapes once: escaped text shows as typed and never becomes markup again", () => {
+    fc.assert(
+      fc.property(hostileText, (h) => {
+        const escaped = blocks.escapeMrkdwn(h);
+        expect(escaped).not.toMatch(/[<>]/);
+        // What Slack shows (entities decoded once) is exactly what was typed.
+        expect(blocks.plainFromMrkdwn(escaped)).toBe(h);
+        expect(injectionIn(escaped)).toBeUndefined();
+      }),
+      { seed: 20, numRuns: 200 },
+    );
+    expect(blocks.escapeMrkdwn("&lt;!channel&gt;")).toBe("&amp;lt;!channel&amp;gt;");
+    expect(blocks.escapeMrkdwn("<!channel>", 5)).toBe("&lt;!ch…");
+  });
+
+  it("leaves plain_text as typed: headers and options show the characters, not entities", () => {
+    const typed = "<!channel> & <b>";
+    const view = approvals.approvalMessageView({ ...approval, title: typed });
+    const header = view.blocks.find((b) => b.type === "header");
+    expect(header?.type === "header" && header.text.text).toBe(`Port order: ${typed}`);
+    const option = pricingModals.dcfOption({ ...dcfOnNet, name: typed });
+    expect(option.text.text).toContain(typed);
+    expect(option.text.text).not.toContain("&lt;");
+  });
+
+  it("finds what it looks for (the check itself is not blind)", () => {
+    for (const h of [
+      "<!channel>",
+      "<@U0VICTIM9>",
+      "<#C123>",
+      "<https://evil.example|x>",
+      "<mailto:a@b>",
+    ])
+      expect(injectionIn(`ok ${h}`)).toBeDefined();
+    expect(injectionIn(`<@${REQUESTER}> <#${GENERAL}> <${TRUSTED_LINK}|here>`)).toBeUndefined();
+    expect(injectionsIn({ text: "<!here>", blocks: [] })).toHaveLength(1);
+    expect(injectionsIn({ type: "plain_text", text: "<!here>" })).toHaveLength(0);
+    expect(
+      injectionsIn([{ type: "section", fields: [{ type: "mrkdwn", text: "<!here>" }] }]),
+    ).toHaveLength(1);
+  });
+
+  it("records its figures", () => {
+    writeReliabilityResult({
+      suite: "hostile-text",
+      checks:
+        "hostile strings (mentions, links, escaped entities, control/zero-width/RTL, 40 kB) through every view builder and job message: no mention or link in any mrkdwn or fallback text",
+      figures: { ...tally, attacks: HOSTILE.length },
+      settings: { seed: 20 },
+    });
+    expect(tally.runs).toBeGreaterThan(0);
+  });
+});
