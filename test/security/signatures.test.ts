@@ -15,6 +15,11 @@ describe("Slack request signatures", () => {
 
   beforeAll(async () => {
     env = await startTestBot();
+    // The control command (help) looks up an example port id once and keeps it for minutes:
+    // asked here first, so the control calls the provider no more and a refused request's
+    // provider count stays exact.
+    await env.connect("help");
+    await env.standin.waitForEphemeral(STANDIN_IDS.requester, (m) => m.text.includes("Commands"));
   });
   afterAll(async () => {
     const total = Object.values(refused).reduce((a, b) => a + b, 0);
