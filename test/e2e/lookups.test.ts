@@ -245,7 +245,7 @@ describe("/connect look-ups, end to end over signed HTTP", () => {
       await env.connect("track", USER);
       const list = await env.standin.waitForEphemeral(
         USER,
-        (m) => m.text.includes("tracked port order"),
+        (m) => m.text.includes("tracked item"),
         { timeoutMs: 15_000 },
       );
       expect(JSON.stringify(list.blocks)).toContain(order.id);
