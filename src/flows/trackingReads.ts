@@ -30,7 +30,10 @@ export function trackingReader(
   return (target, companyName) => READERS[target.kind](provider, target.id, companyName);
 }
 
-/** A port order (Edge ones too): status, LOA status and the new port once there is one. */
+/**
+ * A port order (Edge ones too): status, LOA status and the new port once there is one, with its
+ * status (a done order whose port is not ACTIVE yet has the port followed next).
+ */
 async function readPortOrder(
   provider: ProviderApi,
   orderId: string,
@@ -49,6 +52,7 @@ async function readPortOrder(
             name: port.name ?? order.portName ?? undefined,
             speed: port.speed ?? order.speed?.value ?? undefined,
             location: dcf?.name,
+            status: textOf((port as { status?: unknown }).status),
           }
         : undefined,
     raw: order,

@@ -29,6 +29,21 @@ export interface PortSummary {
   /** Mbps, as a number or the provider's text (e.g. "10000 Mbps"). */
   speed?: number | string;
   location?: string;
+  /** The port's own status, when the order read embeds it (e.g. ACTIVE, READY). */
+  status?: string;
+}
+
+/**
+ * The port a finished order left to follow: one whose status is known and not final yet (its
+ * activation is still ahead). Without a status there is nothing to tell, and nothing is followed.
+ */
+export function portToFollow(ref: OrderRef, snapshot: OrderSnapshot): string | undefined {
+  const kind = targetKindOf(ref);
+  if (kind !== "port-order" && kind !== "edge-order") return undefined;
+  if (statusEnding(kind, snapshot.status) !== "success") return undefined;
+  const port = snapshot.port;
+  if (!port?.id || !port.status || isTerminalStatus("port", port.status)) return undefined;
+  return port.id;
 }
 
 /** What a tracker reads from the provider at each step (see tracker.ts `ReadTarget`). */
@@ -226,7 +241,11 @@ function successText(ref: OrderRef, snapshot: OrderSnapshot): string {
   if (kind === "port-order" || kind === "edge-order") {
     const details = portDetails(snapshot.port);
     const portText = details.length > 0 ? ` New port: ${details.join(", ")}.` : "";
-    return `:white_check_mark: ${orderName(ref)} is done.${portText}\n${nextStep(ref.kind)}`;
+    const followed = portToFollow(ref, snapshot);
+    const after = followed
+      ? `The port is *${escapeText(snapshot.port?.status ?? "", 60)}*: I'll follow it here until it is ACTIVE.`
+      : nextStep(ref.kind);
+    return `:white_check_mark: ${orderName(ref)} is done.${portText}\n${after}`;
   }
   const details = kind === "port" ? portDetails(snapshot.port) : [];
   const detailText = details.length > 0 ? ` (${details.join(", ")})` : "";

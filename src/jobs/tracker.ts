@@ -21,6 +21,7 @@ import {
   type OrderKind,
   type OrderSnapshot,
   type PortSummary,
+  portToFollow,
   reminderText,
   statusLineText,
   stoppedText,
@@ -690,6 +691,19 @@ export class Tracker {
       threadTs: record.threadTs,
       text: finalText(record, read),
     });
+    // A finished order whose port is still to be activated: the port is followed in the same
+    // thread. Started before this tracker ends, so a crash in between re-runs this step, whose
+    // messages are de-duplicated and whose track() joins the port's open tracker.
+    const portId = portToFollow(record, read);
+    if (portId) {
+      await this.track({
+        target: { kind: "port", id: portId },
+        companyName: record.companyName,
+        channel: record.channel,
+        threadTs: record.threadTs,
+        requestedBy: record.requestedBy,
+      });
+    }
     await this.end(record, statusKey(read.status), {
       [F.status]: read.status,
       [F.loa]: read.loaStatus ?? "",

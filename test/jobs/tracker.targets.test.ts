@@ -320,6 +320,55 @@ describe("tracking every kind of target", () => {
     ]);
   });
 
+  it("an Edge order done before its port is active: the port is followed next, in the same thread", async () => {
+    const targets = new FakeTargets();
+    const jobs = await start(targets);
+    const order: TrackTarget = { kind: "edge-order", id: "edge-1" };
+    const port: TrackTarget = { kind: "port", id: "edge-port-1" };
+    targets.set(order, { status: "activating", loaStatus: "RECEIVED" });
+    const root = await follow(jobs, targets, order);
+    targets.set(port, { status: "ACTIVATING" });
+    targets.set(order, {
+      status: "done",
+      loaStatus: "APPROVED",
+      port: { id: port.id, name: "edge-fra-1", status: "ACTIVATING" },
+    });
+    await step(jobs, targets, order);
+    await waitFor(() => targets.readCount(port) === 1, { description: "the port's first read" });
+    await resting(jobs, port);
+    await delivered(jobs);
+    targets.set(port, { status: "ACTIVE", port: { id: port.id, name: "edge-fra-1" } });
+    await step(jobs, targets, port);
+    expect(threadTexts(standin, CHANNEL, root)).toEqual([
+      expect.stringMatching(
+        /^Edge port order `edge-1`: \*done\*, LOA \*APPROVED\* \(tracking ended\)/,
+      ),
+      expect.stringMatching(
+        /:white_check_mark: Edge port order `edge-1` is done\. New port: \*edge-fra-1\*, id `edge-port-1`\.\nThe port is \*ACTIVATING\*: I'll follow it here until it is ACTIVE\./,
+      ),
+      expect.stringMatching(/^Port `edge-port-1`: \*ACTIVE\* \(tracking ended\)/),
+      expect.stringMatching(/:white_check_mark: Port `edge-port-1` is \*ACTIVE\*/),
+    ]);
+    expect(await jobs.tracker.list()).toEqual([]);
+  });
+
+  it("a port order whose port is already ACTIVE, or whose read has no port status, follows nothing more", async () => {
+    const targets = new FakeTargets();
+    const jobs = await start(targets);
+    for (const [id, portStatus] of [
+      ["po-active-port", "ACTIVE"],
+      ["po-no-port-status", undefined],
+    ] as const) {
+      const order: TrackTarget = { kind: "port-order", id };
+      targets.set(order, { status: "processing" });
+      const root = await follow(jobs, targets, order);
+      targets.set(order, { status: "done", port: { id: `${id}-port`, status: portStatus } });
+      await step(jobs, targets, order);
+      expect(threadTexts(standin, CHANNEL, root).at(-1)).toMatch(/is done\..*\nNext: the LOA/s);
+      expect(await jobs.tracker.get({ kind: "port", id: `${id}-port` })).toBeNull();
+    }
+  });
+
   it("finds, lists, stops and re-creates trackers of any kind by their bare id", async () => {
     const targets = new FakeTargets();
     const jobs = await start(targets);
