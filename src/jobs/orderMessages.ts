@@ -57,16 +57,6 @@ export interface OrderSnapshot {
   details?: string;
 }
 
-/** Compared as `statusKey` does: trimmed, lower case (kept under its old name for callers). */
-export function normalizeStatus(status: string | undefined): string {
-  return statusKey(status);
-}
-
-/** Port order statuses that end tracking. */
-export function isTerminalOrderStatus(status: string): boolean {
-  return isTerminalStatus("port-order", status);
-}
-
 /** Escapes Slack's control characters and bounds the length of a provider value. */
 export function escapeText(value: string, max = 120): string {
   const clipped = value.length > max ? `${value.slice(0, max - 1)}…` : value;

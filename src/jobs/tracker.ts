@@ -894,15 +894,17 @@ function resolveTrackInput(input: TrackInput): { target: TrackTarget; kind: Orde
   ) {
     throw new TrackInputError("counterparty must be a company name of at most 200 characters");
   }
-  const kind: OrderKind =
-    target.kind === "edge-order"
-      ? "edge"
-      : target.kind === "port-order"
-        ? input.kind === "edge"
-          ? "on-net"
-          : (input.kind ?? "on-net")
-        : "on-net";
-  return { target, kind };
+  if (target.kind === "port-order" && input.kind === "edge") {
+    throw new TrackInputError("an Edge order is tracked as an edge-order target");
+  }
+  return { target, kind: loaFlavour(target, input.kind) };
+}
+
+/** The LOA wording of a port order; Edge orders have their own; other targets have no LOA. */
+function loaFlavour(target: TrackTarget, kind: OrderKind | undefined): OrderKind {
+  if (target.kind === "edge-order") return "edge";
+  if (target.kind === "port-order") return kind ?? "on-net";
+  return "on-net";
 }
 
 /** A reader's answer, checked: a read without a status is a failed read, never a crash. */

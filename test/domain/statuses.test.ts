@@ -10,7 +10,7 @@ import {
   TRACK_TARGET_KINDS,
   waitsOnAcceptance,
 } from "../../src/domain/statuses.js";
-import { isLoaWaiting, isTerminalOrderStatus } from "../../src/jobs/orderMessages.js";
+import { finalText, isLoaWaiting, statusLineText } from "../../src/jobs/orderMessages.js";
 import type { PortOrderRead } from "../../src/provider/api.js";
 import { isTerminalOrderStatus as providerSaysTerminal } from "../../src/provider/normalize.js";
 import { nextLoaStep } from "../../views/orders.js";
@@ -82,9 +82,12 @@ describe("status rules", () => {
   });
 
   it("the tracker, the provider helpers and /connect order agree on every port order status", () => {
+    expect(finalText({ orderId: "o", kind: "on-net" }, { status: "DONE" })).toContain("is done");
     for (const status of [...knownStatusKeys("port-order"), "DONE", "Cancelled", "weird", ""]) {
       const terminal = isTerminalStatus("port-order", status);
-      expect(isTerminalOrderStatus(status)).toBe(terminal);
+      // The tracker's status line says "tracking ended" exactly for these.
+      const line = statusLineText({ orderId: "o", kind: "on-net" }, { status }, "2026-01-01");
+      expect(line.includes("tracking ended")).toBe(terminal);
       expect(providerSaysTerminal(status)).toBe(terminal);
       const didNotGoThrough = terminal && statusEnding("port-order", status) !== "success";
       const step = nextLoaStep({ id: "o", status, loaStatus: "TODO" } as PortOrderRead);
