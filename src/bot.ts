@@ -4,11 +4,12 @@ import type { AddressInfo } from "node:net";
 import { WebClient } from "@slack/web-api";
 import { Redis } from "ioredis";
 import { placedNextSteps } from "../views/approvals.js";
-import { ApprovalStore } from "./approvals/index.js";
+import { type ApprovalKind, ApprovalStore, type PlacementResult } from "./approvals/index.js";
 import { type Config, configuredSecrets } from "./config.js";
 import { withRequestId } from "./context.js";
-import { placeOrder, readOrderForTracking, reconcileOrder } from "./flows/ordering.js";
-import { type Jobs, startJobs } from "./jobs/index.js";
+import { placeOrder, reconcileOrder } from "./flows/ordering.js";
+import { trackingReader } from "./flows/trackingReads.js";
+import { type Jobs, startJobs, type TrackTarget } from "./jobs/index.js";
 import { createLogger, type Logger } from "./log.js";
 import { createMetrics, type Metrics } from "./metrics.js";
 // Playground mode: the web page standing in for Slack's client (src/playground/).
@@ -184,6 +185,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       approvals: { store: approvalStore, ...approvalPolicy(config, standin !== undefined) },
     } as Omit<Services, "jobs"> as Services;
     const callbacks = placementCallbacks(services, placedNextSteps);
+    const readTarget = trackingReader(api);
     const jobs = await startJobs({
       redisUrl: config.redisUrl,
       prefix: `${prefix}:jobs`,
@@ -193,8 +195,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       slack: backgroundSlack.chat,
       // Background work logs under a request id of its own record (approval id, order id), so
       // one grep follows an order from the approval click to placement and tracking.
-      readOrder: (companyName, orderId) =>
-        withRequestId(`order-${orderId}`, () => readOrderForTracking(api, companyName, orderId)),
+      readTarget: (target, companyName) =>
+        withRequestId(`${target.kind}-${target.id}`, () => readTarget(target, companyName)),
       quotes: edgeQuoteCallbacks(services),
       placement: {
         store: approvalStore,
@@ -205,19 +207,19 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
           await callbacks.onPlaced(request, result, ctx);
           const channel = request.slack.approvalChannel;
           const threadTs = request.slack.approvalTs;
-          if (
-            (request.kind === "port" || request.kind === "edge") &&
-            result.providerId &&
-            channel &&
-            threadTs
-          ) {
+          const target = trackTargetOf(request.kind, result);
+          if (target && channel && threadTs) {
+            const destCompany = (request.call.body as { destCompany?: unknown } | undefined)
+              ?.destCompany;
             await jobs.tracker.track({
-              orderId: result.providerId,
+              target,
               companyName: (await identity()).companyUsername,
               channel,
               threadTs,
               requestedBy: request.requester.userId,
-              kind: request.kind === "edge" ? "edge" : undefined,
+              ...(typeof destCompany === "string" && destCompany !== ""
+                ? { counterparty: destCompany }
+                : {}),
             });
           }
         },
@@ -350,5 +352,26 @@ function redactUrl(url: string): string {
     return parsed.toString();
   } catch {
     return "the configured REDIS_URL";
+  }
+}
+
+/**
+ * What the tracker follows after a placement: port and Edge orders by their order id, layer 2
+ * connections and IO-D services by theirs; a port found by name (a look-up after an unknown
+ * outcome, `resource: "port"`) as the port. The lifecycle's per-kind table takes this over.
+ */
+function trackTargetOf(kind: ApprovalKind, result: PlacementResult): TrackTarget | undefined {
+  const id = result.providerId;
+  if (!id) return undefined;
+  if ((result as { resource?: unknown }).resource === "port") return { kind: "port", id };
+  switch (kind) {
+    case "port":
+      return { kind: "port-order", id };
+    case "edge":
+      return { kind: "edge-order", id };
+    case "layer2":
+      return { kind: "layer2", id };
+    case "iod":
+      return { kind: "iod", id };
   }
 }

@@ -185,6 +185,7 @@ const layer2Quote = (h: string): Layer2Quote =>
   );
 const term = { value: 12, unit: "m" as const, durationUnit: "m" as never };
 const tracked = (h: string): TrackedOrder => ({
+  target: { kind: "layer2", id: h },
   orderId: h,
   companyName: h,
   channel: GENERAL,
@@ -203,9 +204,16 @@ const tracked = (h: string): TrackedOrder => ({
   nextCheckAt: NOW,
   loaSince: NOW,
   reminders: 0,
+  waitReminders: 0,
   watchers: [],
 });
 const ref = (h: string) => ({ orderId: h, kind: "off-net" as const });
+/** A business-to-business layer 2 connection waiting on a partner company named by the requester. */
+const partnerRef = (h: string) => ({
+  ...ref(h),
+  target: { kind: "layer2" as const, id: h },
+  counterparty: h,
+});
 const snapshot = (h: string) => ({
   status: h,
   loaStatus: h,
@@ -583,6 +591,17 @@ const JOB_CASES: Record<string, Case> = {
     ["done", "cancelled", h].map((status) =>
       orderMessages.finalText(ref(h), { ...snapshot(h), status }),
     ),
+  acceptanceReminderText: (h) =>
+    orderMessages.acceptanceReminderText(
+      partnerRef(h),
+      { ...snapshot(h), status: "PENDING", waitingOn: h },
+      3,
+      { channel: GENERAL },
+    ),
+  partnerFinalText: (h) =>
+    ["DENIED", h].map((status) =>
+      orderMessages.finalText(partnerRef(h), { ...snapshot(h), status, waitingOn: h, details: h }),
+    ),
   deadlineText: (h) => orderMessages.deadlineText(ref(h), 90, { status: h, loaStatus: h }),
   reminderText: (h) => orderMessages.reminderText(ref(h), 3, h, REQUESTER),
   stoppedText: (h) => orderMessages.stoppedText(ref(h), REQUESTER),
@@ -598,7 +617,14 @@ const JOB_CASES: Record<string, Case> = {
       ),
     ),
 };
-const JOB_NOT_MESSAGES = ["normalizeStatus", "isTerminalOrderStatus", "isLoaWaiting"];
+const JOB_NOT_MESSAGES = [
+  "normalizeStatus",
+  "isTerminalOrderStatus",
+  "isLoaWaiting",
+  "isLoaSettled",
+  "portToFollow",
+  "targetKindOf",
+];
 
 const exportedFunctions = (module: Record<string, unknown>) =>
   Object.entries(module)
