@@ -22,7 +22,7 @@ import {
   type PlacementResult,
 } from "../approvals/index.js";
 import type { OrderSubmission } from "../flows/ordering.js";
-import type { PlacementContext } from "../jobs/placement.js";
+import type { EscalationCause, PlacementContext } from "../jobs/placement.js";
 import type { Services } from "../services.js";
 import { type CommandHandler, failureText, isStorageUnavailable } from "./connect.js";
 import type { ListenerRegistry } from "./listenerTable.js";
@@ -349,6 +349,18 @@ export const listApprovals: CommandHandler = async (ctx) => {
   await ctx.reply(approvalsListView(pending, links, scope));
 };
 
+/** What happened, in the escalation's words (the placement journal's cause). */
+function escalationCauseText(cause: EscalationCause): string {
+  switch (cause.kind) {
+    case "not-found":
+      return "I sent the order but got no answer; a look-up by name found nothing yet.";
+    case "lookup-failed":
+      return `I sent the order but got no answer, and the look-up failed: ${cause.detail}`;
+    case "not-lookable":
+      return `I sent the order but got no answer, and I cannot look it up yet: ${cause.detail}.`;
+  }
+}
+
 /** What the placement job reports back, posted through the notifier (rate limits, dedupe). */
 export function placementCallbacks(
   services: Services,
@@ -401,11 +413,11 @@ export function placementCallbacks(
       );
       await refresh(request, ctx);
     },
-    async onEscalate(request: ApprovalRequest, reason: string, ctx: PlacementContext) {
+    async onEscalate(request: ApprovalRequest, cause: EscalationCause, ctx: PlacementContext) {
       await post(
         request,
         ctx,
-        `:rotating_light: I could not tell whether the order reached the provider (${reason}). I will not send it again. ` +
+        `:rotating_light: I could not tell whether the order reached the provider: ${escalationCauseText(cause)} I will not send it again. ` +
           `Please check the provider's portal for *${request.reconcileKey ?? request.title}* before doing anything else.`,
       );
       await refresh(request, ctx);

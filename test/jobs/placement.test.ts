@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ApprovalStore } from "../../src/approvals/store.js";
 import type { ApprovalRequest, PlacementResult } from "../../src/approvals/types.js";
 import {
+  type EscalationCause,
   type Jobs,
   type LookupResult,
   type PlacementCallbacks,
@@ -39,7 +40,7 @@ class FakeProvider {
   lookups: string[] = [];
   placed: Array<{ id: string; result: PlacementResult }> = [];
   failed: Array<{ id: string; message: string }> = [];
-  escalated: Array<{ id: string; reason: string }> = [];
+  escalated: Array<{ id: string; cause: EscalationCause }> = [];
   placeBehaviour: () => Promise<PlacementResult> = async () => {
     await new Promise((resolve) => setTimeout(resolve, 150));
     return { providerId: "order-1", status: "created", record: { id: "order-1" } };
@@ -73,9 +74,9 @@ class FakeProvider {
         this.failed.push({ id: request.id, message: error.message });
         await say(request, ctx, `Failed: ${error.message}`);
       },
-      onEscalate: async (request, reason, ctx) => {
-        this.escalated.push({ id: request.id, reason });
-        await say(request, ctx, `Please check: ${reason}`);
+      onEscalate: async (request, cause, ctx) => {
+        this.escalated.push({ id: request.id, cause });
+        await say(request, ctx, `Please check: ${cause.kind}: ${cause.detail}`);
       },
     };
   }
@@ -214,7 +215,10 @@ describe("placement of approved orders", () => {
     await jobs.placement.enqueue(id);
     await waitFor(() => provider.escalated.length === 1);
     expect((await store.get(id))?.status).toBe("unknown");
-    expect(provider.escalated[0]?.reason).toMatch(/not found/);
+    expect(provider.escalated[0]?.cause).toEqual({
+      kind: "not-found",
+      detail: "nothing named syd-core-01 at the provider yet",
+    });
 
     // The reconciler looks again later; still not found: no second escalation, no resend.
     const report = await jobs.runMaintenance();
