@@ -44,11 +44,12 @@ import { jobIdPart, QUEUE_NAMES, stateKey } from "./queues.js";
  * worker looked up), the answer settles it (`store.reconcile` placed, or failed).
  *
  * Handing over a claim, and why it never sends twice. Safety does not rest on telling whether
- * the first worker is alive: the only way to send is to move the journal `claimed → sending`
- * as its recorded owner, and taking a claim over rewrites the owner; both are one Lua
- * compare-and-set on one key, so of a live first worker and a taker exactly one reaches
- * `sending`, and the other stops ("handed-over"). Liveness only decides who takes over, so
- * that a live worker is rarely disturbed:
+ * the first worker is alive: the only way to send is to move the journal `claimed → sending`,
+ * one Lua compare-and-set on one key, which of any number of workers exactly one wins; the
+ * others stop ("handed-over"). The owner in the entry (the claim's winner, rewritten by a
+ * takeover) lets a worker recognise its own earlier write when it retries a step whose reply
+ * was lost, and makes a worker whose claim was taken over stop early. Liveness only decides
+ * who takes over, so that a live worker is rarely disturbed:
  * - a job retry (`attemptsMade > 0`): the previous attempt's processor has returned or thrown,
  *   so it is not running;
  * - a stalled re-run (`stalledCounter > 0`): BullMQ saw the job's lock expire, i.e. it was not
@@ -352,7 +353,10 @@ export class Placement {
     const outcome = answer
       ? await this.settle(record, answer, true)
       : // Its own event: every press gets its answer in the thread.
-        await this.lookUp(record, `escalated:${record.attempts}:again:${this.now().getTime()}`);
+        await this.lookUp(
+          record,
+          `escalated:${record.attempts}:again:${randomBytes(4).toString("hex")}`,
+        );
     if (outcome === "escalated") return "escalated";
     return outcome === "not-claimed" ? "not-unknown" : "reconciled";
   }

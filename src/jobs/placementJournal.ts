@@ -12,10 +12,10 @@ import { defineScript, stateKey } from "./queues.js";
  * order, so whoever picks the request up after a crash knows what is safe.
  *
  *   claimed  — nothing sent yet. Written before the store's claim (owner "") and named after it
- *              (owner = the claim's winner, or a worker that took the claim over). SAFE TO SEND:
- *              only the owner may move it on, in one compare-and-set.
- *   sending  — written (by the owner, as a compare-and-set from `claimed`) just before the
- *              request leaves. From here the outcome may be unknown: look up, never resend.
+ *              (owner = the claim's winner, or a worker that took the claim over). SAFE TO SEND.
+ *   sending  — written by the owner, as a compare-and-set from `claimed`, just before the
+ *              request leaves: exactly one worker ever wins it per attempt. From here the outcome
+ *              may be unknown: look up, never resend.
  *   answered — the provider's answer (order id included, or its refusal), written before
  *              anything else is done with it. Completing from it is always safe.
  *
