@@ -97,6 +97,8 @@ return 1
 `;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** A larger provider record is replaced by a marker (as the approval store does; ids stay). */
+const MAX_RECORD_BYTES = 16 * 1024;
 
 export class PlacementJournal {
   private readonly redis: Redis;
@@ -179,7 +181,7 @@ export class PlacementJournal {
   ): Promise<"recorded" | "newer-attempt"> {
     const reply = await this.scripts.answer(
       [this.key(approvalId)],
-      [attempt, JSON.stringify(answer), this.stamp(), this.ttlMs],
+      [attempt, answerJson(answer), this.stamp(), this.ttlMs],
     );
     return reply === 2 ? "newer-attempt" : "recorded";
   }
@@ -204,6 +206,15 @@ export class PlacementJournal {
   private stamp(): string {
     return this.now().toISOString();
   }
+}
+
+function answerJson(answer: PlacementAnswer): string {
+  if (answer.outcome !== "placed") return JSON.stringify(answer);
+  const recordJson = JSON.stringify(answer.result.record ?? null) ?? "null";
+  const bytes = Buffer.byteLength(recordJson);
+  if (bytes <= MAX_RECORD_BYTES) return JSON.stringify(answer);
+  const record = { omitted: `provider record larger than ${MAX_RECORD_BYTES} bytes`, bytes };
+  return JSON.stringify({ ...answer, result: { ...answer.result, record } });
 }
 
 function parseAnswer(json: string | undefined): PlacementAnswer | undefined {

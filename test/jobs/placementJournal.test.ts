@@ -105,4 +105,22 @@ describe("placement journal steps", () => {
     await redis.hset(j.key(ID), "state", "exploded");
     expect(await j.read(ID)).toBeNull();
   });
+
+  it("keeps a huge provider record out of the journal (its ids stay)", async () => {
+    const j = journal();
+    const result = {
+      providerId: "order-9",
+      status: "created",
+      record: { blob: "x".repeat(20_000) },
+    };
+    await j.recordAnswer(ID, 1, { outcome: "placed", result });
+    expect((await j.read(ID))?.answer).toEqual({
+      outcome: "placed",
+      result: {
+        providerId: "order-9",
+        status: "created",
+        record: { omitted: "provider record larger than 16384 bytes", bytes: 20_011 },
+      },
+    });
+  });
 });
