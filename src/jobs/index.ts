@@ -23,6 +23,7 @@ import { type ReadOrder, Tracker } from "./tracker.js";
 export * from "./notifier.js";
 export * from "./orderMessages.js";
 export * from "./placement.js";
+export * from "./placementJournal.js";
 export * from "./queues.js";
 export * from "./quotePoller.js";
 export * from "./rateLimiter.js";
