@@ -247,7 +247,7 @@ export function placementFailedText(message: string): string {
  */
 export function escalationText(reason: string, lookFor: string): string {
   return (
-    `:rotating_light: I could not tell whether the order reached the provider (${escapeMrkdwn(reason)}). I will not send it again. ` +
+    `:rotating_light: I could not tell whether the order reached the provider: ${escapeMrkdwn(reason)} I will not send it again. ` +
     `Please check the provider's portal for *${escapeMrkdwn(lookFor)}* before doing anything else.`
   );
 }

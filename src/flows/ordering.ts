@@ -1,4 +1,5 @@
 import type { ApprovalRequest, CreateApprovalInput, PlacementResult } from "../approvals/index.js";
+import { NotLookableError } from "../jobs/placement.js";
 import type {
   EdgePortOrderRequest,
   GiaServiceRequest,
@@ -117,7 +118,7 @@ export async function reconcileOrder(
       const ports = await provider.listPorts(companyUsername, { deleted: false });
       const match = ports.find((port) => port.name === key);
       if (match) return { found: true, result: placementResult(match) };
-      throw new Error("a port order that is not provisioned yet cannot be looked up by name");
+      throw new NotLookableError("a port order can only be found once its port exists");
     }
   }
 }

@@ -29,7 +29,7 @@ import {
   type PlacementResult,
 } from "../approvals/index.js";
 import type { OrderSubmission } from "../flows/ordering.js";
-import type { PlacementContext } from "../jobs/placement.js";
+import type { EscalationCause, PlacementContext } from "../jobs/placement.js";
 import type { Services } from "../services.js";
 import { type CommandHandler, failureText, isStorageUnavailable } from "./connect.js";
 import type { ListenerRegistry } from "./listenerTable.js";
@@ -393,6 +393,18 @@ export const listApprovals: CommandHandler = async (ctx) => {
   await ctx.reply(approvalsListView(pending, links, scope));
 };
 
+/** What happened, in the escalation's words (the placement journal's cause). */
+function escalationCauseText(cause: EscalationCause): string {
+  switch (cause.kind) {
+    case "not-found":
+      return "I sent the order but got no answer; a look-up by name found nothing yet.";
+    case "lookup-failed":
+      return `I sent the order but got no answer, and the look-up failed: ${cause.detail}`;
+    case "not-lookable":
+      return `I sent the order but got no answer, and I cannot look it up yet: ${cause.detail}.`;
+  }
+}
+
 /** What the placement job reports back, posted through the notifier (rate limits, dedupe). */
 export function placementCallbacks(
   services: Services,
@@ -441,8 +453,12 @@ export function placementCallbacks(
       await post(request, ctx, placementFailedText(error.message));
       await refresh(request, ctx);
     },
-    async onEscalate(request: ApprovalRequest, reason: string, ctx: PlacementContext) {
-      await post(request, ctx, escalationText(reason, request.reconcileKey ?? request.title));
+    async onEscalate(request: ApprovalRequest, cause: EscalationCause, ctx: PlacementContext) {
+      await post(
+        request,
+        ctx,
+        escalationText(escalationCauseText(cause), request.reconcileKey ?? request.title),
+      );
       await refresh(request, ctx);
     },
   };
