@@ -270,15 +270,13 @@ describe("Slack request guard: limit, verify, refuse replays, then parse", () =>
     );
   });
 
-  it("answers 413 as soon as the limit is passed, without waiting for the rest", async () => {
-    const answerBeforeTheBodyEnds = (declareLength: boolean) =>
+  it("answers without waiting for the rest of a body it refuses", async () => {
+    /** Sends the headers and `sent` bytes, never ends the request, and waits for an answer. */
+    const answerBeforeTheBodyEnds = (headers: Record<string, string>, sent: number) =>
       new Promise<number>((resolve, reject) => {
         const req = request(events(replicaA), {
           method: "POST",
-          headers: {
-            "content-type": FORM_CONTENT_TYPE,
-            ...(declareLength ? { "content-length": String(100 * MiB) } : {}),
-          },
+          headers: { "content-type": FORM_CONTENT_TYPE, ...headers },
         });
         req.on("response", (res) => {
           res.resume();
@@ -286,16 +284,26 @@ describe("Slack request guard: limit, verify, refuse replays, then parse", () =>
           req.destroy();
         });
         req.on("error", reject);
-        // With a length declared nothing needs to be sent; without, one byte past the limit,
-        // and the request is left open: only the limit can have ended it.
-        if (!declareLength) req.write(Buffer.alloc(MiB + 1, "a"));
+        if (sent > 0) req.write(Buffer.alloc(sent, "a"));
         else req.flushHeaders();
       });
+    const length = (bytes: number) => ({ "content-length": String(bytes) });
+    // A declared length over the limit, or headers that cannot be a signed request: nothing of
+    // the body need be sent for the answer to come.
     await expectRefused("oversized.declaredNothingSent", 413, "too_large", () =>
-      answerBeforeTheBodyEnds(true),
+      answerBeforeTheBodyEnds(length(100 * MiB), 0),
     );
+    await expectRefused("unsigned.declaredNothingSent", 401, "unsigned", () =>
+      answerBeforeTheBodyEnds(length(900_000), 0),
+    );
+    const old = signed("x", nowSeconds() - SIGNATURE_WINDOW_SECONDS - 60);
+    await expectRefused("stale.declaredNothingSent", 401, "stale", () =>
+      answerBeforeTheBodyEnds({ ...old, ...length(900_000) }, 0),
+    );
+    // Without a length: one byte past the limit, the request left open; only the limit can
+    // have ended it.
     await expectRefused("oversized.chunkedLeftOpen", 413, "too_large", () =>
-      answerBeforeTheBodyEnds(false),
+      answerBeforeTheBodyEnds(signed("x"), MiB + 1),
     );
   });
 
@@ -362,6 +370,8 @@ describe("Slack request guard: limit, verify, refuse replays, then parse", () =>
       "oversized.signed": 1,
       "oversized.byOneByte": 1,
       "oversized.declaredNothingSent": 1,
+      "unsigned.declaredNothingSent": 1,
+      "stale.declaredNothingSent": 1,
       "oversized.chunkedLeftOpen": 1,
       notAnObject: 3,
       "replayed.redisDown": 1,
