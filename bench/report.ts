@@ -452,7 +452,9 @@ function guardSection(e: ResultEnvelope<GuardFigures>): string {
     `Target (issue 20): /healthz p99 under a flood within ${t.ratio}× idle — unsigned ${yes(t.unsignedMet)} (${t.unsignedRatio}×),`,
     `oversized ${yes(t.oversizedMet)} (${t.oversizedRatio}×); forged (beyond the issue's two) ${yes(t.forgedMet)} (${t.forgedRatio}×).`,
     '"No answer": the bot closed the connection while the generator was still sending the body',
-    "it refused, before the generator read the answer.",
+    "it refused, before the generator read the answer. With a few hundred probes per phase the p99",
+    "is one of the few slowest, so a single pause of a busy shared machine can set it (compare the",
+    "p50s, and the load average): repeat with larger `BENCH_GUARD_FLOOD` on a quiet machine.",
   ].join("\n");
 }
 
