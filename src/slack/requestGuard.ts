@@ -21,13 +21,16 @@ import type { SeenSignatures } from "./replayGuard.js";
  *    `content-length`).
  * 3. **Signature** on the raw bytes: `v0=` HMAC-SHA256 of `v0:<timestamp>:<body>`, compared in
  *    constant time. Otherwise 401.
- * 4. **Replay.** A signature accepted before, by any replica, within its window is refused with
+ * 4. **Shape**, now that the body is known to be Slack's. Bolt's HTTPReceiver (5.x) reads
+ *    `body.ssl_check` of the parsed body in an async closure nobody awaits: a signed body whose
+ *    JSON is not an object (`payload=null`) throws an unhandled rejection, which ends the
+ *    process, and the request is never answered. Such a body is answered 400 here.
+ * 5. **Replay.** A signature accepted before, by any replica, within its window is refused with
  *    401. Slack signs each retry anew (new timestamp, so new signature, plus `x-slack-retry-num`),
- *    so its retries pass.
- * 5. **Shape.** Bolt's HTTPReceiver (5.x) reads `body.ssl_check` of the parsed body in an async
- *    closure nobody awaits: a signed body whose JSON is not an object (`payload=null`) throws an
- *    unhandled rejection, which ends the process, and the request is never answered. Such a body
- *    is answered 400 here.
+ *    so its retries pass. Options requests (`block_suggestion`) are the exception: they carry no
+ *    trigger id or action timestamp, so Slack itself sends identical ones when a person types
+ *    the same query twice within a second, and they are read-only by construction (an options
+ *    listener can only answer with options, to whoever asked).
  *
  * Then Bolt gets the buffered request (it reuses `rawBody`, verifies it again and parses it).
  */
@@ -147,13 +150,18 @@ function slackRequestAdmission(options: SlackRequestGuardOptions) {
       return refuse(req, res, 401, "bad_signature");
     }
 
+    const parsed = parseAsBoltWill(buffered);
+    if (parsed.ok && (typeof parsed.body !== "object" || parsed.body === null)) {
+      return refuse(req, res, 400, "not_an_object");
+    }
+    const optionsRequest =
+      parsed.ok && (parsed.body as { type?: unknown }).type === "block_suggestion";
     // Remembered for as long as this timestamp stays acceptable (up to 10 minutes for one
     // dated 5 minutes ahead), plus the skew between replicas' clocks.
     const rememberSeconds = SIGNATURE_WINDOW_SECONDS - age + CLOCK_SKEW_SECONDS;
-    if (!(await options.seen.firstSighting(signature, rememberSeconds))) {
+    if (!optionsRequest && !(await options.seen.firstSighting(signature, rememberSeconds))) {
       return refuse(req, res, 401, "replayed");
     }
-    if (!parsesToObjectOrFails(buffered)) return refuse(req, res, 400, "not_an_object");
     return buffered;
   };
 
@@ -218,12 +226,13 @@ function mayBeSslCheck(req: IncomingMessage, declaredLength: number): boolean {
   );
 }
 
-/** False only for a body Bolt would parse to a non-object; a parse error Bolt answers itself. */
-function parsesToObjectOrFails(req: BufferedIncomingMessage): boolean {
+/** The body as Bolt will parse it; not ok when it fails to parse (Bolt answers that 400 itself). */
+function parseAsBoltWill(
+  req: BufferedIncomingMessage,
+): { ok: true; body: unknown } | { ok: false } {
   try {
-    const body: unknown = HTTPModuleFunctions.parseHTTPRequestBody(req);
-    return typeof body === "object" && body !== null;
+    return { ok: true, body: HTTPModuleFunctions.parseHTTPRequestBody(req) as unknown };
   } catch {
-    return true;
+    return { ok: false };
   }
 }
