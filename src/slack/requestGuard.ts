@@ -112,7 +112,7 @@ function slackRequestAdmission(options: SlackRequestGuardOptions) {
     if (Date.now() - log.at >= LOG_EVERY_MS) {
       options.logger.warn(
         { reason, status, refusedSinceLastWarning: log.since },
-        "Slack request refused before it was parsed",
+        "Slack request refused",
       );
       log.at = Date.now();
       log.since = 0;
