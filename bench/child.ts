@@ -19,7 +19,7 @@ import {
   startSlackStandin,
 } from "../src/standin/index.js";
 import type { ChildRole } from "./common.js";
-import { closedLoop, type PreparedRequest } from "./loadgen.js";
+import { closedLoop, flood, type PreparedRequest } from "./loadgen.js";
 
 type Handler = (message: Record<string, unknown>) => unknown;
 
@@ -83,7 +83,16 @@ async function runBot(): Promise<void> {
     secrets: [botToken, signingSecret],
   });
   const started = performance.now();
-  const bot = await startBot({ config, logger, redisPrefix: need("BENCH_REDIS_PREFIX") });
+  const bot = await startBot({
+    config,
+    logger,
+    redisPrefix: need("BENCH_REDIS_PREFIX"),
+    // BENCH_PROVIDER_RATE_LIMIT=0: /healthz asks the provider each time, and the shared 10/s
+    // limit would pace a probe of it instead of the bot (the guard benchmark).
+    ...(process.env.BENCH_PROVIDER_RATE_LIMIT === "0"
+      ? { jobs: { providerRateLimit: false } }
+      : {}),
+  });
   const startBotMs = performance.now() - started;
   serve({ stats });
   onStop(() => bot.stop());
@@ -253,7 +262,7 @@ async function runWorker(): Promise<void> {
   process.send?.({ type: "ready" });
 }
 
-/** The ack benchmark's load generator, alone in its process (see bench/loadgen.ts). */
+/** The ack and guard benchmarks' load generator, alone in its process (see bench/loadgen.ts). */
 async function runLoad(): Promise<void> {
   serve({
     stats,
@@ -261,6 +270,13 @@ async function runLoad(): Promise<void> {
       closedLoop(String(m.url), m.requests as PreparedRequest[], Number(m.concurrency), {
         mark: typeof m.mark === "string" ? m.mark : undefined,
         opening: Number(m.opening ?? 0),
+      }),
+    flood: (m) =>
+      flood(String(m.url), {
+        count: Number(m.count),
+        concurrency: Number(m.concurrency),
+        bytes: Number(m.bytes),
+        forged: m.forged === true,
       }),
   });
   onStop(async () => {});

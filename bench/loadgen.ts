@@ -102,3 +102,87 @@ export async function closedLoop(
   agent.destroy();
   return { latencies, openingLatencies, non200, marked, seconds };
 }
+
+export interface FloodOptions {
+  /** Requests to send in all. */
+  count: number;
+  concurrency: number;
+  /** Size of each body (bytes): `payload=` and JSON padding. */
+  bytes: number;
+  /**
+   * Signature headers with a current timestamp and a made-up signature: the app must read the
+   * body and compute its HMAC to refuse it. Otherwise unsigned.
+   */
+  forged?: boolean;
+}
+
+export interface FloodResult {
+  sent: number;
+  /** Answers by HTTP status; 0 = the connection failed or was closed without an answer. */
+  statuses: Record<string, number>;
+  seconds: number;
+}
+
+/**
+ * The guard benchmark's flood: `count` unsigned (or forged) requests of `bytes` each to `url`,
+ * `concurrency` at a time in a closed loop, as an attacker without the signing secret would
+ * send them. The
+ * body is built once; a refused request's connection may be closed by the app before the body
+ * is all sent (that is the point of a limit), which is counted under status 0 only when no
+ * answer came.
+ */
+export async function flood(url: string, options: FloodOptions): Promise<FloodResult> {
+  const target = new URL(url);
+  const body = Buffer.alloc(options.bytes, "a");
+  const head = `payload=${encodeURIComponent('{"type":"block_actions","pad":"')}`;
+  body.write(head);
+  body.write(encodeURIComponent('"}'), options.bytes - 6);
+  const forged = options.forged
+    ? {
+        "x-slack-request-timestamp": String(Math.floor(Date.now() / 1000)),
+        "x-slack-signature": `v0=${"0".repeat(64)}`,
+      }
+    : {};
+  const agent = new Agent({ keepAlive: true, maxSockets: options.concurrency });
+  const statuses: Record<string, number> = {};
+  const send = () =>
+    new Promise<number>((resolve) => {
+      let answered = false;
+      const req = request(
+        {
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname,
+          method: "POST",
+          agent,
+          headers: {
+            "content-type": "application/x-www-form-urlencoded",
+            "content-length": body.length,
+            ...forged,
+          },
+        },
+        (res) => {
+          answered = true;
+          res.resume();
+          res.on("end", () => resolve(res.statusCode ?? 0));
+          res.on("error", () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.on("error", () => {
+        if (!answered) resolve(0);
+      });
+      req.end(body);
+    });
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: options.concurrency }, async () => {
+      while (next++ < options.count) {
+        const status = await send();
+        statuses[status] = (statuses[status] ?? 0) + 1;
+      }
+    }),
+  );
+  agent.destroy();
+  return { sent: options.count, statuses, seconds: (performance.now() - started) / 1000 };
+}

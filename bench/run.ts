@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { BENCH_RESULTS_DIR, loadAverage, machine, ROOT, round } from "./common.js";
 import { writeReport } from "./report.js";
 
-const ALL = ["footprint", "ack", "tracking", "notify"] as const;
+const ALL = ["footprint", "ack", "tracking", "notify", "guard"] as const;
 
 function runOne(name: string): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -256,6 +256,11 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       health: () => checkHealth(redis, services),
       register: (app, client) => registerListeners(app, services, client, followUps),
       extraRoutes: playground?.botRoutes(),
+      // Replays are refused across replicas: accepted signatures are kept in Redis.
+      requestGuard: {
+        redis: { client: redis, keyPrefix: prefix },
+        maxBodyBytes: config.slackMaxBodyBytes,
+      },
     });
     stops.push(() => running.stop());
     const url = `http://127.0.0.1:${running.port}`;

@@ -29,6 +29,12 @@ function portSetting(fallback: number) {
     .transform((v) => (v === undefined ? fallback : Number(v)));
 }
 
+/** Bounds of SLACK_MAX_BODY_BYTES: below 1 KiB no real payload fits; above 64 MiB is a typo. */
+const MIN_BODY_BYTES = 1024;
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+/** Slack's real payloads (a big modal's view_submission included) stay well under 1 MiB. */
+export const DEFAULT_SLACK_MAX_BODY_BYTES = 1024 * 1024;
+
 const idList = z
   .string()
   .optional()
@@ -52,6 +58,14 @@ const environmentSchema = z
       error: "must be an app-level token starting with xapp-",
     }),
     SLACK_API_URL: optionalText.pipe(z.url({ error: "must be a URL" }).optional()),
+    SLACK_MAX_BODY_BYTES: optionalText
+      .refine(
+        (v) =>
+          v === undefined ||
+          (/^\d{1,9}$/.test(v) && Number(v) >= MIN_BODY_BYTES && Number(v) <= MAX_BODY_BYTES),
+        { error: `must be a whole number of bytes from ${MIN_BODY_BYTES} to ${MAX_BODY_BYTES}` },
+      )
+      .transform((v) => (v === undefined ? DEFAULT_SLACK_MAX_BODY_BYTES : Number(v))),
     PORT: portSetting(3000),
     PROVIDER_BASE_URL: optionalText.pipe(z.url({ error: "must be a URL" }).optional()),
     PROVIDER_API_KEY: optionalText,
@@ -110,6 +124,8 @@ export interface Config {
         signingSecret?: string;
         apiUrl?: string;
       };
+  /** HTTP mode: a body to /slack/events above this is refused with 413 before it is read. */
+  slackMaxBodyBytes: number;
   port: number;
   provider: { kind: "sandbox" } | { kind: "remote"; baseUrl: string; apiKey: string };
   redisUrl: string;
@@ -165,6 +181,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : { mode: "playground" };
   return {
     slack,
+    slackMaxBodyBytes: e.SLACK_MAX_BODY_BYTES,
     port: e.PORT,
     provider: e.PROVIDER_BASE_URL
       ? { kind: "remote", baseUrl: e.PROVIDER_BASE_URL, apiKey: e.PROVIDER_API_KEY! }

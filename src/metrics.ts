@@ -36,6 +36,12 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
       buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10],
       registers: [registry],
     }),
+    slackRequestsRefused: new Counter({
+      name: "slack_requests_refused_total",
+      help: "Requests to /slack/events refused before Bolt saw them, by reason (src/slack/requestGuard.ts)",
+      labelNames: ["reason"] as const,
+      registers: [registry],
+    }),
     jobOutcomes: new Counter({
       name: "job_outcomes_total",
       help: "Background job outcomes by queue and outcome",

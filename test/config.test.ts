@@ -18,6 +18,7 @@ describe("loadConfig", () => {
     expect(config.provider).toEqual({ kind: "sandbox" });
     expect(config.port).toBe(3000);
     expect(config.sandboxPort).toBe(4010);
+    expect(config.slackMaxBodyBytes).toBe(1024 * 1024);
     expect(config.redisUrl).toBe("redis://127.0.0.1:6379");
     expect(config.approvals).toEqual({
       channel: undefined,
@@ -54,6 +55,15 @@ describe("loadConfig", () => {
       requesters: ["W0BBB2"],
       allowSelfApproval: true,
     });
+  });
+
+  it("reads the Slack body limit in bytes and refuses one out of bounds", () => {
+    expect(loadConfig({ SLACK_MAX_BODY_BYTES: "262144" }).slackMaxBodyBytes).toBe(262144);
+    for (const value of ["1MiB", "-1", "12", "999999999", "1.5"]) {
+      expect(problemsOf({ SLACK_MAX_BODY_BYTES: value }), value).toEqual([
+        expect.stringMatching(/^SLACK_MAX_BODY_BYTES must be a whole number of bytes from 1024/),
+      ]);
+    }
   });
 
   it("lists every problem at once and never echoes a value", () => {

@@ -2,11 +2,14 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { App, type CustomRoute, HTTPReceiver } from "@slack/bolt";
 import { WebClient, type WebClientOptions } from "@slack/web-api";
+import type { Redis } from "ioredis";
+import { DEFAULT_SLACK_MAX_BODY_BYTES } from "../config.js";
 import type { Logger } from "../log.js";
 import type { Metrics } from "../metrics.js";
 import { botAuthorization } from "./authorization.js";
 import { boltLogger } from "./logger.js";
-import { refuseBodiesThatAreNotObjects } from "./requestGuard.js";
+import { MemorySeenSignatures, RedisSeenSignatures } from "./replayGuard.js";
+import { guardSlackRequests } from "./requestGuard.js";
 
 export type SlackConnection =
   | { mode: "http"; botToken: string; signingSecret: string; apiUrl?: string }
@@ -31,6 +34,18 @@ export interface SlackAppOptions {
   register: (app: App, client: WebClient) => void;
   /** Extra HTTP routes served next to /slack/events (e.g. the playground). */
   extraRoutes?: CustomRoute[];
+  /** HTTP mode: the checks in front of Bolt (requestGuard.ts). Socket Mode has no signatures. */
+  requestGuard?: {
+    /**
+     * Where accepted signatures are remembered, shared by every replica; without it, in this
+     * process only (tests of the Slack layer).
+     */
+    redis?: { client: Redis; keyPrefix: string };
+    /** Default 1 MiB (SLACK_MAX_BODY_BYTES). */
+    maxBodyBytes?: number;
+    /** Milliseconds since the epoch, for the timestamp window (tests move it). */
+    now?: () => number;
+  };
 }
 
 export interface RunningSlackApp {
@@ -120,6 +135,8 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
   let server: Server | undefined;
 
   if (options.slack.mode === "http") {
+    const guard = options.requestGuard ?? {};
+    const maxBodyBytes = guard.maxBodyBytes ?? DEFAULT_SLACK_MAX_BODY_BYTES;
     const receiver = new HTTPReceiver({
       signingSecret: options.slack.signingSecret,
       endpoints: "/slack/events",
@@ -129,8 +146,19 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
       processBeforeResponse: false,
       // A listener that never acks must not hold the connection past Slack's 3 seconds.
       unhandledRequestTimeoutMillis: 2_900,
+      bodyLimit: maxBodyBytes,
     });
-    refuseBodiesThatAreNotObjects(receiver, "/slack/events");
+    guardSlackRequests(receiver, {
+      endpoint: "/slack/events",
+      signingSecret: options.slack.signingSecret,
+      maxBodyBytes,
+      seen: guard.redis
+        ? new RedisSeenSignatures(guard.redis.client, guard.redis.keyPrefix, options.logger)
+        : new MemorySeenSignatures(),
+      logger: options.logger,
+      now: guard.now,
+      onRefused: (reason) => options.metrics.slackRequestsRefused.inc({ reason }),
+    });
     app = new App({
       ...identity,
       receiver,

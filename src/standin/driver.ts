@@ -66,6 +66,11 @@ export interface RawPostOptions {
   timestamp?: number;
   /** Sign with another secret (to test that the app refuses it). */
   signingSecret?: string;
+  /**
+   * Send it as Slack's retry of an earlier delivery: `x-slack-retry-num`/`-reason`, and signed
+   * anew as Slack signs every delivery (the app refuses a signature it has seen before).
+   */
+  retry?: { num: number; reason: string };
   headers?: Record<string, string>;
 }
 
@@ -85,18 +90,33 @@ async function readAck(response: Response): Promise<AppAck> {
 
 /** Signed HTTP to the app's request URL, as Slack's HTTP delivery does. */
 export class HttpTransport implements Transport {
+  /** The latest timestamp this transport signed with (Unix seconds). */
+  private lastSignedAt = 0;
+
   constructor(private readonly target: HttpAppTarget) {}
 
   /** Posts a raw form body, signed (or mis-signed, with options) like Slack signs it. */
   async postRaw(body: string, options: RawPostOptions = {}): Promise<AppAck> {
+    const now = Math.floor(Date.now() / 1000);
+    // Slack retries after its 3-second timeout at the earliest, so a retry's timestamp (whole
+    // seconds) is never its original's; the stand-in retries at once, hence "a second later".
+    const timestamp =
+      options.timestamp ?? (options.retry ? Math.max(now, this.lastSignedAt + 1) : now);
+    this.lastSignedAt = Math.max(this.lastSignedAt, timestamp);
     const headers = signSlackRequest({
       signingSecret: options.signingSecret ?? this.target.signingSecret,
       body,
-      timestamp: options.timestamp,
+      timestamp,
     });
+    const retryHeaders: Record<string, string> = options.retry
+      ? {
+          "x-slack-retry-num": String(options.retry.num),
+          "x-slack-retry-reason": options.retry.reason,
+        }
+      : {};
     const response = await fetch(this.target.url, {
       method: "POST",
-      headers: { ...headers, ...options.headers },
+      headers: { ...headers, ...retryHeaders, ...options.headers },
       body,
     });
     return readAck(response);

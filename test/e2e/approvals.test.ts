@@ -213,7 +213,7 @@ describe("approvals and exactly-once placement", () => {
     });
     const first = await env.slack.transport.postRaw(body);
     const retried = await env.slack.transport.postRaw(body, {
-      headers: { "x-slack-retry-num": "1", "x-slack-retry-reason": "http_timeout" },
+      retry: { num: 1, reason: "http_timeout" },
     });
     expect([first.status, retried.status]).toEqual([200, 200]);
     await env.standin.waitForEphemeral(STANDIN_IDS.approver, (m) =>

@@ -109,6 +109,12 @@ describe("fuzzing /connect", () => {
         }),
         trigger_id: env.standin.workspace.issueTrigger(FUZZ_USER),
       }).toString();
+    // Cuts can be identical (an empty body, a cut inside the first fields): each send gets a
+    // timestamp of its own (a second apart, going back), so no two carry the same signature,
+    // as no two of Slack's deliveries do; the app would refuse the second as a replay (that is
+    // tested in test/security/requestGuard.test.ts, not fuzzed here).
+    const signedAt = Math.floor(Date.now() / 1000);
+    let sent = 0;
     // A body cut before `command=` reaches no listener: Bolt answers 404 only after its
     // 2.9-second timeout, so each run sends its cuts at once.
     await fc.assert(
@@ -125,7 +131,9 @@ describe("fuzzing /connect", () => {
           const acks = await Promise.all(
             cases.map(([name, args, cut]) => {
               const body = full(`${name} ${args}`);
-              return env.slack.transport.postRaw(body.slice(0, Math.floor(body.length * cut)));
+              return env.slack.transport.postRaw(body.slice(0, Math.floor(body.length * cut)), {
+                timestamp: signedAt - sent++,
+              });
             }),
           );
           for (const ack of acks) {
