@@ -7,9 +7,9 @@ import { App, HTTPReceiver } from "@slack/bolt";
 import { WebClient } from "@slack/web-api";
 import { startBot } from "../src/bot.js";
 import { loadConfig } from "../src/config.js";
-import { readOrderForTracking } from "../src/flows/ordering.js";
 import { startJobs } from "../src/jobs/index.js";
 import { createLogger } from "../src/log.js";
+import { readOrderForTracking } from "../src/orders/tracking.js";
 import { createProvider } from "../src/provider/api.js";
 import { SandboxClock, startSandbox } from "../src/sandbox/index.js";
 import {

@@ -3,14 +3,13 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { WebClient } from "@slack/web-api";
 import { Redis } from "ioredis";
-import { placedNextSteps } from "../views/approvals.js";
 import { ApprovalStore } from "./approvals/index.js";
 import type { Config } from "./config.js";
 import { withRequestId } from "./context.js";
-import { placeOrder, readOrderForTracking, reconcileOrder } from "./flows/ordering.js";
 import { type Jobs, startJobs } from "./jobs/index.js";
 import { createLogger, type Logger } from "./log.js";
 import { createMetrics, type Metrics } from "./metrics.js";
+import { OrderLifecycle, readOrderForTracking } from "./orders/index.js";
 // Playground mode: the web page standing in for Slack's client (src/playground/).
 import { createPlayground, type Playground } from "./playground/index.js";
 import { createProvider } from "./provider/api.js";
@@ -23,7 +22,6 @@ import {
   type SlackConnection,
   startSlackApp,
 } from "./slack/app.js";
-import { placementCallbacks } from "./slack/approvals.js";
 import { edgeQuoteCallbacks } from "./slack/edgeQuoteCallbacks.js";
 import { FollowUpLane } from "./slack/followUps.js";
 import { registerListeners } from "./slack/listeners.js";
@@ -170,15 +168,17 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       retryConfig: { retries: 0 },
       timeout: 10_000,
     });
-    const services = {
+    // The order lifecycle owns placing, looking up, tracking and telling the thread; the jobs
+    // run its callbacks, and it reaches the jobs once they exist (`connect` below).
+    const orders = new OrderLifecycle({
+      store: approvalStore,
       provider: api,
-      identity,
-      sandbox: config.provider.kind === "sandbox",
-      logger,
-      metrics,
-      approvals: { store: approvalStore, ...approvalPolicy(config, standin !== undefined) },
-    } as Omit<Services, "jobs"> as Services;
-    const callbacks = placementCallbacks(services, placedNextSteps);
+      companyUsername: async () => (await identity()).companyUsername,
+      logger: logger.child({ component: "orders" }),
+      redis,
+      prefix: `${prefix}:orders`,
+    });
+    const sandboxed = config.provider.kind === "sandbox";
     const jobs = await startJobs({
       redisUrl: config.redisUrl,
       prefix: `${prefix}:jobs`,
@@ -190,40 +190,30 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       // one grep follows an order from the approval click to placement and tracking.
       readOrder: (companyName, orderId) =>
         withRequestId(`order-${orderId}`, () => readOrderForTracking(api, companyName, orderId)),
-      quotes: edgeQuoteCallbacks(services),
-      placement: {
-        store: approvalStore,
-        place: (request) => withRequestId(request.id, () => placeOrder(api, request)),
-        reconcile: async (request) =>
-          reconcileOrder(api, request, (await identity()).companyUsername),
-        onPlaced: async (request, result, ctx) => {
-          await callbacks.onPlaced(request, result, ctx);
-          const channel = request.slack.approvalChannel;
-          const threadTs = request.slack.approvalTs;
-          if (
-            (request.kind === "port" || request.kind === "edge") &&
-            result.providerId &&
-            channel &&
-            threadTs
-          ) {
-            await jobs.tracker.track({
-              orderId: result.providerId,
-              companyName: (await identity()).companyUsername,
-              channel,
-              threadTs,
-              requestedBy: request.requester.userId,
-              kind: request.kind === "edge" ? "edge" : undefined,
-            });
-          }
-        },
-        onFailed: callbacks.onFailed,
-        onEscalate: callbacks.onEscalate,
-      },
+      quotes: edgeQuoteCallbacks({ provider: api, logger, sandbox: sandboxed }),
+      placement: (() => {
+        const callbacks = orders.placementCallbacks();
+        return {
+          ...callbacks,
+          store: approvalStore,
+          place: (request) => withRequestId(request.id, () => callbacks.place(request)),
+        };
+      })(),
       ...options.jobs,
     });
     stops.push(() => jobs.close(10_000));
+    orders.connect(jobs);
+    const services: Services = {
+      provider: api,
+      identity,
+      sandbox: sandboxed,
+      logger,
+      metrics,
+      approvals: { store: approvalStore, ...approvalPolicy(config, standin !== undefined) },
+      jobs,
+      orders,
+    };
     rateLimit = jobs.rateLimiter?.beforeRequest;
-    services.jobs = jobs;
 
     if (role === "worker") {
       const server = await serveOperationalRoutes(

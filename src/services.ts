@@ -2,6 +2,7 @@ import type { ApprovalStore } from "./approvals/index.js";
 import type { Jobs } from "./jobs/index.js";
 import type { Logger } from "./log.js";
 import type { Metrics } from "./metrics.js";
+import type { OrderLifecycle } from "./orders/lifecycle.js";
 import type { ProviderApi } from "./provider/api.js";
 
 /** Who the bot acts as at the provider (from GET /api/auth/token). */
@@ -27,6 +28,8 @@ export interface Services {
   approvals: ApprovalSettings;
   /** Queues and workers: notifications, order tracking, Edge quotes, placement. */
   jobs: Jobs;
+  /** The order lifecycle (src/orders): a person's steps on a request and what follows them. */
+  orders: OrderLifecycle;
 }
 
 /** The approval policy (APPROVALS_CHANNEL, APPROVERS, REQUESTERS) and the durable record. */

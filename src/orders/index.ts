@@ -1,0 +1,25 @@
+import type { CreateApprovalInput } from "../approvals/index.js";
+
+export { isNotLookable, NotLookableError } from "./errors.js";
+export {
+  lookUpOrder,
+  ORDER_KINDS,
+  type OrderKindSpec,
+  orderKind,
+  placeOrder,
+  type TrackTarget,
+} from "./kinds.js";
+export {
+  type EscalationCause,
+  type LifecycleJobs,
+  type LifecycleStore,
+  type LookUpAgainOutcome,
+  OrderLifecycle,
+  type OrderLifecycleOptions,
+  scopeOf,
+  trackerInputFor,
+} from "./lifecycle.js";
+export { readOrderForTracking } from "./tracking.js";
+
+/** What a flow hands over for approval: everything but the bookkeeping the approval layer adds. */
+export type OrderSubmission = Omit<CreateApprovalInput, "sandbox" | "slack">;
