@@ -11,6 +11,7 @@ import {
   approvalsListView,
   BLOCK_REJECT_REASON,
   INPUT_REJECT_REASON,
+  type RejectOrigin,
   readRejectOrigin,
   rejectReasonModal,
   VIEW_REJECT_REASON,
@@ -234,15 +235,15 @@ export function registerApprovalListeners(app: ListenerRegistry, services: Servi
           CHECK_BUDGET_MS,
         );
         if (!record) return refuse("I can't find this request any more.");
-        const messageTs = body.message?.ts;
-        if (!isOwnApprovalMessage({ channel, messageTs }, record)) {
-          audit(record, userId, name, "blocked: not its approval message");
-          return refuse(NOT_ITS_MESSAGE);
-        }
         const allowed = await withinBudget(authorize(client, userId, record), CHECK_BUDGET_MS);
         if (!allowed.allowed) {
           audit(record, userId, name, "blocked");
           return refuse(allowed.message);
+        }
+        const messageTs = body.message?.ts;
+        if (!isOwnApprovalMessage({ channel, messageTs }, record)) {
+          audit(record, userId, name, "blocked: not its approval message");
+          return refuse(NOT_ITS_MESSAGE);
         }
         const clickId = "action_ts" in action ? action.action_ts : body.trigger_id;
         await step(
@@ -388,8 +389,11 @@ export function registerApprovalListeners(app: ListenerRegistry, services: Servi
     const reason =
       view.state.values[BLOCK_REJECT_REASON]?.[INPUT_REJECT_REASON]?.value?.trim() ?? "";
     if (reason === "") return fieldError("Please say why, so the requester can fix it.");
-    const origin = readRejectOrigin(view.private_metadata);
-    if (!origin) return fieldError("This form is not one of mine any more; nothing was changed.");
+    // A modal opened before the origin was carried holds the bare id: its origin is unknown,
+    // so it is refused below like any other place.
+    const origin: Partial<RejectOrigin> & { id: string } = readRejectOrigin(
+      view.private_metadata,
+    ) ?? { id: view.private_metadata };
     try {
       const record = await settings.store.get(origin.id).catch((error: unknown) => {
         if (isStorageUnavailable(error)) throw error;
@@ -398,12 +402,12 @@ export function registerApprovalListeners(app: ListenerRegistry, services: Servi
       if (!record) return fieldError("This request no longer exists.");
       // Checked again on submit: the modal could be submitted by anyone holding its view id,
       // with any metadata.
+      const allowed = await authorize(client, body.user.id, record);
+      if (!allowed.allowed) return fieldError(allowed.message);
       if (!isOwnApprovalMessage({ channel: origin.channel, messageTs: origin.ts }, record)) {
         audit(record, body.user.id, "reject", "blocked: not its approval message");
         return fieldError(NOT_ITS_MESSAGE);
       }
-      const allowed = await authorize(client, body.user.id, record);
-      if (!allowed.allowed) return fieldError(allowed.message);
       const decided = await orders.reject(record.id, body.user.id, reason);
       if (!decided.ok) return fieldError(describeRefusal(decided));
       // Recorded: now the modal may close.
