@@ -316,11 +316,11 @@ export function failedThreadText(error: PlacementError): string {
 export function escalationText(
   record: ApprovalRequest,
   cause: EscalationView,
-  lookedUpBy?: string,
+  options: { again?: boolean } = {},
 ): string {
   const name = `*${escapeMrkdwn(record.reconcileKey ?? record.title)}*`;
   const detail = cause.detail ? ` (${escapeMrkdwn(cause.detail)})` : "";
-  const again = lookedUpBy ? `<@${lookedUpBy}> looked the order up again. ` : "";
+  const again = options.again ? "An approver had me look the order up again. " : "";
   const opening = `:rotating_light: ${again}I sent the order for ${name} to the provider but got no answer, so I can't tell whether it was placed. I will not send it again on my own.`;
   switch (cause.kind) {
     case "not-found":

@@ -59,7 +59,7 @@ const DEFAULT_TUNING: Record<WorkerKind, Required<WorkerTuning>> = {
     maxStalledCount: 1_000,
   },
   quotes: { concurrency: 10, lockDuration: 60_000, stalledInterval: 30_000, maxStalledCount: 20 },
-  // A stalled placement re-runs harmlessly: its claim is refused and the reconciler takes over.
+  // A stalled placement re-run carries its claim on by the placement journal (placement.ts).
   placement: {
     concurrency: 5,
     lockDuration: 120_000,
@@ -109,7 +109,7 @@ export interface StartJobsOptions<QuoteResult = unknown> {
   };
   trackerSettings?: { schedule?: TrackingSchedule; deadlineDays?: number };
   quoteSettings?: { timeoutMs?: number; firstDelayMs?: number; maxDelayMs?: number };
-  placementSettings?: { stuckAfterMs?: number; workerId?: string };
+  placementSettings?: { stuckAfterMs?: number; workerId?: string; answerWriteTimeoutMs?: number };
   /**
    * How often the reconcilers run (a BullMQ job scheduler shared by the replicas; the last one
    * started sets the interval). 0 = this process does not schedule them. Default 5 minutes.

@@ -1,38 +1,83 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Job, Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import type { ApprovalStore, TransitionResult } from "../approvals/store.js";
-import type { ApprovalRequest, PlacementError, PlacementResult } from "../approvals/types.js";
+import {
+  ApprovalInputError,
+  ApprovalRecordError,
+  type ApprovalRequest,
+  type PlacementError,
+  type PlacementResult,
+} from "../approvals/types.js";
 import type { Logger } from "../log.js";
 import type { Metrics } from "../metrics.js";
-import type { Notifier } from "./notifier.js";
+import { errorText, type Notifier } from "./notifier.js";
+import { type JournalEntry, type PlacementAnswer, PlacementJournal } from "./placementJournal.js";
 import { readProviderFailure } from "./providerFailure.js";
 import { jobIdPart, QUEUE_NAMES, stateKey } from "./queues.js";
 
 /**
- * Placing approved orders with the provider, never twice.
+ * Placing approved orders with the provider: once, and never losing the provider's answer.
  *
- * The ApprovalStore is the guard (DESIGN.md §5): only the caller that wins `claim`
- * (approved → executing, atomically in Redis) may call the provider; the job id
- * (`place-<approvalId>`) only saves work. After the call:
- * - success → `complete` and `onPlaced` (the composition root starts tracking, tells the thread);
- * - a ProviderError with `outcomeUnknown` (or any throw that is not a definite provider answer)
- *   → `markUnknown`, then `reconcile(request)` looks the order up (e.g. the port by its unique
- *   name): found → `store.reconcile(placed)` and `onPlaced`; not found or cannot tell → the
- *   request stays `unknown` and `onEscalate` asks a person in the thread. It is NEVER resent;
- * - a definite ProviderError (the provider answered 4xx/5xx) → `fail` and `onFailed`.
+ * Two records guard it. The ApprovalStore's `claim` (approved → executing, atomic) picks the one
+ * worker that may place an attempt (DESIGN.md §5); the job id (`place-<approvalId>`) only saves
+ * work. The placement journal (placementJournal.ts) records, in order, how far that attempt got,
+ * and gives each step a rule for whoever finds it after a crash:
  *
- * `reconcile()` (run on a schedule) re-queues `approved` requests whose job is gone, and treats
- * requests stuck in `executing` longer than `stuckAfterMs` (their worker died mid-call) as
- * outcome unknown: the reconcile path, never a blind resend. It also retries the look-up for
- * `unknown` requests, so one found later is completed without a person.
+ *   claimed  (written before the claim, then named after its owner) — nothing was sent:
+ *            a worker that finds it takes the claim over and SENDS;
+ *   sending  (written just before the request leaves; if that write fails, nothing is sent) —
+ *            a worker that finds it LOOKS UP (`reconcile` callback by the order's unique name):
+ *            found → `store.reconcile(placed)`; nothing found → `unknown` and `onEscalate`
+ *            asks a person in the thread. Never resent;
+ *   answered (the provider's answer, order id included, logged at info and written before
+ *            anything else) — whoever finds it completes the request with it.
+ *
+ * After the call: accepted → answer recorded → `complete` and `onPlaced`; a definite refusal
+ * (4xx/5xx, or the rate limiter refusing before sending) → answer recorded → `fail` and
+ * `onFailed`; an outcome unknown (`outcomeUnknown`, or any throw that is not a definite answer)
+ * → `markUnknown` and the look-up above. A worker holding an answer keeps retrying its writes
+ * (backoff capped at 2 s, for up to `answerWriteTimeoutMs`, 10 minutes by default) across a
+ * Redis outage before doing anything else; if the request became `unknown` meanwhile (another
+ * worker looked up), the answer settles it (`store.reconcile` placed, or failed).
+ *
+ * Handing over a claim, and why it never sends twice. Safety does not rest on telling whether
+ * the first worker is alive: the only way to send is to move the journal `claimed → sending`,
+ * one Lua compare-and-set on one key, which of any number of workers exactly one wins; the
+ * others stop ("handed-over"). The owner in the entry (the claim's winner, rewritten by a
+ * takeover) lets a worker recognise its own earlier write when it retries a step whose reply
+ * was lost, and makes a worker whose claim was taken over stop early. Liveness only decides
+ * who takes over, so that a live worker is rarely disturbed:
+ * - a job retry (`attemptsMade > 0`): the previous attempt's processor has returned or thrown,
+ *   so it is not running;
+ * - a stalled re-run (`stalledCounter > 0`): BullMQ saw the job's lock expire, i.e. it was not
+ *   renewed for `lockDuration` (2 min): the worker died, or lost Redis, or its event loop was
+ *   blocked that long. It may be alive;
+ * - the reconciler, for an `executing` request with no change (record or journal) for
+ *   `stuckAfterMs` (5 min) whose job is not active (a dead worker's job stays "active" until
+ *   BullMQ's stall check hands it back, and then the re-run above takes it). It may be alive
+ *   (a `process()` call without a job), so `stuckAfterMs` must stay well above the provider
+ *   call's timeout.
+ * Taking over a live worker's `claimed`: one of them sends (the compare-and-set). A live
+ * worker's `sending` (mid-call): the taker looks up and may escalate; the live worker's answer
+ * then settles the request as placed — a needless message, never a second order. A first run
+ * (or a `process()` call) that finds someone else's claim leaves it alone.
+ *
+ * A claim without a journal entry for its attempt was made by a version without the journal,
+ * which may have sent it: it is looked up, never sent.
+ *
+ * `reconcile()` (run on a schedule) re-queues `approved` requests whose job is gone, takes over
+ * stuck `executing` ones by the rules above, and retries the look-up for `unknown` requests
+ * (completing from a recorded answer first), so one found later is completed without a person.
+ * `lookUpAgain(id)` runs that look-up at once, for a person's *Look up again*.
  *
  * Callbacks are called at least once per outcome: a marker of ours (`placement:told:…`) is
  * leased before and confirmed after each call, so a crash between the store's step and the
  * callback calls it again on the next run (they should post with `ctx.notifyScope` and
- * `ctx.notifyKey`, which the
- * notifier de-duplicates), while two replicas reaching the same outcome call it once.
+ * `ctx.notifyKey`, which the notifier de-duplicates), while two replicas reaching the same
+ * outcome call it once.
  */
 
 export type StoreForPlacement = Pick<
@@ -40,8 +85,33 @@ export type StoreForPlacement = Pick<
   "get" | "claim" | "complete" | "fail" | "markUnknown" | "reconcile" | "findByStatus"
 >;
 
+export type JournalForPlacement = Pick<
+  PlacementJournal,
+  "read" | "intend" | "own" | "startSending" | "recordAnswer"
+>;
+
 /** What looking an order up at the provider found. Throw when it cannot tell. */
 export type LookupResult = { found: true; result: PlacementResult } | { found: false };
+
+/**
+ * Thrown by a `reconcile` callback when this kind of order cannot be looked up yet (a port
+ * order before its port exists), as opposed to a look-up that failed.
+ */
+export class NotLookableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "NotLookableError";
+  }
+}
+
+/** Why a person is asked: the order was sent, no answer came, and the look-up did not settle it. */
+export type EscalationCause =
+  /** Sent, no answer, the look-up found nothing (yet). */
+  | { kind: "not-found"; detail: string }
+  /** Sent, no answer, and the look-up itself failed. */
+  | { kind: "lookup-failed"; detail: string }
+  /** Sent, no answer, and this kind cannot be looked up yet. */
+  | { kind: "not-lookable"; detail: string };
 
 export interface PlacementContext {
   notifier: Pick<Notifier, "post" | "update">;
@@ -54,7 +124,11 @@ export interface PlacementContext {
 export interface PlacementCallbacks {
   /** Sends the approved request's provider call (no retries for non-idempotent calls). */
   place: (request: ApprovalRequest) => Promise<PlacementResult>;
-  /** Looks the order up when the outcome of `place` is unknown (e.g. by `reconcileKey`). */
+  /**
+   * Looks the order up when the outcome of `place` is unknown (e.g. by `reconcileKey`). Throws
+   * NotLookableError when this kind cannot be looked up yet, anything else when the look-up
+   * failed.
+   */
   reconcile: (request: ApprovalRequest) => Promise<LookupResult>;
   onPlaced: (
     request: ApprovalRequest,
@@ -67,12 +141,16 @@ export interface PlacementCallbacks {
     ctx: PlacementContext,
   ) => Promise<void>;
   /** The outcome is unknown and the look-up did not settle it: a person must check. */
-  onEscalate: (request: ApprovalRequest, reason: string, ctx: PlacementContext) => Promise<void>;
+  onEscalate: (
+    request: ApprovalRequest,
+    cause: EscalationCause,
+    ctx: PlacementContext,
+  ) => Promise<void>;
 }
 
 export interface PlacementOptions {
   queue: Queue;
-  /** A command connection, for the "told" markers. */
+  /** A command connection, for the "told" markers and the journal. */
   redis: Redis;
   prefix: string;
   logger: Logger;
@@ -81,11 +159,15 @@ export interface PlacementOptions {
   /** Needed only where placement jobs are processed and reconciled. */
   store?: StoreForPlacement;
   callbacks?: PlacementCallbacks;
-  /** Names this process in the request's history (claimedBy). */
+  /** The placement journal; by default one on `redis` under `prefix`. */
+  journal?: JournalForPlacement;
+  /** Names this process in the request's history (claimedBy) and the journal (owner). */
   workerId?: string;
   now?: () => Date;
-  /** An `executing` request older than this has lost its worker. Default 5 minutes. */
+  /** An `executing` request unchanged for this long has lost its worker. Default 5 minutes. */
   stuckAfterMs?: number;
+  /** How long a worker holding the provider's answer retries writing it. Default 10 minutes. */
+  answerWriteTimeoutMs?: number;
 }
 
 export type PlacementOutcome =
@@ -94,10 +176,24 @@ export type PlacementOutcome =
   | "reconciled"
   | "escalated"
   | "not-claimed"
+  /** Another worker took the claim over before this one sent anything. */
+  | "handed-over"
   | "invalid-job";
+
+/**
+ * `lookUpAgain`: `reconciled` — settled (found at the provider, or by an answer recorded
+ * meanwhile); `escalated` — still nothing, the person is told again; `not-unknown` — the
+ * request is not (or no longer) waiting for a look-up.
+ */
+export type LookUpAgainOutcome = "reconciled" | "escalated" | "not-unknown";
 
 const TOLD_TTL_SECONDS = 90 * 24 * 3600;
 const TELL_LEASE_SECONDS = 120;
+/** Retrying a write across a Redis outage: 100 ms, doubling, at most 2 s apart. */
+const WRITE_RETRY_BASE_MS = 100;
+const WRITE_RETRY_MAX_MS = 2_000;
+/** How long a claim's owner retries marking it `sending` before giving up (and not sending). */
+const SENDING_WRITE_TIMEOUT_MS = 60_000;
 
 export function placementJobId(approvalId: string): string {
   return `place-${jobIdPart(approvalId)}`;
@@ -116,9 +212,11 @@ export class Placement {
   private readonly notifier: Pick<Notifier, "post" | "update">;
   private readonly store?: StoreForPlacement;
   private readonly callbacks?: PlacementCallbacks;
+  private readonly journal: JournalForPlacement;
   readonly workerId: string;
   private readonly now: () => Date;
   private readonly stuckAfterMs: number;
+  private readonly answerWriteTimeoutMs: number;
 
   constructor(options: PlacementOptions) {
     this.queue = options.queue;
@@ -132,6 +230,10 @@ export class Placement {
     this.workerId = options.workerId ?? defaultWorkerId();
     this.now = options.now ?? (() => new Date());
     this.stuckAfterMs = options.stuckAfterMs ?? 5 * 60_000;
+    this.answerWriteTimeoutMs = options.answerWriteTimeoutMs ?? 10 * 60_000;
+    this.journal =
+      options.journal ??
+      new PlacementJournal({ redis: options.redis, prefix: options.prefix, now: this.now });
   }
 
   /** Queues the placement of an approved request (a no-op while its job exists). */
@@ -143,7 +245,7 @@ export class Placement {
         jobId: placementJobId(approvalId),
         removeOnComplete: true,
         removeOnFail: { age: 30 * 24 * 3600 },
-        // Safe to retry: a retry cannot pass `claim` again once the first attempt claimed it.
+        // Safe to retry: a retry takes over only a claim that sent nothing (the journal).
         attempts: 5,
         backoff: { type: "exponential", delay: 2_000 },
       },
@@ -157,83 +259,42 @@ export class Placement {
       this.logger.error({ jobId: job.id }, "placement: job without an approval id");
       return "invalid-job";
     }
-    // Handed back because its worker died (BullMQ saw the lock expire): a callback lease that
-    // worker left unconfirmed is stale, and nothing else would call that callback again.
-    return this.process(approvalId, { afterStall: job.stalledCounter > 0 });
-  }
-
-  /** Claims and places one request; safe to call concurrently from anywhere. */
-  async process(
-    approvalId: string,
-    options: { afterStall?: boolean } = {},
-  ): Promise<PlacementOutcome> {
-    const { store, callbacks } = this.deps();
-    const claim = await store.claim(approvalId, this.workerId);
-    if (!claim.ok) {
-      await this.afterRefusedClaim(approvalId, claim, options.afterStall === true);
-      return "not-claimed";
-    }
-    const request = claim.record;
-    const attempt = request.attempts;
-    const log = { approvalId, attempt, workerId: this.workerId };
-    this.logger.info(log, "placement: claimed; placing the order");
-
-    let result: PlacementResult;
-    try {
-      result = await callbacks.place(request);
-    } catch (error) {
-      const failure = readProviderFailure(error);
-      if (failure.outcomeUnknown === false) {
-        const placementError: PlacementError = {
-          message: failure.userMessage,
-          ...(failure.httpStatus !== undefined ? { httpStatus: failure.httpStatus } : {}),
-        };
-        const failed = await store.fail(approvalId, placementError, { attempt });
-        if (!failed.ok) {
-          this.logger.error(
-            { ...log, reason: failed.reason },
-            "placement: could not record failure",
-          );
-          return "not-claimed";
-        }
-        this.logger.warn({ ...log, httpStatus: failure.httpStatus }, "placement: provider refused");
-        await this.tell(failed.record, `failed:${attempt}`, (ctx) =>
-          callbacks.onFailed(failed.record, placementError, ctx),
-        );
-        this.count("failed");
-        return "failed";
-      }
-      this.logger.error(
-        { ...log, httpStatus: failure.httpStatus, err: failure.detail },
-        "placement: outcome unknown; reconciling, never resending",
-      );
-      const unknown = await store.markUnknown(
-        approvalId,
-        `outcome unknown: ${failure.detail}`.slice(0, 500),
-        { attempt },
-      );
-      if (!unknown.ok) {
-        this.logger.error({ ...log, reason: unknown.reason }, "placement: could not mark unknown");
-        return "not-claimed";
-      }
-      return this.reconcileUnknown(unknown.record);
-    }
-
-    const completed = await store.complete(approvalId, result, { attempt });
-    if (!completed.ok) {
-      // Someone (a person, the reconciler) decided meanwhile; the record says what happened.
-      this.logger.error({ ...log, reason: completed.reason }, "placement: could not complete");
-      return "not-claimed";
-    }
-    await this.tell(completed.record, "placed", (ctx) =>
-      callbacks.onPlaced(completed.record, result, ctx),
-    );
-    this.count("placed");
-    return "placed";
+    // A retry (the previous attempt threw) or a re-run after a stall (BullMQ saw the lock
+    // expire): the previous run is presumed gone, so its claim and its unconfirmed callback
+    // leases may be taken over (see the top of this file for why that is safe).
+    return this.process(approvalId, { takeOver: job.attemptsMade > 0 || job.stalledCounter > 0 });
   }
 
   /**
-   * The reconciler: re-queues lost placements, settles stuck and unknown ones. Returns counts.
+   * Claims and places one request; safe to call concurrently from anywhere. `takeOver`: the
+   * caller knows the previous run of this placement is gone (a job retry or stalled re-run), so
+   * an unfinished claim is carried on by the journal's rules instead of left alone.
+   */
+  async process(
+    approvalId: string,
+    options: { takeOver?: boolean } = {},
+  ): Promise<PlacementOutcome> {
+    const { store } = this.deps();
+    const takeOver = options.takeOver === true;
+    let record = await this.readRecord(approvalId);
+    if (!record) return "not-claimed";
+    if (record.status === "approved") {
+      const intended = record.attempts + 1;
+      await this.journal.intend(approvalId, intended);
+      const claim = await store.claim(approvalId, this.workerId);
+      if (claim.ok) return this.placeClaimed(claim.record, intended);
+      if (!("record" in claim)) {
+        this.logger.warn({ approvalId, reason: claim.reason }, "placement: nothing to place");
+        return "not-claimed";
+      }
+      record = claim.record;
+    }
+    return this.resume(record, takeOver);
+  }
+
+  /**
+   * The reconciler: re-queues lost placements, carries on stuck ones and looks unknown ones up
+   * again. Returns counts.
    */
   async reconcile(): Promise<{ requeued: number; stuck: number; retriedLookups: number }> {
     const { store } = this.deps();
@@ -252,46 +313,310 @@ export class Placement {
     const settledNow = new Set<string>();
     const now = this.now().getTime();
     for (const request of await store.findByStatus("executing")) {
-      if (now - Date.parse(request.updatedAt) < this.stuckAfterMs) continue;
+      const entry = await this.entryFor(request);
+      const lastChange = Math.max(Date.parse(request.updatedAt), entry ? Date.parse(entry.at) : 0);
+      if (now - lastChange < this.stuckAfterMs) continue;
       const job = await this.queue.getJob(placementJobId(request.id));
       if (job && (await job.getState()) === "active") continue;
-      const unknown = await store.markUnknown(
-        request.id,
-        "the worker placing this order stopped mid-call; outcome unknown",
-        { attempt: request.attempts },
-      );
-      if (!unknown.ok) continue;
       stuck += 1;
       this.count("stuck");
-      this.logger.error(
-        { approvalId: request.id, claimedBy: request.claimedBy },
-        "placement: request stuck in executing; reconciling, never resending",
+      this.logger.warn(
+        { approvalId: request.id, claimedBy: request.claimedBy, journal: entry?.state ?? "none" },
+        "placement: request stuck in executing; carrying it on by its journal",
       );
       settledNow.add(request.id);
-      await this.reconcileUnknown(unknown.record);
+      await this.resume(request, true);
     }
 
     let retriedLookups = 0;
     for (const request of await store.findByStatus("unknown")) {
       if (settledNow.has(request.id)) continue;
+      const answer = (await this.entryFor(request))?.answer;
+      if (answer) {
+        await this.settle(request, answer, true);
+        continue;
+      }
       retriedLookups += 1;
-      await this.reconcileUnknown(request);
+      await this.lookUp(request, `escalated:${request.attempts}`);
     }
     return { requeued, stuck, retriedLookups };
   }
 
-  /** Looks an unknown-outcome order up; settles it when found, else escalates (once). */
-  private async reconcileUnknown(request: ApprovalRequest): Promise<PlacementOutcome> {
+  /**
+   * A person's *Look up again* on an `unknown` request: settles it from an answer recorded
+   * meanwhile, else looks it up now; found → placed, else the person is told again.
+   */
+  async lookUpAgain(approvalId: string): Promise<LookUpAgainOutcome> {
+    const record = await this.readRecord(approvalId);
+    if (record?.status !== "unknown") return "not-unknown";
+    const answer = (await this.entryFor(record))?.answer;
+    const outcome = answer
+      ? await this.settle(record, answer, true)
+      : // Its own event: every press gets its answer in the thread.
+        await this.lookUp(
+          record,
+          `escalated:${record.attempts}:again:${randomBytes(4).toString("hex")}`,
+        );
+    if (outcome === "escalated") return "escalated";
+    return outcome === "not-claimed" ? "not-unknown" : "reconciled";
+  }
+
+  /** This process won the claim of attempt `intended` (or a later one). */
+  private async placeClaimed(
+    request: ApprovalRequest,
+    intended: number,
+  ): Promise<PlacementOutcome> {
+    const attempt = request.attempts;
+    // Claimed meanwhile under a later number (a failure and a retry raced this worker's read):
+    // its entry starts now; nobody else may send a claim whose journal is missing.
+    if (attempt !== intended) await this.journal.intend(request.id, attempt);
+    if (!(await this.journal.own(request.id, attempt, this.workerId, ""))) {
+      this.logger.warn(
+        { approvalId: request.id, attempt, workerId: this.workerId },
+        "placement: the claim was taken over before this worker named itself; not sending",
+      );
+      return "handed-over";
+    }
+    this.logger.info(
+      { approvalId: request.id, attempt, workerId: this.workerId },
+      "placement: claimed; placing the order",
+    );
+    return this.send(request);
+  }
+
+  /** Sends the claimed request, records the answer, settles it. The journal says it is ours. */
+  private async send(request: ApprovalRequest): Promise<PlacementOutcome> {
+    const { store, callbacks } = this.deps();
+    const approvalId = request.id;
+    const attempt = request.attempts;
+    const log = { approvalId, attempt, workerId: this.workerId };
+    const mayLeave = await this.persistently(
+      "mark the order as being sent",
+      () => this.journal.startSending(approvalId, attempt, this.workerId),
+      log,
+      SENDING_WRITE_TIMEOUT_MS,
+    );
+    if (!mayLeave) {
+      this.logger.warn(log, "placement: another worker took the claim over; not sending");
+      return "handed-over";
+    }
+
+    let answer: PlacementAnswer;
+    try {
+      const result = await callbacks.place(request);
+      answer = { outcome: "placed", result };
+      // First, before any write: the answer is never only in memory.
+      this.logger.info(
+        { ...log, orderId: result.providerId, providerStatus: result.status },
+        "placement: the provider accepted the order",
+      );
+    } catch (error) {
+      const failure = readProviderFailure(error);
+      if (failure.outcomeUnknown !== false) {
+        this.logger.error(
+          { ...log, httpStatus: failure.httpStatus, err: failure.detail },
+          "placement: outcome unknown; looking it up, never resending",
+        );
+        const unknown = await store.markUnknown(
+          approvalId,
+          `outcome unknown: ${failure.detail}`.slice(0, 500),
+          { attempt },
+        );
+        if (!unknown.ok) {
+          this.logger.error(
+            { ...log, reason: unknown.reason },
+            "placement: could not mark unknown",
+          );
+          return "not-claimed";
+        }
+        return this.lookUp(unknown.record, `escalated:${attempt}`);
+      }
+      answer = {
+        outcome: "refused",
+        error: {
+          message: failure.userMessage,
+          ...(failure.httpStatus !== undefined ? { httpStatus: failure.httpStatus } : {}),
+        },
+      };
+      this.logger.warn(
+        { ...log, httpStatus: failure.httpStatus, err: failure.detail },
+        "placement: the provider refused the order",
+      );
+    }
+
+    const orderId = answer.outcome === "placed" ? answer.result.providerId : undefined;
+    const recorded = await this.persistently(
+      "record the provider's answer",
+      () => this.journal.recordAnswer(approvalId, attempt, answer),
+      { ...log, orderId },
+    ).catch((error: unknown) => {
+      this.logger.error(
+        { ...log, orderId, answer: answer.outcome, err: errorText(error).slice(0, 300) },
+        "placement: gave up recording the provider's answer; it is only in this log",
+      );
+      throw error;
+    });
+    if (recorded === "newer-attempt") {
+      this.logger.error(
+        { ...log, orderId, answer: answer.outcome },
+        "placement: the provider answered an attempt the request has moved past (placed again?)",
+      );
+    }
+    return this.settle(request, answer, false);
+  }
+
+  /**
+   * Records a journalled answer in the store (complete/fail; reconcile when the request became
+   * `unknown` meanwhile) and tells. Retried across Redis outages like the journal's write.
+   */
+  private async settle(
+    request: ApprovalRequest,
+    answer: PlacementAnswer,
+    takeOverLease: boolean,
+  ): Promise<PlacementOutcome> {
+    const { store, callbacks } = this.deps();
+    const approvalId = request.id;
+    const attempt = request.attempts;
+    const log = { approvalId, attempt, workerId: this.workerId };
+    const write = (what: string, step: () => Promise<TransitionResult>) =>
+      this.persistently(what, step, log);
+
+    let viaReconcile = false;
+    let step = await write("record the answer on the request", () =>
+      answer.outcome === "placed"
+        ? store.complete(approvalId, answer.result, { attempt })
+        : store.fail(approvalId, answer.error, { attempt }),
+    );
+    const current = recordOf(step);
+    if (!step.ok && current?.status === "unknown" && current.attempts === attempt) {
+      // Another worker looked up meanwhile and found nothing: the answer settles it.
+      viaReconcile = true;
+      step = await write("settle the unknown request with the answer", () =>
+        store.reconcile(
+          approvalId,
+          answer.outcome === "placed"
+            ? {
+                by: this.workerId,
+                outcome: "placed",
+                result: answer.result,
+                note: "the provider's answer arrived after a look-up",
+              }
+            : {
+                by: this.workerId,
+                outcome: "failed",
+                error: answer.error,
+                note: "the provider's refusal arrived after a look-up",
+              },
+        ),
+      );
+    }
+    const record = recordOf(step);
+    const settledAs = answer.outcome === "placed" ? "placed" : "failed";
+    if (record?.status !== settledAs || record.attempts !== attempt) {
+      this.logger.error(
+        {
+          ...log,
+          answer: answer.outcome,
+          orderId: answer.outcome === "placed" ? answer.result.providerId : undefined,
+          status: record?.status,
+        },
+        "placement: the request moved on before the provider's answer was recorded on it (the answer is in the journal)",
+      );
+      return "not-claimed";
+    }
+    // Settled here, or by another worker with the same answer: tell either way (once, leased).
+    if (answer.outcome === "placed") {
+      await this.tell(
+        record,
+        "placed",
+        (ctx) => callbacks.onPlaced(record, answer.result, ctx),
+        takeOverLease,
+      );
+    } else {
+      await this.tell(
+        record,
+        `failed:${attempt}`,
+        (ctx) => callbacks.onFailed(record, record.error ?? answer.error, ctx),
+        takeOverLease,
+      );
+    }
+    if (!step.ok) return "not-claimed";
+    const outcome = viaReconcile ? "reconciled" : settledAs;
+    this.count(outcome);
+    return outcome;
+  }
+
+  /**
+   * A request this process did not just claim: finished (tell what was never confirmed),
+   * someone else's (left alone unless `takeOver`), or with a journalled answer (settled).
+   */
+  private async resume(record: ApprovalRequest, takeOver: boolean): Promise<PlacementOutcome> {
+    const { store } = this.deps();
+    const approvalId = record.id;
+    const attempt = record.attempts;
+    const log = { approvalId, attempt, status: record.status, claimedBy: record.claimedBy };
+    if (record.status === "placed" || record.status === "failed") {
+      this.logger.info(log, "placement: already settled");
+      await this.tellSettled(record, takeOver);
+      return "not-claimed";
+    }
+    if (record.status !== "executing" && record.status !== "unknown") {
+      this.logger.info(log, "placement: nothing to place");
+      return "not-claimed";
+    }
+    const entry = await this.entryFor(record);
+    if (entry?.answer) return this.settle(record, entry.answer, takeOver);
+    if (record.status === "unknown" || !takeOver) {
+      this.logger.info(log, "placement: not claimed (someone else has it, or it awaits a look-up)");
+      return "not-claimed";
+    }
+
+    if (entry?.state === "claimed") {
+      if (!(await this.journal.own(approvalId, attempt, this.workerId, entry.owner))) {
+        this.logger.info(log, "placement: the claim moved on meanwhile; leaving it");
+        return "handed-over";
+      }
+      this.logger.warn(
+        { ...log, previousOwner: entry.owner, workerId: this.workerId },
+        "placement: took over a claim that sent nothing; sending it",
+      );
+      return this.send(record);
+    }
+    // `sending` (or an unreadable answer): the request may have left. No entry for this
+    // attempt: claimed by a version without the journal, which may have sent it. Look up.
+    const unknown = await store.markUnknown(
+      approvalId,
+      entry
+        ? "no answer was recorded after the order was sent (its worker stopped); outcome unknown"
+        : "claimed by a worker that kept no placement journal and stopped; outcome unknown",
+      { attempt },
+    );
+    if (!unknown.ok) return "not-claimed";
+    this.logger.error(
+      { ...log, journal: entry?.state ?? "none" },
+      "placement: sent without a recorded answer; looking it up, never resending",
+    );
+    return this.lookUp(unknown.record, `escalated:${attempt}`);
+  }
+
+  /** Looks an unknown-outcome order up; settles it when found, else escalates (once per event). */
+  private async lookUp(request: ApprovalRequest, tellEvent: string): Promise<PlacementOutcome> {
     const { store, callbacks } = this.deps();
     let lookup: LookupResult;
-    let reason: string;
+    let cause: EscalationCause;
     try {
       lookup = await callbacks.reconcile(request);
-      reason =
-        "The order was not found at the provider, but the provider may still be processing it.";
+      cause = {
+        kind: "not-found",
+        detail: request.reconcileKey
+          ? `nothing named ${request.reconcileKey} at the provider yet`
+          : "nothing found at the provider yet",
+      };
     } catch (error) {
       lookup = { found: false };
-      reason = `The provider could not be asked whether the order exists (${readProviderFailure(error).userMessage}).`;
+      cause = isNotLookable(error)
+        ? { kind: "not-lookable", detail: errorText(error) }
+        : { kind: "lookup-failed", detail: lookupFailureText(error) };
     }
     if (lookup.found) {
       const settled = await store.reconcile(request.id, {
@@ -308,32 +633,18 @@ export class Placement {
       }
       return "not-claimed";
     }
-    await this.tell(request, `escalated:${request.attempts}`, (ctx) =>
-      callbacks.onEscalate(request, reason, ctx),
+    this.logger.warn(
+      { approvalId: request.id, cause: cause.kind, detail: cause.detail },
+      "placement: the look-up did not settle an unknown outcome; asking a person",
     );
+    await this.tell(request, tellEvent, (ctx) => callbacks.onEscalate(request, cause, ctx));
     this.count("escalated");
     return "escalated";
   }
 
-  /**
-   * A refused claim: another worker has it, or it is finished. If it is placed or failed and
-   * the callback was never confirmed (a crash right after the store's step), call it now.
-   */
-  private async afterRefusedClaim(
-    approvalId: string,
-    claim: Exclude<TransitionResult, { ok: true }>,
-    takeOverLease: boolean,
-  ): Promise<void> {
+  /** Placed or failed: call the callback if it was never confirmed (a crash right after). */
+  private async tellSettled(record: ApprovalRequest, takeOverLease: boolean): Promise<void> {
     const { callbacks } = this.deps();
-    if (!("record" in claim)) {
-      this.logger.warn({ approvalId, reason: claim.reason }, "placement: nothing to place");
-      return;
-    }
-    const record = claim.record;
-    this.logger.info(
-      { approvalId, status: record.status, claimedBy: record.claimedBy },
-      "placement: not claimed (someone else has it, or it is done)",
-    );
     if (record.status === "placed" && record.result) {
       const result = record.result;
       await this.tell(
@@ -357,8 +668,8 @@ export class Placement {
    * Calls `callback` unless it already succeeded (or is running elsewhere) for this event. A
    * short lease taken with NX makes two replicas that reach the same outcome call it once; the
    * lease expires if the caller dies mid-call, so the next run calls it again (at least once).
-   * A job re-run after a stall may come back before the lease expires, and is the only run
-   * that will: `takeOverLease` lets it call unless the callback was confirmed ("done").
+   * A job re-run after a stall or a failed attempt may come back before the lease expires, and
+   * is the only run that will: `takeOverLease` lets it call unless the callback was confirmed.
    */
   private async tell(
     request: ApprovalRequest,
@@ -386,6 +697,55 @@ export class Placement {
     await this.redis.set(key, "done", "EX", TOLD_TTL_SECONDS);
   }
 
+  /**
+   * Runs a write until it succeeds, retrying (100 ms doubling to 2 s apart) for up to
+   * `timeoutMs` while Redis is unavailable: the bot's connections fail fast then ("Stream isn't
+   * writeable", "Connection is closed."), and the provider's answer must outlive an outage.
+   * Real time, not the injected clock: this is about waiting for Redis to come back.
+   */
+  private async persistently<T>(
+    what: string,
+    write: () => Promise<T>,
+    log: Record<string, unknown>,
+    timeoutMs = this.answerWriteTimeoutMs,
+  ): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (let failures = 0; ; failures++) {
+      try {
+        return await write();
+      } catch (error) {
+        const delay = Math.min(WRITE_RETRY_BASE_MS * 2 ** failures, WRITE_RETRY_MAX_MS);
+        if (!mayHeal(error) || Date.now() + delay > deadline) throw error;
+        if (failures % 10 === 0) {
+          this.logger.warn(
+            { ...log, failures: failures + 1, err: errorText(error) },
+            `placement: could not ${what}; retrying until Redis answers`,
+          );
+        }
+        await sleep(delay);
+      }
+    }
+  }
+
+  private async readRecord(approvalId: string): Promise<ApprovalRequest | null> {
+    const { store } = this.deps();
+    try {
+      const record = await store.get(approvalId);
+      if (!record) this.logger.warn({ approvalId }, "placement: no such request");
+      return record;
+    } catch (error) {
+      if (!(error instanceof ApprovalRecordError)) throw error;
+      this.logger.error({ approvalId, err: error.message }, "placement: unreadable request");
+      return null;
+    }
+  }
+
+  /** The journal entry of the request's current attempt, if there is one. */
+  private async entryFor(request: ApprovalRequest): Promise<JournalEntry | undefined> {
+    const entry = await this.journal.read(request.id);
+    return entry?.attempt === request.attempts ? entry : undefined;
+  }
+
   private async jobAlive(approvalId: string): Promise<boolean> {
     const job = await this.queue.getJob(placementJobId(approvalId));
     if (!job) return false;
@@ -403,4 +763,25 @@ export class Placement {
   private count(outcome: string): void {
     this.metrics?.jobOutcomes.inc({ queue: QUEUE_NAMES.placement, outcome });
   }
+}
+
+function recordOf(step: TransitionResult): ApprovalRequest | undefined {
+  return step.ok || "record" in step ? step.record : undefined;
+}
+
+/** Errors that retrying cannot fix: what the store refuses to write or cannot read. */
+function mayHeal(error: unknown): boolean {
+  return !(error instanceof ApprovalInputError || error instanceof ApprovalRecordError);
+}
+
+function isNotLookable(error: unknown): boolean {
+  // By name too: a second copy of this module (tests, bundling) makes `instanceof` miss.
+  return error instanceof NotLookableError || (error as Error | null)?.name === "NotLookableError";
+}
+
+/** A failed look-up in words a person can read: the provider client's, else the error's own. */
+function lookupFailureText(error: unknown): string {
+  const failure = readProviderFailure(error);
+  const fromProvider = failure.httpStatus !== undefined || failure.outcomeUnknown !== undefined;
+  return fromProvider ? failure.userMessage : failure.detail;
 }

@@ -1,6 +1,6 @@
 import type { CreateApprovalInput } from "../approvals/index.js";
 
-export { isNotLookable, NotLookableError } from "./errors.js";
+export type { EscalationCause, LookUpAgainOutcome } from "../jobs/placement.js";
 export {
   lookUpOrder,
   ORDER_KINDS,
@@ -10,10 +10,8 @@ export {
   type TrackTarget,
 } from "./kinds.js";
 export {
-  type EscalationCause,
   type LifecycleJobs,
   type LifecycleStore,
-  type LookUpAgainOutcome,
   OrderLifecycle,
   type OrderLifecycleOptions,
   scopeOf,

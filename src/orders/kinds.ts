@@ -1,7 +1,7 @@
 import { escapeMrkdwn } from "../../views/blocks.js";
 import { nextLoaStep } from "../../views/orders.js";
 import type { ApprovalKind, ApprovalRequest, PlacementResult } from "../approvals/index.js";
-import type { LookupResult } from "../jobs/placement.js";
+import { type LookupResult, NotLookableError } from "../jobs/placement.js";
 import type {
   EdgePortOrderRequest,
   GiaServiceRequest,
@@ -10,7 +10,6 @@ import type {
   PortOrderRequest,
   ProviderApi,
 } from "../provider/api.js";
-import { NotLookableError } from "./errors.js";
 
 /**
  * Everything that differs between order kinds, in one table: a new kind is one entry, and the

@@ -1,7 +1,6 @@
 import type { Redis } from "ioredis";
 import {
   approvalMessageView,
-  type EscalationView,
   escalationText,
   failedThreadText,
   type LookUpOutcome,
@@ -18,12 +17,16 @@ import type {
   TransitionResult,
 } from "../approvals/index.js";
 import type { Notifier } from "../jobs/notifier.js";
-import type { LookupResult, PlacementCallbacks, PlacementContext } from "../jobs/placement.js";
-import { readProviderFailure } from "../jobs/providerFailure.js";
+import type {
+  EscalationCause,
+  LookUpAgainOutcome,
+  Placement,
+  PlacementCallbacks,
+  PlacementContext,
+} from "../jobs/placement.js";
 import type { Tracker, TrackInput } from "../jobs/tracker.js";
 import type { Logger } from "../log.js";
 import type { ProviderApi } from "../provider/api.js";
-import { isNotLookable } from "./errors.js";
 import { lookUpOrder, orderKind, placeOrder, type TrackTarget } from "./kinds.js";
 
 /**
@@ -40,9 +43,6 @@ import { lookUpOrder, orderKind, placeOrder, type TrackTarget } from "./kinds.js
  *   ordered writer per channel, so the approval message's last update shows the latest state.
  */
 
-/** The placement journal's reason for asking a person (src/jobs/placement.ts). */
-export type EscalationCause = EscalationView;
-
 /** The store steps the lifecycle uses; `placeAgain`/`markFailed` come with the names work. */
 export type LifecycleStore = Pick<ApprovalStore, "get" | "decide" | "retry" | "reconcile"> & {
   /** unknown → approved: a person's deliberate act after a look-up found nothing. */
@@ -54,11 +54,7 @@ export type LifecycleStore = Pick<ApprovalStore, "get" | "decide" | "retry" | "r
 /** What the lifecycle needs of the jobs (they exist only after startJobs). */
 export interface LifecycleJobs {
   notifier: Pick<Notifier, "post" | "update">;
-  placement: {
-    enqueue(approvalId: string): Promise<void>;
-    /** The journal's "look up now" (journal work); absent until it lands. */
-    lookUpAgain?: (approvalId: string) => Promise<"reconciled" | "escalated">;
-  };
+  placement: Pick<Placement, "enqueue" | "lookUpAgain">;
   tracker: Pick<Tracker, "track">;
 }
 
@@ -73,10 +69,6 @@ export interface OrderLifecycleOptions {
   /** Key prefix, e.g. `connect:orders`. */
   prefix: string;
 }
-
-export type LookUpAgainOutcome =
-  | { ok: true; outcome: "reconciled" | "escalated" }
-  | { ok: false; record?: ApprovalRequest; reason: "not-found" | "not-unknown" };
 
 /** Look-up outcomes are kept as long as approval records (at least 90 days). */
 const LOOK_UP_TTL_SECONDS = 100 * 24 * 3600;
@@ -93,8 +85,6 @@ export class OrderLifecycle {
   private connected: (jobs: LifecycleJobs) => void = () => {};
   /** Resolves once the jobs exist: a callback the workers run before that waits for them. */
   private readonly jobsReady: Promise<LifecycleJobs>;
-  /** The look-up outcome of a request, between the look-up and its escalation (same process). */
-  private readonly lastLookUps = new Map<string, EscalationCause>();
 
   constructor(options: OrderLifecycleOptions) {
     this.store = options.store;
@@ -173,48 +163,12 @@ export class OrderLifecycle {
   }
 
   /**
-   * *Look up again* on an unknown request: the journal's look-up when it is there; until then
-   * this module's own (found → placed and tracked; else the escalation, said again).
+   * *Look up again* on an unknown request: the placement journal looks it up now and settles it
+   * (found → placed, through `onPlaced`) or escalates again (a new thread line per press).
    */
-  async lookUpAgain(id: string, by: string, clickId: string): Promise<LookUpAgainOutcome> {
+  async lookUpAgain(id: string): Promise<LookUpAgainOutcome> {
     const jobs = await this.jobsReady;
-    const record = await this.store.get(id);
-    if (!record) return { ok: false, reason: "not-found" };
-    if (record.status !== "unknown") return { ok: false, reason: "not-unknown", record };
-    if (jobs.placement.lookUpAgain) {
-      return { ok: true, outcome: await jobs.placement.lookUpAgain(id) };
-    }
-    const ctx: PlacementContext = {
-      notifier: jobs.notifier,
-      notifyScope: scopeOf(record),
-      notifyKey: `lookup:${clickId}`,
-    };
-    let lookup: LookupResult;
-    try {
-      lookup = await this.lookUp(record);
-    } catch {
-      lookup = { found: false };
-    }
-    if (lookup.found) {
-      const settled = await this.store.reconcile(id, {
-        by,
-        outcome: "placed",
-        result: lookup.result,
-        note: `found at the provider by ${record.reconcileKey ?? "its name"} (looked up again)`,
-      });
-      if (settled.ok) {
-        // The same key as the placement job's own "placed": told once whoever finds it.
-        await this.onPlaced(settled.record, lookup.result, { ...ctx, notifyKey: "placed" });
-        return { ok: true, outcome: "reconciled" };
-      }
-      return {
-        ok: false,
-        reason: "not-unknown",
-        record: "record" in settled ? settled.record : record,
-      };
-    }
-    await this.escalate(record, this.takeLastLookUp(record.id), ctx, by);
-    return { ok: true, outcome: "escalated" };
+    return jobs.placement.lookUpAgain(id);
   }
 
   // ── the placement job's collaborators ────────────────────────────────────────────────
@@ -222,39 +176,12 @@ export class OrderLifecycle {
   placementCallbacks(): PlacementCallbacks {
     return {
       place: (request) => placeOrder(this.provider, request),
-      reconcile: (request) => this.lookUp(request),
+      reconcile: async (request) =>
+        lookUpOrder(this.provider, request, await this.companyUsername()),
       onPlaced: (request, result, ctx) => this.onPlaced(request, result, ctx),
       onFailed: (request, error, ctx) => this.onFailed(request, error, ctx),
-      // Today's journal passes a sentence; the journal work passes an EscalationCause.
-      onEscalate: (request, cause: EscalationCause | string, ctx) =>
-        this.escalate(
-          request,
-          typeof cause === "string" ? this.takeLastLookUp(request.id) : cause,
-          ctx,
-        ),
+      onEscalate: (request, cause, ctx) => this.escalate(request, cause, ctx),
     };
-  }
-
-  /** Looks the order up by its kind's rule, noting what it found for the escalation. */
-  private async lookUp(request: ApprovalRequest): Promise<LookupResult> {
-    try {
-      const found = await lookUpOrder(this.provider, request, await this.companyUsername());
-      if (!found.found) {
-        this.noteLookUp(request.id, {
-          kind: "not-found",
-          detail: `nothing named ${request.reconcileKey ?? request.title}`,
-        });
-      }
-      return found;
-    } catch (error) {
-      this.noteLookUp(
-        request.id,
-        isNotLookable(error)
-          ? { kind: "not-lookable", detail: errorMessage(error) }
-          : { kind: "lookup-failed", detail: readProviderFailure(error).userMessage },
-      );
-      throw error;
-    }
   }
 
   private async onPlaced(
@@ -303,7 +230,6 @@ export class OrderLifecycle {
     request: ApprovalRequest,
     cause: EscalationCause,
     ctx: PlacementContext,
-    lookedUpBy?: string,
   ): Promise<void> {
     await this.tellLastApproval(request);
     await this.recordLookUp(request.id, cause);
@@ -311,7 +237,8 @@ export class OrderLifecycle {
       ctx.notifier,
       request,
       `${ctx.notifyKey}:thread`,
-      escalationText(request, cause, lookedUpBy),
+      // The journal names a person's *Look up again* `…:again:…`.
+      escalationText(request, cause, { again: ctx.notifyKey.includes(":again:") }),
     );
     await this.refreshMessage(request.id);
   }
@@ -416,21 +343,6 @@ export class OrderLifecycle {
 
   // ── what the last look-up found (decides whether *Place again* is offered) ───────────
 
-  private noteLookUp(id: string, cause: EscalationCause): void {
-    this.lastLookUps.set(id, cause);
-    // Bounded: a note is taken by its escalation right after; leftovers are dropped oldest first.
-    if (this.lastLookUps.size > 1_000) {
-      const oldest = this.lastLookUps.keys().next().value;
-      if (oldest !== undefined) this.lastLookUps.delete(oldest);
-    }
-  }
-
-  private takeLastLookUp(id: string): EscalationCause {
-    const cause = this.lastLookUps.get(id);
-    this.lastLookUps.delete(id);
-    return cause ?? { kind: "lookup-failed", detail: "the look-up did not say what it found" };
-  }
-
   private async recordLookUp(id: string, cause: EscalationCause): Promise<void> {
     const key = this.lookUpKey(id);
     await this.redis
@@ -473,8 +385,4 @@ export function trackerInputFor(
     default:
       return undefined;
   }
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

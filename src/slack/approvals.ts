@@ -173,8 +173,6 @@ interface ApproverClick {
   channel: string | undefined;
   messageTs: string | undefined;
   triggerId: string;
-  /** Slack's id of this click (the same on Slack's retries of it). */
-  clickId: string;
   client: WebClient;
 }
 
@@ -245,9 +243,8 @@ export function registerApprovalListeners(app: ListenerRegistry, services: Servi
           audit(record, userId, name, "blocked: not its approval message");
           return refuse(NOT_ITS_MESSAGE);
         }
-        const clickId = "action_ts" in action ? action.action_ts : body.trigger_id;
         await step(
-          { record, userId, channel, messageTs, triggerId: body.trigger_id, clickId, client },
+          { record, userId, channel, messageTs, triggerId: body.trigger_id, client },
           ackOnce,
         );
         await ackOnce();
@@ -336,23 +333,20 @@ export function registerApprovalListeners(app: ListenerRegistry, services: Servi
     approverAction("look-up-again", async (click, recorded) => {
       // Nothing to store: ack now, look up after (a provider call can take longer than 3 s).
       await recorded();
-      const looked = await orders.lookUpAgain(click.record.id, click.userId, click.clickId);
-      if (!looked.ok) {
-        return tellPrivately(
-          click.client,
-          click.channel,
-          click.userId,
-          looked.record ? describeState(looked.record) : "I can't find this request any more.",
-        );
-      }
-      audit(click.record, click.userId, "look-up-again", looked.outcome);
+      const looked = await orders.lookUpAgain(click.record.id);
+      audit(click.record, click.userId, "look-up-again", looked);
+      const current = looked === "not-unknown" ? await settings.store.get(click.record.id) : null;
       await tellPrivately(
         click.client,
         click.channel,
         click.userId,
-        looked.outcome === "reconciled"
-          ? ":white_check_mark: Found it at the provider: the request is now placed (see the thread)."
-          : ":mag: Still not settled: I said what the look-up found in the thread.",
+        looked === "reconciled"
+          ? ":white_check_mark: Settled: the order was found at the provider (see the thread)."
+          : looked === "escalated"
+            ? ":mag: Still not found: I said what the look-up found in the thread."
+            : current
+              ? describeState(current)
+              : "I can't find this request any more.",
       );
     }),
   );

@@ -181,7 +181,7 @@ describe("the order lifecycle in the approvals channel", () => {
 
     await click(STANDIN_IDS.approver, message.ts, "approval_look_up_again");
     await waitFor(
-      () => threadTexts(message.ts).some((t) => t.includes("looked the order up again")),
+      () => threadTexts(message.ts).some((t) => t.includes("look the order up again")),
       { description: "the second look-up in the thread" },
     );
     expect(await status(approval.id)).toBe("unknown");

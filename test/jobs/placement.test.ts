@@ -2,17 +2,11 @@ import type { WebClient } from "@slack/web-api";
 import type { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ApprovalStore } from "../../src/approvals/store.js";
-import type { ApprovalRequest, PlacementResult } from "../../src/approvals/types.js";
-import {
-  type Jobs,
-  type LookupResult,
-  type PlacementCallbacks,
-  type PlacementContext,
-  RateLimitWaitTooLongError,
-} from "../../src/jobs/index.js";
+import { type Jobs, RateLimitWaitTooLongError } from "../../src/jobs/index.js";
 import { httpError, timeoutError } from "../../src/provider/errors.js";
-import { type SlackStandin, STANDIN_IDS } from "../../src/standin/index.js";
+import type { SlackStandin } from "../../src/standin/index.js";
 import { waitFor } from "../harness/index.js";
+import { APPROVALS_CHANNEL, approvedRequest, FakeProvider } from "./placementSupport.js";
 import {
   connect,
   deleteKeys,
@@ -21,65 +15,16 @@ import {
   slackClient,
   startStandin,
   startTestJobs,
-  threadRoot,
   threadTexts,
 } from "./support.js";
 
-const CHANNEL = STANDIN_IDS.approvals;
+const CHANNEL = APPROVALS_CHANNEL;
 const PUT_ORDER = {
   operation: "createPortOrder",
   method: "PUT",
   path: "/api/company/{companyUsername}/ports/orders",
   subject: "the port order",
 };
-
-/** The provider side of placement, scripted: what `place` does, what a look-up finds. */
-class FakeProvider {
-  placeCalls: string[] = [];
-  lookups: string[] = [];
-  placed: Array<{ id: string; result: PlacementResult }> = [];
-  failed: Array<{ id: string; message: string }> = [];
-  escalated: Array<{ id: string; reason: string }> = [];
-  placeBehaviour: () => Promise<PlacementResult> = async () => {
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    return { providerId: "order-1", status: "created", record: { id: "order-1" } };
-  };
-  lookupBehaviour: () => Promise<LookupResult> = async () => ({ found: false });
-
-  callbacks(): PlacementCallbacks {
-    const say = async (request: ApprovalRequest, ctx: PlacementContext, text: string) => {
-      await ctx.notifier.post({
-        scope: ctx.notifyScope,
-        key: ctx.notifyKey,
-        channel: CHANNEL,
-        threadTs: request.slack.approvalTs,
-        text,
-      });
-    };
-    return {
-      place: async (request) => {
-        this.placeCalls.push(request.id);
-        return this.placeBehaviour();
-      },
-      reconcile: async (request) => {
-        this.lookups.push(request.id);
-        return this.lookupBehaviour();
-      },
-      onPlaced: async (request, result, ctx) => {
-        this.placed.push({ id: request.id, result });
-        await say(request, ctx, `Placed: ${result.providerId}`);
-      },
-      onFailed: async (request, error, ctx) => {
-        this.failed.push({ id: request.id, message: error.message });
-        await say(request, ctx, `Failed: ${error.message}`);
-      },
-      onEscalate: async (request, reason, ctx) => {
-        this.escalated.push({ id: request.id, reason });
-        await say(request, ctx, `Please check: ${reason}`);
-      },
-    };
-  }
-}
 
 describe("placement of approved orders", () => {
   let redis: Redis;
@@ -117,22 +62,7 @@ describe("placement of approved orders", () => {
     return { store, provider, clock, prefix, replica };
   }
 
-  async function approved(store: ApprovalStore, title = "Port order: 10 Gbps at SY1") {
-    const root = await threadRoot(client, CHANNEL, title);
-    const request = await store.create({
-      kind: "port",
-      title,
-      summary: [{ label: "Port name", value: "syd-core-01" }],
-      call: { operation: "createPortOrder", pathParams: {}, body: [{ portName: "syd-core-01" }] },
-      reconcileKey: "syd-core-01",
-      requester: { userId: STANDIN_IDS.requester },
-      slack: { approvalChannel: CHANNEL, approvalTs: root },
-      sandbox: true,
-    });
-    const decided = await store.decide(request.id, { by: STANDIN_IDS.approver, action: "approve" });
-    if (!decided.ok) throw new Error(`could not approve: ${decided.reason}`);
-    return { id: request.id, root };
-  }
+  const approved = (store: ApprovalStore, title?: string) => approvedRequest(store, client, title);
 
   beforeAll(async () => {
     redis = connect();
@@ -214,7 +144,10 @@ describe("placement of approved orders", () => {
     await jobs.placement.enqueue(id);
     await waitFor(() => provider.escalated.length === 1);
     expect((await store.get(id))?.status).toBe("unknown");
-    expect(provider.escalated[0]?.reason).toMatch(/not found/);
+    expect(provider.escalated[0]?.cause).toEqual({
+      kind: "not-found",
+      detail: "nothing named syd-core-01 at the provider yet",
+    });
 
     // The reconciler looks again later; still not found: no second escalation, no resend.
     const report = await jobs.runMaintenance();

@@ -6,7 +6,7 @@ import {
   type CreateApprovalInput,
 } from "../../src/approvals/index.js";
 import type { PlacementContext } from "../../src/jobs/placement.js";
-import { NotLookableError } from "../../src/orders/errors.js";
+import { NotLookableError } from "../../src/jobs/placement.js";
 import { type LifecycleJobs, OrderLifecycle } from "../../src/orders/lifecycle.js";
 import type { ProviderApi } from "../../src/provider/api.js";
 import {
@@ -40,6 +40,7 @@ describe("OrderLifecycle", () => {
   let onUpdate: ((key: string) => Promise<void>) | undefined;
   let ports: Array<{ id: string; name: string; status?: string; connections?: unknown[] }>;
   let lifecycle: OrderLifecycle;
+  let lookUpAgainCalls: string[];
   let names = 0;
 
   const notifier: LifecycleJobs["notifier"] = {
@@ -71,6 +72,10 @@ describe("OrderLifecycle", () => {
       async enqueue(id) {
         events.push({ op: "enqueue", id });
       },
+      async lookUpAgain(id) {
+        lookUpAgainCalls.push(id);
+        return "escalated";
+      },
     },
     tracker: {
       async track(input) {
@@ -95,6 +100,7 @@ describe("OrderLifecycle", () => {
   });
   beforeEach(() => {
     events = [];
+    lookUpAgainCalls = [];
     onUpdate = undefined;
     ports = [];
     lifecycle = new OrderLifecycle({
@@ -229,7 +235,7 @@ describe("OrderLifecycle", () => {
     expect(await callbacks.reconcile(notFound)).toEqual({ found: false });
     await callbacks.onEscalate(
       notFound,
-      "a sentence from today's journal",
+      { kind: "not-found", detail: "nothing named lc-l2-missing" },
       ctx(notFound, "escalated:1"),
     );
     const said = events.find((e) => e.op === "post" && e.key.endsWith("escalated:1:thread"));
@@ -241,7 +247,11 @@ describe("OrderLifecycle", () => {
     events = [];
     const notLookable = await unknownAfterSending();
     await expect(callbacks.reconcile(notLookable)).rejects.toBeInstanceOf(NotLookableError);
-    await callbacks.onEscalate(notLookable, "a sentence", ctx(notLookable, "escalated:1"));
+    await callbacks.onEscalate(
+      notLookable,
+      { kind: "not-lookable", detail: "no port by that name yet" },
+      ctx(notLookable, "escalated:1"),
+    );
     const told = events.find((e) => e.op === "post" && e.key.endsWith("escalated:1:thread"));
     expect(told?.op === "post" && told.text).toContain("cannot be looked up until the provider");
     expect(told?.op === "post" && told.text).not.toContain("could not be asked");
@@ -249,12 +259,11 @@ describe("OrderLifecycle", () => {
     expect(buttons?.op === "update" && buttons.blocks).toContain(ACTION_LOOK_UP_AGAIN);
     expect(buttons?.op === "update" && buttons.blocks).not.toContain(ACTION_PLACE_AGAIN);
 
-    // The journal's form: an EscalationCause instead of a sentence.
     events = [];
     const failedLookUp = await unknownAfterSending(layer2("lc-l2-down"));
     await callbacks.onEscalate(
       failedLookUp,
-      { kind: "lookup-failed", detail: "the provider answered 503" } as never,
+      { kind: "lookup-failed", detail: "the provider answered 503" },
       ctx(failedLookUp, "escalated:1"),
     );
     const third = events.find((e) => e.op === "post" && e.key.endsWith("escalated:1:thread"));
@@ -269,8 +278,12 @@ describe("OrderLifecycle", () => {
     expect(early).toMatchObject({ ok: false, reason: "look-up-first" });
     expect((await store.get(record.id))?.status).toBe("unknown");
 
-    await callbacks.reconcile(record);
-    await callbacks.onEscalate(record, "sentence", ctx(record, "escalated:1"));
+    expect(await callbacks.reconcile(record)).toEqual({ found: false });
+    await callbacks.onEscalate(
+      record,
+      { kind: "not-found", detail: "nothing by that name" },
+      ctx(record, "escalated:1"),
+    );
     events = [];
     const again = await lifecycle.placeAgain(record.id, APPROVER);
     if (!again.ok) throw new Error(again.reason);
@@ -292,38 +305,47 @@ describe("OrderLifecycle", () => {
     expect(events[1]?.op === "update" && events[1].blocks).not.toContain(ACTION_LOOK_UP_AGAIN);
   });
 
-  it("looks up again: a port found by name is recorded and said as the port, and not tracked as an order", async () => {
+  it("a port found by name after an unknown outcome is said and kept as the port, never tracked as an order", async () => {
+    const callbacks = lifecycle.placementCallbacks();
     const record = await unknownAfterSending();
     ports = [{ id: "port-42", name: record.reconcileKey!, status: "CONFIGURED" }];
-    const looked = await lifecycle.lookUpAgain(record.id, APPROVER, "1700000001.000001");
-    expect(looked).toEqual({ ok: true, outcome: "reconciled" });
-    const stored = await store.get(record.id);
-    expect(stored?.status).toBe("placed");
-    expect(stored?.result).toMatchObject({
+    const found = await callbacks.reconcile(record);
+    if (!found.found) throw new Error("the port was not found");
+    // What the journal does with a look-up that found it.
+    const settled = await store.reconcile(record.id, {
+      by: "worker-1",
+      outcome: "placed",
+      result: found.result,
+      note: "found by name",
+    });
+    if (!settled.ok) throw new Error(settled.reason);
+    expect(settled.record.result).toMatchObject({
       providerId: "port-42",
       resource: "port",
       status: "CONFIGURED",
     });
+    await callbacks.onPlaced(settled.record, found.result, ctx(settled.record, "placed"));
     const placed = events.find((e) => e.op === "post" && e.key.endsWith("placed:thread"));
     expect(placed?.op === "post" && placed.text).toContain("port `port-42`");
+    expect(placed?.op === "post" && placed.text).not.toContain("Order `port-42`");
     // Never polled as /ports/orders/<port id>.
-    expect(events.some((e) => e.op === "track" && e.orderId === "port-42")).toBe(false);
-    // A second click finds nothing to do.
-    expect(await lifecycle.lookUpAgain(record.id, APPROVER, "1700000001.000002")).toMatchObject({
-      ok: false,
-      reason: "not-unknown",
-    });
+    expect(events.some((e) => e.op === "track")).toBe(false);
   });
 
-  it("looks up again and says so in the thread when nothing is found", async () => {
+  it("looks up again through the placement journal, and says so when it escalates again", async () => {
     const record = await unknownAfterSending(layer2("lc-l2-look"));
-    const looked = await lifecycle.lookUpAgain(record.id, APPROVER, "1700000001.000003");
-    expect(looked).toEqual({ ok: true, outcome: "escalated" });
-    const said = events.find(
-      (e) => e.op === "post" && e.key.endsWith("lookup:1700000001.000003:thread"),
-    );
-    expect(said?.op === "post" && said.text).toContain(`<@${APPROVER}> looked the order up again`);
-    expect((await store.get(record.id))?.status).toBe("unknown");
+    expect(await lifecycle.lookUpAgain(record.id)).toBe("escalated");
+    expect(lookUpAgainCalls).toEqual([record.id]);
+    // The journal's escalation for a person's press carries its own event key.
+    await lifecycle
+      .placementCallbacks()
+      .onEscalate(
+        record,
+        { kind: "not-found", detail: "nothing yet" },
+        ctx(record, "escalated:1:again:ab12cd34"),
+      );
+    const said = events.find((e) => e.op === "post" && e.key.endsWith(":again:ab12cd34:thread"));
+    expect(said?.op === "post" && said.text).toContain("look the order up again");
     const message = events.filter((e) => e.op === "update").at(-1);
     expect(message?.op === "update" && message.blocks).toContain(ACTION_PLACE_AGAIN);
   });
