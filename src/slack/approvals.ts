@@ -288,7 +288,17 @@ export function registerApprovalListeners(app: ListenerRegistry, services: Servi
         return tellPrivately(click.client, click.channel, click.userId, text);
       }
       audit(moved.record, click.userId, name, outcome);
-      await orders.followUp(moved.record);
+      await orders.followUp(moved.record).catch(async (error: unknown) => {
+        // Recorded all the same: the placement reconciler queues an approved request whose job
+        // is missing, and the placement's own messages say the step first.
+        services.logger.error({ err: error, approvalId: moved.record.id }, "follow-up failed");
+        await tellPrivately(
+          click.client,
+          click.channel,
+          click.userId,
+          ":white_check_mark: Recorded. I couldn't post about it just now; the thread will catch up.",
+        );
+      });
     };
   }
 
