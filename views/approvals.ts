@@ -321,7 +321,7 @@ export function escalationText(
   const name = `*${escapeMrkdwn(record.reconcileKey ?? record.title)}*`;
   const detail = cause.detail ? ` (${escapeMrkdwn(cause.detail)})` : "";
   const again = options.again ? "An approver had me look the order up again. " : "";
-  const opening = `:rotating_light: ${again}I sent the order for ${name} to the provider but got no answer, so I can't tell whether it was placed. I will not send it again on my own.`;
+  const opening = `:rotating_light: ${again}I sent the order for ${name} but got no answer, so I could not tell whether the order reached the provider. I will not send it again on my own.`;
   switch (cause.kind) {
     case "not-found":
       return `${opening}\nA look-up at the provider found nothing by that name${detail}; it may still appear. Approvers: *Look up again* later, or, once you have checked the provider's portal, *Place again* (a second order if the first did arrive) or *Mark as failed*.`;

@@ -353,5 +353,51 @@ describe("the order lifecycle in the approvals channel", () => {
       expect(await providerCalls("createPortOrder")).toBe(orders);
       expect(threadTexts(target.message.ts)).toEqual([]);
     });
+
+    it("refuses a reject-reason submission whose modal was opened for another message", async () => {
+      const target = await submit(
+        portOrderRequest({
+          portName: "lc-e2e-forged-reject",
+          companyUsername: company,
+          dataCenterFacility: dcf.username,
+          speed: String(dcf.speed),
+        }),
+      );
+      const before = JSON.stringify(await store().get(target.approval.id));
+      for (const origin of [
+        { id: target.approval.id, channel: STANDIN_IDS.general, ts: target.message.ts },
+        { id: target.approval.id, channel: STANDIN_IDS.approvals, ts: "1700000000.000001" },
+        // A bare id (what the modal carried before): its origin cannot be checked.
+        target.approval.id,
+      ]) {
+        const ack = await env.slack.sendInteraction({
+          type: "view_submission",
+          user: { id: STANDIN_IDS.approver, username: "alex", team_id: "T0STANDIN1" },
+          api_app_id: "A0STANDIN1",
+          token: "legacy-verification-token",
+          trigger_id: "1.2.forged-view",
+          team: { id: "T0STANDIN1", domain: "standin" },
+          view: {
+            id: "V0FORGED01",
+            type: "modal",
+            callback_id: "approval_reject_reason",
+            private_metadata: typeof origin === "string" ? origin : JSON.stringify(origin),
+            blocks: [],
+            state: {
+              values: { reject_reason: { reason: { type: "plain_text_input", value: "no" } } },
+            },
+            hash: "1.a",
+          },
+          response_urls: [],
+        });
+        expect(ack.status).toBe(200);
+        const body = ack.body as { response_action?: string; errors?: Record<string, string> };
+        expect(body.response_action).toBe("errors");
+        expect(Object.values(body.errors ?? {}).join(" ")).toContain(
+          "only works on the request's own message",
+        );
+      }
+      expect(JSON.stringify(await store().get(target.approval.id))).toBe(before);
+    });
   });
 });
