@@ -243,6 +243,64 @@ describe("the order lifecycle in the approvals channel", () => {
     expect(again.ok).toBe(true);
   });
 
+  it("Look up again after a crash mid-call finds the port by name and records it as the port, not an order", async () => {
+    const portName = "lc-e2e-found-port";
+    const submission = portOrderRequest({
+      portName,
+      companyUsername: company,
+      dataCenterFacility: dcf.username,
+      speed: String(dcf.speed),
+    });
+    const { approval, message } = await submit(submission);
+    // The order reached the provider, but the worker died before it could record the answer:
+    // the request is left `unknown` with nothing in its journal.
+    await env.bot.services.provider.createPortOrder(
+      company,
+      submission.call.body as Parameters<typeof env.bot.services.provider.createPortOrder>[1],
+    );
+    const decided = await store().decide(approval.id, {
+      by: STANDIN_IDS.approver,
+      action: "approve",
+    });
+    expect(decided.ok).toBe(true);
+    const claim = await store().claim(approval.id, "a-worker-that-died");
+    if (!claim.ok) throw new Error(claim.reason);
+    const unknown = await store().markUnknown(approval.id, "the worker stopped mid-call", {
+      attempt: claim.record.attempts,
+    });
+    expect(unknown.ok).toBe(true);
+    await env.bot.services.orders.refreshMessage(approval.id);
+    await waitFor(() => blocksOf(message.ts).includes("approval_look_up_again"), {
+      description: "Look up again on the approval message",
+    });
+    // Until the provider has made the port, the port order cannot be looked up.
+    await click(STANDIN_IDS.approver, message.ts, "approval_look_up_again");
+    await waitFor(
+      () => threadTexts(message.ts).some((t) => t.includes("cannot be looked up until")),
+      { description: "the not-lookable escalation" },
+    );
+    expect(await status(approval.id)).toBe("unknown");
+
+    env.bot.sandbox!.clock.advance(2 * 24 * 3600_000);
+    const port = (await env.bot.services.provider.listPorts(company, { deleted: false })).find(
+      (p) => p.name === portName,
+    );
+    if (!port?.id) throw new Error("the sandbox made no port for the order");
+    await click(STANDIN_IDS.approver, message.ts, "approval_look_up_again");
+    await waitFor(async () => (await status(approval.id)) === "placed", {
+      timeoutMs: 15_000,
+      description: "the request settled by the look-up",
+    });
+    const record = await store().get(approval.id);
+    expect(record?.result).toMatchObject({ providerId: port.id, resource: "port" });
+    await waitFor(() => threadTexts(message.ts).some((t) => t.includes(`port \`${port.id}\``)), {
+      description: "the thread to name the port",
+    });
+    expect(threadTexts(message.ts).some((t) => t.includes(`Order \`${port.id}\``))).toBe(false);
+    // Not polled as /ports/orders/<port id>.
+    expect(await env.bot.jobs.tracker.get(port.id)).toBeNull();
+  });
+
   it("acked means kept: an Approve that cannot be recorded is not acked with 200, and nothing changes", async () => {
     const { approval, message } = await submit(
       portOrderRequest({
