@@ -178,6 +178,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       redis,
       prefix: `${prefix}:orders`,
     });
+    const placement = orders.placementCallbacks();
     const sandboxed = config.provider.kind === "sandbox";
     const jobs = await startJobs({
       redisUrl: config.redisUrl,
@@ -191,14 +192,12 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       readOrder: (companyName, orderId) =>
         withRequestId(`order-${orderId}`, () => readOrderForTracking(api, companyName, orderId)),
       quotes: edgeQuoteCallbacks({ provider: api, logger, sandbox: sandboxed }),
-      placement: (() => {
-        const callbacks = orders.placementCallbacks();
-        return {
-          ...callbacks,
-          store: approvalStore,
-          place: (request) => withRequestId(request.id, () => callbacks.place(request)),
-        };
-      })(),
+      placement: {
+        ...placement,
+        store: approvalStore,
+        // The provider call of a placement logs under the approval's id.
+        place: (request) => withRequestId(request.id, () => placement.place(request)),
+      },
       ...options.jobs,
     });
     stops.push(() => jobs.close(10_000));
