@@ -44,7 +44,7 @@ import { lookUpOrder, orderKind, placeOrder, type TrackTarget } from "./kinds.js
  */
 
 /** The store steps the lifecycle uses; `placeAgain`/`markFailed` come with the names work. */
-export type LifecycleStore = Pick<ApprovalStore, "get" | "decide" | "retry" | "reconcile"> & {
+export type LifecycleStore = Pick<ApprovalStore, "get" | "decide" | "retry"> & {
   /** unknown → approved: a person's deliberate act after a look-up found nothing. */
   placeAgain(id: string, by: string): Promise<TransitionResult>;
   /** unknown → failed, noting who; releases the name. */
@@ -129,10 +129,9 @@ export class OrderLifecycle {
     id: string,
     by: string,
   ): Promise<TransitionResult | { ok: false; reason: "look-up-first"; record: ApprovalRequest }> {
-    const lastLookUp = await this.lastLookUp(id);
-    if (lastLookUp?.kind !== "not-found") {
-      const record = await this.store.get(id);
-      if (record?.status === "unknown") return { ok: false, reason: "look-up-first", record };
+    const record = await this.store.get(id);
+    if (record?.status === "unknown" && (await this.lastLookUp(record))?.kind !== "not-found") {
+      return { ok: false, reason: "look-up-first", record };
     }
     return this.store.placeAgain(id, by);
   }
@@ -232,7 +231,7 @@ export class OrderLifecycle {
     ctx: PlacementContext,
   ): Promise<void> {
     await this.tellLastApproval(request);
-    await this.recordLookUp(request.id, cause);
+    await this.recordLookUp(request, cause);
     await this.postInThread(
       ctx.notifier,
       request,
@@ -307,7 +306,7 @@ export class OrderLifecycle {
     for (let round = 0; record && round < MAX_REFRESH_ROUNDS; round += 1) {
       const { approvalChannel: channel, approvalTs: ts } = record.slack;
       if (!channel || !ts) return;
-      const lookUp = record.status === "unknown" ? await this.lastLookUp(id) : undefined;
+      const lookUp = record.status === "unknown" ? await this.lastLookUp(record) : undefined;
       const version = `r${record.history.length}${lookUp ? `l${lookUp.count}` : ""}`;
       const view = approvalMessageView(record, { lastLookUp: lookUp?.kind });
       await jobs.notifier.update({
@@ -319,7 +318,7 @@ export class OrderLifecycle {
         blocks: view.blocks,
       });
       const latest = await this.store.get(id);
-      const latestLookUp = latest?.status === "unknown" ? await this.lastLookUp(id) : undefined;
+      const latestLookUp = latest?.status === "unknown" ? await this.lastLookUp(latest) : undefined;
       const latestVersion = latest
         ? `r${latest.history.length}${latestLookUp ? `l${latestLookUp.count}` : ""}`
         : version;
@@ -343,23 +342,25 @@ export class OrderLifecycle {
 
   // ── what the last look-up found (decides whether *Place again* is offered) ───────────
 
-  private async recordLookUp(id: string, cause: EscalationCause): Promise<void> {
-    const key = this.lookUpKey(id);
+  /** Kept per attempt: a look-up of an earlier attempt says nothing about this one. */
+  private async recordLookUp(request: ApprovalRequest, cause: EscalationCause): Promise<void> {
+    const key = this.lookUpKey(request.id);
     await this.redis
       .multi()
-      .hset(key, "kind", cause.kind)
+      .hset(key, "kind", cause.kind, "attempt", String(request.attempts))
       .hincrby(key, "count", 1)
       .expire(key, LOOK_UP_TTL_SECONDS)
       .exec();
   }
 
   private async lastLookUp(
-    id: string,
+    record: ApprovalRequest,
   ): Promise<{ kind: LookUpOutcome; count: number } | undefined> {
-    const fields = await this.redis.hgetall(this.lookUpKey(id));
+    const fields = await this.redis.hgetall(this.lookUpKey(record.id));
     const kind = fields.kind;
     if (kind !== "not-found" && kind !== "lookup-failed" && kind !== "not-lookable")
       return undefined;
+    if (fields.attempt !== String(record.attempts)) return undefined;
     return { kind, count: Number(fields.count ?? 0) };
   }
 
