@@ -6,10 +6,11 @@ import { Redis } from "ioredis";
 import { ApprovalStore } from "./approvals/index.js";
 import type { Config } from "./config.js";
 import { withRequestId } from "./context.js";
+import { trackingReader } from "./flows/trackingReads.js";
 import { type Jobs, startJobs } from "./jobs/index.js";
 import { createLogger, type Logger } from "./log.js";
 import { createMetrics, type Metrics } from "./metrics.js";
-import { OrderLifecycle, readOrderForTracking } from "./orders/index.js";
+import { OrderLifecycle } from "./orders/index.js";
 // Playground mode: the web page standing in for Slack's client (src/playground/).
 import { createPlayground, type Playground } from "./playground/index.js";
 import { createProvider } from "./provider/api.js";
@@ -174,11 +175,11 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       store: approvalStore,
       provider: api,
       companyUsername: async () => (await identity()).companyUsername,
-      logger: logger.child({ component: "orders" }),
       redis,
       prefix: `${prefix}:orders`,
     });
     const placement = orders.placementCallbacks();
+    const readTarget = trackingReader(api);
     const sandboxed = config.provider.kind === "sandbox";
     const jobs = await startJobs({
       redisUrl: config.redisUrl,
@@ -189,8 +190,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       slack: backgroundSlack.chat,
       // Background work logs under a request id of its own record (approval id, order id), so
       // one grep follows an order from the approval click to placement and tracking.
-      readOrder: (companyName, orderId) =>
-        withRequestId(`order-${orderId}`, () => readOrderForTracking(api, companyName, orderId)),
+      readTarget: (target, companyName) =>
+        withRequestId(`${target.kind}-${target.id}`, () => readTarget(target, companyName)),
       quotes: edgeQuoteCallbacks({ provider: api, logger, sandbox: sandboxed }),
       placement: {
         ...placement,

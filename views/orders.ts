@@ -1,4 +1,5 @@
 import type { KnownBlock } from "@slack/types";
+import { isLoaSettled, statusEnding } from "../src/domain/statuses.js";
 import type { components } from "../src/provider/generated/provider.js";
 import { speedMbps } from "../src/provider/rules.js";
 import { COMMAND } from "../src/slack/commandRegistry.js";
@@ -44,24 +45,21 @@ const LOA_STEPS: Record<LoaKind, string> = {
     "Unknown — the kind of data center could not be told. On-net: upload the LOA in reply to the order email (about 24 h). Provider-supplied LOA: the provider uploads it. Off-net/extended: 4–6 weeks via a partner.",
 };
 
-// LOA status values beyond TODO are not shown by the spec; these words plainly mean finished.
-const LOA_FINISHED = new Set(["done", "complete", "completed", "uploaded", "received", "approved"]);
-
-function isTerminal(order: PortOrder): boolean {
-  const status = order.status?.toLowerCase();
+/** Ended without a port: failed or cancelled (the status rules), or cancelled by its flags. */
+function didNotGoThrough(order: PortOrder): boolean {
+  const ending = statusEnding("port-order", order.status);
   return (
     order.cancelled === true ||
     isSet(order.cancelledAt) ||
-    status === "error" ||
-    status === "cancelled"
+    ending === "failed" ||
+    ending === "cancelled"
   );
 }
 
 /** The next LOA step in words, or why there is none. */
 export function nextLoaStep(order: PortOrder): string {
-  if (isTerminal(order)) return "None — the order did not go through.";
-  const loa = order.loaStatus?.toLowerCase();
-  if (loa && LOA_FINISHED.has(loa)) return "None — the LOA step is complete.";
+  if (didNotGoThrough(order)) return "None — the order did not go through.";
+  if (isLoaSettled(order.loaStatus)) return "None — the LOA step is complete.";
   return LOA_STEPS[loaKind(order)];
 }
 
@@ -91,7 +89,8 @@ function cancelledText(order: PortOrder, timeZone: string | undefined, now: Date
 
 function newPort(order: PortOrder): string | undefined {
   const port = order.port;
-  if (order.status?.toLowerCase() !== "done" || !port || (!port.id && !port.name)) return undefined;
+  if (statusEnding("port-order", order.status) !== "success" || !port || (!port.id && !port.name))
+    return undefined;
   const parts = [
     `*${textOr(port.name, "New port")}*`,
     typeof port.speed === "number" ? formatSpeed(port.speed) : undefined,

@@ -1,31 +1,43 @@
 import type { KnownBlock } from "@slack/types";
-import type { TrackedOrder } from "../src/jobs/index.js";
+import type { TrackedOrder, TrackTargetKind } from "../src/jobs/index.js";
 import { context, escapeMrkdwn, header, section } from "./blocks.js";
 import { statusBadge } from "./format.js";
 import type { Reply } from "./reply.js";
 import { formatWhen } from "./time.js";
 
-/** `/connect track`: the port orders the bot is following. */
+const KIND_LABEL: Record<TrackTargetKind, string> = {
+  "port-order": "Port order",
+  "edge-order": "Edge port order",
+  port: "Port",
+  layer2: "Layer 2 connection",
+  iod: "IO-D service",
+};
+
+/** `/connect track`: what the bot is following (orders, ports, connections, IO-D services). */
 export function trackedOrdersView(
   orders: readonly TrackedOrder[],
   timeZone: string | undefined,
 ): Reply {
   if (orders.length === 0) {
     return {
-      text: "No port orders are being tracked.",
+      text: "Nothing is being tracked.",
       blocks: [
         section(
-          "No port orders are being tracked. Use the *Track* button of `/connect order <orderId>`.",
+          "Nothing is being tracked. Approved orders are tracked on their own; follow a port order with the *Track* button of `/connect order <orderId>`.",
         ),
       ],
     };
   }
   const shown = orders.slice(0, 40);
   const blocks: KnownBlock[] = [
-    header(`${orders.length} tracked port order${orders.length === 1 ? "" : "s"}`),
+    header(`${orders.length} tracked item${orders.length === 1 ? "" : "s"}`),
   ];
   for (const order of shown) {
+    const label = KIND_LABEL[order.target.kind] ?? "Item";
     const loa = order.loaStatus ? ` · LOA ${escapeMrkdwn(order.loaStatus)}` : "";
+    const waiting = order.waitingSince
+      ? ` · waiting since ${formatWhen(order.waitingSince.toISOString(), timeZone) ?? "—"}`
+      : "";
     const next = order.nextCheckAt
       ? ` · next check ${formatWhen(order.nextCheckAt.toISOString(), timeZone) ?? "—"}`
       : "";
@@ -34,12 +46,12 @@ export function trackedOrdersView(
       : "";
     blocks.push(
       section(
-        `\`${escapeMrkdwn(order.orderId)}\` ${statusBadge(order.status)}${loa}\nin <#${order.channel}> for <@${order.requestedBy}> · started ${formatWhen(order.startedAt.toISOString(), timeZone) ?? "—"}${next}${problem}`,
+        `${label} \`${escapeMrkdwn(order.orderId)}\` ${statusBadge(order.status)}${loa}${waiting}\nin <#${order.channel}> for <@${order.requestedBy}> · started ${formatWhen(order.startedAt.toISOString(), timeZone) ?? "—"}${next}${problem}`,
       ),
     );
   }
   if (orders.length > shown.length)
     blocks.push(context(`…and ${orders.length - shown.length} more.`));
-  blocks.push(context("Stop one with `/connect track stop <orderId>` (its owner or an approver)."));
-  return { text: `${orders.length} tracked port orders`, blocks };
+  blocks.push(context("Stop one with `/connect track stop <id>` (its owner or an approver)."));
+  return { text: `${orders.length} tracked item${orders.length === 1 ? "" : "s"}`, blocks };
 }

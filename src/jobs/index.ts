@@ -18,8 +18,15 @@ import {
   type ProviderRateLimiter,
 } from "./rateLimiter.js";
 import type { TrackingSchedule } from "./schedule.js";
-import { type ReadOrder, Tracker } from "./tracker.js";
+import type { AcceptanceReminders } from "./tracker.js";
+import { type ReadOrder, type ReadTarget, Tracker } from "./tracker.js";
 
+export {
+  isTrackTargetKind,
+  TRACK_TARGET_KINDS,
+  type TrackTarget,
+  type TrackTargetKind,
+} from "../domain/statuses.js";
 export * from "./notifier.js";
 export * from "./orderMessages.js";
 export * from "./placement.js";
@@ -87,7 +94,13 @@ export interface StartJobsOptions<QuoteResult = unknown> {
    * a 429 comes back to the queue). Without it, no notify worker runs here.
    */
   slack?: SlackChatApi;
-  /** Reads a port order for tracking. Without it, no tracking worker runs here. */
+  /**
+   * Reads a tracked target (port order, Edge order, port, layer 2 connection, IO-D service) for
+   * the tracker: one reader per kind behind one function. Without it (or `readOrder`), no
+   * tracking worker runs here.
+   */
+  readTarget?: ReadTarget;
+  /** The older option: reads port and Edge orders only (ignored when `readTarget` is given). */
   readOrder?: ReadOrder;
   /** Edge quote polling. Without it, no quote worker runs here. */
   quotes?: QuoteCallbacks<QuoteResult>;
@@ -107,7 +120,13 @@ export interface StartJobsOptions<QuoteResult = unknown> {
     retryBaseMs?: number;
     retryMaxMs?: number;
   };
-  trackerSettings?: { schedule?: TrackingSchedule; deadlineDays?: number };
+  trackerSettings?: {
+    schedule?: TrackingSchedule;
+    deadlineDays?: number;
+    /** While a partner has to accept, check at most this often (default 1 hour). */
+    waitingEveryMs?: number;
+    acceptanceReminders?: AcceptanceReminders;
+  };
   quoteSettings?: { timeoutMs?: number; firstDelayMs?: number; maxDelayMs?: number };
   placementSettings?: { stuckAfterMs?: number; workerId?: string; answerWriteTimeoutMs?: number };
   /**
@@ -201,6 +220,7 @@ export async function startJobs<QuoteResult = unknown>(
     logger,
     metrics,
     notifier,
+    readTarget: options.readTarget,
     readOrder: options.readOrder,
     now: options.now,
     random: options.random,
@@ -298,7 +318,8 @@ export async function startJobs<QuoteResult = unknown>(
 
   async function startWorkers(): Promise<void> {
     if (options.slack) startWorker("notify", (job, token) => notifier.process(job, token));
-    if (options.readOrder) startWorker("tracking", (job, token) => tracker.process(job, token));
+    if (options.readTarget || options.readOrder)
+      startWorker("tracking", (job, token) => tracker.process(job, token));
     if (options.quotes) startWorker("quotes", (job, token) => quotePoller.process(job, token));
     if (options.placement) startWorker("placement", (job) => placement.processJob(job));
     startWorker("maintenance", () => runMaintenance());

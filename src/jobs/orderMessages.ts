@@ -1,9 +1,26 @@
 /**
- * The words of order tracking: the status line, a status change, the final message, the
- * deadline, the weekly LOA reminder. Plain mrkdwn text (the thread's messages need no buttons);
- * anything that came from the provider is escaped, since a status could carry Slack markup.
+ * The words of tracking: the status line, a status change, the final message, the deadline, the
+ * weekly LOA reminder and the reminder while a partner has not accepted. Plain mrkdwn text (the
+ * thread's messages need no buttons); anything that came from the provider is escaped, since a
+ * status could carry Slack markup. Which statuses end or wait is decided in src/domain/statuses.ts;
+ * here only how that is said.
  */
 
+import {
+  type Awaited,
+  isLoaSettled,
+  isLoaWaiting,
+  isTerminalStatus,
+  statusEnding,
+  statusKey,
+  statusWaitsOn,
+  type TrackTarget,
+  type TrackTargetKind,
+} from "../domain/statuses.js";
+
+export { isLoaSettled, isLoaWaiting };
+
+/** The flavour of a port order's LOA step (on-net about a day, off-net weeks, Edge a partner's). */
 export type OrderKind = "on-net" | "off-net" | "edge";
 
 export interface PortSummary {
@@ -12,47 +29,32 @@ export interface PortSummary {
   /** Mbps, as a number or the provider's text (e.g. "10000 Mbps"). */
   speed?: number | string;
   location?: string;
-}
-
-/** What a tracker reads from the provider at each step (see tracker.ts `ReadOrder`). */
-export interface OrderSnapshot {
-  status: string;
-  loaStatus?: string;
-  port?: PortSummary;
-}
-
-/** Port order statuses that end tracking (provider-notes), compared case-insensitively. */
-export const TERMINAL_ORDER_STATUSES = ["done", "error", "cancelled"] as const;
-
-export function normalizeStatus(status: string | undefined): string {
-  return (status ?? "").trim().toLowerCase();
-}
-
-export function isTerminalOrderStatus(status: string): boolean {
-  return (TERMINAL_ORDER_STATUSES as readonly string[]).includes(normalizeStatus(status));
+  /** The port's own status, when the order read embeds it (e.g. ACTIVE, READY). */
+  status?: string;
 }
 
 /**
- * The spec shows only `TODO` for loaStatus (at creation). Values that plainly mean "nothing to
- * wait for" end the reminders; anything else, including unknown values, counts as waiting.
+ * The port a finished order left to follow: one whose status is known and not final yet (its
+ * activation is still ahead). Without a status there is nothing to tell, and nothing is followed.
  */
-const LOA_SETTLED = new Set([
-  "done",
-  "complete",
-  "completed",
-  "received",
-  "approved",
-  "uploaded",
-  "accepted",
-  "not_required",
-  "not required",
-  "n/a",
-  "na",
-]);
+export function portToFollow(ref: OrderRef, snapshot: OrderSnapshot): string | undefined {
+  const kind = targetKindOf(ref);
+  if (kind !== "port-order" && kind !== "edge-order") return undefined;
+  if (statusEnding(kind, snapshot.status) !== "success") return undefined;
+  const port = snapshot.port;
+  if (!port?.id || !port.status || isTerminalStatus("port", port.status)) return undefined;
+  return port.id;
+}
 
-export function isLoaWaiting(loaStatus: string | undefined): boolean {
-  if (loaStatus === undefined || loaStatus.trim() === "") return false;
-  return !LOA_SETTLED.has(normalizeStatus(loaStatus));
+/** What a tracker reads from the provider at each step (see tracker.ts `ReadTarget`). */
+export interface OrderSnapshot {
+  status: string;
+  loaStatus?: string;
+  /** Who the status waits on, in words from the read (e.g. the partner's company), if it says. */
+  waitingOn?: string;
+  port?: PortSummary;
+  /** A short line from the read worth showing at the end (e.g. an ERROR's reason). */
+  details?: string;
 }
 
 /** Escapes Slack's control characters and bounds the length of a provider value. */
@@ -75,19 +77,104 @@ function statusPhrase(status: string, loaStatus: string | undefined): string {
   return `*${escapeText(status, 60)}*${loa}`;
 }
 
+/** What is tracked, as the messages name it. `target` absent: a port order (older records). */
 export interface OrderRef {
   orderId: string;
   kind: OrderKind;
+  target?: TrackTarget;
+  /** The company a layer 2 connection waits on, as the request named it (its destCompany). */
+  counterparty?: string;
 }
 
+export function targetKindOf(ref: OrderRef): TrackTargetKind {
+  return ref.target?.kind ?? (ref.kind === "edge" ? "edge-order" : "port-order");
+}
+
+const TARGET_LABEL: Record<TrackTargetKind, string> = {
+  "port-order": "Port order",
+  "edge-order": "Edge port order",
+  port: "Port",
+  layer2: "Layer 2 connection",
+  iod: "IO-D service",
+};
+
 function orderName(ref: OrderRef): string {
-  const label = ref.kind === "edge" ? "Edge port order" : "Port order";
-  return `${label} \`${escapeText(ref.orderId, 128)}\``;
+  return `${TARGET_LABEL[targetKindOf(ref)]} \`${escapeText(ref.orderId, 128)}\``;
+}
+
+/** The command that shows it again. */
+function checkCommand(ref: OrderRef): string {
+  const id = escapeText(ref.orderId, 128);
+  switch (targetKindOf(ref)) {
+    case "port-order":
+    case "edge-order":
+      return `\`/connect order ${id}\``;
+    case "port":
+      return `\`/connect port ${id}\``;
+    case "layer2":
+    case "iod":
+      // No read of one connection exists: it shows among its port's connections.
+      return "`/connect ports`";
+  }
+}
+
+function isOrder(ref: OrderRef): boolean {
+  const kind = targetKindOf(ref);
+  return kind === "port-order" || kind === "edge-order";
+}
+
+/** Who is awaited, in words: the read's own answer first, then the request's destination. */
+function awaitedParty(ref: OrderRef, snapshot: OrderSnapshot, awaited: Awaited): string {
+  const named = snapshot.waitingOn ?? ref.counterparty;
+  if (named) return `\`${escapeText(named, 80)}\``;
+  switch (awaited) {
+    case "other-company":
+      return "the other company";
+    case "partner":
+      return "the cloud or partner";
+    case "provider":
+      return "the provider";
+    case "customer":
+      return "you";
+  }
+}
+
+/** A few words on who or what a status waits on; waiting on people is normal, not a failure. */
+function waitHint(ref: OrderRef, snapshot: OrderSnapshot): string | undefined {
+  const kind = targetKindOf(ref);
+  const awaited = statusWaitsOn(kind, snapshot.status);
+  if (awaited === "other-company" || awaited === "partner") {
+    return `Waiting for ${awaitedParty(ref, snapshot, awaited)} to accept it: a normal wait, not a failure.`;
+  }
+  if (awaited === "customer") {
+    return "Allocated: waiting for the physical connection (the cross connect).";
+  }
+  if (kind === "port-order" || kind === "edge-order") {
+    switch (statusKey(snapshot.status)) {
+      case "created":
+        return "Waiting for the provider's administrators to approve it.";
+      case "allocated":
+        return "The port is allocated.";
+      case "activating":
+      case "progressing":
+      case "processing":
+        return "The provider is provisioning the port.";
+    }
+  }
+  switch (statusKey(snapshot.status)) {
+    case "accepted":
+      return "Accepted: the provider is setting it up.";
+    case "manual":
+      return "The provider is setting it up by hand.";
+    case "creating":
+      return "The provider is creating it.";
+  }
+  return undefined;
 }
 
 /** The status line kept up to date in place (chat.update). */
 export function statusLineText(ref: OrderRef, snapshot: OrderSnapshot, sinceIso: string): string {
-  const ended = isTerminalOrderStatus(snapshot.status);
+  const ended = isTerminalStatus(targetKindOf(ref), snapshot.status);
   const tail = ended ? "tracking ended" : `tracking since ${sinceIso.slice(0, 10)}`;
   return `${orderName(ref)}: ${statusPhrase(snapshot.status, snapshot.loaStatus)} (${tail})`;
 }
@@ -98,7 +185,7 @@ export function changeText(
   previous: { status?: string; loaStatus?: string },
   next: OrderSnapshot,
 ): string {
-  const statusChanged = normalizeStatus(previous.status) !== normalizeStatus(next.status);
+  const statusChanged = statusKey(previous.status) !== statusKey(next.status);
   const parts: string[] = [];
   if (statusChanged) {
     parts.push(
@@ -114,23 +201,8 @@ export function changeText(
         : `LOA *${escapeText(next.loaStatus ?? "none", 60)}*`,
     );
   }
-  const hint = statusHint(next.status);
+  const hint = waitHint(ref, next);
   return `${orderName(ref)}: ${parts.join(", ")}.${hint ? ` ${hint}` : ""}`;
-}
-
-function statusHint(status: string): string | undefined {
-  switch (normalizeStatus(status)) {
-    case "created":
-      return "Waiting for the provider's administrators to approve it.";
-    case "allocated":
-      return "The port is allocated.";
-    case "activating":
-    case "progressing":
-    case "processing":
-      return "The provider is provisioning the port.";
-    default:
-      return undefined;
-  }
 }
 
 function nextStep(kind: OrderKind): string {
@@ -144,24 +216,49 @@ function nextStep(kind: OrderKind): string {
   }
 }
 
+function portDetails(port: PortSummary | undefined): string[] {
+  const details: string[] = [];
+  if (port?.name) details.push(`*${escapeText(port.name, 100)}*`);
+  if (port?.id) details.push(`id \`${escapeText(port.id, 100)}\``);
+  const speed = formatSpeed(port?.speed);
+  if (speed) details.push(speed);
+  if (port?.location) details.push(`at ${escapeText(port.location, 100)}`);
+  return details;
+}
+
+function successText(ref: OrderRef, snapshot: OrderSnapshot): string {
+  const kind = targetKindOf(ref);
+  if (kind === "port-order" || kind === "edge-order") {
+    const details = portDetails(snapshot.port);
+    const portText = details.length > 0 ? ` New port: ${details.join(", ")}.` : "";
+    const followed = portToFollow(ref, snapshot);
+    const after = followed
+      ? `The port is *${escapeText(snapshot.port?.status ?? "", 60)}*: I'll follow it here until it is ACTIVE.`
+      : nextStep(ref.kind);
+    return `:white_check_mark: ${orderName(ref)} is done.${portText}\n${after}`;
+  }
+  const details = kind === "port" ? portDetails(snapshot.port) : [];
+  const detailText = details.length > 0 ? ` (${details.join(", ")})` : "";
+  return `:white_check_mark: ${orderName(ref)} is *${escapeText(snapshot.status, 60)}*${detailText}. Tracking has ended.`;
+}
+
 /** The final message at a terminal status. */
 export function finalText(ref: OrderRef, snapshot: OrderSnapshot): string {
-  const status = normalizeStatus(snapshot.status);
-  if (status === "done") {
-    const port = snapshot.port;
-    const details: string[] = [];
-    if (port?.name) details.push(`*${escapeText(port.name, 100)}*`);
-    if (port?.id) details.push(`id \`${escapeText(port.id, 100)}\``);
-    const speed = formatSpeed(port?.speed);
-    if (speed) details.push(speed);
-    if (port?.location) details.push(`at ${escapeText(port.location, 100)}`);
-    const portText = details.length > 0 ? ` New port: ${details.join(", ")}.` : "";
-    return `:white_check_mark: ${orderName(ref)} is done.${portText}\n${nextStep(ref.kind)}`;
+  const ending = statusEnding(targetKindOf(ref), snapshot.status) ?? "failed";
+  const reason = snapshot.details ? ` (${escapeText(snapshot.details, 200)})` : "";
+  if (ending === "success") return successText(ref, snapshot);
+  if (ending === "cancelled") {
+    const word =
+      statusKey(snapshot.status) === "cancelled"
+        ? "was cancelled"
+        : `is *${escapeText(snapshot.status, 60)}*`;
+    return `:no_entry_sign: ${orderName(ref)} ${word}${reason}. Tracking has ended.`;
   }
-  if (status === "cancelled") {
-    return `:no_entry_sign: ${orderName(ref)} was cancelled. Tracking has ended.`;
+  if (statusKey(snapshot.status) === "denied") {
+    const who = awaitedParty(ref, snapshot, "other-company");
+    return `:no_entry: ${orderName(ref)} was *${escapeText(snapshot.status, 60)}*: ${who} did not accept it${reason}. Nothing more will happen on its own: talk to them, or order again with another destination.`;
   }
-  return `:x: ${orderName(ref)} ended with status *${escapeText(snapshot.status, 60)}*. Nothing more will happen on its own: check the order with \`/connect order ${escapeText(ref.orderId, 128)}\` or contact the provider's support.`;
+  return `:x: ${orderName(ref)} ended with status *${escapeText(snapshot.status, 60)}*${reason}. Nothing more will happen on its own: check ${isOrder(ref) ? "the order" : "it"} with ${checkCommand(ref)} or contact the provider's support.`;
 }
 
 export function deadlineText(
@@ -170,7 +267,7 @@ export function deadlineText(
   last: { status?: string; loaStatus?: string },
 ): string {
   const status = last.status ? statusPhrase(last.status, last.loaStatus) : "*never read*";
-  return `:hourglass: Stopped tracking ${orderName(ref)} after ${days} days; last status ${status}. Check it with \`/connect order ${escapeText(ref.orderId, 128)}\`.`;
+  return `:hourglass: Stopped tracking ${orderName(ref)} after ${days} days; last status ${status}. Check it with ${checkCommand(ref)}.`;
 }
 
 export function reminderText(
@@ -184,6 +281,18 @@ export function reminderText(
       ? "Off-net LOAs take 4–6 weeks: the provider obtains the LOA from a partner and forwards it by email."
       : "On-net LOAs are usually ready within about 24 hours: check the LOA email sent to whoever placed the order, or download the LOA from the port order.";
   return `:calendar: ${orderName(ref)}: the LOA is still *${escapeText(loaStatus, 60)}* after ${weeks} week${weeks === 1 ? "" : "s"}. ${wait} (tracking for <@${requestedBy}>)`;
+}
+
+/** The requester's direct message while the other company, cloud or partner has not accepted. */
+export function acceptanceReminderText(
+  ref: OrderRef,
+  snapshot: OrderSnapshot,
+  days: number,
+  thread: { channel: string },
+): string {
+  const awaited = statusWaitsOn(targetKindOf(ref), snapshot.status) ?? "other-company";
+  const who = awaitedParty(ref, snapshot, awaited);
+  return `:hourglass_flowing_sand: ${orderName(ref)} has been *${escapeText(snapshot.status, 60)}* for ${days} day${days === 1 ? "" : "s"}: ${who} has not accepted it yet. That is their step, not a failure; you may want to remind them. Updates follow in its thread in <#${thread.channel}>.`;
 }
 
 export function stoppedText(ref: OrderRef, by: string): string {

@@ -73,13 +73,15 @@ export interface NextCheckInput {
   random?: () => number;
   /** Time left before the tracking deadline: the next check never goes past it. */
   remainingMs?: number;
+  /** The interval is at least this (e.g. while waiting days on a partner: poll slowly). */
+  minIntervalMs?: number;
   schedule?: TrackingSchedule;
 }
 
 /** Milliseconds until the next check (jitter and backoff applied; at least 1 ms). */
 export function nextCheckDelayMs(input: NextCheckInput): number {
   const schedule = input.schedule ?? DEFAULT_SCHEDULE;
-  const base = baseIntervalMs(input.ageMs, schedule);
+  const base = Math.max(baseIntervalMs(input.ageMs, schedule), input.minIntervalMs ?? 0);
   const interval = backoffIntervalMs(base, input.failures ?? 0, schedule);
   const r = Math.min(Math.max((input.random ?? Math.random)(), 0), 1);
   const jittered = interval * (1 + schedule.jitter * (2 * r - 1));

@@ -1,18 +1,27 @@
 import { DelayedError, ErrorCode, type Job, type Queue } from "bullmq";
 import type { Redis } from "ioredis";
+import {
+  isLoaWaiting,
+  isTerminalStatus,
+  isTrackTargetKind,
+  statusKey,
+  TRACK_TARGET_KINDS,
+  type TrackTarget,
+  type TrackTargetKind,
+  waitsOnAcceptance,
+} from "../domain/statuses.js";
 import type { Logger } from "../log.js";
 import type { Metrics } from "../metrics.js";
 import { DEFAULT_MARKER_TTL_SECONDS, type Notifier } from "./notifier.js";
 import {
+  acceptanceReminderText,
   changeText,
   deadlineText,
   finalText,
-  isLoaWaiting,
-  isTerminalOrderStatus,
-  normalizeStatus,
   type OrderKind,
   type OrderSnapshot,
   type PortSummary,
+  portToFollow,
   reminderText,
   statusLineText,
   stoppedText,
@@ -22,59 +31,87 @@ import { defineScript, jobIdPart, QUEUE_NAMES, stateKey } from "./queues.js";
 import {
   DAY_MS,
   DEFAULT_SCHEDULE,
+  HOUR_MS,
   nextCheckDelayMs,
   type TrackingSchedule,
   WEEK_MS,
 } from "./schedule.js";
 
+export type { TrackTarget, TrackTargetKind };
+
 /**
- * Port order tracking: one durable record and ONE long-lived BullMQ job per order id.
+ * Tracking what was ordered until it ends: a port order, an Edge port order, a port, a layer 2
+ * connection or an IO-D service (a "target"). One durable record and ONE long-lived BullMQ job
+ * per target.
  *
  * - The record (a small Redis hash) is the truth: who asked, where to post, the last status
  *   and LOA status seen, a change counter. `track()` creates it in one script, or joins the
- *   open one: one tracker per order id across every replica.
- * - The job (`track-<orderId>`, data `{orderId}`) is a step job: each step reads the order,
- *   posts what changed, saves the record, then moves itself to delayed for the next interval
- *   (schedule.ts) and throws DelayedError. Nothing else is queued per order.
+ *   open one: one tracker per target across every replica.
+ * - The job is a step job: each step reads the target (the reader injected for its kind), posts
+ *   what changed, saves the record, then moves itself to delayed for the next interval
+ *   (schedule.ts) and throws DelayedError. Nothing else is queued per target.
  * - Notification keys include the tracker's start time, the change counter and the new status
  *   and LOA status. A step that crashes after posting and before saving runs again with the
  *   same counter, so its messages are de-duplicated by the notifier, never posted twice; a
  *   status that comes back later (A → B → A) has a new counter and is posted.
  * - A lost job (crash between record and job, a failed job) is re-created by `reconcile()`,
  *   which also runs on a schedule: the record, not BullMQ, says what is tracked.
+ * - Port and Edge orders keep the layout they had before other kinds were tracked (record
+ *   `tracker:order:<id>`, job `track-<id>` with data `{orderId}`, index member `<id>`), so
+ *   records and jobs written by an older version are read as they are. Other kinds are
+ *   `tracker:<kind>:<id>`, `track-<kind>-<id>` with data `{target}`, member `<kind>|<id>`.
  */
 
-export interface OrderRead {
+/** What a reader answers for a target, normalised (raw: the provider's record, for logs). */
+export interface TargetRead {
   status: string;
   loaStatus?: string;
+  /** Who a waiting status waits on, when the provider's record says (e.g. a company name). */
+  waitingOn?: string;
   port?: PortSummary;
-  /** The provider's record, unused here (kept for the caller's logs). */
+  /** A short line worth showing when it ends (e.g. an ERROR's reason). */
+  details?: string;
   raw?: unknown;
 }
+
+/** A port order as read for tracking (the older name of a target read). */
+export type OrderRead = TargetRead;
 
 /** Reads a port order (GET /api/company/{companyName}/ports/orders/{orderId}). */
 export type ReadOrder = (companyName: string, orderId: string) => Promise<OrderRead>;
 
+/** Reads any tracked target; throws when it cannot (the step backs off and tries again). */
+export type ReadTarget = (target: TrackTarget, companyName: string) => Promise<TargetRead>;
+
 export interface TrackInput {
-  orderId: string;
+  /** What to follow. Without it, `orderId` names a port order (or an Edge one with kind edge). */
+  target?: TrackTarget;
+  orderId?: string;
   companyName: string;
   channel: string;
   threadTs: string;
   /** A message to keep up to date with the status; without one, the tracker posts its own. */
   statusMessageTs?: string;
-  /** The Slack user who asked (the owner: may stop it). */
+  /** The Slack user who asked (the owner: may stop it; gets the partner reminders). */
   requestedBy: string;
+  /** A port order's LOA flavour (on-net, off-net, edge); ignored for other targets. */
   kind?: OrderKind;
+  /** The company a layer 2 connection waits on (its destCompany), named while it waits. */
+  counterparty?: string;
 }
 
 export interface TrackedOrder {
+  target: TrackTarget;
+  /** The tracked id (the target's id; named for the port orders it first served). */
   orderId: string;
   companyName: string;
   channel: string;
   threadTs: string;
   statusMessageTs?: string;
   requestedBy: string;
+  /** A port order's LOA flavour; "on-net" for other targets, where it means nothing. */
   kind: OrderKind;
+  counterparty?: string;
   startedAt: Date;
   open: boolean;
   status?: string;
@@ -90,7 +127,11 @@ export interface TrackedOrder {
   loaSince?: Date;
   /** Weekly LOA reminders posted for the current LOA status. */
   reminders: number;
-  /** Others who asked to track the same order (joined). */
+  /** Since when the status has waited on another company, a cloud or a partner to accept. */
+  waitingSince?: Date;
+  /** Reminders sent to the requester during that wait. */
+  waitReminders: number;
+  /** Others who asked to track the same target (joined). */
   watchers: string[];
   endReason?: string;
 }
@@ -118,7 +159,9 @@ export interface TrackerOptions {
   logger: Logger;
   metrics?: Pick<Metrics, "jobOutcomes">;
   notifier: Pick<Notifier, "post" | "update">;
-  /** Needed only where tracking jobs are processed. */
+  /** Reads every kind of target; needed only where tracking jobs are processed. */
+  readTarget?: ReadTarget;
+  /** Reads port and Edge orders where no `readTarget` is given (the older option). */
   readOrder?: ReadOrder;
   now?: () => Date;
   random?: () => number;
@@ -127,9 +170,25 @@ export interface TrackerOptions {
   deadlineDays?: number;
   /** How long an ended record is kept (for list/debugging). Default 7 days. */
   endedRetentionMs?: number;
+  /** While a partner has to accept, check at most this often. Default 1 hour. */
+  waitingEveryMs?: number;
+  /** Reminders to the requester while a partner has not accepted. Default 2 days, weekly, 6. */
+  acceptanceReminders?: AcceptanceReminders;
 }
 
-const ORDER_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+export interface AcceptanceReminders {
+  firstAfterMs: number;
+  everyMs: number;
+  max: number;
+}
+
+export const DEFAULT_ACCEPTANCE_REMINDERS: AcceptanceReminders = {
+  firstAfterMs: 2 * DAY_MS,
+  everyMs: WEEK_MS,
+  max: 6,
+};
+
+const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 const CHANNEL_PATTERN = /^[A-Za-z0-9]{1,40}$/;
 const TS_PATTERN = /^\d{1,12}(\.\d{1,9})?$/;
 const USER_PATTERN = /^[UWB][A-Z0-9]{2,40}$/;
@@ -159,9 +218,13 @@ const F = {
   next: "next",
   watchers: "watchers",
   endReason: "endReason",
+  target: "tk",
+  counterparty: "cp",
+  waitSince: "wsince",
+  waitReminders: "wrem",
 } as const;
 
-/** KEYS: record, open index. ARGV: orderId, startedMs, watcher, field/value pairs… */
+/** KEYS: record, open index. ARGV: index member, startedMs, watcher, field/value pairs… */
 const TRACK = `
 if redis.call('HGET', KEYS[1], 'state') == 'open' then
   local w = redis.call('HGET', KEYS[1], 'watchers') or ''
@@ -187,7 +250,7 @@ redis.call('HSET', KEYS[1], unpack(ARGV, 2))
 return 1
 `;
 
-/** KEYS: record, open index. ARGV: orderId, started, ttlMs, field/value pairs… */
+/** KEYS: record, open index. ARGV: index member, started, ttlMs, field/value pairs… */
 const END = `
 if redis.call('HGET', KEYS[1], 'state') ~= 'open' then return 0 end
 if redis.call('HGET', KEYS[1], 'started') ~= ARGV[2] then return 0 end
@@ -197,13 +260,41 @@ redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1
 `;
 
-interface TrackJobData {
-  orderId: string;
-}
+/** A port or Edge order's job carries `{orderId}` (as before other kinds); others `{target}`. */
+type TrackJobData = { orderId: string } | { target: TrackTarget };
 
+/** The job of a tracked port or Edge order. */
 export function trackJobId(orderId: string): string {
   return `track-${jobIdPart(orderId)}`;
 }
+
+/** Port and Edge orders share one namespace: both are port orders at the provider. */
+function isOrderTarget(target: TrackTarget): boolean {
+  return target.kind === "port-order" || target.kind === "edge-order";
+}
+
+/** The job of any tracked target. */
+export function trackJobIdOf(target: TrackTarget): string {
+  return isOrderTarget(target)
+    ? trackJobId(target.id)
+    : `track-${target.kind}-${jobIdPart(target.id)}`;
+}
+
+/** The open index's member: the bare id for orders (older records), `<kind>|<id>` otherwise. */
+function indexMember(target: TrackTarget): string {
+  return isOrderTarget(target) ? target.id : `${target.kind}|${target.id}`;
+}
+
+function targetOfMember(member: string): TrackTarget {
+  const bar = member.indexOf("|");
+  const kind = bar > 0 ? member.slice(0, bar) : "";
+  return isTrackTargetKind(kind)
+    ? { kind, id: member.slice(bar + 1) }
+    : { kind: "port-order", id: member };
+}
+
+/** Where a bare id is looked for: the order namespace first, then the other kinds. */
+const LOOKUP_ORDER: readonly TrackTargetKind[] = ["port-order", "port", "layer2", "iod"];
 
 export class Tracker {
   private readonly redis: Redis;
@@ -212,12 +303,14 @@ export class Tracker {
   private readonly logger: Logger;
   private readonly metrics?: Pick<Metrics, "jobOutcomes">;
   private readonly notifier: Pick<Notifier, "post" | "update">;
-  private readonly readOrder?: ReadOrder;
+  private readonly readTarget?: ReadTarget;
   private readonly now: () => Date;
   private readonly random: () => number;
   private readonly schedule: TrackingSchedule;
   private readonly deadlineDays: number;
   private readonly endedRetentionMs: number;
+  private readonly waitingEveryMs: number;
+  private readonly acceptanceReminders: AcceptanceReminders;
   private readonly scripts: {
     track: ReturnType<typeof defineScript>;
     save: ReturnType<typeof defineScript>;
@@ -231,12 +324,14 @@ export class Tracker {
     this.logger = options.logger;
     this.metrics = options.metrics;
     this.notifier = options.notifier;
-    this.readOrder = options.readOrder;
+    this.readTarget = options.readTarget ?? ordersOnly(options.readOrder);
     this.now = options.now ?? (() => new Date());
     this.random = options.random ?? Math.random;
     this.schedule = options.schedule ?? DEFAULT_SCHEDULE;
     this.deadlineDays = options.deadlineDays ?? 60;
     this.endedRetentionMs = options.endedRetentionMs ?? 7 * DAY_MS;
+    this.waitingEveryMs = options.waitingEveryMs ?? HOUR_MS;
+    this.acceptanceReminders = options.acceptanceReminders ?? DEFAULT_ACCEPTANCE_REMINDERS;
     this.scripts = {
       track: defineScript(this.redis, "jobsTrackerTrackV1", TRACK, 2),
       save: defineScript(this.redis, "jobsTrackerSaveV1", SAVE, 1),
@@ -244,17 +339,18 @@ export class Tracker {
     };
   }
 
-  /** Starts tracking an order, or joins the tracker already open for it. */
+  /** Starts tracking a target, or joins the tracker already open for it. */
   async track(input: TrackInput): Promise<TrackResult> {
-    validateTrackInput(input);
+    const { target, kind } = resolveTrackInput(input);
     const startedAt = this.now().getTime();
     const fields: Record<string, string> = {
-      [F.orderId]: input.orderId,
+      [F.orderId]: target.id,
+      [F.target]: target.kind,
       [F.company]: input.companyName,
       [F.channel]: input.channel,
       [F.thread]: input.threadTs,
       [F.by]: input.requestedBy,
-      [F.kind]: input.kind ?? "on-net",
+      [F.kind]: kind,
       [F.started]: String(startedAt),
       [F.state]: "open",
       [F.seq]: "0",
@@ -262,34 +358,47 @@ export class Tracker {
       [F.failures]: "0",
     };
     if (input.statusMessageTs) fields[F.line] = input.statusMessageTs;
+    if (input.counterparty) fields[F.counterparty] = input.counterparty;
     const created = await this.scripts.track(
-      [this.recordKey(input.orderId), this.indexKey()],
-      [input.orderId, startedAt, input.requestedBy, ...Object.entries(fields).flat()],
+      [this.recordKey(target), this.indexKey()],
+      [indexMember(target), startedAt, input.requestedBy, ...Object.entries(fields).flat()],
     );
     if (created === 1) {
-      await this.addJob(input.orderId, 0);
+      await this.addJob(target, 0);
       this.count("started");
-      this.logger.info({ orderId: input.orderId, channel: input.channel }, "tracker: started");
+      this.logger.info(
+        { target: target.kind, id: target.id, channel: input.channel },
+        "tracker: started",
+      );
     } else {
       this.count("joined");
     }
-    const tracking = await this.get(input.orderId);
-    if (!tracking) throw new Error(`tracking record of ${input.orderId} vanished`);
+    const tracking = await this.get(target);
+    if (!tracking) throw new Error(`tracking record of ${target.kind} ${target.id} vanished`);
     return created === 1 ? { tracking, joined: false } : { tracking, joined: true };
   }
 
-  /** The tracker of an order (open or recently ended), or null. */
-  async get(orderId: string): Promise<TrackedOrder | null> {
-    const hash = await this.redis.hgetall(this.recordKey(orderId));
-    return parseRecord(hash);
+  /**
+   * The tracker of a target (open or recently ended), or null. A bare id is a port or Edge order
+   * first, then a port, a layer 2 connection or an IO-D service (ids are the provider's, unique).
+   */
+  async get(ref: string | TrackTarget): Promise<TrackedOrder | null> {
+    if (typeof ref !== "string") return parseRecord(await this.redis.hgetall(this.recordKey(ref)));
+    const pipeline = this.redis.pipeline();
+    for (const kind of LOOKUP_ORDER) pipeline.hgetall(this.recordKey({ kind, id: ref }));
+    for (const [, hash] of (await pipeline.exec()) ?? []) {
+      const record = parseRecord(hash as Record<string, string>);
+      if (record) return record;
+    }
+    return null;
   }
 
   /** Every open tracker, oldest first. */
   async list(): Promise<TrackedOrder[]> {
-    const ids = await this.redis.zrange(this.indexKey(), "0", "-1");
-    if (ids.length === 0) return [];
+    const members = await this.redis.zrange(this.indexKey(), "0", "-1");
+    if (members.length === 0) return [];
     const pipeline = this.redis.pipeline();
-    for (const id of ids) pipeline.hgetall(this.recordKey(id));
+    for (const member of members) pipeline.hgetall(this.recordKey(targetOfMember(member)));
     const results = (await pipeline.exec()) ?? [];
     const out: TrackedOrder[] = [];
     for (const [, hash] of results) {
@@ -304,11 +413,11 @@ export class Tracker {
    * `isApprover` is the caller's policy (APPROVERS, user groups).
    */
   async stop(
-    orderId: string,
+    ref: string | TrackTarget,
     by: string,
     options: { isApprover?: (userId: string) => boolean | Promise<boolean> } = {},
   ): Promise<StopResult> {
-    const record = await this.get(orderId);
+    const record = await this.get(ref);
     if (!record?.open) return { ok: false, reason: "not-tracked" };
     const allowed = record.requestedBy === by || (await options.isApprover?.(by)) === true;
     if (!allowed) return { ok: false, reason: "not-allowed" };
@@ -321,22 +430,24 @@ export class Tracker {
       threadTs: record.threadTs,
       text: stoppedText(record, by),
     });
-    const job = await this.queue.getJob(trackJobId(orderId));
+    const job = await this.queue.getJob(trackJobIdOf(record.target));
     // An active step finds the record ended and completes on its own.
     await job?.remove().catch(() => undefined);
     this.count("stopped");
-    const after = await this.get(orderId);
+    const after = await this.get(record.target);
     return { ok: true, tracking: after ?? { ...record, open: false } };
   }
 
   /**
-   * Runs the order's next check now (e.g. a "refresh" button, or tests). One script moves the
+   * Runs the target's next check now (e.g. a "refresh" button, or tests). One script moves the
    * step job from delayed to waiting; it refuses (JobNotInState) a job that is missing or not
    * delayed — waiting or active, it is checking now anyway — and that is answered false.
    */
-  async checkNow(orderId: string): Promise<boolean> {
+  async checkNow(ref: string | TrackTarget): Promise<boolean> {
+    const target = typeof ref === "string" ? (await this.get(ref))?.target : ref;
+    if (!target) return false;
     try {
-      await this.queue.backend.promote(trackJobId(orderId));
+      await this.queue.backend.promote(trackJobIdOf(target));
       return true;
     } catch (error) {
       if ((error as { code?: unknown } | null)?.code === ErrorCode.JobNotInState) return false;
@@ -350,14 +461,14 @@ export class Tracker {
    */
   async reconcile(): Promise<number> {
     let recreated = 0;
-    const ids = await this.redis.zrange(this.indexKey(), "0", "-1");
-    for (const orderId of ids) {
-      const record = await this.get(orderId);
+    const members = await this.redis.zrange(this.indexKey(), "0", "-1");
+    for (const member of members) {
+      const record = await this.get(targetOfMember(member));
       if (!record?.open) {
-        await this.redis.zrem(this.indexKey(), orderId);
+        await this.redis.zrem(this.indexKey(), member);
         continue;
       }
-      const job = await this.queue.getJob(trackJobId(orderId));
+      const job = await this.queue.getJob(trackJobIdOf(record.target));
       const state = job ? await job.getState() : "missing";
       if (
         state === "missing" ||
@@ -366,10 +477,13 @@ export class Tracker {
         state === "unknown"
       ) {
         if (job) await job.remove().catch(() => undefined);
-        await this.addJob(orderId, 0);
+        await this.addJob(record.target, 0);
         recreated += 1;
         this.count("recreated");
-        this.logger.warn({ orderId, state }, "tracker: re-created a lost tracking job");
+        this.logger.warn(
+          { target: record.target.kind, id: record.target.id, state },
+          "tracker: re-created a lost tracking job",
+        );
       }
     }
     return recreated;
@@ -377,15 +491,14 @@ export class Tracker {
 
   /** The step job's processor. */
   async process(job: Job, token: string | undefined): Promise<string> {
-    const data = job.data as Partial<TrackJobData> | undefined;
-    const orderId = typeof data?.orderId === "string" ? data.orderId : undefined;
-    if (!orderId) {
-      this.logger.error({ jobId: job.id }, "tracker: job without an order id");
+    const target = targetOfJob(job.data);
+    if (!target) {
+      this.logger.error({ jobId: job.id }, "tracker: job without a target");
       return "invalid-job";
     }
-    const readOrder = this.readOrder;
-    if (!readOrder) throw new Error("tracker: no readOrder configured on this worker");
-    const record = await this.get(orderId);
+    const readTarget = this.readTarget;
+    if (!readTarget) throw new Error("tracker: no reader configured on this worker");
+    const record = await this.get(target);
     if (!record?.open) return "not-tracked";
 
     const now = this.now().getTime();
@@ -395,7 +508,7 @@ export class Tracker {
 
     let read: OrderSnapshot;
     try {
-      read = toSnapshot(await readOrder(record.companyName, orderId));
+      read = toSnapshot(await readTarget(record.target, record.companyName));
     } catch (error) {
       if (pastDeadline) {
         await this.finishAtDeadline(record);
@@ -405,8 +518,14 @@ export class Tracker {
       const failures = record.failures + 1;
       this.count("read_failed");
       this.logger.warn(
-        { orderId, failures, httpStatus: failure.httpStatus, err: failure.detail },
-        "tracker: reading the order failed; backing off",
+        {
+          target: record.target.kind,
+          id: record.target.id,
+          failures,
+          httpStatus: failure.httpStatus,
+          err: failure.detail,
+        },
+        "tracker: reading the target failed; backing off",
       );
       return this.reschedule(job, token, record, ageMs, {
         [F.failures]: String(failures),
@@ -416,9 +535,10 @@ export class Tracker {
       });
     }
 
-    if (isTerminalOrderStatus(read.status)) {
+    const kind = record.target.kind;
+    if (isTerminalStatus(kind, read.status)) {
       await this.finishAtTerminal(record, read);
-      return `ended:${normalizeStatus(read.status)}`;
+      return `ended:${statusKey(read.status)}`;
     }
     if (pastDeadline) {
       await this.finishAtDeadline({ ...record, status: read.status, loaStatus: read.loaStatus });
@@ -426,10 +546,9 @@ export class Tracker {
     }
 
     const first = record.status === undefined;
+    const statusChanged = statusKey(record.status) !== statusKey(read.status);
     const changed =
-      !first &&
-      (normalizeStatus(record.status) !== normalizeStatus(read.status) ||
-        (record.loaStatus ?? "") !== (read.loaStatus ?? ""));
+      !first && (statusChanged || (record.loaStatus ?? "") !== (read.loaStatus ?? ""));
     const seq = changed ? record.changes + 1 : record.changes;
     const updates: Record<string, string> = {
       [F.failures]: "0",
@@ -464,7 +583,16 @@ export class Tracker {
     } else {
       await this.remindIfLoaWaiting(record, read, now, updates);
     }
-    return this.reschedule(job, token, record, ageMs, updates, 0);
+    // A wait on another company, a cloud or a partner: days, not minutes. It starts when the
+    // status first says so; the requester is reminded while it lasts.
+    const waiting = waitsOnAcceptance(kind, read.status);
+    if (first || statusChanged) {
+      updates[F.waitSince] = waiting ? String(now) : "";
+      updates[F.waitReminders] = "0";
+    } else if (waiting) {
+      await this.remindWhileAwaitingAcceptance(record, read, now, updates);
+    }
+    return this.reschedule(job, token, record, ageMs, updates, 0, waiting);
   }
 
   private async remindIfLoaWaiting(
@@ -487,6 +615,34 @@ export class Tracker {
     });
     updates[F.reminders] = String(weeks);
     this.count("reminded");
+  }
+
+  /**
+   * A direct message to the requester (through the notifier, so it is sent once) after
+   * `firstAfterMs` of waiting, then every `everyMs`, at most `max` times. Only the latest one
+   * due is sent: a tracker that was down for weeks does not send a burst.
+   */
+  private async remindWhileAwaitingAcceptance(
+    record: TrackedOrder,
+    read: OrderSnapshot,
+    now: number,
+    updates: Record<string, string>,
+  ): Promise<void> {
+    const plan = this.acceptanceReminders;
+    const since = (record.waitingSince ?? record.lastChangeAt ?? record.startedAt).getTime();
+    const waited = now - since;
+    if (waited < plan.firstAfterMs) return;
+    const due = Math.min(plan.max, 1 + Math.floor((waited - plan.firstAfterMs) / plan.everyMs));
+    if (due <= record.waitReminders) return;
+    await this.notifier.post({
+      ...this.notifyAs(record),
+      key: `accept-reminder:${since}:${due}`,
+      channel: record.requestedBy,
+      text: acceptanceReminderText(record, read, Math.floor(waited / DAY_MS), record),
+    });
+    if (record.waitingSince === undefined) updates[F.waitSince] = String(since);
+    updates[F.waitReminders] = String(due);
+    this.count("reminded_acceptance");
   }
 
   private async showStatusLine(
@@ -535,13 +691,29 @@ export class Tracker {
       threadTs: record.threadTs,
       text: finalText(record, read),
     });
-    await this.end(record, normalizeStatus(read.status), {
+    // A finished order whose port is still to be activated: the port is followed in the same
+    // thread. Started before this tracker ends, so a crash in between re-runs this step, whose
+    // messages are de-duplicated and whose track() joins the port's open tracker.
+    const portId = portToFollow(record, read);
+    if (portId) {
+      await this.track({
+        target: { kind: "port", id: portId },
+        companyName: record.companyName,
+        channel: record.channel,
+        threadTs: record.threadTs,
+        requestedBy: record.requestedBy,
+      });
+    }
+    await this.end(record, statusKey(read.status), {
       [F.status]: read.status,
       [F.loa]: read.loaStatus ?? "",
       [F.checkedAt]: String(this.now().getTime()),
     });
-    this.count(`ended_${normalizeStatus(read.status)}`);
-    this.logger.info({ orderId: record.orderId, status: read.status }, "tracker: order ended");
+    this.count(`ended_${keyPart(read.status)}`);
+    this.logger.info(
+      { target: record.target.kind, id: record.target.id, status: read.status },
+      "tracker: ended",
+    );
   }
 
   private async finishAtDeadline(record: TrackedOrder): Promise<void> {
@@ -554,7 +726,10 @@ export class Tracker {
     });
     await this.end(record, "deadline", {});
     this.count("deadline");
-    this.logger.info({ orderId: record.orderId }, "tracker: deadline reached");
+    this.logger.info(
+      { target: record.target.kind, id: record.target.id },
+      "tracker: deadline reached",
+    );
   }
 
   private async end(
@@ -563,9 +738,9 @@ export class Tracker {
     fields: Record<string, string>,
   ): Promise<boolean> {
     const result = await this.scripts.end(
-      [this.recordKey(record.orderId), this.indexKey()],
+      [this.recordKey(record.target), this.indexKey()],
       [
-        record.orderId,
+        indexMember(record.target),
         String(record.startedAt.getTime()),
         this.endedRetentionMs,
         F.endReason,
@@ -583,6 +758,7 @@ export class Tracker {
     ageMs: number,
     updates: Record<string, string>,
     failuresOverride?: number,
+    waitingOnPeople = false,
   ): Promise<never> {
     const failures = failuresOverride ?? Number(updates[F.failures] ?? record.failures);
     const delay = nextCheckDelayMs({
@@ -590,20 +766,24 @@ export class Tracker {
       failures,
       random: this.random,
       remainingMs: this.deadlineDays * DAY_MS - ageMs,
+      minIntervalMs: waitingOnPeople ? this.waitingEveryMs : undefined,
       schedule: this.schedule,
     });
     updates[F.next] = String(this.now().getTime() + delay);
     await this.scripts.save(
-      [this.recordKey(record.orderId)],
+      [this.recordKey(record.target)],
       [String(record.startedAt.getTime()), ...Object.entries(updates).flat()],
     );
     await job.moveToDelayed(Date.now() + delay, token);
     throw new DelayedError();
   }
 
-  private async addJob(orderId: string, delay: number): Promise<void> {
-    await this.queue.add("track", { orderId } satisfies TrackJobData, {
-      jobId: trackJobId(orderId),
+  private async addJob(target: TrackTarget, delay: number): Promise<void> {
+    const data: TrackJobData = isOrderTarget(target)
+      ? { orderId: target.id }
+      : { target: { kind: target.kind, id: target.id } };
+    await this.queue.add("track", data, {
+      jobId: trackJobIdOf(target),
       delay,
       removeOnComplete: true,
       removeOnFail: { age: 30 * 24 * 3600 },
@@ -616,18 +796,20 @@ export class Tracker {
   /**
    * This tracker's notifications: scoped to its start, so a later re-track posts afresh. Their
    * markers (the status line's ts among them) are kept until the deadline and the notifier's
-   * default (14 days) more: an order can be quiet for longer than that default, and its status
+   * default (14 days) more: a target can be quiet for longer than that default, and its status
    * line must still be found when it changes.
    */
   private notifyAs(record: TrackedOrder): { scope: string; keepForSeconds: number } {
+    const owner = isOrderTarget(record.target) ? "order" : record.target.kind;
     return {
-      scope: `order:${record.orderId}:t${record.startedAt.getTime()}`,
+      scope: `${owner}:${record.target.id}:t${record.startedAt.getTime()}`,
       keepForSeconds: Math.ceil((this.deadlineDays * DAY_MS) / 1000) + DEFAULT_MARKER_TTL_SECONDS,
     };
   }
 
-  private recordKey(orderId: string): string {
-    return stateKey(this.prefix, "tracker", "order", orderId);
+  private recordKey(target: TrackTarget): string {
+    const area = isOrderTarget(target) ? "order" : target.kind;
+    return stateKey(this.prefix, "tracker", area, target.id);
   }
 
   private indexKey(): string {
@@ -639,9 +821,53 @@ export class Tracker {
   }
 }
 
-function validateTrackInput(input: TrackInput): void {
-  if (!ORDER_ID_PATTERN.test(input.orderId ?? "")) {
-    throw new TrackInputError("orderId must be 1–128 letters, digits, '.', '_', ':' or '-'");
+/** The older `readOrder` option: it reads port and Edge orders, and nothing else. */
+function ordersOnly(readOrder: ReadOrder | undefined): ReadTarget | undefined {
+  if (!readOrder) return undefined;
+  return (target, companyName) => {
+    if (!isOrderTarget(target)) {
+      return Promise.reject(new Error(`no reader for ${target.kind} targets on this worker`));
+    }
+    return readOrder(companyName, target.id);
+  };
+}
+
+function targetOfJob(data: unknown): TrackTarget | undefined {
+  const fields = (typeof data === "object" && data !== null ? data : {}) as {
+    orderId?: unknown;
+    target?: { kind?: unknown; id?: unknown } | null;
+  };
+  if (typeof fields.orderId === "string" && fields.orderId !== "") {
+    // The order namespace: the record says whether it is a port or an Edge order.
+    return { kind: "port-order", id: fields.orderId };
+  }
+  const target = fields.target;
+  if (target && isTrackTargetKind(target.kind) && typeof target.id === "string" && target.id) {
+    return { kind: target.kind, id: target.id };
+  }
+  return undefined;
+}
+
+/** The target and LOA flavour of a track() call; refuses bad input with a clear message. */
+function resolveTrackInput(input: TrackInput): { target: TrackTarget; kind: OrderKind } {
+  if (input.target !== undefined && input.orderId !== undefined) {
+    throw new TrackInputError("give either target or orderId, not both");
+  }
+  let target: TrackTarget;
+  if (input.target !== undefined) {
+    const given = input.target as Partial<TrackTarget> | null;
+    if (!isTrackTargetKind(given?.kind)) {
+      throw new TrackInputError(`target.kind must be one of ${TRACK_TARGET_KINDS.join(", ")}`);
+    }
+    if (!ID_PATTERN.test(given?.id ?? "")) {
+      throw new TrackInputError("target.id must be 1–128 letters, digits, '.', '_', ':' or '-'");
+    }
+    target = { kind: given.kind, id: given.id as string };
+  } else {
+    if (!ID_PATTERN.test(input.orderId ?? "")) {
+      throw new TrackInputError("orderId must be 1–128 letters, digits, '.', '_', ':' or '-'");
+    }
+    target = { kind: input.kind === "edge" ? "edge-order" : "port-order", id: input.orderId! };
   }
   if (typeof input.companyName !== "string" || input.companyName.trim() === "") {
     throw new TrackInputError("companyName is required");
@@ -662,25 +888,49 @@ function validateTrackInput(input: TrackInput): void {
   if (input.kind !== undefined && !KINDS.includes(input.kind)) {
     throw new TrackInputError(`kind must be one of ${KINDS.join(", ")}`);
   }
+  if (
+    input.counterparty !== undefined &&
+    (typeof input.counterparty !== "string" || input.counterparty.length > 200)
+  ) {
+    throw new TrackInputError("counterparty must be a company name of at most 200 characters");
+  }
+  if (target.kind === "port-order" && input.kind === "edge") {
+    throw new TrackInputError("an Edge order is tracked as an edge-order target");
+  }
+  return { target, kind: loaFlavour(target, input.kind) };
 }
 
-function toSnapshot(read: OrderRead): OrderSnapshot {
+/** The LOA wording of a port order; Edge orders have their own; other targets have no LOA. */
+function loaFlavour(target: TrackTarget, kind: OrderKind | undefined): OrderKind {
+  if (target.kind === "edge-order") return "edge";
+  if (target.kind === "port-order") return kind ?? "on-net";
+  return "on-net";
+}
+
+/** A reader's answer, checked: a read without a status is a failed read, never a crash. */
+function toSnapshot(read: TargetRead): OrderSnapshot {
   if (typeof read !== "object" || read === null || typeof read.status !== "string") {
-    throw new Error("the order read has no status");
+    throw new Error("the read has no status");
   }
   const status = read.status.trim() === "" ? "unknown" : read.status.trim();
-  const loaStatus =
-    typeof read.loaStatus === "string" && read.loaStatus.trim() !== ""
-      ? read.loaStatus.trim()
-      : undefined;
-  return { status, loaStatus, port: read.port };
+  return {
+    status,
+    loaStatus: text(read.loaStatus),
+    waitingOn: text(read.waitingOn),
+    details: text(read.details),
+    port: typeof read.port === "object" && read.port !== null ? read.port : undefined,
+  };
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
 }
 
 /** A status as part of a notification key: bounded, no separators. */
 function keyPart(value: string | undefined): string {
   if (!value) return "-";
   return (
-    normalizeStatus(value)
+    statusKey(value)
       .replace(/[^a-z0-9_.-]/g, "_")
       .slice(0, 40) || "-"
   );
@@ -697,18 +947,30 @@ function date(value: string | undefined): Date | undefined {
   return n === undefined ? undefined : new Date(n);
 }
 
+/**
+ * A record as written by this version or an older one: records from before other kinds were
+ * tracked have no target field and are port orders, or Edge orders when their kind says edge.
+ */
 function parseRecord(hash: Record<string, string> | null | undefined): TrackedOrder | null {
-  const orderId = hash?.[F.orderId];
-  if (!hash || !orderId || !hash[F.started]) return null;
+  const id = hash?.[F.orderId];
+  if (!hash || !id || !hash[F.started]) return null;
   const kind = KINDS.includes(hash[F.kind] as OrderKind) ? (hash[F.kind] as OrderKind) : "on-net";
+  const stored = hash[F.target];
+  const targetKind: TrackTargetKind = isTrackTargetKind(stored)
+    ? stored
+    : kind === "edge"
+      ? "edge-order"
+      : "port-order";
   return {
-    orderId,
+    target: { kind: targetKind, id },
+    orderId: id,
     companyName: hash[F.company] ?? "",
     channel: hash[F.channel] ?? "",
     threadTs: hash[F.thread] ?? "",
     statusMessageTs: hash[F.line] || undefined,
     requestedBy: hash[F.by] ?? "",
     kind,
+    counterparty: hash[F.counterparty] || undefined,
     startedAt: new Date(num(hash[F.started]) ?? 0),
     open: hash[F.state] === "open",
     status: hash[F.status] || undefined,
@@ -722,6 +984,8 @@ function parseRecord(hash: Record<string, string> | null | undefined): TrackedOr
     nextCheckAt: date(hash[F.next]),
     loaSince: date(hash[F.loaSince]),
     reminders: num(hash[F.reminders]) ?? 0,
+    waitingSince: date(hash[F.waitSince]),
+    waitReminders: num(hash[F.waitReminders]) ?? 0,
     watchers: (hash[F.watchers] ?? "").split(",").filter((w) => w !== ""),
     endReason: hash[F.endReason] || undefined,
   };

@@ -1,13 +1,13 @@
 import type { CreateApprovalInput } from "../approvals/index.js";
 
 export type { EscalationCause, LookUpAgainOutcome } from "../jobs/placement.js";
+export type { TrackTarget } from "../jobs/tracker.js";
 export {
   lookUpOrder,
   ORDER_KINDS,
   type OrderKindSpec,
   orderKind,
   placeOrder,
-  type TrackTarget,
 } from "./kinds.js";
 export {
   type LifecycleJobs,
@@ -15,9 +15,7 @@ export {
   OrderLifecycle,
   type OrderLifecycleOptions,
   scopeOf,
-  trackerInputFor,
 } from "./lifecycle.js";
-export { readOrderForTracking } from "./tracking.js";
 
 /** What a flow hands over for approval: everything but the bookkeeping the approval layer adds. */
 export type OrderSubmission = Omit<CreateApprovalInput, "sandbox" | "slack">;

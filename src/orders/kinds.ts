@@ -2,6 +2,7 @@ import { escapeMrkdwn } from "../../views/blocks.js";
 import { nextLoaStep } from "../../views/orders.js";
 import type { ApprovalKind, ApprovalRequest, PlacementResult } from "../approvals/index.js";
 import { type LookupResult, NotLookableError } from "../jobs/placement.js";
+import type { TrackTarget } from "../jobs/tracker.js";
 import type {
   EdgePortOrderRequest,
   GiaServiceRequest,
@@ -20,12 +21,6 @@ import type {
  * parameters, body), so `place` sends exactly that — nothing is re-derived after approval.
  */
 
-/** What the tracker follows after placement (see the `tracking` work: one reader per kind). */
-export type TrackTarget = {
-  kind: "port-order" | "port" | "layer2" | "iod" | "edge-order";
-  id: string;
-};
-
 export interface OrderKindSpec {
   /** What people call it ("Port order"), in the approval message and lists. */
   label: string;
@@ -41,6 +36,8 @@ export interface OrderKindSpec {
   lookUp(provider: ProviderApi, request: ApprovalRequest, company: string): Promise<LookupResult>;
   /** What to follow once placed; undefined when the provider gave nothing to follow. */
   trackTarget(request: ApprovalRequest, result: PlacementResult): TrackTarget | undefined;
+  /** The company the order waits on while it waits (a layer 2's other company), if any. */
+  counterparty(request: ApprovalRequest): string | undefined;
   /** What happens next, said in the thread once placed (Slack mrkdwn, provider values escaped). */
   nextSteps(request: ApprovalRequest, result: PlacementResult): string;
 }
@@ -77,6 +74,7 @@ export const ORDER_KINDS = {
     },
     nextSteps: (_request, result) =>
       result.resource === "port" ? portFoundNextSteps(result) : portOrderNextSteps(result),
+    counterparty: () => undefined,
   },
   layer2: {
     label: "Layer 2 connection",
@@ -94,6 +92,11 @@ export const ORDER_KINDS = {
     trackTarget: (_request, result) =>
       result.providerId ? { kind: "layer2", id: result.providerId } : undefined,
     nextSteps: (_request, result) => connectionNextSteps("Connection", result),
+    // Port to port of another company, or business to business: that company must accept.
+    counterparty: (request) => {
+      const company = (request.call.body as { destCompany?: unknown } | undefined)?.destCompany;
+      return typeof company === "string" && company !== "" ? company : undefined;
+    },
   },
   iod: {
     label: "IO-D service",
@@ -110,6 +113,7 @@ export const ORDER_KINDS = {
     trackTarget: (_request, result) =>
       result.providerId ? { kind: "iod", id: result.providerId } : undefined,
     nextSteps: (_request, result) => connectionNextSteps("IO-D service", result),
+    counterparty: () => undefined,
   },
   edge: {
     label: "Edge port order",
@@ -135,6 +139,7 @@ export const ORDER_KINDS = {
     trackTarget: (_request, result) =>
       result.providerId ? { kind: "edge-order", id: result.providerId } : undefined,
     nextSteps: (_request, result) => portOrderNextSteps(result),
+    counterparty: () => undefined,
   },
 } satisfies Record<ApprovalKind, OrderKindSpec>;
 

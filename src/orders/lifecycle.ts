@@ -24,10 +24,9 @@ import type {
   PlacementCallbacks,
   PlacementContext,
 } from "../jobs/placement.js";
-import type { Tracker, TrackInput } from "../jobs/tracker.js";
-import type { Logger } from "../log.js";
+import type { Tracker } from "../jobs/tracker.js";
 import type { ProviderApi } from "../provider/api.js";
-import { lookUpOrder, orderKind, placeOrder, type TrackTarget } from "./kinds.js";
+import { lookUpOrder, orderKind, placeOrder } from "./kinds.js";
 
 /**
  * The order lifecycle's one owner: submit → approve → place → track → end. See README.md.
@@ -63,7 +62,6 @@ export interface OrderLifecycleOptions {
   provider: ProviderApi;
   /** The provider company the bot acts for (look-ups and tracking are per company). */
   companyUsername: () => Promise<string>;
-  logger: Logger;
   /** For the last look-up's outcome per request (whether *Place again* is offered). */
   redis: Redis;
   /** Key prefix, e.g. `connect:orders`. */
@@ -79,7 +77,6 @@ export class OrderLifecycle {
   private readonly store: LifecycleStore;
   private readonly provider: ProviderApi;
   private readonly companyUsername: () => Promise<string>;
-  private readonly logger: Logger;
   private readonly redis: Redis;
   private readonly prefix: string;
   private connected: (jobs: LifecycleJobs) => void = () => {};
@@ -90,7 +87,6 @@ export class OrderLifecycle {
     this.store = options.store;
     this.provider = options.provider;
     this.companyUsername = options.companyUsername;
-    this.logger = options.logger;
     this.redis = options.redis;
     this.prefix = options.prefix;
     this.jobsReady = new Promise((resolve) => {
@@ -242,33 +238,24 @@ export class OrderLifecycle {
     await this.refreshMessage(request.id);
   }
 
-  /**
-   * TRACKING: the one place where a placed order is handed to the tracker. Today's tracker
-   * follows port and Edge *orders* (`{ orderId, kind? }`); when the `tracking` work lands, pass
-   * `{ target }` for every kind here (a port found by name, layer 2, IO-D) and drop the switch.
-   */
+  /** Hands what was placed to the tracker, by the kind's track target. */
   private async startTracking(
     jobs: LifecycleJobs,
     request: ApprovalRequest,
     result: PlacementResult,
   ): Promise<void> {
-    const target = orderKind(request.kind).trackTarget(request, result);
+    const spec = orderKind(request.kind);
+    const target = spec.trackTarget(request, result);
     const { approvalChannel: channel, approvalTs: threadTs } = request.slack;
     if (!target || !channel || !threadTs) return;
-    const input = trackerInputFor(target);
-    if (!input) {
-      this.logger.info(
-        { approvalId: request.id, target },
-        "orders: this target is not followed until the tracker reads it",
-      );
-      return;
-    }
+    const counterparty = spec.counterparty(request);
     await jobs.tracker.track({
-      ...input,
+      target,
       companyName: await this.companyUsername(),
       channel,
       threadTs,
       requestedBy: request.requester.userId,
+      ...(counterparty ? { counterparty } : {}),
     });
   }
 
@@ -372,18 +359,4 @@ export class OrderLifecycle {
 /** The notifier scope of everything said about one request. */
 export function scopeOf(record: Pick<ApprovalRequest, "id">): string {
   return `approval:${record.id}`;
-}
-
-/** Today's tracker input for a target, or undefined where it cannot follow it yet. */
-export function trackerInputFor(
-  target: TrackTarget,
-): Pick<TrackInput, "orderId" | "kind"> | undefined {
-  switch (target.kind) {
-    case "port-order":
-      return { orderId: target.id };
-    case "edge-order":
-      return { orderId: target.id, kind: "edge" };
-    default:
-      return undefined;
-  }
 }

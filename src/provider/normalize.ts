@@ -1,6 +1,8 @@
 // Reading what the provider sends back, tolerantly: older records, speeds in several shapes,
 // statuses the spec does not list. Nothing here rejects a value it does not know.
 
+import { isTerminalStatus } from "../domain/statuses.js";
+
 // One speed reader for the whole bot: the request rules already have it.
 export { dcfSpeedsMbps, speedMbps } from "./rules.js";
 
@@ -33,11 +35,9 @@ export const knownOrderStatuses = [
 ] as const;
 export type KnownOrderStatus = (typeof knownOrderStatuses)[number];
 
-const TERMINAL_ORDER_STATUSES: ReadonlySet<string> = new Set(["done", "error", "cancelled"]);
-
-/** done (success), error and cancelled end an order; case and spacing are ignored. */
+/** done (success), error and cancelled end an order (the status rules' answer). */
 export function isTerminalOrderStatus(status: string | null | undefined): boolean {
-  return typeof status === "string" && TERMINAL_ORDER_STATUSES.has(status.trim().toLowerCase());
+  return isTerminalStatus("port-order", status);
 }
 
 export function isKnownOrderStatus(status: string | null | undefined): status is KnownOrderStatus {

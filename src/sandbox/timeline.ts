@@ -108,17 +108,64 @@ export function orderStateAt(order: PortOrder, nowMs: number): OrderState {
 
 /** When a created connection or IO-D service leaves CREATING. */
 export const SERVICE_PROVISIONING_MS = 5 * MINUTE;
-/** When the other company accepts a layer 2 connection that waits on it. */
+/** When the other company accepts a port-to-port layer 2 connection to its port. */
 export const OTHER_COMPANY_ACCEPTS_MS = DAY;
+/** When the other company accepts a business-to-business connection: days, not hours. */
+export const BUSINESS_PARTNER_ACCEPTS_MS = 3 * DAY;
+/** From ACCEPTED to ACTIVE: the provider sets up the accepted connection. */
+export const ACCEPTED_TO_ACTIVE_MS = 5 * MINUTE;
 
 /**
- * Layer 2: CREATING → (5 min) PENDING while the other company has to accept (it does after a
- * day) → ACTIVE; to one's own port or for IO-D: CREATING → (5 min) ACTIVE.
+ * A connection whose name contains this word (any letter case) is denied by the other company
+ * when it would have accepted: the playground's way to see a DENIED (sandbox README).
  */
+export const DENY_WORD = "deny";
+
+export interface ServiceStage {
+  status: string;
+  /** Offset from the service's creation. */
+  afterMs: number;
+}
+
+/** A layer 2 connection sent to a data center and region rather than to a port. */
+function isBusinessToBusiness(service: ServiceRecord): boolean {
+  return service.kind === "LAYER2" && service.request.destPortId === undefined;
+}
+
+/**
+ * The statuses a layer 2 connection or IO-D service goes through:
+ * - IO-D, and layer 2 within the company: CREATING → (5 min) ACTIVE.
+ * - Layer 2 that waits on another company: CREATING → (5 min) PENDING → ACCEPTED → (5 min)
+ *   ACTIVE; the other company accepts after a day port-to-port, after 3 days
+ *   business-to-business. A name containing "deny" is DENIED at that moment instead.
+ */
+export function serviceStages(service: ServiceRecord): ServiceStage[] {
+  const creating = { status: "CREATING", afterMs: 0 };
+  if (!service.awaitsOtherCompany) {
+    return [creating, { status: "ACTIVE", afterMs: SERVICE_PROVISIONING_MS }];
+  }
+  const answerAt = isBusinessToBusiness(service)
+    ? BUSINESS_PARTNER_ACCEPTS_MS
+    : OTHER_COMPANY_ACCEPTS_MS;
+  const pending = { status: "PENDING", afterMs: SERVICE_PROVISIONING_MS };
+  if (service.name.toLowerCase().includes(DENY_WORD)) {
+    return [creating, pending, { status: "DENIED", afterMs: answerAt }];
+  }
+  return [
+    creating,
+    pending,
+    { status: "ACCEPTED", afterMs: answerAt },
+    { status: "ACTIVE", afterMs: answerAt + ACCEPTED_TO_ACTIVE_MS },
+  ];
+}
+
+/** The status of a layer 2 connection or IO-D service at `nowMs` (an admin override wins). */
 export function serviceStatusAt(service: ServiceRecord, nowMs: number): string {
   if (service.override) return service.override.status;
   const age = nowMs - service.createdAtMs;
-  if (age < SERVICE_PROVISIONING_MS) return "CREATING";
-  if (service.awaitsOtherCompany && age < OTHER_COMPANY_ACCEPTS_MS) return "PENDING";
-  return "ACTIVE";
+  let current = "CREATING";
+  for (const stage of serviceStages(service)) {
+    if (age >= stage.afterMs) current = stage.status;
+  }
+  return current;
 }

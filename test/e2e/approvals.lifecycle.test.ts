@@ -297,8 +297,14 @@ describe("the order lifecycle in the approvals channel", () => {
       description: "the thread to name the port",
     });
     expect(threadTexts(message.ts).some((t) => t.includes(`Order \`${port.id}\``))).toBe(false);
-    // Not polled as /ports/orders/<port id>.
-    expect(await env.bot.jobs.tracker.get(port.id)).toBeNull();
+    // Followed as the port, never polled as /ports/orders/<port id>.
+    await waitFor(
+      async () => (await env.bot.jobs.tracker.get({ kind: "port", id: port.id })) !== null,
+      {
+        description: "the port to be tracked",
+      },
+    );
+    expect(await env.bot.jobs.tracker.get({ kind: "port-order", id: port.id })).toBeNull();
   });
 
   it("acked means kept: an Approve that cannot be recorded is not acked with 200, and nothing changes", async () => {

@@ -217,7 +217,12 @@ describe("/connect look-ups, end to end over signed HTTP", () => {
     });
 
     it("Track starts one tracker that posts in the channel, and a second Track joins it", async () => {
-      const order = [...sandbox.state.orders.values()][0]!;
+      // An order still in progress (the one created above): a done one would end its tracker at
+      // the first read, racing the list and the stop below.
+      const order = [...sandbox.state.orders.values()].find(
+        (o) => !sandbox.state.orderState(o).done,
+      );
+      if (!order) throw new Error("no port order in progress (the test above creates one)");
       const shown = await ask(`order ${order.id}`);
       await env.slack.clickButton({ userId: USER, message: shown, actionId: "order_track" });
       await env.standin.waitForEphemeral(
@@ -245,7 +250,7 @@ describe("/connect look-ups, end to end over signed HTTP", () => {
       await env.connect("track", USER);
       const list = await env.standin.waitForEphemeral(
         USER,
-        (m) => m.text.includes("tracked port order"),
+        (m) => m.text.includes("tracked item"),
         { timeoutMs: 15_000 },
       );
       expect(JSON.stringify(list.blocks)).toContain(order.id);

@@ -46,7 +46,13 @@ describe("the per-kind order table", () => {
       const spec = ORDER_KINDS[kind];
       expect(spec.label.trim(), kind).not.toBe("");
       expect(spec.operation, kind).toMatch(/^create[A-Za-z0-9]+$/);
-      for (const entry of ["place", "lookUp", "trackTarget", "nextSteps"] as const) {
+      for (const entry of [
+        "place",
+        "lookUp",
+        "trackTarget",
+        "nextSteps",
+        "counterparty",
+      ] as const) {
         expect(typeof spec[entry], `${kind}.${entry}`).toBe("function");
       }
     }
@@ -138,6 +144,9 @@ describe("the per-kind order table", () => {
           id: "c-1",
         });
         expect(ORDER_KINDS.layer2.nextSteps(layer2, found.result)).toContain("normal wait");
+        expect(ORDER_KINDS.layer2.counterparty(layer2)).toBeUndefined();
+        const partner = { ...layer2, call: { ...layer2.call, body: { destCompany: "globex" } } };
+        expect(ORDER_KINDS.layer2.counterparty(partner)).toBe("globex");
       }
       const iod = { ...layer2, kind: "iod" as const, reconcileKey: "other" };
       expect(await lookUpOrder(api, iod, "acme")).toMatchObject({

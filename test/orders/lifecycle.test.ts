@@ -15,7 +15,7 @@ import {
   ACTION_PLACE_AGAIN,
 } from "../../views/approvals.js";
 import { portOrderInput } from "../approvals/support.js";
-import { connect, deleteKeys, runPrefix, testLogger } from "../jobs/support.js";
+import { connect, deleteKeys, runPrefix } from "../jobs/support.js";
 
 const CHANNEL = "C0APPROVALS";
 const ROOT_TS = "1700000000.000100";
@@ -25,7 +25,7 @@ type Event =
   | { op: "post"; key: string; channel: string; threadTs?: string; text: string }
   | { op: "update"; key: string; text: string; blocks: string }
   | { op: "enqueue"; id: string }
-  | { op: "track"; orderId: string; kind?: string };
+  | { op: "track"; target: unknown; counterparty?: string };
 
 /**
  * The lifecycle with fakes for what it drives (notifier, placement queue, tracker, provider)
@@ -79,7 +79,7 @@ describe("OrderLifecycle", () => {
     },
     tracker: {
       async track(input) {
-        events.push({ op: "track", orderId: input.orderId, kind: input.kind });
+        events.push({ op: "track", target: input.target, counterparty: input.counterparty });
         // What the tracker answers is not read by the lifecycle.
         return undefined as never;
       },
@@ -107,7 +107,6 @@ describe("OrderLifecycle", () => {
       store,
       provider,
       companyUsername: async () => "acme",
-      logger: testLogger(),
       redis,
       prefix: `${prefix}orders`,
     });
@@ -203,7 +202,11 @@ describe("OrderLifecycle", () => {
     expect(thread.map((e) => (e.op === "post" ? e.text : ""))[1]).toMatch(
       /Ordered[\s\S]*Order `ord-1`/,
     );
-    expect(events.at(-1)).toEqual({ op: "track", orderId: "ord-1", kind: undefined });
+    expect(events.at(-1)).toEqual({
+      op: "track",
+      target: { kind: "port-order", id: "ord-1" },
+      counterparty: undefined,
+    });
     // The follow-up running late says nothing twice and queues no second placement message.
     await lifecycle.followUp(request);
     expect(events.filter((e) => e.op === "post" && e.key.endsWith("h0:approved"))).toHaveLength(1);
@@ -305,7 +308,7 @@ describe("OrderLifecycle", () => {
     expect(events[1]?.op === "update" && events[1].blocks).not.toContain(ACTION_LOOK_UP_AGAIN);
   });
 
-  it("a port found by name after an unknown outcome is said and kept as the port, never tracked as an order", async () => {
+  it("a port found by name after an unknown outcome is said, kept and tracked as the port", async () => {
     const callbacks = lifecycle.placementCallbacks();
     const record = await unknownAfterSending();
     ports = [{ id: "port-42", name: record.reconcileKey!, status: "CONFIGURED" }];
@@ -328,8 +331,10 @@ describe("OrderLifecycle", () => {
     const placed = events.find((e) => e.op === "post" && e.key.endsWith("placed:thread"));
     expect(placed?.op === "post" && placed.text).toContain("port `port-42`");
     expect(placed?.op === "post" && placed.text).not.toContain("Order `port-42`");
-    // Never polled as /ports/orders/<port id>.
-    expect(events.some((e) => e.op === "track")).toBe(false);
+    // Followed as the port: never polled as /ports/orders/<port id>.
+    expect(events.filter((e) => e.op === "track")).toEqual([
+      { op: "track", target: { kind: "port", id: "port-42" }, counterparty: undefined },
+    ]);
   });
 
   it("looks up again through the placement journal, and says so when it escalates again", async () => {

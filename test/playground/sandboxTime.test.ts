@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { TrackedOrder } from "../../src/jobs/tracker.js";
+import type { TrackedOrder, TrackTarget } from "../../src/jobs/tracker.js";
 import {
   createPlayground,
   type OpenTrackers,
@@ -14,6 +14,7 @@ const REAL_START = Date.UTC(2026, 0, 5, 9, 0, 0);
 
 function tracked(orderId: string, open = true): TrackedOrder {
   return {
+    target: { kind: "port-order", id: orderId },
     orderId,
     companyName: "acme",
     channel: STANDIN_IDS.approvals,
@@ -26,8 +27,13 @@ function tracked(orderId: string, open = true): TrackedOrder {
     checks: 0,
     failures: 0,
     reminders: 0,
+    waitReminders: 0,
     watchers: [],
   };
+}
+
+function idOf(ref: string | TrackTarget): string {
+  return typeof ref === "string" ? ref : ref.id;
 }
 
 /**
@@ -43,11 +49,13 @@ function scriptedTracker(
   return {
     calls,
     list: async () => orders.filter((o) => !ended.has(o.orderId)),
-    get: async (orderId) => {
+    get: async (ref) => {
+      const orderId = idOf(ref);
       const order = orders.find((o) => o.orderId === orderId);
       return order ? { ...order, open: !ended.has(orderId) } : null;
     },
-    checkNow: async (orderId) => {
+    checkNow: async (ref) => {
+      const orderId = idOf(ref);
       calls.push(orderId);
       return answers[orderId]?.shift() ?? false;
     },

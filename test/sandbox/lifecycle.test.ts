@@ -348,6 +348,79 @@ describe("sandbox lifecycles", () => {
     expect((await connection(l2.body.id)).entry.status).toBe("DENIED");
   });
 
+  it("keeps a business-to-business layer 2 PENDING for days, then ACCEPTED and ACTIVE; one named 'deny' is DENIED; IO-D goes ACTIVE", async () => {
+    const ports = (await get(`/api/company/${company}/ports`)).body.results as Loose[];
+    const source = ports.find((p) => p.name === "lon-core-01");
+    const iodPort = ports.find((p) => p.name === "iad-core-01");
+    const metro = sandbox.state.world.metros.find((m) => m.layer2 && m.code === "AMS")!;
+    const dcf = sandbox.state.world.dcfs.find((d) => d.metroId === metro.id && d.ready)!;
+    const b2b = (name: string) =>
+      call<Loose>(sandbox.url, "PUT", `/api/v2/company/${company}/connections/layer2`, {
+        body: {
+          name,
+          portId: source.id,
+          destCompany: "globex-cloud",
+          destMetroId: metro.id,
+          destDcf: dcf.id,
+          destRegionId: metro.regionId,
+          duration: 6,
+          durationUnit: "m",
+          paymentType: "invoice",
+          classOfService: "SILVER",
+          speed: 100,
+          type: "LAYER2",
+          evergreen: false,
+        },
+      });
+    const accepted = await b2b("b2b-accepted");
+    const denied = await b2b("b2b-please-DENY-me");
+    const iod = await call<Loose>(
+      sandbox.url,
+      "POST",
+      `/app-user/${sandbox.apiUser.companyId}/gia-service`,
+      {
+        body: {
+          accessPortId: iodPort.id,
+          name: "iod-timeline",
+          rateLimit: 100,
+          type: "STATIC",
+          privateAsn: true,
+          privateAsnAutoAssign: true,
+          ipBlock: 29,
+        },
+      },
+    );
+    for (const created of [accepted, denied, iod]) {
+      expect(created.status).toBe(200);
+      expect(created.body.status).toBe("CREATING");
+    }
+    const status = async (id: string) => {
+      const all = (await get(`/api/company/${company}/ports`)).body.results as Loose[];
+      const entries = all.flatMap((p) => (p.connections ?? []) as Loose[]);
+      return entries.find((c) => c.id === id)?.status;
+    };
+    const statuses = async () => [
+      await status(accepted.body.id),
+      await status(denied.body.id),
+      await status(iod.body.id),
+    ];
+
+    const utilised = async () =>
+      (await get(`/api/company/${company}/ports/${source.id}`)).body.capacity.utilised as number;
+    sandbox.clock.advance(10 * MINUTE);
+    expect(await statuses()).toEqual(["PENDING", "PENDING", "ACTIVE"]);
+    const pendingUtilised = await utilised();
+    // Days of waiting on the other company: still PENDING after two days.
+    sandbox.clock.advance(2 * DAY);
+    expect(await statuses()).toEqual(["PENDING", "PENDING", "ACTIVE"]);
+    sandbox.clock.advance(DAY - 10 * MINUTE + MINUTE);
+    expect(await statuses()).toEqual(["ACCEPTED", "DENIED", "ACTIVE"]);
+    sandbox.clock.advance(5 * MINUTE);
+    expect(await statuses()).toEqual(["ACTIVE", "DENIED", "ACTIVE"]);
+    // A denied connection no longer takes the source port's capacity.
+    expect((await utilised()) - pendingUtilised).toBe(-100);
+  });
+
   it("records send-select and send-enquiry", async () => {
     expect(
       (

@@ -1,0 +1,129 @@
+import type { TrackTarget, TrackTargetKind } from "../domain/statuses.js";
+import type { TargetRead } from "../jobs/tracker.js";
+import type { Port, ProviderApi } from "../provider/api.js";
+
+/**
+ * How the tracker reads each kind of target from the provider, normalised to
+ * `{ status, loaStatus?, waitingOn?, port?, details?, raw }`. One reader per kind, in a table the
+ * compiler checks: a new kind without a reader does not build.
+ *
+ * The provider has no read of one layer 2 connection or IO-D service; both appear as entries in
+ * `connections` of their ports, so they are found there by id. Their records' shapes are not
+ * documented beyond id, name and status: everything is read defensively, and an entry without a
+ * status reads as "unknown" (shown as such) rather than failing.
+ */
+
+type Reader = (provider: ProviderApi, id: string, companyName: string) => Promise<TargetRead>;
+
+const READERS = {
+  "port-order": readPortOrder,
+  "edge-order": readPortOrder,
+  port: readPort,
+  layer2: readConnection("layer 2 connection"),
+  iod: readConnection("IO-D service"),
+} satisfies Record<TrackTargetKind, Reader>;
+
+/** The tracker's `readTarget` (startJobs option) over a provider client. */
+export function trackingReader(
+  provider: ProviderApi,
+): (target: TrackTarget, companyName: string) => Promise<TargetRead> {
+  return (target, companyName) => READERS[target.kind](provider, target.id, companyName);
+}
+
+/**
+ * A port order (Edge ones too): status, LOA status and the new port once there is one, with its
+ * status (a done order whose port is not ACTIVE yet has the port followed next).
+ */
+async function readPortOrder(
+  provider: ProviderApi,
+  orderId: string,
+  companyName: string,
+): Promise<TargetRead> {
+  const order = await provider.getPortOrder(companyName, orderId);
+  const port = order.port;
+  const dcf = order.dataCenterFacility as { name?: string } | undefined;
+  return {
+    status: order.status ?? "unknown",
+    loaStatus: order.loaStatus ?? undefined,
+    port:
+      port?.id || port?.name
+        ? {
+            id: port.id ?? undefined,
+            name: port.name ?? order.portName ?? undefined,
+            speed: port.speed ?? order.speed?.value ?? undefined,
+            location: dcf?.name,
+            status: textOf((port as { status?: unknown }).status),
+          }
+        : undefined,
+    raw: order,
+  };
+}
+
+/** A port (e.g. one found by name after an order's outcome was unknown). */
+async function readPort(
+  provider: ProviderApi,
+  portId: string,
+  companyName: string,
+): Promise<TargetRead> {
+  const port = await provider.getPort(companyName, portId);
+  const speed = (port as { speed?: unknown }).speed;
+  return {
+    status: textOf(port.status) ?? "unknown",
+    port: {
+      id: textOf(port.id) ?? portId,
+      name: textOf(port.name),
+      speed: speedOf(speed),
+      location: textOf((port.dataCenterFacility as { name?: unknown } | undefined)?.name),
+    },
+    raw: port,
+  };
+}
+
+/** A layer 2 connection or IO-D service, found by id among the company's ports' connections. */
+function readConnection(label: string): Reader {
+  return async (provider, id, companyName) => {
+    // Deleted ports included: a connection of a port being removed still has a last word.
+    const ports = await provider.listPorts(companyName);
+    const entry = findConnection(ports, id);
+    if (!entry) {
+      throw new Error(`${label} ${id} is not among the connections of the company's ports (yet)`);
+    }
+    return {
+      status: textOf(entry.status) ?? "unknown",
+      waitingOn: textOf(entry.destCompany) ?? textOf(entry.destCompanyName),
+      details: textOf(entry.reason) ?? textOf(entry.statusReason) ?? textOf(entry.errorMessage),
+      raw: entry,
+    };
+  };
+}
+
+type LooseEntry = Record<string, unknown>;
+
+function findConnection(ports: readonly Port[], id: string): LooseEntry | undefined {
+  for (const port of Array.isArray(ports) ? ports : []) {
+    const connections = (port as { connections?: unknown }).connections;
+    if (!Array.isArray(connections)) continue;
+    for (const entry of connections) {
+      if (typeof entry === "object" && entry !== null && (entry as LooseEntry).id === id) {
+        return entry as LooseEntry;
+      }
+    }
+  }
+  return undefined;
+}
+
+function textOf(value: unknown): string | undefined {
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
+}
+
+/** A port's speed: a number of Mbps, or `{value, name}` as the provider sends it. */
+function speedOf(speed: unknown): number | string | undefined {
+  if (typeof speed === "number" || typeof speed === "string") return speed;
+  if (typeof speed === "object" && speed !== null) {
+    const { value, name } = speed as { value?: unknown; name?: unknown };
+    if (typeof value === "number") return value;
+    if (typeof name === "string") return name;
+  }
+  return undefined;
+}
