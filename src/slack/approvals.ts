@@ -137,10 +137,11 @@ class CheckTooSlowError extends Error {
   }
 }
 
-function withinBudget<T>(work: Promise<T>, ms: number): Promise<T> {
+/** `work`, or CheckTooSlowError once `deadline` (epoch ms) has passed. */
+function byDeadline<T>(work: Promise<T>, deadline: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new CheckTooSlowError()), ms);
+    timer = setTimeout(() => reject(new CheckTooSlowError()), Math.max(0, deadline - Date.now()));
   });
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
@@ -223,17 +224,19 @@ export function registerApprovalListeners(app: ListenerRegistry, services: Servi
         await ackOnce();
         await tellPrivately(client, channel, userId, text);
       };
+      // One budget for every check before the step, so together they stay within it.
+      const deadline = Date.now() + CHECK_BUDGET_MS;
       try {
-        const record = await withinBudget(
+        const record = await byDeadline(
           // A storage outage is not "this request is gone": it goes on to the catch below.
           settings.store.get(action.value).catch((error: unknown) => {
             if (isStorageUnavailable(error)) throw error;
             return null;
           }),
-          CHECK_BUDGET_MS,
+          deadline,
         );
         if (!record) return refuse("I can't find this request any more.");
-        const allowed = await withinBudget(authorize(client, userId, record), CHECK_BUDGET_MS);
+        const allowed = await byDeadline(authorize(client, userId, record), deadline);
         if (!allowed.allowed) {
           audit(record, userId, name, "blocked");
           return refuse(allowed.message);

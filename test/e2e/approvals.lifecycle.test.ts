@@ -346,6 +346,47 @@ describe("the order lifecycle in the approvals channel", () => {
     });
   });
 
+  it("acks within Slack's 3 s when the checks before recording are slow, changing nothing", async () => {
+    const { approval, message } = await submit(
+      portOrderRequest({
+        portName: "lc-e2e-slow-check",
+        companyUsername: company,
+        dataCenterFacility: dcf.username,
+        speed: String(dcf.speed),
+      }),
+    );
+    const get = store().get;
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // Storage answers only after the click was answered.
+    store().get = async (id) => {
+      await held;
+      return get.call(store(), id);
+    };
+    const seen = env.standin.ephemerals(STANDIN_IDS.approver).length;
+    const started = Date.now();
+    let ack: Awaited<ReturnType<typeof env.slack.clickButton>>;
+    try {
+      ack = await env.slack.clickButton({
+        userId: STANDIN_IDS.approver,
+        message: current(message.ts),
+        actionId: "approval_approve",
+      });
+    } finally {
+      store().get = get;
+      release();
+    }
+    expect(ack.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    const told = await waitFor(() => env.standin.ephemerals(STANDIN_IDS.approver)[seen], {
+      description: "the approver told privately",
+    });
+    expect(told.text).toContain("couldn't check this click in time");
+    expect(await status(approval.id)).toBe("pending");
+  });
+
   describe("a click is honoured only on the request's own approval message", () => {
     function approveBody(
       approvalId: string,
