@@ -23,6 +23,7 @@ import {
   describeRefusal,
   describeState,
   type GroupMembers,
+  NameReservedError,
   type TransitionResult,
 } from "../approvals/index.js";
 import type { OrderSubmission } from "../orders/index.js";
@@ -36,9 +37,12 @@ import type { ListenerRegistry } from "./listenerTable.js";
  * queues the placement job, which places the order exactly once.
  */
 
-export type SubmitOutcome =
-  | { ok: true; approval: ApprovalRequest; link?: string }
-  | { ok: false; message: string };
+export type SubmitOutcome = { ok: true; approval: ApprovalRequest; link?: string } | SubmitRefusal;
+
+/** Why a submission became no request; `field: "name"` when its name is taken (show it there). */
+export type SubmitRefusal = { ok: false; message: string; field?: "name" };
+
+export type StoreOutcome = { ok: true; approval: ApprovalRequest } | SubmitRefusal;
 
 /** Members of a Slack user group, for approvers/requesters given as S… ids. */
 export function groupMembersVia(client: WebClient): GroupMembers {
@@ -49,14 +53,29 @@ export function groupMembersVia(client: WebClient): GroupMembers {
 }
 
 /**
- * Turns a validated order into an approval request: checks who may request, stores it, posts
- * it to the approvals channel and tells the requester where it is.
+ * Turns a validated order into an approval request: checks who may request, stores it (its
+ * name reserved), posts it to the approvals channel and tells the requester where it is.
  */
 export async function submitForApproval(input: {
   services: Services;
   client: WebClient;
   submission: OrderSubmission;
 }): Promise<SubmitOutcome> {
+  const stored = await storeForApproval(input);
+  if (!stored.ok) return stored;
+  return postForApproval({ ...input, approval: stored.approval });
+}
+
+/**
+ * The first half of submitting: who may request, then the request stored with its name
+ * reserved in one Redis step. Quick enough to run before a form is answered, so a taken name
+ * can be shown next to the name field (see src/slack/commands/submitForm.ts).
+ */
+export async function storeForApproval(input: {
+  services: Services;
+  client: WebClient;
+  submission: OrderSubmission;
+}): Promise<StoreOutcome> {
   const { services, client, submission } = input;
   const settings = services.approvals;
   if (!settings.channel || settings.approvers.length === 0) {
@@ -73,22 +92,48 @@ export async function submitForApproval(input: {
   });
   if (!allowed.allowed) return { ok: false, message: allowed.message };
 
-  const approval = await settings.store.create({ ...submission, sandbox: services.sandbox });
+  try {
+    const approval = await settings.store.create({ ...submission, sandbox: services.sandbox });
+    return { ok: true, approval };
+  } catch (error) {
+    if (!(error instanceof NameReservedError)) throw error;
+    services.logger.info(
+      { audit: "approval", requester: submission.requester.userId, heldBy: error.heldBy },
+      "approval refused: name taken",
+    );
+    return {
+      ok: false,
+      field: "name",
+      message: `A request named "${error.name}" is already waiting or being ordered; choose another name`,
+    };
+  }
+}
+
+/** The second half of submitting: posts a stored request to the approvals channel. */
+export async function postForApproval(input: {
+  services: Services;
+  client: WebClient;
+  approval: ApprovalRequest;
+}): Promise<Extract<SubmitOutcome, { ok: true }>> {
+  const { services, client, approval } = input;
+  const settings = services.approvals;
+  const channel = settings.channel;
+  if (!channel) throw new Error("no approvals channel to post the request to");
   const view = approvalMessageView(approval);
   const posted = await client.chat.postMessage({
-    channel: settings.channel,
+    channel,
     text: view.text,
     blocks: view.blocks,
   });
   if (posted.ts) {
     await settings.store.mergeSlackRefs(approval.id, {
-      approvalChannel: settings.channel,
+      approvalChannel: channel,
       approvalTs: posted.ts,
     });
   }
   const link = posted.ts
     ? await client.chat
-        .getPermalink({ channel: settings.channel, message_ts: posted.ts })
+        .getPermalink({ channel, message_ts: posted.ts })
         .then((r) => r.permalink)
         .catch(() => undefined)
     : undefined;
@@ -97,7 +142,7 @@ export async function submitForApproval(input: {
       audit: "approval",
       approvalId: approval.id,
       kind: approval.kind,
-      requester: submission.requester.userId,
+      requester: approval.requester.userId,
     },
     "approval requested",
   );

@@ -81,11 +81,12 @@ import { explainQuoteFailure } from "../../jobs/index.js";
 import type { Logger } from "../../log.js";
 import { isProviderError } from "../../provider/errors.js";
 import type { Services } from "../../services.js";
-import { submitForApproval, submittedText } from "../approvals.js";
+import { submittedText } from "../approvals.js";
 import type { CommandHandler } from "../connect.js";
 import type { ListenerRegistry } from "../listenerTable.js";
 import { selectedValue, typedValue } from "../modalState.js";
 import { blockErrors } from "./pricing.js";
+import { submitFromForm } from "./submitForm.js";
 
 /** Provider work inside a Slack request that must be answered within 3 seconds. */
 const IN_SLACK_WINDOW_MS = 2_500;
@@ -725,13 +726,21 @@ export function registerEdgeQuoteListeners(app: ListenerRegistry, services: Serv
       });
       return;
     }
-    await ack();
     const where: Where = {
       userId: body.user.id,
       ...(metadata.channelId ? { channelId: metadata.channelId } : {}),
     };
     try {
-      const outcome = await submitForApproval({ services, client, submission: check.submission });
+      const outcome = await submitFromForm({
+        services,
+        client,
+        submission: check.submission,
+        // The name was free when checked above; another request may have taken it since.
+        answerForm: (nameError) =>
+          nameError ? fail(EDGE_ORDER_BLOCKS.portName, nameError) : ack(),
+      });
+      // Answered next to the port name; the form stays open.
+      if (!outcome.ok && outcome.field === "name") return;
       await tellPrivately(client, logger, where, {
         text: outcome.ok ? submittedText(outcome) : `:no_entry: ${outcome.message}`,
       });

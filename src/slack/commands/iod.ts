@@ -112,8 +112,16 @@ export function registerIodListeners(app: ListenerRegistry, services: Services):
       });
       return;
     }
-    await ack();
     const { submission } = check;
-    await withRequestId(newRequestId(), () => submitAndTell(services, client, "iod", submission));
+    await withRequestId(newRequestId(), () =>
+      submitAndTell(services, client, "iod", submission, (nameError) =>
+        nameError
+          ? ack({
+              response_action: "errors",
+              errors: blockErrors({ name: nameError }, IOD_BLOCKS, view, "name"),
+            })
+          : ack(),
+      ),
+    );
   });
 }

@@ -28,10 +28,11 @@ import {
 import type { Logger } from "../../log.js";
 import type { OrderSubmission } from "../../orders/index.js";
 import type { Services } from "../../services.js";
-import { submitForApproval, submittedText } from "../approvals.js";
+import { submittedText } from "../approvals.js";
 import { type CommandContext, type CommandHandler, failureText, type Outcome } from "../connect.js";
 import type { ListenerRegistry } from "../listenerTable.js";
 import { blockErrors } from "./pricing.js";
+import { submitFromForm } from "./submitForm.js";
 
 // ---------------------------------------------------------------------------------------------
 // Reading a modal's state (whatever arrived: a forged payload is no different from a real one)
@@ -209,7 +210,8 @@ function record(services: Services, command: string, userId: string, outcome: Ou
 }
 
 /**
- * After the modal closed: the request goes to approval and the requester hears where it is.
+ * The checked form goes to approval (see submitFromForm: a name taken meanwhile is answered
+ * next to the form's name field, and the form stays open) and the requester hears where it is.
  * Only ids and the outcome are logged, never the call body (an IO-D body carries the BGP key).
  */
 export async function submitAndTell(
@@ -217,12 +219,15 @@ export async function submitAndTell(
   client: WebClient,
   command: string,
   submission: OrderSubmission,
+  answerForm: (nameError?: string) => Promise<void>,
 ): Promise<void> {
   const where = submission.requester;
   let outcome: Outcome = "succeeded";
   let text: string;
   try {
-    const submitted = await submitForApproval({ services, client, submission });
+    const submitted = await submitFromForm({ services, client, submission, answerForm });
+    // Answered next to the name field, like the form's other errors (the form stays open).
+    if (!submitted.ok && submitted.field === "name") return;
     if (submitted.ok) text = submittedText(submitted);
     else {
       outcome = "blocked";
@@ -320,9 +325,15 @@ export function registerLayer2Listeners(app: ListenerRegistry, services: Service
         });
         return;
       case "ready":
-        await ack();
         await withRequestId(newRequestId(), () =>
-          submitAndTell(services, client, "l2", check.submission),
+          submitAndTell(services, client, "l2", check.submission, (nameError) =>
+            nameError
+              ? ack({
+                  response_action: "errors",
+                  errors: blockErrors({ name: nameError }, LAYER2_BLOCKS, view, "name"),
+                })
+              : ack(),
+          ),
         );
         return;
     }

@@ -28,11 +28,12 @@ import {
 import { DcfDirectory, suggestDcfs } from "../../flows/pricing.js";
 import type { Logger } from "../../log.js";
 import type { Services } from "../../services.js";
-import { groupMembersVia, submitForApproval, submittedText } from "../approvals.js";
+import { groupMembersVia, submittedText } from "../approvals.js";
 import { BlockedError, type CommandHandler, type Outcome } from "../connect.js";
 import type { ListenerRegistry } from "../listenerTable.js";
 import { selectedValue, typedValue } from "../modalState.js";
 import { blockErrors } from "./pricing.js";
+import { submitFromForm } from "./submitForm.js";
 
 const COMMAND_NAME = "port order";
 
@@ -48,7 +49,7 @@ export const portOrder: CommandHandler = async (ctx) => {
     );
     return;
   }
-  // Checked again on submit (submitForApproval); asked here so nobody fills a form in vain.
+  // Checked again on submit (storeForApproval); asked here so nobody fills a form in vain.
   const allowed = await canRequest({
     userId: ctx.userId,
     requesters: approvals.requesters,
@@ -238,8 +239,6 @@ export function registerPortOrderListeners(app: ListenerRegistry, services: Serv
       record(services, body.user.id, "failed", started);
       return;
     }
-    await ack();
-
     const where = {
       channelId: parsePortOrderMetadata(view.private_metadata).channelId,
       userId: body.user.id,
@@ -249,7 +248,23 @@ export function registerPortOrderListeners(app: ListenerRegistry, services: Serv
       let outcome: Outcome = "succeeded";
       let text: string;
       try {
-        const submitted = await submitForApproval({ services, client, submission });
+        const submitted = await submitFromForm({
+          services,
+          client,
+          submission,
+          // The name was free when checked above; another request may have taken it since.
+          answerForm: (nameError) =>
+            nameError
+              ? ack({
+                  response_action: "errors",
+                  errors: blockErrors({ portName: nameError }, PORT_ORDER_BLOCKS, view, "portName"),
+                })
+              : ack(),
+        });
+        if (!submitted.ok && submitted.field === "name") {
+          record(services, body.user.id, "failed", started);
+          return;
+        }
         if (submitted.ok) {
           text = submittedText(submitted);
         } else {
