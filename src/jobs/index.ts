@@ -30,6 +30,7 @@ export {
 export * from "./notifier.js";
 export * from "./orderMessages.js";
 export * from "./placement.js";
+export * from "./placementJournal.js";
 export * from "./queues.js";
 export * from "./quotePoller.js";
 export * from "./rateLimiter.js";

@@ -57,9 +57,10 @@ import { jobIdPart, QUEUE_NAMES, stateKey } from "./queues.js";
  *   blocked that long. It may be alive;
  * - the reconciler, for an `executing` request with no change (record or journal) for
  *   `stuckAfterMs` (5 min) whose job is not active (a dead worker's job stays "active" until
- *   BullMQ's stall check hands it back, and then the re-run above takes it). It may be alive
- *   (a `process()` call without a job), so `stuckAfterMs` must stay well above the provider
- *   call's timeout.
+ *   BullMQ's stall check hands it back, and then the re-run above takes it): it hands the
+ *   request to a placement job marked `takeOver` (so a crash of that job is re-run by BullMQ
+ *   too). Its worker may be alive (a `process()` call without a job), so `stuckAfterMs` must
+ *   stay well above the provider call's timeout.
  * Taking over a live worker's `claimed`: one of them sends (the compare-and-set). A live
  * worker's `sending` (mid-call): the taker looks up and may escalate; the live worker's answer
  * then settles the request as placed — a needless message, never a second order. A first run
@@ -68,9 +69,10 @@ import { jobIdPart, QUEUE_NAMES, stateKey } from "./queues.js";
  * A claim without a journal entry for its attempt was made by a version without the journal,
  * which may have sent it: it is looked up, never sent.
  *
- * `reconcile()` (run on a schedule) re-queues `approved` requests whose job is gone, takes over
- * stuck `executing` ones by the rules above, and retries the look-up for `unknown` requests
- * (completing from a recorded answer first), so one found later is completed without a person.
+ * `reconcile()` (run on a schedule) re-queues `approved` requests whose job is gone, hands stuck
+ * `executing` ones to a job that carries them on by the rules above, and retries the look-up
+ * for `unknown` requests (completing from a recorded answer first), so one found later is
+ * completed without a person.
  * `lookUpAgain(id)` runs that look-up at once, for a person's *Look up again*.
  *
  * Callbacks are called at least once per outcome: a marker of ours (`placement:told:…`) is
@@ -237,10 +239,10 @@ export class Placement {
   }
 
   /** Queues the placement of an approved request (a no-op while its job exists). */
-  async enqueue(approvalId: string): Promise<void> {
+  async enqueue(approvalId: string, options: { takeOver?: boolean } = {}): Promise<void> {
     await this.queue.add(
       "place",
-      { approvalId },
+      { approvalId, ...(options.takeOver ? { takeOver: true } : {}) },
       {
         jobId: placementJobId(approvalId),
         removeOnComplete: true,
@@ -254,15 +256,18 @@ export class Placement {
 
   /** The job's processor. */
   async processJob(job: Job): Promise<PlacementOutcome> {
-    const approvalId = (job.data as { approvalId?: unknown } | undefined)?.approvalId;
+    const data = job.data as { approvalId?: unknown; takeOver?: unknown } | undefined;
+    const approvalId = data?.approvalId;
     if (typeof approvalId !== "string") {
       this.logger.error({ jobId: job.id }, "placement: job without an approval id");
       return "invalid-job";
     }
-    // A retry (the previous attempt threw) or a re-run after a stall (BullMQ saw the lock
-    // expire): the previous run is presumed gone, so its claim and its unconfirmed callback
-    // leases may be taken over (see the top of this file for why that is safe).
-    return this.process(approvalId, { takeOver: job.attemptsMade > 0 || job.stalledCounter > 0 });
+    // Handed over by the reconciler, a retry (the previous attempt threw) or a re-run after a
+    // stall (BullMQ saw the lock expire): the previous run is presumed gone, so its claim and
+    // its unconfirmed callback leases may be taken over (the top of this file says why that is
+    // safe).
+    const takeOver = data?.takeOver === true || job.attemptsMade > 0 || job.stalledCounter > 0;
+    return this.process(approvalId, { takeOver });
   }
 
   /**
@@ -317,15 +322,23 @@ export class Placement {
       const lastChange = Math.max(Date.parse(request.updatedAt), entry ? Date.parse(entry.at) : 0);
       if (now - lastChange < this.stuckAfterMs) continue;
       const job = await this.queue.getJob(placementJobId(request.id));
-      if (job && (await job.getState()) === "active") continue;
+      const state = job ? await job.getState() : undefined;
+      if (state === "active") continue;
       stuck += 1;
       this.count("stuck");
       this.logger.warn(
         { approvalId: request.id, claimedBy: request.claimedBy, journal: entry?.state ?? "none" },
-        "placement: request stuck in executing; carrying it on by its journal",
+        "placement: request stuck in executing; handing it to a placement job to carry on",
       );
       settledNow.add(request.id);
-      await this.resume(request, true);
+      // Carried on in a placement job, not here: a crash of that job mid-way (while sending, or
+      // telling the thread) is re-run by BullMQ, where nothing would re-run this reconciler's.
+      if (job && state !== "completed" && state !== "failed" && state !== "unknown") {
+        await job.updateData({ approvalId: request.id, takeOver: true });
+      } else {
+        if (job) await job.remove().catch(() => undefined);
+        await this.enqueue(request.id, { takeOver: true });
+      }
     }
 
     let retriedLookups = 0;

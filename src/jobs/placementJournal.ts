@@ -56,9 +56,6 @@ export interface PlacementJournalOptions {
   retentionDays?: number;
 }
 
-/** `true`: done (or already done by this caller). `false`: the entry is not as expected. */
-export type JournalStepResult = boolean;
-
 /** ARGV: attempt, at, ttlMs. Starts the attempt's entry unless one for it (or later) exists. */
 const INTEND = `
 local current = tonumber(redis.call('HGET', KEYS[1], 'attempt') or '0')
@@ -150,23 +147,21 @@ export class PlacementJournal {
 
   /**
    * `claimed` by `expectedOwner` → `claimed` by `owner`: the claim's winner naming itself
-   * (expected ""), or a worker taking over a claim whose worker is presumed gone.
+   * (expected ""), or a worker taking over a claim whose worker is presumed gone. Like every
+   * step: true when done (or already done by this caller), false when the entry is not as
+   * expected.
    */
   async own(
     approvalId: string,
     attempt: number,
     owner: string,
     expectedOwner: string,
-  ): Promise<JournalStepResult> {
+  ): Promise<boolean> {
     return this.move(approvalId, attempt, ["claimed", expectedOwner], ["claimed", owner]);
   }
 
   /** `claimed` by `owner` → `sending`. Only a `true` here allows the request to leave. */
-  async startSending(
-    approvalId: string,
-    attempt: number,
-    owner: string,
-  ): Promise<JournalStepResult> {
+  async startSending(approvalId: string, attempt: number, owner: string): Promise<boolean> {
     return this.move(approvalId, attempt, ["claimed", owner], ["sending", owner]);
   }
 
@@ -195,7 +190,7 @@ export class PlacementJournal {
     attempt: number,
     [fromState, fromOwner]: [JournalState, string],
     [toState, toOwner]: [JournalState, string],
-  ): Promise<JournalStepResult> {
+  ): Promise<boolean> {
     const reply = await this.scripts.move(
       [this.key(approvalId)],
       [attempt, fromState, fromOwner, toState, toOwner, this.stamp(), this.ttlMs],

@@ -220,6 +220,8 @@ describe("placement of approved orders", () => {
     clock.advance(10 * 60_000);
     const report = await jobs.runMaintenance();
     expect(report.placement?.stuck).toBe(1);
+    // Handed to a placement job, which looks it up.
+    await waitFor(() => provider.escalated.length === 1);
     expect((await store.get(id))?.status).toBe("unknown");
     expect(provider.lookups).toEqual([id]);
     expect(provider.escalated.map((e) => e.id)).toEqual([id]);

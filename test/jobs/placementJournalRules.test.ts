@@ -94,7 +94,23 @@ describe("placement journal: what each step means after a crash", () => {
     const approved = () => approvedRequest(store, client);
     const history = async (id: string) => (await store.get(id))?.history.map((h) => h.to);
     const thread = (root: string) => threadTexts(standin, APPROVALS_CHANNEL, root);
-    return { prefix, clock, store, journal, provider, replica, worker, approved, history, thread };
+    const statusIs = (id: string, status: string) =>
+      waitFor(async () => (await store.get(id))?.status === status, {
+        description: `request ${status}`,
+      });
+    return {
+      prefix,
+      clock,
+      store,
+      journal,
+      provider,
+      replica,
+      worker,
+      approved,
+      history,
+      thread,
+      statusIs,
+    };
   }
 
   /** What a worker that died at `point` leaves behind for attempt 1 of `id`. */
@@ -151,6 +167,7 @@ describe("placement journal: what each step means after a crash", () => {
         stuck: 1,
         retriedLookups: 0,
       });
+      await t.statusIs(id, "placed");
       expect(t.provider.placeCalls).toEqual([id]);
       expect(t.provider.lookups).toEqual([]);
       expect(await t.history(id)).toEqual(["approved", "executing", "placed"]);
@@ -228,6 +245,7 @@ describe("placement journal: what each step means after a crash", () => {
     await diedAt(t, id, "sending");
     t.clock.advance(STUCK_MS + 1);
     expect((await jobs.runMaintenance()).placement?.stuck).toBe(1);
+    await waitFor(() => t.provider.escalated.length === 1);
     expect(t.provider.placeCalls).toEqual([]);
     expect(t.provider.lookups).toEqual([id]);
     expect((await t.store.get(id))?.status).toBe("unknown");
@@ -256,7 +274,7 @@ describe("placement journal: what each step means after a crash", () => {
 
     t.clock.advance(STUCK_MS + 1);
     expect((await jobs.runMaintenance()).placement?.stuck).toBe(1);
-    expect((await t.store.get(id))?.status).toBe("placed");
+    await t.statusIs(id, "placed");
 
     resume.open();
     expect(await firstRun).toBe("handed-over");
@@ -285,7 +303,7 @@ describe("placement journal: what each step means after a crash", () => {
 
     t.clock.advance(STUCK_MS + 1);
     await jobs.runMaintenance();
-    expect((await t.store.get(id))?.status).toBe("placed");
+    await t.statusIs(id, "placed");
 
     resume.open();
     expect(await firstRun).toBe("handed-over");
@@ -351,9 +369,9 @@ describe("placement journal: what each step means after a crash", () => {
     t.provider.lookupBehaviour = async () => ({ found: true, result: ORDER_1 });
     t.clock.advance(STUCK_MS + 1);
     await jobs.runMaintenance();
+    await t.statusIs(id, "placed");
     expect(t.provider.placeCalls).toEqual([id]);
     expect(t.provider.lookups).toEqual([id]);
-    expect((await t.store.get(id))?.status).toBe("placed");
   });
 
   it("an answer arriving after another worker looked up and marked it unknown settles it as placed", async () => {
@@ -370,8 +388,8 @@ describe("placement journal: what each step means after a crash", () => {
 
     t.clock.advance(STUCK_MS + 1);
     await jobs.runMaintenance();
+    await waitFor(() => t.provider.escalated.length === 1);
     expect((await t.store.get(id))?.status).toBe("unknown");
-    expect(t.provider.escalated).toHaveLength(1);
 
     answer.open();
     expect(await firstRun).toBe("reconciled");
@@ -462,6 +480,7 @@ describe("placement journal: what each step means after a crash", () => {
     await diedAt(t, id, "sending");
     t.clock.advance(STUCK_MS + 1);
     await jobs.runMaintenance();
+    await waitFor(() => t.provider.escalated.length === 1);
     expect(t.provider.escalated.map((e) => e.cause)).toEqual([cause]);
   });
 });
