@@ -7,7 +7,7 @@ import { App, HTTPReceiver } from "@slack/bolt";
 import { WebClient } from "@slack/web-api";
 import { startBot } from "../src/bot.js";
 import { loadConfig } from "../src/config.js";
-import { readOrderForTracking } from "../src/flows/ordering.js";
+import { trackingReader } from "../src/flows/trackingReads.js";
 import { startJobs } from "../src/jobs/index.js";
 import { createLogger } from "../src/log.js";
 import { createProvider } from "../src/provider/api.js";
@@ -239,7 +239,7 @@ async function runWorker(): Promise<void> {
     prefix: need("BENCH_REDIS_PREFIX"),
     logger,
     slack: slack.chat,
-    readOrder: (company, orderId) => readOrderForTracking(api, company, orderId),
+    readTarget: trackingReader(api),
     // Polls are what is measured: the shared provider limit (10/s) would only pace them.
     providerRateLimit: false,
     concurrency: { tracking: Number(need("BENCH_TRACK_CONCURRENCY")) },

@@ -3,15 +3,14 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { WebClient } from "@slack/web-api";
 import { Redis } from "ioredis";
-import { placedNextSteps } from "../views/approvals.js";
-import { type ApprovalKind, ApprovalStore, type PlacementResult } from "./approvals/index.js";
+import { ApprovalStore } from "./approvals/index.js";
 import { type Config, configuredSecrets } from "./config.js";
 import { withRequestId } from "./context.js";
-import { placeOrder, reconcileOrder } from "./flows/ordering.js";
 import { trackingReader } from "./flows/trackingReads.js";
-import { type Jobs, startJobs, type TrackTarget } from "./jobs/index.js";
+import { type Jobs, startJobs } from "./jobs/index.js";
 import { createLogger, type Logger } from "./log.js";
 import { createMetrics, type Metrics } from "./metrics.js";
+import { OrderLifecycle } from "./orders/index.js";
 // Playground mode: the web page standing in for Slack's client (src/playground/).
 import {
   createPlayground,
@@ -29,7 +28,6 @@ import {
   type SlackConnection,
   startSlackApp,
 } from "./slack/app.js";
-import { placementCallbacks } from "./slack/approvals.js";
 import { edgeQuoteCallbacks } from "./slack/edgeQuoteCallbacks.js";
 import { FollowUpLane } from "./slack/followUps.js";
 import { registerListeners } from "./slack/listeners.js";
@@ -175,17 +173,18 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       retryConfig: { retries: 0 },
       timeout: 10_000,
     });
-    const services = {
+    // The order lifecycle owns placing, looking up, tracking and telling the thread; the jobs
+    // run its callbacks, and it reaches the jobs once they exist (`connect` below).
+    const orders = new OrderLifecycle({
+      store: approvalStore,
       provider: api,
-      identity,
-      sandbox: config.provider.kind === "sandbox",
-      clock: sandbox?.clock ?? systemClock,
-      logger,
-      metrics,
-      approvals: { store: approvalStore, ...approvalPolicy(config, standin !== undefined) },
-    } as Omit<Services, "jobs"> as Services;
-    const callbacks = placementCallbacks(services, placedNextSteps);
+      companyUsername: async () => (await identity()).companyUsername,
+      redis,
+      prefix: `${prefix}:orders`,
+    });
+    const placement = orders.placementCallbacks();
     const readTarget = trackingReader(api);
+    const sandboxed = config.provider.kind === "sandbox";
     const jobs = await startJobs({
       redisUrl: config.redisUrl,
       prefix: `${prefix}:jobs`,
@@ -197,40 +196,29 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       // one grep follows an order from the approval click to placement and tracking.
       readTarget: (target, companyName) =>
         withRequestId(`${target.kind}-${target.id}`, () => readTarget(target, companyName)),
-      quotes: edgeQuoteCallbacks(services),
+      quotes: edgeQuoteCallbacks({ provider: api, logger, sandbox: sandboxed }),
       placement: {
+        ...placement,
         store: approvalStore,
-        place: (request) => withRequestId(request.id, () => placeOrder(api, request)),
-        reconcile: async (request) =>
-          reconcileOrder(api, request, (await identity()).companyUsername),
-        onPlaced: async (request, result, ctx) => {
-          await callbacks.onPlaced(request, result, ctx);
-          const channel = request.slack.approvalChannel;
-          const threadTs = request.slack.approvalTs;
-          const target = trackTargetOf(request.kind, result);
-          if (target && channel && threadTs) {
-            const destCompany = (request.call.body as { destCompany?: unknown } | undefined)
-              ?.destCompany;
-            await jobs.tracker.track({
-              target,
-              companyName: (await identity()).companyUsername,
-              channel,
-              threadTs,
-              requestedBy: request.requester.userId,
-              ...(typeof destCompany === "string" && destCompany !== ""
-                ? { counterparty: destCompany }
-                : {}),
-            });
-          }
-        },
-        onFailed: callbacks.onFailed,
-        onEscalate: callbacks.onEscalate,
+        // The provider call of a placement logs under the approval's id.
+        place: (request) => withRequestId(request.id, () => placement.place(request)),
       },
       ...options.jobs,
     });
     stops.push(() => jobs.close(10_000));
+    orders.connect(jobs);
+    const services: Services = {
+      provider: api,
+      identity,
+      sandbox: sandboxed,
+      clock: sandbox?.clock ?? systemClock,
+      logger,
+      metrics,
+      approvals: { store: approvalStore, ...approvalPolicy(config, standin !== undefined) },
+      jobs,
+      orders,
+    };
     rateLimit = jobs.rateLimiter?.beforeRequest;
-    services.jobs = jobs;
 
     if (role === "worker") {
       const server = await serveOperationalRoutes(
@@ -357,26 +345,5 @@ function redactUrl(url: string): string {
     return parsed.toString();
   } catch {
     return "the configured REDIS_URL";
-  }
-}
-
-/**
- * What the tracker follows after a placement: port and Edge orders by their order id, layer 2
- * connections and IO-D services by theirs; a port found by name (a look-up after an unknown
- * outcome, `resource: "port"`) as the port. The lifecycle's per-kind table takes this over.
- */
-function trackTargetOf(kind: ApprovalKind, result: PlacementResult): TrackTarget | undefined {
-  const id = result.providerId;
-  if (!id) return undefined;
-  if ((result as { resource?: unknown }).resource === "port") return { kind: "port", id };
-  switch (kind) {
-    case "port":
-      return { kind: "port-order", id };
-    case "edge":
-      return { kind: "edge-order", id };
-    case "layer2":
-      return { kind: "layer2", id };
-    case "iod":
-      return { kind: "iod", id };
   }
 }

@@ -2,6 +2,7 @@ import type { ApprovalStore } from "./approvals/index.js";
 import type { Jobs } from "./jobs/index.js";
 import type { Logger } from "./log.js";
 import type { Metrics } from "./metrics.js";
+import type { OrderLifecycle } from "./orders/lifecycle.js";
 import type { ProviderApi } from "./provider/api.js";
 
 /** Who the bot acts as at the provider (from GET /api/auth/token). */
@@ -34,6 +35,8 @@ export interface Services {
    * measured on real time.
    */
   clock: Clock;
+  /** The order lifecycle (src/orders): a person's steps on a request and what follows them. */
+  orders: OrderLifecycle;
 }
 
 export interface Clock {

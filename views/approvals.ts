@@ -1,6 +1,6 @@
 import type { KnownBlock, ModalView } from "@slack/types";
-import type { ApprovalRequest, PlacementResult } from "../src/approvals/index.js";
-import type { PortOrder } from "../src/provider/api.js";
+import type { ApprovalRequest, HistoryEntry, PlacementError } from "../src/approvals/index.js";
+import { ORDER_KINDS } from "../src/orders/kinds.js";
 import {
   actions,
   button,
@@ -13,22 +13,30 @@ import {
   truncate,
   withSandboxLabel,
 } from "./blocks.js";
-import { nextLoaStep } from "./orders.js";
 import type { Reply } from "./reply.js";
 
 export const ACTION_APPROVE = "approval_approve";
 export const ACTION_REJECT = "approval_reject";
 export const ACTION_RETRY = "approval_retry";
+/** The no-dead-ends buttons of a request whose outcome is unknown. */
+export const ACTION_LOOK_UP_AGAIN = "approval_look_up_again";
+export const ACTION_PLACE_AGAIN = "approval_place_again";
+export const ACTION_MARK_FAILED = "approval_mark_failed";
 export const VIEW_REJECT_REASON = "approval_reject_reason";
 export const BLOCK_REJECT_REASON = "reject_reason";
 export const INPUT_REJECT_REASON = "reason";
 
-const KIND_LABEL: Record<ApprovalRequest["kind"], string> = {
-  port: "Port order",
-  layer2: "Layer 2 connection",
-  iod: "IO-D service",
-  edge: "Edge port order",
-};
+/**
+ * What the last look-up of an unknown outcome found (the placement journal's escalation
+ * causes): only `not-found` offers *Place again*.
+ */
+export type LookUpOutcome = "not-found" | "lookup-failed" | "not-lookable";
+
+/** An escalation: what the look-up found, and its detail (already safe to show). */
+export interface EscalationView {
+  kind: LookUpOutcome;
+  detail: string;
+}
 
 const STATUS_LINE: Record<ApprovalRequest["status"], string> = {
   pending: ":hourglass_flowing_sand: *Waiting for approval*",
@@ -37,10 +45,14 @@ const STATUS_LINE: Record<ApprovalRequest["status"], string> = {
   cancelled: ":heavy_multiplication_x: *Cancelled by the requester*",
   executing: ":gear: *Approved* — placing the order now",
   placed: ":rocket: *Ordered*",
-  failed: ":x: *Placing the order failed*",
+  failed: ":x: *Not ordered*",
   unknown:
-    ":grey_question: *Outcome unknown* — checking with the provider; a person may need to look",
+    ":rotating_light: *Outcome unknown* — sent to the provider without an answer; see the thread",
 };
+
+function kindLabel(record: ApprovalRequest): string {
+  return ORDER_KINDS[record.kind].label;
+}
 
 /** The status line alone (also used in thread replies). */
 export function approvalStatusLine(record: ApprovalRequest): string {
@@ -51,8 +63,10 @@ export function approvalStatusLine(record: ApprovalRequest): string {
     );
   }
   if (record.decision?.reason) parts.push(`reason: ${escapeMrkdwn(record.decision.reason)}`);
-  if (record.status === "placed" && record.result?.providerId)
-    parts.push(`provider id \`${escapeMrkdwn(record.result.providerId)}\``);
+  if (record.status === "placed" && record.result?.providerId) {
+    const what = record.result.resource === "port" ? "port" : "provider id";
+    parts.push(`${what} \`${escapeMrkdwn(record.result.providerId)}\``);
+  }
   if ((record.status === "failed" || record.status === "unknown") && record.error) {
     parts.push(escapeMrkdwn(record.error.message));
   }
@@ -62,10 +76,14 @@ export function approvalStatusLine(record: ApprovalRequest): string {
 /**
  * The approval request in the approvals channel: who asked, exactly what will be ordered
  * (every field that goes to the provider), the price, the state, and the buttons that fit it.
+ * Buttons live on this message only: a click is honoured only from here (issue 20).
  */
-export function approvalMessageView(record: ApprovalRequest): Reply {
+export function approvalMessageView(
+  record: ApprovalRequest,
+  options: { lastLookUp?: LookUpOutcome } = {},
+): Reply {
   const blocks: KnownBlock[] = [
-    header(`${KIND_LABEL[record.kind]}: ${record.title}`),
+    header(`${kindLabel(record)}: ${record.title}`),
     context(`Requested by <@${record.requester.userId}> · request \`${record.id}\``),
   ];
   for (let i = 0; i < record.summary.length; i += LIMITS.sectionFields) {
@@ -79,35 +97,102 @@ export function approvalMessageView(record: ApprovalRequest): Reply {
   }
   if (record.price) blocks.push(section(`*Price:* ${escapeMrkdwn(record.price.text)}`));
   blocks.push(section(approvalStatusLine(record)));
-  if (record.status === "pending") {
-    blocks.push(
-      actions(`approval_${record.id}`, [
-        button("Approve", ACTION_APPROVE, record.id, "primary"),
-        button("Reject", ACTION_REJECT, record.id, "danger"),
-      ]),
-    );
-  } else if (record.status === "failed") {
-    blocks.push(
-      actions(`approval_${record.id}`, [
-        button("Retry placing the order", ACTION_RETRY, record.id),
-      ]),
-    );
-  }
+  const buttons = approverButtons(record, options.lastLookUp);
+  if (buttons.length > 0) blocks.push(actions(`approval_${record.id}`, buttons));
   return {
     text: truncate(
-      `${KIND_LABEL[record.kind]} request from <@${record.requester.userId}>: ${escapeMrkdwn(record.title)} — ${record.status}`,
+      `${kindLabel(record)} request from <@${record.requester.userId}>: ${escapeMrkdwn(record.title)} — ${record.status}`,
       3000,
     ),
     blocks: withSandboxLabel(blocks, record.sandbox),
   };
 }
 
+/** The way forward from each state that needs a person; none where nothing is left to decide. */
+function approverButtons(record: ApprovalRequest, lastLookUp: LookUpOutcome | undefined) {
+  switch (record.status) {
+    case "pending":
+      return [
+        button("Approve", ACTION_APPROVE, record.id, "primary"),
+        button("Reject", ACTION_REJECT, record.id, "danger"),
+      ];
+    case "failed":
+      return [button("Retry placing the order", ACTION_RETRY, record.id)];
+    case "unknown": {
+      const buttons = [button("Look up again", ACTION_LOOK_UP_AGAIN, record.id, "primary")];
+      if (lastLookUp === "not-found") buttons.push(placeAgainButton(record));
+      buttons.push(markFailedButton(record));
+      return buttons;
+    }
+    default:
+      return [];
+  }
+}
+
+function placeAgainButton(record: ApprovalRequest) {
+  return {
+    ...button("Place again", ACTION_PLACE_AGAIN, record.id, "danger"),
+    confirm: {
+      title: { type: "plain_text" as const, text: "Place the order again?" },
+      text: {
+        type: "mrkdwn" as const,
+        text: truncate(
+          `The first order was sent, and the provider never answered. A look-up did not find it, but it may still have reached the provider. Placing again can create a *second order* (and a second bill) for *${escapeMrkdwn(record.reconcileKey ?? record.title)}*. Check the provider's portal first.`,
+          300,
+        ),
+      },
+      confirm: { type: "plain_text" as const, text: "Place again" },
+      deny: { type: "plain_text" as const, text: "Cancel" },
+      style: "danger" as const,
+    },
+  };
+}
+
+function markFailedButton(record: ApprovalRequest) {
+  return {
+    ...button("Mark as failed", ACTION_MARK_FAILED, record.id),
+    confirm: {
+      title: { type: "plain_text" as const, text: "Mark as failed?" },
+      text: {
+        type: "mrkdwn" as const,
+        text: truncate(
+          `Nothing more will be done for this request and its name *${escapeMrkdwn(record.reconcileKey ?? record.title)}* can be asked for again. If the order did reach the provider, it will not be followed here.`,
+          300,
+        ),
+      },
+      confirm: { type: "plain_text" as const, text: "Mark as failed" },
+      deny: { type: "plain_text" as const, text: "Cancel" },
+    },
+  };
+}
+
+/** Where a reject modal was opened from: checked again against the record on submit. */
+export interface RejectOrigin {
+  id: string;
+  channel: string;
+  ts: string;
+}
+
+/** Reads the reject modal's private_metadata; undefined when it is not one of ours. */
+export function readRejectOrigin(metadata: string): RejectOrigin | undefined {
+  try {
+    const value = JSON.parse(metadata) as Partial<RejectOrigin>;
+    return typeof value.id === "string" &&
+      typeof value.channel === "string" &&
+      typeof value.ts === "string"
+      ? { id: value.id, channel: value.channel, ts: value.ts }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The modal asking an approver why they reject. */
-export function rejectReasonModal(record: ApprovalRequest): ModalView {
+export function rejectReasonModal(record: ApprovalRequest, origin: RejectOrigin): ModalView {
   return {
     type: "modal",
     callback_id: VIEW_REJECT_REASON,
-    private_metadata: record.id,
+    private_metadata: JSON.stringify(origin),
     title: { type: "plain_text", text: "Reject request" },
     submit: { type: "plain_text", text: "Reject" },
     close: { type: "plain_text", text: "Cancel" },
@@ -159,7 +244,7 @@ export function approvalsListView(
     const state = scope === "all" ? `\n${approvalStatusLine(record)}` : "";
     blocks.push(
       section(
-        `*${KIND_LABEL[record.kind]}:* ${title}\nby <@${record.requester.userId}> on ${slackDate(record.createdAt)}${price} · \`${record.id}\`${state}`,
+        `*${kindLabel(record)}:* ${title}\nby <@${record.requester.userId}> on ${slackDate(record.createdAt)}${price} · \`${record.id}\`${state}`,
       ),
     );
   }
@@ -181,73 +266,83 @@ function slackDate(iso: string): string {
     : shown;
 }
 
-const WAITING_ON: Record<string, string> = {
-  PENDING:
-    "waiting for the other company to accept the connection — this is a normal wait, not a failure",
-  PENDING_ACCEPTANCE:
-    "waiting for the cloud or partner to accept — this is a normal wait, not a failure",
-  CREATING: "being created by the provider",
-};
+/*
+ * The approvals thread: one line per step of the request, in the order the steps happened
+ * (src/orders posts them through the notifier's per-channel queue).
+ */
 
-/** What happens next, said in the thread once the provider accepted the order. */
-export function placedNextSteps(request: ApprovalRequest, result: PlacementResult): string {
-  const status = result.status ? ` is *${escapeMrkdwn(result.status)}*` : " was accepted";
-  switch (request.kind) {
-    case "port":
-    case "edge": {
-      const order = (result.record ?? {}) as PortOrder;
-      const loa = order.loaStatus ? ` (LOA: ${escapeMrkdwn(order.loaStatus)})` : "";
-      return `Order \`${escapeMrkdwn(result.providerId ?? "?")}\`${status}${loa}.\n*Next:* ${nextLoaStep(order)}\nI'll post every status change in this thread.`;
-    }
-    case "layer2":
-    case "iod": {
-      const waiting = result.status ? WAITING_ON[result.status.toUpperCase()] : undefined;
-      const what = request.kind === "layer2" ? "Connection" : "IO-D service";
-      return `${what} \`${escapeMrkdwn(result.providerId ?? "?")}\`${status}${waiting ? `: ${waiting}` : ""}.`;
-    }
+/** The thread line for a person's step (a history entry), or undefined for a worker's step. */
+export function personStepText(record: ApprovalRequest, entry: HistoryEntry): string | undefined {
+  const who = `<@${entry.actor}>`;
+  const name = `*${escapeMrkdwn(record.reconcileKey ?? record.title)}*`;
+  if (entry.to === "approved") {
+    if (entry.from === "pending")
+      return `:white_check_mark: Approved by ${who}. Placing the order now.`;
+    if (entry.from === "failed") return `:repeat: ${who} asked to place the order again.`;
+    if (entry.from === "unknown")
+      return `:repeat: ${who} chose to place the order again after a look-up found nothing. Placing it now.`;
+  }
+  if (entry.to === "rejected" && entry.from === "pending") {
+    return `:no_entry: Rejected by ${who}: ${escapeMrkdwn(record.decision?.reason ?? entry.note ?? "")}`;
+  }
+  if (entry.to === "failed" && entry.from === "unknown" && /^[UW][A-Z0-9]{2,}$/.test(entry.actor)) {
+    return `:heavy_multiplication_x: ${who} marked the request as failed. Nothing more will be done here, and the name ${name} can be asked for again.`;
+  }
+  return undefined;
+}
+
+/** The requester's direct message when their request is rejected. */
+export function rejectedRequesterText(record: ApprovalRequest): string {
+  const by = record.decision?.by ? ` by <@${record.decision.by}>` : "";
+  return `:no_entry: Your request *${escapeMrkdwn(record.title)}* was rejected${by}: ${escapeMrkdwn(record.decision?.reason ?? "no reason given")}`;
+}
+
+/** The thread line once the order is placed (or found at the provider). */
+export function placedThreadText(record: ApprovalRequest, nextSteps: string): string {
+  return `${approvalStatusLine(record)}\n${nextSteps}`;
+}
+
+/** The requester's direct message once the order is placed. */
+export function placedRequesterText(record: ApprovalRequest): string {
+  const id = record.result?.providerId ? ` (\`${escapeMrkdwn(record.result.providerId)}\`)` : "";
+  return `:rocket: Your request *${escapeMrkdwn(record.title)}* was approved and ordered${id}.`;
+}
+
+/** The provider refused: nothing was ordered. */
+export function failedThreadText(error: PlacementError): string {
+  return `:x: The provider refused the order: ${escapeMrkdwn(error.message)}\nNothing was ordered. An approver can fix the cause and press *Retry placing the order*.`;
+}
+
+/**
+ * The order was sent and no answer came back: say what the look-up found, and what approvers
+ * can do with the buttons on the request. Never "the provider could not be asked" when it was.
+ */
+export function escalationText(
+  record: ApprovalRequest,
+  cause: EscalationView,
+  options: { again?: boolean } = {},
+): string {
+  const name = `*${escapeMrkdwn(record.reconcileKey ?? record.title)}*`;
+  const detail = cause.detail ? ` (${escapeMrkdwn(cause.detail)})` : "";
+  const again = options.again ? "An approver had me look the order up again. " : "";
+  const opening = `:rotating_light: ${again}I sent the order for ${name} but got no answer, so I could not tell whether the order reached the provider. I will not send it again on my own.`;
+  switch (cause.kind) {
+    case "not-found":
+      return `${opening}\nA look-up at the provider found nothing by that name${detail}; it may still appear. Approvers: *Look up again* later, or, once you have checked the provider's portal, *Place again* (a second order if the first did arrive) or *Mark as failed*.`;
+    case "lookup-failed":
+      return `${opening}\nLooking it up at the provider failed${detail}. Approvers: *Look up again* in a few minutes, or check the provider's portal and *Mark as failed* if it is not there.`;
+    case "not-lookable":
+      return `${opening}\nThis order cannot be looked up until the provider has created it${detail}. Approvers: check the provider's portal for ${name}; *Look up again* later, or *Mark as failed* if it is not there.`;
   }
 }
 
 // ---------------------------------------------------------------------------------------------
-// The thread's and the requester's messages (posted by src/slack/approvals.ts). Everything a
-// person or the provider wrote — title, reason, port name, error text — is escaped here.
+// Everything a person or the provider wrote — title, reason, port name, error text — is escaped
+// here, in the builders of these messages.
 
 /** The requester's answer once the request is posted for approval. */
 export function submittedText(title: string, permalink: string | undefined): string {
   // The permalink comes from Slack's chat.getPermalink, not from a person.
   const where = permalink ? `<${permalink}|in the approvals channel>` : "in the approvals channel";
   return `:inbox_tray: Your request *${escapeMrkdwn(title)}* is waiting for approval ${where}. I'll post progress in its thread.`;
-}
-
-/** The approvals thread's reply to a rejection. */
-export function rejectedThreadText(by: string, reason: string): string {
-  return `:no_entry: Rejected by <@${by}>: ${escapeMrkdwn(reason)}`;
-}
-
-/** The requester's DM about a rejection. */
-export function rejectedRequesterText(title: string, by: string, reason: string): string {
-  return `:no_entry: Your request *${escapeMrkdwn(title)}* was rejected by <@${by}>: ${escapeMrkdwn(reason)}`;
-}
-
-/** The requester's DM once the order is placed. */
-export function orderedRequesterText(title: string, providerId: string | undefined): string {
-  const id = providerId ? ` (\`${escapeMrkdwn(providerId)}\`)` : "";
-  return `:rocket: Your request *${escapeMrkdwn(title)}* was approved and ordered${id}.`;
-}
-
-/** The approvals thread's reply when the provider refused the order. */
-export function placementFailedText(message: string): string {
-  return `:x: The provider refused the order: ${escapeMrkdwn(message)}\nNothing was ordered. An approver can fix the cause and press *Retry*.`;
-}
-
-/**
- * The approvals thread's escalation when the provider's outcome is unknown: `lookFor` is the
- * port name (or the title) the requester chose, so it is escaped like any outside text — this
- * is exactly where approvers are told to go and look.
- */
-export function escalationText(reason: string, lookFor: string): string {
-  return (
-    `:rotating_light: I could not tell whether the order reached the provider: ${escapeMrkdwn(reason)} I will not send it again. ` +
-    `Please check the provider's portal for *${escapeMrkdwn(lookFor)}* before doing anything else.`
-  );
 }

@@ -654,6 +654,7 @@ function storableResult(result: PlacementResult): PlacementResult {
   return {
     providerId: parsed.data.providerId,
     status: parsed.data.status,
+    ...(parsed.data.resource ? { resource: parsed.data.resource } : {}),
     // Kept for months: a huge or unserialisable provider record is not worth the memory.
     record:
       bytes > MAX_RESULT_RECORD_BYTES

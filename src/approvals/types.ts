@@ -98,6 +98,11 @@ export type Decision = z.infer<typeof decisionSchema>;
 export const placementResultSchema = z.object({
   providerId: z.string().max(200).optional(),
   status: z.string().max(200).optional(),
+  /**
+   * What `providerId` names. Absent on records written before it existed (an order id). A port
+   * found by name after an unknown outcome is `port`: its id is a port id, never an order id.
+   */
+  resource: z.enum(["order", "port", "connection", "service"]).optional(),
   /** The provider's record, kept opaque (its shape is not always specified). */
   record: z.unknown(),
 });

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { formatMoney, formatTerm } from "../../views/format.js";
+import type { OrderSubmission } from "../orders/index.js";
 import type { DraftOrder, DraftOrderRequest, ProviderApi } from "../provider/api.js";
 import {
   type EdgeQuotationRequest,
@@ -13,7 +14,6 @@ import {
   speedMbps,
 } from "../provider/rules.js";
 import type { Identity, Services } from "../services.js";
-import type { OrderSubmission } from "./ordering.js";
 
 /**
  * Edge (off-net) port quotes: the catalogue (countries, bandwidths, contract terms), the quote

@@ -1,4 +1,5 @@
 import { formatMbps, formatSpeed } from "../../views/format.js";
+import type { OrderSubmission } from "../orders/index.js";
 import type { Asn, CallOptions, Port } from "../provider/api.js";
 import { isProviderError } from "../provider/errors.js";
 import {
@@ -12,7 +13,6 @@ import {
 } from "../provider/rules.js";
 import type { Identity, Services } from "../services.js";
 import { isDeletedPort, type Loaded, oneLine, remainingCapacity, takenNames } from "./layer2.js";
-import type { OrderSubmission } from "./ordering.js";
 import { DeadlineExceededError, withDeadline } from "./pricing.js";
 
 /**

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { formatMbps, formatMoney, formatSpeed, formatTerm } from "../../views/format.js";
+import type { OrderSubmission } from "../orders/index.js";
 import type {
   CallOptions,
   ConnectionPriceConfig,
@@ -18,7 +19,6 @@ import {
 } from "../provider/rules.js";
 import type { Identity, Services } from "../services.js";
 import { companyMetros } from "./dcf.js";
-import type { OrderSubmission } from "./ordering.js";
 import { recordId } from "./ports.js";
 import {
   DeadlineExceededError,

@@ -5,6 +5,8 @@
 import { formatMbps, formatMoney, formatSpeed } from "../../views/format.js";
 import { type LoaKind, loaKind, nextLoaStep } from "../../views/orders.js";
 import type { ApprovalRequest, ApprovalStatus } from "../approvals/index.js";
+import type { OrderSubmission } from "../orders/index.js";
+import { ORDER_KINDS } from "../orders/kinds.js";
 import type { CallOptions, Dcf, Port, PricingResult, ProviderApi } from "../provider/api.js";
 import {
   fieldErrors,
@@ -15,7 +17,6 @@ import {
   speedMbps,
 } from "../provider/rules.js";
 import type { Identity } from "../services.js";
-import { ORDER_OPERATIONS, type OrderSubmission } from "./ordering.js";
 import {
   type DcfDirectory,
   DeadlineExceededError,
@@ -586,7 +587,7 @@ export function portOrderSubmission(
       { label: "LOA path", value: checked.loa.text },
     ],
     call: {
-      operation: ORDER_OPERATIONS.port,
+      operation: ORDER_KINDS.port.operation,
       pathParams: { companyUsername: checked.companyUsername },
       body: {
         dataCenterFacility: body.dataCenterFacility,

@@ -2,18 +2,17 @@ import type { App } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
 import {
   ACTION_APPROVE,
+  ACTION_LOOK_UP_AGAIN,
+  ACTION_MARK_FAILED,
+  ACTION_PLACE_AGAIN,
   ACTION_REJECT,
   ACTION_RETRY,
   approvalMessageView,
-  approvalStatusLine,
   approvalsListView,
   BLOCK_REJECT_REASON,
-  escalationText,
   INPUT_REJECT_REASON,
-  orderedRequesterText,
-  placementFailedText,
-  rejectedRequesterText,
-  rejectedThreadText,
+  type RejectOrigin,
+  readRejectOrigin,
   rejectReasonModal,
   submittedText as submittedTextView,
   VIEW_REJECT_REASON,
@@ -23,13 +22,12 @@ import {
   canApprove,
   canRequest,
   describeRefusal,
+  describeState,
   type GroupMembers,
   NameReservedError,
-  type PlacementError,
-  type PlacementResult,
+  type TransitionResult,
 } from "../approvals/index.js";
-import type { OrderSubmission } from "../flows/ordering.js";
-import type { EscalationCause, PlacementContext } from "../jobs/placement.js";
+import type { OrderSubmission } from "../orders/index.js";
 import type { Services } from "../services.js";
 import { type CommandHandler, failureText, isStorageUnavailable } from "./connect.js";
 import type { ListenerRegistry } from "./listenerTable.js";
@@ -157,30 +155,6 @@ export function submittedText(outcome: Extract<SubmitOutcome, { ok: true }>): st
   return submittedTextView(outcome.approval.title, outcome.link);
 }
 
-async function refreshApprovalMessage(client: WebClient, record: ApprovalRequest): Promise<void> {
-  if (!record.slack.approvalChannel || !record.slack.approvalTs) return;
-  const view = approvalMessageView(record);
-  await client.chat.update({
-    channel: record.slack.approvalChannel,
-    ts: record.slack.approvalTs,
-    text: view.text,
-    blocks: view.blocks,
-  });
-}
-
-async function threadReply(
-  client: WebClient,
-  record: ApprovalRequest,
-  text: string,
-): Promise<void> {
-  if (!record.slack.approvalChannel || !record.slack.approvalTs) return;
-  await client.chat.postMessage({
-    channel: record.slack.approvalChannel,
-    thread_ts: record.slack.approvalTs,
-    text,
-  });
-}
-
 /** Tells a person privately why their click changed nothing. */
 async function tellPrivately(
   client: WebClient,
@@ -192,8 +166,66 @@ async function tellPrivately(
   await client.chat.postEphemeral({ channel, user, text });
 }
 
+/**
+ * Time allowed for reading the request and checking the approver (a user group's members come
+ * from Slack) before the step is recorded and the click acked: Slack wants the ack within 3 s,
+ * and the receiver answers on its own at 2.9 s (src/slack/app.ts).
+ */
+export const CHECK_BUDGET_MS = 2_000;
+
+class CheckTooSlowError extends Error {
+  constructor() {
+    super("the checks before recording the click took too long");
+    this.name = "CheckTooSlowError";
+  }
+}
+
+/** `work`, or CheckTooSlowError once `deadline` (epoch ms) has passed. */
+function byDeadline<T>(work: Promise<T>, deadline: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new CheckTooSlowError()), Math.max(0, deadline - Date.now()));
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Issue 20: a button is honoured only on the request's own approval message. Another channel,
+ * or another request's message carrying this request's id, changes nothing.
+ */
+export function isOwnApprovalMessage(
+  where: { channel?: string; messageTs?: string },
+  record: ApprovalRequest,
+): boolean {
+  const { approvalChannel, approvalTs } = record.slack;
+  return (
+    approvalChannel !== undefined &&
+    approvalTs !== undefined &&
+    where.channel === approvalChannel &&
+    where.messageTs === approvalTs
+  );
+}
+
+const NOT_ITS_MESSAGE =
+  "This button only works on the request's own message in the approvals channel; nothing was changed.";
+
+type ActionArgs = Parameters<Parameters<App["action"]>[1]>[0];
+
+interface ApproverClick {
+  record: ApprovalRequest;
+  userId: string;
+  channel: string | undefined;
+  messageTs: string | undefined;
+  triggerId: string;
+  client: WebClient;
+}
+
+/** A step on the request; `recorded` acks the click and must be called once it is stored. */
+type ApproverStep = (click: ApproverClick, recorded: () => Promise<void>) => Promise<void>;
+
 export function registerApprovalListeners(app: ListenerRegistry, services: Services): void {
   const settings = services.approvals;
+  const orders = services.orders;
 
   async function authorize(client: WebClient, userId: string, record: ApprovalRequest) {
     return canApprove({
@@ -205,163 +237,243 @@ export function registerApprovalListeners(app: ListenerRegistry, services: Servi
     });
   }
 
-  type ActionArgs = Parameters<Parameters<App["action"]>[1]>[0];
-  interface ApproverClick {
-    record: ApprovalRequest;
-    userId: string;
-    channel: string | undefined;
-    triggerId: string;
-    client: WebClient;
+  function audit(record: ApprovalRequest, by: string, action: string, outcome: string) {
+    services.logger.info(
+      { audit: "approval", approvalId: record.id, by, action, outcome },
+      outcome,
+    );
   }
 
   /**
-   * The part every approver button shares: ack, read the request named by the button, check the
-   * clicker may decide (deny by default, recorded in the audit log), answer privately on any
-   * refusal or failure.
+   * The part every approver button shares: read the request named by the button, check it was
+   * clicked on the request's own message and by someone who may decide (deny by default,
+   * audited), then run the step. Acked means kept: a step that changes the request acks only
+   * once the change is stored; if storage is down the click is not acked with 200 (Slack shows
+   * the person it failed) and nothing changed. Refusals are acked and told privately.
    */
-  function approverAction(name: string, run: (click: ApproverClick) => Promise<void>) {
+  function approverAction(name: string, step: ApproverStep) {
     return async ({ ack, body, action, client }: ActionArgs) => {
-      await ack();
+      let acked = false;
+      const ackOnce = async () => {
+        if (acked) return;
+        acked = true;
+        await ack();
+      };
       if (body.type !== "block_actions" || !("value" in action) || typeof action.value !== "string")
-        return;
+        return ackOnce();
       const userId = body.user.id;
       const channel = body.channel?.id;
+      const refuse = async (text: string) => {
+        await ackOnce();
+        await tellPrivately(client, channel, userId, text);
+      };
+      // One budget for every check before the step, so together they stay within it.
+      const deadline = Date.now() + CHECK_BUDGET_MS;
       try {
-        // A storage outage is not "this request is gone": it goes on to failureText below.
-        const record = await settings.store.get(action.value).catch((error: unknown) => {
-          if (isStorageUnavailable(error)) throw error;
-          return null;
-        });
-        if (!record)
-          return tellPrivately(client, channel, userId, "I can't find this request any more.");
-        const allowed = await authorize(client, userId, record);
+        const record = await byDeadline(
+          // A storage outage is not "this request is gone": it goes on to the catch below.
+          settings.store.get(action.value).catch((error: unknown) => {
+            if (isStorageUnavailable(error)) throw error;
+            return null;
+          }),
+          deadline,
+        );
+        if (!record) return refuse("I can't find this request any more.");
+        const allowed = await byDeadline(authorize(client, userId, record), deadline);
         if (!allowed.allowed) {
-          services.logger.info(
-            {
-              audit: "approval",
-              approvalId: record.id,
-              by: userId,
-              action: name,
-              outcome: "blocked",
-            },
-            "refused",
-          );
-          return tellPrivately(client, channel, userId, allowed.message);
+          audit(record, userId, name, "blocked");
+          return refuse(allowed.message);
         }
-        await run({ record, userId, channel, triggerId: body.trigger_id, client });
+        const messageTs = body.message?.ts;
+        if (!isOwnApprovalMessage({ channel, messageTs }, record)) {
+          audit(record, userId, name, "blocked: not its approval message");
+          return refuse(NOT_ITS_MESSAGE);
+        }
+        await step(
+          { record, userId, channel, messageTs, triggerId: body.trigger_id, client },
+          ackOnce,
+        );
+        await ackOnce();
       } catch (error) {
+        if (!acked && isStorageUnavailable(error)) {
+          // Not stored, so not acked: Bolt answers 500 and Slack shows the click failed.
+          services.logger.warn({ action: name, by: userId }, "approval click not recorded");
+          tellPrivately(client, channel, userId, failureText(error)).catch(() => undefined);
+          throw error;
+        }
+        if (error instanceof CheckTooSlowError) {
+          return refuse(
+            ":hourglass: I couldn't check this click in time (Slack or my storage was slow); nothing was changed. Please click again.",
+          );
+        }
+        await ackOnce();
         services.logger.error({ err: error, action: name }, "approval action failed");
         await tellPrivately(client, channel, userId, failureText(error)).catch(() => undefined);
       }
     };
   }
 
+  /** A step that moves the request: stored, acked, then followed up (thread, message, jobs). */
+  function recordedStep(
+    name: string,
+    outcome: string,
+    move: (
+      click: ApproverClick,
+    ) => Promise<
+      TransitionResult | { ok: false; reason: "look-up-first"; record: ApprovalRequest }
+    >,
+  ): ApproverStep {
+    return async (click, recorded) => {
+      const moved = await move(click);
+      await recorded();
+      if (!moved.ok) {
+        const text =
+          moved.reason === "look-up-first"
+            ? "*Place again* is offered only after a look-up found nothing: press *Look up again* first."
+            : describeRefusal(moved);
+        return tellPrivately(click.client, click.channel, click.userId, text);
+      }
+      audit(moved.record, click.userId, name, outcome);
+      await orders.followUp(moved.record).catch(async (error: unknown) => {
+        // Recorded all the same: the placement reconciler queues an approved request whose job
+        // is missing, and the placement's own messages say the step first.
+        services.logger.error({ err: error, approvalId: moved.record.id }, "follow-up failed");
+        await tellPrivately(
+          click.client,
+          click.channel,
+          click.userId,
+          ":white_check_mark: Recorded. I couldn't post about it just now; the thread will catch up.",
+        );
+      });
+    };
+  }
+
   app.action(
     ACTION_APPROVE,
-    approverAction("approve", async ({ record, userId, channel, client }) => {
-      const decided = await settings.store.decide(record.id, { by: userId, action: "approve" });
-      if (!decided.ok) return tellPrivately(client, channel, userId, describeRefusal(decided));
-      services.logger.info(
-        { audit: "approval", approvalId: record.id, by: userId, outcome: "approved" },
-        "approved",
-      );
-      await services.jobs.placement.enqueue(record.id);
-      await refreshApprovalMessage(client, decided.record);
-      await threadReply(
-        client,
-        decided.record,
-        `:white_check_mark: Approved by <@${userId}>. Placing the order now.`,
+    approverAction(
+      "approve",
+      recordedStep("approve", "approved", (click) => orders.approve(click.record.id, click.userId)),
+    ),
+  );
+
+  app.action(
+    ACTION_RETRY,
+    approverAction(
+      "retry",
+      recordedStep("retry", "retried", (click) => orders.retry(click.record.id, click.userId)),
+    ),
+  );
+
+  app.action(
+    ACTION_PLACE_AGAIN,
+    approverAction(
+      "place-again",
+      recordedStep("place-again", "placing again", (click) =>
+        orders.placeAgain(click.record.id, click.userId),
+      ),
+    ),
+  );
+
+  app.action(
+    ACTION_MARK_FAILED,
+    approverAction(
+      "mark-failed",
+      recordedStep("mark-failed", "marked failed", (click) =>
+        orders.markFailed(click.record.id, click.userId),
+      ),
+    ),
+  );
+
+  app.action(
+    ACTION_LOOK_UP_AGAIN,
+    approverAction("look-up-again", async (click, recorded) => {
+      // Nothing to store: ack now, look up after (a provider call can take longer than 3 s).
+      await recorded();
+      const looked = await orders.lookUpAgain(click.record.id);
+      audit(click.record, click.userId, "look-up-again", looked);
+      const current = looked === "not-unknown" ? await settings.store.get(click.record.id) : null;
+      await tellPrivately(
+        click.client,
+        click.channel,
+        click.userId,
+        looked === "reconciled"
+          ? ":white_check_mark: Settled: the order was found at the provider (see the thread)."
+          : looked === "escalated"
+            ? ":mag: Still not found: I said what the look-up found in the thread."
+            : current
+              ? describeState(current)
+              : "I can't find this request any more.",
       );
     }),
   );
 
   app.action(
     ACTION_REJECT,
-    approverAction("reject", async ({ record, userId, channel, triggerId, client }) => {
-      if (record.status !== "pending") {
-        return tellPrivately(
-          client,
-          channel,
-          userId,
-          describeRefusal({ ok: false, reason: "not-pending", id: record.id, record }),
-        );
-      }
-      await client.views.open({ trigger_id: triggerId, view: rejectReasonModal(record) });
-    }),
+    approverAction(
+      "reject",
+      async ({ record, userId, channel, messageTs, triggerId, client }, recorded) => {
+        await recorded();
+        if (record.status !== "pending") {
+          return tellPrivately(
+            client,
+            channel,
+            userId,
+            describeRefusal({ ok: false, reason: "not-pending", id: record.id, record }),
+          );
+        }
+        await client.views.open({
+          trigger_id: triggerId,
+          view: rejectReasonModal(record, {
+            id: record.id,
+            channel: channel ?? "",
+            ts: messageTs ?? "",
+          }),
+        });
+      },
+    ),
   );
 
   app.view(VIEW_REJECT_REASON, async ({ ack, body, view, client }) => {
+    const fieldError = (text: string) =>
+      ack({ response_action: "errors", errors: { [BLOCK_REJECT_REASON]: text } });
     const reason =
       view.state.values[BLOCK_REJECT_REASON]?.[INPUT_REJECT_REASON]?.value?.trim() ?? "";
-    if (reason === "") {
-      await ack({
-        response_action: "errors",
-        errors: { [BLOCK_REJECT_REASON]: "Please say why, so the requester can fix it." },
+    if (reason === "") return fieldError("Please say why, so the requester can fix it.");
+    // A modal opened before the origin was carried holds the bare id: its origin is unknown,
+    // so it is refused below like any other place.
+    const origin: Partial<RejectOrigin> & { id: string } = readRejectOrigin(
+      view.private_metadata,
+    ) ?? { id: view.private_metadata };
+    try {
+      const record = await settings.store.get(origin.id).catch((error: unknown) => {
+        if (isStorageUnavailable(error)) throw error;
+        return null;
       });
-      return;
+      if (!record) return fieldError("This request no longer exists.");
+      // Checked again on submit: the modal could be submitted by anyone holding its view id,
+      // with any metadata.
+      const allowed = await authorize(client, body.user.id, record);
+      if (!allowed.allowed) return fieldError(allowed.message);
+      if (!isOwnApprovalMessage({ channel: origin.channel, messageTs: origin.ts }, record)) {
+        audit(record, body.user.id, "reject", "blocked: not its approval message");
+        return fieldError(NOT_ITS_MESSAGE);
+      }
+      const decided = await orders.reject(record.id, body.user.id, reason);
+      if (!decided.ok) return fieldError(describeRefusal(decided));
+      // Recorded: now the modal may close.
+      await ack();
+      audit(record, body.user.id, "reject", "rejected");
+      await orders
+        .followUp(decided.record)
+        .catch((error: unknown) =>
+          services.logger.error({ err: error, approvalId: record.id }, "reject follow-up failed"),
+        );
+    } catch (error) {
+      // Before the ack: nothing was recorded; the modal stays open and says why.
+      if (isStorageUnavailable(error)) return fieldError(failureText(error));
+      throw error;
     }
-    const record = await settings.store
-      .get(view.private_metadata)
-      .catch((error: unknown) => (isStorageUnavailable(error) ? "unavailable" : null));
-    if (record === "unavailable") {
-      await ack({
-        response_action: "errors",
-        errors: { [BLOCK_REJECT_REASON]: failureText(new Error("Connection is closed.")) },
-      });
-      return;
-    }
-    if (!record) {
-      await ack({
-        response_action: "errors",
-        errors: { [BLOCK_REJECT_REASON]: "This request no longer exists." },
-      });
-      return;
-    }
-    // Authorised again on submit: the modal could be submitted by anyone holding its view id.
-    const allowed = await authorize(client, body.user.id, record);
-    if (!allowed.allowed) {
-      await ack({ response_action: "errors", errors: { [BLOCK_REJECT_REASON]: allowed.message } });
-      return;
-    }
-    const decided = await settings.store.decide(record.id, {
-      by: body.user.id,
-      action: "reject",
-      reason,
-    });
-    if (!decided.ok) {
-      await ack({
-        response_action: "errors",
-        errors: { [BLOCK_REJECT_REASON]: describeRefusal(decided) },
-      });
-      return;
-    }
-    await ack();
-    services.logger.info(
-      { audit: "approval", approvalId: record.id, by: body.user.id, outcome: "rejected" },
-      "rejected",
-    );
-    await refreshApprovalMessage(client, decided.record);
-    await threadReply(client, decided.record, rejectedThreadText(body.user.id, reason));
-    await client.chat.postMessage({
-      channel: record.requester.userId,
-      text: rejectedRequesterText(record.title, body.user.id, reason),
-    });
   });
-
-  app.action(
-    ACTION_RETRY,
-    approverAction("retry", async ({ record, userId, channel, client }) => {
-      const retried = await settings.store.retry(record.id, userId);
-      if (!retried.ok) return tellPrivately(client, channel, userId, describeRefusal(retried));
-      await services.jobs.placement.enqueue(record.id);
-      await refreshApprovalMessage(client, retried.record);
-      await threadReply(
-        client,
-        retried.record,
-        `:repeat: <@${userId}> asked to place the order again.`,
-      );
-    }),
-  );
 }
 
 /** `/connect approvals`: what is waiting for a decision. */
@@ -392,74 +504,3 @@ export const listApprovals: CommandHandler = async (ctx) => {
   );
   await ctx.reply(approvalsListView(pending, links, scope));
 };
-
-/** What happened, in the escalation's words (the placement journal's cause). */
-function escalationCauseText(cause: EscalationCause): string {
-  switch (cause.kind) {
-    case "not-found":
-      return "I sent the order but got no answer; a look-up by name found nothing yet.";
-    case "lookup-failed":
-      return `I sent the order but got no answer, and the look-up failed: ${cause.detail}`;
-    case "not-lookable":
-      return `I sent the order but got no answer, and I cannot look it up yet: ${cause.detail}.`;
-  }
-}
-
-/** What the placement job reports back, posted through the notifier (rate limits, dedupe). */
-export function placementCallbacks(
-  services: Services,
-  nextSteps: (request: ApprovalRequest, result: PlacementResult) => string,
-) {
-  async function post(request: ApprovalRequest, ctx: PlacementContext, text: string) {
-    const channel = request.slack.approvalChannel;
-    const ts = request.slack.approvalTs;
-    if (!channel || !ts) return;
-    await ctx.notifier.post({
-      scope: ctx.notifyScope,
-      key: `${ctx.notifyKey}:thread`,
-      channel,
-      threadTs: ts,
-      text,
-    });
-  }
-  async function refresh(request: ApprovalRequest, ctx: PlacementContext) {
-    const current = (await services.approvals.store.get(request.id)) ?? request;
-    const channel = current.slack.approvalChannel;
-    const ts = current.slack.approvalTs;
-    if (!channel || !ts) return;
-    const view = approvalMessageView(current);
-    await ctx.notifier.update({
-      scope: ctx.notifyScope,
-      key: `${ctx.notifyKey}:message`,
-      channel,
-      ts,
-      text: view.text,
-      blocks: view.blocks,
-    });
-  }
-  return {
-    async onPlaced(request: ApprovalRequest, result: PlacementResult, ctx: PlacementContext) {
-      const placed = { ...request, status: "placed" as const, result };
-      await post(request, ctx, `${approvalStatusLine(placed)}\n${nextSteps(request, result)}`);
-      await refresh(request, ctx);
-      await ctx.notifier.post({
-        scope: ctx.notifyScope,
-        key: `${ctx.notifyKey}:requester`,
-        channel: request.requester.userId,
-        text: orderedRequesterText(request.title, result.providerId),
-      });
-    },
-    async onFailed(request: ApprovalRequest, error: PlacementError, ctx: PlacementContext) {
-      await post(request, ctx, placementFailedText(error.message));
-      await refresh(request, ctx);
-    },
-    async onEscalate(request: ApprovalRequest, cause: EscalationCause, ctx: PlacementContext) {
-      await post(
-        request,
-        ctx,
-        escalationText(escalationCauseText(cause), request.reconcileKey ?? request.title),
-      );
-      await refresh(request, ctx);
-    },
-  };
-}

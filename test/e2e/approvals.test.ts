@@ -1,6 +1,6 @@
 import { WebClient } from "@slack/web-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { OrderSubmission } from "../../src/flows/ordering.js";
+import type { OrderSubmission } from "../../src/orders/index.js";
 import { submitForApproval } from "../../src/slack/approvals.js";
 import { interactionBody } from "../../src/standin/index.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";

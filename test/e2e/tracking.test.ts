@@ -1,7 +1,7 @@
 import { WebClient } from "@slack/web-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { OrderSubmission } from "../../src/flows/ordering.js";
 import type { TrackTarget } from "../../src/jobs/index.js";
+import type { OrderSubmission } from "../../src/orders/index.js";
 import { DAY, MINUTE } from "../../src/sandbox/clock.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
 import { submitForApproval } from "../../src/slack/approvals.js";

@@ -1,4 +1,4 @@
-import type { OrderSubmission } from "../../src/flows/ordering.js";
+import type { OrderSubmission } from "../../src/orders/index.js";
 import { STANDIN_IDS } from "../../src/standin/index.js";
 
 /**

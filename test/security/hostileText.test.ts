@@ -15,6 +15,7 @@ import { loaPathOf } from "../../src/flows/portOrder.js";
 import * as orderMessages from "../../src/jobs/orderMessages.js";
 import { explainQuoteFailure } from "../../src/jobs/quotePoller.js";
 import type { TrackedOrder } from "../../src/jobs/tracker.js";
+import { ORDER_KINDS } from "../../src/orders/kinds.js";
 import { httpError } from "../../src/provider/errors.js";
 import { COMMANDS } from "../../src/slack/commandRegistry.js";
 import { failureText } from "../../src/slack/connect.js";
@@ -229,28 +230,56 @@ const VIEW_CASES: Record<string, Case> = {
   approvalMessageView: (h) => [
     approvals.approvalMessageView(approvalIn("pending", h)),
     approvals.approvalMessageView(approvalIn("rejected", h)),
-    approvals.approvalMessageView(approvalIn("unknown", h)),
+    approvals.approvalMessageView(approvalIn("unknown", h), { lastLookUp: "not-found" }),
+    approvals.approvalMessageView(approvalIn("failed", h)),
   ],
-  rejectReasonModal: (h) => approvals.rejectReasonModal(approvalIn("pending", h)),
+  rejectReasonModal: (h) =>
+    approvals.rejectReasonModal(approvalIn("pending", h), { id: approval.id, channel: h, ts: h }),
+  readRejectOrigin: (h) => approvals.readRejectOrigin(h),
   approvalsListView: (h) =>
     approvals.approvalsListView(
       [approvalIn("pending", h), { ...approvalIn("placed", h), id: "apr_bbbbbbbbbbbbbbbb" }],
       new Map([[approval.id, TRUSTED_LINK]]),
       "all",
     ),
-  placedNextSteps: (h) => [
-    approvals.placedNextSteps(approvalIn("placed", h), { providerId: h, status: h, record: {} }),
-    approvals.placedNextSteps(
-      { ...approvalIn("placed", h), kind: "layer2" },
-      { providerId: h, status: h, record: { loaStatus: h } },
+  personStepText: (h) => {
+    const at = "2026-11-20T10:00:00.000Z";
+    const steps = [
+      { from: "pending", to: "approved" },
+      { from: "failed", to: "approved" },
+      { from: "unknown", to: "approved" },
+      { from: "pending", to: "rejected" },
+      { from: "unknown", to: "failed" },
+    ] as const;
+    return steps.map((step) =>
+      approvals.personStepText(
+        { ...approvalIn(step.to, h), decision: { by: APPROVER, at, action: "reject", reason: h } },
+        { ...step, at, actor: APPROVER, note: h },
+      ),
+    );
+  },
+  rejectedRequesterText: (h) =>
+    approvals.rejectedRequesterText({
+      ...approvalIn("rejected", h),
+      decision: { by: APPROVER, at: "2026-11-20T10:00:00.000Z", action: "reject", reason: h },
+    }),
+  placedThreadText: (h) =>
+    approvals.placedThreadText(
+      { ...approvalIn("placed", h), result: { providerId: h, status: h, record: {} } },
+      "Next: nothing.",
     ),
-  ],
+  placedRequesterText: (h) =>
+    approvals.placedRequesterText({
+      ...approvalIn("placed", h),
+      result: { providerId: h, status: h, record: {} },
+    }),
+  failedThreadText: (h) => approvals.failedThreadText({ message: h }),
+  escalationText: (h) =>
+    (["not-found", "lookup-failed", "not-lookable"] as const).flatMap((kind) => [
+      approvals.escalationText(approvalIn("unknown", h), { kind, detail: h }),
+      approvals.escalationText(approvalIn("unknown", h), { kind, detail: h }, { again: true }),
+    ]),
   submittedText: (h) => approvals.submittedText(h, TRUSTED_LINK),
-  rejectedThreadText: (h) => approvals.rejectedThreadText(APPROVER, h),
-  rejectedRequesterText: (h) => approvals.rejectedRequesterText(h, APPROVER, h),
-  orderedRequesterText: (h) => approvals.orderedRequesterText(h, h),
-  placementFailedText: (h) => approvals.placementFailedText(h),
-  escalationText: (h) => approvals.escalationText(h, h),
   // views/asn.ts
   prefixCount: (h) => asn.prefixCount(poison(asnPublic, h, keep())),
   asnView: (h) =>
@@ -607,6 +636,18 @@ const JOB_CASES: Record<string, Case> = {
   stoppedText: (h) => orderMessages.stoppedText(ref(h), REQUESTER),
   formatSpeed: (h) => orderMessages.formatSpeed(h),
   explainQuoteFailure: () => [400, 404, 409, 422, 500].map(explainQuoteFailure),
+  // The thread line after placement: each order kind's next steps (src/orders/kinds.ts).
+  orderKindNextSteps: (h) =>
+    Object.values(ORDER_KINDS).flatMap((spec) =>
+      (["order", "port", undefined] as const).map((resource) =>
+        spec.nextSteps(approvalIn("placed", h), {
+          providerId: h,
+          status: h,
+          resource,
+          record: { loaStatus: h, status: h },
+        }),
+      ),
+    ),
   // A provider error, as any command answers it (src/slack/connect.ts failureText).
   failureText: (h) =>
     failureText(

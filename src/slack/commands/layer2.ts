@@ -26,8 +26,8 @@ import {
   type Layer2Form,
   loadLayer2Modal,
 } from "../../flows/layer2.js";
-import type { OrderSubmission } from "../../flows/ordering.js";
 import type { Logger } from "../../log.js";
+import type { OrderSubmission } from "../../orders/index.js";
 import type { Services } from "../../services.js";
 import { submittedText } from "../approvals.js";
 import { type CommandContext, type CommandHandler, failureText, type Outcome } from "../connect.js";

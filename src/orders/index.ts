@@ -1,0 +1,21 @@
+import type { CreateApprovalInput } from "../approvals/index.js";
+
+export type { EscalationCause, LookUpAgainOutcome } from "../jobs/placement.js";
+export type { TrackTarget } from "../jobs/tracker.js";
+export {
+  lookUpOrder,
+  ORDER_KINDS,
+  type OrderKindSpec,
+  orderKind,
+  placeOrder,
+} from "./kinds.js";
+export {
+  type LifecycleJobs,
+  type LifecycleStore,
+  OrderLifecycle,
+  type OrderLifecycleOptions,
+  scopeOf,
+} from "./lifecycle.js";
+
+/** What a flow hands over for approval: everything but the bookkeeping the approval layer adds. */
+export type OrderSubmission = Omit<CreateApprovalInput, "sandbox" | "slack">;

@@ -1,0 +1,251 @@
+import { escapeMrkdwn } from "../../views/blocks.js";
+import { nextLoaStep } from "../../views/orders.js";
+import type { ApprovalKind, ApprovalRequest, PlacementResult } from "../approvals/index.js";
+import { type LookupResult, NotLookableError } from "../jobs/placement.js";
+import type { TrackTarget } from "../jobs/tracker.js";
+import type {
+  EdgePortOrderRequest,
+  GiaServiceRequest,
+  Layer2ConnectionRequest,
+  PortOrder,
+  PortOrderRequest,
+  ProviderApi,
+} from "../provider/api.js";
+
+/**
+ * Everything that differs between order kinds, in one table: a new kind is one entry, and the
+ * `satisfies Record<ApprovalKind, OrderKindSpec>` below makes a missing kind (or a missing
+ * field of one) a compile error. Nothing else in the lifecycle switches on the kind.
+ *
+ * The approval record carries the exact provider call the approver saw (operation, path
+ * parameters, body), so `place` sends exactly that — nothing is re-derived after approval.
+ */
+
+export interface OrderKindSpec {
+  /** What people call it ("Port order"), in the approval message and lists. */
+  label: string;
+  /** The provider's operationId the approved call names. */
+  operation: string;
+  /** Sends the approved call. Throws ProviderError (`outcomeUnknown` says if it may have landed). */
+  place(provider: ProviderApi, request: ApprovalRequest): Promise<PlacementResult>;
+  /**
+   * Finds the order after a call with an unknown outcome, by its unique name (`reconcileKey`).
+   * `{ found: false }` only when the look-up can tell it is not there; throws NotLookableError
+   * when it cannot tell yet, and any other error when the look-up itself failed.
+   */
+  lookUp(provider: ProviderApi, request: ApprovalRequest, company: string): Promise<LookupResult>;
+  /** What to follow once placed; undefined when the provider gave nothing to follow. */
+  trackTarget(request: ApprovalRequest, result: PlacementResult): TrackTarget | undefined;
+  /** The company the order waits on while it waits (a layer 2's other company), if any. */
+  counterparty(request: ApprovalRequest): string | undefined;
+  /** What happens next, said in the thread once placed (Slack mrkdwn, provider values escaped). */
+  nextSteps(request: ApprovalRequest, result: PlacementResult): string;
+}
+
+export const ORDER_KINDS = {
+  port: {
+    label: "Port order",
+    operation: "createPortOrder",
+    place: async (provider, request) =>
+      asResult(
+        await provider.createPortOrder(
+          pathParam(request, "companyUsername"),
+          request.call.body as PortOrderRequest,
+        ),
+        "order",
+      ),
+    // The provider lists no port orders: a port order shows up only as its port, once the
+    // provider has created it. A port found by name is recorded as the port (never its id as an
+    // order id); none found proves nothing yet.
+    lookUp: async (provider, request, company) => {
+      const name = reconcileKey(request);
+      const ports = await provider.listPorts(company, { deleted: false });
+      const port = ports.find((candidate) => sameName(candidate.name, name));
+      if (port) return { found: true, result: asResult(port, "port") };
+      throw new NotLookableError(
+        `no port named ${name} yet: a port order shows up only once its port exists`,
+      );
+    },
+    trackTarget: (_request, result) => {
+      if (!result.providerId) return undefined;
+      return result.resource === "port"
+        ? { kind: "port", id: result.providerId }
+        : { kind: "port-order", id: result.providerId };
+    },
+    nextSteps: (_request, result) =>
+      result.resource === "port" ? portFoundNextSteps(result) : portOrderNextSteps(result),
+    counterparty: () => undefined,
+  },
+  layer2: {
+    label: "Layer 2 connection",
+    operation: "createLayer2Connection",
+    place: async (provider, request) =>
+      asResult(
+        await provider.createLayer2Connection(
+          pathParam(request, "companyUsername"),
+          request.call.body as Layer2ConnectionRequest,
+        ),
+        "connection",
+      ),
+    lookUp: (provider, request, company) =>
+      findConnection(provider, request, company, "connection"),
+    trackTarget: (_request, result) =>
+      result.providerId ? { kind: "layer2", id: result.providerId } : undefined,
+    nextSteps: (_request, result) => connectionNextSteps("Connection", result),
+    // Port to port of another company, or business to business: that company must accept.
+    counterparty: (request) => {
+      const company = (request.call.body as { destCompany?: unknown } | undefined)?.destCompany;
+      return typeof company === "string" && company !== "" ? company : undefined;
+    },
+  },
+  iod: {
+    label: "IO-D service",
+    operation: "createGiaService",
+    place: async (provider, request) =>
+      asResult(
+        await provider.createGiaService(
+          pathParam(request, "companyId"),
+          request.call.body as GiaServiceRequest,
+        ),
+        "service",
+      ),
+    lookUp: (provider, request, company) => findConnection(provider, request, company, "service"),
+    trackTarget: (_request, result) =>
+      result.providerId ? { kind: "iod", id: result.providerId } : undefined,
+    nextSteps: (_request, result) => connectionNextSteps("IO-D service", result),
+    counterparty: () => undefined,
+  },
+  edge: {
+    label: "Edge port order",
+    operation: "createEdgePortOrder",
+    place: async (provider, request) =>
+      asResult(
+        await provider.createEdgePortOrder(
+          pathParam(request, "companyName"),
+          request.call.body as EdgePortOrderRequest,
+        ),
+        "order",
+      ),
+    lookUp: async (provider, request) => {
+      const name = reconcileKey(request);
+      const page = await provider.listEdgeOrders({});
+      const match = page.items.find(
+        (item) =>
+          sameName(item.portName, name) &&
+          (item as { objectType?: string }).objectType !== "DRAFT ORDER",
+      );
+      return match ? { found: true, result: asResult(match, "order") } : { found: false };
+    },
+    trackTarget: (_request, result) =>
+      result.providerId ? { kind: "edge-order", id: result.providerId } : undefined,
+    nextSteps: (_request, result) => portOrderNextSteps(result),
+    counterparty: () => undefined,
+  },
+} satisfies Record<ApprovalKind, OrderKindSpec>;
+
+/** The table's entry for a request (the kind is validated when the record is read). */
+export function orderKind(kind: ApprovalKind): OrderKindSpec {
+  return ORDER_KINDS[kind];
+}
+
+/**
+ * Sends an approved request's call. The operation must be the one its kind places: a record
+ * naming another operation (tampered, or written by another version) is never sent.
+ */
+export async function placeOrder(
+  provider: ProviderApi,
+  request: ApprovalRequest,
+): Promise<PlacementResult> {
+  const spec = orderKind(request.kind);
+  if (request.call.operation !== spec.operation) {
+    throw new Error(
+      `approval ${request.id} (${request.kind}) names ${request.call.operation}, not ${spec.operation}; not placed`,
+    );
+  }
+  return spec.place(provider, request);
+}
+
+/** Looks an order up after an unknown outcome (see OrderKindSpec.lookUp). */
+export function lookUpOrder(
+  provider: ProviderApi,
+  request: ApprovalRequest,
+  company: string,
+): Promise<LookupResult> {
+  return orderKind(request.kind).lookUp(provider, request, company);
+}
+
+function pathParam(request: ApprovalRequest, name: string): string {
+  const value = request.call.pathParams[name];
+  if (!value) throw new Error(`approval ${request.id} has no ${name} path parameter`);
+  return value;
+}
+
+function reconcileKey(request: ApprovalRequest): string {
+  const key = request.reconcileKey?.trim();
+  if (!key) throw new NotLookableError("the request has no unique name to look the order up by");
+  return key;
+}
+
+/**
+ * Exactly the name that was sent (trimmed): a looser match could take a port or connection made
+ * outside the bot for ours and record it as placed.
+ */
+function sameName(candidate: string | null | undefined, name: string): boolean {
+  return typeof candidate === "string" && candidate.trim() === name;
+}
+
+function asResult(record: unknown, resource: PlacementResult["resource"]): PlacementResult {
+  const fields = (typeof record === "object" && record !== null ? record : {}) as Record<
+    string,
+    unknown
+  >;
+  return {
+    providerId: typeof fields.id === "string" ? fields.id : undefined,
+    status: typeof fields.status === "string" ? fields.status : undefined,
+    resource,
+    record,
+  };
+}
+
+/** Layer 2 and IO-D: the connection shows up on its port under its unique name. */
+async function findConnection(
+  provider: ProviderApi,
+  request: ApprovalRequest,
+  company: string,
+  resource: "connection" | "service",
+): Promise<LookupResult> {
+  const name = reconcileKey(request);
+  const ports = await provider.listPorts(company, { deleted: false });
+  for (const port of ports) {
+    const connection = (port.connections ?? []).find((c) => sameName(c.name, name));
+    if (connection) return { found: true, result: asResult(connection, resource) };
+  }
+  return { found: false };
+}
+
+const WAITING_ON: Record<string, string> = {
+  PENDING:
+    "waiting for the other company to accept the connection — this is a normal wait, not a failure",
+  PENDING_ACCEPTANCE:
+    "waiting for the cloud or partner to accept — this is a normal wait, not a failure",
+  CREATING: "being created by the provider",
+};
+
+function statusPhrase(result: PlacementResult): string {
+  return result.status ? ` is *${escapeMrkdwn(result.status)}*` : " was accepted";
+}
+
+function portOrderNextSteps(result: PlacementResult): string {
+  const order = (result.record ?? {}) as PortOrder;
+  const loa = order.loaStatus ? ` (LOA: ${escapeMrkdwn(order.loaStatus)})` : "";
+  return `Order \`${escapeMrkdwn(result.providerId ?? "?")}\`${statusPhrase(result)}${loa}.\n*Next:* ${nextLoaStep(order)}\nI'll post every status change in this thread.`;
+}
+
+function portFoundNextSteps(result: PlacementResult): string {
+  return `The order went through: port \`${escapeMrkdwn(result.providerId ?? "?")}\`${statusPhrase(result)}. I'll follow the port from here.`;
+}
+
+function connectionNextSteps(what: string, result: PlacementResult): string {
+  const waiting = result.status ? WAITING_ON[result.status.toUpperCase()] : undefined;
+  return `${what} \`${escapeMrkdwn(result.providerId ?? "?")}\`${statusPhrase(result)}${waiting ? `: ${waiting}` : ""}.`;
+}
