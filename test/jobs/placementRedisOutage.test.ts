@@ -133,6 +133,8 @@ describe("placement through a Redis outage", () => {
     );
     expect(placed.result?.providerId).toBe("order-1");
     expect(provider.placeCalls).toEqual([request.id]);
+    // The thread is told after the record is written: wait for it rather than race it.
+    await waitFor(() => provider.placed.length > 0, { description: "the placed callback" });
     expect(provider.placed.map((p) => p.result.providerId)).toEqual(["order-1"]);
     const journal = new PlacementJournal({ redis: storeRedis, prefix });
     expect((await journal.read(request.id))?.answer).toEqual({
