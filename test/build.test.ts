@@ -1,7 +1,7 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { once } from "node:events";
 import { cp, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
+import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,6 +31,17 @@ async function freePortPair(): Promise<number> {
     if (nextFree) return port;
   }
   throw new Error("no free pair of ports found");
+}
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
 }
 
 async function exited(child: ChildProcess, timeoutMs: number): Promise<number | string> {
@@ -94,6 +105,23 @@ describe("the production build (what the Docker image runs)", () => {
       ],
       { stdio: "ignore" },
     );
+    const redisFailed = new Promise<never>((_, reject) =>
+      redis?.once("error", (error) =>
+        reject(
+          new Error(
+            `redis-server could not start (npm run test:deps installs it): ${error.message}`,
+          ),
+        ),
+      ),
+    );
+    // The bot refuses to start without Redis: wait until this one accepts connections.
+    await Promise.race([
+      redisFailed,
+      waitFor(() => canConnect(redisPort), {
+        timeoutMs: 10_000,
+        description: "the test's redis-server",
+      }),
+    ]);
 
     const port = await freePortPair();
     // Only what the run needs: no Slack or provider settings leak in from the test's own
