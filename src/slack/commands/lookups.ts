@@ -124,14 +124,18 @@ export const order: CommandHandler = async (ctx) => {
   if (!found.found) {
     // A layer 2 connection or IO-D service id is what people paste here too (the approval
     // thread shows it as the order's id): show it rather than saying no.
-    const service = await lookUpService(ctx.services, id.id);
-    if (service.found) {
+    // Its failure must not hide the answer asked for: "no port order" still holds.
+    const service = await lookUpService(ctx.services, id.id).catch((error: unknown) => {
+      ctx.services.logger.warn({ err: error }, "order look-up: connections unavailable");
+      return undefined;
+    });
+    if (service?.found) {
       await replyWithService(ctx, service.service);
       return;
     }
     await ctx.reply(
       problemReply(
-        `No port order with id ${code(found.orderId)} in your company, nor a layer 2 connection or IO-D service on your ports. Check the id in the order confirmation or the approval thread.`,
+        `No port order with id ${code(found.orderId)} in your company${service ? ", nor a layer 2 connection or IO-D service on your ports" : ""}. Check the id in the order confirmation or the approval thread.`,
       ),
     );
     return;
