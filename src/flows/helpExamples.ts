@@ -1,14 +1,19 @@
 import type { ProviderApi } from "../provider/api.js";
 import type { Services } from "../services.js";
 import { withDeadline } from "./pricing.js";
+import { firstServiceIds } from "./services.js";
 
 /**
  * Real ids for help's examples, so `/connect port <id>` can be copied as it stands. Only what
- * is cheap to know: the company's first port (one provider call, kept for a while). An order id
+ * is cheap to know: the company's first port, and the first layer 2 connection and IO-D service
+ * its ports carry (one provider call, kept for a while). An order id
  * is not among them: the provider has no list of port orders.
  */
 export interface ExampleIds {
   portId?: string;
+  /** A layer 2 connection and an IO-D service on those ports, from the same call. */
+  connectionId?: string;
+  serviceId?: string;
 }
 
 export type ExampleIdDeps = Pick<Services, "provider" | "identity" | "logger"> & {
@@ -38,7 +43,7 @@ export async function exampleIds(
       const { companyUsername } = await deps.identity();
       const ports = await deps.provider.listPorts(companyUsername, { deleted: false, signal });
       const first = ports.find((p) => typeof p?.id === "string" && p.id !== "");
-      return first ? { portId: first.id } : {};
+      return { ...(first ? { portId: first.id } : {}), ...firstServiceIds(ports) };
     });
     cache.set(deps.provider, { at: now, ids });
     return ids;

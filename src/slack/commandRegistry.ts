@@ -25,7 +25,7 @@ export interface CommandSpec {
 }
 
 /** A placeholder for an id that only the person's own data has. */
-export type IdPlaceholder = "<portId>" | "<orderId>";
+export type IdPlaceholder = "<portId>" | "<orderId>" | "<connectionId>" | "<serviceId>";
 
 export interface CommandId {
   placeholder: IdPlaceholder;
@@ -147,16 +147,29 @@ export const COMMANDS = [
   },
   {
     path: ["l2"],
+    args: "[connectionId]",
     summary:
-      "Request a layer 2 connection, port-to-port or business-to-business (form, then approval)",
-    examples: ["l2"],
+      "Request a layer 2 connection, port-to-port or business-to-business (form, then approval); with an id, show that connection: status, both ends, bandwidth",
+    examples: ["l2", "l2 <connectionId>"],
     group: "Order",
+    id: {
+      placeholder: "<connectionId>",
+      where: `copy a connection id from \`${COMMAND} port &lt;portId&gt;\``,
+      fillKnown: true,
+    },
   },
   {
     path: ["iod"],
-    summary: "Request an Internet On-Demand (IO-D) service (form, then approval)",
-    examples: ["iod"],
+    args: "[serviceId]",
+    summary:
+      "Request an Internet On-Demand (IO-D) service (form, then approval); with an id, show that service: status, access port, rate limit, address blocks, ASN, BGP",
+    examples: ["iod", "iod <serviceId>"],
     group: "Order",
+    id: {
+      placeholder: "<serviceId>",
+      where: `copy an IO-D service id from \`${COMMAND} port &lt;portId&gt;\` of its access port`,
+      fillKnown: true,
+    },
   },
   {
     path: ["edge", "quote"],

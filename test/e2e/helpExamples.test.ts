@@ -19,6 +19,8 @@ const FAILURES = [
   "No data center is called",
   "No port with id",
   "No port order with id",
+  "No layer 2 connection with id",
+  "No IO-D service with id",
   "Usage:",
   "I don't know",
   "does not look like",
@@ -95,6 +97,34 @@ describe("every example in /connect help works against the sandbox", () => {
     return ((await response.json()) as { id: string }).id;
   }
 
+  /** An IO-D service on the first port, as one ordered through the bot would be. */
+  async function placeIodService(portId: string): Promise<string> {
+    const sandbox = env.bot.sandbox!;
+    const response = await fetch(
+      `${sandbox.url}/app-user/${sandbox.apiUser.companyId}/gia-service`,
+      {
+        method: "POST",
+        headers: { authorization: "Bearer test-key", "content-type": "application/json" },
+        body: JSON.stringify({
+          accessPortId: portId,
+          name: "help-examples-iod",
+          rateLimit: 100,
+          type: "DYNAMIC",
+          privateAsn: true,
+          privateAsnAutoAssign: true,
+          autoAssignBgpKey: true,
+          ipBlock: 28,
+          duration: { quantity: 30, unit: "d" },
+          paymentType: "payg",
+          ipGeoCountry: "US",
+          ipGeoCity: "",
+        }),
+      },
+    );
+    expect(response.ok).toBe(true);
+    return ((await response.json()) as { id: string }).id;
+  }
+
   function expectWorked(text: string, answer: Answer): void {
     if (answer.kind === "form") {
       expect(answer.callbackId, text).not.toBe("");
@@ -134,6 +164,19 @@ describe("every example in /connect help works against the sandbox", () => {
       let typed: string = example;
       if (example.includes("<portId>")) {
         typed = example.replace("<portId>", firstPortId!);
+      } else if (example.includes("<connectionId>")) {
+        // Help fills it with a connection of the company's ports (the seed has some).
+        const connectionId = /`\/connect l2 ([A-Za-z0-9_-]+)`/.exec(help.text)?.[1];
+        expect(connectionId, "help shows a real connection id").toBeDefined();
+        typed = example.replace("<connectionId>", connectionId!);
+      } else if (example.includes("<serviceId>")) {
+        // The seed has no IO-D service: help says where an id is found, and that is where
+        // this one is copied from once there is one.
+        expect(help.text).toContain("copy an IO-D service id from");
+        const serviceId = await placeIodService(firstPortId!);
+        const port = await run(`port ${firstPortId}`);
+        expect(port.kind === "message" && port.text).toContain(serviceId);
+        typed = example.replace("<serviceId>", serviceId);
       } else if (example === "order <orderId>") {
         typed = `order ${orderId}`;
       } else if (example === "track stop <orderId>") {

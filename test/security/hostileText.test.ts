@@ -39,6 +39,7 @@ import * as pricing from "../../views/pricing.js";
 import * as pricingModals from "../../views/pricingModals.js";
 import * as reply from "../../views/reply.js";
 import * as routers from "../../views/routers.js";
+import * as services from "../../views/services.js";
 import * as time from "../../views/time.js";
 import * as tracking from "../../views/tracking.js";
 import * as whoami from "../../views/whoami.js";
@@ -62,6 +63,12 @@ import {
   routerFull,
   TZ,
 } from "../views/fixtures.js";
+import {
+  bareService,
+  iodService,
+  layer2BusinessToBusiness,
+  layer2PortToPort,
+} from "../views/serviceFixtures.js";
 import {
   HOSTILE,
   hostileText,
@@ -449,6 +456,24 @@ const VIEW_CASES: Record<string, Case> = {
   portListView: (h) => ports.portListView([port(h), port(h)], page),
   iodCapability: (h) => ports.iodCapability(poison(capabilitiesIod, h, keep())),
   portDetailView: (h) => ports.portDetailView(port(h), poison(capabilitiesIod, h, keep()), TZ, NOW),
+  // views/services.ts (the requester is a real person: a trusted mention)
+  serviceDetailView: (h) =>
+    [layer2PortToPort, layer2BusinessToBusiness, iodService, bareService].map((service) =>
+      services.serviceDetailView(
+        {
+          ...poison(service, h, keep("kind")),
+          ...(service.approval
+            ? { approval: { id: service.approval.id, requesterId: REQUESTER } }
+            : {}),
+        },
+        TZ,
+        NOW,
+      ),
+    ),
+  serviceNotFoundText: (h) => [
+    services.serviceNotFoundText("layer2", h),
+    services.serviceNotFoundText("iod", h),
+  ],
   // views/pricing.ts
   portPriceView: (h) =>
     pricing.portPriceView(
@@ -604,6 +629,7 @@ const VIEW_MODULES = {
   pricingModals,
   reply,
   routers,
+  services,
   time,
   tracking,
   whoami,

@@ -6,7 +6,13 @@ import type { CommandHandler } from "../connect.js";
 
 export const help: CommandHandler = async (ctx) => {
   const ids = await exampleIds(ctx.services);
-  await ctx.reply(helpView(COMMANDS, ids.portId ? { "<portId>": ids.portId } : {}));
+  await ctx.reply(
+    helpView(COMMANDS, {
+      "<portId>": ids.portId,
+      "<connectionId>": ids.connectionId,
+      "<serviceId>": ids.serviceId,
+    }),
+  );
 };
 
 export const whoami: CommandHandler = async (ctx) => {

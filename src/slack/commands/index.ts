@@ -25,8 +25,9 @@ export const commandHandlers: CommandHandlers = {
   "price port": pricing.pricePort,
   "price l2": pricing.priceL2,
   "port order": portOrder,
-  l2: layer2,
-  iod,
+  // With an id argument these two look a connection or service up instead of opening the form.
+  l2: lookups.formOrLookup(layer2, "layer2"),
+  iod: lookups.formOrLookup(iod, "iod"),
   "edge quote": edgeQuote,
   track,
   approvals: listApprovals,

@@ -13,12 +13,14 @@ import { ACTION_ORDER_TRACK, portOrderView } from "../../../views/orders.js";
 import { PORT_PAGE_SIZE, portDetailView, portListView } from "../../../views/ports.js";
 import { problemReply } from "../../../views/reply.js";
 import { cloudRoutersView, ROUTER_PAGE_SIZE } from "../../../views/routers.js";
+import { serviceDetailView, serviceNotFoundText } from "../../../views/services.js";
 import { lookUpAsns } from "../../flows/asn.js";
 import { DCF_QUERY_MAX, parseDcfQuery, searchFacilities } from "../../flows/dcf.js";
 import { listEdgeDrafts, listEdgeLocations, listEdgeOrders } from "../../flows/edge.js";
 import { lookUpPortOrder, type OrderTracking, requestOrderTracking } from "../../flows/orders.js";
 import { type IdCheck, listCompanyPorts, lookUpPort, parseRecordId } from "../../flows/ports.js";
 import { listRouters } from "../../flows/routers.js";
+import { lookUpService, type ServiceDetail } from "../../flows/services.js";
 import type { Services } from "../../services.js";
 import { COMMAND } from "../commandRegistry.js";
 import { type CommandContext, type CommandHandler, failureText } from "../connect.js";
@@ -50,9 +52,9 @@ function idProblem(check: Exclude<IdCheck, { ok: true }>, ctx: CommandContext, w
   const synopsis = `${ctx.name} &lt;${what}Id&gt;`;
   if (check.problem === "missing") {
     const where =
-      what === "port"
-        ? `find port ids with \`${COMMAND} ports\`.`
-        : "the order id is in the order confirmation and the approval thread.";
+      what === "order"
+        ? "the order id is in the order confirmation and the approval thread."
+        : `find ${what === "port" ? "port" : `a port's ${what}`} ids with \`${COMMAND} ${what === "port" ? "ports" : "port &lt;portId&gt;"}\`.`;
     return problemReply(usage(synopsis, where));
   }
   return problemReply(
@@ -120,15 +122,56 @@ export const order: CommandHandler = async (ctx) => {
     ctx.timeZone(),
   ]);
   if (!found.found) {
+    // A layer 2 connection or IO-D service id is what people paste here too (the approval
+    // thread shows it as the order's id): show it rather than saying no.
+    // Its failure must not hide the answer asked for: "no port order" still holds.
+    const service = await lookUpService(ctx.services, id.id).catch((error: unknown) => {
+      ctx.services.logger.warn({ err: error }, "order look-up: connections unavailable");
+      return undefined;
+    });
+    if (service?.found) {
+      await replyWithService(ctx, service.service);
+      return;
+    }
     await ctx.reply(
       problemReply(
-        `No port order with id ${code(found.orderId)} in your company. Check the id in the order confirmation or the approval thread.`,
+        `No port order with id ${code(found.orderId)} in your company${service ? ", nor a layer 2 connection or IO-D service on your ports" : ""}. Check the id in the order confirmation or the approval thread.`,
       ),
     );
     return;
   }
   await ctx.reply(portOrderView(found.order, timeZone, ctx.services.clock.now()));
 };
+
+async function replyWithService(ctx: CommandContext, service: ServiceDetail): Promise<void> {
+  await ctx.reply(serviceDetailView(service, await ctx.timeZone(), ctx.services.clock.now()));
+}
+
+/**
+ * `/connect l2 <connectionId>` and `/connect iod <serviceId>`. An id of the other kind is shown
+ * all the same (with its own title), so a person who picked the wrong word still gets the answer.
+ */
+async function serviceLookup(ctx: CommandContext, kind: "layer2" | "iod"): Promise<void> {
+  const id = parseRecordId(ctx.args);
+  if (!id.ok) {
+    await ctx.reply(idProblem(id, ctx, kind === "layer2" ? "connection" : "service"));
+    return;
+  }
+  const found = await lookUpService(ctx.services, id.id);
+  if (!found.found) {
+    await ctx.reply(problemReply(serviceNotFoundText(kind, found.id)));
+    return;
+  }
+  await replyWithService(ctx, found.service);
+}
+
+/**
+ * The order commands `l2` and `iod` open their form; given an id, they look the connection or
+ * service up instead (the form takes no arguments).
+ */
+export function formOrLookup(form: CommandHandler, kind: "layer2" | "iod"): CommandHandler {
+  return (ctx) => (ctx.args.length === 0 ? form(ctx) : serviceLookup(ctx, kind));
+}
 
 export const asn: CommandHandler = async (ctx) => {
   if (!(await noArguments(ctx))) return;
