@@ -26,10 +26,10 @@ import {
   type ApprovalTally,
   figures,
   type OrderedApproval,
-  type ProviderOrder,
   quiet,
   settled,
   tallyApproval,
+  tallySources,
 } from "./placementTally.js";
 import { type FinishedTask, verdictOf, writeReliabilityResult } from "./reliabilityResults.js";
 import { faultScale } from "./scale.js";
@@ -264,33 +264,14 @@ describe("placement survives SIGKILLs of the placing process", () => {
   }
 
   async function tally(): Promise<ApprovalTally[]> {
-    const byName = new Map<string, ProviderOrder[]>();
-    for (const order of sandbox.state.orders.values()) {
-      const list = byName.get(order.portName) ?? [];
-      list.push({ orderId: order.id, portId: order.portId });
-      byName.set(order.portName, list);
-    }
-    const read = new Set<string>();
-    for (const entry of sandbox.state.requestLog) {
-      const id = /\/ports\/(?:orders\/)?([^/]+)$/.exec(entry.path)?.[1];
-      if (entry.method === "GET" && entry.status === 200 && id) read.add(id);
-    }
+    const sources = tallySources({
+      sandbox,
+      standin,
+      channel: CHANNEL,
+      record: (id) => store.get(id),
+    });
     return Promise.all(
-      approvals.slice(0, approvedCount).map((approval) =>
-        tallyApproval(
-          {
-            record: (id) => store.get(id),
-            providerOrders: (portName) => byName.get(portName) ?? [],
-            wasRead: (id) => read.has(id),
-            thread: (ts) =>
-              standin
-                .thread(CHANNEL, ts)
-                .filter((m) => m.ts !== ts)
-                .map((m) => ({ text: m.text, atMs: Number(m.ts) * 1_000 })),
-          },
-          approval,
-        ),
-      ),
+      approvals.slice(0, approvedCount).map((approval) => tallyApproval(sources, approval)),
     );
   }
 
@@ -342,14 +323,21 @@ describe("placement survives SIGKILLs of the placing process", () => {
           ts: approval.threadTs,
           label,
         });
-      const leftUnknown = () =>
-        waitFor(async () => (await store.get(approval.id))?.status !== "unknown", {
-          timeoutMs: 15_000,
-          description: `${approval.portName} to leave unknown`,
-        }).catch(() => false);
+      // The look-up's answer: the request leaves unknown, or the thread is told it found nothing.
+      const answered = (clickedAt: number) =>
+        waitFor(
+          async () =>
+            (await store.get(approval.id))?.status !== "unknown" ||
+            standin
+              .thread(CHANNEL, approval.threadTs)
+              .some((m) => Number(m.ts) * 1_000 > clickedAt),
+          { timeoutMs: 15_000, description: `the look-up of ${approval.portName}` },
+        ).catch(() => false);
+      const clickedAt = Date.now();
       if (await act(/look up again/i)) {
         run.approverLookUps++;
-        if (await leftUnknown()) continue;
+        await answered(clickedAt);
+        if ((await store.get(approval.id))?.status !== "unknown") continue;
       }
       if (await act(/place again/i)) {
         run.approverPlaceAgain++;

@@ -1,4 +1,6 @@
 import type { ApprovalRequest, ApprovalStatus } from "../../src/approvals/index.js";
+import type { Sandbox } from "../../src/sandbox/index.js";
+import type { SlackStandin } from "../../src/standin/index.js";
 
 /**
  * What became of each approved order, counted from the durable state (the approval record),
@@ -36,6 +38,56 @@ export interface TallySources {
   wasRead(id: string): boolean;
   /** The replies in the approval's thread, oldest first. */
   thread(threadTs: string): ThreadReply[];
+}
+
+/**
+ * The sources as the fault suites have them: the sandbox's own orders and request log, the
+ * stand-in's threads in `channel`, and the records through `record`. The provider's state is
+ * read once, so one tally sees one moment of it.
+ */
+export function tallySources(input: {
+  sandbox: Sandbox;
+  standin: SlackStandin;
+  channel: string;
+  record: (id: string) => Promise<ApprovalRequest | null>;
+}): TallySources {
+  const { sandbox, standin, channel } = input;
+  const byName = providerOrdersByName(sandbox);
+  // A tracker reads its order (`…/ports/orders/<id>`), or its port (`…/ports/<id>`).
+  const read = new Set<string>();
+  for (const entry of sandbox.state.requestLog) {
+    const id = /\/ports\/(?:orders\/)?([^/]+)$/.exec(entry.path)?.[1];
+    if (entry.method === "GET" && entry.status === 200 && id) read.add(id);
+  }
+  return {
+    record: input.record,
+    providerOrders: (portName) => byName.get(portName) ?? [],
+    wasRead: (id) => read.has(id),
+    thread: (threadTs) => threadReplies(standin, channel, threadTs),
+  };
+}
+
+/** The provider's port orders, by the port name they were placed with. */
+export function providerOrdersByName(sandbox: Sandbox): Map<string, ProviderOrder[]> {
+  const byName = new Map<string, ProviderOrder[]>();
+  for (const order of sandbox.state.orders.values()) {
+    const list = byName.get(order.portName) ?? [];
+    list.push({ orderId: order.id, portId: order.portId });
+    byName.set(order.portName, list);
+  }
+  return byName;
+}
+
+/** The replies under a message, oldest first, with when each was posted (from its ts). */
+export function threadReplies(
+  standin: SlackStandin,
+  channel: string,
+  threadTs: string,
+): ThreadReply[] {
+  return standin
+    .thread(channel, threadTs)
+    .filter((m) => m.ts !== threadTs)
+    .map((m) => ({ text: m.text, atMs: Number(m.ts) * 1_000 }));
 }
 
 export interface ApprovalTally {

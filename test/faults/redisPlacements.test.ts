@@ -11,8 +11,11 @@ import {
   figures,
   type OrderedApproval,
   type ProviderOrder,
+  providerOrdersByName,
   settled,
   tallyApproval,
+  tallySources,
+  threadReplies,
 } from "./placementTally.js";
 import { type FinishedTask, verdictOf, writeReliabilityResult } from "./reliabilityResults.js";
 import { faultScale } from "./scale.js";
@@ -119,45 +122,32 @@ describe("a Redis outage while placements are in flight", () => {
     await redis?.stop();
   });
 
-  function providerOrders(): Map<string, ProviderOrder[]> {
-    const byName = new Map<string, ProviderOrder[]>();
-    for (const order of sandbox.state.orders.values()) {
-      const list = byName.get(order.portName) ?? [];
-      list.push({ orderId: order.id, portId: order.portId });
-      byName.set(order.portName, list);
-    }
-    return byName;
+  function sandboxOrders(portName: string): ProviderOrder[] {
+    return providerOrdersByName(sandbox).get(portName) ?? [];
   }
 
-  function replies(threadTs: string) {
-    return env.standin
-      .thread(CHANNEL, threadTs)
-      .filter((m) => m.ts !== threadTs)
-      .map((m) => ({ text: m.text, atMs: Number(m.ts) * 1_000 }));
+  /** Whether the approval's thread tells the story of its order in order (./threadOrder.ts). */
+  function threadProblems(approval: OrderedApproval): string[] {
+    const providerId = sandboxOrders(approval.portName)[0]?.orderId;
+    if (!providerId) return ["the provider holds no order"];
+    const root = env.standin.messages(CHANNEL).find((m) => m.ts === approval.threadTs);
+    return threadOrderProblems({
+      root: `${root?.text ?? ""} ${JSON.stringify(root?.blocks ?? [])}`,
+      replies: threadReplies(env.standin, CHANNEL, approval.threadTs).map((r) => r.text),
+      providerId,
+    });
   }
 
   async function tally(): Promise<ApprovalTally[]> {
-    const byName = providerOrders();
-    const read = new Set<string>();
-    for (const entry of sandbox.state.requestLog) {
-      const id = /\/ports\/(?:orders\/)?([^/]+)$/.exec(entry.path)?.[1];
-      if (entry.method === "GET" && entry.status === 200 && id) read.add(id);
-    }
     const store = env.bot.services.approvals.store;
-    return Promise.all(
-      approvals.map((approval) =>
-        tallyApproval(
-          {
-            // While Redis is still coming back a read may fail: "not yet", not a crash.
-            record: (id) => store.get(id).catch(() => null),
-            providerOrders: (name) => byName.get(name) ?? [],
-            wasRead: (id) => read.has(id),
-            thread: replies,
-          },
-          approval,
-        ),
-      ),
-    );
+    const sources = tallySources({
+      sandbox,
+      standin: env.standin,
+      channel: CHANNEL,
+      // While Redis is still coming back a read may fail: "not yet", not a crash.
+      record: (id) => store.get(id).catch(() => null),
+    });
+    return Promise.all(approvals.map((approval) => tallyApproval(sources, approval)));
   }
 
   it(
@@ -193,41 +183,36 @@ describe("a Redis outage while placements are in flight", () => {
       run.outageSeconds = Math.round((Date.now() - down) / 100) / 10;
 
       const back = Date.now();
-      await waitFor(async () => settled(await tally()), {
-        timeoutMs: SETTLE_MS,
-        intervalMs: 500,
-        description: "every answer recorded, tracked and told",
-      }).catch(() => undefined); // what is still unsettled is reported by the checks below
+      await waitFor(
+        async () =>
+          settled(await tally()) && approvals.every((a) => threadProblems(a).length === 0),
+        {
+          timeoutMs: SETTLE_MS,
+          intervalMs: 500,
+          description: "every answer recorded, tracked and told, in order",
+        },
+      ).catch(() => undefined); // what is still unsettled is reported by the checks below
       run.settleSeconds = Math.round((Date.now() - back) / 100) / 10;
 
       const tallies = await tally();
       counted = figures(tallies);
-      const byName = providerOrders();
       const outOfOrder: string[] = [];
-      for (const [i, approval] of approvals.entries()) {
-        const orders = byName.get(approval.portName) ?? [];
+      for (const t of tallies) {
+        const orders = sandboxOrders(t.portName);
         run.providerOrders += orders.length;
-        if (orders.length > 1) run.duplicateOrders += orders.length - 1;
-        const record = await store.get(approval.id);
-        const recorded =
-          record?.status === "placed" &&
-          orders.some((o) => o.orderId === record.result?.providerId);
-        if (recorded) run.answersRecorded++;
-        else run.answersLost += orders.length > 0 ? 1 : 0;
-        const providerId = orders[0]?.orderId;
-        if (!providerId) continue;
-        const root = env.standin.messages(CHANNEL).find((m) => m.ts === approval.threadTs);
-        const problems = threadOrderProblems({
-          root: `${root?.text ?? ""} ${JSON.stringify(root?.blocks ?? [])}`,
-          replies: replies(approval.threadTs).map((r) => r.text),
-          providerId,
-        });
+        run.duplicateOrders += Math.max(0, orders.length - 1);
+        if (t.status === "placed" && orders.some((o) => o.orderId === t.providerId)) {
+          run.answersRecorded++;
+        } else if (orders.length > 0) {
+          run.answersLost++;
+        }
+        const approval = approvals.find((a) => a.id === t.id);
+        const problems = approval ? threadProblems(approval) : ["no such approval"];
         if (problems.length === 0) run.threadsInOrder++;
         else {
           run.threadsOutOfOrder++;
-          outOfOrder.push(`${approval.portName}: ${problems.join("; ")}`);
+          outOfOrder.push(`${t.portName}: ${problems.join("; ")}`);
         }
-        expect(tallies[i]?.id).toBe(approval.id);
       }
 
       // The outage must have cut in while the provider was answering, or it proves nothing.
