@@ -3,90 +3,134 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { WebClient } from "@slack/web-api";
 import type { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ApprovalStatus, ApprovalStore } from "../../src/approvals/index.js";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import type { ApprovalStore } from "../../src/approvals/index.js";
 import { type RunningBot, startBot } from "../../src/bot.js";
 import { loadConfig } from "../../src/config.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { Prng } from "../../src/sandbox/random.js";
 import { submitForApproval } from "../../src/slack/approvals.js";
-import { type SlackStandin, STANDIN_IDS, startSlackStandin } from "../../src/standin/index.js";
+import {
+  type HttpTransport,
+  type SlackAppDriver,
+  type SlackStandin,
+  STANDIN_IDS,
+  startSlackStandin,
+} from "../../src/standin/index.js";
 import { waitFor } from "../harness/index.js";
 import { portOrderRequest } from "../harness/portOrders.js";
-import {
-  connect,
-  deleteKeys,
-  REDIS_URL,
-  runPrefix,
-  testLogger,
-  threadTexts,
-} from "../jobs/support.js";
+import { connect, deleteKeys, REDIS_URL, runPrefix, testLogger } from "../jobs/support.js";
+import { clickOffered } from "./approverActions.js";
+import { WINDOW_LINE } from "./fixtures/answerWindow.js";
 import {
   type ApprovalTally,
   figures,
   type OrderedApproval,
+  quiet,
   settled,
   tallyApproval,
+  tallySources,
 } from "./placementTally.js";
-import { writeReliabilityResult } from "./reliabilityResults.js";
+import { type FinishedTask, verdictOf, writeReliabilityResult } from "./reliabilityResults.js";
 import { faultScale } from "./scale.js";
-import { startWorkerProcess, type WorkerProcess } from "./workerProcess.js";
+import { type LoadedWorker, loadWorkerProcess, type WorkerProcess } from "./workerProcess.js";
 
 const SCALE = faultScale();
-/** Issue 8's 200 placements with FAULTS_SCALE=full; a bounded run in CI. */
-const PLACEMENTS = SCALE === "full" ? 200 : 24;
-/** Every random choice (kill moments, approval pace, which orders the provider refuses). */
-const SEED = Number(process.env.FAULTS_SEED ?? 20_260_808);
-/** A worker is killed this long after it is ready (uniform, ms): a few hundred ms of work. */
-const KILL_AFTER_MS = [100, 1_000] as const;
-/** Approvals come in bursts (no gap) or this far apart (ms), at about a worker's pace. */
-const APPROVAL_GAP_MS = [250, 1_800] as const;
-const BURST_CHANCE = 0.35;
+/** Issue 19: at least 24 kills of the placing process in CI, 200 with FAULTS_SCALE=full. */
+const TRIALS = SCALE === "full" ? 200 : 24;
+/** Orders to place: about one and a half per worker life, so most lives have work in hand. */
+const PLACEMENTS = Math.round(TRIALS * 1.5);
+/** Every random choice (kill moments and modes, which orders the provider refuses). */
+const SEED = Number(process.env.FAULTS_SEED ?? 20_261_126);
+/** Share of kills aimed at an answer held in the placing process (the 200 → Redis window). */
+const ANSWER_KILL_SHARE = 0.5;
+/** The placing process holds each provider answer this long before the bot sees it (ms). */
+const HOLD_ANSWER_MS = 400;
+/** An aimed kill lands this long after the answer was reported (uniform, ms): inside the hold. */
+const AIMED_KILL_MS = [0, 150] as const;
+/** Other kills land this long after the worker is ready (uniform, ms). */
+const RANDOM_KILL_MS = [50, 900] as const;
+/** The provider answers a port order this late: kills land while calls are in flight too. */
+const PROVIDER_LATENCY_MS = 250;
 /** Share of orders the provider refuses (a speed it does not offer): the definite-failure path. */
 const REFUSED_SHARE = 0.1;
-/** The provider answers a port order this late, so kills land while calls are in flight. */
-const PROVIDER_LATENCY_MS = 250;
-/** Below this many kills (or with none mid-placement) the run proves nothing. */
-const MIN_KILLS = SCALE === "full" ? 25 : 4;
 /**
- * How long the last worker gets to settle what the kills left behind. Usually seconds; but an
- * escalation cut off mid-post is posted again only once its callback lease (120 s,
- * src/jobs/placement.ts) has expired, by the reconciler's next look at unknown requests.
+ * Bound on the settling after the kills. Usually seconds; but on plain main an escalation cut
+ * off mid-post is posted again only once its callback lease (120 s, src/jobs/placement.ts) has
+ * expired.
  */
 const SETTLE_MS = 150_000;
+/** Sandbox time moved forward after the kills: every on-net port order is done, its port live. */
+const PORTS_EXIST_AFTER_MS = 25 * 3600_000;
+
+/** Lives of the placing process kept loaded ahead: loading, not the trial, is a life's cost. */
+const LOADED_AHEAD = 3;
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/placementWorker.ts", import.meta.url));
 const CHANNEL = STANDIN_IDS.approvals;
-const UNSETTLED: ApprovalStatus[] = ["pending", "approved", "executing"];
+const APPROVER = STANDIN_IDS.approver;
+
+/** Whether `event` happens within `ms`. */
+async function within(event: Promise<void>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([event.then(() => true as const), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /**
- * Issue 8: the placement worker SIGKILLed at random moments while approved port orders are
- * being placed and handed over to tracking. The worker is a real process (what `npm run worker`
- * runs) calling the provider sandbox over HTTP and posting to the Slack stand-in; both live in
- * this process, so they survive the kills. Approvals are clicked in Slack and queued by the
- * bot's front, as in production. Afterwards every approval is counted from Redis and from the
- * provider's own orders: none ordered twice, none lost (each placed once and tracked, or
- * escalated to a person in its thread as unknown, or refused with nothing at the provider).
+ * Issue 19: the process that places orders (what `npm run worker` runs) is SIGKILLed at random
+ * moments — half of the kills aimed at the window between the provider's 200 and the write of
+ * that answer to Redis, which the fixture holds open (fixtures/answerWindow.ts) — while
+ * approved port orders are placed and handed over to tracking. The provider sandbox and the
+ * Slack stand-in live in this process and survive the kills; approvals are clicked in Slack and
+ * queued by the bot's HTTP front, as in production. Afterwards sandbox time moves on a day, so
+ * every order's port exists and can be found by name, and an approver uses whatever way forward
+ * the approval message offers for a request left unknown. Then every approval is counted from
+ * Redis, from the provider's own orders, ports and reads, and from its Slack thread.
  */
-describe("placement survives worker kills", () => {
+describe("placement survives SIGKILLs of the placing process", () => {
+  /** The tests as they finished, for the verdict written with the figures. */
+  const finished: FinishedTask[] = [];
   const prefix = runPrefix("placement-kills");
   const signingSecret = randomBytes(16).toString("hex");
   let redis: Redis;
   let sandbox: Sandbox;
   let standin: SlackStandin;
+  let slack: SlackAppDriver<HttpTransport>;
   let front: RunningBot;
   let store: ApprovalStore;
   let worker: WorkerProcess | undefined;
+  /** Lives loaded ahead, in the order they will start. */
+  const ahead: Array<{ id: string; loaded: Promise<LoadedWorker> }> = [];
+  let lifeNumber = 0;
   let botEnv: Record<string, string>;
   const approvals: OrderedApproval[] = [];
+  let approvedCount = 0;
   const run = {
     placements: 0,
     refusedByProvider: 0,
     kills: 0,
+    killsAimedAtAnswer: 0,
+    killsWithAnswerHeld: 0,
+    killsWithRequestInFlight: 0,
     killsMidPlacement: 0,
     workerStarts: 0,
+    approverLookUps: 0,
+    approverPlaceAgain: 0,
     runSeconds: 0,
+    /** Where the run's time went: the kills, the settling after, the look-ups, the approver. */
+    killingSeconds: 0,
+    settlingSeconds: 0,
+    lookUpSeconds: 0,
+    approverSeconds: 0,
   };
+  const seconds = (since: number) => Math.round((Date.now() - since) / 100) / 10;
   let counted: ReturnType<typeof figures> | undefined;
 
   beforeAll(async () => {
@@ -104,7 +148,7 @@ describe("placement survives worker kills", () => {
       PROVIDER_API_KEY: "placement-kills-key",
       REDIS_URL,
       APPROVALS_CHANNEL: CHANNEL,
-      APPROVERS: STANDIN_IDS.approver,
+      APPROVERS: APPROVER,
     };
     // The HTTP front, as deployed with WORKERS=false: it takes the clicks and queues placements.
     front = await startBot({
@@ -114,24 +158,30 @@ describe("placement survives worker kills", () => {
       jobs: { maintenanceEveryMs: 0, queueDepthEveryMs: 0 },
     });
     store = front.services.approvals.store;
+    slack = standin.connectApp({ url: `${front.url}/slack/events`, signingSecret });
     await submitOrders();
   }, 60_000);
 
   afterAll(async () => {
     writeReliabilityResult({
+      verdict: verdictOf(finished),
       suite: "faults-placement-kills",
       checks:
-        "the worker SIGKILLed at random moments while approved port orders are placed and handed to tracking: each approval placed once (and tracked), or escalated to a person as unknown, or refused with nothing at the provider; none ordered twice, none lost",
+        "the placing process SIGKILLed at random moments, half of them between the provider's 200 and the Redis write, while approved port orders are placed and tracked; then the ports come into existence and an approver uses what the message offers: each approval ends placed once (tracked, told, a port found by name recorded as a port) or failed with nothing ordered; no duplicates, nobody left untold",
       figures: { ...run, ...counted },
       settings: {
         seed: SEED,
         scale: SCALE,
-        killAfterMs: KILL_AFTER_MS.join("-"),
+        trials: TRIALS,
+        answerKillShare: ANSWER_KILL_SHARE,
+        holdAnswerMs: HOLD_ANSWER_MS,
+        randomKillMs: RANDOM_KILL_MS.join("-"),
         providerLatencyMs: PROVIDER_LATENCY_MS,
         refusedShare: REFUSED_SHARE,
       },
     });
     await worker?.kill();
+    for (const life of ahead.splice(0)) await (await life.loaded.catch(() => undefined))?.discard();
     await front?.stop();
     await deleteKeys(redis, prefix);
     await standin?.close();
@@ -142,7 +192,10 @@ describe("placement survives worker kills", () => {
   /** Port order requests shaped as the port order flow submits them, posted for approval. */
   async function submitOrders(): Promise<void> {
     const rng = Prng.derive(SEED, "orders");
-    const dcfs = sandbox.state.world.dcfs.filter((d) => d.ready && d.speeds.length > 0);
+    // On-net only: their ports exist a day after the order, so a look-up by name can find them.
+    const dcfs = sandbox.state.world.dcfs.filter(
+      (d) => d.ready && d.kind === "ON_NET" && !d.edge && d.speeds.length > 0,
+    );
     const client = new WebClient(standin.botToken, { slackApiUrl: standin.apiUrl });
     for (let i = 0; i < PLACEMENTS; i++) {
       const portName = `kill-test-${String(i).padStart(3, "0")}`;
@@ -168,14 +221,12 @@ describe("placement survives worker kills", () => {
     run.placements = approvals.length;
   }
 
-  /** The approver clicks Approve on each request, at a seeded pace (bursts and gaps). */
-  async function approveAll(): Promise<void> {
-    const rng = Prng.derive(SEED, "approvals");
-    const slack = standin.connectApp({ url: `${front.url}/slack/events`, signingSecret });
-    for (const approval of approvals) {
-      if (!rng.chance(BURST_CHANCE)) await sleep(rng.int(...APPROVAL_GAP_MS));
+  /** The approver clicks Approve on the next `count` requests. */
+  async function approveNext(count: number): Promise<void> {
+    for (const approval of approvals.slice(approvedCount, approvedCount + count)) {
+      approvedCount++;
       const ack = await slack.clickButton({
-        userId: STANDIN_IDS.approver,
+        userId: APPROVER,
         message: { channel: CHANNEL, ts: approval.threadTs },
         actionId: "approval_approve",
       });
@@ -183,15 +234,27 @@ describe("placement survives worker kills", () => {
     }
   }
 
-  async function startWorker(): Promise<{ process: WorkerProcess; id: string }> {
-    run.workerStarts++;
-    const id = `placement-kills-life-${run.workerStarts}`;
-    const child = await startWorkerProcess(FIXTURE, {
+  /** A life of the placing process, loaded ahead (its modules take seconds) and named. */
+  function loadLife(): { id: string; loaded: Promise<LoadedWorker> } {
+    lifeNumber++;
+    const id = `placement-kills-life-${lifeNumber}`;
+    const loaded = loadWorkerProcess(FIXTURE, {
       ...botEnv,
       BOT_PREFIX: prefix,
       WORKER_ID: id,
+      FAULTS_HOLD_ANSWER_MS: String(HOLD_ANSWER_MS),
     });
-    return { process: child, id };
+    loaded.catch(() => undefined); // awaited when its turn comes
+    return { id, loaded };
+  }
+
+  /** Starts the next loaded life; unless it is the last, more load behind it meanwhile. */
+  async function startWorker(last = false): Promise<{ process: WorkerProcess; id: string }> {
+    while (!last && ahead.length < LOADED_AHEAD + 1) ahead.push(loadLife());
+    const next = ahead.shift() ?? loadLife();
+    const child = await (await next.loaded).go();
+    run.workerStarts++;
+    return { process: child, id: next.id };
   }
 
   /** Claims the given worker took and never finished: placements a kill cut off. */
@@ -200,79 +263,161 @@ describe("placement survives worker kills", () => {
     return executing.filter((r) => r.claimedBy === workerId).length;
   }
 
-  async function workInFlight(): Promise<boolean> {
-    const lists = await Promise.all(UNSETTLED.map((status) => store.findByStatus(status)));
-    return lists.some((list) => list.length > 0);
-  }
-
   async function tally(): Promise<ApprovalTally[]> {
-    const byName = new Map<string, string[]>();
-    for (const order of sandbox.state.orders.values()) {
-      byName.set(order.portName, [...(byName.get(order.portName) ?? []), order.id]);
-    }
+    const sources = tallySources({
+      sandbox,
+      standin,
+      channel: CHANNEL,
+      record: (id) => store.get(id),
+    });
     return Promise.all(
-      approvals.map((approval) =>
-        tallyApproval(
-          {
-            record: (id) => store.get(id),
-            providerOrders: (portName) => byName.get(portName) ?? [],
-            isTracked: async (orderId) => (await front.jobs.tracker.get(orderId)) !== null,
-            thread: (ts) => threadTexts(standin, CHANNEL, ts),
-          },
-          approval,
-        ),
-      ),
+      approvals.slice(0, approvedCount).map((approval) => tallyApproval(sources, approval)),
     );
   }
 
-  it(
-    `places each of ${PLACEMENTS} approved orders at most once, and loses none, through SIGKILLs`,
-    async () => {
-      const started = Date.now();
-      const kills = Prng.derive(SEED, "kills");
-      let current = await startWorker();
-      worker = current.process;
-      let approving = true;
-      const approved = approveAll().finally(() => {
-        approving = false;
-      });
-      approved.catch(() => undefined); // awaited below; a failed click fails the test there
+  /** One life of the placing process, ended by a SIGKILL: at a held answer or at random. */
+  async function trial(rng: Prng): Promise<void> {
+    const life = await startWorker();
+    worker = life.process;
+    const windows = new Map<string, string>();
+    let answered: () => void = () => undefined;
+    const firstAnswer = new Promise<void>((resolve) => {
+      answered = resolve;
+    });
+    life.process.onLine((line) => {
+      const match = WINDOW_LINE.exec(line);
+      if (!match?.[1] || !match[2]) return;
+      if (match[1] === "released") windows.delete(match[2]);
+      else windows.set(match[2], match[1]);
+      if (match[1] === "answered") answered();
+    });
+    await approveNext(rng.int(1, 2));
+    const aimed = rng.chance(ANSWER_KILL_SHARE);
+    if (aimed) {
+      // Bounded: a life whose approvals were all refused never holds an answer.
+      const held = await within(firstAnswer, 10_000);
+      if (held) run.killsAimedAtAnswer++;
+      await sleep(rng.int(...AIMED_KILL_MS));
+    } else {
+      await sleep(rng.int(...RANDOM_KILL_MS));
+    }
+    const states = [...windows.values()];
+    await life.process.kill();
+    run.kills++;
+    if (states.includes("answered")) run.killsWithAnswerHeld++;
+    if (states.includes("sending")) run.killsWithRequestInFlight++;
+    // Read after the death, so nothing can finish them: claims this life had in hand.
+    if ((await claimsHeldBy(life.id)) > 0) run.killsMidPlacement++;
+  }
 
-      // Kill while approvals come in or placements are unfinished; at most one kill per order.
-      while (run.kills < PLACEMENTS && (approving || (await workInFlight()))) {
-        await sleep(kills.int(...KILL_AFTER_MS));
-        await current.process.kill();
-        run.kills++;
-        // Read after the death, so nothing can finish them: claims this life had in hand.
-        if ((await claimsHeldBy(current.id)) > 0) run.killsMidPlacement++;
-        current = await startWorker();
-        worker = current.process;
+  /** An approver takes what the message offers for each request still unknown. */
+  async function approverWayForward(): Promise<void> {
+    for (const approval of approvals.slice(0, approvedCount)) {
+      if ((await store.get(approval.id))?.status !== "unknown") continue;
+      const act = (label: RegExp) =>
+        clickOffered({
+          standin,
+          slack,
+          userId: APPROVER,
+          channel: CHANNEL,
+          ts: approval.threadTs,
+          label,
+        });
+      // The look-up's answer: the request leaves unknown, or the thread is told it found nothing.
+      const answered = (clickedAt: number) =>
+        waitFor(
+          async () =>
+            (await store.get(approval.id))?.status !== "unknown" ||
+            standin
+              .thread(CHANNEL, approval.threadTs)
+              .some((m) => Number(m.ts) * 1_000 > clickedAt),
+          { timeoutMs: 15_000, description: `the look-up of ${approval.portName}` },
+        ).catch(() => false);
+      const clickedAt = Date.now();
+      if (await act(/look up again/i)) {
+        run.approverLookUps++;
+        await answered(clickedAt);
+        if ((await store.get(approval.id))?.status !== "unknown") continue;
       }
-      await approved;
+      if (await act(/place again/i)) {
+        run.approverPlaceAgain++;
+        await waitFor(
+          async () => {
+            const status = (await store.get(approval.id))?.status;
+            return status === "placed" || status === "failed";
+          },
+          { timeoutMs: 30_000, description: `${approval.portName} placed again` },
+        ).catch(() => undefined);
+      }
+    }
+  }
 
-      // The last worker lives: it hands back the killed ones' jobs, settles their claims, tracks.
-      await waitFor(async () => settled(await tally()), {
+  it(
+    `places each approved order once through ${TRIALS} SIGKILLs of the placing process, and leaves nobody untold`,
+    async () => {
+      onTestFinished(({ task }) => {
+        finished.push(task);
+      });
+      const started = Date.now();
+      const rng = Prng.derive(SEED, "kills");
+      for (let i = 0; i < TRIALS; i++) await trial(rng);
+      run.killingSeconds = seconds(started);
+
+      // The last life is not killed: it takes over what the kills left, with the rest approved.
+      worker = (await startWorker(true)).process;
+      await approveNext(approvals.length);
+      await waitFor(async () => quiet(await tally()), {
         timeoutMs: SETTLE_MS,
         intervalMs: 250,
-        description: "every approval placed and tracked, escalated or refused",
+        description: "every approval placed, failed or escalated, and told",
       }).catch(() => undefined); // what is still unsettled is reported by the checks below
+
+      run.settlingSeconds = seconds(started) - run.killingSeconds;
+
+      // A day later every order's port exists: a look-up by name can now find what a kill hid.
+      let phase = Date.now();
+      sandbox.clock.advance(PORTS_EXIST_AFTER_MS);
+      await waitFor(
+        async () =>
+          (await tally()).every(
+            (t) => t.told && (t.status !== "unknown" || t.providerOrders === 0),
+          ),
+        { timeoutMs: 30_000, intervalMs: 250, description: "the look-ups to find the ports" },
+      ).catch(() => undefined);
+      run.lookUpSeconds = seconds(phase);
+      phase = Date.now();
+      await approverWayForward();
+      await waitFor(async () => settled(await tally()), {
+        timeoutMs: 30_000,
+        intervalMs: 250,
+        description: "every approval placed and tracked, or failed, and told",
+      }).catch(() => undefined); // what is still unsettled is reported by the checks below
+
+      run.approverSeconds = seconds(phase);
       const tallies = await tally();
       counted = figures(tallies);
       run.runSeconds = Math.round((Date.now() - started) / 1_000);
 
-      const problems = tallies.filter((t) => t.outcome === "lost" || t.outcome === "double");
-      expect(problems, "approvals ordered twice or lost").toEqual([]);
-      expect(counted.doubleOrders).toBe(0);
-      expect(counted.lostOrders).toBe(0);
-      expect(counted.placedOnce + counted.escalatedUnknown + counted.failed).toBe(PLACEMENTS);
-      const untracked = tallies.filter((t) => t.outcome === "placedOnce" && !t.tracked);
-      expect(untracked, "placed port orders nobody tracks").toEqual([]);
-      // Otherwise the run proves nothing: the kills must have cut placements off mid-way.
-      expect(run.kills).toBeGreaterThanOrEqual(MIN_KILLS);
-      expect(run.killsMidPlacement).toBeGreaterThanOrEqual(1);
-      expect(counted.interruptedClaims).toBeGreaterThanOrEqual(1);
+      const broken = tallies
+        .filter((t) => t.problems.length > 0)
+        .map((t) => `${t.portName} (${t.status}): ${t.problems.join("; ")}`);
+      expect(counted.approvals).toBe(PLACEMENTS);
+      // Issue 19's counts: provider orders per approved request, exactly 1 or 0 with `failed`…
+      expect(counted.providerOrdersTwoOrMore, "approvals ordered twice").toBe(0);
+      expect(counted.noOrderNotFailed, "approvals with no order that did not fail").toBe(0);
+      // …nobody left executing/unknown without a word in the thread…
+      expect(counted.leftExecutingOrUnknownUntold, "left executing/unknown, nobody told").toBe(0);
+      // …and a port found by name is recorded as a port, never as an order id.
+      expect(counted.portIdAsOrderId, "port ids recorded as order ids").toBe(0);
+      expect(broken, "approvals that broke the promise").toEqual([]);
+      // Otherwise the run proves nothing: the kills must have hit the windows that matter.
+      expect(run.kills).toBe(TRIALS);
+      expect(run.killsWithAnswerHeld).toBeGreaterThanOrEqual(Math.ceil(TRIALS / 6));
+      expect(run.killsMidPlacement).toBeGreaterThanOrEqual(Math.ceil(TRIALS / 6));
       expect(counted.placedOnce).toBeGreaterThan(0);
+      expect(counted.failedNothingOrdered).toBeGreaterThan(0);
     },
-    (SCALE === "full" ? 600_000 : 60_000) + SETTLE_MS,
+    // Bounds for a busy machine (a trial takes 2-4 s when it is quiet); see the phase timings.
+    (SCALE === "full" ? 1_800_000 : 300_000) + SETTLE_MS + 120_000,
   );
 });

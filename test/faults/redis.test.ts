@@ -1,15 +1,10 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { WebClient } from "@slack/web-api";
-import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../../src/approvals/index.js";
 import { submitForApproval } from "../../src/slack/approvals.js";
 import type { StandinMessage } from "../../src/standin/index.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
-import { freePort, waitFor } from "../harness/index.js";
+import { type OwnRedis, startOwnRedis, waitFor } from "../harness/index.js";
 import { portOrderRequest } from "../harness/portOrders.js";
 import { writeReliabilityResult } from "./reliabilityResults.js";
 import { faultScale } from "./scale.js";
@@ -20,17 +15,15 @@ const OUTAGE_MS = faultScale() === "full" ? 30_000 : 3_000;
 const ASK_EVERY_MS = 2_000;
 
 /**
- * Redis unavailable for a while: a throw-away redis-server of this test is killed (SIGKILL) and
- * started again on the same port. While it is down the bot answers Slack with a clear
+ * Redis unavailable for a while: a throw-away redis-server of this test (test/harness/ownRedis.ts)
+ * is killed (SIGKILL) and started again on the same port. While it is down the bot answers Slack with a clear
  * "temporarily unavailable"; it then recovers on its own, and the pending approval is still
  * there and can be approved (placed once). The server keeps an append-only file in a temporary
  * directory: without persistence any Redis restart loses everything, which the bot warns about
  * at start-up, and "no approval lost" could not hold.
  */
 describe("Redis outage", () => {
-  let port: number;
-  let dir: string;
-  let redisServer: ChildProcess | undefined;
+  let redis: OwnRedis;
   let env: TestBot;
   let approval: ApprovalRequest;
   let request: StandinMessage;
@@ -48,63 +41,15 @@ describe("Redis outage", () => {
     approvalsAfter: 0,
   };
 
-  async function startRedis(): Promise<void> {
-    const child = spawn(
-      "redis-server",
-      [
-        "--port",
-        String(port),
-        "--bind",
-        "127.0.0.1",
-        "--save",
-        "",
-        "--appendonly",
-        "yes",
-        "--appendfsync",
-        "always",
-        "--dir",
-        dir,
-        "--daemonize",
-        "no",
-      ],
-      { stdio: "ignore" },
-    );
-    redisServer = child;
-    const probe = new Redis(port, "127.0.0.1", {
-      lazyConnect: true,
-      maxRetriesPerRequest: 0,
-      retryStrategy: () => null,
-    });
-    probe.on("error", () => {});
-    await waitFor(
-      async () => {
-        try {
-          if (probe.status !== "ready") await probe.connect();
-          return (await probe.ping()) === "PONG";
-        } catch {
-          probe.disconnect();
-          return false;
-        }
-      },
-      { timeoutMs: 10_000, description: "the test's redis-server to answer" },
-    );
-    probe.disconnect();
-  }
-
   async function killRedis(): Promise<void> {
-    const child = redisServer;
-    if (!child || child.exitCode !== null) return;
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.kill("SIGKILL");
-    await exited;
+    if (!redis?.running) return;
+    await redis.kill();
     figures.outages++;
   }
 
   beforeAll(async () => {
-    port = await freePort();
-    dir = mkdtempSync(join(tmpdir(), "redis-fault-"));
-    await startRedis();
-    env = await startTestBot({ env: { REDIS_URL: `redis://127.0.0.1:${port}` } });
+    redis = await startOwnRedis();
+    env = await startTestBot({ env: { REDIS_URL: redis.url } });
     const client = new WebClient(env.standin.botToken, { slackApiUrl: env.standin.apiUrl });
     const companyUsername = (await env.bot.services.identity()).companyUsername;
     const dcfs = await env.bot.services.provider.listDcfs({
@@ -170,8 +115,7 @@ describe("Redis outage", () => {
       settings: { scale: faultScale(), outageMs: OUTAGE_MS, askEveryMs: ASK_EVERY_MS },
     });
     await env?.close();
-    await killRedis();
-    rmSync(dir, { recursive: true, force: true });
+    await redis?.stop();
   });
 
   let lastAckMs = 0;
@@ -228,7 +172,7 @@ describe("Redis outage", () => {
   );
 
   it("recovers on its own once Redis is back, with the approval intact, and places it once", async () => {
-    await startRedis();
+    await redis.restart();
     const back = Date.now();
     await waitFor(async () => !(await reply("approvals")).match(/temporarily unavailable/i), {
       timeoutMs: 20_000,

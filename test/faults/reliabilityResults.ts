@@ -14,6 +14,35 @@ export interface ReliabilityResult {
   figures: Record<string, number>;
   /** Seeds and bounds, so a run can be repeated. */
   settings?: Record<string, number | string>;
+  /** Whether the suite's checks held in this run, and if not, what they found (see verdictOf). */
+  verdict?: Verdict;
+}
+
+export interface Verdict {
+  held: boolean;
+  /** The first line of each failed check's message. */
+  broken: string[];
+}
+
+/** The part of a finished vitest test a verdict is read from. */
+export interface FinishedTask {
+  name: string;
+  result?: { state?: string; errors?: ReadonlyArray<{ message?: string }> };
+}
+
+/**
+ * The verdict of a suite's tests, collected with `onTestFinished(({ task }) => …)`: a run whose
+ * checks failed is reported as such, with its figures (the evidence), instead of looking like a
+ * passing one.
+ */
+export function verdictOf(tasks: readonly FinishedTask[]): Verdict {
+  const broken = tasks
+    .filter((task) => task.result?.state === "fail")
+    .map((task) => {
+      const message = task.result?.errors?.[0]?.message ?? "failed";
+      return `${task.name}: ${message.split("\n")[0]}`;
+    });
+  return { held: tasks.length > 0 && broken.length === 0, broken };
 }
 
 export const RESULTS_DIR = join(process.cwd(), ".bench-results");

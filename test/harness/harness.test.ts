@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
-import { freePort, waitFor } from "./index.js";
+import { freePort, startOwnRedis, waitFor } from "./index.js";
 import { deleteKeysMatching } from "./redisKeys.js";
 
 describe("test harness helpers", () => {
@@ -53,5 +54,34 @@ describe("test harness helpers", () => {
       await redis.del(`${prefix}:out`);
       await redis.quit();
     }
+  });
+
+  it("startOwnRedis: a Redis of the test's own that keeps acknowledged writes through a SIGKILL and a restart, then goes away", async () => {
+    const own = await startOwnRedis();
+    const client = new Redis(own.url, { maxRetriesPerRequest: 1, lazyConnect: true });
+    client.on("error", () => {});
+    try {
+      expect(own.port).not.toBe(6379);
+      expect(own.running).toBe(true);
+      await client.connect();
+      await client.set("kept", "through the kill");
+      await own.kill();
+      expect(own.running).toBe(false);
+      await expect(client.get("kept")).rejects.toThrow();
+      await expect(own.restart()).resolves.toBeUndefined();
+      expect(own.running).toBe(true);
+      // Same port: a client that was configured before the kill finds it again.
+      const value = await waitFor(() => client.get("kept").catch(() => undefined), {
+        timeoutMs: 10_000,
+        description: "the key back after the restart",
+      });
+      expect(value).toBe("through the kill");
+      await expect(own.restart()).rejects.toThrow(/still running/);
+    } finally {
+      client.disconnect();
+      await own.stop();
+    }
+    expect(own.running).toBe(false);
+    expect(existsSync(own.dir)).toBe(false);
   });
 });
