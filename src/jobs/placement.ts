@@ -93,7 +93,10 @@ export type JournalForPlacement = Pick<
 >;
 
 /** What looking an order up at the provider found. Throw when it cannot tell. */
-export type LookupResult = { found: true; result: PlacementResult } | { found: false };
+export type LookupResult =
+  | { found: true; result: PlacementResult }
+  /** `detail`: what "not found" means for this kind, when more than "nothing by that name". */
+  | { found: false; detail?: string };
 
 /**
  * Thrown by a `reconcile` callback when this kind of order cannot be looked up yet (a port
@@ -621,9 +624,11 @@ export class Placement {
       lookup = await callbacks.reconcile(request);
       cause = {
         kind: "not-found",
-        detail: request.reconcileKey
-          ? `nothing named ${request.reconcileKey} at the provider yet`
-          : "nothing found at the provider yet",
+        detail:
+          (!lookup.found && lookup.detail) ||
+          (request.reconcileKey
+            ? `nothing named ${request.reconcileKey} at the provider yet`
+            : "nothing found at the provider yet"),
       };
     } catch (error) {
       lookup = { found: false };

@@ -56,15 +56,19 @@ export const ORDER_KINDS = {
       ),
     // The provider lists no port orders: a port order shows up only as its port, once the
     // provider has created it. A port found by name is recorded as the port (never its id as an
-    // order id); none found proves nothing yet.
+    // order id). None found is "not found" with that caveat: approvers then decide, with the
+    // provider's portal in front of them, between waiting, Place again (its confirmation says a
+    // second order could follow) and Mark as failed. Refusing Place again for ports would leave a
+    // request whose order never left (a crash while sending) with no way but starting over.
     lookUp: async (provider, request, company) => {
       const name = reconcileKey(request);
       const ports = await provider.listPorts(company, { deleted: false });
       const port = ports.find((candidate) => sameName(candidate.name, name));
       if (port) return { found: true, result: asResult(port, "port") };
-      throw new NotLookableError(
-        `no port named ${name} yet: a port order shows up only once its port exists`,
-      );
+      return {
+        found: false,
+        detail: `no port named ${name} yet; a port order shows up only once its port exists, so it may still be on its way`,
+      };
     },
     trackTarget: (_request, result) => {
       if (!result.providerId) return undefined;

@@ -273,12 +273,16 @@ describe("the order lifecycle in the approvals channel", () => {
     await waitFor(() => blocksOf(message.ts).includes("approval_look_up_again"), {
       description: "Look up again on the approval message",
     });
-    // Until the provider has made the port, the port order cannot be looked up.
+    // Until the provider has made the port, a look-up finds nothing, and says the port may
+    // still come; approvers may then wait, place again (confirmed) or mark it failed.
     await click(STANDIN_IDS.approver, message.ts, "approval_look_up_again");
     await waitFor(
-      () => threadTexts(message.ts).some((t) => t.includes("cannot be looked up until")),
-      { description: "the not-lookable escalation" },
+      () => threadTexts(message.ts).some((t) => t.includes("only once its port exists")),
+      { description: "the not-found escalation with the port caveat" },
     );
+    await waitFor(() => blocksOf(message.ts).includes("approval_place_again"), {
+      description: "Place again offered after the look-up found nothing",
+    });
     expect(await status(approval.id)).toBe("unknown");
 
     env.bot.sandbox!.clock.advance(2 * 24 * 3600_000);

@@ -113,9 +113,11 @@ describe("the per-kind order table", () => {
       expect(said).not.toMatch(/Order `/);
     });
 
-    it("says a port order whose port does not exist yet cannot be looked up (not 'not found')", async () => {
+    it("finds nothing for a port order whose port does not exist yet, and says it may still come", async () => {
       const api = provider({ listPorts: async () => [{ id: "p1", name: "SYD-CORE-01" }] });
-      await expect(lookUpOrder(api, request(), "acme")).rejects.toBeInstanceOf(NotLookableError);
+      const found = await lookUpOrder(api, request(), "acme");
+      expect(found.found).toBe(false);
+      expect(!found.found && found.detail).toMatch(/shows up only once its port exists/);
     });
 
     it("finds layer 2 and IO-D connections on the company's ports, and says when none is there", async () => {

@@ -248,11 +248,12 @@ describe("OrderLifecycle", () => {
       expect(message?.op === "update" && message.blocks).toContain(button);
 
     events = [];
-    const notLookable = await unknownAfterSending();
+    // A request with no unique name to look the order up by cannot be looked up at all.
+    const notLookable = await unknownAfterSending({ reconcileKey: undefined });
     await expect(callbacks.reconcile(notLookable)).rejects.toBeInstanceOf(NotLookableError);
     await callbacks.onEscalate(
       notLookable,
-      { kind: "not-lookable", detail: "no port by that name yet" },
+      { kind: "not-lookable", detail: "the request has no unique name to look it up by" },
       ctx(notLookable, "escalated:1"),
     );
     const told = events.find((e) => e.op === "post" && e.key.endsWith("escalated:1:thread"));
