@@ -238,13 +238,13 @@ function bandwidthBlocks(catalogue: EdgeCatalogue): InputBlock[] {
       ),
     ];
   }
-  // The provider's list could not be read: a number and a unit, checked by the provider.
+  // The provider's list could not be read: a number and a unit, checked by the provider. No
+  // min_value: Slack's client would answer a range alone, before the form's other problems.
   return [
     input(EDGE_QUOTE_BLOCKS.bandwidth, "Bandwidth", {
       type: "number_input",
       action_id: EDGE_QUOTE_INPUTS.bandwidth,
       is_decimal_allowed: true,
-      min_value: "0.001",
       placeholder: plainText("e.g. 100"),
     }),
     input(EDGE_QUOTE_BLOCKS.bandwidthUnit, "Bandwidth unit", {
@@ -272,7 +272,6 @@ function termBlocks(catalogue: EdgeCatalogue): InputBlock[] {
       type: "number_input",
       action_id: EDGE_QUOTE_INPUTS.term,
       is_decimal_allowed: false,
-      min_value: "1",
       placeholder: plainText("e.g. 12"),
     }),
     input(EDGE_QUOTE_BLOCKS.termUnit, "Contract term unit", {

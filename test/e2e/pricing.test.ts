@@ -418,7 +418,8 @@ describe("/connect price, end to end", () => {
       expect(outcome.errors).toEqual({
         [L2_PRICE_BLOCKS.srcDcf]: "Choose the source data center",
         [L2_PRICE_BLOCKS.destDcf]: "Choose the destination data center",
-        [L2_PRICE_BLOCKS.bandwidth]: "Bandwidth must be a whole number of Mbps",
+        [L2_PRICE_BLOCKS.bandwidth]:
+          "Bandwidth must be a whole number of Mbps, from 1 Mbps to 100,000 Mbps (100 Gbps, the fastest port)",
         [L2_PRICE_BLOCKS.classOfService]:
           "Class of service must be one of GOLD, SILVERPLUS, SILVER, BRONZE",
         [L2_PRICE_BLOCKS.durationUnit]: "Duration unit must be months or weeks",

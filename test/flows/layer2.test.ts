@@ -400,7 +400,7 @@ describe("the layer 2 flow", () => {
       if (check.kind !== "invalid") return;
       // 300 fits the source (7,500 free) but not the destination (200 free).
       expect(check.errors.bandwidth).toBe(
-        "Bandwidth can't be more than the destination port's free capacity: 200 Mbps",
+        "The destination port has 200 Mbps left; choose 200 Mbps or less",
       );
       expect(check.errors.name).toContain("already exists");
 
@@ -409,7 +409,9 @@ describe("the layer 2 flow", () => {
         requester: REQUESTER,
       });
       if (over.kind !== "invalid") throw new Error("expected errors");
-      expect(over.errors.bandwidth).toContain("source port's free capacity: 7,500 Mbps");
+      expect(over.errors.bandwidth).toBe(
+        "The source port has 7,500 Mbps left; choose 7,500 Mbps or less",
+      );
       expect(over.errors.destPort).toContain("another port than the source");
       expect(over.errors.name).toContain("already exists");
     });

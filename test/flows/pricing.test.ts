@@ -550,8 +550,8 @@ describe("checkConnectionPriceForm and priceConnection", () => {
     ).toEqual({
       ok: false,
       errors: {
-        bandwidth: "Bandwidth is too large",
-        duration: "Duration must be greater than 0",
+        bandwidth: "Bandwidth must be from 1 Mbps to 100,000 Mbps (100 Gbps, the fastest port)",
+        duration: "Duration must be from 1 to 999",
         classOfService: "Class of service must be one of GOLD, SILVERPLUS, SILVER, BRONZE",
         durationUnit: "Duration unit must be months or weeks",
       },
@@ -559,6 +559,23 @@ describe("checkConnectionPriceForm and priceConnection", () => {
     expect(await checkConnectionPriceForm(directory, form({ destDcf: "ffffffff|gone" }))).toEqual({
       ok: false,
       errors: { destDcf: "Pick a data center from the list" },
+    });
+  });
+
+  it("answers an unknown data center and a bad bandwidth in one go", async () => {
+    const directory = new DcfDirectory(provider);
+    expect(
+      await checkConnectionPriceForm(
+        directory,
+        form({ destDcf: "ffffffff|gone", bandwidth: "99999999", durationUnit: "y" }),
+      ),
+    ).toEqual({
+      ok: false,
+      errors: {
+        destDcf: "Pick a data center from the list",
+        bandwidth: "Bandwidth must be from 1 Mbps to 100,000 Mbps (100 Gbps, the fastest port)",
+        durationUnit: "Duration unit must be months or weeks",
+      },
     });
   });
 });

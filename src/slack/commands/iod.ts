@@ -7,6 +7,7 @@ import {
   IOD_ACTIONS,
   IOD_BLOCKS,
   IOD_DISPATCH_FIELDS,
+  IOD_ENTER_ONLY_FIELDS,
   IOD_VIEW,
   iodModal,
 } from "../../../views/iodModal.js";
@@ -18,6 +19,7 @@ import type { CommandHandler } from "../connect.js";
 import type { ListenerRegistry } from "../listenerTable.js";
 import { selectedValue, typedValue } from "../modalState.js";
 import {
+  acknowledgeEnter,
   approvalsUnavailable,
   LatestRebuild,
   openOrderForm,
@@ -77,6 +79,9 @@ export function registerIodListeners(app: ListenerRegistry, services: Services):
   });
   for (const field of IOD_DISPATCH_FIELDS) {
     app.action<BlockAction>(IOD_ACTIONS[field], rebuild);
+  }
+  for (const field of IOD_ENTER_ONLY_FIELDS) {
+    app.action<BlockAction>(IOD_ACTIONS[field], acknowledgeEnter);
   }
 
   app.view(IOD_VIEW, async ({ ack, body, view, client }) => {

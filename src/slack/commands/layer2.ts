@@ -11,6 +11,7 @@ import {
   LAYER2_ACTIONS,
   LAYER2_BLOCKS,
   LAYER2_DISPATCH_FIELDS,
+  LAYER2_ENTER_ONLY_FIELDS,
   LAYER2_VIEW,
   layer2Modal,
   type OrderModalMetadata,
@@ -134,6 +135,14 @@ export function rebuildOnChange(
       rebuild.end();
     }
   };
+}
+
+/**
+ * Enter in an order form's typed input sends `block_actions` rather than submitting the order
+ * (views/layer2Modal.ts `inputBlock`); where the value changes nothing else, an ack is all.
+ */
+export async function acknowledgeEnter({ ack }: ViewAction): Promise<void> {
+  await ack();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -283,6 +292,10 @@ export function registerLayer2Listeners(app: ListenerRegistry, services: Service
   });
   for (const field of LAYER2_DISPATCH_FIELDS) {
     app.action<BlockAction>(LAYER2_ACTIONS[field], rebuild);
+  }
+  // Enter in a typed input that changes nothing else: acknowledged, the form stays as it is.
+  for (const field of LAYER2_ENTER_ONLY_FIELDS) {
+    app.action<BlockAction>(LAYER2_ACTIONS[field], acknowledgeEnter);
   }
 
   app.view(LAYER2_VIEW, async ({ ack, body, view, client }) => {
