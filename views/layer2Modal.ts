@@ -149,13 +149,14 @@ export const plain = plainFromMrkdwn;
  * Enter in a Slack text or number input submits the whole modal unless the input's block has
  * `dispatch_action`; then Enter sends `block_actions` instead. In an order form, submitting on
  * Enter sends a half-filled order: Slack marks every required field not yet reached "Please
- * complete this required field." before the person got there. So every typed input of the order
- * forms (layer 2, IO-D) dispatches: Enter confirms that field (and rebuilds the form where the
- * value changes it), and only the submit button asks for approval — an order that costs money
- * goes on a deliberate click, not a key pressed to finish a field. The alternatives were worse:
- * marking later fields optional makes Slack label required fields "(optional)" and still sends
- * the half-filled order; a multi-step form would split a form that is rebuilt in place anyway.
- * Typed inputs whose value changes nothing else get an ack-only listener (`*_ENTER_ONLY_FIELDS`).
+ * complete this required field." before the person got there. So every typed input of a form
+ * with more than one input (layer 2, IO-D, port order, price l2, Edge quote and order)
+ * dispatches: Enter confirms that field (and rebuilds the form where the value changes it), and
+ * only the submit button submits — an order that costs money goes on a deliberate click, not a
+ * key pressed to finish a field. The alternatives were worse: marking later fields optional
+ * makes Slack label required fields "(optional)" and still sends the half-filled order; a
+ * multi-step form would split a form that is rebuilt in place anyway. Typed inputs whose value
+ * changes nothing else get an ack-only listener (src/slack/commands/enterKey.ts).
  */
 const TYPED_ELEMENTS = new Set(["plain_text_input", "number_input"]);
 

@@ -398,7 +398,11 @@ export function connectionPriceModal(metadata: PriceModalMetadata): ModalView {
         is_decimal_allowed: false,
         placeholder: plainText("e.g. 500"),
       },
-      { hint: plainText(`In Mbps, from 1 to ${formatMbps(CONNECTION_BANDWIDTH_MAX_MBPS)}`) },
+      {
+        // Enter confirms the field and never submits the form (layer2Modal.ts inputBlock).
+        dispatch_action: true,
+        hint: plainText(`In Mbps, from 1 to ${formatMbps(CONNECTION_BANDWIDTH_MAX_MBPS)}`),
+      },
     ),
     input(
       L2_PRICE_BLOCKS.classOfService,
@@ -409,12 +413,17 @@ export function connectionPriceModal(metadata: PriceModalMetadata): ModalView {
         "SILVER",
       ),
     ),
-    input(L2_PRICE_BLOCKS.duration, "Duration", {
-      type: "number_input",
-      action_id: L2_PRICE_ACTIONS.duration,
-      is_decimal_allowed: false,
-      initial_value: "12",
-    }),
+    input(
+      L2_PRICE_BLOCKS.duration,
+      "Duration",
+      {
+        type: "number_input",
+        action_id: L2_PRICE_ACTIONS.duration,
+        is_decimal_allowed: false,
+        initial_value: "12",
+      },
+      { dispatch_action: true },
+    ),
     input(
       L2_PRICE_BLOCKS.durationUnit,
       "Duration unit",

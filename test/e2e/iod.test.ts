@@ -10,6 +10,7 @@ import {
   IOD_ROUTING_NOTE_BLOCK,
 } from "../../views/iodModal.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
+import { apiWordsInErrors } from "../support/plainWords.js";
 import { readable } from "../views/support.js";
 
 // `/connect iod` end to end: the form offers only what the IO-D rules allow, each routing and
@@ -280,6 +281,32 @@ describe("/connect iod, end to end", () => {
       "Access port": port("lon-core-01").id,
       "Rate limit": "100",
       "Service name": "e2e-iod-rules",
+    });
+
+    it("every problem in one answer, filled as a person types: duration 0, a rate over the port's capacity, a short BGP key, a country by name, a public ASN number as private", async () => {
+      const remaining = port("lon-core-01").capacity?.remaining ?? 0;
+      const errors = await submitWith({
+        ...base(),
+        "Private ASN": "64500",
+        "BGP key": "abc",
+        "Rate limit": String(remaining + 1_000_000),
+        Duration: "0",
+        "Geo country": "Holland",
+      });
+      expect(Object.keys(errors).sort()).toEqual(
+        [
+          IOD_BLOCKS.privateAsn,
+          IOD_BLOCKS.bgpKey,
+          IOD_BLOCKS.rateLimit,
+          IOD_BLOCKS.duration,
+          IOD_BLOCKS.geoCountry,
+        ].sort(),
+      );
+      expect(errors[IOD_BLOCKS.duration]).toBe(
+        "Duration must be a whole number of days, from 1 to 99,999",
+      );
+      expect(errors[IOD_BLOCKS.rateLimit]).toMatch(/^The port has [\d,]+ Mbps left; choose/);
+      expect(apiWordsInErrors(errors)).toEqual({});
     });
 
     it("a BGP key shorter than 6 characters (rule 3)", async () => {

@@ -426,6 +426,42 @@ describe("/connect price, end to end", () => {
       });
     });
 
+    it("keeps the form open with the range at Bandwidth for 99999999 Mbps, what was typed kept", async () => {
+      const opened = await openL2Modal();
+      await env.slack.fillView(USER, {
+        "Source data center": { query: "docklands" },
+        "Destination data center": { query: "ironbridge iad1" },
+        Bandwidth: "99999999",
+        Duration: "12",
+      });
+      const outcome = await env.slack.submitView(USER);
+      expect(outcome.problems).toEqual([]);
+      expect(outcome.responseAction).toBe("errors");
+      expect(outcome.errors).toEqual({
+        [L2_PRICE_BLOCKS.bandwidth]:
+          "Bandwidth must be from 1 Mbps to 100,000 Mbps (100 Gbps, the fastest port)",
+      });
+      // Still the same form, with everything the person entered.
+      expect(outcome.currentView?.view.id).toBe(opened.view.id);
+      const values = outcome.currentView?.view.state.values;
+      expect(values?.[L2_PRICE_BLOCKS.bandwidth]?.[L2_PRICE_ACTIONS.bandwidth]?.value).toBe(
+        "99999999",
+      );
+      expect(
+        values?.[L2_PRICE_BLOCKS.srcDcf]?.[L2_PRICE_ACTIONS.srcDcf]?.selected_option?.value,
+      ).toContain(dcf("ironbridge-docklands-ld8").id);
+    });
+
+    it("Enter in Bandwidth before the data centers are chosen confirms it and submits nothing", async () => {
+      const opened = await openL2Modal();
+      await env.slack.fillView(USER, { Bandwidth: "500" });
+      const enter = await env.slack.pressEnter(USER, "Bandwidth");
+      expect(enter).toMatchObject({ effect: "dispatch", ack: { status: 200 } });
+      expect(env.standin.currentView(USER)?.view.id).toBe(opened.view.id);
+      expect(env.standin.currentView(USER)?.errors).toBeUndefined();
+      expect(await env.slack.pressEnter(USER, "Duration")).toMatchObject({ effect: "dispatch" });
+    });
+
     it("tells the person privately when the provider refuses (no layer 2 in Toronto)", async () => {
       await openL2Modal();
       await env.slack.fillView(USER, {

@@ -18,8 +18,8 @@ import type { Services } from "../../services.js";
 import type { CommandHandler } from "../connect.js";
 import type { ListenerRegistry } from "../listenerTable.js";
 import { selectedValue, typedValue } from "../modalState.js";
+import { acknowledgeEnterIn } from "./enterKey.js";
 import {
-  acknowledgeEnter,
   approvalsUnavailable,
   LatestRebuild,
   openOrderForm,
@@ -80,9 +80,10 @@ export function registerIodListeners(app: ListenerRegistry, services: Services):
   for (const field of IOD_DISPATCH_FIELDS) {
     app.action<BlockAction>(IOD_ACTIONS[field], rebuild);
   }
-  for (const field of IOD_ENTER_ONLY_FIELDS) {
-    app.action<BlockAction>(IOD_ACTIONS[field], acknowledgeEnter);
-  }
+  acknowledgeEnterIn(
+    app,
+    IOD_ENTER_ONLY_FIELDS.map((field) => IOD_ACTIONS[field]),
+  );
 
   app.view(IOD_VIEW, async ({ ack, body, view, client }) => {
     const metadata = parseOrderMetadata(view.private_metadata);

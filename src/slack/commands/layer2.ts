@@ -33,6 +33,7 @@ import type { Services } from "../../services.js";
 import { submittedText } from "../approvals.js";
 import { type CommandContext, type CommandHandler, failureText, type Outcome } from "../connect.js";
 import type { ListenerRegistry } from "../listenerTable.js";
+import { acknowledgeEnterIn } from "./enterKey.js";
 import { blockErrors } from "./pricing.js";
 import { submitFromForm } from "./submitForm.js";
 
@@ -135,14 +136,6 @@ export function rebuildOnChange(
       rebuild.end();
     }
   };
-}
-
-/**
- * Enter in an order form's typed input sends `block_actions` rather than submitting the order
- * (views/layer2Modal.ts `inputBlock`); where the value changes nothing else, an ack is all.
- */
-export async function acknowledgeEnter({ ack }: ViewAction): Promise<void> {
-  await ack();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -293,10 +286,10 @@ export function registerLayer2Listeners(app: ListenerRegistry, services: Service
   for (const field of LAYER2_DISPATCH_FIELDS) {
     app.action<BlockAction>(LAYER2_ACTIONS[field], rebuild);
   }
-  // Enter in a typed input that changes nothing else: acknowledged, the form stays as it is.
-  for (const field of LAYER2_ENTER_ONLY_FIELDS) {
-    app.action<BlockAction>(LAYER2_ACTIONS[field], acknowledgeEnter);
-  }
+  acknowledgeEnterIn(
+    app,
+    LAYER2_ENTER_ONLY_FIELDS.map((field) => LAYER2_ACTIONS[field]),
+  );
 
   app.view(LAYER2_VIEW, async ({ ack, body, view, client }) => {
     const metadata = metadataOf(view.private_metadata);

@@ -74,6 +74,7 @@ import {
 } from "../connect.js";
 import type { ListenerRegistry } from "../listenerTable.js";
 import { checkboxTicked, selectedValue, typedValue } from "../modalState.js";
+import { acknowledgeEnterIn } from "./enterKey.js";
 import { notYetAvailable } from "./notYetAvailable.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -377,6 +378,8 @@ export function registerPricingListeners(app: ListenerRegistry, services: Servic
       await ack({ options: dcfSuggestionOptions(suggestions, typed) });
     });
   }
+
+  acknowledgeEnterIn(app, [L2_PRICE_ACTIONS.bandwidth, L2_PRICE_ACTIONS.duration]);
 
   // The data center changed: show that DCF's speeds, and only those.
   app.action<BlockAction<ExternalSelectAction>>(
