@@ -12,6 +12,7 @@ import { createLogger } from "../../src/log.js";
 import type { Asn, Port, PortCapabilities, ProviderApi } from "../../src/provider/api.js";
 import { httpError } from "../../src/provider/errors.js";
 import { connect, deleteKeys, newStore, portOrderInput, runPrefix } from "../approvals/support.js";
+import { apiWordsIn, scanErrorWords } from "../support/plainWords.js";
 
 // The IO-D flow against an in-memory provider and a real Redis for the approval records.
 
@@ -301,6 +302,32 @@ describe("the IO-D flow", () => {
       if (check.kind !== "invalid") throw new Error("expected errors");
       return check.errors;
     }
+
+    it("says every problem in a network engineer's words: no API field paths, no rule numbers", async () => {
+      // The scan finds what the form used to say, and passes words and examples.
+      expect(
+        apiWordsIn(
+          "(IO-D rule 3) Rate limit can't be more than the port's remaining capacity (capacity.remaining)",
+        ),
+      ).toEqual(["capacity.remaining", "rule 3"]);
+      expect(apiWordsIn("ports.0.speed")).toEqual(["ports.0"]);
+      expect(apiWordsIn("Two letters, e.g. SG; 1.5 Gbps; /48 only")).toEqual([]);
+      for (const valid of [
+        dynamicPrivate(),
+        dynamicPrivate({ asnChoice: "public", publicAsn: pendingAsn.id }),
+        dynamicPrivate({ routing: "STATIC" }),
+      ]) {
+        const { messages, leaks } = await scanErrorWords(valid, async (form) => {
+          const check = await checkIodSubmission(deps(fakeProvider().provider), {
+            form,
+            requester: REQUESTER,
+          });
+          return check.kind === "invalid" ? check.errors : undefined;
+        });
+        expect(leaks).toEqual({});
+        expect(messages.length).toBeGreaterThanOrEqual(8);
+      }
+    });
 
     it("refuses a port that is not IO-D enabled, plainly", async () => {
       const errors = await errorsOf(dynamicPrivate({ accessPort: notEnabled.id }));

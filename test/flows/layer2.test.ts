@@ -18,6 +18,7 @@ import type {
 } from "../../src/provider/api.js";
 import { httpError } from "../../src/provider/errors.js";
 import { connect, deleteKeys, newStore, portOrderInput, runPrefix } from "../approvals/support.js";
+import { scanErrorWords } from "../support/plainWords.js";
 import { connectionPriceResult } from "../views/fixtures.js";
 
 // The layer 2 flow against an in-memory provider (every answer under the test's control) and a
@@ -284,6 +285,20 @@ describe("the layer 2 flow", () => {
       if (!data.price?.ok) throw new Error("no price");
       return data.price.value.key;
     }
+
+    it("says every problem in a network engineer's words: no API field paths, no rule numbers", async () => {
+      for (const valid of [portToPort(), b2b()]) {
+        const { messages, leaks } = await scanErrorWords(valid, async (form) => {
+          const check = await checkLayer2Submission(deps(fakeProvider()), {
+            form,
+            requester: REQUESTER,
+          });
+          return check.kind === "invalid" ? check.errors : undefined;
+        });
+        expect(leaks).toEqual({});
+        expect(messages.length).toBeGreaterThanOrEqual(10);
+      }
+    });
 
     it("port-to-port: exactly the body the rule allows, every field in the summary, and the price", async () => {
       const form = portToPort();

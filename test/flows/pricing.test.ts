@@ -26,6 +26,7 @@ import { createLogger } from "../../src/log.js";
 import { createProviderApi, type Dcf, type ProviderApi } from "../../src/provider/api.js";
 import { createProviderClient } from "../../src/provider/client.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { scanErrorWords } from "../support/plainWords.js";
 import { memoryLogStream } from "../support/recordingServer.js";
 
 let sandbox: Sandbox;
@@ -438,6 +439,16 @@ describe("checkPortPriceForm", () => {
     ...over,
   });
 
+  it("says every problem in a network engineer's words: no API field paths, no rule numbers", async () => {
+    const directory = new DcfDirectory(provider);
+    const { messages, leaks } = await scanErrorWords(form(), async (f) => {
+      const checked = await checkPortPriceForm(directory, f);
+      return checked.ok ? undefined : checked.errors;
+    });
+    expect(leaks).toEqual({});
+    expect(messages.length).toBeGreaterThanOrEqual(6);
+  });
+
   it("accepts a DCF, one of its speeds and a term", async () => {
     const checked = await checkPortPriceForm(new DcfDirectory(provider), form({ term: "1m" }));
     expect(checked).toEqual({
@@ -514,6 +525,16 @@ describe("checkConnectionPriceForm and priceConnection", () => {
     duration: "8",
     durationUnit: "w",
     ...over,
+  });
+
+  it("says every problem in a network engineer's words: no API field paths, no rule numbers", async () => {
+    const directory = new DcfDirectory(provider);
+    const { messages, leaks } = await scanErrorWords(form(), async (f) => {
+      const checked = await checkConnectionPriceForm(directory, f);
+      return checked.ok ? undefined : checked.errors;
+    });
+    expect(leaks).toEqual({});
+    expect(messages.length).toBeGreaterThanOrEqual(10);
   });
 
   it("builds the connection the provider prices, and prices it as the sandbox does", async () => {
