@@ -462,18 +462,20 @@ describe("/connect price, end to end", () => {
       expect(await env.slack.pressEnter(USER, "Duration")).toMatchObject({ effect: "dispatch" });
     });
 
-    it("tells the person privately when the provider refuses (no layer 2 in Toronto)", async () => {
-      await openL2Modal();
+    it("keeps the form open with the provider's refusal next to the data center it refuses (no layer 2 in Toronto)", async () => {
+      const opened = await openL2Modal();
       await env.slack.fillView(USER, {
         "Source data center": { query: "northpoint front street" },
         "Destination data center": { query: "ironbridge iad1" },
         Bandwidth: "100",
       });
-      const answer = nextEphemeral((m) => m.text.includes("Layer 2 is not available"));
-      await env.slack.submitView(USER);
-      const reply = await answer();
-      expect(reply.text).toContain(":warning:");
-      expect(reply.text).toContain("Toronto");
+      const outcome = await env.slack.submitView(USER);
+      expect(outcome.problems).toEqual([]);
+      expect(outcome.currentView?.view.id).toBe(opened.view.id);
+      expect(Object.keys(outcome.errors ?? {})).toEqual([L2_PRICE_BLOCKS.srcDcf]);
+      expect(outcome.errors?.[L2_PRICE_BLOCKS.srcDcf]).toMatch(
+        /^The provider can't price this connection: .*Layer 2 is not available.*Toronto/,
+      );
     });
   });
 });
