@@ -856,7 +856,12 @@ export async function checkPortPriceForm(
 ): Promise<FormCheck<CheckedPortPrice, PortPriceFormField>> {
   const parsed = portPriceFormRule.safeParse(form);
   if (!parsed.success) {
-    return { ok: false, errors: zodFieldErrors<PortPriceFormField>(parsed.error) };
+    const errors = zodFieldErrors<PortPriceFormField>(parsed.error);
+    // The data center is looked up even when another field is wrong: one answer, all problems.
+    const id = errors.dcf === undefined ? dcfIdOf(form.dcf) : undefined;
+    const looked = id === undefined ? undefined : await lookUpForForm(directory, id, deadlineMs);
+    if (looked && "error" in looked) errors.dcf = looked.error;
+    return { ok: false, errors };
   }
   const { dcf: id, speed, term, includeCrossConnect } = parsed.data;
   const looked = await lookUpForForm(directory, id, deadlineMs);

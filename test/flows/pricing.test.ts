@@ -449,6 +449,21 @@ describe("checkPortPriceForm", () => {
     expect(messages.length).toBeGreaterThanOrEqual(6);
   });
 
+  it("answers an unknown data center and a bad term in one go", async () => {
+    expect(
+      await checkPortPriceForm(
+        new DcfDirectory(provider),
+        form({ dcf: "ffffffff|gone", term: "3y" }),
+      ),
+    ).toEqual({
+      ok: false,
+      errors: {
+        dcf: "Pick a data center from the list",
+        term: "Choose 1 year or month to month",
+      },
+    });
+  });
+
   it("accepts a DCF, one of its speeds and a term", async () => {
     const checked = await checkPortPriceForm(new DcfDirectory(provider), form({ term: "1m" }));
     expect(checked).toEqual({
