@@ -129,6 +129,21 @@ function plainText(text: string) {
   return { type: "plain_text" as const, text, emoji: true };
 }
 
+/** The typed inputs of the Edge quote and order forms: Enter there only confirms the field. */
+export const EDGE_ENTER_ONLY_INPUTS = [
+  EDGE_QUOTE_INPUTS.bandwidth,
+  EDGE_QUOTE_INPUTS.term,
+  EDGE_QUOTE_INPUTS.address,
+  EDGE_QUOTE_INPUTS.postCode,
+  EDGE_ORDER_INPUTS.portName,
+] as const;
+
+/**
+ * For a typed input of a form with other inputs: Enter confirms the field and never submits the
+ * form (layer2Modal.ts `inputBlock` says why); the app acks it (EDGE_ENTER_ONLY_INPUTS).
+ */
+const ENTER_CONFIRMS_FIELD = { dispatch_action: true } as const;
+
 function input(
   blockId: string,
   label: string,
@@ -238,15 +253,20 @@ function bandwidthBlocks(catalogue: EdgeCatalogue): InputBlock[] {
       ),
     ];
   }
-  // The provider's list could not be read: a number and a unit, checked by the provider.
+  // The provider's list could not be read: a number and a unit, checked by the provider. No
+  // min_value: Slack's client would answer a range alone, before the form's other problems.
   return [
-    input(EDGE_QUOTE_BLOCKS.bandwidth, "Bandwidth", {
-      type: "number_input",
-      action_id: EDGE_QUOTE_INPUTS.bandwidth,
-      is_decimal_allowed: true,
-      min_value: "0.001",
-      placeholder: plainText("e.g. 100"),
-    }),
+    input(
+      EDGE_QUOTE_BLOCKS.bandwidth,
+      "Bandwidth",
+      {
+        type: "number_input",
+        action_id: EDGE_QUOTE_INPUTS.bandwidth,
+        is_decimal_allowed: true,
+        placeholder: plainText("e.g. 100"),
+      },
+      ENTER_CONFIRMS_FIELD,
+    ),
     input(EDGE_QUOTE_BLOCKS.bandwidthUnit, "Bandwidth unit", {
       type: "static_select",
       action_id: EDGE_QUOTE_INPUTS.bandwidthUnit,
@@ -268,13 +288,17 @@ function termBlocks(catalogue: EdgeCatalogue): InputBlock[] {
     ];
   }
   return [
-    input(EDGE_QUOTE_BLOCKS.term, "Contract term", {
-      type: "number_input",
-      action_id: EDGE_QUOTE_INPUTS.term,
-      is_decimal_allowed: false,
-      min_value: "1",
-      placeholder: plainText("e.g. 12"),
-    }),
+    input(
+      EDGE_QUOTE_BLOCKS.term,
+      "Contract term",
+      {
+        type: "number_input",
+        action_id: EDGE_QUOTE_INPUTS.term,
+        is_decimal_allowed: false,
+        placeholder: plainText("e.g. 12"),
+      },
+      ENTER_CONFIRMS_FIELD,
+    ),
     input(EDGE_QUOTE_BLOCKS.termUnit, "Contract term unit", {
       type: "static_select",
       action_id: EDGE_QUOTE_INPUTS.termUnit,
@@ -309,7 +333,10 @@ export function edgeQuoteModal(state: EdgeQuoteModalInput): ModalView {
         max_length: ADDRESS_MAX,
         placeholder: plainText("e.g. 1 Raffles Place, Singapore 048616"),
       },
-      { hint: plainText("The site's full street address, as a maps search shows it") },
+      {
+        ...ENTER_CONFIRMS_FIELD,
+        hint: plainText("The site's full street address, as a maps search shows it"),
+      },
     ),
   ];
   if (country?.postCodeRequired) {
@@ -324,6 +351,7 @@ export function edgeQuoteModal(state: EdgeQuoteModalInput): ModalView {
           placeholder: plainText(isSingapore(country.country) ? "e.g. 048616" : "Post code"),
         },
         {
+          ...ENTER_CONFIRMS_FIELD,
           hint: plainText(
             isSingapore(country.country)
               ? "Required for Singapore: 6 digits"
@@ -449,7 +477,7 @@ export function edgeOrderModal(input_: {
             .slice(0, 20)}-1`,
         ),
       },
-      { hint: plainText("Unique among your ports and Edge orders") },
+      { ...ENTER_CONFIRMS_FIELD, hint: plainText("Unique among your ports and Edge orders") },
     ),
     context(
       [

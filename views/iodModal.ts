@@ -62,6 +62,20 @@ export const IOD_BLOCKS = {
   name: "iod_name",
 } as const satisfies Record<IodField, string>;
 
+/**
+ * Typed inputs that change nothing else: Enter there only confirms the field and never submits
+ * the order (layer2Modal.ts `inputBlock` says why).
+ */
+export const IOD_ENTER_ONLY_FIELDS = [
+  "privateAsn",
+  "bgpKey",
+  "rateLimit",
+  "duration",
+  "geoCountry",
+  "geoCity",
+  "name",
+] as const satisfies readonly IodField[];
+
 export const IOD_ACTIONS = {
   accessPort: "iod_access_port_select",
   routing: "iod_routing_choice",
@@ -246,7 +260,7 @@ function dynamicBlocks(data: IodModalData): KnownBlock[] {
       },
     ),
     context(
-      "Any prefix you advertise through BGP must be registered and signed under your ASN in the regional Internet routing registry (IO-D rule 6).",
+      "Any prefix you advertise through BGP must be registered and signed under your ASN in the regional Internet routing registry.",
     ),
   );
   return blocks;
@@ -276,7 +290,7 @@ export function iodModal(data: IodModalData, options: IodModalOptions): ModalVie
       : [
           {
             ...context(
-              "Static routing has no BGP session, so there is no ASN or BGP key to choose: the provider assigns a private ASN (IO-D rule 5).",
+              "Static routing has no BGP session, so there is no ASN or BGP key to choose: the provider assigns a private ASN.",
             ),
             block_id: IOD_ROUTING_NOTE_BLOCK,
           } as KnownBlock,
@@ -302,7 +316,7 @@ export function iodModal(data: IodModalData, options: IodModalOptions): ModalVie
       IOD_BLOCKS.ipv6,
       "IPv6",
       staticSelect(IOD_ACTIONS.ipv6, IPV6_OPTIONS, values.ipv6, "IPv6 block"),
-      { hint: plainText(`IPv6 comes as a /${IOD_IPV6_BLOCK} block only (IO-D rule 4)`) },
+      { hint: plainText(`IPv6 comes as a /${IOD_IPV6_BLOCK} block only`) },
     ),
     inputBlock(
       IOD_BLOCKS.rateLimit,

@@ -91,6 +91,12 @@ export const LAYER2_DISPATCH_FIELDS = [
   "duration",
 ] as const satisfies readonly Layer2Field[];
 
+/** Typed inputs that change nothing else: Enter there only confirms the field (see inputBlock). */
+export const LAYER2_ENTER_ONLY_FIELDS = [
+  "destCompany",
+  "name",
+] as const satisfies readonly Layer2Field[];
+
 export const LAYER2_DEST_DETAILS_BLOCK = "l2_dest_details";
 export const LAYER2_PRICE_BLOCK = "l2_price";
 export const LAYER2_REVIEW_BLOCK = "l2_review";
@@ -139,6 +145,21 @@ export function plainText(text: string) {
 /** Option and description texts are plain text: undo the mrkdwn escaping of shared helpers. */
 export const plain = plainFromMrkdwn;
 
+/**
+ * Enter in a Slack text or number input submits the whole modal unless the input's block has
+ * `dispatch_action`; then Enter sends `block_actions` instead. In an order form, submitting on
+ * Enter sends a half-filled order: Slack marks every required field not yet reached "Please
+ * complete this required field." before the person got there. So every typed input of a form
+ * with more than one input (layer 2, IO-D, port order, price l2, Edge quote and order)
+ * dispatches: Enter confirms that field (and rebuilds the form where the value changes it), and
+ * only the submit button submits — an order that costs money goes on a deliberate click, not a
+ * key pressed to finish a field. The alternatives were worse: marking later fields optional
+ * makes Slack label required fields "(optional)" and still sends the half-filled order; a
+ * multi-step form would split a form that is rebuilt in place anyway. Typed inputs whose value
+ * changes nothing else get an ack-only listener (src/slack/commands/enterKey.ts).
+ */
+const TYPED_ELEMENTS = new Set(["plain_text_input", "number_input"]);
+
 export function inputBlock(
   blockId: string,
   label: string,
@@ -153,7 +174,7 @@ export function inputBlock(
   };
   if (extra.hint) block.hint = extra.hint;
   if (extra.optional) block.optional = true;
-  if (extra.dispatch_action) block.dispatch_action = true;
+  if (extra.dispatch_action || TYPED_ELEMENTS.has(element.type)) block.dispatch_action = true;
   return block;
 }
 
@@ -188,7 +209,12 @@ export function radioButtons(
   };
 }
 
-/** A number input; the initial value is kept only when it is a number a person could type. */
+/**
+ * A number input; the initial value is kept only when it is a number a person could type. No
+ * min_value/max_value: Slack's client checks those itself and answers only that field, so a
+ * person would meet one problem per submit. The range is checked with everything else, and
+ * every problem is answered at once next to its field.
+ */
 export function numberInput(
   actionId: string,
   initial: string | undefined,
@@ -198,7 +224,6 @@ export function numberInput(
     type: "number_input",
     action_id: actionId,
     is_decimal_allowed: false,
-    min_value: "1",
     placeholder: plainText(placeholder),
     ...(initial && /^\d{1,12}$/.test(initial) ? { initial_value: initial } : {}),
   };

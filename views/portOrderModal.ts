@@ -222,7 +222,11 @@ function portNameInput(): InputBlock {
       max_length: PORT_NAME_MAX_LENGTH,
       placeholder: plainText("e.g. ams-core-01"),
     },
-    { hint: plainText("Unique among your company's ports; one line") },
+    {
+      // Enter confirms the name and never submits the order (layer2Modal.ts inputBlock).
+      dispatch_action: true,
+      hint: plainText("Unique among your company's ports; one line"),
+    },
   );
 }
 

@@ -7,6 +7,7 @@ import type {
   StaticSelect,
 } from "@slack/types";
 import {
+  CONNECTION_BANDWIDTH_MAX_MBPS,
   CONNECTION_DURATION_UNITS,
   type ConnectionPriceFormField,
   DCF_SEARCH_MIN,
@@ -388,14 +389,20 @@ export function connectionPriceModal(metadata: PriceModalMetadata): ModalView {
     input(
       L2_PRICE_BLOCKS.bandwidth,
       "Bandwidth",
+      // No min_value/max_value on number inputs: Slack's client checks those itself and shows
+      // only that error, hiding every other problem until the next submit. The range is checked
+      // with everything else (flows/pricing.ts) and said in the hint.
       {
         type: "number_input",
         action_id: L2_PRICE_ACTIONS.bandwidth,
         is_decimal_allowed: false,
-        min_value: "1",
         placeholder: plainText("e.g. 500"),
       },
-      { hint: plainText("In Mbps") },
+      {
+        // Enter confirms the field and never submits the form (layer2Modal.ts inputBlock).
+        dispatch_action: true,
+        hint: plainText(`In Mbps, from 1 to ${formatMbps(CONNECTION_BANDWIDTH_MAX_MBPS)}`),
+      },
     ),
     input(
       L2_PRICE_BLOCKS.classOfService,
@@ -406,13 +413,17 @@ export function connectionPriceModal(metadata: PriceModalMetadata): ModalView {
         "SILVER",
       ),
     ),
-    input(L2_PRICE_BLOCKS.duration, "Duration", {
-      type: "number_input",
-      action_id: L2_PRICE_ACTIONS.duration,
-      is_decimal_allowed: false,
-      min_value: "1",
-      initial_value: "12",
-    }),
+    input(
+      L2_PRICE_BLOCKS.duration,
+      "Duration",
+      {
+        type: "number_input",
+        action_id: L2_PRICE_ACTIONS.duration,
+        is_decimal_allowed: false,
+        initial_value: "12",
+      },
+      { dispatch_action: true },
+    ),
     input(
       L2_PRICE_BLOCKS.durationUnit,
       "Duration unit",

@@ -105,6 +105,9 @@ function text(x: unknown, max = 200): string | undefined {
   return trimmed === "" || trimmed.length > max ? undefined : trimmed;
 }
 
+/** The longest term the form takes: five digits of days (whole() reads no more). */
+const IOD_DURATION_MAX_DAYS = 99_999;
+
 function whole(x: unknown, digits = 9): number | undefined {
   const t = typeof x === "number" ? String(x) : text(x, 12);
   if (t === undefined || !new RegExp(`^\\d{1,${digits}}$`).test(t)) return undefined;
@@ -361,7 +364,7 @@ function checkValues(
     } else if (chosenAsn === "private-requested") {
       const requested = whole(form.privateAsn, 10);
       if (requested === undefined) {
-        errors.privateAsn = "(IO-D rule 1) Enter the private ASN as a whole number, e.g. 64512";
+        errors.privateAsn = "Enter the private ASN as a whole number, e.g. 64512";
       } else {
         Object.assign(asn, { privateAsn: true, privateAsnRequested: requested });
         asnLine = `Private AS${requested}${requested === data.suggestedAsn ? " (the provider's suggestion)" : ""}`;
@@ -370,9 +373,9 @@ function checkValues(
       const record = data.publicAsns?.ok
         ? data.publicAsns.value.find((a) => a.id === values.publicAsnId)
         : undefined;
-      if (!values.publicAsnId) errors.publicAsn = "(IO-D rule 2) Choose one of your verified ASNs";
-      else if (!record)
-        errors.publicAsn = "(IO-D rule 2) Pick one of your verified ASNs from the list";
+      if (!values.publicAsnId)
+        errors.publicAsn = "A public ASN needs one of your verified ASNs: choose it";
+      else if (!record) errors.publicAsn = "Pick one of your verified ASNs from the list";
       else {
         Object.assign(asn, { privateAsn: false, asnId: record.id });
         asnLine = `Public ${asnText(record)} (verified ASN record ${record.id})`;
@@ -382,7 +385,7 @@ function checkValues(
     const key =
       typeof form.bgpKey === "string" && form.bgpKey.trim() !== "" ? form.bgpKey : undefined;
     if (form.bgpKey !== undefined && form.bgpKey !== null && typeof form.bgpKey !== "string") {
-      errors.bgpKey = "(IO-D rule 3) BGP key must be text";
+      errors.bgpKey = "BGP key must be text";
     } else if (key === undefined) {
       asn.autoAssignBgpKey = true;
       bgpLine = "Assigned by the provider";
@@ -403,7 +406,7 @@ function checkValues(
   if (values.ipBlock === undefined) errors.ipBlock = "Choose the IPv4 block size";
   else if (values.ipBlock === IPV4_NONE) {
     if (!noneAllowed) {
-      errors.ipBlock = `(IO-D rule ${dynamic ? 1 : 5}) An IPv4 block is required with ${dynamic ? "a private ASN" : "static routing"}`;
+      errors.ipBlock = `${dynamic ? "A private ASN" : "Static routing"} needs an IPv4 block: the provider assigns it, so choose its size`;
     }
   } else {
     const n = whole(values.ipBlock, 2);
@@ -421,16 +424,17 @@ function checkValues(
   }
 
   const rateLimit = whole(form.rateLimit);
+  const free = port ? remainingCapacity(port) : undefined;
+  const upTo = free !== undefined ? `up to ${formatMbps(free)}` : "up to the port's free capacity";
   if (rateLimit === undefined || rateLimit < 1) {
-    errors.rateLimit = "Rate limit must be a whole number of Mbps";
-  } else if (port) {
-    const free = remainingCapacity(port);
-    if (free !== undefined && rateLimit > free) {
-      errors.rateLimit = `Rate limit can't be more than the port's remaining capacity (capacity.remaining): ${formatMbps(free)}`;
-    }
+    errors.rateLimit = `Rate limit must be a whole number of Mbps, from 1 ${upTo}`;
+  } else if (free !== undefined && rateLimit > free) {
+    errors.rateLimit = `The port has ${formatMbps(free)} left; choose ${formatMbps(free)} or less`;
   }
   const days = whole(form.duration, 5);
-  if (days === undefined || days < 1) errors.duration = "Duration must be a whole number of days";
+  if (days === undefined || days < 1) {
+    errors.duration = `Duration must be a whole number of days, from 1 to ${IOD_DURATION_MAX_DAYS.toLocaleString("en-US")}`;
+  }
 
   const countryRaw = typeof form.geoCountry === "string" ? form.geoCountry.trim() : undefined;
   const country = countryRaw ? countryRaw.toUpperCase() : undefined;
@@ -494,13 +498,13 @@ function checkValues(
   if (checked.type === "STATIC") {
     summary.push({
       label: "Private ASN flag",
-      value: `Sent as ${IOD_STATIC_PRIVATE_ASN} (the IO-D rule 5 text; the spec's STATIC sample sends false)`,
+      value: `Sent as ${IOD_STATIC_PRIVATE_ASN}: the provider's rule for static routing says so (its own static example sends false)`,
     });
   } else {
     summary.push({
       label: "Prefixes",
       value:
-        "Any prefix advertised through BGP must be registered and signed under your ASN in the regional Internet routing registry (IO-D rule 6).",
+        "Any prefix advertised through BGP must be registered and signed under your ASN in the regional Internet routing registry.",
     });
   }
   return { body: checked, summary, port };

@@ -599,15 +599,16 @@ function checkValues(
 
   // Bandwidth within the free capacity of both ends.
   const bandwidth = wholeNumber(form.bandwidth);
-  if (bandwidth === undefined) errors.bandwidth = "Bandwidth must be a whole number of Mbps";
-  else {
-    const free = source ? remainingCapacity(source) : undefined;
-    const destFree = destPort ? remainingCapacity(destPort) : undefined;
-    if (free !== undefined && bandwidth > free) {
-      errors.bandwidth = `Bandwidth can't be more than the source port's free capacity: ${formatMbps(free)}`;
-    } else if (destFree !== undefined && bandwidth > destFree) {
-      errors.bandwidth = `Bandwidth can't be more than the destination port's free capacity: ${formatMbps(destFree)}`;
-    }
+  const free = source ? remainingCapacity(source) : undefined;
+  const destFree = destPort ? remainingCapacity(destPort) : undefined;
+  if (bandwidth === undefined) {
+    const upTo =
+      free !== undefined ? `up to ${formatMbps(free)}` : "up to the source port's free capacity";
+    errors.bandwidth = `Bandwidth must be a whole number of Mbps, from 1 ${upTo}`;
+  } else if (free !== undefined && bandwidth > free) {
+    errors.bandwidth = `The source port has ${formatMbps(free)} left; choose ${formatMbps(free)} or less`;
+  } else if (destFree !== undefined && bandwidth > destFree) {
+    errors.bandwidth = `The destination port has ${formatMbps(destFree)} left; choose ${formatMbps(destFree)} or less`;
   }
   if (
     typeof form.classOfService !== "string" ||
@@ -616,7 +617,8 @@ function checkValues(
     errors.classOfService = `Class of service must be one of ${CLASSES_OF_SERVICE.join(", ")}`;
   }
   const duration = wholeNumber(form.duration);
-  if (duration === undefined) errors.duration = "Duration must be a whole number of months";
+  if (duration === undefined)
+    errors.duration = "Duration must be a whole number of months, at least 1";
   if (
     typeof form.durationUnit !== "string" ||
     !(LAYER2_DURATION_UNITS as readonly string[]).includes(form.durationUnit)

@@ -2,7 +2,7 @@
 // connections (modal). Slack-free: plain inputs in, plain outcomes out; the Slack layer renders
 // them with views/pricing.ts and views/pricingModals.ts.
 import { z } from "zod";
-import { formatSpeed } from "../../views/format.js";
+import { formatMbps, formatSpeed } from "../../views/format.js";
 import { isSet } from "../../views/time.js";
 import type {
   CallOptions,
@@ -856,7 +856,12 @@ export async function checkPortPriceForm(
 ): Promise<FormCheck<CheckedPortPrice, PortPriceFormField>> {
   const parsed = portPriceFormRule.safeParse(form);
   if (!parsed.success) {
-    return { ok: false, errors: zodFieldErrors<PortPriceFormField>(parsed.error) };
+    const errors = zodFieldErrors<PortPriceFormField>(parsed.error);
+    // The data center is looked up even when another field is wrong: one answer, all problems.
+    const id = errors.dcf === undefined ? dcfIdOf(form.dcf) : undefined;
+    const looked = id === undefined ? undefined : await lookUpForForm(directory, id, deadlineMs);
+    if (looked && "error" in looked) errors.dcf = looked.error;
+    return { ok: false, errors };
   }
   const { dcf: id, speed, term, includeCrossConnect } = parsed.data;
   const looked = await lookUpForForm(directory, id, deadlineMs);
@@ -911,8 +916,21 @@ const CONNECTION_RULE_FIELDS: Readonly<Record<string, ConnectionPriceFormField>>
 export const CONNECTION_DURATION_UNITS = ["m", "w"] as const;
 export type ConnectionDurationUnit = (typeof CONNECTION_DURATION_UNITS)[number];
 
-const wholeNumber = (label: string, unit?: string) =>
-  z
+/**
+ * A connection can't carry more than its ports: 100 Gbps is the fastest port speed sold (the
+ * sandbox's rate card stops there too). Checked here, next to the field, rather than left to the
+ * provider, whose refusal would only come after the form has closed.
+ */
+export const CONNECTION_BANDWIDTH_MAX_MBPS = 100_000;
+const BANDWIDTH_RANGE = `from 1 Mbps to ${formatMbps(CONNECTION_BANDWIDTH_MAX_MBPS)} (100 Gbps, the fastest port)`;
+
+/** Terms longer than this many units are no term a person means (and overflow nothing). */
+const DURATION_MAX = 999;
+
+/** A whole number typed into the form, with its range said in words when it is outside it. */
+const wholeNumber = (label: string, range: { max: number; words: string }, unit?: string) => {
+  const outside = `${label} must be ${range.words}`;
+  return z
     .string({
       error: (iss) =>
         iss.input === undefined || iss.input === null
@@ -921,10 +939,10 @@ const wholeNumber = (label: string, unit?: string) =>
     })
     .trim()
     .min(1, `Enter the ${label.toLowerCase()}`)
-    .max(12, `${label} is too large`)
-    .regex(/^\d+$/, `${label} must be a whole number${unit ? ` of ${unit}` : ""}`)
+    .regex(/^\d+$/, `${label} must be a whole number${unit ? ` of ${unit}` : ""}, ${range.words}`)
     .transform(Number)
-    .refine((n) => n > 0, `${label} must be greater than 0`);
+    .refine((n) => n >= 1 && n <= range.max, outside);
+};
 
 const connectionPriceFormRule = z.object({
   srcDcf: optionValue(
@@ -949,11 +967,15 @@ const connectionPriceFormRule = z.object({
     }
     return id;
   }),
-  bandwidth: wholeNumber("Bandwidth", "Mbps"),
+  bandwidth: wholeNumber(
+    "Bandwidth",
+    { max: CONNECTION_BANDWIDTH_MAX_MBPS, words: BANDWIDTH_RANGE },
+    "Mbps",
+  ),
   classOfService: z.enum(CLASSES_OF_SERVICE, {
     error: `Class of service must be one of ${CLASSES_OF_SERVICE.join(", ")}`,
   }),
-  duration: wholeNumber("Duration"),
+  duration: wholeNumber("Duration", { max: DURATION_MAX, words: `from 1 to ${DURATION_MAX}` }),
   durationUnit: z.enum(CONNECTION_DURATION_UNITS, {
     error: "Duration unit must be months or weeks",
   }),
@@ -965,9 +987,17 @@ export interface CheckedConnectionPrice {
   config: ConnectionPriceConfig;
 }
 
+/** A data center reference as the form sent it, when it reads as one (else the shape rule says why). */
+function dcfIdOf(value: unknown): string | undefined {
+  return typeof value === "string" && value.length <= OPTION_VALUE_MAX
+    ? parseDcfRef(value)
+    : undefined;
+}
+
 /**
- * Checks the layer 2 modal's values: shapes (zod), both DCFs exist (looked up in parallel
- * within the deadline), then the provider's connection rule.
+ * Checks the layer 2 modal's values: shapes (zod) and both DCFs (looked up in parallel within
+ * the deadline) together, so every problem is answered in one go; then the provider's
+ * connection rule.
  */
 export async function checkConnectionPriceForm(
   directory: DcfDirectory,
@@ -975,23 +1005,22 @@ export async function checkConnectionPriceForm(
   deadlineMs = SUBMISSION_DEADLINE_MS,
 ): Promise<FormCheck<CheckedConnectionPrice, ConnectionPriceFormField>> {
   const parsed = connectionPriceFormRule.safeParse(form);
-  if (!parsed.success) {
-    return { ok: false, errors: zodFieldErrors<ConnectionPriceFormField>(parsed.error) };
+  const errors: Partial<Record<ConnectionPriceFormField, string>> = parsed.success
+    ? {}
+    : zodFieldErrors<ConnectionPriceFormField>(parsed.error);
+  // The data centers are looked up even when another field is wrong: one answer, all problems.
+  const srcId = dcfIdOf(form.srcDcf);
+  const destId = dcfIdOf(form.destDcf);
+  const [src, dest] = await Promise.all([
+    srcId === undefined ? undefined : lookUpForForm(directory, srcId, deadlineMs),
+    destId === undefined ? undefined : lookUpForForm(directory, destId, deadlineMs),
+  ]);
+  if (src && "error" in src) errors.srcDcf ??= src.error;
+  if (dest && "error" in dest) errors.destDcf ??= dest.error;
+  if (!parsed.success || !src || "error" in src || !dest || "error" in dest) {
+    return { ok: false, errors };
   }
   const value = parsed.data;
-  const [src, dest] = await Promise.all([
-    lookUpForForm(directory, value.srcDcf, deadlineMs),
-    lookUpForForm(directory, value.destDcf, deadlineMs),
-  ]);
-  if ("error" in src || "error" in dest) {
-    return {
-      ok: false,
-      errors: {
-        ...("error" in src ? { srcDcf: src.error } : {}),
-        ...("error" in dest ? { destDcf: dest.error } : {}),
-      },
-    };
-  }
   const config = {
     bandwidth: value.bandwidth,
     classOfService: value.classOfService,

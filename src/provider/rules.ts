@@ -376,22 +376,20 @@ export function isPrivateAsn(asn: number): boolean {
   return Number.isSafeInteger(asn) && PRIVATE_ASN_RANGES.some(([lo, hi]) => asn >= lo && asn <= hi);
 }
 
-const RULE = (n: number) => `(IO-D rule ${n})`;
-
 // "must not be present" is read literally: a key sent as false is still present.
 function giaRules(v: Record_, ctx: RefineCtx): void {
-  const mustBeAbsent = (rule: number, key: string, msg: string) => {
-    if (present(v, key)) fail(ctx, key, `${RULE(rule)} ${msg}`);
+  const mustBeAbsent = (key: string, msg: string) => {
+    if (present(v, key)) fail(ctx, key, msg);
   };
 
   if (v.type === "DYNAMIC" && v.privateAsn === true) {
     const auto = v.privateAsnAutoAssign === true;
     const requested = present(v, "privateAsnRequested");
     if (!auto && !requested) {
-      fail(ctx, "privateAsnRequested", `${RULE(1)} Choose private ASN auto-assign or enter one`);
+      fail(ctx, "privateAsnRequested", `Choose private ASN auto-assign or enter one`);
     } else if (auto && requested) {
       // Both would leave it unclear which ASN the service gets.
-      fail(ctx, "privateAsnRequested", `${RULE(1)} Choose auto-assign or a private ASN, not both`);
+      fail(ctx, "privateAsnRequested", `Choose auto-assign or a private ASN, not both`);
     } else if (
       requested &&
       typeof v.privateAsnRequested === "number" &&
@@ -400,62 +398,51 @@ function giaRules(v: Record_, ctx: RefineCtx): void {
       fail(
         ctx,
         "privateAsnRequested",
-        `${RULE(1)} Private ASN must be in 64512–65534 or 4200000000–4294967294`,
+        `Private ASN must be in 64512–65534 or 4200000000–4294967294`,
       );
     }
-    if (!present(v, "ipBlock")) fail(ctx, "ipBlock", `${RULE(1)} IP block is required`);
-    mustBeAbsent(1, "asnId", "Public ASN can't be used with a private ASN");
+    if (!present(v, "ipBlock"))
+      fail(ctx, "ipBlock", "A private ASN needs an IPv4 block: choose its size");
+    mustBeAbsent("asnId", "Public ASN can't be used with a private ASN");
   }
 
   if (v.type === "DYNAMIC" && v.privateAsn === false) {
     if (!present(v, "asnId")) {
-      fail(ctx, "asnId", `${RULE(2)} Public ASN is required when not using a private ASN`);
+      fail(ctx, "asnId", `Public ASN is required when not using a private ASN`);
     }
-    mustBeAbsent(2, "privateAsnRequested", "Private ASN can't be used with a public ASN");
-    mustBeAbsent(
-      2,
-      "privateAsnAutoAssign",
-      "Private ASN auto-assign can't be used with a public ASN",
-    );
+    mustBeAbsent("privateAsnRequested", "Private ASN can't be used with a public ASN");
+    mustBeAbsent("privateAsnAutoAssign", "Private ASN auto-assign can't be used with a public ASN");
   }
 
   if (v.type === "DYNAMIC") {
     const auto = v.autoAssignBgpKey === true;
     const key = v.bgpKey;
     if (!auto && key === undefined) {
-      fail(ctx, "bgpKey", `${RULE(3)} Enter a BGP key (6 to 24 characters) or choose auto-assign`);
+      fail(ctx, "bgpKey", `Enter a BGP key (6 to 24 characters) or choose auto-assign`);
     } else if (auto && key !== undefined) {
-      fail(ctx, "bgpKey", `${RULE(3)} Choose BGP key auto-assign or enter a key, not both`);
+      fail(ctx, "bgpKey", `Choose BGP key auto-assign or enter a key, not both`);
     } else if (typeof key === "string" && (key.length < BGP_KEY_MIN || key.length > BGP_KEY_MAX)) {
-      fail(ctx, "bgpKey", `${RULE(3)} BGP key must be 6 to 24 characters`);
+      fail(ctx, "bgpKey", `BGP key must be 6 to 24 characters`);
     }
   }
 
   if (v.enableIpv6 === true && !present(v, "ipv6Block")) {
-    fail(ctx, "ipv6Block", `${RULE(4)} IPv6 block is required when IPv6 is on; it can only be /48`);
+    fail(ctx, "ipv6Block", `IPv6 block is required when IPv6 is on; it can only be /48`);
   } else if (typeof v.ipv6Block === "number" && v.ipv6Block !== IOD_IPV6_BLOCK) {
-    fail(ctx, "ipv6Block", `${RULE(4)} IPv6 block can only be /48`);
+    fail(ctx, "ipv6Block", `IPv6 block can only be /48`);
   }
 
   if (v.type === "STATIC") {
     if (v.privateAsnAutoAssign !== true) {
-      fail(
-        ctx,
-        "privateAsnAutoAssign",
-        `${RULE(5)} Static routing needs private ASN auto-assign on`,
-      );
+      fail(ctx, "privateAsnAutoAssign", `Static routing needs private ASN auto-assign on`);
     }
     if (!present(v, "ipBlock")) {
-      fail(ctx, "ipBlock", `${RULE(5)} IP block is required for static routing`);
+      fail(ctx, "ipBlock", "Static routing needs an IPv4 block: choose its size");
     }
-    mustBeAbsent(5, "asnId", "Public ASN can't be used with static routing");
-    mustBeAbsent(
-      5,
-      "privateAsnRequested",
-      "A chosen private ASN can't be used with static routing",
-    );
-    mustBeAbsent(5, "bgpKey", "BGP key can't be used with static routing");
-    mustBeAbsent(5, "autoAssignBgpKey", "BGP key auto-assign can't be used with static routing");
+    mustBeAbsent("asnId", "Public ASN can't be used with static routing");
+    mustBeAbsent("privateAsnRequested", "A chosen private ASN can't be used with static routing");
+    mustBeAbsent("bgpKey", "BGP key can't be used with static routing");
+    mustBeAbsent("autoAssignBgpKey", "BGP key auto-assign can't be used with static routing");
   }
 }
 

@@ -1,15 +1,19 @@
 import type { BlockElementAction, SlashCommand } from "@slack/bolt";
 import { viewProblems } from "./blockKit.js";
 import {
+  enterKeyEffect,
   type FieldInput,
   type FillOptions,
   fillModal,
   findElement,
+  findInputByLabel,
   type LocatedElement,
   type ModalInputs,
   type ModalSession,
   missingRequiredInputs,
+  requiredFieldErrors,
   stateValueFor,
+  untouchedStateValue,
 } from "./modal.js";
 import {
   type ActionSource,
@@ -175,6 +179,20 @@ export interface ViewSubmissionOutcome extends AppAck {
   /** What Slack would have refused in the app's answer (an invalid view, unknown block ids). */
   problems: string[];
 }
+
+/** What Enter in a modal's text or number input led to (see modal.ts `enterKeyEffect`). */
+export type EnterOutcome =
+  /** The block dispatches: `block_actions` went to the app (its ack is here); nothing submitted. */
+  | { effect: "dispatch"; ack: AppAck }
+  /** A multiline input: a new line, nothing sent. */
+  | { effect: "newline" }
+  /**
+   * Enter submitted the modal, but a required input was empty: Slack's client shows its own
+   * message next to each (by block_id) and sends nothing to the app.
+   */
+  | { effect: "submit"; refused: Record<string, string> }
+  /** Enter submitted the modal: the app's answer, applied as for the submit button. */
+  | { effect: "submit"; submitted: ViewSubmissionOutcome };
 
 export interface SubmitOptions {
   /** Send even when a required input is empty (Slack's client would not). */
@@ -502,6 +520,38 @@ export class SlackAppDriver<T extends Transport = Transport> {
     });
     const ack = await this.transport.send("interaction", payload);
     return this.applySubmissionAck(userId, stored, ack);
+  }
+
+  /**
+   * The person presses Enter in the input labelled `label` of their open modal (or
+   * `options.viewId`), with what was entered so far: Slack's client dispatches, adds a line, or
+   * submits the whole modal (refusing to send while a required input is empty).
+   */
+  async pressEnter(
+    userId: string,
+    label: string,
+    options: { viewId?: string } = {},
+  ): Promise<EnterOutcome> {
+    const stored = await this.openModal(userId, options.viewId);
+    const view = stored.view;
+    const located = findInputByLabel(view.blocks, label);
+    const effect = enterKeyEffect(located);
+    if (effect === "newline") return { effect };
+    if (effect === "dispatch") {
+      const value =
+        view.state.values[located.blockId]?.[located.actionId] ??
+        untouchedStateValue(located.element);
+      const payload = blockActionsPayload({
+        actor: this.actor(userId),
+        source: { kind: "view", view },
+        actions: [actionFor(located, value)],
+        triggerId: this.workspace.issueTrigger(userId),
+      });
+      return { effect, ack: await this.transport.send("interaction", payload) };
+    }
+    const refused = requiredFieldErrors(view.blocks, view.state.values);
+    if (Object.keys(refused).length > 0) return { effect, refused };
+    return { effect, submitted: await this.submitView(userId, view.id) };
   }
 
   private applySubmissionAck(

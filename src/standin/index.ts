@@ -2,6 +2,7 @@ export { blockProblems, viewProblems } from "./blockKit.js";
 export {
   type AppAck,
   type CommandOutcome,
+  type EnterOutcome,
   type HttpAppTarget,
   HttpTransport,
   type MessageRef,
@@ -16,15 +17,20 @@ export {
 export type { FaultSpec, RateLimitOptions } from "./faults.js";
 export {
   createLocalModalSession,
+  type EnterKeyEffect,
+  enterKeyEffect,
   type FieldInput,
   type FillOptions,
   fillModal,
   findElement,
   findInputByLabel,
   inputLabels,
+  interactiveElements,
   type ModalInputs,
   type ModalSession,
   missingRequiredInputs,
+  REQUIRED_FIELD_MESSAGE,
+  requiredFieldErrors,
   stateValueFor,
   viewStateValues,
 } from "./modal.js";

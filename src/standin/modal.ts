@@ -429,6 +429,56 @@ export function missingRequiredInputs(
     .map((e) => e.label ?? e.blockId);
 }
 
+/** What Slack's client shows next to a required input left empty when a modal is submitted. */
+export const REQUIRED_FIELD_MESSAGE = "Please complete this required field.";
+
+/** Slack's client-side answer: each empty required input (by block_id) with Slack's words. */
+export function requiredFieldErrors(
+  blocks: readonly SlackBlock[] | undefined,
+  values: ViewStateValues,
+): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const e of interactiveElements(blocks)) {
+    if (e.blockType !== "input" || e.optional) continue;
+    const value = values[e.blockId]?.[e.actionId];
+    if (value === undefined || isEmptyStateValue(value)) errors[e.blockId] = REQUIRED_FIELD_MESSAGE;
+  }
+  return errors;
+}
+
+const TYPED_TYPES = new Set([
+  "plain_text_input",
+  "email_text_input",
+  "url_text_input",
+  "number_input",
+]);
+
+/** What pressing Enter in a typed input does in Slack. */
+export type EnterKeyEffect = "dispatch" | "submit" | "newline";
+
+/**
+ * Enter in a text or number input, as Slack's client handles it: a multiline input takes it as a
+ * new line; an input whose block has `dispatch_action` sends `block_actions` (when the element's
+ * `dispatch_action_config` is given, only if it lists `on_enter_pressed`); any other input
+ * submits the whole modal, as the submit button does.
+ */
+export function enterKeyEffect(located: LocatedElement): EnterKeyEffect {
+  const { element } = located;
+  if (located.blockType !== "input" || !TYPED_TYPES.has(element.type)) {
+    throw new Error(
+      `"${located.label ?? located.actionId}" is a ${element.type}: Enter only acts in a text or number input`,
+    );
+  }
+  if (element.type === "plain_text_input" && element.multiline === true) return "newline";
+  if (!located.dispatchAction) return "submit";
+  const config = element.dispatch_action_config;
+  const triggers =
+    isObject(config) && Array.isArray(config.trigger_actions_on)
+      ? config.trigger_actions_on
+      : ["on_enter_pressed"];
+  return triggers.includes("on_enter_pressed") ? "dispatch" : "submit";
+}
+
 /** How a fill reaches the open view and the app behind it. */
 export interface ModalSession {
   /** The view as it is now, with `state.values` as entered so far. */

@@ -4,6 +4,7 @@ import {
   EDGE_DISCOUNT_BLOCK,
   EDGE_ORDER_BLOCKS,
   EDGE_QUOTE_BLOCKS,
+  EDGE_QUOTE_INPUTS,
 } from "../../views/edgeModals.js";
 import { EDGE_DRAFT_BUTTONS, EDGE_QUOTE_BUTTONS } from "../../views/edgeQuote.js";
 import { formatMoney } from "../../views/format.js";
@@ -367,6 +368,43 @@ describe("/connect edge quote", () => {
       { timeoutMs: 15_000 },
     );
     expect(responseIdOf(requoted)).not.toBe(responseIdOf(quote));
+  });
+
+  it("answers every bad field of the quote form at once, and Enter in Address submits nothing", async () => {
+    await openForm();
+    await env.slack.fillView(R, { Address: "10 Bayfront Avenue" });
+    const enter = await env.slack.pressEnter(R, "Address");
+    expect(enter).toMatchObject({ effect: "dispatch", ack: { status: 200 } });
+    const form = env.standin.currentView(R)!;
+    expect(form.errors).toBeUndefined();
+
+    const forged = (value: string) => ({
+      type: "static_select",
+      selected_option: { text: { type: "plain_text", text: value }, value },
+    });
+    const values = {
+      ...form.view.state.values,
+      [EDGE_QUOTE_BLOCKS.country]: { [EDGE_QUOTE_INPUTS.country]: forged("atlantis") },
+      [EDGE_QUOTE_BLOCKS.bandwidth]: { [EDGE_QUOTE_INPUTS.bandwidth]: forged("7|Tbps") },
+      [EDGE_QUOTE_BLOCKS.term]: { [EDGE_QUOTE_INPUTS.term]: forged("99|year") },
+      [EDGE_QUOTE_BLOCKS.address]: {
+        [EDGE_QUOTE_INPUTS.address]: { type: "plain_text_input", value: "two\nlines" },
+      },
+    };
+    const outcome = await env.slack.submitView(R, form.view.id, values as never, {
+      allowMissingRequired: true,
+    });
+    expect(outcome.problems).toEqual([]);
+    expect(Object.keys(outcome.errors ?? {}).sort()).toEqual(
+      [
+        EDGE_QUOTE_BLOCKS.country,
+        EDGE_QUOTE_BLOCKS.bandwidth,
+        EDGE_QUOTE_BLOCKS.term,
+        EDGE_QUOTE_BLOCKS.address,
+      ].sort(),
+    );
+    expect(outcome.currentView?.view.id).toBe(form.view.id);
+    await env.slack.closeView(R);
   });
 
   it("requires a post code for Singapore, and only for Singapore", async () => {

@@ -10,6 +10,7 @@ import {
   IOD_ROUTING_NOTE_BLOCK,
 } from "../../views/iodModal.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
+import { apiWordsInErrors } from "../support/plainWords.js";
 import { readable } from "../views/support.js";
 
 // `/connect iod` end to end: the form offers only what the IO-D rules allow, each routing and
@@ -206,7 +207,7 @@ describe("/connect iod, end to end", () => {
     for (const hidden of ["asnChoice", "privateAsn", "publicAsn", "bgpKey"] as const) {
       expect(hasBlock(statik, IOD_BLOCKS[hidden])).toBe(false);
     }
-    expect(text(statik)).toContain("IO-D rule 5");
+    expect(text(statik)).toContain("the provider assigns a private ASN");
     await env.slack.fillView(USER, {
       "IPv4 block": "/29",
       "Rate limit": "50",
@@ -282,9 +283,34 @@ describe("/connect iod, end to end", () => {
       "Service name": "e2e-iod-rules",
     });
 
+    it("every problem in one answer, filled as a person types: duration 0, a rate over the port's capacity, a short BGP key, a country by name, a public ASN number as private", async () => {
+      const remaining = port("lon-core-01").capacity?.remaining ?? 0;
+      const errors = await submitWith({
+        ...base(),
+        "Private ASN": "64500",
+        "BGP key": "abc",
+        "Rate limit": String(remaining + 1_000_000),
+        Duration: "0",
+        "Geo country": "Holland",
+      });
+      expect(Object.keys(errors).sort()).toEqual(
+        [
+          IOD_BLOCKS.privateAsn,
+          IOD_BLOCKS.bgpKey,
+          IOD_BLOCKS.rateLimit,
+          IOD_BLOCKS.duration,
+          IOD_BLOCKS.geoCountry,
+        ].sort(),
+      );
+      expect(errors[IOD_BLOCKS.duration]).toBe(
+        "Duration must be a whole number of days, from 1 to 99,999",
+      );
+      expect(errors[IOD_BLOCKS.rateLimit]).toMatch(/^The port has [\d,]+ Mbps left; choose/);
+      expect(apiWordsInErrors(errors)).toEqual({});
+    });
+
     it("a BGP key shorter than 6 characters (rule 3)", async () => {
       const errors = await submitWith({ ...base(), "BGP key": "abc" });
-      expect(errors[IOD_BLOCKS.bgpKey]).toContain("(IO-D rule 3)");
       expect(errors[IOD_BLOCKS.bgpKey]).toContain("6 to 24 characters");
       expect(JSON.stringify(errors)).not.toContain("abc");
     });
@@ -296,8 +322,7 @@ describe("/connect iod, end to end", () => {
           selected_option: { text: { type: "plain_text", text: "/56" }, value: "56" },
         },
       });
-      expect(errors[IOD_BLOCKS.ipv6]).toContain("(IO-D rule 4)");
-      expect(errors[IOD_BLOCKS.ipv6]).toContain("/48");
+      expect(errors[IOD_BLOCKS.ipv6]).toBe("IPv6 block can only be /48");
     });
 
     it("no IPv4 block with a private ASN (rule 1)", async () => {
@@ -307,18 +332,21 @@ describe("/connect iod, end to end", () => {
           selected_option: { text: { type: "plain_text", text: "None" }, value: "none" },
         },
       });
-      expect(errors[IOD_BLOCKS.ipBlock]).toContain("(IO-D rule 1)");
+      expect(errors[IOD_BLOCKS.ipBlock]).toContain("A private ASN needs an IPv4 block");
     });
 
     it("a rate limit above the port's remaining capacity", async () => {
       const remaining = port("lon-core-01").capacity?.remaining ?? 0;
       const errors = await submitWith({ ...base(), "Rate limit": String(remaining + 1) });
-      expect(errors[IOD_BLOCKS.rateLimit]).toContain("remaining capacity");
+      // Said in words (no API field names); earlier tests used some of the port's capacity.
+      expect(errors[IOD_BLOCKS.rateLimit]).toMatch(
+        /^The port has ([\d,]+ Mbps) left; choose \1 or less$/,
+      );
     });
 
     it("a private ASN outside the private ranges (rule 1), and a public ASN that is not verified (rule 2)", async () => {
       const privateErrors = await submitWith({ ...base(), "Private ASN": "64500" });
-      expect(privateErrors[IOD_BLOCKS.privateAsn]).toContain("(IO-D rule 1)");
+      expect(privateErrors[IOD_BLOCKS.privateAsn]).toContain("Private ASN must be in 64512–65534");
 
       // Every ASN record of the company, unfiltered: one is not verified yet.
       const all = (await (
@@ -337,7 +365,9 @@ describe("/connect iod, end to end", () => {
           },
         },
       );
-      expect(publicErrors[IOD_BLOCKS.publicAsn]).toContain("(IO-D rule 2)");
+      expect(publicErrors[IOD_BLOCKS.publicAsn]).toBe(
+        "Pick one of your verified ASNs from the list",
+      );
     });
   });
 

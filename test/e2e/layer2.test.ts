@@ -2,7 +2,12 @@ import type { KnownBlock } from "@slack/types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Port } from "../../src/provider/api.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
-import { type StandinView, viewStateValues } from "../../src/standin/index.js";
+import {
+  enterKeyEffect,
+  interactiveElements,
+  type StandinView,
+  viewStateValues,
+} from "../../src/standin/index.js";
 import { formatMoney } from "../../views/format.js";
 import {
   LAYER2_ACTIONS,
@@ -311,6 +316,49 @@ describe("/connect l2, end to end", () => {
     expect(JSON.stringify(approval.blocks)).not.toContain("Waits on");
   });
 
+  it("Enter in a text or number field confirms that field and never submits the half-filled order", async () => {
+    await openForm();
+    await env.slack.fillView(USER, {
+      "Connection type": "business-to-business",
+      "Source port": ownPort("lon-core-01").id,
+    });
+    const form = await env.standin.waitForView(USER, (v) => hasBlock(v, LAYER2_BLOCKS.destMetro));
+    // Every typed input of the order form sends block_actions on Enter; none submits it.
+    const typed = interactiveElements(form.view.blocks).filter(
+      (e) => e.element.type === "plain_text_input" || e.element.type === "number_input",
+    );
+    expect(typed.map((e) => e.label)).toEqual([
+      "Destination company",
+      "Bandwidth",
+      "Duration",
+      "Connection name",
+    ]);
+    for (const input of typed) expect(enterKeyEffect(input)).toBe("dispatch");
+
+    // The person types the company first and presses Enter: the metro, data center, bandwidth
+    // and name are not reached yet, and nothing marks them.
+    const approvalsBefore = env.standin.messages(STANDIN_IDS.approvals).length;
+    await env.slack.fillView(USER, { "Destination company": PARTNER });
+    const enter = await env.slack.pressEnter(USER, "Destination company");
+    expect(enter).toMatchObject({ effect: "dispatch", ack: { status: 200 } });
+    expect(enter).not.toHaveProperty("refused");
+    const still = env.standin.currentView(USER);
+    expect(still?.view.id).toBe(form.view.id);
+    expect(still?.errors).toBeUndefined();
+    expect(still?.view.state.values[LAYER2_BLOCKS.destCompany]).toEqual({
+      [LAYER2_ACTIONS.destCompany]: { type: "plain_text_input", value: PARTNER },
+    });
+
+    // The same for the name typed before the rest.
+    await env.slack.fillView(USER, { "Connection name": "e2e-l2-enter" });
+    expect(await env.slack.pressEnter(USER, "Connection name")).toMatchObject({
+      effect: "dispatch",
+    });
+    expect(env.standin.currentView(USER)?.errors).toBeUndefined();
+    expect(env.standin.messages(STANDIN_IDS.approvals)).toHaveLength(approvalsBefore);
+    await env.slack.closeView(USER);
+  });
+
   describe("field errors next to their fields", () => {
     /** Fills the form, waits for its rebuild to show `ready`, then submits (forged values too). */
     async function fillAndSubmit(
@@ -370,7 +418,9 @@ describe("/connect l2, end to end", () => {
         ...base(),
         Bandwidth: String((source.capacity?.remaining ?? 0) + 1),
       });
-      expect(outcome.errors?.[LAYER2_BLOCKS.bandwidth]).toMatch(/free capacity/);
+      expect(outcome.errors?.[LAYER2_BLOCKS.bandwidth]).toMatch(
+        /^The source port has ([\d,]+ Mbps) left; choose \1 or less$/,
+      );
     });
 
     it("a name already used by a connection, or by a request waiting for approval", async () => {

@@ -298,6 +298,18 @@ describe("/connect port order, end to end", () => {
     await env.slack.closeView(USER);
   });
 
+  it("Enter in Port name before the data center is chosen confirms the name and orders nothing", async () => {
+    const opened = await openForm();
+    const before = await portOrderCalls();
+    await env.slack.fillView(USER, { "Port name": "ams-enter-1" });
+    const enter = await env.slack.pressEnter(USER, "Port name");
+    expect(enter).toMatchObject({ effect: "dispatch", ack: { status: 200 } });
+    expect(env.standin.currentView(USER)?.view.id).toBe(opened.view.id);
+    expect(env.standin.currentView(USER)?.errors).toBeUndefined();
+    expect(await portOrderCalls()).toBe(before);
+    await env.slack.closeView(USER);
+  });
+
   it("answers forged or broken submissions with field errors, never a crash", async () => {
     await openForm();
     await pickDcf(onNet);

@@ -418,25 +418,64 @@ describe("/connect price, end to end", () => {
       expect(outcome.errors).toEqual({
         [L2_PRICE_BLOCKS.srcDcf]: "Choose the source data center",
         [L2_PRICE_BLOCKS.destDcf]: "Choose the destination data center",
-        [L2_PRICE_BLOCKS.bandwidth]: "Bandwidth must be a whole number of Mbps",
+        [L2_PRICE_BLOCKS.bandwidth]:
+          "Bandwidth must be a whole number of Mbps, from 1 Mbps to 100,000 Mbps (100 Gbps, the fastest port)",
         [L2_PRICE_BLOCKS.classOfService]:
           "Class of service must be one of GOLD, SILVERPLUS, SILVER, BRONZE",
         [L2_PRICE_BLOCKS.durationUnit]: "Duration unit must be months or weeks",
       });
     });
 
-    it("tells the person privately when the provider refuses (no layer 2 in Toronto)", async () => {
-      await openL2Modal();
+    it("keeps the form open with the range at Bandwidth for 99999999 Mbps, what was typed kept", async () => {
+      const opened = await openL2Modal();
+      await env.slack.fillView(USER, {
+        "Source data center": { query: "docklands" },
+        "Destination data center": { query: "ironbridge iad1" },
+        Bandwidth: "99999999",
+        Duration: "12",
+      });
+      const outcome = await env.slack.submitView(USER);
+      expect(outcome.problems).toEqual([]);
+      expect(outcome.responseAction).toBe("errors");
+      expect(outcome.errors).toEqual({
+        [L2_PRICE_BLOCKS.bandwidth]:
+          "Bandwidth must be from 1 Mbps to 100,000 Mbps (100 Gbps, the fastest port)",
+      });
+      // Still the same form, with everything the person entered.
+      expect(outcome.currentView?.view.id).toBe(opened.view.id);
+      const values = outcome.currentView?.view.state.values;
+      expect(values?.[L2_PRICE_BLOCKS.bandwidth]?.[L2_PRICE_ACTIONS.bandwidth]?.value).toBe(
+        "99999999",
+      );
+      expect(
+        values?.[L2_PRICE_BLOCKS.srcDcf]?.[L2_PRICE_ACTIONS.srcDcf]?.selected_option?.value,
+      ).toContain(dcf("ironbridge-docklands-ld8").id);
+    });
+
+    it("Enter in Bandwidth before the data centers are chosen confirms it and submits nothing", async () => {
+      const opened = await openL2Modal();
+      await env.slack.fillView(USER, { Bandwidth: "500" });
+      const enter = await env.slack.pressEnter(USER, "Bandwidth");
+      expect(enter).toMatchObject({ effect: "dispatch", ack: { status: 200 } });
+      expect(env.standin.currentView(USER)?.view.id).toBe(opened.view.id);
+      expect(env.standin.currentView(USER)?.errors).toBeUndefined();
+      expect(await env.slack.pressEnter(USER, "Duration")).toMatchObject({ effect: "dispatch" });
+    });
+
+    it("keeps the form open with the provider's refusal next to the data center it refuses (no layer 2 in Toronto)", async () => {
+      const opened = await openL2Modal();
       await env.slack.fillView(USER, {
         "Source data center": { query: "northpoint front street" },
         "Destination data center": { query: "ironbridge iad1" },
         Bandwidth: "100",
       });
-      const answer = nextEphemeral((m) => m.text.includes("Layer 2 is not available"));
-      await env.slack.submitView(USER);
-      const reply = await answer();
-      expect(reply.text).toContain(":warning:");
-      expect(reply.text).toContain("Toronto");
+      const outcome = await env.slack.submitView(USER);
+      expect(outcome.problems).toEqual([]);
+      expect(outcome.currentView?.view.id).toBe(opened.view.id);
+      expect(Object.keys(outcome.errors ?? {})).toEqual([L2_PRICE_BLOCKS.srcDcf]);
+      expect(outcome.errors?.[L2_PRICE_BLOCKS.srcDcf]).toMatch(
+        /^The provider can't price this connection: .*Layer 2 is not available.*Toronto/,
+      );
     });
   });
 });

@@ -28,6 +28,7 @@ import {
   tenGigabitRequest,
 } from "../../src/flows/edgeQuote.js";
 import type { DraftOrder, EdgePage, ProviderApi } from "../../src/provider/api.js";
+import { scanErrorWords } from "../support/plainWords.js";
 
 // The sandbox's list shapes (the spec shows none): the module must read these and others.
 const SG = {
@@ -145,6 +146,17 @@ describe("the Edge lists (shapes not shown by the spec)", () => {
 });
 
 describe("checkEdgeQuoteForm", () => {
+  it("says every problem in a network engineer's words: no API field paths, no rule numbers", async () => {
+    for (const lists of [catalogue(), catalogue({ bandwidths: [], terms: [] })]) {
+      const { messages, leaks } = await scanErrorWords({ ...form, postCode: "" }, async (f) => {
+        const check = checkEdgeQuoteForm(lists, f);
+        return check.ok ? undefined : check.errors;
+      });
+      expect(leaks).toEqual({});
+      expect(messages.length).toBeGreaterThanOrEqual(5);
+    }
+  });
+
   it("builds the quotation request from offered choices", () => {
     const check = checkEdgeQuoteForm(catalogue(), form);
     expect(check).toMatchObject({ ok: true, bandwidthMbps: 1000 });
@@ -416,6 +428,16 @@ describe("buildEdgeOrder", () => {
     identity: { companyUsername: "acme-networks" },
     requester: { userId: "U0REQUEST1", channelId: "C0GENERAL1" },
   };
+
+  it("says every problem in a network engineer's words: no API field paths, no rule numbers", async () => {
+    const valid = { offerKey: base.offerKey as unknown, portName: base.portName as unknown };
+    const { messages, leaks } = await scanErrorWords(valid, async (f) => {
+      const check = buildEdgeOrder({ ...base, ...f });
+      return check.ok ? undefined : check.errors;
+    });
+    expect(leaks).toEqual({});
+    expect(messages.length).toBeGreaterThanOrEqual(3);
+  });
 
   it("hands over the exact body, every field in words, the price and the port name", () => {
     const check = buildEdgeOrder(base);

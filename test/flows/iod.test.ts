@@ -12,6 +12,7 @@ import { createLogger } from "../../src/log.js";
 import type { Asn, Port, PortCapabilities, ProviderApi } from "../../src/provider/api.js";
 import { httpError } from "../../src/provider/errors.js";
 import { connect, deleteKeys, newStore, portOrderInput, runPrefix } from "../approvals/support.js";
+import { apiWordsIn, scanErrorWords } from "../support/plainWords.js";
 
 // The IO-D flow against an in-memory provider and a real Redis for the approval records.
 
@@ -293,7 +294,7 @@ describe("the IO-D flow", () => {
       });
       const summary = Object.fromEntries(submission.summary.map((l) => [l.label, l.value]));
       expect(summary["BGP key"]).toContain("static routing");
-      expect(summary["Private ASN flag"]).toContain("rule 5");
+      expect(summary["Private ASN flag"]).toContain("the provider's rule for static routing");
     });
 
     async function errorsOf(form: IodForm, provider = fakeProvider().provider) {
@@ -301,6 +302,32 @@ describe("the IO-D flow", () => {
       if (check.kind !== "invalid") throw new Error("expected errors");
       return check.errors;
     }
+
+    it("says every problem in a network engineer's words: no API field paths, no rule numbers", async () => {
+      // The scan finds what the form used to say, and passes words and examples.
+      expect(
+        apiWordsIn(
+          "(IO-D rule 3) Rate limit can't be more than the port's remaining capacity (capacity.remaining)",
+        ),
+      ).toEqual(["capacity.remaining", "rule 3"]);
+      expect(apiWordsIn("ports.0.speed")).toEqual(["ports.0"]);
+      expect(apiWordsIn("Two letters, e.g. SG; 1.5 Gbps; /48 only")).toEqual([]);
+      for (const valid of [
+        dynamicPrivate(),
+        dynamicPrivate({ asnChoice: "public", publicAsn: pendingAsn.id }),
+        dynamicPrivate({ routing: "STATIC" }),
+      ]) {
+        const { messages, leaks } = await scanErrorWords(valid, async (form) => {
+          const check = await checkIodSubmission(deps(fakeProvider().provider), {
+            form,
+            requester: REQUESTER,
+          });
+          return check.kind === "invalid" ? check.errors : undefined;
+        });
+        expect(leaks).toEqual({});
+        expect(messages.length).toBeGreaterThanOrEqual(8);
+      }
+    });
 
     it("refuses a port that is not IO-D enabled, plainly", async () => {
       const errors = await errorsOf(dynamicPrivate({ accessPort: notEnabled.id }));
@@ -323,7 +350,7 @@ describe("the IO-D flow", () => {
       expect(fullPort.accessPort).toBe("Pick one of your ports with free capacity from the list");
     });
 
-    it("each IO-D rule, next to its field and naming the rule", async () => {
+    it("each IO-D rule, next to its field, said in words", async () => {
       const errors = await errorsOf(
         dynamicPrivate({
           bgpKey: "abc",
@@ -334,12 +361,10 @@ describe("the IO-D flow", () => {
           name: "EXISTING-service",
         }),
       );
-      expect(errors.bgpKey).toBe("(IO-D rule 3) BGP key must be 6 to 24 characters");
-      expect(errors.ipv6).toBe("(IO-D rule 4) IPv6 block can only be /48");
-      expect(errors.privateAsn).toContain("(IO-D rule 1)");
-      expect(errors.rateLimit).toBe(
-        "Rate limit can't be more than the port's remaining capacity (capacity.remaining): 4,000 Mbps",
-      );
+      expect(errors.bgpKey).toBe("BGP key must be 6 to 24 characters");
+      expect(errors.ipv6).toBe("IPv6 block can only be /48");
+      expect(errors.privateAsn).toContain("Private ASN must be in 64512–65534");
+      expect(errors.rateLimit).toBe("The port has 4,000 Mbps left; choose 4,000 Mbps or less");
       expect(errors.geoCountry).toContain("two-letter");
       expect(errors.name).toContain("already exists");
       expect(JSON.stringify(errors)).not.toContain('abc"');
@@ -349,13 +374,11 @@ describe("the IO-D flow", () => {
       const publicErrors = await errorsOf(
         dynamicPrivate({ asnChoice: "public", publicAsn: pendingAsn.id }),
       );
-      expect(publicErrors.publicAsn).toBe(
-        "(IO-D rule 2) Pick one of your verified ASNs from the list",
-      );
+      expect(publicErrors.publicAsn).toBe("Pick one of your verified ASNs from the list");
       const noBlock = await errorsOf(dynamicPrivate({ ipBlock: "none" }));
-      expect(noBlock.ipBlock).toContain("(IO-D rule 1)");
+      expect(noBlock.ipBlock).toContain("A private ASN needs an IPv4 block");
       const noStaticBlock = await errorsOf(dynamicPrivate({ routing: "STATIC", ipBlock: "none" }));
-      expect(noStaticBlock.ipBlock).toContain("(IO-D rule 5)");
+      expect(noStaticBlock.ipBlock).toContain("Static routing needs an IPv4 block");
       const oddBlock = await errorsOf(dynamicPrivate({ ipBlock: "8" }));
       expect(oddBlock.ipBlock).toBe("Pick an IPv4 block size from the list");
     });

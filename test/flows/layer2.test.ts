@@ -18,6 +18,7 @@ import type {
 } from "../../src/provider/api.js";
 import { httpError } from "../../src/provider/errors.js";
 import { connect, deleteKeys, newStore, portOrderInput, runPrefix } from "../approvals/support.js";
+import { scanErrorWords } from "../support/plainWords.js";
 import { connectionPriceResult } from "../views/fixtures.js";
 
 // The layer 2 flow against an in-memory provider (every answer under the test's control) and a
@@ -285,6 +286,20 @@ describe("the layer 2 flow", () => {
       return data.price.value.key;
     }
 
+    it("says every problem in a network engineer's words: no API field paths, no rule numbers", async () => {
+      for (const valid of [portToPort(), b2b()]) {
+        const { messages, leaks } = await scanErrorWords(valid, async (form) => {
+          const check = await checkLayer2Submission(deps(fakeProvider()), {
+            form,
+            requester: REQUESTER,
+          });
+          return check.kind === "invalid" ? check.errors : undefined;
+        });
+        expect(leaks).toEqual({});
+        expect(messages.length).toBeGreaterThanOrEqual(10);
+      }
+    });
+
     it("port-to-port: exactly the body the rule allows, every field in the summary, and the price", async () => {
       const form = portToPort();
       const check = await checkLayer2Submission(deps(fakeProvider()), {
@@ -400,7 +415,7 @@ describe("the layer 2 flow", () => {
       if (check.kind !== "invalid") return;
       // 300 fits the source (7,500 free) but not the destination (200 free).
       expect(check.errors.bandwidth).toBe(
-        "Bandwidth can't be more than the destination port's free capacity: 200 Mbps",
+        "The destination port has 200 Mbps left; choose 200 Mbps or less",
       );
       expect(check.errors.name).toContain("already exists");
 
@@ -409,7 +424,9 @@ describe("the layer 2 flow", () => {
         requester: REQUESTER,
       });
       if (over.kind !== "invalid") throw new Error("expected errors");
-      expect(over.errors.bandwidth).toContain("source port's free capacity: 7,500 Mbps");
+      expect(over.errors.bandwidth).toBe(
+        "The source port has 7,500 Mbps left; choose 7,500 Mbps or less",
+      );
       expect(over.errors.destPort).toContain("another port than the source");
       expect(over.errors.name).toContain("already exists");
     });

@@ -32,6 +32,7 @@ import {
   runPrefix,
   tickingClock,
 } from "../approvals/support.js";
+import { scanErrorWords } from "../support/plainWords.js";
 import { dcfEdgeFree, dcfOffNet, dcfOnNet } from "../views/fixtures.js";
 
 const IDENTITY = {
@@ -201,6 +202,15 @@ describe("checkPortOrder", () => {
     expect(fake.calls.listDcfs).toEqual([{ where: { id: onNet.id } }]);
     expect(fake.calls.listPorts).toEqual(["acme-networks"]);
     expect(fake.calls.pricePorts).toEqual([[{ dcf: onNet.id, speed: 10000, durationUnit: "y" }]]);
+  });
+
+  it("says every problem in a network engineer's words: no API field paths, no rule numbers", async () => {
+    const { messages, leaks } = await scanErrorWords({ ...validForm }, async (form) => {
+      const check = await checkPortOrder(deps(fakeProvider(), ["taken-name"]), form);
+      return check.ok ? undefined : check.errors;
+    });
+    expect(leaks).toEqual({});
+    expect(messages.length).toBeGreaterThanOrEqual(6);
   });
 
   it("refuses a speed the DCF does not offer, next to Speed", async () => {

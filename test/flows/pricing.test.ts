@@ -26,6 +26,7 @@ import { createLogger } from "../../src/log.js";
 import { createProviderApi, type Dcf, type ProviderApi } from "../../src/provider/api.js";
 import { createProviderClient } from "../../src/provider/client.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { scanErrorWords } from "../support/plainWords.js";
 import { memoryLogStream } from "../support/recordingServer.js";
 
 let sandbox: Sandbox;
@@ -438,6 +439,31 @@ describe("checkPortPriceForm", () => {
     ...over,
   });
 
+  it("says every problem in a network engineer's words: no API field paths, no rule numbers", async () => {
+    const directory = new DcfDirectory(provider);
+    const { messages, leaks } = await scanErrorWords(form(), async (f) => {
+      const checked = await checkPortPriceForm(directory, f);
+      return checked.ok ? undefined : checked.errors;
+    });
+    expect(leaks).toEqual({});
+    expect(messages.length).toBeGreaterThanOrEqual(6);
+  });
+
+  it("answers an unknown data center and a bad term in one go", async () => {
+    expect(
+      await checkPortPriceForm(
+        new DcfDirectory(provider),
+        form({ dcf: "ffffffff|gone", term: "3y" }),
+      ),
+    ).toEqual({
+      ok: false,
+      errors: {
+        dcf: "Pick a data center from the list",
+        term: "Choose 1 year or month to month",
+      },
+    });
+  });
+
   it("accepts a DCF, one of its speeds and a term", async () => {
     const checked = await checkPortPriceForm(new DcfDirectory(provider), form({ term: "1m" }));
     expect(checked).toEqual({
@@ -516,6 +542,16 @@ describe("checkConnectionPriceForm and priceConnection", () => {
     ...over,
   });
 
+  it("says every problem in a network engineer's words: no API field paths, no rule numbers", async () => {
+    const directory = new DcfDirectory(provider);
+    const { messages, leaks } = await scanErrorWords(form(), async (f) => {
+      const checked = await checkConnectionPriceForm(directory, f);
+      return checked.ok ? undefined : checked.errors;
+    });
+    expect(leaks).toEqual({});
+    expect(messages.length).toBeGreaterThanOrEqual(10);
+  });
+
   it("builds the connection the provider prices, and prices it as the sandbox does", async () => {
     const checked = await checkConnectionPriceForm(new DcfDirectory(provider), form());
     if (!checked.ok) throw new Error(JSON.stringify(checked.errors));
@@ -550,8 +586,8 @@ describe("checkConnectionPriceForm and priceConnection", () => {
     ).toEqual({
       ok: false,
       errors: {
-        bandwidth: "Bandwidth is too large",
-        duration: "Duration must be greater than 0",
+        bandwidth: "Bandwidth must be from 1 Mbps to 100,000 Mbps (100 Gbps, the fastest port)",
+        duration: "Duration must be from 1 to 999",
         classOfService: "Class of service must be one of GOLD, SILVERPLUS, SILVER, BRONZE",
         durationUnit: "Duration unit must be months or weeks",
       },
@@ -559,6 +595,23 @@ describe("checkConnectionPriceForm and priceConnection", () => {
     expect(await checkConnectionPriceForm(directory, form({ destDcf: "ffffffff|gone" }))).toEqual({
       ok: false,
       errors: { destDcf: "Pick a data center from the list" },
+    });
+  });
+
+  it("answers an unknown data center and a bad bandwidth in one go", async () => {
+    const directory = new DcfDirectory(provider);
+    expect(
+      await checkConnectionPriceForm(
+        directory,
+        form({ destDcf: "ffffffff|gone", bandwidth: "99999999", durationUnit: "y" }),
+      ),
+    ).toEqual({
+      ok: false,
+      errors: {
+        destDcf: "Pick a data center from the list",
+        bandwidth: "Bandwidth must be from 1 Mbps to 100,000 Mbps (100 Gbps, the fastest port)",
+        durationUnit: "Duration unit must be months or weeks",
+      },
     });
   });
 });

@@ -38,6 +38,15 @@ function formView(classChosen?: string): ModalView {
       element: { type: "plain_text_input", action_id: "value", placeholder: plain("e.g. ams-1") },
     },
     {
+      // Enter here sends block_actions (dispatch_action), never the form.
+      type: "input",
+      block_id: "reference",
+      optional: true,
+      dispatch_action: true,
+      label: plain("Reference"),
+      element: { type: "plain_text_input", action_id: "reference" },
+    },
+    {
       type: "input",
       block_id: "speed",
       label: plain("Speed (Mbps)"),
@@ -160,6 +169,8 @@ export interface FixtureEnv {
   playground: Playground;
   /** What arrived with each view submission, newest last. */
   submissions: Array<Record<string, unknown>>;
+  /** The Reference values sent by Enter (block_actions), newest last. */
+  references: string[];
   close(): Promise<void>;
 }
 
@@ -176,6 +187,7 @@ export async function startFixtureEnv(): Promise<FixtureEnv> {
     tokenVerificationEnabled: false,
   });
   const submissions: Array<Record<string, unknown>> = [];
+  const references: string[] = [];
 
   app.command("/connect", async ({ command, ack, client, respond }) => {
     await ack();
@@ -248,6 +260,12 @@ export async function startFixtureEnv(): Promise<FixtureEnv> {
     }
   });
 
+  app.action<BlockAction>("reference", async ({ ack, body }) => {
+    await ack();
+    const action = body.actions[0];
+    if (action?.type === "plain_text_input") references.push(action.value ?? "");
+  });
+
   app.action("push_more", async ({ ack, body, client }) => {
     await ack();
     if (body.type !== "block_actions" || !body.trigger_id) return;
@@ -314,6 +332,7 @@ export async function startFixtureEnv(): Promise<FixtureEnv> {
     standin,
     playground,
     submissions,
+    references,
     async close() {
       await app.stop();
       await standin.close();

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { STANDIN_IDS } from "../../src/standin/index.js";
+import { waitFor } from "../harness/waitFor.js";
 import { pageSession, screenshotDir } from "./browser.js";
 import { FIXTURE_CALLBACK, type FixtureEnv, startFixtureEnv } from "./fixtureApp.js";
 
@@ -105,6 +106,27 @@ describe("the playground page in Chromium (fixture app)", () => {
     await modal().waitFor();
     await modal().locator("button[type=submit]").click();
     await field("Port name")
+      .locator(".field-error", { hasText: "Please complete this required field." })
+      .waitFor();
+    expect(env.submissions.length).toBe(before);
+    await page.keyboard.press("Escape");
+    await modal().waitFor({ state: "detached" });
+  });
+
+  it("Enter in a dispatch_action input sends the value and keeps the form; elsewhere it submits, refused while required fields are empty", async () => {
+    const before = env.submissions.length;
+    await command("/connect form");
+    await modal().waitFor();
+    await field("Reference").locator("input").fill("ref-42");
+    await field("Reference").locator("input").press("Enter");
+    await waitFor(() => env.references.includes("ref-42"));
+    expect(await modal().locator(".field-error:not(:empty)").count()).toBe(0);
+    expect(env.submissions.length).toBe(before);
+
+    // Enter in Port name (no dispatch_action) submits: Slack refuses the empty required fields.
+    await field("Port name").locator("input").fill("ams-1");
+    await field("Port name").locator("input").press("Enter");
+    await field("Term")
       .locator(".field-error", { hasText: "Please complete this required field." })
       .waitFor();
     expect(env.submissions.length).toBe(before);

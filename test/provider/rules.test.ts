@@ -635,37 +635,37 @@ describe("IO-D service request", () => {
       "rule 1: refuses neither auto-assign nor a requested ASN",
       edit(dynamicPrivate, { privateAsnAutoAssign: false }),
       "privateAsnRequested",
-      /^\(IO-D rule 1\) Choose private ASN auto-assign or enter one/,
+      /^Choose private ASN auto-assign or enter one/,
     ),
     no(
       "rule 1: refuses auto-assign together with a requested ASN",
       edit(dynamicPrivate, { privateAsnRequested: 64600 }),
       "privateAsnRequested",
-      /^\(IO-D rule 1\) .*not both/,
+      /^.*not both/,
     ),
     no(
       "rule 1: refuses a public ASN number as the private ASN",
       edit(dynamicPrivate, { privateAsnAutoAssign: undefined, privateAsnRequested: 13335 }),
       "privateAsnRequested",
-      /^\(IO-D rule 1\) Private ASN must be in 64512–65534 or 4200000000–4294967294/,
+      /^Private ASN must be in 64512–65534 or 4200000000–4294967294/,
     ),
     no(
       "rule 1: refuses 65535 (reserved, not private)",
       edit(dynamicPrivate, { privateAsnAutoAssign: undefined, privateAsnRequested: 65535 }),
       "privateAsnRequested",
-      /^\(IO-D rule 1\) Private ASN must be in/,
+      /^Private ASN must be in/,
     ),
     no(
       "rule 1: refuses a missing IP block",
       edit(dynamicPrivate, { ipBlock: undefined }),
       "ipBlock",
-      /^\(IO-D rule 1\) IP block is required/,
+      /^A private ASN needs an IPv4 block/,
     ),
     no(
       "rule 1: refuses a public ASN id",
       edit(dynamicPrivate, { asnId: "3f2504e0-4f89-11d3-9a0c-0305e82c3301" }),
       "asnId",
-      /^\(IO-D rule 1\) Public ASN can't be used with a private ASN/,
+      /^Public ASN can't be used with a private ASN/,
     ),
     // Rule 2
     ok("rule 2: accepts a public ASN", dynamicPublic),
@@ -674,19 +674,19 @@ describe("IO-D service request", () => {
       "rule 2: refuses a missing public ASN",
       edit(dynamicPublic, { asnId: undefined }),
       "asnId",
-      /^\(IO-D rule 2\) Public ASN is required/,
+      /^Public ASN is required/,
     ),
     no(
       "rule 2: refuses a requested private ASN",
       edit(dynamicPublic, { privateAsnRequested: 64512 }),
       "privateAsnRequested",
-      /^\(IO-D rule 2\) Private ASN can't be used with a public ASN/,
+      /^Private ASN can't be used with a public ASN/,
     ),
     no(
       "rule 2: refuses privateAsnAutoAssign even when false",
       edit(dynamicPublic, { privateAsnAutoAssign: false }),
       "privateAsnAutoAssign",
-      /^\(IO-D rule 2\) Private ASN auto-assign can't be used/,
+      /^Private ASN auto-assign can't be used/,
     ),
     // Rule 3
     ok("rule 3: accepts BGP key auto-assign", dynamicPrivate),
@@ -700,31 +700,31 @@ describe("IO-D service request", () => {
       "rule 3: refuses neither a BGP key nor auto-assign",
       edit(dynamicPublic, { bgpKey: undefined }),
       "bgpKey",
-      /^\(IO-D rule 3\) Enter a BGP key \(6 to 24 characters\) or choose auto-assign/,
+      /^Enter a BGP key \(6 to 24 characters\) or choose auto-assign/,
     ),
     no(
       "rule 3: refuses auto-assign false without a key",
       edit(dynamicPrivate, { autoAssignBgpKey: false }),
       "bgpKey",
-      /^\(IO-D rule 3\)/,
+      /^Enter a BGP key/,
     ),
     no(
       "rule 3: refuses a 5-character BGP key",
       edit(dynamicPublic, { bgpKey: "abcde" }),
       "bgpKey",
-      /^\(IO-D rule 3\) BGP key must be 6 to 24 characters/,
+      /^BGP key must be 6 to 24 characters/,
     ),
     no(
       "rule 3: refuses a 25-character BGP key",
       edit(dynamicPublic, { bgpKey: "k".repeat(25) }),
       "bgpKey",
-      /^\(IO-D rule 3\) BGP key must be 6 to 24 characters/,
+      /^BGP key must be 6 to 24 characters/,
     ),
     no(
       "rule 3: refuses a key together with auto-assign",
       edit(dynamicPublic, { autoAssignBgpKey: true }),
       "bgpKey",
-      /^\(IO-D rule 3\) .*not both/,
+      /^.*not both/,
     ),
     // Rule 4
     ok(
@@ -736,19 +736,19 @@ describe("IO-D service request", () => {
       "rule 4: refuses IPv6 without a block",
       edit(dynamicPrivate, { enableIpv6: true }),
       "ipv6Block",
-      /^\(IO-D rule 4\) IPv6 block is required/,
+      /^IPv6 block is required/,
     ),
     no(
       "rule 4: refuses a /64",
       edit(dynamicPrivate, { enableIpv6: true, ipv6Block: 64 }),
       "ipv6Block",
-      /^\(IO-D rule 4\) IPv6 block can only be \/48/,
+      /^IPv6 block can only be \/48/,
     ),
     no(
       "rule 4: refuses any block other than /48 even with IPv6 off",
       edit(staticRouting, { ipv6Block: 56 }),
       "ipv6Block",
-      /^\(IO-D rule 4\) IPv6 block can only be \/48/,
+      /^IPv6 block can only be \/48/,
     ),
     // Rule 5
     ok("rule 5: accepts static routing with privateAsn true", staticRouting),
@@ -764,43 +764,43 @@ describe("IO-D service request", () => {
       "rule 5: refuses a missing private ASN auto-assign",
       edit(staticRouting, { privateAsnAutoAssign: undefined }),
       "privateAsnAutoAssign",
-      /^\(IO-D rule 5\) Static routing needs private ASN auto-assign on/,
+      /^Static routing needs private ASN auto-assign on/,
     ),
     no(
       "rule 5: refuses private ASN auto-assign false",
       edit(staticRouting, { privateAsnAutoAssign: false }),
       "privateAsnAutoAssign",
-      /^\(IO-D rule 5\)/,
+      /^Static routing needs private ASN auto-assign on/,
     ),
     no(
       "rule 5: refuses a missing IP block",
       edit(staticRouting, { ipBlock: undefined }),
       "ipBlock",
-      /^\(IO-D rule 5\) IP block is required for static routing/,
+      /^Static routing needs an IPv4 block/,
     ),
     no(
       "rule 5: refuses a public ASN",
       edit(staticRouting, { asnId: "3f2504e0-4f89-11d3-9a0c-0305e82c3301" }),
       "asnId",
-      /^\(IO-D rule 5\) Public ASN can't be used with static routing/,
+      /^Public ASN can't be used with static routing/,
     ),
     no(
       "rule 5: refuses a requested private ASN",
       edit(staticRouting, { privateAsnRequested: 64512 }),
       "privateAsnRequested",
-      /^\(IO-D rule 5\)/,
+      /^A chosen private ASN can't be used with static routing/,
     ),
     no(
       "rule 5: refuses a BGP key",
       edit(staticRouting, { bgpKey: "abcdefgh" }),
       "bgpKey",
-      /^\(IO-D rule 5\) BGP key can't be used with static routing/,
+      /^BGP key can't be used with static routing/,
     ),
     no(
       "rule 5: refuses BGP key auto-assign, even false",
       edit(staticRouting, { autoAssignBgpKey: false }),
       "autoAssignBgpKey",
-      /^\(IO-D rule 5\) BGP key auto-assign can't be used/,
+      /^BGP key auto-assign can't be used/,
     ),
     // Fields
     no(
@@ -894,10 +894,10 @@ describe("IO-D service request", () => {
     );
     const errors = r.error ? fieldErrors(r.error) : {};
     expect(errors).toEqual({
-      ipBlock: expect.stringMatching(/^\(IO-D rule 5\)/),
-      asnId: expect.stringMatching(/^\(IO-D rule 5\)/),
-      bgpKey: expect.stringMatching(/^\(IO-D rule 5\)/),
-      ipv6Block: expect.stringMatching(/^\(IO-D rule 4\)/),
+      ipBlock: expect.stringMatching(/^Static routing needs an IPv4 block/),
+      asnId: expect.stringMatching(/^Public ASN can't be used with static routing/),
+      bgpKey: expect.stringMatching(/^BGP key can't be used with static routing/),
+      ipv6Block: expect.stringMatching(/^IPv6 block is required when IPv6 is on/),
     });
   });
 
@@ -905,7 +905,7 @@ describe("IO-D service request", () => {
     const r = giaServiceRule.safeParse(edit(dynamicPublic, { rateLimit: "100", asnId: undefined }));
     const errors = r.error ? fieldErrors(r.error) : {};
     expect(errors.rateLimit).toMatch(/Rate limit must be a whole number/);
-    expect(errors.asnId).toMatch(/^\(IO-D rule 2\)/);
+    expect(errors.asnId).toMatch(/^Public ASN is required when not using a private ASN/);
   });
 
   it("sends privateAsn true for STATIC (rule text over the spec's sample)", () => {

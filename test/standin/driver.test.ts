@@ -197,6 +197,91 @@ describe("the driver: what it sends and how it applies the app's answers", () =>
     expect(app.sent).toHaveLength(0);
   });
 
+  describe("Enter in a typed input, as Slack's client handles it", () => {
+    /** A form with a required text input, a second required one below, and an optional note. */
+    const form = (dispatch: Record<string, unknown>) =>
+      modal("Order a port", {
+        blocks: [
+          {
+            type: "input",
+            block_id: "company",
+            label: { type: "plain_text", text: "Company" },
+            element: { type: "plain_text_input", action_id: "company_input" },
+            ...dispatch,
+          },
+          {
+            type: "input",
+            block_id: "port_name",
+            label: { type: "plain_text", text: "Port name" },
+            element: { type: "plain_text_input", action_id: "name" },
+          },
+          {
+            type: "input",
+            block_id: "note",
+            optional: true,
+            label: { type: "plain_text", text: "Note" },
+            element: { type: "plain_text_input", action_id: "note", multiline: true },
+          },
+        ],
+      });
+
+    it("submits the whole modal without dispatch_action: the fields not reached yet are refused by Slack, nothing is sent", async () => {
+      standin.workspace.openView(requester, form({}));
+      await driver.fillView(requester, { Company: "globex" });
+      const outcome = await driver.pressEnter(requester, "Company");
+      expect(outcome).toEqual({
+        effect: "submit",
+        refused: { port_name: "Please complete this required field." },
+      });
+      expect(app.sent).toHaveLength(0);
+    });
+
+    it("submits when every required input is filled, and the app's answer is applied", async () => {
+      standin.workspace.openView(requester, form({}));
+      await driver.fillView(requester, { Company: "globex", "Port name": "p1" });
+      app.acks.push({
+        status: 200,
+        body: { response_action: "errors", errors: { company: "No such company" } },
+      });
+      const outcome = await driver.pressEnter(requester, "Port name");
+      expect(outcome.effect).toBe("submit");
+      expect(outcome).toMatchObject({ submitted: { errors: { company: "No such company" } } });
+      expect(app.last()).toMatchObject({ type: "view_submission" });
+    });
+
+    it("sends block_actions with the typed value when the block dispatches, and submits nothing", async () => {
+      const view = standin.workspace.openView(requester, form({ dispatch_action: true }));
+      await driver.fillView(requester, { Company: "globex" });
+      const before = app.sent.length;
+      const outcome = await driver.pressEnter(requester, "Company");
+      expect(outcome).toMatchObject({ effect: "dispatch", ack: { status: 200 } });
+      expect(app.sent).toHaveLength(before + 1);
+      expect(app.last()).toMatchObject({
+        type: "block_actions",
+        view: { id: view?.view.id },
+        actions: [{ action_id: "company_input", block_id: "company", value: "globex" }],
+      });
+      expect(standin.currentView(requester)?.view.id).toBe(view?.view.id);
+    });
+
+    it("submits when dispatch_action_config triggers only on typing, and adds a line in a multiline input", async () => {
+      standin.workspace.openView(
+        requester,
+        form({
+          dispatch_action: true,
+          element: {
+            type: "plain_text_input",
+            action_id: "company_input",
+            dispatch_action_config: { trigger_actions_on: ["on_character_entered"] },
+          },
+        }),
+      );
+      expect(await driver.pressEnter(requester, "Company")).toMatchObject({ effect: "submit" });
+      expect(await driver.pressEnter(requester, "Note")).toEqual({ effect: "newline" });
+      expect(app.sent).toHaveLength(0);
+    });
+  });
+
   it("closes the submitted view on an empty ack, revealing the one below", async () => {
     const root = openModal(requester);
     const pushed = standin.workspace.pushView(requester, modal("Confirm"));

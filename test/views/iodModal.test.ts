@@ -9,6 +9,7 @@ import {
   IOD_ACTIONS,
   IOD_BLOCKS,
   IOD_DISPATCH_FIELDS,
+  IOD_ENTER_ONLY_FIELDS,
   IOD_PORT_STATUS_BLOCK,
   IOD_ROUTING_NOTE_BLOCK,
   IOD_VIEW,
@@ -92,7 +93,8 @@ describe("iodModal", () => {
     expect(bgp.optional).toBe(true);
     expect((bgp.element as { max_length?: number }).max_length).toBe(24);
     expect(bgp.hint?.text).toContain("leave empty");
-    expect(text(view)).toContain("IO-D rule 6");
+    expect(text(view)).toContain("regional Internet routing registry");
+    expect(text(view)).not.toMatch(/rule \d/);
     expect(parseOrderMetadata(view.private_metadata)).toEqual({ channelId: "C0GENERAL1" });
   });
 
@@ -149,7 +151,9 @@ describe("iodModal", () => {
       "Geo city",
       "Service name",
     ]);
-    expect(readable([block(view, IOD_ROUTING_NOTE_BLOCK)!])).toContain("IO-D rule 5");
+    expect(readable([block(view, IOD_ROUTING_NOTE_BLOCK)!])).toContain(
+      "the provider assigns a private ASN",
+    );
     expect(optionValues(view, IOD_BLOCKS.ipBlock)).not.toContain("none");
   });
 
@@ -176,13 +180,28 @@ describe("iodModal", () => {
     expect(readable([block(unknown, IOD_PORT_STATUS_BLOCK)!])).toContain("Couldn't check");
   });
 
-  it("only the port, routing and ASN choice rebuild the form", () => {
-    const view = iodModal(data(), options);
-    const dispatching = blocksOf(view)
-      .filter((b): b is InputBlock => b.type === "input" && b.dispatch_action === true)
-      .map((b) => (b.element as { action_id: string }).action_id)
-      .sort();
-    expect(dispatching).toEqual(IOD_DISPATCH_FIELDS.map((f) => IOD_ACTIONS[f]).sort());
+  it("only the port, routing and ASN choice rebuild the form; Enter in a typed input never submits it", () => {
+    for (const view of [
+      iodModal(data(), options),
+      iodModal(data({ asnChoice: "private-requested" }), options),
+    ]) {
+      const inputs = blocksOf(view).filter((b): b is InputBlock => b.type === "input");
+      const dispatching = inputs
+        .filter((b) => b.dispatch_action === true)
+        .map((b) => (b.element as { action_id: string }).action_id);
+      const rebuilding = IOD_DISPATCH_FIELDS.map((f) => IOD_ACTIONS[f]);
+      const enterOnly = IOD_ENTER_ONLY_FIELDS.map((f) => IOD_ACTIONS[f]);
+      expect(rebuilding.filter((id) => !dispatching.includes(id))).toEqual([]);
+      for (const id of dispatching) expect([...rebuilding, ...enterOnly]).toContain(id);
+      const typed = inputs.filter(
+        (b) => b.element.type === "plain_text_input" || b.element.type === "number_input",
+      );
+      expect(typed.length).toBeGreaterThanOrEqual(5);
+      for (const b of typed) {
+        expect(b.dispatch_action).toBe(true);
+        expect(b.element).not.toHaveProperty("min_value");
+      }
+    }
   });
 
   it("never puts a BGP key back into the view", () => {

@@ -21,6 +21,7 @@ import {
   LAYER2_BLOCKS,
   LAYER2_DEST_DETAILS_BLOCK,
   LAYER2_DISPATCH_FIELDS,
+  LAYER2_ENTER_ONLY_FIELDS,
   LAYER2_PRICE_BLOCK,
   LAYER2_REVIEW_BLOCK,
   LAYER2_VIEW,
@@ -162,11 +163,27 @@ describe("layer2Modal", () => {
     const dispatching = blocksOf(view)
       .filter((b): b is InputBlock => b.type === "input" && b.dispatch_action === true)
       .map((b) => (b.element as { action_id: string }).action_id);
-    for (const id of dispatching) {
-      expect(LAYER2_DISPATCH_FIELDS.map((f) => LAYER2_ACTIONS[f])).toContain(id);
-    }
+    // Each dispatching input has a listener: a rebuild, or an ack for Enter in a typed input.
+    const listened = [...LAYER2_DISPATCH_FIELDS, ...LAYER2_ENTER_ONLY_FIELDS].map(
+      (f) => LAYER2_ACTIONS[f],
+    );
+    for (const id of dispatching) expect(listened).toContain(id);
     expect(dispatching).toContain(LAYER2_ACTIONS.destMetro);
-    expect(dispatching).not.toContain(LAYER2_ACTIONS.name);
+    // Enter in a typed input never submits the order (Slack submits unless the block dispatches).
+    const typed = blocksOf(view).filter(
+      (b): b is InputBlock =>
+        b.type === "input" &&
+        (b.element.type === "plain_text_input" || b.element.type === "number_input"),
+    );
+    expect(typed.map((b) => b.block_id)).toEqual([
+      LAYER2_BLOCKS.destCompany,
+      LAYER2_BLOCKS.bandwidth,
+      LAYER2_BLOCKS.duration,
+      LAYER2_BLOCKS.name,
+    ]);
+    for (const b of typed) expect(b.dispatch_action).toBe(true);
+    // Slack's client would check a min/max alone, before the form's other problems.
+    for (const b of typed) expect(b.element).not.toHaveProperty("min_value");
   });
 
   it("shows the destination port looked up: its company, metro and speed, and whom it will wait on", () => {

@@ -239,6 +239,12 @@ function context(env, block) {
   );
 }
 
+/** Slack dispatches on Enter unless dispatch_action_config lists only other triggers. */
+function enterDispatches(element) {
+  const triggers = element.dispatch_action_config?.trigger_actions_on;
+  return !Array.isArray(triggers) || triggers.includes("on_enter_pressed");
+}
+
 /** The value a person gives an input element, read from the widget when the modal is submitted. */
 function inputElement(env, block, element) {
   const type = element.type;
@@ -270,7 +276,24 @@ function inputElement(env, block, element) {
     if (Number.isInteger(element.max_length)) widget.maxLength = element.max_length;
     widget.placeholder = plainText(element.placeholder);
     widget.value = state?.value ?? element.initial_value ?? "";
-    widget.addEventListener("change", () => changed(widget.value === "" ? null : widget.value));
+    // The value Enter already sent: the change event when the field is left sends it again.
+    let sentOnEnter;
+    widget.addEventListener("change", () => {
+      const value = widget.value === "" ? null : widget.value;
+      if (sentOnEnter !== undefined && value === sentOnEnter) return;
+      sentOnEnter = undefined;
+      changed(value);
+    });
+    if (widget.tagName === "INPUT" && block.dispatch_action === true) {
+      // As in Slack: Enter in a dispatch_action input sends the value (block_actions) and does
+      // not submit the modal; without dispatch_action it submits, as the browser's form does.
+      widget.addEventListener("keydown", (event) => {
+        if (event.key !== "Enter" || !enterDispatches(element)) return;
+        event.preventDefault();
+        sentOnEnter = widget.value === "" ? null : widget.value;
+        changed(sentOnEnter);
+      });
+    }
     read = () => (widget.value === "" ? null : widget.value);
   } else if (
     type === "static_select" ||

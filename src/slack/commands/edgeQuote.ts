@@ -20,6 +20,7 @@ import {
   EDGE_DISCOUNT_BLOCK,
   EDGE_DISCOUNT_INPUT,
   EDGE_DISCOUNT_VIEW,
+  EDGE_ENTER_ONLY_INPUTS,
   EDGE_ORDER_BLOCKS,
   EDGE_ORDER_INPUTS,
   EDGE_ORDER_VIEW,
@@ -85,6 +86,7 @@ import { submittedText } from "../approvals.js";
 import type { CommandHandler } from "../connect.js";
 import type { ListenerRegistry } from "../listenerTable.js";
 import { selectedValue, typedValue } from "../modalState.js";
+import { acknowledgeEnterIn } from "./enterKey.js";
 import { blockErrors } from "./pricing.js";
 import { submitFromForm } from "./submitForm.js";
 
@@ -357,6 +359,7 @@ type ButtonArgs = Parameters<Parameters<App["action"]>[1]>[0] & {
 
 /** Listeners (modal submissions, options loads, buttons) of `/connect edge quote` and drafts. */
 export function registerEdgeQuoteListeners(app: ListenerRegistry, services: Services): void {
+  acknowledgeEnterIn(app, EDGE_ENTER_ONLY_INPUTS);
   const { logger } = services;
   const catalogue = edgeCatalogue(services);
 

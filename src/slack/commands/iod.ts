@@ -7,6 +7,7 @@ import {
   IOD_ACTIONS,
   IOD_BLOCKS,
   IOD_DISPATCH_FIELDS,
+  IOD_ENTER_ONLY_FIELDS,
   IOD_VIEW,
   iodModal,
 } from "../../../views/iodModal.js";
@@ -17,6 +18,7 @@ import type { Services } from "../../services.js";
 import type { CommandHandler } from "../connect.js";
 import type { ListenerRegistry } from "../listenerTable.js";
 import { selectedValue, typedValue } from "../modalState.js";
+import { acknowledgeEnterIn } from "./enterKey.js";
 import {
   approvalsUnavailable,
   LatestRebuild,
@@ -78,6 +80,10 @@ export function registerIodListeners(app: ListenerRegistry, services: Services):
   for (const field of IOD_DISPATCH_FIELDS) {
     app.action<BlockAction>(IOD_ACTIONS[field], rebuild);
   }
+  acknowledgeEnterIn(
+    app,
+    IOD_ENTER_ONLY_FIELDS.map((field) => IOD_ACTIONS[field]),
+  );
 
   app.view(IOD_VIEW, async ({ ack, body, view, client }) => {
     const metadata = parseOrderMetadata(view.private_metadata);

@@ -11,6 +11,7 @@ import {
   LAYER2_ACTIONS,
   LAYER2_BLOCKS,
   LAYER2_DISPATCH_FIELDS,
+  LAYER2_ENTER_ONLY_FIELDS,
   LAYER2_VIEW,
   layer2Modal,
   type OrderModalMetadata,
@@ -32,6 +33,7 @@ import type { Services } from "../../services.js";
 import { submittedText } from "../approvals.js";
 import { type CommandContext, type CommandHandler, failureText, type Outcome } from "../connect.js";
 import type { ListenerRegistry } from "../listenerTable.js";
+import { acknowledgeEnterIn } from "./enterKey.js";
 import { blockErrors } from "./pricing.js";
 import { submitFromForm } from "./submitForm.js";
 
@@ -284,6 +286,10 @@ export function registerLayer2Listeners(app: ListenerRegistry, services: Service
   for (const field of LAYER2_DISPATCH_FIELDS) {
     app.action<BlockAction>(LAYER2_ACTIONS[field], rebuild);
   }
+  acknowledgeEnterIn(
+    app,
+    LAYER2_ENTER_ONLY_FIELDS.map((field) => LAYER2_ACTIONS[field]),
+  );
 
   app.view(LAYER2_VIEW, async ({ ack, body, view, client }) => {
     const metadata = metadataOf(view.private_metadata);

@@ -32,6 +32,7 @@ import { groupMembersVia, submittedText } from "../approvals.js";
 import { BlockedError, type CommandHandler, type Outcome } from "../connect.js";
 import type { ListenerRegistry } from "../listenerTable.js";
 import { selectedValue, typedValue } from "../modalState.js";
+import { acknowledgeEnterIn } from "./enterKey.js";
 import { blockErrors } from "./pricing.js";
 import { submitFromForm } from "./submitForm.js";
 
@@ -190,6 +191,8 @@ export function registerPortOrderListeners(app: ListenerRegistry, services: Serv
     }
     await ack({ options: dcfSuggestionOptions(suggestions, typed) });
   });
+
+  acknowledgeEnterIn(app, [PORT_ORDER_ACTIONS.portName]);
 
   // Data center, speed or term changed: the speeds of that DCF only, its LOA path, the price.
   for (const actionId of [

@@ -74,6 +74,7 @@ import {
 } from "../connect.js";
 import type { ListenerRegistry } from "../listenerTable.js";
 import { checkboxTicked, selectedValue, typedValue } from "../modalState.js";
+import { acknowledgeEnterIn } from "./enterKey.js";
 import { notYetAvailable } from "./notYetAvailable.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -277,6 +278,37 @@ export function blockErrors<F extends string>(
 }
 
 // ---------------------------------------------------------------------------------------------
+// Answering a layer 2 price form before it closes
+
+/** Slack waits 3 s for a submission's answer: what is not known by then is answered after. */
+const L2_PRICE_ANSWER_BY_MS = 2_500;
+
+/** The provider refused what was asked (not our credentials, not its load): the person's to fix. */
+function isRefusal(error: unknown): error is ProviderError {
+  return (
+    error instanceof ProviderError &&
+    error.kind === "http" &&
+    error.httpStatus !== undefined &&
+    error.httpStatus >= 400 &&
+    error.httpStatus < 500 &&
+    ![401, 403, 408, 429].includes(error.httpStatus)
+  );
+}
+
+/** The promise's value if it settles within `ms`, else undefined (it keeps running). */
+async function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(resolve, ms, undefined);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Answering privately after a modal (which has no response_url)
 
 interface Where {
@@ -377,6 +409,8 @@ export function registerPricingListeners(app: ListenerRegistry, services: Servic
       await ack({ options: dcfSuggestionOptions(suggestions, typed) });
     });
   }
+
+  acknowledgeEnterIn(app, [L2_PRICE_ACTIONS.bandwidth, L2_PRICE_ACTIONS.duration]);
 
   // The data center changed: show that DCF's speeds, and only those.
   app.action<BlockAction<ExternalSelectAction>>(
@@ -504,6 +538,7 @@ export function registerPricingListeners(app: ListenerRegistry, services: Servic
   });
 
   app.view(PRICE_L2_VIEW, async ({ ack, body, view, client }) => {
+    const started = Date.now();
     let check: Awaited<ReturnType<typeof checkConnectionPriceForm>>;
     try {
       check = await checkConnectionPriceForm(
@@ -521,17 +556,48 @@ export function registerPricingListeners(app: ListenerRegistry, services: Servic
       });
       return;
     }
+    const { srcDcf, destDcf, config } = check.value;
+    // Priced before the answer when it comes in time, so a connection the provider refuses
+    // (no layer 2 in that metro) is said next to the data center and the form stays open.
+    const pricing = priceConnection(services.provider, config).then(
+      (result) => ({ ok: true as const, result }),
+      (error: unknown) => ({ ok: false as const, error }),
+    );
+    const early = await settledWithin(
+      pricing,
+      Math.max(0, L2_PRICE_ANSWER_BY_MS - (Date.now() - started)),
+    );
+    if (early && !early.ok && isRefusal(early.error)) {
+      const provider = early.error.userMessage;
+      // The provider's words name the data center it refuses; else the source's field.
+      const field =
+        destDcf.name && provider.includes(destDcf.name) && !provider.includes(srcDcf.name ?? "")
+          ? "destDcf"
+          : "srcDcf";
+      await ack({
+        response_action: "errors",
+        errors: blockErrors(
+          { [field]: `The provider can't price this connection: ${provider}` },
+          L2_PRICE_BLOCKS,
+          view,
+          "srcDcf",
+        ),
+      });
+      record(services, "price l2", body.user.id, "failed");
+      return;
+    }
     await ack();
     const where = {
       channelId: parseMetadata(view.private_metadata).channelId,
       userId: body.user.id,
     };
-    const { srcDcf, destDcf, config } = check.value;
     await withRequestId(newRequestId(), async () => {
       let outcome: Outcome = "succeeded";
       let message: { text: string; blocks?: KnownBlock[] };
       try {
-        const result = await priceConnection(services.provider, config);
+        const priced = await pricing;
+        if (!priced.ok) throw priced.error;
+        const result = priced.result;
         const reply = connectionPriceView(
           {
             srcDcf: { name: srcDcf.name, username: dcfKey(srcDcf) },
