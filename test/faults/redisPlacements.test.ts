@@ -60,6 +60,7 @@ describe("a Redis outage while placements are in flight", () => {
     duplicateOrders: 0,
     threadsInOrder: 0,
     threadsOutOfOrder: 0,
+    repliesPostedTwice: 0,
   };
   let counted: ReturnType<typeof figures> | undefined;
 
@@ -185,7 +186,8 @@ describe("a Redis outage while placements are in flight", () => {
       const back = Date.now();
       await waitFor(
         async () =>
-          settled(await tally()) && approvals.every((a) => threadProblems(a).length === 0),
+          settled(await tally()) &&
+          approvals.every((a) => threadProblems(a).every((p) => p.startsWith("posted twice"))),
         {
           timeoutMs: SETTLE_MS,
           intervalMs: 500,
@@ -207,7 +209,13 @@ describe("a Redis outage while placements are in flight", () => {
           run.answersLost++;
         }
         const approval = approvals.find((a) => a.id === t.id);
-        const problems = approval ? threadProblems(approval) : ["no such approval"];
+        const found = approval ? threadProblems(approval) : ["no such approval"];
+        // The notifier is at-least-once (src/jobs/README.md): a message Slack took just before
+        // Redis died, and whose "sent" mark the outage then lost, is posted again when Redis is
+        // back. Counted and reported, not hidden; the order of the thread is still asserted.
+        const twice = found.filter((p) => p.startsWith("posted twice"));
+        run.repliesPostedTwice += twice.length;
+        const problems = found.filter((p) => !p.startsWith("posted twice"));
         if (problems.length === 0) run.threadsInOrder++;
         else {
           run.threadsOutOfOrder++;
