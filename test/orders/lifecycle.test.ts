@@ -92,7 +92,7 @@ describe("OrderLifecycle", () => {
   beforeAll(() => {
     redis = connect();
     prefix = runPrefix("orders-lifecycle");
-    store = new ApprovalStore({ redis, prefix: `${prefix}approvals:` });
+    store = new ApprovalStore({ redis, prefix: `${prefix}:approvals:` });
   });
   afterAll(async () => {
     await deleteKeys(redis, prefix);
@@ -108,7 +108,7 @@ describe("OrderLifecycle", () => {
       provider,
       companyUsername: async () => "acme",
       redis,
-      prefix: `${prefix}orders`,
+      prefix: `${prefix}:orders`,
     });
     lifecycle.connect(jobs);
   });
