@@ -107,9 +107,9 @@ function checkCommand(ref: OrderRef): string {
     case "port":
       return `\`/connect port ${id}\``;
     case "layer2":
+      return `\`/connect l2 ${id}\``;
     case "iod":
-      // No read of one connection exists: it shows among its port's connections.
-      return "`/connect ports`";
+      return `\`/connect iod ${id}\``;
   }
 }
 
