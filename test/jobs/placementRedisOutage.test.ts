@@ -1,7 +1,3 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,7 +5,8 @@ import { ApprovalStore } from "../../src/approvals/store.js";
 import type { Jobs } from "../../src/jobs/index.js";
 import { PlacementJournal } from "../../src/jobs/placementJournal.js";
 import { STANDIN_IDS } from "../../src/standin/index.js";
-import { freePort, waitFor } from "../harness/index.js";
+import { waitFor } from "../harness/index.js";
+import { type OwnRedis, startOwnRedis } from "../harness/ownRedis.js";
 import { capturingLogger, FakeProvider, ORDER_1 } from "./placementSupport.js";
 import { runPrefix, startTestJobs } from "./support.js";
 
@@ -23,54 +20,15 @@ const OUTAGE_MS = 2_000;
  * OUTAGE_MS. The answer must end recorded on the request, and nothing may be sent twice.
  */
 describe("placement through a Redis outage", () => {
-  let port: number;
-  let dir: string;
-  let server: ChildProcess | undefined;
+  let ownRedis: OwnRedis;
   let storeRedis: Redis;
   let jobs: Jobs | undefined;
 
-  async function startRedis(): Promise<void> {
-    const child = spawn(
-      "redis-server",
-      [
-        ...["--port", String(port), "--bind", "127.0.0.1", "--dir", dir],
-        ...["--save", "", "--appendonly", "yes", "--daemonize", "no"],
-      ],
-      { stdio: "ignore" },
-    );
-    server = child;
-    const probe = new Redis(port, "127.0.0.1", { lazyConnect: true, retryStrategy: () => null });
-    probe.on("error", () => {});
-    await waitFor(
-      async () => {
-        try {
-          if (probe.status !== "ready") await probe.connect();
-          return (await probe.ping()) === "PONG";
-        } catch {
-          probe.disconnect();
-          return false;
-        }
-      },
-      { timeoutMs: 10_000, description: "the test's redis-server to answer" },
-    );
-    probe.disconnect();
-  }
-
-  async function killRedis(): Promise<void> {
-    const child = server;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.kill("SIGKILL");
-    await exited;
-  }
-
   beforeAll(async () => {
-    port = await freePort();
-    dir = mkdtempSync(join(tmpdir(), "placement-redis-"));
-    await startRedis();
+    ownRedis = await startOwnRedis();
     // As the bot's own connection (src/bot.ts): no offline queue, so commands fail fast while
     // Redis is down ("Stream isn't writeable…") instead of waiting in memory.
-    storeRedis = new Redis(port, "127.0.0.1", {
+    storeRedis = new Redis(ownRedis.port, "127.0.0.1", {
       maxRetriesPerRequest: 2,
       enableOfflineQueue: false,
     });
@@ -81,8 +39,7 @@ describe("placement through a Redis outage", () => {
   afterAll(async () => {
     await jobs?.close(5_000);
     storeRedis?.disconnect();
-    await killRedis();
-    rmSync(dir, { recursive: true, force: true });
+    await ownRedis?.stop();
   });
 
   it("records the provider's answer after Redis comes back, sending once", async () => {
@@ -94,13 +51,13 @@ describe("placement through a Redis outage", () => {
     provider.placeBehaviour = async () => {
       await sleep(300); // a slow provider
       // It has accepted the order; Redis dies before anyone hears of it, and comes back later.
-      await killRedis();
-      restarted = sleep(OUTAGE_MS).then(startRedis);
+      await ownRedis.kill();
+      restarted = sleep(OUTAGE_MS).then(() => ownRedis.restart());
       return ORDER_1;
     };
     jobs = await startTestJobs({
       prefix,
-      redisUrl: `redis://127.0.0.1:${port}`,
+      redisUrl: ownRedis.url,
       logger: log.logger,
       placement: { store, ...provider.callbacks() },
     });
