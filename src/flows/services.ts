@@ -1,5 +1,6 @@
 import type { ApprovalRequest } from "../approvals/index.js";
 import type { Port } from "../provider/api.js";
+import { connectionsOf, findConnectionById } from "../provider/normalize.js";
 import { speedMbps } from "../provider/rules.js";
 import type { Services } from "../services.js";
 
@@ -291,17 +292,9 @@ export function describeService(
 export async function lookUpService(deps: LookupDeps, id: string): Promise<ServiceLookup> {
   const { companyUsername } = await deps.identity();
   const ports = await deps.provider.listPorts(companyUsername, { deleted: false });
-  let entry: Row | undefined;
-  const carrying: Port[] = [];
-  for (const port of ports) {
-    const connections = Array.isArray(port.connections) ? port.connections : [];
-    const match = connections.map(asRow).find((c) => c.id === id);
-    if (match) {
-      entry ??= match;
-      carrying.push(port);
-    }
-  }
-  if (!entry) return { found: false, id, portsChecked: ports.length };
+  const found = findConnectionById(ports, id);
+  if (!found) return { found: false, id, portsChecked: ports.length };
+  const { entry, carrying } = found;
   const approval = await approvalFor(deps, id);
   return { found: true, service: describeService(id, entry, carrying, ports, approval) };
 }
@@ -313,7 +306,7 @@ export function firstServiceIds(ports: readonly Port[]): {
 } {
   const ids: { connectionId?: string; serviceId?: string } = {};
   for (const port of ports) {
-    for (const c of Array.isArray(port.connections) ? port.connections.map(asRow) : []) {
+    for (const c of connectionsOf(port)) {
       const id = str(c.id);
       if (!id) continue;
       const kind = serviceKind(c);

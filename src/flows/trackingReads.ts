@@ -1,6 +1,7 @@
 import type { TrackTarget, TrackTargetKind } from "../domain/statuses.js";
 import type { TargetRead } from "../jobs/tracker.js";
-import type { Port, ProviderApi } from "../provider/api.js";
+import type { ProviderApi } from "../provider/api.js";
+import { findConnectionById } from "../provider/normalize.js";
 
 /**
  * How the tracker reads each kind of target from the provider, normalised to
@@ -84,7 +85,7 @@ function readConnection(label: string): Reader {
   return async (provider, id, companyName) => {
     // Deleted ports included: a connection of a port being removed still has a last word.
     const ports = await provider.listPorts(companyName);
-    const entry = findConnection(ports, id);
+    const entry = findConnectionById(ports, id)?.entry;
     if (!entry) {
       throw new Error(`${label} ${id} is not among the connections of the company's ports (yet)`);
     }
@@ -95,21 +96,6 @@ function readConnection(label: string): Reader {
       raw: entry,
     };
   };
-}
-
-type LooseEntry = Record<string, unknown>;
-
-function findConnection(ports: readonly Port[], id: string): LooseEntry | undefined {
-  for (const port of Array.isArray(ports) ? ports : []) {
-    const connections = (port as { connections?: unknown }).connections;
-    if (!Array.isArray(connections)) continue;
-    for (const entry of connections) {
-      if (typeof entry === "object" && entry !== null && (entry as LooseEntry).id === id) {
-        return entry as LooseEntry;
-      }
-    }
-  }
-  return undefined;
 }
 
 function textOf(value: unknown): string | undefined {

@@ -56,3 +56,35 @@ export function displayStatus(status: unknown): string {
   if (typeof status === "number") return String(status);
   return "unknown";
 }
+
+/** A layer 2 connection or IO-D service as a port's `connections` lists it (shape not shown). */
+export type ConnectionEntry = Record<string, unknown>;
+
+/**
+ * The entries of a port's `connections`, each a plain record. The provider offers no read of
+ * one connection or IO-D service: this list is where they are found, by id or by name.
+ */
+export function connectionsOf(port: unknown): ConnectionEntry[] {
+  const list = (port as { connections?: unknown } | null | undefined)?.connections;
+  if (!Array.isArray(list)) return [];
+  return list.filter(
+    (entry): entry is ConnectionEntry =>
+      typeof entry === "object" && entry !== null && !Array.isArray(entry),
+  );
+}
+
+/** The connection with this id, and every port whose `connections` carry it (its ends). */
+export function findConnectionById<P>(
+  ports: readonly P[],
+  id: string,
+): { entry: ConnectionEntry; carrying: P[] } | undefined {
+  let entry: ConnectionEntry | undefined;
+  const carrying: P[] = [];
+  for (const port of Array.isArray(ports) ? ports : []) {
+    const match = connectionsOf(port).find((c) => c.id === id);
+    if (!match) continue;
+    entry ??= match;
+    carrying.push(port);
+  }
+  return entry ? { entry, carrying } : undefined;
+}
