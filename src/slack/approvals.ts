@@ -121,11 +121,21 @@ export async function postForApproval(input: {
   const channel = settings.channel;
   if (!channel) throw new Error("no approvals channel to post the request to");
   const view = approvalMessageView(approval);
-  const posted = await client.chat.postMessage({
-    channel,
-    text: view.text,
-    blocks: view.blocks,
-  });
+  const posted = await client.chat
+    .postMessage({ channel, text: view.text, blocks: view.blocks })
+    .catch(async (error: unknown) => {
+      // Never posted, so no approver can ever decide it: it must not stay pending holding its
+      // name, or the requester's "try again" would be refused as a name already waiting.
+      await settings.store
+        .cancel(approval.id, approval.requester.userId)
+        .catch((cancelError: unknown) =>
+          services.logger.error(
+            { err: cancelError, approvalId: approval.id },
+            "could not cancel a request whose approval message failed",
+          ),
+        );
+      throw error;
+    });
   if (posted.ts) {
     await settings.store.mergeSlackRefs(approval.id, {
       approvalChannel: channel,

@@ -182,6 +182,33 @@ describe("one name, one request: concurrent submissions of one order form", () =
       expect(postedAbout(name)).toBe(1);
     });
 
+    it("cancels a request whose approval message could not be posted, so its name is free again", async () => {
+      const name = "e2e-form-unposted-1";
+      env.standin.failNext("chat.postMessage", { error: "not_in_channel" });
+      await expect(
+        submitFromForm({
+          services: env.bot.services,
+          client: client(),
+          submission: submission(name),
+          answerForm: async () => {},
+        }),
+      ).rejects.toThrow(/not_in_channel/);
+      const records = await env.bot.services.approvals.store.list({ limit: 1000 });
+      expect(records.filter((r) => r.reconcileKey === name).map((r) => r.status)).toEqual([
+        "cancelled",
+      ]);
+
+      // Asked again once the bot can post: accepted, not refused as "already waiting".
+      const again = await submitFromForm({
+        services: env.bot.services,
+        client: client(),
+        submission: submission(name),
+        answerForm: async () => {},
+      });
+      expect(again.ok).toBe(true);
+      expect(postedAbout(name)).toBe(1);
+    });
+
     it("still answers the form once when storing fails, then lets the error through", async () => {
       let answered = 0;
       const broken = { ...submission("e2e-form-answer-2"), title: "two\nlines" };
