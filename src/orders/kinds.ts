@@ -1,3 +1,4 @@
+import { ORDER_KIND_LABEL } from "../../views/approvals.js";
 import { escapeMrkdwn } from "../../views/blocks.js";
 import { nextLoaStep } from "../../views/orders.js";
 import type { ApprovalKind, ApprovalRequest, PlacementResult } from "../approvals/index.js";
@@ -44,7 +45,7 @@ export interface OrderKindSpec {
 
 export const ORDER_KINDS = {
   port: {
-    label: "Port order",
+    label: ORDER_KIND_LABEL.port,
     operation: "createPortOrder",
     place: async (provider, request) =>
       asResult(
@@ -81,7 +82,7 @@ export const ORDER_KINDS = {
     counterparty: () => undefined,
   },
   layer2: {
-    label: "Layer 2 connection",
+    label: ORDER_KIND_LABEL.layer2,
     operation: "createLayer2Connection",
     place: async (provider, request) =>
       asResult(
@@ -103,7 +104,7 @@ export const ORDER_KINDS = {
     },
   },
   iod: {
-    label: "IO-D service",
+    label: ORDER_KIND_LABEL.iod,
     operation: "createGiaService",
     place: async (provider, request) =>
       asResult(
@@ -120,7 +121,7 @@ export const ORDER_KINDS = {
     counterparty: () => undefined,
   },
   edge: {
-    label: "Edge port order",
+    label: ORDER_KIND_LABEL.edge,
     operation: "createEdgePortOrder",
     place: async (provider, request) =>
       asResult(
