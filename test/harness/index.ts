@@ -1,3 +1,8 @@
 export { type OwnRedis, startOwnRedis } from "./ownRedis.js";
 export { freePort } from "./ports.js";
-export { type WaitForOptions, waitFor } from "./waitFor.js";
+export {
+  type WaitForOptions,
+  type WaitWhileProgressingOptions,
+  waitFor,
+  waitWhileProgressing,
+} from "./waitFor.js";

@@ -34,3 +34,45 @@ export async function waitFor<T>(
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
+
+export interface WaitWhileProgressingOptions {
+  /** Give up once the progress has not changed for this long. */
+  idleMs: number;
+  /** A safety bound on the whole wait, however long progress goes on. */
+  timeoutMs: number;
+  intervalMs?: number;
+  description?: string;
+}
+
+/**
+ * Polls `done` until it holds, for as long as `progress` keeps changing. For work whose length
+ * grows with its size (hundreds of placements told through one paced channel): a fixed timeout
+ * either waits for nothing or cuts off work that is still moving, while "no change for
+ * `idleMs`" is what "stuck" means. Rejects when progress stops (or the bound passes) first.
+ */
+export async function waitWhileProgressing(
+  done: () => boolean | Promise<boolean>,
+  progress: () => string | Promise<string>,
+  options: WaitWhileProgressingOptions,
+): Promise<void> {
+  const intervalMs = options.intervalMs ?? 250;
+  const deadline = Date.now() + options.timeoutMs;
+  let last = await progress();
+  let changedAt = Date.now();
+  for (;;) {
+    if (await done()) return;
+    const now = await progress();
+    if (now !== last) {
+      last = now;
+      changedAt = Date.now();
+    }
+    const what = options.description ?? "condition";
+    if (Date.now() - changedAt >= options.idleMs) {
+      throw new Error(`No progress for ${options.idleMs} ms waiting for ${what} (at ${last})`);
+    }
+    if (Date.now() >= deadline) {
+      throw new Error(`Timed out after ${options.timeoutMs} ms waiting for ${what} (at ${last})`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
