@@ -1,5 +1,6 @@
 export { describeRefusal, describeState } from "./messages.js";
 export { NameReservedError, type NameScope, nameScope, normalizedName } from "./names.js";
+export { type PersistentlyOptions, persistently } from "./persistently.js";
 export {
   type ApproveDecision,
   type CanApproveInput,

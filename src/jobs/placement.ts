@@ -1,11 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import { setTimeout as sleep } from "node:timers/promises";
 import type { Job, Queue } from "bullmq";
 import type { Redis } from "ioredis";
+import { persistently } from "../approvals/persistently.js";
 import type { ApprovalStore, TransitionResult } from "../approvals/store.js";
 import {
-  ApprovalInputError,
   ApprovalRecordError,
   type ApprovalRequest,
   type PlacementError,
@@ -194,9 +193,6 @@ export type LookUpAgainOutcome = "reconciled" | "escalated" | "not-unknown";
 
 const TOLD_TTL_SECONDS = 90 * 24 * 3600;
 const TELL_LEASE_SECONDS = 120;
-/** Retrying a write across a Redis outage: 100 ms, doubling, at most 2 s apart. */
-const WRITE_RETRY_BASE_MS = 100;
-const WRITE_RETRY_MAX_MS = 2_000;
 /** How long a claim's owner retries marking it `sending` before giving up (and not sending). */
 const SENDING_WRITE_TIMEOUT_MS = 60_000;
 
@@ -721,28 +717,22 @@ export class Placement {
    * writeable", "Connection is closed."), and the provider's answer must outlive an outage.
    * Real time, not the injected clock: this is about waiting for Redis to come back.
    */
-  private async persistently<T>(
+  /** {@link persistently}, logging each tenth failure as this placement's. */
+  private persistently<T>(
     what: string,
     write: () => Promise<T>,
     log: Record<string, unknown>,
     timeoutMs = this.answerWriteTimeoutMs,
   ): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (let failures = 0; ; failures++) {
-      try {
-        return await write();
-      } catch (error) {
-        const delay = Math.min(WRITE_RETRY_BASE_MS * 2 ** failures, WRITE_RETRY_MAX_MS);
-        if (!mayHeal(error) || Date.now() + delay > deadline) throw error;
-        if (failures % 10 === 0) {
-          this.logger.warn(
-            { ...log, failures: failures + 1, err: errorText(error) },
-            `placement: could not ${what}; retrying until Redis answers`,
-          );
-        }
-        await sleep(delay);
-      }
-    }
+    return persistently(write, {
+      what,
+      timeoutMs,
+      warn: (failures, error) =>
+        this.logger.warn(
+          { ...log, failures, err: errorText(error) },
+          `placement: could not ${what}; retrying until Redis answers`,
+        ),
+    });
   }
 
   private async readRecord(approvalId: string): Promise<ApprovalRequest | null> {
@@ -785,11 +775,6 @@ export class Placement {
 
 function recordOf(step: TransitionResult): ApprovalRequest | undefined {
   return step.ok || "record" in step ? step.record : undefined;
-}
-
-/** Errors that retrying cannot fix: what the store refuses to write or cannot read. */
-function mayHeal(error: unknown): boolean {
-  return !(error instanceof ApprovalInputError || error instanceof ApprovalRecordError);
 }
 
 function isNotLookable(error: unknown): boolean {

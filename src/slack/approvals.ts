@@ -25,6 +25,7 @@ import {
   describeState,
   type GroupMembers,
   NameReservedError,
+  persistently,
   type TransitionResult,
 } from "../approvals/index.js";
 import type { OrderSubmission } from "../orders/index.js";
@@ -110,6 +111,9 @@ export async function storeForApproval(input: {
   }
 }
 
+/** How long posting a request waits out a Redis outage to record where its message is. */
+export const SLACK_REFS_WRITE_TIMEOUT_MS = 2 * 60_000;
+
 /** The second half of submitting: posts a stored request to the approvals channel. */
 export async function postForApproval(input: {
   services: Services;
@@ -137,9 +141,24 @@ export async function postForApproval(input: {
       throw error;
     });
   if (posted.ts) {
-    await settings.store.mergeSlackRefs(approval.id, {
-      approvalChannel: channel,
-      approvalTs: posted.ts,
+    const refs = { approvalChannel: channel, approvalTs: posted.ts };
+    // The message's place exists nowhere else: its buttons are honoured only where the record
+    // says the message is (isOwnApprovalMessage), so losing it to a Redis outage would leave a
+    // request nobody can decide. Waited out like a placement's answer; the form is answered.
+    await persistently(() => settings.store.mergeSlackRefs(approval.id, refs), {
+      what: "record where the approval message was posted",
+      timeoutMs: SLACK_REFS_WRITE_TIMEOUT_MS,
+      warn: (failures, error) =>
+        services.logger.warn(
+          { approvalId: approval.id, ...refs, failures, err: (error as Error).message },
+          "could not record where the approval message was posted; retrying until Redis answers",
+        ),
+    }).catch((error: unknown) => {
+      services.logger.error(
+        { approvalId: approval.id, ...refs, err: (error as Error).message },
+        "gave up recording where the approval message was posted: its buttons will be refused",
+      );
+      throw error;
     });
   }
   const link = posted.ts
