@@ -21,7 +21,7 @@ import {
 import { createProvider } from "./provider/api.js";
 import { redisWarnings } from "./redisCheck.js";
 import { type Sandbox, type SandboxOptions, startSandbox } from "./sandbox/index.js";
-import { cachedIdentity, type Services, systemClock } from "./services.js";
+import { type Services, sharedAnswer, systemClock } from "./services.js";
 import {
   type HealthReport,
   operationalRoutes,
@@ -139,7 +139,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const playgroundRun = config.slack.mode === "playground" && config.provider.kind === "sandbox";
     const prefix = options.redisPrefix ?? (playgroundRun ? PLAYGROUND_REDIS_PREFIX : "connect");
     if (playgroundRun) await startPlaygroundAfresh(redis, prefix, logger);
-    const identity = cachedIdentity(() => api.whoami());
+    const identity = sharedAnswer(() => api.whoami(), IDENTITY_TTL_MS);
     const approvalStore = new ApprovalStore({ redis, prefix: `${prefix}:approvals` });
 
     let standin: SlackStandin | undefined;
@@ -219,13 +219,10 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       orders,
     };
     rateLimit = jobs.rateLimiter?.beforeRequest;
+    const health = healthCheck(redis, services);
 
     if (role === "worker") {
-      const server = await serveOperationalRoutes(
-        config.port,
-        () => checkHealth(redis, services),
-        metrics,
-      );
+      const server = await serveOperationalRoutes(config.port, health, metrics);
       stops.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
       const port = (server.address() as AddressInfo).port;
       logger.info({ port }, "workers ready");
@@ -241,7 +238,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       port: config.port,
       logger,
       metrics,
-      health: () => checkHealth(redis, services),
+      health,
       register: (app, client) => registerListeners(app, services, client, followUps),
       extraRoutes: playground?.botRoutes(),
       // Replays are refused across replicas: accepted signatures are kept in Redis.
@@ -296,7 +293,16 @@ async function serveOperationalRoutes(
   return server;
 }
 
-async function checkHealth(redis: Redis, services: Services): Promise<HealthReport> {
+/** Who the bot acts as at the provider changes only when its key does: asked every 10 minutes. */
+const IDENTITY_TTL_MS = 10 * 60_000;
+/**
+ * /healthz asks the provider at most this often, however often it is hit (a load balancer, a
+ * liveness probe per replica): each ask spends the provider rate limit people's commands need.
+ */
+export const PROVIDER_HEALTH_TTL_MS = 15_000;
+
+/** /healthz's report: Redis asked every time, the provider's answer shared for a while. */
+function healthCheck(redis: Redis, services: Services): () => Promise<HealthReport> {
   const withTimeout = <T>(work: Promise<T>, ms: number) =>
     Promise.race([
       work,
@@ -304,21 +310,27 @@ async function checkHealth(redis: Redis, services: Services): Promise<HealthRepo
         setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms).unref(),
       ),
     ]);
-  const [redisCheck, providerCheck] = await Promise.allSettled([
-    withTimeout(redis.ping(), 2_000),
-    withTimeout(services.provider.whoami(), 5_000),
-  ]);
-  const checks: HealthReport["checks"] = {
-    redis:
-      redisCheck.status === "fulfilled"
-        ? { ok: true }
-        : { ok: false, detail: (redisCheck.reason as Error).message },
-    provider:
-      providerCheck.status === "fulfilled"
-        ? { ok: true }
-        : { ok: false, detail: (providerCheck.reason as Error).message },
+  const provider = sharedAnswer(
+    () => withTimeout(services.provider.whoami(), 5_000),
+    PROVIDER_HEALTH_TTL_MS,
+  );
+  return async () => {
+    const [redisCheck, providerCheck] = await Promise.allSettled([
+      withTimeout(redis.ping(), 2_000),
+      provider(),
+    ]);
+    const checks: HealthReport["checks"] = {
+      redis:
+        redisCheck.status === "fulfilled"
+          ? { ok: true }
+          : { ok: false, detail: (redisCheck.reason as Error).message },
+      provider:
+        providerCheck.status === "fulfilled"
+          ? { ok: true }
+          : { ok: false, detail: (providerCheck.reason as Error).message },
+    };
+    return { ok: Object.values(checks).every((c) => c.ok), checks };
   };
-  return { ok: Object.values(checks).every((c) => c.ok), checks };
 }
 
 /**

@@ -55,12 +55,14 @@ export interface ApprovalSettings {
   allowSelfApproval: boolean;
 }
 
-/** Caches whoami for `ttlMs`; a failed look-up is not cached, so the next command retries. */
-export function cachedIdentity(
-  load: () => Promise<Identity>,
-  ttlMs = 10 * 60_000,
-): () => Promise<Identity> {
-  let cached: { value: Promise<Identity>; at: number } | undefined;
+/**
+ * One answer of `load` shared for `ttlMs` by every caller, including callers that ask while it
+ * is still on its way; a failure is not kept, so the next caller asks again. The provider's
+ * whoami is asked this way, by commands (10 minutes) and by /healthz (seconds), because each
+ * ask spends the same provider rate limit as a person's command.
+ */
+export function sharedAnswer<T>(load: () => Promise<T>, ttlMs: number): () => Promise<T> {
+  let cached: { value: Promise<T>; at: number } | undefined;
   return () => {
     const now = Date.now();
     if (!cached || now - cached.at > ttlMs) {

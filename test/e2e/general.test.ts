@@ -91,6 +91,28 @@ describe("/connect help and whoami, end to end over signed HTTP", () => {
     expect(metrics).toContain("provider_requests_total");
   });
 
+  it("asks the provider for /healthz at most once however often it is hit", async () => {
+    // Each whoami spends the provider rate limit people's commands need; a probe per replica
+    // every few seconds must not.
+    const whoamis = async () => {
+      const text = await (await fetch(`${env.bot.url}/metrics`)).text();
+      return [
+        ...text.matchAll(/^provider_requests_total\{[^}]*operation="getAuthToken"[^}]*\} (\d+)/gm),
+      ]
+        .map((m) => Number(m[1]))
+        .reduce((a, b) => a + b, 0);
+    };
+    const before = await whoamis();
+    expect(before, "whoami asks counted (the metric is read right)").toBeGreaterThan(0);
+    const concurrent = await Promise.all(
+      Array.from({ length: 10 }, () => fetch(`${env.bot.url}/healthz`)),
+    );
+    for (let i = 0; i < 5; i++) concurrent.push(await fetch(`${env.bot.url}/healthz`));
+    expect(concurrent.map((r) => r.status)).toEqual(Array(15).fill(200));
+    // The earlier test's answer may still be shared (0 asks), or it had expired (1 ask).
+    expect((await whoamis()) - before).toBeLessThanOrEqual(1);
+  });
+
   it("never writes the bot token or signing secret to the logs", () => {
     const all = env.logLines.join("\n");
     expect(all.length).toBeGreaterThan(0);
