@@ -1,7 +1,7 @@
 import type { KnownBlock } from "@slack/types";
+import { COMMAND } from "../src/domain/commands.js";
 import type { components } from "../src/provider/generated/provider.js";
 import { dcfSpeedsMbps } from "../src/provider/rules.js";
-import { COMMAND } from "../src/slack/commandRegistry.js";
 import { divider, escapeMrkdwn, header, section } from "./blocks.js";
 import { code, DASH, formatSpeed, textOr } from "./format.js";
 import { fallbackText, fitBlocks, type PageInfo, pageFooter, pageItems } from "./list.js";

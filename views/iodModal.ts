@@ -1,4 +1,5 @@
 import type { KnownBlock, ModalView, PlainTextOption } from "@slack/types";
+import { COMMAND } from "../src/domain/commands.js";
 import {
   DEFAULT_DURATION_DAYS,
   DEFAULT_IPV4_BLOCK,
@@ -14,7 +15,6 @@ import {
 } from "../src/flows/iod.js";
 import { remainingCapacity } from "../src/flows/layer2.js";
 import { BGP_KEY_MAX, BGP_KEY_MIN, IOD_IPV6_BLOCK } from "../src/provider/rules.js";
-import { COMMAND } from "../src/slack/commandRegistry.js";
 import {
   context,
   escapeMrkdwn,

@@ -7,6 +7,7 @@ import type {
   RadioButtons,
   StaticSelect,
 } from "@slack/types";
+import { COMMAND } from "../src/domain/commands.js";
 import {
   CONNECTION_NAME_MAX,
   isOtherCompany,
@@ -20,7 +21,6 @@ import {
 } from "../src/flows/layer2.js";
 import type { Port } from "../src/provider/api.js";
 import { CLASSES_OF_SERVICE } from "../src/provider/rules.js";
-import { COMMAND } from "../src/slack/commandRegistry.js";
 import {
   context,
   escapeMrkdwn,

@@ -1,8 +1,8 @@
 import type { KnownBlock } from "@slack/types";
+import { COMMAND } from "../src/domain/commands.js";
 import { isLoaSettled, statusEnding } from "../src/domain/statuses.js";
 import type { components } from "../src/provider/generated/provider.js";
 import { speedMbps } from "../src/provider/rules.js";
-import { COMMAND } from "../src/slack/commandRegistry.js";
 import { actions, button, context, escapeMrkdwn, fields, header, section } from "./blocks.js";
 import { isOffNet, isProviderSuppliedLoa, metroLabel } from "./dcf.js";
 import { code, DASH, formatSpeed, statusBadge, statusHint, textOr, yesNo } from "./format.js";

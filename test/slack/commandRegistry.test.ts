@@ -1,10 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  COMMANDS,
-  commandName,
-  parseCommand,
-  splitWords,
-} from "../../src/slack/commandRegistry.js";
+import { COMMANDS, commandName, parseCommand, splitWords } from "../../src/domain/commands.js";
 
 describe("parseCommand", () => {
   it.each([
