@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { formatMoney, formatTerm } from "../../views/format.js";
+import { formatMoney, formatTerm } from "../domain/units.js";
 import type { OrderSubmission } from "../orders/index.js";
 import type { DraftOrder, DraftOrderRequest, ProviderApi } from "../provider/api.js";
 import {

@@ -1,4 +1,4 @@
-import { formatMbps, formatSpeed } from "../../views/format.js";
+import { formatMbps, formatSpeed } from "../domain/units.js";
 import type { OrderSubmission } from "../orders/index.js";
 import type { Asn, CallOptions, Port } from "../provider/api.js";
 import { isProviderError } from "../provider/errors.js";

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { formatMbps, formatMoney, formatSpeed, formatTerm } from "../../views/format.js";
+import { formatMbps, formatMoney, formatSpeed, formatTerm } from "../domain/units.js";
 import type { OrderSubmission } from "../orders/index.js";
 import type {
   CallOptions,

@@ -2,9 +2,10 @@
 // path), the server-side check of a submission and the approval request it becomes. Slack-free:
 // plain inputs in, plain results out; src/slack/commands/portOrder.ts renders them with
 // views/portOrderModal.ts.
-import { formatMbps, formatMoney, formatSpeed } from "../../views/format.js";
+
 import { type LoaKind, loaKind, nextLoaStep } from "../../views/orders.js";
 import type { ApprovalRequest, ApprovalStatus } from "../approvals/index.js";
+import { formatMbps, formatMoney, formatSpeed } from "../domain/units.js";
 import type { OrderSubmission } from "../orders/index.js";
 import { ORDER_KINDS } from "../orders/kinds.js";
 import type { CallOptions, Dcf, Port, PricingResult, ProviderApi } from "../provider/api.js";

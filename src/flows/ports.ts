@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type PageInfo, paginate } from "../../views/list.js";
+import { type PageInfo, paginate } from "../domain/paging.js";
 import type { Port, PortCapabilities } from "../provider/api.js";
 import { isProviderError } from "../provider/errors.js";
 import type { Services } from "../services.js";

@@ -2,8 +2,8 @@
 // connections (modal). Slack-free: plain inputs in, plain outcomes out; the Slack layer renders
 // them with views/pricing.ts and views/pricingModals.ts.
 import { z } from "zod";
-import { formatMbps, formatSpeed } from "../../views/format.js";
-import { isSet } from "../../views/time.js";
+import { isSet } from "../domain/timestamps.js";
+import { formatMbps, formatSpeed } from "../domain/units.js";
 import type {
   CallOptions,
   ConnectionPriceConfig,
