@@ -3,8 +3,8 @@
 // plain inputs in, plain results out; src/slack/commands/portOrder.ts renders them with
 // views/portOrderModal.ts.
 
-import { type LoaKind, loaKind, nextLoaStep } from "../../views/orders.js";
 import type { ApprovalRequest, ApprovalStatus } from "../approvals/index.js";
+import { type LoaKind, loaKind, nextLoaStep } from "../domain/loa.js";
 import { formatMbps, formatMoney, formatSpeed } from "../domain/units.js";
 import type { OrderSubmission } from "../orders/index.js";
 import { ORDER_KINDS } from "../orders/kinds.js";

@@ -1,16 +1,16 @@
 import { escapeMrkdwn } from "../../views/blocks.js";
+
 /**
  * The words of tracking: the status line, a status change, the final message, the deadline, the
  * weekly LOA reminder and the reminder while a partner has not accepted. Plain mrkdwn text (the
  * thread's messages need no buttons); anything that came from the provider is escaped, since a
- * status could carry Slack markup. Which statuses end or wait is decided in src/domain/statuses.ts;
+ * status could carry Slack markup. Which statuses end or wait is decided in src/domain/statuses.ts (the LOA in src/domain/loa.ts);
  * here only how that is said.
  */
 
+import { isLoaSettled, isLoaWaiting } from "../domain/loa.js";
 import {
   type Awaited,
-  isLoaSettled,
-  isLoaWaiting,
   isTerminalStatus,
   statusEnding,
   statusKey,

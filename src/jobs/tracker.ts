@@ -1,7 +1,7 @@
 import { DelayedError, ErrorCode, type Job, type Queue } from "bullmq";
 import type { Redis } from "ioredis";
+import { isLoaWaiting } from "../domain/loa.js";
 import {
-  isLoaWaiting,
   isTerminalStatus,
   isTrackTargetKind,
   statusKey,

@@ -559,8 +559,6 @@ const NOT_BUILDERS: Record<string, string> = {
   option: "plain_text",
   withSandboxLabel: "adds a fixed label",
   capBlocks: "adds a fixed line",
-  isOffNet: "flag",
-  isProviderSuppliedLoa: "flag",
   encodeEdgeMetadata: "private_metadata",
   parseEdgeMetadata: "parser",
   countryOption: "plain_text option",
