@@ -1,8 +1,8 @@
 import type { KnownBlock } from "@slack/types";
 import { COMMAND } from "../src/domain/commands.js";
 import { dcfTagWord, tagList } from "../src/domain/dcfTags.js";
+import { dcfSpeedsMbps } from "../src/domain/requestFacts.js";
 import type { components } from "../src/provider/generated/provider.js";
-import { dcfSpeedsMbps } from "../src/provider/rules.js";
 import { divider, escapeMrkdwn, header, section } from "./blocks.js";
 import { code, DASH, formatSpeed, textOr } from "./format.js";
 import { fallbackText, fitBlocks, type PageInfo, pageFooter, pageItems } from "./list.js";

@@ -1,5 +1,6 @@
 import type { KnownBlock, ModalView, PlainTextOption } from "@slack/types";
 import { COMMAND } from "../src/domain/commands.js";
+import { BGP_KEY_MAX, BGP_KEY_MIN, IOD_IPV6_BLOCK } from "../src/domain/requestFacts.js";
 import {
   DEFAULT_DURATION_DAYS,
   DEFAULT_IPV4_BLOCK,
@@ -14,7 +15,6 @@ import {
   SERVICE_NAME_MAX,
 } from "../src/flows/iod.js";
 import { remainingCapacity } from "../src/flows/layer2.js";
-import { BGP_KEY_MAX, BGP_KEY_MIN, IOD_IPV6_BLOCK } from "../src/provider/rules.js";
 import {
   context,
   escapeMrkdwn,

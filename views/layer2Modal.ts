@@ -8,6 +8,7 @@ import type {
   StaticSelect,
 } from "@slack/types";
 import { COMMAND } from "../src/domain/commands.js";
+import { CLASSES_OF_SERVICE } from "../src/domain/requestFacts.js";
 import {
   CONNECTION_NAME_MAX,
   isOtherCompany,
@@ -20,7 +21,6 @@ import {
   remainingCapacity,
 } from "../src/flows/layer2.js";
 import type { Port } from "../src/provider/api.js";
-import { CLASSES_OF_SERVICE } from "../src/provider/rules.js";
 import {
   context,
   escapeMrkdwn,

@@ -1,9 +1,9 @@
 import type { KnownBlock } from "@slack/types";
 import { COMMAND } from "../src/domain/commands.js";
 import { nextLoaStep } from "../src/domain/loa.js";
+import { speedMbps } from "../src/domain/requestFacts.js";
 import { statusEnding } from "../src/domain/statuses.js";
 import type { components } from "../src/provider/generated/provider.js";
-import { speedMbps } from "../src/provider/rules.js";
 import { actions, button, context, escapeMrkdwn, fields, header, section } from "./blocks.js";
 import { metroLabel } from "./dcf.js";
 import { code, DASH, formatSpeed, statusBadge, statusHint, textOr, yesNo } from "./format.js";

@@ -7,6 +7,7 @@ import type {
   StaticSelect,
 } from "@slack/types";
 import { COMMAND } from "../src/domain/commands.js";
+import { CLASSES_OF_SERVICE } from "../src/domain/requestFacts.js";
 import {
   CONNECTION_BANDWIDTH_MAX_MBPS,
   CONNECTION_DURATION_UNITS,
@@ -24,7 +25,6 @@ import {
   termText,
 } from "../src/flows/pricing.js";
 import type { Dcf } from "../src/provider/api.js";
-import { CLASSES_OF_SERVICE } from "../src/provider/rules.js";
 import {
   context,
   escapeMrkdwn,
