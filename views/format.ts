@@ -35,7 +35,7 @@ export function yesNo(value: boolean | null | undefined): string | undefined {
   return undefined;
 }
 
-// Statuses from provider-notes.md. Port order statuses are lower case, the others upper case;
+// Statuses from docs/provider/provider-notes.md. Port order statuses are lower case, the others upper case;
 // "created" (an order waiting for approval) and "CREATED" (a cloud router that exists) differ,
 // so the exact spelling is looked up first.
 const BADGES: Record<string, string> = {
@@ -84,7 +84,7 @@ function badgeEmoji(status: string): string | undefined {
 
 /**
  * A status with an emoji when it is one of the known port, port order, layer 2, cloud router
- * or ASN statuses; an unknown status is shown verbatim (provider-notes: other values appear).
+ * or ASN statuses; an unknown status is shown verbatim (docs/provider/provider-notes.md: other values appear).
  */
 export function statusBadge(status: string | null | undefined): string {
   if (typeof status !== "string" || status.trim() === "") return DASH;
@@ -92,7 +92,7 @@ export function statusBadge(status: string | null | undefined): string {
   return emoji ? `${emoji} ${escapeMrkdwn(status)}` : escapeMrkdwn(status);
 }
 
-// What a status means for the person waiting: who or what is awaited (STYLE: waiting on a
+// What a status means for the person waiting: who or what is awaited (docs/STYLE.md: waiting on a
 // third party is a normal state, not a failure).
 const HINTS: Record<string, string> = {
   created: "waiting for the provider's administrator to approve the order",

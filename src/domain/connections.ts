@@ -15,7 +15,7 @@ export interface CompanyRef {
   companyUsername: string;
 }
 
-/** Connection term units (provider-api.md: "m or w shown"). */
+/** Connection term units (docs/provider/provider-api.md: "m or w shown"). */
 export const CONNECTION_DURATION_UNITS = ["m", "w"] as const;
 
 export type ConnectionDurationUnit = (typeof CONNECTION_DURATION_UNITS)[number];

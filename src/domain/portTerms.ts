@@ -5,7 +5,7 @@
  * these) and the forms (views/). Pure.
  */
 
-/** The provider's port term units (provider-api.md, Pricing request: "y or m shown"). */
+/** The provider's port term units (docs/provider/provider-api.md, Pricing request: "y or m shown"). */
 export type PortDurationUnit = "y" | "m";
 
 /** A port term as the person gave it, with the unit the provider is sent. */

@@ -6,7 +6,7 @@
 
 /**
  * A provider timestamp as a Date, or undefined when it is missing, unreadable or the epoch.
- * Older records carry the epoch in deletedAt/cancelledAt to mean "not set" (provider-api.md,
+ * Older records carry the epoch in deletedAt/cancelledAt to mean "not set" (docs/provider/provider-api.md,
  * Conventions), and no real event of this provider happened in 1970.
  */
 export function parseTimestamp(value: unknown): Date | undefined {

@@ -517,7 +517,7 @@ function finite(x: unknown): number | undefined {
 
 /**
  * The price in words. `price` is the total for the term and `basicMonthlyAmount` monthly
- * (provider-notes.md); no currency comes back, so none is invented.
+ * (docs/provider/provider-notes.md); no currency comes back, so none is invented.
  */
 export function portPriceText(result: PricingResult, term: Pick<PortTerm, "durationUnit">): string {
   const total = finite(result.price);

@@ -21,7 +21,7 @@ export interface PortPage {
 
 /**
  * A provider record id as a person pastes it. Most ids are 24 characters and some are UUIDs
- * (provider-api.md, Conventions); anything with spaces, slashes or punctuation is a typo.
+ * (docs/provider/provider-api.md, Conventions); anything with spaces, slashes or punctuation is a typo.
  */
 export const recordId = z
   .string()

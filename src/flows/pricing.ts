@@ -456,7 +456,7 @@ export type DcfResolution =
   | { kind: "none" };
 
 const LOOKS_LIKE_KEY = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
-/** A UUID or a 24-character hex id (provider-api.md, Conventions). */
+/** A UUID or a 24-character hex id (docs/provider/provider-api.md, Conventions). */
 const LOOKS_LIKE_ID =
   /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{24})$/i;
 

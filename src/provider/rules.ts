@@ -1,5 +1,5 @@
 // Request rules: zod schemas for every body the bot sends to the provider, enforcing what
-// provider-api.md states. Messages are shown next to a Slack modal field, so each one names
+// docs/provider/provider-api.md states. Messages are shown next to a Slack modal field, so each one names
 // the field in human words and says what is wrong; every issue's `path` names the field.
 import { z } from "zod";
 import {
@@ -191,7 +191,7 @@ export function portOrderRule(dcf: { username: string; speeds: unknown[] }) {
 
 const classOfService = () => oneOf("Class of service", CLASSES_OF_SERVICE);
 
-// One spec sample names the port term `duration`; DESIGN §4 says send `durationUnit`.
+// One spec sample names the port term `duration`; docs/DESIGN.md §4 says send `durationUnit`.
 export const pricingPortConfigRule = strict(
   "Port",
   {
@@ -342,7 +342,7 @@ export type Layer2Request = z.infer<typeof layer2Rule>;
 
 /**
  * Spec gap: Rule 5 says STATIC sends privateAsn true while the spec's STATIC sample sends
- * false. DESIGN §4: send what the rule text says; the rule accepts either on input.
+ * false. docs/DESIGN.md §4: send what the rule text says; the rule accepts either on input.
  */
 export const IOD_STATIC_PRIVATE_ASN = true;
 /** Values the spec shows; other units and payment types are not shown, so none is sent. */
@@ -542,7 +542,7 @@ export const edgePortOrderRule = strict(
       },
     ),
   },
-  // The spec's own sample names the port `name`; DESIGN §4 says send `portName`.
+  // The spec's own sample names the port `name`; docs/DESIGN.md §4 says send `portName`.
   { name: "portName" },
 );
 export type EdgePortOrderRequest = z.infer<typeof edgePortOrderRule>;

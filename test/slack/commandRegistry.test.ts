@@ -45,7 +45,7 @@ describe("parseCommand", () => {
 });
 
 describe("the registry", () => {
-  it("covers every subcommand pinned in DESIGN.md", () => {
+  it("covers every subcommand pinned in docs/DESIGN.md", () => {
     const names = COMMANDS.map(commandName).sort();
     expect(names).toEqual(
       [
