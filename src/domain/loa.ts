@@ -9,7 +9,7 @@
 
 import type { components } from "../provider/generated/provider.js";
 import { isOffNet, isProviderSuppliedLoa } from "./dcfTags.js";
-import { statusEnding, statusKey } from "./statuses.js";
+import { isTerminalStatus, statusEnding, statusKey, type TrackTargetKind } from "./statuses.js";
 import { isSet } from "./timestamps.js";
 
 type PortOrder = components["schemas"]["PortOrderRead"];
@@ -18,7 +18,7 @@ type PortOrder = components["schemas"]["PortOrderRead"];
  * LOA status values. The provider's specification shows only `TODO` (at creation); these plainly
  * mean "nothing to wait for". Anything else, unknown values included, is still waiting.
  */
-const LOA_SETTLED: ReadonlySet<string> = new Set([
+export const SETTLED_LOA_STATUSES = [
   "done",
   "complete",
   "completed",
@@ -29,7 +29,9 @@ const LOA_SETTLED: ReadonlySet<string> = new Set([
   "not_required",
   "n/a",
   "na",
-]);
+] as const;
+
+const LOA_SETTLED: ReadonlySet<string> = new Set(SETTLED_LOA_STATUSES);
 
 /** True when the LOA step needs nothing more. */
 export function isLoaSettled(loaStatus: string | null | undefined): boolean {
@@ -40,6 +42,19 @@ export function isLoaSettled(loaStatus: string | null | undefined): boolean {
 export function isLoaWaiting(loaStatus: string | null | undefined): boolean {
   if (typeof loaStatus !== "string" || loaStatus.trim() === "") return false;
   return !isLoaSettled(loaStatus);
+}
+
+/**
+ * Whether the tracker reminds about the LOA at this read: the order still goes on (a terminal
+ * status ends the tracker, and an order that did not go through has no LOA step) and its LOA
+ * waits. `/connect order` and the placement message name an LOA step in exactly these cases.
+ */
+export function loaReminderDue(
+  kind: TrackTargetKind,
+  status: string | null | undefined,
+  loaStatus: string | null | undefined,
+): boolean {
+  return !isTerminalStatus(kind, status) && isLoaWaiting(loaStatus);
 }
 
 /** The kind of DCF, which decides how the LOA for the cross connect arrives. */

@@ -200,6 +200,11 @@ export function changeText(
   return `${orderName(ref)}: ${parts.join(", ")}.${hint ? ` ${hint}` : ""}`;
 }
 
+// The LOA is settled (src/domain/loa.ts): /connect order says "None — the LOA step is complete",
+// so the final message does not ask for it either.
+const LOA_COMPLETE =
+  "The LOA step is complete: the port goes ACTIVE once the cross connect is connected.";
+
 function nextStep(kind: OrderKind): string {
   switch (kind) {
     case "off-net":
@@ -229,7 +234,9 @@ function successText(ref: OrderRef, snapshot: OrderSnapshot): string {
     const followed = portToFollow(ref, snapshot);
     const after = followed
       ? `The port is *${escapeMrkdwn(snapshot.port?.status ?? "", 60)}*: I'll follow it here until it is ACTIVE.`
-      : nextStep(ref.kind);
+      : ref.kind !== "edge" && isLoaSettled(snapshot.loaStatus)
+        ? LOA_COMPLETE
+        : nextStep(ref.kind);
     return `:white_check_mark: ${orderName(ref)} is done.${portText}\n${after}`;
   }
   const details = kind === "port" ? portDetails(snapshot.port) : [];

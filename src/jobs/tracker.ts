@@ -1,6 +1,6 @@
 import { DelayedError, ErrorCode, type Job, type Queue } from "bullmq";
 import type { Redis } from "ioredis";
-import { isLoaWaiting } from "../domain/loa.js";
+import { loaReminderDue } from "../domain/loa.js";
 import {
   isTerminalStatus,
   isTrackTargetKind,
@@ -601,7 +601,7 @@ export class Tracker {
     now: number,
     updates: Record<string, string>,
   ): Promise<void> {
-    if (!isLoaWaiting(read.loaStatus) || !read.loaStatus) return;
+    if (!loaReminderDue(record.target.kind, read.status, read.loaStatus) || !read.loaStatus) return;
     const since = (record.loaSince ?? record.startedAt).getTime();
     const sent = record.reminders;
     const weeks = Math.floor((now - since) / WEEK_MS);
