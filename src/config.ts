@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * The bot's configuration, read once from the environment (the pinned table in DESIGN.md).
+ * The bot's configuration, read once from the environment (the pinned table in docs/DESIGN.md).
  * A bad or missing setting stops start-up with one message listing every problem.
  */
 

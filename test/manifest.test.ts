@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { COMMAND } from "../src/slack/commandRegistry.js";
+import { COMMAND } from "../src/domain/commands.js";
 
 const root = new URL("..", import.meta.url).pathname;
 

@@ -1,7 +1,7 @@
 import type { KnownBlock } from "@slack/types";
+import { COMMAND } from "../src/domain/commands.js";
+import { isPrivateAsn } from "../src/domain/requestFacts.js";
 import type { components } from "../src/provider/generated/provider.js";
-import { isPrivateAsn } from "../src/provider/rules.js";
-import { COMMAND } from "../src/slack/commandRegistry.js";
 import { context, divider, header, section } from "./blocks.js";
 import { code, statusBadge } from "./format.js";
 import { fallbackText, fitBlocks, linesWithin } from "./list.js";

@@ -1,7 +1,8 @@
 import type { KnownBlock } from "@slack/types";
+import { COMMAND } from "../src/domain/commands.js";
+import { dcfTagWord, tagList } from "../src/domain/dcfTags.js";
+import { dcfSpeedsMbps } from "../src/domain/requestFacts.js";
 import type { components } from "../src/provider/generated/provider.js";
-import { dcfSpeedsMbps } from "../src/provider/rules.js";
-import { COMMAND } from "../src/slack/commandRegistry.js";
 import { divider, escapeMrkdwn, header, section } from "./blocks.js";
 import { code, DASH, formatSpeed, textOr } from "./format.js";
 import { fallbackText, fitBlocks, type PageInfo, pageFooter, pageItems } from "./list.js";
@@ -26,25 +27,8 @@ export interface DcfListOptions extends PageInfo {
   metros?: readonly Metro[];
 }
 
-// Allowed tag values are not shown by the spec, so tags are matched loosely on their letters
-// ("OFF_NET", "off-net", "offnet" alike); anything else is shown as it came.
-function normalTag(tag: string): string {
-  return tag.toLowerCase().replace(/[^a-z0-9]/g, "");
-}
-
 function tagWord(tag: string): string {
-  const t = normalTag(tag);
-  if (t.includes("offnet") || t.includes("extended")) return "off-net";
-  if (t.includes("onnet")) return "on-net";
-  if (t.includes("edge")) return "Edge";
-  if (t.includes("free") && (t.includes("crossconnect") || t.includes("xc")))
-    return "free cross connect";
-  if (t.includes("bundl")) return "cross-connect bundling";
-  return escapeMrkdwn(tag);
-}
-
-function tagList(tags: unknown): string[] {
-  return Array.isArray(tags) ? tags.filter((t): t is string => typeof t === "string") : [];
+  return dcfTagWord(tag) ?? escapeMrkdwn(tag);
 }
 
 /** A DCF's tags (and its cross-connect bundling flag) in words, without repeats. */
@@ -52,19 +36,6 @@ export function dcfFeatures(dcf: DcfRecord): string[] {
   const words = tagList(dcf.tags).map(tagWord);
   if (dcf.dataCenterFacility?.canBundleCrossConnect === true) words.push("cross-connect bundling");
   return [...new Set(words)];
-}
-
-/** True when a DCF's tags mark it off-net (extended), where the LOA comes through a partner. */
-export function isOffNet(tags: unknown): boolean {
-  return tagList(tags).some((t) => tagWord(t) === "off-net");
-}
-
-/**
- * True when a tag marks a DCF where the provider supplies the LOA. The spec names this kind of
- * DCF but not its tag; any tag mentioning the LOA is taken as that mark.
- */
-export function isProviderSuppliedLoa(tags: unknown): boolean {
-  return tagList(tags).some((t) => normalTag(t).includes("loa"));
 }
 
 function primaryAddress(dcf: DcfRecord): Address | undefined {

@@ -1,6 +1,6 @@
 import type { KnownBlock } from "@slack/types";
+import { COMMAND } from "../src/domain/commands.js";
 import type { components } from "../src/provider/generated/provider.js";
-import { COMMAND } from "../src/slack/commandRegistry.js";
 import { context, divider, escapeMrkdwn, header, section } from "./blocks.js";
 import { draftActionsBlock } from "./edgeQuote.js";
 import { code, formatSpeed, statusBadge, textOr } from "./format.js";

@@ -1,4 +1,5 @@
 import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from "@slack/types";
+import { isSingapore } from "../src/domain/requestFacts.js";
 import {
   ADDRESS_MAX,
   cheapestOffer,
@@ -14,7 +15,6 @@ import {
   type EdgeQuoteField,
   POST_CODE_MAX,
 } from "../src/flows/edgeQuote.js";
-import { isSingapore } from "../src/provider/rules.js";
 import { context, escapeMrkdwn, LIMITS, option, section, truncate } from "./blocks.js";
 import { encodeQuoteRef, parseQuoteRef, type QuoteRef } from "./edgeQuote.js";
 import { code, formatMoney } from "./format.js";

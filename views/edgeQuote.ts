@@ -1,4 +1,5 @@
 import type { ActionsBlock, Button, KnownBlock } from "@slack/types";
+import { COMMAND } from "../src/domain/commands.js";
 import {
   countryName,
   describeRequest,
@@ -10,7 +11,6 @@ import {
   MAX_OFFERS,
   otherOfferFields,
 } from "../src/flows/edgeQuote.js";
-import { COMMAND } from "../src/slack/commandRegistry.js";
 import {
   actions,
   button,

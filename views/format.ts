@@ -1,64 +1,22 @@
+import { DASH, formatTerm as plainTerm } from "../src/domain/units.js";
 import { escapeMrkdwn } from "./blocks.js";
 
 /**
  * Value formatting shared by the views. Every function takes whatever the provider sent
- * (fields are optional and sometimes of a surprising type) and never throws.
+ * (fields are optional and sometimes of a surprising type) and never throws. The units
+ * (speed, bandwidth, money, numbers, terms) are src/domain/units.ts's, re-exported here so the
+ * views have one place to import formatting from.
  */
 
-/** Shown where a value is missing. */
-export const DASH = "—";
-
-function finite(x: unknown): number | undefined {
-  return typeof x === "number" && Number.isFinite(x) ? x : undefined;
-}
-
-/** A number read from a number or a numeric string (bandwidth bands, speeds arrive as either). */
-export function toNumber(x: unknown): number | undefined {
-  if (typeof x === "string" && x.trim() !== "" && Number.isFinite(Number(x))) return Number(x);
-  return finite(x);
-}
-
-/** Port speed the way people say it: 100M, 1G, 10G, 2.5G. */
-export function formatSpeed(mbps: number | null | undefined): string {
-  const n = finite(mbps);
-  if (n === undefined || n < 0) return DASH;
-  if (n >= 1000) return `${Number((n / 1000).toFixed(3))}G`;
-  return `${Number(n.toFixed(3))}M`;
-}
-
-const MONEY = new Intl.NumberFormat("en-US", {
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 2,
-});
-
-/**
- * An amount as "1,234.50". The provider returns no currency (amounts are in the account's
- * currency), so no symbol is invented.
- */
-export function formatMoney(amount: number | null | undefined): string {
-  const n = finite(amount);
-  return n === undefined ? DASH : MONEY.format(n);
-}
-
-const INTEGER = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
-
-/** A plain number with thousands separators: "10,000". */
-export function formatNumber(value: number | null | undefined): string {
-  const n = finite(value);
-  return n === undefined ? DASH : INTEGER.format(n);
-}
-
-/** Bandwidth with its unit spelt out: "7,500 Mbps". */
-export function formatMbps(value: number | null | undefined): string {
-  const n = finite(value);
-  return n === undefined ? DASH : `${INTEGER.format(n)} Mbps`;
-}
-
-/** A share as a whole percentage ("25%"), or undefined when it cannot be computed. */
-export function percentOf(part: number | undefined, whole: number | undefined): string | undefined {
-  if (part === undefined || whole === undefined || whole <= 0) return undefined;
-  return `${Math.round((part / whole) * 100)}%`;
-}
+export {
+  DASH,
+  formatMbps,
+  formatMoney,
+  formatNumber,
+  formatSpeed,
+  percentOf,
+  toNumber,
+} from "../src/domain/units.js";
 
 /** Inline code for ids and usernames people copy into commands. */
 export function code(text: string): string {
@@ -66,27 +24,9 @@ export function code(text: string): string {
   return `\`${escapeMrkdwn(text.replace(/`/g, "'"))}\``;
 }
 
-const TERM_UNITS: Record<string, [singular: string, plural: string]> = {
-  y: ["year", "years"],
-  year: ["year", "years"],
-  years: ["year", "years"],
-  m: ["month", "months"],
-  month: ["month", "months"],
-  months: ["month", "months"],
-  w: ["week", "weeks"],
-  week: ["week", "weeks"],
-  weeks: ["week", "weeks"],
-  d: ["day", "days"],
-  day: ["day", "days"],
-  days: ["day", "days"],
-};
-
-/** A contract term such as {value: 12, unit: "m"} as "12 months"; unknown units are kept. */
+/** A contract term such as {value: 12, unit: "m"} as "12 months", escaped for mrkdwn. */
 export function formatTerm(value: number | undefined, unit: string | undefined): string {
-  if (value === undefined || !Number.isFinite(value)) return unit ? escapeMrkdwn(unit) : DASH;
-  const names = unit ? TERM_UNITS[unit.toLowerCase()] : undefined;
-  if (!names) return unit ? `${formatNumber(value)} ${escapeMrkdwn(unit)}` : formatNumber(value);
-  return `${formatNumber(value)} ${value === 1 ? names[0] : names[1]}`;
+  return escapeMrkdwn(plainTerm(value, unit));
 }
 
 export function yesNo(value: boolean | null | undefined): string | undefined {
@@ -95,7 +35,7 @@ export function yesNo(value: boolean | null | undefined): string | undefined {
   return undefined;
 }
 
-// Statuses from provider-notes.md. Port order statuses are lower case, the others upper case;
+// Statuses from docs/provider/provider-notes.md. Port order statuses are lower case, the others upper case;
 // "created" (an order waiting for approval) and "CREATED" (a cloud router that exists) differ,
 // so the exact spelling is looked up first.
 const BADGES: Record<string, string> = {
@@ -144,7 +84,7 @@ function badgeEmoji(status: string): string | undefined {
 
 /**
  * A status with an emoji when it is one of the known port, port order, layer 2, cloud router
- * or ASN statuses; an unknown status is shown verbatim (provider-notes: other values appear).
+ * or ASN statuses; an unknown status is shown verbatim (docs/provider/provider-notes.md: other values appear).
  */
 export function statusBadge(status: string | null | undefined): string {
   if (typeof status !== "string" || status.trim() === "") return DASH;
@@ -152,7 +92,7 @@ export function statusBadge(status: string | null | undefined): string {
   return emoji ? `${emoji} ${escapeMrkdwn(status)}` : escapeMrkdwn(status);
 }
 
-// What a status means for the person waiting: who or what is awaited (STYLE: waiting on a
+// What a status means for the person waiting: who or what is awaited (docs/STYLE.md: waiting on a
 // third party is a normal state, not a failure).
 const HINTS: Record<string, string> = {
   created: "waiting for the provider's administrator to approve the order",

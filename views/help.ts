@@ -5,7 +5,7 @@ import {
   type CommandSpec,
   commandName,
   type IdPlaceholder,
-} from "../src/slack/commandRegistry.js";
+} from "../src/domain/commands.js";
 import { context, divider, escapeMrkdwn, header, section, truncate } from "./blocks.js";
 import { code } from "./format.js";
 

@@ -1,20 +1,19 @@
 import type { KnownBlock, ModalView, PlainTextOption } from "@slack/types";
+import { COMMAND } from "../src/domain/commands.js";
+import { remainingCapacity } from "../src/domain/connections.js";
 import {
   DEFAULT_DURATION_DAYS,
   DEFAULT_IPV4_BLOCK,
   type IodAsnChoice,
-  type IodField,
-  type IodModalData,
   IPV4_BLOCKS,
   IPV4_NONE,
   IPV6_OFF,
   notEnabledText,
   offeredAsnChoices,
   SERVICE_NAME_MAX,
-} from "../src/flows/iod.js";
-import { remainingCapacity } from "../src/flows/layer2.js";
-import { BGP_KEY_MAX, BGP_KEY_MIN, IOD_IPV6_BLOCK } from "../src/provider/rules.js";
-import { COMMAND } from "../src/slack/commandRegistry.js";
+} from "../src/domain/iod.js";
+import { BGP_KEY_MAX, BGP_KEY_MIN, IOD_IPV6_BLOCK } from "../src/domain/requestFacts.js";
+import type { IodField, IodModalData } from "../src/flows/iod.js";
 import {
   context,
   escapeMrkdwn,

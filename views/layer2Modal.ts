@@ -7,20 +7,18 @@ import type {
   RadioButtons,
   StaticSelect,
 } from "@slack/types";
+import { COMMAND } from "../src/domain/commands.js";
 import {
   CONNECTION_NAME_MAX,
   isOtherCompany,
   LAYER2_NOTICE,
-  type Layer2Field,
-  type Layer2ModalData,
-  type Layer2Mode,
   portCompanyUsername,
   portMetroId,
   remainingCapacity,
-} from "../src/flows/layer2.js";
+} from "../src/domain/connections.js";
+import { CLASSES_OF_SERVICE } from "../src/domain/requestFacts.js";
+import type { Layer2Field, Layer2ModalData, Layer2Mode } from "../src/flows/layer2.js";
 import type { Port } from "../src/provider/api.js";
-import { CLASSES_OF_SERVICE } from "../src/provider/rules.js";
-import { COMMAND } from "../src/slack/commandRegistry.js";
 import {
   context,
   escapeMrkdwn,

@@ -1,5 +1,8 @@
 import type { KnownBlock } from "@slack/types";
+import type { PageInfo } from "../src/domain/paging.js";
 import { capBlocks, context, escapeMrkdwn, LIMITS, truncate } from "./blocks.js";
+
+export { type PageInfo, paginate } from "../src/domain/paging.js";
 
 /**
  * Paging and size budgets shared by the list views.
@@ -10,38 +13,6 @@ import { capBlocks, context, escapeMrkdwn, LIMITS, truncate } from "./blocks.js"
  * and the sandbox label, and Slack refuses a message over 50 blocks.
  */
 export const VIEW_BLOCKS = LIMITS.messageBlocks - 2;
-
-/** One page of a list. `page` is zero-based, like `Reply.page.index`. */
-export interface PageInfo {
-  page: number;
-  pageSize: number;
-  hasNext: boolean;
-  /** Length of the whole list, when known. */
-  total?: number;
-}
-
-/**
- * Cuts a whole list into the page asked for, for lists the provider returns in one go (ports,
- * cloud routers, Edge). A page past the end is empty, not an error.
- */
-export function paginate<T>(
-  items: readonly T[],
-  page: number,
-  pageSize: number,
-): { items: T[]; page: PageInfo } {
-  const size = Math.max(1, Math.floor(pageSize));
-  const index = Math.max(0, Math.floor(page));
-  const start = index * size;
-  return {
-    items: items.slice(start, start + size),
-    page: {
-      page: index,
-      pageSize: size,
-      hasNext: start + size < items.length,
-      total: items.length,
-    },
-  };
-}
 
 /**
  * The items a view shows for a page: never more than the page size (or `max`, the most that

@@ -1,10 +1,11 @@
 import type { KnownBlock } from "@slack/types";
-import { isLoaSettled, statusEnding } from "../src/domain/statuses.js";
+import { COMMAND } from "../src/domain/commands.js";
+import { nextLoaStep } from "../src/domain/loa.js";
+import { speedMbps } from "../src/domain/requestFacts.js";
+import { statusEnding } from "../src/domain/statuses.js";
 import type { components } from "../src/provider/generated/provider.js";
-import { speedMbps } from "../src/provider/rules.js";
-import { COMMAND } from "../src/slack/commandRegistry.js";
 import { actions, button, context, escapeMrkdwn, fields, header, section } from "./blocks.js";
-import { isOffNet, isProviderSuppliedLoa, metroLabel } from "./dcf.js";
+import { metroLabel } from "./dcf.js";
 import { code, DASH, formatSpeed, statusBadge, statusHint, textOr, yesNo } from "./format.js";
 import { fallbackText, fitBlocks } from "./list.js";
 import type { Reply } from "./reply.js";
@@ -13,55 +14,12 @@ import { formatWhen, isSet } from "./time.js";
 type Schemas = components["schemas"];
 type PortOrder = Schemas["PortOrderRead"];
 
+// The LOA rules and their words are src/domain/loa.ts's (one answer for the tracker, this view
+// and the placement message); offered here too, beside the view that shows them.
+export { type LoaKind, loaKind, nextLoaStep } from "../src/domain/loa.js";
+
 /** action_id of the order view's Track button; its value is the order id. */
 export const ACTION_ORDER_TRACK = "order_track";
-
-/** The kind of DCF, which decides how the LOA for the cross connect arrives. */
-export type LoaKind = "on-net" | "provider-supplied" | "off-net" | "unknown";
-
-/**
- * How the order's LOA will arrive. Edge ports are off-net by definition; otherwise the embedded
- * DCF's tags tell. Without the DCF's tags there is no telling, and the view says so.
- */
-export function loaKind(order: PortOrder): LoaKind {
-  if (order.isEdgePort === true) return "off-net";
-  const dcf = order.dataCenterFacility;
-  const tags = dcf?.tags;
-  const locationTags = dcf?.costbookLocation?.tags;
-  if (isOffNet(tags) || isOffNet(locationTags)) return "off-net";
-  if (!Array.isArray(tags)) return "unknown";
-  if (isProviderSuppliedLoa(tags)) return "provider-supplied";
-  return "on-net";
-}
-
-const LOA_STEPS: Record<LoaKind, string> = {
-  "on-net":
-    "On-net data center: the person who placed the order gets an email from the provider; upload the LOA in reply to it. The LOA is available in about 24 hours.",
-  "provider-supplied":
-    "The provider supplies the LOA: it uploads the LOA to the port, then you install the cross connect.",
-  "off-net":
-    "Off-net (extended) location: the provider orders the interconnect through a partner and forwards the partner's LOA — expect 4–6 weeks. It can also be downloaded from the port order.",
-  unknown:
-    "Unknown — the kind of data center could not be told. On-net: upload the LOA in reply to the order email (about 24 h). Provider-supplied LOA: the provider uploads it. Off-net/extended: 4–6 weeks via a partner.",
-};
-
-/** Ended without a port: failed or cancelled (the status rules), or cancelled by its flags. */
-function didNotGoThrough(order: PortOrder): boolean {
-  const ending = statusEnding("port-order", order.status);
-  return (
-    order.cancelled === true ||
-    isSet(order.cancelledAt) ||
-    ending === "failed" ||
-    ending === "cancelled"
-  );
-}
-
-/** The next LOA step in words, or why there is none. */
-export function nextLoaStep(order: PortOrder): string {
-  if (didNotGoThrough(order)) return "None — the order did not go through.";
-  if (isLoaSettled(order.loaStatus)) return "None — the LOA step is complete.";
-  return LOA_STEPS[loaKind(order)];
-}
 
 function orderSpeed(order: PortOrder): string {
   const mbps = speedMbps(order.speed);

@@ -1,13 +1,7 @@
 import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from "@slack/types";
-import {
-  type LoaPath,
-  PORT_ORDER_TERMS,
-  type PortOrderField,
-  type PortOrderPreview,
-  termValue,
-  termWords,
-} from "../src/flows/portOrder.js";
-import { DCF_SEARCH_MIN, isReady, offeredSpeeds } from "../src/flows/pricing.js";
+import { DCF_SEARCH_MIN, isReady, offeredSpeeds } from "../src/domain/dcfs.js";
+import { PORT_ORDER_TERMS, termValue, termWords } from "../src/domain/portTerms.js";
+import type { LoaPath, PortOrderField, PortOrderPreview } from "../src/flows/portOrder.js";
 import type { Dcf } from "../src/provider/api.js";
 import {
   context,

@@ -1,7 +1,7 @@
 import type { KnownBlock } from "@slack/types";
+import { COMMAND } from "../src/domain/commands.js";
+import { speedMbps } from "../src/domain/requestFacts.js";
 import type { components } from "../src/provider/generated/provider.js";
-import { speedMbps } from "../src/provider/rules.js";
-import { COMMAND } from "../src/slack/commandRegistry.js";
 import { context, divider, escapeMrkdwn, fields, header, section } from "./blocks.js";
 import { metroLabel } from "./dcf.js";
 import {

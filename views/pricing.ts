@@ -1,7 +1,7 @@
 import type { KnownBlock } from "@slack/types";
+import { COMMAND } from "../src/domain/commands.js";
+import { dcfSpeedsMbps } from "../src/domain/requestFacts.js";
 import type { components } from "../src/provider/generated/provider.js";
-import { dcfSpeedsMbps } from "../src/provider/rules.js";
-import { COMMAND } from "../src/slack/commandRegistry.js";
 import { button, context, escapeMrkdwn, fields, header, LIMITS, section } from "./blocks.js";
 import { type DcfRecord, dcfPlace, dcfSpeeds } from "./dcf.js";
 import {

@@ -6,25 +6,22 @@ import type {
   PlainTextOption,
   StaticSelect,
 } from "@slack/types";
+import { COMMAND } from "../src/domain/commands.js";
 import {
   CONNECTION_BANDWIDTH_MAX_MBPS,
   CONNECTION_DURATION_UNITS,
-  type ConnectionPriceFormField,
-  DCF_SEARCH_MIN,
-  type DcfSuggestions,
-  dcfRef,
-  isReady,
-  offeredSpeeds,
-  PORT_TERMS,
-  type PortArgsProblem,
-  type PortPriceField,
-  type PortPriceFormField,
-  type PortTerm,
-  termText,
+} from "../src/domain/connections.js";
+import { DCF_SEARCH_MIN, dcfRef, isReady, offeredSpeeds } from "../src/domain/dcfs.js";
+import { PORT_TERMS, type PortTerm, termText } from "../src/domain/portTerms.js";
+import { CLASSES_OF_SERVICE } from "../src/domain/requestFacts.js";
+import type {
+  ConnectionPriceFormField,
+  DcfSuggestions,
+  PortArgsProblem,
+  PortPriceField,
+  PortPriceFormField,
 } from "../src/flows/pricing.js";
 import type { Dcf } from "../src/provider/api.js";
-import { CLASSES_OF_SERVICE } from "../src/provider/rules.js";
-import { COMMAND } from "../src/slack/commandRegistry.js";
 import {
   context,
   escapeMrkdwn,

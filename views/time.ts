@@ -1,4 +1,7 @@
 import { formatDistance } from "date-fns";
+import { parseTimestamp } from "../src/domain/timestamps.js";
+
+export { isSet, parseTimestamp } from "../src/domain/timestamps.js";
 
 /**
  * Times as a person reads them: "3 days ago (12 Nov 2026, 14:05 CET)". date-fns has no time
@@ -6,24 +9,6 @@ import { formatDistance } from "date-fns";
  */
 
 const FALLBACK_ZONE = "UTC";
-
-/**
- * A provider timestamp as a Date, or undefined when it is missing, unreadable or the epoch.
- * Older records carry the epoch in deletedAt/cancelledAt to mean "not set" (provider-api.md,
- * Conventions), and no real event of this provider happened in 1970.
- */
-export function parseTimestamp(value: unknown): Date | undefined {
-  if (typeof value !== "string" && typeof value !== "number") return undefined;
-  if (typeof value === "string" && value.trim() === "") return undefined;
-  const date = new Date(value);
-  const ms = date.getTime();
-  return Number.isFinite(ms) && ms > 0 ? date : undefined;
-}
-
-/** True when a deletedAt/cancelledAt-style field really says "this happened". */
-export function isSet(value: unknown): boolean {
-  return parseTimestamp(value) !== undefined;
-}
 
 interface ZoneFormat {
   date: Intl.DateTimeFormat;

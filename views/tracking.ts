@@ -1,5 +1,6 @@
 import type { KnownBlock } from "@slack/types";
-import type { TrackedOrder, TrackTargetKind } from "../src/jobs/index.js";
+import type { TrackTargetKind } from "../src/domain/statuses.js";
+import type { TrackedOrder } from "../src/jobs/index.js";
 import { context, escapeMrkdwn, header, section } from "./blocks.js";
 import { statusBadge } from "./format.js";
 import type { Reply } from "./reply.js";

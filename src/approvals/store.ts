@@ -49,7 +49,7 @@ export interface ApprovalStoreOptions {
   redis: Redis;
   /** Prefix of every key, e.g. `connect:`; tests use a unique one per run. */
   prefix: string;
-  /** How long a record is kept after its last change; at least 90 (DESIGN: kept ≥ 90 days). */
+  /** How long a record is kept after its last change; at least 90 (docs/DESIGN.md: kept ≥ 90 days). */
   retentionDays?: number;
   now?: () => Date;
   /** Told about records a list skips because they cannot be read (e.g. to log them). */

@@ -1,6 +1,6 @@
 /**
  * The status rules of everything the bot follows after ordering: which statuses end the wait
- * (and how), which ones wait on someone, and when an LOA needs nothing more. This module is their
+ * (and how) and which ones wait on someone (when an LOA needs nothing more: loa.ts). This module is their
  * one home: the tracker (src/jobs), the order views (views/orders.ts) and the provider's reading
  * helpers (src/provider/normalize.ts) ask it, so they cannot disagree. Pure; imports nothing.
  *
@@ -158,32 +158,4 @@ export function waitsOnAcceptance(
 /** Every known status of a kind, as keys (tests feed each through every user of these rules). */
 export function knownStatusKeys(kind: TrackTargetKind): string[] {
   return Object.keys(RULES[kind]);
-}
-
-/**
- * LOA status values. The provider's specification shows only `TODO` (at creation); these plainly
- * mean "nothing to wait for". Anything else, unknown values included, is still waiting.
- */
-const LOA_SETTLED: ReadonlySet<string> = new Set([
-  "done",
-  "complete",
-  "completed",
-  "received",
-  "approved",
-  "uploaded",
-  "accepted",
-  "not_required",
-  "n/a",
-  "na",
-]);
-
-/** True when the LOA step needs nothing more. */
-export function isLoaSettled(loaStatus: string | null | undefined): boolean {
-  return LOA_SETTLED.has(statusKey(loaStatus));
-}
-
-/** True when there is an LOA status and it still waits (a missing one waits on nothing). */
-export function isLoaWaiting(loaStatus: string | null | undefined): boolean {
-  if (typeof loaStatus !== "string" || loaStatus.trim() === "") return false;
-  return !isLoaSettled(loaStatus);
 }

@@ -1,4 +1,4 @@
-import { type PageInfo, paginate } from "../../views/list.js";
+import { type PageInfo, paginate } from "../domain/paging.js";
 import type {
   DraftOrder,
   EdgeLocation,
@@ -34,7 +34,7 @@ export interface EdgeDraftPage {
   page: PageInfo;
 }
 
-/** The drafts' status in the v2 list (provider-api.md: "status (DRAFT in the service)"). */
+/** The drafts' status in the v2 list (docs/provider/provider-api.md: "status (DRAFT in the service)"). */
 export const DRAFT_STATUS = "DRAFT";
 
 export async function listEdgeLocations(

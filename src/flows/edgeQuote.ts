@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { formatMoney, formatTerm } from "../../views/format.js";
+import { formatMoney, formatTerm } from "../domain/units.js";
 import type { OrderSubmission } from "../orders/index.js";
 import type { DraftOrder, DraftOrderRequest, ProviderApi } from "../provider/api.js";
 import {
@@ -20,7 +20,7 @@ import type { Identity, Services } from "../services.js";
  * form and its checks, reading an asynchronous quote's result, drafts and the Edge port order
  * handed over for approval. No Slack here: plain inputs, plain results.
  *
- * Spec gaps (provider-api.md shows none of these shapes) and what this module does about them:
+ * Spec gaps (docs/provider/provider-api.md shows none of these shapes) and what this module does about them:
  * - Items of the three Edge lists: read by name-ish fields, tolerating numbers, strings and
  *   objects; an item that cannot be read is left out (a country is kept with a made-up label).
  * - The country in a quotation request is "an object": the list's own element is sent as is.

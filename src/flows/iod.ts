@@ -1,4 +1,14 @@
-import { formatMbps, formatSpeed } from "../../views/format.js";
+import {
+  IOD_ASN_CHOICES,
+  type IodAsnChoice,
+  IPV4_BLOCKS,
+  IPV4_NONE,
+  IPV6_OFF,
+  notEnabledText,
+  offeredAsnChoices,
+  SERVICE_NAME_MAX,
+} from "../domain/iod.js";
+import { formatMbps, formatSpeed } from "../domain/units.js";
 import type { OrderSubmission } from "../orders/index.js";
 import type { Asn, CallOptions, Port } from "../provider/api.js";
 import { isProviderError } from "../provider/errors.js";
@@ -15,6 +25,19 @@ import type { Identity, Services } from "../services.js";
 import { isDeletedPort, type Loaded, oneLine, remainingCapacity, takenNames } from "./layer2.js";
 import { DeadlineExceededError, withDeadline } from "./pricing.js";
 
+export {
+  DEFAULT_DURATION_DAYS,
+  DEFAULT_IPV4_BLOCK,
+  IOD_ASN_CHOICES,
+  type IodAsnChoice,
+  IPV4_BLOCKS,
+  IPV4_NONE,
+  IPV6_OFF,
+  notEnabledText,
+  offeredAsnChoices,
+  SERVICE_NAME_MAX,
+} from "../domain/iod.js";
+
 /**
  * Internet On-Demand (`/connect iod`): an IO-D service on one of the company's IO-D enabled
  * ports, with DYNAMIC (BGP) or STATIC routing and a private or public ASN. The form offers only
@@ -28,18 +51,6 @@ export type IodDeps = Pick<Services, "provider" | "identity" | "logger" | "appro
 export const IOD_ROUTINGS = ["DYNAMIC", "STATIC"] as const;
 export type IodRouting = (typeof IOD_ROUTINGS)[number];
 
-/** The ASN choices DYNAMIC routing offers (STATIC has none: rule 5 auto-assigns). */
-export const IOD_ASN_CHOICES = ["private-requested", "private-auto", "public"] as const;
-export type IodAsnChoice = (typeof IOD_ASN_CHOICES)[number];
-
-/** IPv4 block sizes offered (prefix lengths); the spec shows 28. */
-export const IPV4_BLOCKS = [24, 25, 26, 27, 28, 29, 30] as const;
-export const DEFAULT_IPV4_BLOCK = 28;
-/** "No IPv4 block": offered only with a public ASN, whose holder may announce its own prefixes. */
-export const IPV4_NONE = "none";
-export const IPV6_OFF = "off";
-export const SERVICE_NAME_MAX = 100;
-export const DEFAULT_DURATION_DAYS = 30;
 const GEO_CITY_MAX = 100;
 
 /** What the modal holds, as raw as it arrived. */
@@ -186,13 +197,6 @@ function effectiveAsnChoice(
   return chosen && offered.includes(chosen) ? chosen : offered[0];
 }
 
-/** The ASN choices DYNAMIC routing can offer with what the provider gave. */
-export function offeredAsnChoices(data: Pick<IodModalData, "suggestedAsn" | "publicAsns">) {
-  const offered: IodAsnChoice[] = ["private-requested", "private-auto"];
-  if (data.publicAsns?.ok && data.publicAsns.value.length > 0) offered.push("public");
-  return offered;
-}
-
 /**
  * Reads what the IO-D modal shows: the ports with free capacity; for a chosen port whether it
  * is IO-D enabled (capabilities.giaStandardV1); for DYNAMIC routing the suggested private ASN
@@ -312,11 +316,6 @@ function placeOf(port: Port): string | undefined {
 
 function asnText(asn: Asn): string {
   return [`AS${asn.asn ?? "?"}`, asn.asSet ?? undefined].filter(Boolean).join(" · ");
-}
-
-/** "…is not enabled for Internet On-Demand…": the plain sentence for a port without IO-D. */
-export function notEnabledText(port: Pick<Port, "name" | "id">): string {
-  return `Port ${port.name?.trim() || port.id} is not enabled for Internet On-Demand (IO-D), so an IO-D service can't be ordered on it. Pick another port, or ask the provider to enable IO-D on this one.`;
 }
 
 interface Checked {

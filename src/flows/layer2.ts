@@ -1,5 +1,13 @@
 import { createHash } from "node:crypto";
-import { formatMbps, formatMoney, formatSpeed, formatTerm } from "../../views/format.js";
+import {
+  CONNECTION_NAME_MAX,
+  isOtherCompany,
+  LAYER2_NOTICE,
+  portCompanyUsername,
+  portMetroId,
+  remainingCapacity,
+} from "../domain/connections.js";
+import { formatMbps, formatMoney, formatSpeed, formatTerm } from "../domain/units.js";
 import type { OrderSubmission } from "../orders/index.js";
 import type {
   CallOptions,
@@ -28,6 +36,15 @@ import {
   withDeadline,
 } from "./pricing.js";
 
+export {
+  CONNECTION_NAME_MAX,
+  isOtherCompany,
+  LAYER2_NOTICE,
+  portCompanyUsername,
+  portMetroId,
+  remainingCapacity,
+} from "../domain/connections.js";
+
 /**
  * Layer 2 connections (`/connect l2`): port-to-port (both ports known) or business-to-business
  * (destination chosen by metro, data center and region). One loader reads everything the form
@@ -44,13 +61,8 @@ export type Layer2Mode = (typeof LAYER2_MODES)[number];
 /** The only term unit the spec shows for a layer 2 request (rules.ts sends nothing else). */
 export const LAYER2_DURATION_UNITS = ["m"] as const;
 export const LAYER2_PAYMENT_TYPE = "invoice";
-export const CONNECTION_NAME_MAX = 100;
 export const DEFAULT_CLASS_OF_SERVICE = "SILVER";
 export const DEFAULT_DURATION_MONTHS = 12;
-
-/** Versioning §3 of the spec, said wherever a layer 2 connection is requested. */
-export const LAYER2_NOTICE =
-  "The provider has announced that its layer 2 integration is going to change; integrators with current or planned layer 2 work are asked to contact its support.";
 
 /** What the modal holds, as raw as it arrived: a forged payload is no different. */
 export interface Layer2Form {
@@ -179,35 +191,8 @@ export function isDeletedPort(port: Port): boolean {
   return port.deleted === true;
 }
 
-/** Free capacity in Mbps: `capacity.remaining`, else the port speed when nothing is said. */
-export function remainingCapacity(port: Port): number | undefined {
-  const remaining = port.capacity?.remaining;
-  if (typeof remaining === "number" && Number.isFinite(remaining)) return Math.max(0, remaining);
-  const speed = port.speed?.value;
-  return typeof speed === "number" && Number.isFinite(speed) ? speed : undefined;
-}
-
-export function portMetroId(port: Port): string | undefined {
-  return port.metroId ?? port.metro?.id ?? port.dataCenterFacility?.dataCenterFacility?.metroId;
-}
-
 export function portDcfId(port: Port): string | undefined {
   return port.dataCenterFacilityId ?? port.dataCenterFacility?.id ?? undefined;
-}
-
-/** The username of the company owning a port (the `destCompany` of a port-to-port request). */
-export function portCompanyUsername(port: Port, identity: Identity): string | undefined {
-  if (port.company?.username) return port.company.username;
-  return port.companyId && port.companyId === identity.companyId
-    ? identity.companyUsername
-    : undefined;
-}
-
-export function isOtherCompany(port: Port, identity: Identity): boolean {
-  const username = portCompanyUsername(port, identity);
-  return port.companyId !== undefined
-    ? port.companyId !== identity.companyId
-    : username !== undefined && username !== identity.companyUsername;
 }
 
 function dcfMetroId(dcf: Dcf): string | undefined {

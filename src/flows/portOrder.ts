@@ -2,9 +2,11 @@
 // path), the server-side check of a submission and the approval request it becomes. Slack-free:
 // plain inputs in, plain results out; src/slack/commands/portOrder.ts renders them with
 // views/portOrderModal.ts.
-import { formatMbps, formatMoney, formatSpeed } from "../../views/format.js";
-import { type LoaKind, loaKind, nextLoaStep } from "../../views/orders.js";
+
 import type { ApprovalRequest, ApprovalStatus } from "../approvals/index.js";
+import { type LoaKind, loaKind, nextLoaStep } from "../domain/loa.js";
+import { PORT_ORDER_TERMS, termWords } from "../domain/portTerms.js";
+import { formatMbps, formatMoney, formatSpeed } from "../domain/units.js";
 import type { OrderSubmission } from "../orders/index.js";
 import { ORDER_KINDS } from "../orders/kinds.js";
 import type { CallOptions, Dcf, Port, PricingResult, ProviderApi } from "../provider/api.js";
@@ -24,46 +26,18 @@ import {
   isDeleted,
   isReady,
   offeredSpeeds,
-  PORT_TERMS,
-  type PortDurationUnit,
   type PortTerm,
   parseDcfRef,
   pricePort,
   readPortTerm,
   SUBMISSION_DEADLINE_MS,
-  termText,
   withDeadline,
 } from "./pricing.js";
 
+export { PORT_ORDER_TERMS, termValue, termWords } from "../domain/portTerms.js";
+
 // ---------------------------------------------------------------------------------------------
 // Terms
-
-/**
- * The terms a port can be ordered for. Spec gap: the port order body carries `durationUnit`
- * ("y" shown) and no term length, and so does the port price request. A "24 months" or
- * "36 months" choice could not be sent: the provider would record the very same `y` order as for
- * 12 months while the approver approved a longer commitment. So, like pricing (readPortTerm in
- * src/flows/pricing.ts), the form offers only what the provider can express — 1 year (`y`,
- * 12 months) and month to month (`m`) — and the price shown, the summary approved and the body
- * sent all carry the same `durationUnit`. Longer commitments are a matter for the provider's
- * sales team, not this body.
- */
-export const PORT_ORDER_TERMS: readonly PortTerm[] = PORT_TERMS;
-
-const TERM_WORDS: Record<PortDurationUnit, string> = {
-  y: "1 year (12 months)",
-  m: "Month to month",
-};
-
-/** The term as a person reads it: "1 year (12 months)", "Month to month". */
-export function termWords(term: Pick<PortTerm, "durationUnit">): string {
-  return TERM_WORDS[term.durationUnit];
-}
-
-/** The value of a Term option: the inline price command's spelling ("1y", "1m"). */
-export function termValue(term: Pick<PortTerm, "value" | "unit">): string {
-  return termText(term);
-}
 
 /** Only the offered terms are read: "12m" is the 1-year term, "36m" is no term of ours. */
 function readTerm(value: string): PortTerm | undefined {
@@ -543,7 +517,7 @@ function finite(x: unknown): number | undefined {
 
 /**
  * The price in words. `price` is the total for the term and `basicMonthlyAmount` monthly
- * (provider-notes.md); no currency comes back, so none is invented.
+ * (docs/provider/provider-notes.md); no currency comes back, so none is invented.
  */
 export function portPriceText(result: PricingResult, term: Pick<PortTerm, "durationUnit">): string {
   const total = finite(result.price);

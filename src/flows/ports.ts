@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type PageInfo, paginate } from "../../views/list.js";
+import { type PageInfo, paginate } from "../domain/paging.js";
 import type { Port, PortCapabilities } from "../provider/api.js";
 import { isProviderError } from "../provider/errors.js";
 import type { Services } from "../services.js";
@@ -21,7 +21,7 @@ export interface PortPage {
 
 /**
  * A provider record id as a person pastes it. Most ids are 24 characters and some are UUIDs
- * (provider-api.md, Conventions); anything with spaces, slashes or punctuation is a typo.
+ * (docs/provider/provider-api.md, Conventions); anything with spaces, slashes or punctuation is a typo.
  */
 export const recordId = z
   .string()

@@ -2,8 +2,11 @@
 // connections (modal). Slack-free: plain inputs in, plain outcomes out; the Slack layer renders
 // them with views/pricing.ts and views/pricingModals.ts.
 import { z } from "zod";
-import { formatMbps, formatSpeed } from "../../views/format.js";
-import { isSet } from "../../views/time.js";
+import { CONNECTION_BANDWIDTH_MAX_MBPS, CONNECTION_DURATION_UNITS } from "../domain/connections.js";
+import { DCF_SEARCH_MIN, isReady, offeredSpeeds } from "../domain/dcfs.js";
+import { type PortDurationUnit, type PortTerm, termText } from "../domain/portTerms.js";
+import { isSet } from "../domain/timestamps.js";
+import { formatMbps, formatSpeed } from "../domain/units.js";
 import type {
   CallOptions,
   ConnectionPriceConfig,
@@ -14,26 +17,24 @@ import type {
 } from "../provider/api.js";
 import {
   CLASSES_OF_SERVICE,
-  dcfSpeedsMbps,
   fieldErrors,
   pricingConnectionConfigRule,
   pricingRequestRule,
   speedMbps,
 } from "../provider/rules.js";
 
+export {
+  CONNECTION_BANDWIDTH_MAX_MBPS,
+  CONNECTION_DURATION_UNITS,
+  type ConnectionDurationUnit,
+} from "../domain/connections.js";
+
+export { DCF_SEARCH_MIN, dcfRef, isReady, offeredSpeeds } from "../domain/dcfs.js";
+
+export { PORT_TERMS, type PortDurationUnit, type PortTerm, termText } from "../domain/portTerms.js";
+
 // ---------------------------------------------------------------------------------------------
 // Terms
-
-/** The provider's port term units (provider-api.md, Pricing request: "y or m shown"). */
-export type PortDurationUnit = "y" | "m";
-
-/** A port term as the person gave it, with the unit the provider is sent. */
-export interface PortTerm {
-  /** As typed, normalised: 12m → {12, "m"}, "1 year" → {1, "y"}. Shown and echoed back. */
-  value: number;
-  unit: "y" | "m";
-  durationUnit: PortDurationUnit;
-}
 
 export type TermReading =
   | { kind: "term"; term: PortTerm }
@@ -80,17 +81,6 @@ export function readPortTerm(text: string): TermReading | undefined {
   if (unit === "m" && value === 1)
     return { kind: "term", term: { value, unit, durationUnit: "m" } };
   return { kind: "unsupported", value, unit };
-}
-
-/** The terms the modal offers: the two the provider prices. */
-export const PORT_TERMS = [
-  { value: 1, unit: "y", durationUnit: "y" },
-  { value: 1, unit: "m", durationUnit: "m" },
-] as const satisfies readonly PortTerm[];
-
-/** "1y", "12m": how a term is typed in the inline command (and echoed back). */
-export function termText(term: Pick<PortTerm, "value" | "unit">): string {
-  return `${term.value}${term.unit}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -271,19 +261,8 @@ export function portPriceCommandText(input: {
 // ---------------------------------------------------------------------------------------------
 // Data centers
 
-/** The DCF's valid speeds in Mbps (element shape not shown by the spec). */
-export function offeredSpeeds(dcf: Dcf): number[] {
-  const speeds = dcf.dataCenterFacility?.speeds;
-  return Array.isArray(speeds) ? dcfSpeedsMbps(speeds) : [];
-}
-
 export function isDeleted(dcf: Dcf): boolean {
   return isSet(dcf.deletedAt);
-}
-
-/** False only when the provider says the DCF is not ready (an unknown readiness may price). */
-export function isReady(dcf: Dcf): boolean {
-  return dcf.dataCenterFacility?.ready !== false;
 }
 
 /**
@@ -293,12 +272,6 @@ export function isReady(dcf: Dcf): boolean {
 export function canPrice(dcf: Dcf, speed: number): boolean {
   const offered = offeredSpeeds(dcf);
   return isReady(dcf) && (offered.length === 0 || offered.includes(speed));
-}
-
-/** A reference to a DCF in a select option's value: `id|username` (Slack allows 150 chars). */
-export function dcfRef(dcf: Pick<Dcf, "id" | "username">): string {
-  const full = `${dcf.id}|${dcf.username ?? ""}`;
-  return full.length <= 150 ? full : dcf.id;
 }
 
 const DCF_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
@@ -410,8 +383,6 @@ export type DcfSuggestions =
   | { kind: "timeout" }
   | { kind: "failed"; message: string };
 
-/** Shortest text worth searching for (an airport code is three letters; "LD" finds London). */
-export const DCF_SEARCH_MIN = 2;
 /** Slack waits 3 s for options; the provider gets 2.5 of them. */
 export const OPTIONS_DEADLINE_MS = 2_500;
 
@@ -485,7 +456,7 @@ export type DcfResolution =
   | { kind: "none" };
 
 const LOOKS_LIKE_KEY = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
-/** A UUID or a 24-character hex id (provider-api.md, Conventions). */
+/** A UUID or a 24-character hex id (docs/provider/provider-api.md, Conventions). */
 const LOOKS_LIKE_ID =
   /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{24})$/i;
 
@@ -912,16 +883,6 @@ const CONNECTION_RULE_FIELDS: Readonly<Record<string, ConnectionPriceFormField>>
   "duration.unit": "durationUnit",
 };
 
-/** Connection term units (provider-api.md: "m or w shown"). */
-export const CONNECTION_DURATION_UNITS = ["m", "w"] as const;
-export type ConnectionDurationUnit = (typeof CONNECTION_DURATION_UNITS)[number];
-
-/**
- * A connection can't carry more than its ports: 100 Gbps is the fastest port speed sold (the
- * sandbox's rate card stops there too). Checked here, next to the field, rather than left to the
- * provider, whose refusal would only come after the form has closed.
- */
-export const CONNECTION_BANDWIDTH_MAX_MBPS = 100_000;
 const BANDWIDTH_RANGE = `from 1 Mbps to ${formatMbps(CONNECTION_BANDWIDTH_MAX_MBPS)} (100 Gbps, the fastest port)`;
 
 /** Terms longer than this many units are no term a person means (and overflow nothing). */

@@ -1,4 +1,4 @@
-import { type PageInfo, paginate } from "../../views/list.js";
+import { type PageInfo, paginate } from "../domain/paging.js";
 import type { CloudRouter } from "../provider/api.js";
 import type { Services } from "../services.js";
 import type { PageRequest } from "./ports.js";

@@ -7,7 +7,7 @@ import type { Services } from "../services.js";
 /**
  * One layer 2 connection or IO-D service, looked up by id.
  *
- * The provider has no read of a single connection or IO-D service (provider-api.md lists only
+ * The provider has no read of a single connection or IO-D service (docs/provider/provider-api.md lists only
  * their creation), so — as the reconciliation of placements does — the record is found in the
  * `connections` of the company's ports: each entry there carries id, name, status, speed and
  * type, and the ports carrying it are its ends. What only the creation answer and the request

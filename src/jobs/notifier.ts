@@ -22,7 +22,7 @@ import { classifySlackError, classifySlackResult, type SlackFailure } from "./sl
  * - The drain job sends the head of the list, and only then (one script) marks the key `sent`
  *   (with the message ts, so a later update can refer to it) and pops the head. So a retried
  *   job or a second replica never sends a key twice once it is marked; the only duplicate left is
- *   a crash between Slack's answer and that script (at-least-once, as DESIGN.md §5 asks).
+ *   a crash between Slack's answer and that script (at-least-once, as docs/DESIGN.md §5 asks).
  * - After each message the job moves itself to delayed for `perChannelIntervalMs` (Slack allows
  *   about one message per second per channel): channels drain in parallel (one job each), a
  *   channel never faster than its limit.

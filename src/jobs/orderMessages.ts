@@ -1,16 +1,16 @@
 import { escapeMrkdwn } from "../../views/blocks.js";
+
 /**
  * The words of tracking: the status line, a status change, the final message, the deadline, the
  * weekly LOA reminder and the reminder while a partner has not accepted. Plain mrkdwn text (the
  * thread's messages need no buttons); anything that came from the provider is escaped, since a
- * status could carry Slack markup. Which statuses end or wait is decided in src/domain/statuses.ts;
+ * status could carry Slack markup. Which statuses end or wait is decided in src/domain/statuses.ts (the LOA in src/domain/loa.ts);
  * here only how that is said.
  */
 
+import { isLoaSettled, isLoaWaiting } from "../domain/loa.js";
 import {
   type Awaited,
-  isLoaSettled,
-  isLoaWaiting,
   isTerminalStatus,
   statusEnding,
   statusKey,
@@ -200,6 +200,11 @@ export function changeText(
   return `${orderName(ref)}: ${parts.join(", ")}.${hint ? ` ${hint}` : ""}`;
 }
 
+// The LOA is settled (src/domain/loa.ts): /connect order says "None — the LOA step is complete",
+// so the final message does not ask for it either.
+const LOA_COMPLETE =
+  "The LOA step is complete: the port goes ACTIVE once the cross connect is connected.";
+
 function nextStep(kind: OrderKind): string {
   switch (kind) {
     case "off-net":
@@ -229,7 +234,9 @@ function successText(ref: OrderRef, snapshot: OrderSnapshot): string {
     const followed = portToFollow(ref, snapshot);
     const after = followed
       ? `The port is *${escapeMrkdwn(snapshot.port?.status ?? "", 60)}*: I'll follow it here until it is ACTIVE.`
-      : nextStep(ref.kind);
+      : ref.kind !== "edge" && isLoaSettled(snapshot.loaStatus)
+        ? LOA_COMPLETE
+        : nextStep(ref.kind);
     return `:white_check_mark: ${orderName(ref)} is done.${portText}\n${after}`;
   }
   const details = kind === "port" ? portDetails(snapshot.port) : [];

@@ -21,7 +21,7 @@ import { jobIdPart, QUEUE_NAMES, stateKey } from "./queues.js";
  * Placing approved orders with the provider: once, and never losing the provider's answer.
  *
  * Two records guard it. The ApprovalStore's `claim` (approved → executing, atomic) picks the one
- * worker that may place an attempt (DESIGN.md §5); the job id (`place-<approvalId>`) only saves
+ * worker that may place an attempt (docs/DESIGN.md §5); the job id (`place-<approvalId>`) only saves
  * work. The placement journal (placementJournal.ts) records, in order, how far that attempt got,
  * and gives each step a rule for whoever finds it after a crash:
  *

@@ -80,7 +80,7 @@ export class QuoteInputError extends Error {
 }
 
 /**
- * The provider's Edge quotation errors in words (provider-api.md, Errors). These are definite:
+ * The provider's Edge quotation errors in words (docs/provider/provider-api.md, Errors). These are definite:
  * polling again would give the same answer. Anything else (a timeout, 502/503, a network error)
  * is treated as a hiccup and the polling goes on until the timeout.
  */

@@ -1,7 +1,7 @@
 import { DelayedError, ErrorCode, type Job, type Queue } from "bullmq";
 import type { Redis } from "ioredis";
+import { loaReminderDue } from "../domain/loa.js";
 import {
-  isLoaWaiting,
   isTerminalStatus,
   isTrackTargetKind,
   statusKey,
@@ -601,7 +601,7 @@ export class Tracker {
     now: number,
     updates: Record<string, string>,
   ): Promise<void> {
-    if (!isLoaWaiting(read.loaStatus) || !read.loaStatus) return;
+    if (!loaReminderDue(record.target.kind, read.status, read.loaStatus) || !read.loaStatus) return;
     const since = (record.loaSince ?? record.startedAt).getTime();
     const sent = record.reminders;
     const weeks = Math.floor((now - since) / WEEK_MS);

@@ -1,7 +1,7 @@
 import { ORDER_KIND_LABEL } from "../../views/approvals.js";
 import { escapeMrkdwn } from "../../views/blocks.js";
-import { nextLoaStep } from "../../views/orders.js";
 import type { ApprovalKind, ApprovalRequest, PlacementResult } from "../approvals/index.js";
+import { nextLoaStep } from "../domain/loa.js";
 import { type LookupResult, NotLookableError } from "../jobs/placement.js";
 import type { TrackTarget } from "../jobs/tracker.js";
 import type {

@@ -34,7 +34,7 @@ export interface PlaygroundApiOptions {
   logger?: Pick<Logger, "info">;
 }
 
-/** The only slash command the app has (DESIGN.md, pinned). */
+/** The only slash command the app has (docs/DESIGN.md, pinned). */
 export const PLAYGROUND_COMMAND = "/connect";
 
 const userId = z.string().regex(/^[UW][A-Z0-9]{2,20}$/, "a Slack user id (U…)");

@@ -82,7 +82,7 @@ export type EdgeQuotationResult = Schemas["EdgeQuotationResult"];
 export type EdgePriceSearchStart = Schemas["EdgePriceSearchStart"];
 export type EdgeLocation = Schemas["EdgeLocation"];
 export type EdgeOrderListItem = Schemas["EdgeOrderListItem"];
-/** DESIGN §4: send `portName` (the document also accepts `name`). */
+/** docs/DESIGN.md §4: send `portName` (the document also accepts `name`). */
 export type EdgePortOrderRequest = Schemas["EdgePortOrderRequestPortName"];
 export type DraftOrderRequest = Schemas["DraftOrderRequest"];
 export type DraftOrder = Schemas["DraftOrder"];

@@ -117,7 +117,7 @@ function truncate(text: string, limit = RAW_TEXT_LIMIT): string {
 }
 
 /**
- * The provider's own words from an error body. provider-notes: bodies come as
+ * The provider's own words from an error body. docs/provider/provider-notes.md: bodies come as
  * `{"error": {"message", "status", "statusCode"}}` or `{"code": 400, "message"}`; anything else
  * falls back to the raw text (truncated), and an empty body gives undefined.
  */

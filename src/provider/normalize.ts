@@ -22,7 +22,7 @@ export function nullIfEpoch<T extends string | number>(ts: T | null | undefined)
   return ms === EPOCH_MS ? null : ts;
 }
 
-/** Port order statuses from the provider's documentation (provider-notes), lower case. */
+/** Port order statuses from the provider's documentation (docs/provider/provider-notes.md), lower case. */
 export const knownOrderStatuses = [
   "created",
   "allocated",

@@ -1,13 +1,36 @@
 // Request rules: zod schemas for every body the bot sends to the provider, enforcing what
-// provider-api.md states. Messages are shown next to a Slack modal field, so each one names
+// docs/provider/provider-api.md states. Messages are shown next to a Slack modal field, so each one names
 // the field in human words and says what is wrong; every issue's `path` names the field.
 import { z } from "zod";
+import {
+  BGP_KEY_MAX,
+  BGP_KEY_MIN,
+  CLASSES_OF_SERVICE,
+  dcfSpeedsMbps,
+  IOD_IPV6_BLOCK,
+  isPrivateAsn,
+  isSingapore,
+  speedMbps,
+} from "../domain/requestFacts.js";
 
 // ---------------------------------------------------------------------------------------------
 // Shared pieces
 
 type Issue = { input?: unknown };
 type RefineCtx = z.core.$RefinementCtx<unknown>;
+
+export {
+  BGP_KEY_MAX,
+  BGP_KEY_MIN,
+  CLASSES_OF_SERVICE,
+  dcfSpeedsMbps,
+  IOD_IPV6_BLOCK,
+  isPrivateAsn,
+  isSingapore,
+  PRIVATE_ASN_RANGES,
+  speedMbps,
+} from "../domain/requestFacts.js";
+
 type Record_ = Readonly<Record<string, unknown>>;
 
 const isRecord = (x: unknown): x is Record_ =>
@@ -117,42 +140,6 @@ export const ROOT_FIELD = "_";
 // ---------------------------------------------------------------------------------------------
 // Speeds
 
-const SPEED_TEXT =
-  /^(\d+(?:\.\d+)?)\s*(m|mb|mbps|mbit|mbits|mbit\/s|mb\/s|g|gb|gbps|gbit|gbits|gbit\/s|gb\/s)?$/i;
-
-/**
- * Reads a speed as Mbps. The spec does not show the element shape of a DCF's `speeds`, and
- * people type speeds in many ways, so this accepts a positive integer (Mbps), a numeric
- * string, an object {value, name?} (as in port records), and "10G", "10 Gbps", "100M",
- * "1000 Mbps" (case-insensitive). A unit-less number is Mbps. Anything else is undefined.
- */
-export function speedMbps(x: unknown): number | undefined {
-  if (typeof x === "number") return Number.isSafeInteger(x) && x > 0 ? x : undefined;
-  if (typeof x === "string") {
-    const m = SPEED_TEXT.exec(x.trim());
-    if (!m) return undefined;
-    const factor = m[2]?.toLowerCase().startsWith("g") ? 1000 : 1;
-    // Rounding absorbs binary float noise such as 1.1 * 1000 = 1100.0000000000002.
-    const mbps = Math.round(Number(m[1]) * factor * 1e6) / 1e6;
-    return Number.isSafeInteger(mbps) && mbps > 0 ? mbps : undefined;
-  }
-  if (isRecord(x)) {
-    if (x.value !== undefined) return speedMbps(x.value);
-    if (x.name !== undefined) return speedMbps(x.name);
-  }
-  return undefined;
-}
-
-/** The distinct readable speeds of a DCF, ascending, in Mbps; unreadable elements are skipped. */
-export function dcfSpeedsMbps(speeds: readonly unknown[]): number[] {
-  const out = new Set<number>();
-  for (const s of speeds) {
-    const mbps = speedMbps(s);
-    if (mbps !== undefined) out.add(mbps);
-  }
-  return [...out].sort((a, b) => a - b);
-}
-
 // ---------------------------------------------------------------------------------------------
 // 1. Port order body (PUT /api/company/{companyUsername}/ports/orders)
 
@@ -202,10 +189,9 @@ export function portOrderRule(dcf: { username: string; speeds: unknown[] }) {
 // ---------------------------------------------------------------------------------------------
 // 2. Pricing request (POST /api/pricing/calculate)
 
-export const CLASSES_OF_SERVICE = ["GOLD", "SILVERPLUS", "SILVER", "BRONZE"] as const;
 const classOfService = () => oneOf("Class of service", CLASSES_OF_SERVICE);
 
-// One spec sample names the port term `duration`; DESIGN §4 says send `durationUnit`.
+// One spec sample names the port term `duration`; docs/DESIGN.md §4 says send `durationUnit`.
 export const pricingPortConfigRule = strict(
   "Port",
   {
@@ -356,26 +342,12 @@ export type Layer2Request = z.infer<typeof layer2Rule>;
 
 /**
  * Spec gap: Rule 5 says STATIC sends privateAsn true while the spec's STATIC sample sends
- * false. DESIGN §4: send what the rule text says; the rule accepts either on input.
+ * false. docs/DESIGN.md §4: send what the rule text says; the rule accepts either on input.
  */
 export const IOD_STATIC_PRIVATE_ASN = true;
 /** Values the spec shows; other units and payment types are not shown, so none is sent. */
 export const IOD_DURATION_UNIT = "d";
 export const IOD_PAYMENT_TYPE = "payg";
-export const IOD_IPV6_BLOCK = 48;
-export const BGP_KEY_MIN = 6;
-export const BGP_KEY_MAX = 24;
-
-/** 16-bit and 32-bit private ASN ranges (RFC 6996). */
-export const PRIVATE_ASN_RANGES = [
-  [64512, 65534],
-  [4200000000, 4294967294],
-] as const;
-
-export function isPrivateAsn(asn: number): boolean {
-  return Number.isSafeInteger(asn) && PRIVATE_ASN_RANGES.some(([lo, hi]) => asn >= lo && asn <= hi);
-}
-
 // "must not be present" is read literally: a key sent as false is still present.
 function giaRules(v: Record_, ctx: RefineCtx): void {
   const mustBeAbsent = (key: string, msg: string) => {
@@ -489,24 +461,6 @@ export type GiaServiceRequest = z.infer<typeof giaServiceRule>;
 // ---------------------------------------------------------------------------------------------
 // 5. Edge
 
-const SINGAPORE = new Set(["sg", "sgp", "singapore"]);
-const COUNTRY_KEY = /code|iso|alpha|name|label|value|country/i;
-
-/**
- * Spec gap: the country object's fields are not shown. Heuristic: it is Singapore when any
- * top-level string field whose key looks like a code or a name (code, iso, isoCode, alpha2,
- * name, label, value, country...) equals SG, SGP or Singapore, ignoring case and spaces.
- */
-export function isSingapore(country: unknown): boolean {
-  if (!isRecord(country)) return false;
-  return Object.entries(country).some(
-    ([key, value]) =>
-      COUNTRY_KEY.test(key) &&
-      typeof value === "string" &&
-      SINGAPORE.has(value.trim().toLowerCase()),
-  );
-}
-
 function numericText(label: string, pattern: RegExp, example: string) {
   const msg = `${label} must be a number, e.g. ${example}`;
   return z
@@ -588,7 +542,7 @@ export const edgePortOrderRule = strict(
       },
     ),
   },
-  // The spec's own sample names the port `name`; DESIGN §4 says send `portName`.
+  // The spec's own sample names the port `name`; docs/DESIGN.md §4 says send `portName`.
   { name: "portName" },
 );
 export type EdgePortOrderRequest = z.infer<typeof edgePortOrderRule>;

@@ -1,4 +1,4 @@
-// The provider sandbox: a real HTTP server that behaves like the provider (provider-api.md),
+// The provider sandbox: a real HTTP server that behaves like the provider (docs/provider/provider-api.md),
 // on the same OpenAPI document as the bot's client. See README.md beside this file.
 import { setMaxListeners } from "node:events";
 import type { Logger } from "../log.js";

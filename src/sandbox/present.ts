@@ -117,7 +117,7 @@ export function presentPort(state: SandboxState, port: Port, single: boolean): S
   if (dcf) body.dataCenterFacility = dcf.record;
   if (metro) body.metro = presentMetro(metro);
   if (single) {
-    // The single-port read names the VLAN ranges `vlanRange` (provider-api.md, Port record).
+    // The single-port read names the VLAN ranges `vlanRange` (docs/provider/provider-api.md, Port record).
     body.vlanRange = port.vlanRanges;
     body.asn = {};
     body.controllers = [];

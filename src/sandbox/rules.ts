@@ -15,7 +15,7 @@ export function isPrivateAsn(asn: number): boolean {
   return (asn >= 64512 && asn <= 65534) || (asn >= 4200000000 && asn <= 4294967294);
 }
 
-/** IO-D rules 1-5 of provider-api.md ("Rules for the IO-D request"). */
+/** IO-D rules 1-5 of docs/provider/provider-api.md ("Rules for the IO-D request"). */
 export function ioDRuleViolation(body: Body): string | undefined {
   const type = body.type;
   const dynamic = type === "DYNAMIC";

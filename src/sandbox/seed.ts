@@ -224,7 +224,7 @@ function buildDcfs(seed: number, metros: Metro[], regions: Region[]): Dcf[] {
           gateways: [],
         },
         l3CostbookLocationId: null,
-        // Older records show the epoch instead of null (provider-api.md, Conventions).
+        // Older records show the epoch instead of null (docs/provider/provider-api.md, Conventions).
         deletedAt: createdMs < SEED_BASE_MS - 500 * DAY ? EPOCH : null,
         createdAt: iso(createdMs),
         updatedAt: iso(updatedMs),

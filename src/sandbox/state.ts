@@ -17,7 +17,7 @@ import { Prng } from "./random.js";
 import { BRAND, buildWorld, type World } from "./seed.js";
 import { loaDaysFor, type OrderState, orderStateAt, serviceStatusAt } from "./timeline.js";
 
-/** Drafts are kept this many days (provider-api.md, Limits). */
+/** Drafts are kept this many days (docs/provider/provider-api.md, Limits). */
 export const DRAFT_RETENTION_DAYS = 30;
 /** Statuses of a connection or service that no longer use port capacity. */
 const RELEASED_STATUSES = new Set(["CANCELLED", "DELETED", "DENIED", "DISABLED", "ERROR"]);

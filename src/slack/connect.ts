@@ -13,9 +13,9 @@ import {
 import { unknownCommandText } from "../../views/help.js";
 import { type Reply, sharedByContext } from "../../views/reply.js";
 import { newRequestId, withRequestId } from "../context.js";
+import { COMMAND, type CommandName, parseCommand } from "../domain/commands.js";
 import { ProviderError } from "../provider/errors.js";
 import type { Services } from "../services.js";
-import { COMMAND, type CommandName, parseCommand } from "./commandRegistry.js";
 import { BUSY_TEXT, FollowUpLane } from "./followUps.js";
 import type { ListenerRegistry } from "./listenerTable.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { isLoaSettled } from "../../src/domain/loa.js";
 import {
   isKnownStatus,
-  isLoaSettled,
   isTerminalStatus,
   knownStatusKeys,
   statusEnding,

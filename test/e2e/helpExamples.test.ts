@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { KnownBlock } from "@slack/types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { COMMANDS, commandName } from "../../src/slack/commandRegistry.js";
+import { COMMANDS, commandName } from "../../src/domain/commands.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
 import { waitFor } from "../harness/index.js";
 import { readable } from "../views/support.js";

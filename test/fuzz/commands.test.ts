@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { COMMANDS } from "../../src/slack/commandRegistry.js";
+import { COMMANDS } from "../../src/domain/commands.js";
 import { writeReliabilityResult } from "../faults/reliabilityResults.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
 import {

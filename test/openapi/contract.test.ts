@@ -1,4 +1,4 @@
-// Contract test of openapi/provider.yaml against the provider spec (shared/provider-api.md).
+// Contract test of openapi/provider.yaml against the provider spec (docs/provider/provider-api.md).
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { OpenAPIBackend } from "openapi-backend";

@@ -1,4 +1,4 @@
-// Error bodies as the provider sends them (provider-notes: two JSON shapes, sometimes plain
+// Error bodies as the provider sends them (docs/provider/provider-notes.md: two JSON shapes, sometimes plain
 // text, sometimes nothing) read over real HTTP into ProviderError, and the messages people see.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../src/log.js";

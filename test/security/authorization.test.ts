@@ -11,7 +11,7 @@ import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
 import { waitFor } from "../harness/index.js";
 
 /**
- * Only configured approvers decide (DESIGN §6): every approval action tried by a non-approver
+ * Only configured approvers decide (docs/DESIGN.md §6): every approval action tried by a non-approver
  * and by the requester, and a forged approver id in a wrongly signed payload, leave the
  * approval record exactly as it was and order nothing.
  */

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../../src/approvals/index.js";
+import { COMMANDS } from "../../src/domain/commands.js";
 import {
   type EdgeOrderSource,
   readBandwidths,
@@ -17,7 +18,6 @@ import { explainQuoteFailure } from "../../src/jobs/quotePoller.js";
 import type { TrackedOrder } from "../../src/jobs/tracker.js";
 import { ORDER_KINDS } from "../../src/orders/kinds.js";
 import { httpError } from "../../src/provider/errors.js";
-import { COMMANDS } from "../../src/slack/commandRegistry.js";
 import { failureText } from "../../src/slack/connect.js";
 import * as approvals from "../../views/approvals.js";
 import * as asn from "../../views/asn.js";
@@ -559,8 +559,6 @@ const NOT_BUILDERS: Record<string, string> = {
   option: "plain_text",
   withSandboxLabel: "adds a fixed label",
   capBlocks: "adds a fixed line",
-  isOffNet: "flag",
-  isProviderSuppliedLoa: "flag",
   encodeEdgeMetadata: "private_metadata",
   parseEdgeMetadata: "parser",
   countryOption: "plain_text option",

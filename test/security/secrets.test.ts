@@ -14,7 +14,7 @@ import { portOrderRequest } from "../harness/portOrders.js";
 const API_KEY = "prov-secret-9b2e61d04c7f4a83";
 
 /**
- * Secrets never appear in logs, messages, errors or stored records (DESIGN §6): a representative
+ * Secrets never appear in logs, messages, errors or stored records (docs/DESIGN.md §6): a representative
  * run — commands, an approval placed, one refused and one whose outcome is unknown, provider
  * errors, Slack errors — against a provider that ECHOES the API key, the bot token and the
  * signing secret in its error texts; then every log line, every Slack call the stand-in recorded

@@ -6,7 +6,7 @@ import { waitFor } from "../harness/index.js";
 
 /**
  * Every request to /slack/events must carry a valid Slack signature over its exact body and a
- * fresh timestamp (DESIGN §6). A refused request must run nothing: no Web API call, no provider
+ * fresh timestamp (docs/DESIGN.md §6). A refused request must run nothing: no Web API call, no provider
  * call.
  */
 describe("Slack request signatures", () => {

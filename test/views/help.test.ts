@@ -1,6 +1,6 @@
 import type { KnownBlock } from "@slack/types";
 import { describe, expect, it } from "vitest";
-import { COMMANDS, commandName } from "../../src/slack/commandRegistry.js";
+import { COMMANDS, commandName } from "../../src/domain/commands.js";
 import { helpView, unknownCommandText } from "../../views/help.js";
 
 function allText(blocks: KnownBlock[]): string {

@@ -1,6 +1,6 @@
 import type { SectionBlock } from "@slack/types";
 import { describe, expect, it } from "vitest";
-import { parseCommand } from "../../src/slack/commandRegistry.js";
+import { parseCommand } from "../../src/domain/commands.js";
 import {
   ACTION_PRICE_PICK_DCF,
   connectionPriceView,

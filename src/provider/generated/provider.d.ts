@@ -663,7 +663,7 @@ export interface components {
             name?: string;
         };
         /**
-         * @description Error body. Two shapes are seen (provider-notes): `{"error": {"message", "status",
+         * @description Error body. Two shapes are seen (docs/provider/provider-notes.md): `{"error": {"message", "status",
          *     "statusCode"}}` and `{"code", "message"}`. Parse both; fall back to the raw text.
          */
         Error: components["schemas"]["ErrorEnvelope"] | components["schemas"]["ErrorCodeMessage"];

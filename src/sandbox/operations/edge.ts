@@ -146,7 +146,7 @@ const listEdgePortOrders: OperationHandler = (req, { state }) => {
   }
   const pageNumber = intQuery(req.query, "page", 1);
   const size = intQuery(req.query, "size", 1);
-  // page and size take effect only when both are given (provider-api.md, Limits).
+  // page and size take effect only when both are given (docs/provider/provider-api.md, Limits).
   if (pageNumber !== undefined && size !== undefined) {
     const slice = items.slice((pageNumber - 1) * size, pageNumber * size);
     return ok({ data: slice, page: pageNumber, size, total: items.length });

@@ -35,7 +35,7 @@ export class ApiError extends Error {
   }
 }
 
-/** The provider's validation shape: {"code": 400, "message"} (provider-notes). */
+/** The provider's validation shape: {"code": 400, "message"} (docs/provider/provider-notes.md). */
 export function badRequest(message: string): ApiError {
   return new ApiError(400, { code: 400, message });
 }

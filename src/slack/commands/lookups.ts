@@ -14,6 +14,7 @@ import { PORT_PAGE_SIZE, portDetailView, portListView } from "../../../views/por
 import { problemReply } from "../../../views/reply.js";
 import { cloudRoutersView, ROUTER_PAGE_SIZE } from "../../../views/routers.js";
 import { serviceDetailView, serviceNotFoundText } from "../../../views/services.js";
+import { COMMAND } from "../../domain/commands.js";
 import { lookUpAsns } from "../../flows/asn.js";
 import { DCF_QUERY_MAX, parseDcfQuery, searchFacilities } from "../../flows/dcf.js";
 import { listEdgeDrafts, listEdgeLocations, listEdgeOrders } from "../../flows/edge.js";
@@ -22,7 +23,6 @@ import { type IdCheck, listCompanyPorts, lookUpPort, parseRecordId } from "../..
 import { listRouters } from "../../flows/routers.js";
 import { lookUpService, type ServiceDetail } from "../../flows/services.js";
 import type { Services } from "../../services.js";
-import { COMMAND } from "../commandRegistry.js";
 import { type CommandContext, type CommandHandler, failureText } from "../connect.js";
 import type { ListenerRegistry } from "../listenerTable.js";
 

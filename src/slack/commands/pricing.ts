@@ -43,6 +43,7 @@ import {
 } from "../../../views/pricingModals.js";
 import { problemReply, type Reply } from "../../../views/reply.js";
 import { newRequestId, withRequestId } from "../../context.js";
+import { COMMANDS, commandName } from "../../domain/commands.js";
 import {
   type ConnectionPriceForm,
   checkConnectionPriceForm,
@@ -63,7 +64,6 @@ import type { Logger } from "../../log.js";
 import type { Dcf } from "../../provider/api.js";
 import { ProviderError } from "../../provider/errors.js";
 import type { Services } from "../../services.js";
-import { COMMANDS, commandName } from "../commandRegistry.js";
 import {
   type CommandContext,
   type CommandHandler,

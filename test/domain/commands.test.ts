@@ -1,10 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  COMMANDS,
-  commandName,
-  parseCommand,
-  splitWords,
-} from "../../src/slack/commandRegistry.js";
+import { COMMANDS, commandName, parseCommand, splitWords } from "../../src/domain/commands.js";
 
 describe("parseCommand", () => {
   it.each([
@@ -50,7 +45,7 @@ describe("parseCommand", () => {
 });
 
 describe("the registry", () => {
-  it("covers every subcommand pinned in DESIGN.md", () => {
+  it("covers every subcommand pinned in docs/DESIGN.md", () => {
     const names = COMMANDS.map(commandName).sort();
     expect(names).toEqual(
       [

@@ -1,0 +1,161 @@
+/**
+ * The layers of docs/ARCHITECTURE.md ("Layers and the import rules"), as rules that fail
+ * `npm run lint` (`npm run lint:deps`). Each rule's comment is the message a wrong import gets.
+ *
+ *   src/slack (adapter) ──▶ src/flows, src/orders (use cases) ──▶ src/provider, src/approvals, src/jobs
+ *         │                         │                                      │
+ *         └────────────▶ views/ ◀───┘ (src/orders, src/jobs: message text)  │
+ *                          │                                               ▼
+ *                          └─────────────────────────────────────▶ src/domain (pure rules)
+ *
+ * Type-only imports (`import type`, erased at build) of another layer's types are allowed where
+ * a rule says so (views take the shapes the use cases hand them); a value import is a runtime
+ * arrow and follows the rules strictly. Everyone may `import type` the provider's generated
+ * contract (src/provider/generated), which has no runtime at all.
+ */
+
+/** Imports that cost nothing at runtime: `import type`, `import { type X }` only. */
+const TYPE_ONLY = ["type-only", "type-import"];
+
+/**
+ * The Edge views still read a request's and an offer's words with src/flows/edgeQuote.ts's
+ * readers, which are tangled with its parsing: the one known exception, kept until the Edge split.
+ */
+const EDGE_VIEWS = "^views/(edgeQuote|edgeModals)\\.ts$";
+
+module.exports = {
+  forbidden: [
+    {
+      name: "views-only-views-and-domain",
+      comment:
+        "views/ (pure Block Kit builders) may import only views/ and src/domain at runtime (plus `import type` of the shapes other layers hand them): move the rule or constant it needs into src/domain.",
+      severity: "error",
+      from: { path: "^views/", pathNot: EDGE_VIEWS },
+      to: {
+        path: "^src/",
+        pathNot: "^src/domain/",
+        dependencyTypesNot: TYPE_ONLY,
+      },
+    },
+    {
+      name: "edge-views-only-views-domain-and-edge-readers",
+      comment:
+        "The Edge views may import only views/, src/domain and (for now) the Edge readers of src/flows/edgeQuote.ts at runtime: a known exception until the Edge split of issue 21 moves those pure readers (country, request, offer) into src/domain; nothing else of src/ is allowed.",
+      severity: "error",
+      from: { path: EDGE_VIEWS },
+      to: {
+        path: "^src/",
+        pathNot: ["^src/domain/", "^src/flows/edgeQuote\\.ts$"],
+        dependencyTypesNot: TYPE_ONLY,
+      },
+    },
+    {
+      name: "views-never-know-slack",
+      comment:
+        "views/ may not import src/slack (the Bolt adapter), not even a type: the command table is src/domain/commands.ts; views build blocks from plain data.",
+      severity: "error",
+      from: { path: "^views/" },
+      to: { path: "^src/(slack|playground|standin)/" },
+    },
+    {
+      name: "domain-imports-nothing-of-ours",
+      comment:
+        "src/domain holds the pure rules every layer shares: it may import only src/domain (and `import type` of the provider's generated contract), never views/, src/slack, src/flows, src/orders, src/provider, src/approvals or src/jobs.",
+      severity: "error",
+      from: { path: "^src/domain/" },
+      to: {
+        path: "^(src|views)/",
+        pathNot: ["^src/domain/", "^src/provider/generated/"],
+      },
+    },
+    {
+      name: "domain-is-pure",
+      comment:
+        "src/domain is pure: no node: built-ins, no I/O libraries (Slack, Redis, BullMQ, HTTP, logging) at runtime.",
+      severity: "error",
+      from: { path: "^src/domain/" },
+      to: {
+        dependencyTypes: ["core", "npm", "npm-dev", "npm-optional", "npm-peer", "npm-no-pkg"],
+        dependencyTypesNot: TYPE_ONLY,
+      },
+    },
+    {
+      name: "infrastructure-never-imports-adapter-or-use-cases",
+      comment:
+        "src/provider, src/approvals and src/jobs (infrastructure and core) may not import src/slack (the adapter), src/flows or src/orders (the use cases): collaborators are injected as plain functions by src/bot.ts.",
+      severity: "error",
+      from: { path: "^src/(provider|approvals|jobs)/" },
+      to: { path: "^src/(slack|flows|orders)/" },
+    },
+    {
+      name: "provider-and-approvals-never-import-views",
+      comment:
+        "src/provider and src/approvals return data and refusals as values, never message text: they may not import views/.",
+      severity: "error",
+      from: { path: "^src/(provider|approvals)/" },
+      to: { path: "^views/" },
+    },
+    {
+      name: "jobs-take-only-the-escaper-from-views",
+      comment:
+        "src/jobs words the tracker's thread messages itself (orderMessages.ts) and may take only the one escaper, views/blocks.ts, from views/; richer message building belongs in views/ and is injected.",
+      severity: "error",
+      from: { path: "^src/jobs/" },
+      to: { path: "^views/", pathNot: "^views/blocks\\.ts$" },
+    },
+    {
+      name: "use-cases-never-import-slack",
+      comment:
+        "src/flows and src/orders (use cases) take plain inputs and may not import src/slack (the Bolt adapter): the adapter calls them, never the other way.",
+      severity: "error",
+      from: { path: "^src/(flows|orders)/" },
+      to: { path: "^src/slack/" },
+    },
+    {
+      name: "flows-never-import-views",
+      comment:
+        "src/flows (use cases) return data and plain words; the adapter (src/slack) and src/orders render them with views/. Shared formatting, paging and LOA rules are in src/domain.",
+      severity: "error",
+      from: { path: "^src/flows/" },
+      to: { path: "^views/", dependencyTypesNot: TYPE_ONLY },
+    },
+    {
+      name: "local-only-parts-stay-at-the-edge",
+      comment:
+        "src/playground, src/standin and src/sandbox (the local Slack, its page and the provider simulator) are wired only by the entry point src/bot.ts (and tests): no layer may import them.",
+      severity: "error",
+      from: {
+        path: "^(src|views)/",
+        pathNot: ["^src/bot\\.ts$", "^src/(playground|standin|sandbox)/"],
+      },
+      to: { path: "^src/(playground|standin|sandbox)/" },
+    },
+    {
+      name: "no-circular",
+      comment:
+        "Imports form no cycle (type-only imports aside): a cycle means two modules each need the other; move the shared piece into a module both import.",
+      severity: "error",
+      from: { path: "^(src|views)/" },
+      to: { circular: true, viaOnly: { dependencyTypesNot: TYPE_ONLY } },
+    },
+    {
+      name: "not-to-unresolvable",
+      comment: "An import that does not resolve to a file or a package.",
+      severity: "error",
+      from: { path: "^(src|views)/" },
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "^src/provider/generated/|^src/playground/static/" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+      extensions: [".ts", ".js", ".d.ts", ".json"],
+    },
+    moduleSystems: ["es6", "cjs"],
+  },
+};

@@ -1,0 +1,64 @@
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+
+// Every document a comment cites resolves inside this repository: the provider's description and
+// the design live in docs/ (docs/provider/, docs/DESIGN.md), never in a folder beside the repo.
+// A path is read from the repository's root, or from the citing file's folder ("README.md beside
+// this file", a path up from a test).
+
+const ROOT = join(dirname(new URL(import.meta.url).pathname), "..");
+const SCANNED = ["src", "views", "test", "scripts"];
+const SOURCE = /\.(ts|js|mjs|cjs|sh)$/;
+const CITED_MD = /[A-Za-z0-9_./-]*[A-Za-z0-9_-]\.md\b/g;
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    if (name === "node_modules" || name === "generated") continue;
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...sourceFiles(path));
+    else if (SOURCE.test(name)) out.push(path);
+  }
+  return out;
+}
+
+function citations(): Array<{ file: string; cited: string }> {
+  const found: Array<{ file: string; cited: string }> = [];
+  for (const folder of SCANNED) {
+    for (const file of sourceFiles(join(ROOT, folder))) {
+      for (const cited of readFileSync(file, "utf8").match(CITED_MD) ?? []) {
+        found.push({ file, cited });
+      }
+    }
+  }
+  return found;
+}
+
+function resolves(file: string, cited: string): boolean {
+  return existsSync(join(ROOT, cited)) || existsSync(join(dirname(file), cited));
+}
+
+describe("documents cited in the code", () => {
+  const cited = citations();
+
+  it("finds the citations (the scan itself works)", () => {
+    const names = new Set(cited.map((c) => c.cited));
+    expect(names).toContain("docs/provider/provider-api.md");
+    expect(names).toContain("docs/DESIGN.md");
+  });
+
+  it("every *.md a comment of src/, views/, test/ or scripts/ cites exists in the repository", () => {
+    const missing = cited
+      .filter(({ file, cited }) => !resolves(file, cited))
+      .map(({ file, cited }) => `${relative(ROOT, file)} cites ${cited}`);
+    expect(missing).toEqual([]);
+  });
+
+  it("nothing cites a document outside the repository", () => {
+    const outside = cited
+      .filter(({ cited }) => /(^|\/)shared\//.test(cited) || cited.startsWith("/"))
+      .map(({ file, cited }) => `${relative(ROOT, file)} cites ${cited}`);
+    expect(outside).toEqual([]);
+  });
+});
