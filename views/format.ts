@@ -1,3 +1,4 @@
+import { statusKey } from "../src/domain/statuses.js";
 import { escapeMrkdwn } from "./blocks.js";
 
 /**
@@ -81,11 +82,21 @@ const TERM_UNITS: Record<string, [singular: string, plural: string]> = {
   days: ["day", "days"],
 };
 
-/** A contract term such as {value: 12, unit: "m"} as "12 months"; unknown units are kept. */
-export function formatTerm(value: number | undefined, unit: string | undefined): string {
+/**
+ * A contract term such as {value: 12, unit: "m"} as "12 months", or before a noun
+ * (`"adjective"`) as "12-month" ("there is no 3-year term"); unknown units are kept.
+ */
+export function formatTerm(
+  value: number | undefined,
+  unit: string | undefined,
+  form: "noun" | "adjective" = "noun",
+): string {
   if (value === undefined || !Number.isFinite(value)) return unit ? escapeMrkdwn(unit) : DASH;
   const names = unit ? TERM_UNITS[unit.toLowerCase()] : undefined;
-  if (!names) return unit ? `${formatNumber(value)} ${escapeMrkdwn(unit)}` : formatNumber(value);
+  const join = form === "adjective" ? "-" : " ";
+  if (!names)
+    return unit ? `${formatNumber(value)}${join}${escapeMrkdwn(unit)}` : formatNumber(value);
+  if (form === "adjective") return `${formatNumber(value)}-${names[0]}`;
   return `${formatNumber(value)} ${value === 1 ? names[0] : names[1]}`;
 }
 
@@ -177,6 +188,31 @@ const HINTS: Record<string, string> = {
  */
 export function statusHint(status: string | null | undefined): string | undefined {
   return typeof status === "string" && Object.hasOwn(HINTS, status) ? HINTS[status] : undefined;
+}
+
+/**
+ * LOA status values that are placeholders, not a state a person knows: the provider's
+ * specification answers a new order with `TODO` (no LOA yet). The sandbox's later values
+ * (PENDING, RECEIVED, APPROVED) are plain words and shown as they came.
+ */
+const LOA_PLACEHOLDERS: Record<string, string> = {
+  todo: "not issued yet",
+  tbd: "not issued yet",
+  none: "not issued yet",
+  null: "not issued yet",
+  "n/a": "not required",
+  na: "not required",
+  not_required: "not required",
+};
+
+/**
+ * An LOA status in words a person understands ("TODO" is "not issued yet"), escaped; undefined
+ * when there is none. Which values settle the LOA step is src/domain/statuses.ts's business.
+ */
+export function loaStatusWords(loaStatus: string | null | undefined): string | undefined {
+  if (typeof loaStatus !== "string" || loaStatus.trim() === "") return undefined;
+  const key = statusKey(loaStatus);
+  return Object.hasOwn(LOA_PLACEHOLDERS, key) ? LOA_PLACEHOLDERS[key] : escapeMrkdwn(loaStatus, 60);
 }
 
 /** Escaped provider text, or the dash when it is missing or blank. */

@@ -3,9 +3,27 @@ import { isLoaSettled, statusEnding } from "../src/domain/statuses.js";
 import type { components } from "../src/provider/generated/provider.js";
 import { speedMbps } from "../src/provider/rules.js";
 import { COMMAND } from "../src/slack/commandRegistry.js";
-import { actions, button, context, escapeMrkdwn, fields, header, section } from "./blocks.js";
+import {
+  actions,
+  button,
+  context,
+  escapeMrkdwn,
+  fields,
+  header,
+  plainFromMrkdwn,
+  section,
+} from "./blocks.js";
 import { isOffNet, isProviderSuppliedLoa, metroLabel } from "./dcf.js";
-import { code, DASH, formatSpeed, statusBadge, statusHint, textOr, yesNo } from "./format.js";
+import {
+  code,
+  DASH,
+  formatSpeed,
+  loaStatusWords,
+  statusBadge,
+  statusHint,
+  textOr,
+  yesNo,
+} from "./format.js";
 import { fallbackText, fitBlocks } from "./list.js";
 import type { Reply } from "./reply.js";
 import { formatWhen, isSet } from "./time.js";
@@ -115,7 +133,7 @@ export function portOrderView(
     fields([
       ["Order ID", code(order.id)],
       ["Port name", textOr(order.portName)],
-      ["LOA status", textOr(order.loaStatus)],
+      ["LOA status", loaStatusWords(order.loaStatus) ?? DASH],
       [
         "Created",
         [order.createdBy ? `by ${escapeMrkdwn(order.createdBy)}` : undefined, created]
@@ -139,7 +157,7 @@ export function portOrderView(
   if (updated) blocks.push(context(`Last updated ${updated}`));
   return {
     text: fallbackText(
-      `Port order ${order.portName ?? order.id}: ${order.status ?? "status unknown"}, LOA ${order.loaStatus ?? "unknown"}`,
+      `Port order ${order.portName ?? order.id}: ${order.status ?? DASH}, LOA status ${plainFromMrkdwn(loaStatusWords(order.loaStatus) ?? DASH)}`,
     ),
     blocks: fitBlocks(blocks),
   };

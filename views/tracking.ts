@@ -1,7 +1,7 @@
 import type { KnownBlock } from "@slack/types";
 import type { TrackedOrder, TrackTargetKind } from "../src/jobs/index.js";
 import { context, escapeMrkdwn, header, section } from "./blocks.js";
-import { statusBadge } from "./format.js";
+import { loaStatusWords, statusBadge } from "./format.js";
 import type { Reply } from "./reply.js";
 import { formatWhen } from "./time.js";
 
@@ -34,7 +34,8 @@ export function trackedOrdersView(
   ];
   for (const order of shown) {
     const label = KIND_LABEL[order.target.kind] ?? "Item";
-    const loa = order.loaStatus ? ` · LOA ${escapeMrkdwn(order.loaStatus)}` : "";
+    const loaWords = loaStatusWords(order.loaStatus);
+    const loa = loaWords ? ` · LOA ${loaWords}` : "";
     const waiting = order.waitingSince
       ? ` · waiting since ${formatWhen(order.waitingSince.toISOString(), timeZone) ?? "—"}`
       : "";

@@ -1,4 +1,5 @@
 import { escapeMrkdwn } from "../../views/blocks.js";
+import { loaStatusWords } from "../../views/format.js";
 /**
  * The words of tracking: the status line, a status change, the final message, the deadline, the
  * weekly LOA reminder and the reminder while a partner has not accepted. Plain mrkdwn text (the
@@ -68,7 +69,8 @@ export function formatSpeed(speed: number | string | undefined): string | undefi
 }
 
 function statusPhrase(status: string, loaStatus: string | undefined): string {
-  const loa = loaStatus ? `, LOA *${escapeMrkdwn(loaStatus, 60)}*` : "";
+  const words = loaStatusWords(loaStatus);
+  const loa = words ? `, LOA *${words}*` : "";
   return `*${escapeMrkdwn(status, 60)}*${loa}`;
 }
 
@@ -167,11 +169,32 @@ function waitHint(ref: OrderRef, snapshot: OrderSnapshot): string | undefined {
   return undefined;
 }
 
-/** The status line kept up to date in place (chat.update). */
-export function statusLineText(ref: OrderRef, snapshot: OrderSnapshot, sinceIso: string): string {
+/**
+ * The status line of a message the caller asked to keep current in place (`statusMessageTs`,
+ * e.g. a thread's root): it says whether tracking goes on, ended, or was stopped early.
+ */
+export function statusLineText(
+  ref: OrderRef,
+  snapshot: OrderSnapshot,
+  sinceIso: string,
+  stoppedEarly = false,
+): string {
   const ended = isTerminalStatus(targetKindOf(ref), snapshot.status);
-  const tail = ended ? "tracking ended" : `tracking since ${escapeMrkdwn(sinceIso.slice(0, 10))}`;
+  const tail = ended
+    ? "tracking ended"
+    : stoppedEarly
+      ? "tracking stopped"
+      : `tracking since ${escapeMrkdwn(sinceIso.slice(0, 10))}`;
   return `${orderName(ref)}: ${statusPhrase(snapshot.status, snapshot.loaStatus)} (${tail})`;
+}
+
+/**
+ * The thread's reply when tracking starts (its first read). Posted once and never edited: each
+ * change follows as its own reply, so the thread reads top to bottom.
+ */
+export function trackingStartedText(ref: OrderRef, snapshot: OrderSnapshot): string {
+  const hint = waitHint(ref, snapshot);
+  return `:mag: Tracking ${orderName(ref)}: ${statusPhrase(snapshot.status, snapshot.loaStatus)}.${hint ? ` ${hint}` : ""} Each change is posted in this thread.`;
 }
 
 /** The thread reply for a change of status or LOA status. */
@@ -190,17 +213,21 @@ export function changeText(
     );
   }
   if ((previous.loaStatus ?? "") !== (next.loaStatus ?? "")) {
-    parts.push(
-      previous.loaStatus
-        ? `LOA ${escapeMrkdwn(previous.loaStatus, 60)} → *${escapeMrkdwn(next.loaStatus ?? "none", 60)}*`
-        : `LOA *${escapeMrkdwn(next.loaStatus ?? "none", 60)}*`,
-    );
+    const now = loaStatusWords(next.loaStatus) ?? "none";
+    const before = loaStatusWords(previous.loaStatus);
+    parts.push(before ? `LOA ${before} → *${now}*` : `LOA *${now}*`);
   }
   const hint = waitHint(ref, next);
   return `${orderName(ref)}: ${parts.join(", ")}.${hint ? ` ${hint}` : ""}`;
 }
 
-function nextStep(kind: OrderKind): string {
+/** What comes after a finished order; the LOA only while its step is not settled. */
+function nextStep(kind: OrderKind, snapshot: OrderSnapshot): string {
+  if (kind !== "edge" && isLoaSettled(snapshot.loaStatus)) {
+    return statusEnding("port", snapshot.port?.status) === "success"
+      ? "The LOA step is complete and the port is ACTIVE."
+      : "The LOA step is complete: the port goes ACTIVE once the cross connect is installed.";
+  }
   switch (kind) {
     case "off-net":
       return "Next: the LOA. For this extended (off-net) location the provider orders the interconnect through a partner; the LOA can take 4–6 weeks and is forwarded by email to whoever placed the order (it can also be downloaded from the port order). Then the cross connect is installed and the port goes ACTIVE.";
@@ -229,7 +256,7 @@ function successText(ref: OrderRef, snapshot: OrderSnapshot): string {
     const followed = portToFollow(ref, snapshot);
     const after = followed
       ? `The port is *${escapeMrkdwn(snapshot.port?.status ?? "", 60)}*: I'll follow it here until it is ACTIVE.`
-      : nextStep(ref.kind);
+      : nextStep(ref.kind, snapshot);
     return `:white_check_mark: ${orderName(ref)} is done.${portText}\n${after}`;
   }
   const details = kind === "port" ? portDetails(snapshot.port) : [];
@@ -275,7 +302,8 @@ export function reminderText(
     ref.kind === "off-net"
       ? "Off-net LOAs take 4–6 weeks: the provider obtains the LOA from a partner and forwards it by email."
       : "On-net LOAs are usually ready within about 24 hours: check the LOA email sent to whoever placed the order, or download the LOA from the port order.";
-  return `:calendar: ${orderName(ref)}: the LOA is still *${escapeMrkdwn(loaStatus, 60)}* after ${weeks} week${weeks === 1 ? "" : "s"}. ${wait} (tracking for <@${requestedBy}>)`;
+  const loa = loaStatusWords(loaStatus) ?? "waiting";
+  return `:calendar: ${orderName(ref)}: the LOA is still *${loa}* after ${weeks} week${weeks === 1 ? "" : "s"}. ${wait} (tracking for <@${requestedBy}>)`;
 }
 
 /** The requester's direct message while the other company, cloud or partner has not accepted. */

@@ -29,7 +29,8 @@ describe("portOrderView", () => {
     );
     expect(text).toContain(`*Order ID*\n\`${orderCreatedOnNet.id}\``);
     expect(text).toContain("*Port name*\nams-core-2");
-    expect(text).toContain("*LOA status*\nTODO");
+    // The provider's placeholder is said in words.
+    expect(text).toContain("*LOA status*\nnot issued yet");
     expect(text).toContain("*Created*\nby jdoe, 3 days ago (12 Nov 2026, 14:05 CET)");
     expect(text).toContain("*Data center*\nEquinix AM3 `equinix-am3`");
     expect(text).toContain("*Speed*\n10G");
