@@ -195,7 +195,7 @@ export function connectionPriceView(input: ConnectionPriceInput, result: Pricing
       ["Amount saved", saving(result.amountSaved)],
       ["From", dcfName(input.srcDcf)],
       ["To", dcfName(input.destDcf)],
-      ["Bandwidth", formatSpeed(input.bandwidthMbps)],
+      ["Bandwidth", formatMbps(input.bandwidthMbps)],
       ["Class of service", textOr(input.classOfService)],
       ["Term", term],
     ]),

@@ -1,4 +1,4 @@
-import { formatMbps, formatSpeed } from "../../views/format.js";
+import { formatMbps } from "../../views/format.js";
 import type { OrderSubmission } from "../orders/index.js";
 import type { Asn, CallOptions, Port } from "../provider/api.js";
 import { isProviderError } from "../provider/errors.js";
@@ -541,7 +541,8 @@ export async function checkIodSubmission(
     submission: {
       kind: "iod",
       title: oneLine(
-        `${name}: IO-D ${formatSpeed(Number(body.rateLimit))} ${body.type === "STATIC" ? "static" : "BGP"} on ${port.name ?? port.id}`,
+        // The approval message's header puts "IO-D service: " in front: no second colon here.
+        `${name} — ${formatMbps(Number(body.rateLimit))} ${body.type === "STATIC" ? "static" : "BGP"} on ${port.name ?? port.id}`,
       ),
       summary: checked.summary,
       call: {
