@@ -312,9 +312,7 @@ export function portDetailView(
     ),
   );
   return {
-    text: fallbackText(
-      `Port ${port.name ?? port.id}: ${port.status ?? "status unknown"}, ${portSpeed(port)}`,
-    ),
+    text: fallbackText(`Port ${port.name ?? port.id}: ${port.status ?? DASH}, ${portSpeed(port)}`),
     blocks: fitBlocks(blocks),
   };
 }

@@ -108,7 +108,7 @@ export function portPriceView(input: PortPriceInput, result: PricingResult): Rep
     context(`Repeat: \`${escapeMrkdwn(portPriceCommand(input))}\``),
   ];
   return {
-    text: fallbackText(`${title}: ${amount(result.price) ?? "no price"} (total for ${term})`),
+    text: fallbackText(`${title} — ${amount(result.price) ?? "no price"} (total for ${term})`),
     blocks: fitBlocks(blocks),
   };
 }
