@@ -65,6 +65,11 @@ export const ORDER_KIND_LABEL: Record<ApprovalKind, string> = {
   edge: "Edge port order",
 };
 
+/** The status in plain words, as the message's status line says it (the fallback text). */
+function statusWords(record: ApprovalRequest): string {
+  return STATUS_LINE[record.status].replace(/:[a-z_]+:\s*/g, "").replace(/\*/g, "");
+}
+
 function kindLabel(record: ApprovalRequest): string {
   return ORDER_KIND_LABEL[record.kind];
 }
@@ -116,7 +121,7 @@ export function approvalMessageView(
   if (buttons.length > 0) blocks.push(actions(`approval_${record.id}`, buttons));
   return {
     text: truncate(
-      `${kindLabel(record)} request from <@${record.requester.userId}>: ${escapeMrkdwn(record.title)} — ${record.status}`,
+      `${kindLabel(record)}: ${escapeMrkdwn(record.title)} · Requested by <@${record.requester.userId}> · ${statusWords(record)}`,
       3000,
     ),
     blocks: withSandboxLabel(blocks, record.sandbox),
@@ -249,7 +254,11 @@ export function approvalsListView(
   }
   const count = `${records.length} request${records.length === 1 ? "" : "s"}`;
   const blocks: KnownBlock[] = [
-    header(scope === "pending" ? `${count} waiting for approval` : `${count}, newest first`),
+    header(
+      scope === "pending"
+        ? `${count} waiting for approval`
+        : `${count} of the last 90 days, newest first`,
+    ),
   ];
   for (const record of records.slice(0, 40)) {
     const link = links.get(record.id);
@@ -259,7 +268,7 @@ export function approvalsListView(
     const state = scope === "all" ? `\n${approvalStatusLine(record)}` : "";
     blocks.push(
       section(
-        `*${kindLabel(record)}:* ${title}\nby <@${record.requester.userId}> on ${slackDate(record.createdAt)}${price} · \`${record.id}\`${state}`,
+        `*${kindLabel(record)}:* ${title}\nby <@${record.requester.userId}> ${slackDate(record.createdAt)}${price} · \`${record.id}\`${state}`,
       ),
     );
   }
@@ -267,17 +276,20 @@ export function approvalsListView(
   if (scope === "pending")
     blocks.push(context("Every request, decided or not: `/connect approvals all`."));
   return {
-    text: scope === "pending" ? `${count} waiting for approval` : `${count} of the last 90 days`,
+    text:
+      scope === "pending"
+        ? `${count} waiting for approval`
+        : `${count} of the last 90 days, newest first`,
     blocks,
   };
 }
 
-/** A Slack date token, shown in each reader's time zone. */
+/** A Slack date token, shown in each reader's time zone: "today at 03:41". */
 function slackDate(iso: string): string {
   const seconds = Math.floor(Date.parse(iso) / 1000);
   const shown = escapeMrkdwn(iso);
   return Number.isFinite(seconds)
-    ? `<!date^${seconds}^{date_short_pretty} {time}|${shown}>`
+    ? `<!date^${seconds}^{date_short_pretty} at {time}|${shown}>`
     : shown;
 }
 

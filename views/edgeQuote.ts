@@ -271,7 +271,7 @@ export function quoteReadyMessage(input: {
   const { quote, request } = input;
   const discount = quote.discountCode;
   const blocks: KnownBlock[] = [
-    header(discount ? `Edge quote with ${discount}` : "Edge port quote"),
+    header(discount ? `Edge quote with ${discount}` : "Edge quote ready"),
   ];
   if (request) blocks.push(requestFields(request, quote.formattedAddress));
   const shown = quote.offers.slice(0, OFFER_BLOCKS_MAX);
@@ -288,7 +288,17 @@ export function quoteReadyMessage(input: {
   if (quote.offers.length > shown.length) {
     blocks.push(context(`_${quote.offers.length - shown.length} more offers not shown._`));
   }
+  const cheapest = quote.offers
+    .map((o) => o.monthly)
+    .filter((m): m is number => m !== undefined)
+    .sort((a, b) => a - b)[0];
+  const summary =
+    quote.offers.length === 0
+      ? "no offers"
+      : `${quote.offers.length} offer${quote.offers.length === 1 ? "" : "s"}${cheapest !== undefined ? ` from ${formatMoney(cheapest)} per month` : ""}`;
   const note = [
+    // The summary is the notification's text too: Slack shows the blocks, never the text.
+    summary,
     `Quote key ${code(quote.responseId)}`,
     discount ? `discount code ${code(discount)} applied` : undefined,
     "amounts are in your account's currency",
@@ -299,14 +309,6 @@ export function quoteReadyMessage(input: {
     ? quoteActionsBlock(input.ref, quote.offers.length > 0)
     : undefined;
   if (actionsBlock) blocks.push(actionsBlock);
-  const cheapest = quote.offers
-    .map((o) => o.monthly)
-    .filter((m): m is number => m !== undefined)
-    .sort((a, b) => a - b)[0];
-  const summary =
-    quote.offers.length === 0
-      ? "no offers"
-      : `${quote.offers.length} offer${quote.offers.length === 1 ? "" : "s"}${cheapest !== undefined ? ` from ${formatMoney(cheapest)} per month` : ""}`;
   return {
     text: escapeMrkdwn(
       `${discount ? `Edge quote with ${discount}` : "Edge quote ready"}: ${request ? `${describeRequest(request)}: ` : ""}${summary}`,

@@ -1,3 +1,4 @@
+import { loaStatusWords } from "../src/domain/loa.js";
 import { DASH, formatTerm as plainTerm } from "../src/domain/units.js";
 import { escapeMrkdwn } from "./blocks.js";
 
@@ -24,9 +25,16 @@ export function code(text: string): string {
   return `\`${escapeMrkdwn(text.replace(/`/g, "'"))}\``;
 }
 
-/** A contract term such as {value: 12, unit: "m"} as "12 months", escaped for mrkdwn. */
-export function formatTerm(value: number | undefined, unit: string | undefined): string {
-  return escapeMrkdwn(plainTerm(value, unit));
+/**
+ * A contract term such as {value: 12, unit: "m"} as "12 months", or before a noun
+ * (`"adjective"`) as "12-month" ("there is no 3-year term"), escaped for mrkdwn.
+ */
+export function formatTerm(
+  value: number | undefined,
+  unit: string | undefined,
+  form: "noun" | "adjective" = "noun",
+): string {
+  return escapeMrkdwn(plainTerm(value, unit, form));
 }
 
 export function yesNo(value: boolean | null | undefined): string | undefined {
@@ -117,6 +125,12 @@ const HINTS: Record<string, string> = {
  */
 export function statusHint(status: string | null | undefined): string | undefined {
   return typeof status === "string" && Object.hasOwn(HINTS, status) ? HINTS[status] : undefined;
+}
+
+/** An LOA status in words a person understands (src/domain/loa.ts), escaped for mrkdwn. */
+export function loaStatusText(loaStatus: string | null | undefined): string | undefined {
+  const words = loaStatusWords(loaStatus);
+  return words === undefined ? undefined : escapeMrkdwn(words, 60);
 }
 
 /** Escaped provider text, or the dash when it is missing or blank. */

@@ -50,7 +50,9 @@ export function helpView(
   commands: readonly CommandSpec[],
   known: KnownIds = {},
 ): { text: string; blocks: KnownBlock[] } {
-  const blocks: KnownBlock[] = [header(`${COMMAND} — price, order and track connectivity`)];
+  const blocks: KnownBlock[] = [
+    header(`${COMMAND} commands — price, order and track connectivity`),
+  ];
   for (const group of GROUP_ORDER) {
     const inGroup = commands.filter((c) => c.group === group);
     if (inGroup.length === 0) continue;

@@ -600,7 +600,7 @@ export function layer2Modal(data: Layer2ModalData, options: Layer2ModalOptions):
         values.durationUnit,
         "Choose a unit",
       ),
-      { hint: plainText("Months: the only unit the provider's layer 2 request shows") },
+      { hint: plainText("In months: the provider orders layer 2 terms in months") },
     ),
     evergreenInput(values.evergreen),
     inputBlock(

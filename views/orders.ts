@@ -4,9 +4,27 @@ import { nextLoaStep } from "../src/domain/loa.js";
 import { speedMbps } from "../src/domain/requestFacts.js";
 import { statusEnding } from "../src/domain/statuses.js";
 import type { components } from "../src/provider/generated/provider.js";
-import { actions, button, context, escapeMrkdwn, fields, header, section } from "./blocks.js";
+import {
+  actions,
+  button,
+  context,
+  escapeMrkdwn,
+  fields,
+  header,
+  plainFromMrkdwn,
+  section,
+} from "./blocks.js";
 import { metroLabel } from "./dcf.js";
-import { code, DASH, formatSpeed, statusBadge, statusHint, textOr, yesNo } from "./format.js";
+import {
+  code,
+  DASH,
+  formatSpeed,
+  loaStatusText,
+  statusBadge,
+  statusHint,
+  textOr,
+  yesNo,
+} from "./format.js";
 import { fallbackText, fitBlocks } from "./list.js";
 import type { Reply } from "./reply.js";
 import { formatWhen, isSet } from "./time.js";
@@ -73,7 +91,7 @@ export function portOrderView(
     fields([
       ["Order ID", code(order.id)],
       ["Port name", textOr(order.portName)],
-      ["LOA status", textOr(order.loaStatus)],
+      ["LOA status", loaStatusText(order.loaStatus) ?? DASH],
       [
         "Created",
         [order.createdBy ? `by ${escapeMrkdwn(order.createdBy)}` : undefined, created]
@@ -97,7 +115,7 @@ export function portOrderView(
   if (updated) blocks.push(context(`Last updated ${updated}`));
   return {
     text: fallbackText(
-      `Port order ${order.portName ?? order.id}: ${order.status ?? "status unknown"}, LOA ${order.loaStatus ?? "unknown"}`,
+      `Port order ${order.portName ?? order.id}: ${order.status ?? DASH}, LOA status ${plainFromMrkdwn(loaStatusText(order.loaStatus) ?? DASH)}`,
     ),
     blocks: fitBlocks(blocks),
   };

@@ -198,9 +198,7 @@ function termInput(preview: PortOrderPreview | undefined): InputBlock {
     },
     {
       dispatch_action: true,
-      hint: plainText(
-        "A port order carries a term unit only: 1 year, or month to month (which costs more)",
-      ),
+      hint: plainText("1 year, or month to month (which costs more)"),
     },
   );
 }

@@ -209,7 +209,7 @@ function connectionLine(c: PortConnection): string {
   return [
     `• *${textOr(c.name, "Unnamed connection")}*`,
     statusBadge(c.status),
-    typeof c.speed === "number" ? formatSpeed(c.speed) : undefined,
+    typeof c.speed === "number" ? formatMbps(c.speed) : undefined,
     type ? escapeMrkdwn(type) : undefined,
     c.id ? code(c.id) : undefined,
   ]
@@ -312,9 +312,7 @@ export function portDetailView(
     ),
   );
   return {
-    text: fallbackText(
-      `Port ${port.name ?? port.id}: ${port.status ?? "status unknown"}, ${portSpeed(port)}`,
-    ),
+    text: fallbackText(`Port ${port.name ?? port.id}: ${port.status ?? DASH}, ${portSpeed(port)}`),
     blocks: fitBlocks(blocks),
   };
 }

@@ -108,7 +108,7 @@ export function portPriceView(input: PortPriceInput, result: PricingResult): Rep
     context(`Repeat: \`${escapeMrkdwn(portPriceCommand(input))}\``),
   ];
   return {
-    text: fallbackText(`${title}: ${amount(result.price) ?? "no price"} for the term`),
+    text: fallbackText(`${title} — ${amount(result.price) ?? "no price"} (total for ${term})`),
     blocks: fitBlocks(blocks),
   };
 }
@@ -195,7 +195,7 @@ export function connectionPriceView(input: ConnectionPriceInput, result: Pricing
       ["Amount saved", saving(result.amountSaved)],
       ["From", dcfName(input.srcDcf)],
       ["To", dcfName(input.destDcf)],
-      ["Bandwidth", formatSpeed(input.bandwidthMbps)],
+      ["Bandwidth", formatMbps(input.bandwidthMbps)],
       ["Class of service", textOr(input.classOfService)],
       ["Term", term],
     ]),

@@ -498,7 +498,7 @@ export function portArgsProblemReply(problem: PortArgsProblem): Reply {
     case "term":
       return problemReply(
         problem.value !== undefined && problem.unit !== undefined
-          ? `:warning: ${TERM_HELP}; there is no ${formatTerm(problem.value, problem.unit)} term. Price \`1y\` and ask the provider about longer commitments.`
+          ? `:warning: ${TERM_HELP}; there is no ${formatTerm(problem.value, problem.unit, "adjective")} term. Price \`1y\` and ask the provider about longer commitments.`
           : `:warning: Couldn't read "${escapeMrkdwn(problem.text)}" as a term. ${TERM_HELP}: \`${EXAMPLE}\`.`,
       );
     case "dcf-too-long":

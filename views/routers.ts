@@ -77,6 +77,19 @@ function siteLines(site: CloudRouterSite): string[] {
   return [line, ...peers.map(peerLine)];
 }
 
+/**
+ * A router's bandwidth, which the provider gives as text ("a number followed by a unit, for
+ * example in MB": "1500MB" is 1,500 Mbps), in the units network engineers use; anything else as
+ * it came.
+ */
+function bandwidthText(bandwidth: string): string {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(mb|mbps|mbit\/s|m|gb|gbps|gbit\/s|g)\s*$/i.exec(bandwidth);
+  if (!match) return escapeMrkdwn(bandwidth);
+  const value = Number(match[1]);
+  const unit = (match[2] ?? "").toLowerCase().startsWith("g") ? "Gbps" : "Mbps";
+  return `${formatNumber(value)} ${unit}`;
+}
+
 function routerSummary(router: CloudRouter): string {
   const duration = router.duration;
   const sites = Array.isArray(router.sites) ? router.sites : [];
@@ -86,7 +99,7 @@ function routerSummary(router: CloudRouter): string {
     deletedMark(router),
   ];
   const second = [
-    router.bandwidth ? `Bandwidth ${escapeMrkdwn(router.bandwidth)}` : undefined,
+    router.bandwidth ? `Bandwidth ${bandwidthText(router.bandwidth)}` : undefined,
     duration ? `Duration ${formatTerm(duration.quantity, duration.unit)}` : undefined,
     `${sites.length} ${sites.length === 1 ? "site" : "sites"}`,
     `ID ${code(router.id)}`,

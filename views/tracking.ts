@@ -2,7 +2,7 @@ import type { KnownBlock } from "@slack/types";
 import type { TrackTargetKind } from "../src/domain/statuses.js";
 import type { TrackedOrder } from "../src/jobs/index.js";
 import { context, escapeMrkdwn, header, section } from "./blocks.js";
-import { statusBadge } from "./format.js";
+import { loaStatusText, statusBadge } from "./format.js";
 import type { Reply } from "./reply.js";
 import { formatWhen } from "./time.js";
 
@@ -35,7 +35,8 @@ export function trackedOrdersView(
   ];
   for (const order of shown) {
     const label = KIND_LABEL[order.target.kind] ?? "Item";
-    const loa = order.loaStatus ? ` · LOA ${escapeMrkdwn(order.loaStatus)}` : "";
+    const loaWords = loaStatusText(order.loaStatus);
+    const loa = loaWords ? ` · LOA ${loaWords}` : "";
     const waiting = order.waitingSince
       ? ` · waiting since ${formatWhen(order.waitingSince.toISOString(), timeZone) ?? "—"}`
       : "";

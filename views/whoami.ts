@@ -4,7 +4,7 @@ import type { Reply } from "./reply.js";
 
 export function whoamiView(identity: Identity, slackUserId: string): Reply {
   return {
-    text: `The bot acts as provider user ${escapeMrkdwn(identity.userId)} of ${escapeMrkdwn(identity.companyUsername)}`,
+    text: `Who the bot acts as: provider user id ${escapeMrkdwn(identity.userId)}, company username ${escapeMrkdwn(identity.companyUsername)}`,
     blocks: [
       header("Who the bot acts as"),
       fields([

@@ -27,7 +27,7 @@ export function describeRefusal(refusal: Refusal): string {
 /** Where a request stands, said from the point of view of someone who tried to act on it. */
 export function describeState(record: ApprovalRequest): string {
   const decided = record.decision
-    ? `${record.decision.action === "approve" ? "approved" : "rejected"} by <@${record.decision.by}> at ${slackDate(record.decision.at)}`
+    ? `${record.decision.action === "approve" ? "approved" : "rejected"} by <@${record.decision.by}> ${slackDate(record.decision.at)}`
     : undefined;
   switch (record.status) {
     case "pending":
@@ -37,7 +37,7 @@ export function describeState(record: ApprovalRequest): string {
     case "rejected":
       return `Already ${decided ?? "rejected"}.`;
     case "cancelled":
-      return `The requester cancelled this request at ${slackDate(record.updatedAt)}.`;
+      return `The requester cancelled this request ${slackDate(record.updatedAt)}.`;
     case "executing":
       return `Already ${decided ?? "approved"}; the order is being placed now.`;
     case "placed":
@@ -49,9 +49,12 @@ export function describeState(record: ApprovalRequest): string {
   }
 }
 
-/** A Slack date token: shown in each reader's time zone, with the ISO time as fallback. */
+/**
+ * A Slack date token: shown in each reader's time zone ("today at 03:41", "Nov 14, 2026 at
+ * 03:41"), with the ISO time as fallback.
+ */
 function slackDate(iso: string): string {
   const seconds = Math.floor(Date.parse(iso) / 1000);
   if (!Number.isFinite(seconds)) return iso;
-  return `<!date^${seconds}^{date_short_pretty} {time}|${iso}>`;
+  return `<!date^${seconds}^{date_short_pretty} at {time}|${iso}>`;
 }

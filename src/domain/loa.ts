@@ -103,3 +103,29 @@ export function nextLoaStep(order: PortOrder): string {
   if (isLoaSettled(order.loaStatus)) return "None — the LOA step is complete.";
   return LOA_STEPS[loaKind(order)];
 }
+
+/**
+ * LOA status values that are placeholders, not a state a person knows: the provider's
+ * specification answers a new order with `TODO` (no LOA yet). The sandbox's later values
+ * (PENDING, RECEIVED, APPROVED) are plain words and shown as they came.
+ */
+const LOA_PLACEHOLDERS: Record<string, string> = {
+  todo: "not issued yet",
+  tbd: "not issued yet",
+  none: "not issued yet",
+  null: "not issued yet",
+  "n/a": "not required",
+  na: "not required",
+  not_required: "not required",
+};
+
+/**
+ * An LOA status in words a person understands ("TODO" is "not issued yet"), else the provider's
+ * value as it came — plain text: a caller putting it into mrkdwn escapes it (views/format.ts's
+ * loaStatusText); undefined when there is none.
+ */
+export function loaStatusWords(loaStatus: string | null | undefined): string | undefined {
+  if (typeof loaStatus !== "string" || loaStatus.trim() === "") return undefined;
+  const key = statusKey(loaStatus);
+  return Object.hasOwn(LOA_PLACEHOLDERS, key) ? LOA_PLACEHOLDERS[key] : loaStatus;
+}

@@ -81,9 +81,15 @@ const TERM_UNITS: Record<string, [singular: string, plural: string]> = {
  * A contract term such as {value: 12, unit: "m"} as "12 months"; unknown units are kept as they
  * came (plain text: views/format.ts's formatTerm escapes it for mrkdwn).
  */
-export function formatTerm(value: number | undefined, unit: string | undefined): string {
+export function formatTerm(
+  value: number | undefined,
+  unit: string | undefined,
+  form: "noun" | "adjective" = "noun",
+): string {
   if (value === undefined || !Number.isFinite(value)) return unit ? unit : DASH;
   const names = unit ? TERM_UNITS[unit.toLowerCase()] : undefined;
-  if (!names) return unit ? `${formatNumber(value)} ${unit}` : formatNumber(value);
+  const join = form === "adjective" ? "-" : " ";
+  if (!names) return unit ? `${formatNumber(value)}${join}${unit}` : formatNumber(value);
+  if (form === "adjective") return `${formatNumber(value)}-${names[0]}`;
   return `${formatNumber(value)} ${value === 1 ? names[0] : names[1]}`;
 }

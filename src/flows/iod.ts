@@ -540,7 +540,8 @@ export async function checkIodSubmission(
     submission: {
       kind: "iod",
       title: oneLine(
-        `${name}: IO-D ${formatSpeed(Number(body.rateLimit))} ${body.type === "STATIC" ? "static" : "BGP"} on ${port.name ?? port.id}`,
+        // The approval message's header puts "IO-D service: " in front: no second colon here.
+        `${name} — ${formatMbps(Number(body.rateLimit))} ${body.type === "STATIC" ? "static" : "BGP"} on ${port.name ?? port.id}`,
       ),
       summary: checked.summary,
       call: {

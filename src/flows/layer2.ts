@@ -774,7 +774,8 @@ export async function checkLayer2Submission(
     submission: {
       kind: "layer2",
       title: oneLine(
-        `${name}: ${data.source?.name ?? body.portId} → ${checked.destLabel} · ${formatSpeed(Number(body.speed))} ${String(body.classOfService)}`,
+        // The approval message's header puts "Layer 2 connection: " in front: no second colon.
+        `${name} — ${data.source?.name ?? body.portId} → ${checked.destLabel} · ${formatMbps(Number(body.speed))} ${String(body.classOfService)}`,
       ),
       summary: checked.summary,
       call: {

@@ -1,5 +1,4 @@
 import { escapeMrkdwn } from "../../views/blocks.js";
-
 /**
  * The words of tracking: the status line, a status change, the final message, the deadline, the
  * weekly LOA reminder and the reminder while a partner has not accepted. Plain mrkdwn text (the
@@ -8,7 +7,7 @@ import { escapeMrkdwn } from "../../views/blocks.js";
  * here only how that is said.
  */
 
-import { isLoaSettled, isLoaWaiting } from "../domain/loa.js";
+import { isLoaSettled, isLoaWaiting, loaStatusWords } from "../domain/loa.js";
 import {
   type Awaited,
   isTerminalStatus,
@@ -20,6 +19,15 @@ import {
 } from "../domain/statuses.js";
 
 export { isLoaSettled, isLoaWaiting };
+
+/**
+ * The LOA status in words (src/domain/loa.ts), escaped: the worker writes its thread messages
+ * itself and may take only the escaper from views/ (the layer rules).
+ */
+function loaText(loaStatus: string | null | undefined): string | undefined {
+  const words = loaStatusWords(loaStatus);
+  return words === undefined ? undefined : escapeMrkdwn(words, 60);
+}
 
 /** The flavour of a port order's LOA step (on-net about a day, off-net weeks, Edge a partner's). */
 export type OrderKind = "on-net" | "off-net" | "edge";
@@ -68,7 +76,8 @@ export function formatSpeed(speed: number | string | undefined): string | undefi
 }
 
 function statusPhrase(status: string, loaStatus: string | undefined): string {
-  const loa = loaStatus ? `, LOA *${escapeMrkdwn(loaStatus, 60)}*` : "";
+  const words = loaText(loaStatus);
+  const loa = words ? `, LOA *${words}*` : "";
   return `*${escapeMrkdwn(status, 60)}*${loa}`;
 }
 
@@ -167,11 +176,32 @@ function waitHint(ref: OrderRef, snapshot: OrderSnapshot): string | undefined {
   return undefined;
 }
 
-/** The status line kept up to date in place (chat.update). */
-export function statusLineText(ref: OrderRef, snapshot: OrderSnapshot, sinceIso: string): string {
+/**
+ * The status line of a message the caller asked to keep current in place (`statusMessageTs`,
+ * e.g. a thread's root): it says whether tracking goes on, ended, or was stopped early.
+ */
+export function statusLineText(
+  ref: OrderRef,
+  snapshot: OrderSnapshot,
+  sinceIso: string,
+  stoppedEarly = false,
+): string {
   const ended = isTerminalStatus(targetKindOf(ref), snapshot.status);
-  const tail = ended ? "tracking ended" : `tracking since ${escapeMrkdwn(sinceIso.slice(0, 10))}`;
+  const tail = ended
+    ? "tracking ended"
+    : stoppedEarly
+      ? "tracking stopped"
+      : `tracking since ${escapeMrkdwn(sinceIso.slice(0, 10))}`;
   return `${orderName(ref)}: ${statusPhrase(snapshot.status, snapshot.loaStatus)} (${tail})`;
+}
+
+/**
+ * The thread's reply when tracking starts (its first read). Posted once and never edited: each
+ * change follows as its own reply, so the thread reads top to bottom.
+ */
+export function trackingStartedText(ref: OrderRef, snapshot: OrderSnapshot): string {
+  const hint = waitHint(ref, snapshot);
+  return `:mag: Tracking ${orderName(ref)}: ${statusPhrase(snapshot.status, snapshot.loaStatus)}.${hint ? ` ${hint}` : ""} Each change is posted in this thread.`;
 }
 
 /** The thread reply for a change of status or LOA status. */
@@ -190,22 +220,21 @@ export function changeText(
     );
   }
   if ((previous.loaStatus ?? "") !== (next.loaStatus ?? "")) {
-    parts.push(
-      previous.loaStatus
-        ? `LOA ${escapeMrkdwn(previous.loaStatus, 60)} → *${escapeMrkdwn(next.loaStatus ?? "none", 60)}*`
-        : `LOA *${escapeMrkdwn(next.loaStatus ?? "none", 60)}*`,
-    );
+    const now = loaText(next.loaStatus) ?? "none";
+    const before = loaText(previous.loaStatus);
+    parts.push(before ? `LOA ${before} → *${now}*` : `LOA *${now}*`);
   }
   const hint = waitHint(ref, next);
   return `${orderName(ref)}: ${parts.join(", ")}.${hint ? ` ${hint}` : ""}`;
 }
 
-// The LOA is settled (src/domain/loa.ts): /connect order says "None — the LOA step is complete",
-// so the final message does not ask for it either.
-const LOA_COMPLETE =
-  "The LOA step is complete: the port goes ACTIVE once the cross connect is connected.";
-
-function nextStep(kind: OrderKind): string {
+/** What comes after a finished order; the LOA only while its step is not settled. */
+function nextStep(kind: OrderKind, snapshot: OrderSnapshot): string {
+  if (kind !== "edge" && isLoaSettled(snapshot.loaStatus)) {
+    return statusEnding("port", snapshot.port?.status) === "success"
+      ? "The LOA step is complete and the port is ACTIVE."
+      : "The LOA step is complete: the port goes ACTIVE once the cross connect is installed.";
+  }
   switch (kind) {
     case "off-net":
       return "Next: the LOA. For this extended (off-net) location the provider orders the interconnect through a partner; the LOA can take 4–6 weeks and is forwarded by email to whoever placed the order (it can also be downloaded from the port order). Then the cross connect is installed and the port goes ACTIVE.";
@@ -234,9 +263,7 @@ function successText(ref: OrderRef, snapshot: OrderSnapshot): string {
     const followed = portToFollow(ref, snapshot);
     const after = followed
       ? `The port is *${escapeMrkdwn(snapshot.port?.status ?? "", 60)}*: I'll follow it here until it is ACTIVE.`
-      : ref.kind !== "edge" && isLoaSettled(snapshot.loaStatus)
-        ? LOA_COMPLETE
-        : nextStep(ref.kind);
+      : nextStep(ref.kind, snapshot);
     return `:white_check_mark: ${orderName(ref)} is done.${portText}\n${after}`;
   }
   const details = kind === "port" ? portDetails(snapshot.port) : [];
@@ -282,7 +309,8 @@ export function reminderText(
     ref.kind === "off-net"
       ? "Off-net LOAs take 4–6 weeks: the provider obtains the LOA from a partner and forwards it by email."
       : "On-net LOAs are usually ready within about 24 hours: check the LOA email sent to whoever placed the order, or download the LOA from the port order.";
-  return `:calendar: ${orderName(ref)}: the LOA is still *${escapeMrkdwn(loaStatus, 60)}* after ${weeks} week${weeks === 1 ? "" : "s"}. ${wait} (tracking for <@${requestedBy}>)`;
+  const loa = loaText(loaStatus) ?? "waiting";
+  return `:calendar: ${orderName(ref)}: the LOA is still *${loa}* after ${weeks} week${weeks === 1 ? "" : "s"}. ${wait} (tracking for <@${requestedBy}>)`;
 }
 
 /** The requester's direct message while the other company, cloud or partner has not accepted. */

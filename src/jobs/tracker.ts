@@ -25,6 +25,7 @@ import {
   reminderText,
   statusLineText,
   stoppedText,
+  trackingStartedText,
 } from "./orderMessages.js";
 import { readProviderFailure } from "./providerFailure.js";
 import { defineScript, jobIdPart, QUEUE_NAMES, stateKey } from "./queues.js";
@@ -423,6 +424,14 @@ export class Tracker {
     if (!allowed) return { ok: false, reason: "not-allowed" };
     const ended = await this.end(record, `stopped by ${by}`, {});
     if (!ended) return { ok: false, reason: "not-tracked" };
+    // A kept-current status line no longer says "tracking since".
+    if (record.status !== undefined) {
+      await this.showStatusLine(
+        record,
+        { status: record.status, loaStatus: record.loaStatus },
+        "stopped",
+      );
+    }
     await this.notifier.post({
       ...this.notifyAs(record),
       key: "stopped",
@@ -645,45 +654,38 @@ export class Tracker {
     this.count("reminded_acceptance");
   }
 
+  /**
+   * The status at the first read and at each change. The tracker's own reply is posted once, at
+   * the first read, and never edited: a thread reads top to bottom, so each change is a new reply
+   * below it (changeText) rather than an edit above later messages. Only a message the caller
+   * asked to keep current (`statusMessageTs`, e.g. the thread's root) is updated in place.
+   */
   private async showStatusLine(
     record: TrackedOrder,
     read: OrderSnapshot,
-    seq: number | "final",
+    seq: number | "final" | "stopped",
   ): Promise<void> {
-    const text = statusLineText(record, read, record.startedAt.toISOString());
-    const lineKey = "line";
     if (record.statusMessageTs) {
       await this.notifier.update({
         ...this.notifyAs(record),
         key: `line:${seq}`,
         channel: record.channel,
         ts: record.statusMessageTs,
-        text,
+        text: statusLineText(record, read, record.startedAt.toISOString(), seq === "stopped"),
       });
     } else if (seq === 0) {
-      // No status message was given: the first read posts one into the thread.
       await this.notifier.post({
         ...this.notifyAs(record),
-        key: lineKey,
+        key: "line",
         channel: record.channel,
         threadTs: record.threadTs,
-        text,
-      });
-    } else {
-      await this.notifier.update({
-        ...this.notifyAs(record),
-        key: `line:${seq}`,
-        channel: record.channel,
-        messageKey: lineKey,
-        text,
+        text: trackingStartedText(record, read),
       });
     }
   }
 
   private async finishAtTerminal(record: TrackedOrder, read: OrderSnapshot): Promise<void> {
-    if (record.status !== undefined || record.statusMessageTs) {
-      await this.showStatusLine(record, read, "final");
-    }
+    await this.showStatusLine(record, read, "final");
     await this.notifier.post({
       ...this.notifyAs(record),
       key: `final:${keyPart(read.status)}`,
@@ -717,6 +719,13 @@ export class Tracker {
   }
 
   private async finishAtDeadline(record: TrackedOrder): Promise<void> {
+    if (record.status !== undefined) {
+      await this.showStatusLine(
+        record,
+        { status: record.status, loaStatus: record.loaStatus },
+        "stopped",
+      );
+    }
     await this.notifier.post({
       ...this.notifyAs(record),
       key: "deadline",

@@ -1,5 +1,6 @@
 import { ORDER_KIND_LABEL } from "../../views/approvals.js";
 import { escapeMrkdwn } from "../../views/blocks.js";
+import { loaStatusText } from "../../views/format.js";
 import type { ApprovalKind, ApprovalRequest, PlacementResult } from "../approvals/index.js";
 import { nextLoaStep } from "../domain/loa.js";
 import { type LookupResult, NotLookableError } from "../jobs/placement.js";
@@ -242,7 +243,8 @@ function statusPhrase(result: PlacementResult): string {
 
 function portOrderNextSteps(result: PlacementResult): string {
   const order = (result.record ?? {}) as PortOrder;
-  const loa = order.loaStatus ? ` (LOA: ${escapeMrkdwn(order.loaStatus)})` : "";
+  const loaWords = loaStatusText(order.loaStatus);
+  const loa = loaWords ? ` (LOA: ${loaWords})` : "";
   return `Order \`${escapeMrkdwn(result.providerId ?? "?")}\`${statusPhrase(result)}${loa}.\n*Next:* ${nextLoaStep(order)}\nI'll post every status change in this thread.`;
 }
 

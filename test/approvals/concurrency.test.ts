@@ -42,7 +42,7 @@ describe("racing decisions", () => {
       expect(result).toMatchObject({ ok: false, reason: "not-pending" });
       if (result.ok || !("record" in result)) throw new Error("expected a refusal with a record");
       expect(result.record.decision?.by).toBe(winner);
-      expect(describeRefusal(result)).toContain(`Already approved by <@${winner}> at <!date^`);
+      expect(describeRefusal(result)).toContain(`Already approved by <@${winner}> <!date^`);
     }
 
     const stored = await store.get(id);

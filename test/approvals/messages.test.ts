@@ -35,7 +35,7 @@ describe("describeRefusal", () => {
       record: record({ status: "executing", decision }),
     });
     expect(text).toBe(
-      "Already approved by <@UAPPROVER1> at <!date^1740823500^{date_short_pretty} {time}|2025-03-01T10:05:00.000Z>; the order is being placed now.",
+      "Already approved by <@UAPPROVER1> <!date^1740823500^{date_short_pretty} at {time}|2025-03-01T10:05:00.000Z>; the order is being placed now.",
     );
   });
 

@@ -26,7 +26,7 @@ describe("/connect help and whoami, end to end over signed HTTP", () => {
   it("answers whoami with the provider identity from the sandbox", async () => {
     await env.connect("whoami");
     const reply = await env.standin.waitForEphemeral("U0REQUEST1", (m) =>
-      m.text.includes("acts as provider user"),
+      m.text.includes("Who the bot acts as: provider user id"),
     );
     const user = env.bot.sandbox!.apiUser;
     expect(reply.text).toContain(user.companyUsername);
@@ -46,7 +46,7 @@ describe("/connect help and whoami, end to end over signed HTTP", () => {
     const reply = await env.standin.waitForEphemeral(
       "U0REQUEST1",
       (m) =>
-        m.text.includes("acts as provider user") &&
+        m.text.includes("Who the bot acts as: provider user id") &&
         JSON.stringify(m.blocks).includes("connect_share"),
     );
     await env.slack.clickButton({
@@ -57,7 +57,7 @@ describe("/connect help and whoami, end to end over signed HTTP", () => {
     const shared = await env.standin.waitForMessage("C0GENERAL1", (m) =>
       JSON.stringify(m.blocks).includes("Shared by"),
     );
-    expect(shared.text).toContain("acts as provider user");
+    expect(shared.text).toContain("Who the bot acts as: provider user id");
   });
 
   it("refuses a request signed with the wrong secret and runs nothing", async () => {

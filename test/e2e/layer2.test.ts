@@ -302,7 +302,7 @@ describe("/connect l2, end to end", () => {
     const first = await env.slack.submitView(USER, undefined, values);
     expect(first.responseAction).toBe("update");
     expect(first.currentView && hasBlock(first.currentView, LAYER2_REVIEW_BLOCK)).toBe(true);
-    expect(text(first.currentView!)).toContain("150M");
+    expect(text(first.currentView!)).toContain("150 Mbps");
     const second = await env.slack.submitView(USER, undefined, values);
     expect(second.errors).toBeUndefined();
     expect(second.currentView).toBeUndefined();

@@ -204,7 +204,9 @@ describe("/connect look-ups, end to end over signed HTTP", () => {
       const first = await ask(`order ${created.id}`);
       expect(first.readable).toContain("Port order e2e-lookup-order");
       expect(first.readable).toContain("created — waiting for the provider's administrator");
-      expect(first.readable).toContain("*LOA status*\nTODO");
+      // The provider's placeholder LOA status (TODO) in words.
+      expect(first.readable).toContain("*LOA status*\nnot issued yet");
+      expect(first.readable).not.toContain("TODO");
       expect(buttonIds(first)).toContain("order_track");
 
       sandbox.clock.advance(2 * HOUR);

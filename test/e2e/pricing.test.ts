@@ -172,7 +172,7 @@ describe("/connect price, end to end", () => {
       await env.connect("price port atlantis 10G 1y");
       expect((await none()).text).toContain('"atlantis"');
 
-      const term = nextEphemeral((m) => m.text.includes("no 36 months term"));
+      const term = nextEphemeral((m) => m.text.includes("no 36-month term"));
       await env.connect("price port ironbridge-iad1 10G 36m");
       expect((await term()).text).toContain("`1y` or `12m`");
     });

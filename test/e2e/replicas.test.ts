@@ -8,6 +8,7 @@ import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { submitForApproval } from "../../src/slack/approvals.js";
 import { type SlackStandin, STANDIN_IDS, startSlackStandin } from "../../src/standin/index.js";
 import { deleteKeys } from "../harness/botEnv.js";
+import { watchFallbackText } from "../harness/fallbackWatch.js";
 import { portOrderRequest } from "../harness/portOrders.js";
 
 /** Two bot replicas (HTTP front and workers each) behind one Slack, sharing Redis. */
@@ -21,6 +22,7 @@ describe("two replicas sharing Redis", () => {
   beforeAll(async () => {
     sandbox = await startSandbox();
     standin = await startSlackStandin();
+    watchFallbackText(standin);
     const signingSecret = randomBytes(16).toString("hex");
     const env = {
       SLACK_BOT_TOKEN: standin.botToken,

@@ -128,7 +128,7 @@ describe("tracking layer 2 and IO-D after approval, end to end", () => {
     return { request, target };
   }
 
-  /** The tracker's replies in the approval thread (the status line and the changes). */
+  /** The tracker's replies in the approval thread (the opening reply, the changes, the end). */
   function trackerReplies(request: StandinMessage, target: TrackTarget): string[] {
     return env.standin
       .thread(STANDIN_IDS.approvals, request.ts)
@@ -175,23 +175,30 @@ describe("tracking layer 2 and IO-D after approval, end to end", () => {
 
     // Let anything queued drain: nothing may be posted twice.
     await expect.poll(() => env.bot.jobs.notifier.totalOutboxLength(), { timeout: 10_000 }).toBe(0);
+    // Each reads top to bottom: the opening reply stays as posted, each change follows it.
     expect(trackerReplies(accepted.request, accepted.target)).toEqual([
-      expect.stringMatching(/Layer 2 connection `[^`]+`: \*ACTIVE\* \(tracking ended\)/),
+      expect.stringMatching(/^:mag: Tracking Layer 2 connection `[^`]+`: \*CREATING\*\./),
       expect.stringMatching(/status CREATING → \*PENDING\*\. Waiting for `globex-cloud`/),
       expect.stringMatching(/status PENDING → \*ACCEPTED\*/),
       expect.stringMatching(/:white_check_mark: Layer 2 connection `[^`]+` is \*ACTIVE\*/),
     ]);
     expect(trackerReplies(denied.request, denied.target)).toEqual([
-      expect.stringMatching(/\*DENIED\* \(tracking ended\)/),
+      expect.stringMatching(/^:mag: Tracking Layer 2 connection `[^`]+`: \*CREATING\*\./),
       expect.stringMatching(/status CREATING → \*PENDING\*/),
       expect.stringMatching(/:no_entry: Layer 2 connection `[^`]+` was \*DENIED\*/),
     ]);
     expect(trackerReplies(service.request, service.target)).toEqual([
-      expect.stringMatching(/IO-D service `[^`]+`: \*ACTIVE\* \(tracking ended\)/),
+      expect.stringMatching(/^:mag: Tracking IO-D service `[^`]+`: \*CREATING\*\./),
       expect.stringMatching(/:white_check_mark: IO-D service `[^`]+` is \*ACTIVE\*/),
     ]);
     for (const { target } of [accepted, denied, service]) {
       expect((await env.bot.jobs.tracker.get(target))?.open).toBe(false);
     }
+    // Nothing in the thread was edited after it was posted, except the approval message itself.
+    const requests = new Set([accepted.request.ts, denied.request.ts, service.request.ts]);
+    const edited = env.standin
+      .calls("chat.update")
+      .filter((c) => c.args.channel === STANDIN_IDS.approvals && !requests.has(String(c.args.ts)));
+    expect(edited).toEqual([]);
   });
 });

@@ -8,6 +8,7 @@ import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { submitForApproval } from "../../src/slack/approvals.js";
 import { type SlackStandin, STANDIN_IDS, startSlackStandin } from "../../src/standin/index.js";
 import { deleteKeys } from "../harness/botEnv.js";
+import { watchFallbackText } from "../harness/fallbackWatch.js";
 import { portOrderRequest } from "../harness/portOrders.js";
 
 /** The HTTP front with WORKERS=false and `npm run worker` apart, sharing Redis. */
@@ -22,6 +23,7 @@ describe("workers in their own process", () => {
   beforeAll(async () => {
     sandbox = await startSandbox();
     standin = await startSlackStandin();
+    watchFallbackText(standin);
     const signingSecret = randomBytes(16).toString("hex");
     const env = {
       SLACK_BOT_TOKEN: standin.botToken,

@@ -12,6 +12,7 @@ import {
   STANDIN_IDS,
   startSlackStandin,
 } from "../../src/standin/index.js";
+import { watchFallbackText } from "./fallbackWatch.js";
 import { deleteKeysMatching } from "./redisKeys.js";
 
 export { STANDIN_IDS };
@@ -42,6 +43,7 @@ export async function startTestBot(
   } = {},
 ): Promise<TestBot> {
   const standin = await startSlackStandin();
+  watchFallbackText(standin);
   const signingSecret = randomBytes(16).toString("hex");
   const config = {
     ...loadConfig({

@@ -156,7 +156,10 @@ describe("tracking survives worker restarts", () => {
 
     const thread = threadTexts(standin, CHANNEL, root);
     expect(thread).toHaveLength(4);
-    expect(thread[0]).toMatch(/\*done\*.*tracking ended/);
+    // The opening reply is as it was posted: each change follows below it.
+    expect(thread[0]).toMatch(
+      /^:mag: Tracking Port order `[^`]+`: \*created\*, LOA \*not issued yet\*/,
+    );
     expect(thread[1]).toMatch(/created → \*allocated\*/);
     expect(thread[2]).toMatch(/allocated → \*processing\*/);
     expect(thread[3]).toMatch(/mel-edge-02/);

@@ -179,7 +179,9 @@ describe("tracking every kind of target", () => {
     const dmsBefore = dms().length;
     const root = await follow(jobs, targets, target, { counterparty: "globex-cloud" });
     expect(threadTexts(standin, CHANNEL, root)).toEqual([
-      expect.stringMatching(/Layer 2 connection `l2-b2b-1`: \*CREATING\* \(tracking since/),
+      expect.stringMatching(
+        /^:mag: Tracking Layer 2 connection `l2-b2b-1`: \*CREATING\*\. The provider is creating it\. Each change is posted in this thread\.$/,
+      ),
     ]);
 
     clock.advance(5 * MINUTE_MS);
@@ -222,8 +224,9 @@ describe("tracking every kind of target", () => {
     await step(jobs, targets, target);
 
     const thread = threadTexts(standin, CHANNEL, root);
+    // Top to bottom: the opening reply (never edited), each change, the end.
     expect(thread).toEqual([
-      expect.stringMatching(/\*ACTIVE\* \(tracking ended\)/),
+      expect.stringMatching(/^:mag: Tracking Layer 2 connection `l2-b2b-1`: \*CREATING\*\./),
       expect.stringMatching(
         /status CREATING → \*PENDING\*\. Waiting for `globex-cloud` to accept it: a normal wait, not a failure\./,
       ),
@@ -246,7 +249,9 @@ describe("tracking every kind of target", () => {
     targets.set(target, { status: "DENIED" });
     await step(jobs, targets, target);
     expect(threadTexts(standin, CHANNEL, root)).toEqual([
-      expect.stringMatching(/\*DENIED\* \(tracking ended\)/),
+      expect.stringMatching(
+        /^:mag: Tracking Layer 2 connection `l2-denied`: \*PENDING\*\. Waiting for `globex-cloud` to accept it/,
+      ),
       expect.stringMatching(
         /:no_entry: Layer 2 connection `l2-denied` was \*DENIED\*: `globex-cloud` did not accept it/,
       ),
@@ -291,7 +296,7 @@ describe("tracking every kind of target", () => {
     targets.set(target, { status: "ACTIVE" });
     await step(jobs, targets, target);
     expect(threadTexts(standin, CHANNEL, root)).toEqual([
-      expect.stringMatching(/IO-D service `iod-1`: \*ACTIVE\* \(tracking ended\)/),
+      expect.stringMatching(/^:mag: Tracking IO-D service `iod-1`: \*CREATING\*\./),
       "IO-D service `iod-1`: status CREATING → *Provisioning_&lt;b&gt;Soon&lt;/b&gt;*.",
       expect.stringMatching(
         /:white_check_mark: IO-D service `iod-1` is \*ACTIVE\*\. Tracking has ended\./,
@@ -313,7 +318,9 @@ describe("tracking every kind of target", () => {
     });
     await step(jobs, targets, target);
     expect(threadTexts(standin, CHANNEL, root)).toEqual([
-      expect.stringMatching(/^Port `port-42`: \*ACTIVE\* \(tracking ended\)/),
+      expect.stringMatching(
+        /^:mag: Tracking Port `port-42`: \*READY\*\. Allocated: waiting for the physical connection/,
+      ),
       expect.stringMatching(
         /:white_check_mark: Port `port-42` is \*ACTIVE\* \(\*syd-core-09\*, id `port-42`, 10 Gbps, at SY1\)/,
       ),
@@ -341,12 +348,12 @@ describe("tracking every kind of target", () => {
     await step(jobs, targets, port);
     expect(threadTexts(standin, CHANNEL, root)).toEqual([
       expect.stringMatching(
-        /^Edge port order `edge-1`: \*done\*, LOA \*APPROVED\* \(tracking ended\)/,
+        /^:mag: Tracking Edge port order `edge-1`: \*activating\*, LOA \*RECEIVED\*\./,
       ),
       expect.stringMatching(
         /:white_check_mark: Edge port order `edge-1` is done\. New port: \*edge-fra-1\*, id `edge-port-1`\.\nThe port is \*ACTIVATING\*: I'll follow it here until it is ACTIVE\./,
       ),
-      expect.stringMatching(/^Port `edge-port-1`: \*ACTIVE\* \(tracking ended\)/),
+      expect.stringMatching(/^:mag: Tracking Port `edge-port-1`: \*ACTIVATING\*\./),
       expect.stringMatching(/:white_check_mark: Port `edge-port-1` is \*ACTIVE\*/),
     ]);
     expect(await jobs.tracker.list()).toEqual([]);

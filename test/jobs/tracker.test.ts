@@ -120,8 +120,9 @@ describe("order tracking", () => {
     await resting(jobs, id);
     await delivered(jobs);
     const lineText = () => standin.thread(CHANNEL, root).find((m) => m.ts === line.ts)?.text ?? "";
-    // The first read shows the status on the status line; it is not a change.
-    expect(lineText()).toMatch(/\*created\*, LOA \*TODO\*/);
+    // The first read shows the status on the status line; it is not a change. The provider's
+    // placeholder LOA status TODO is said in words.
+    expect(lineText()).toMatch(/\*created\*, LOA \*not issued yet\* \(tracking since/);
     expect(threadTexts(standin, CHANNEL, root)).toHaveLength(1);
 
     clock.advance(2 * MINUTE_MS);
@@ -160,6 +161,7 @@ describe("order tracking", () => {
     expect(final).toMatch(/port-77/);
     expect(final).toMatch(/10 Gbps/);
     expect(final).toMatch(/Equinix SY1/);
+    // The LOA is still TODO: its step is next.
     expect(final).toMatch(/Next: the LOA/);
     expect(lineText()).toMatch(/\*DONE\*.*tracking ended/);
 
@@ -170,7 +172,7 @@ describe("order tracking", () => {
     expect((await jobs.tracker.get(id))?.endReason).toBe("done");
   });
 
-  it("posts its own status line when none is given, and keeps it up to date", async () => {
+  it("posts its own opening reply when none is given, never edits it, and each change follows below it", async () => {
     const orders = new FakeOrders();
     const jobs = await start(orders);
     const id = "po-own-line";
@@ -186,16 +188,29 @@ describe("order tracking", () => {
     await waitFor(() => orders.readCount(id) === 1);
     await resting(jobs, id);
     await delivered(jobs);
-    expect(threadTexts(standin, CHANNEL, root)).toEqual([
-      expect.stringMatching(/\*created\*, LOA \*TODO\* \(tracking since/),
-    ]);
+    const opening =
+      /^:mag: Tracking Port order `po-own-line`: \*created\*, LOA \*not issued yet\*\. Waiting for the provider's administrators to approve it\. Each change is posted in this thread\.$/;
+    expect(threadTexts(standin, CHANNEL, root)).toEqual([expect.stringMatching(opening)]);
 
     orders.set(id, { status: "created", loaStatus: "DONE" });
     await step(jobs, orders, id);
-    const thread = threadTexts(standin, CHANNEL, root);
-    expect(thread).toHaveLength(2);
-    expect(thread[0]).toMatch(/LOA \*DONE\*/);
-    expect(thread[1]).toMatch(/LOA TODO → \*DONE\*/);
+    orders.set(id, { status: "done", loaStatus: "DONE" });
+    await step(jobs, orders, id);
+    await delivered(jobs);
+    // Top to bottom: the opening reply as it was, the change, the end; nothing edited above.
+    expect(threadTexts(standin, CHANNEL, root)).toEqual([
+      expect.stringMatching(opening),
+      expect.stringMatching(/LOA not issued yet → \*DONE\*/),
+      expect.stringMatching(/is done\./),
+    ]);
+    const threadTsList = standin.thread(CHANNEL, root).map((m) => m.ts);
+    expect(
+      standin.calls("chat.update").filter((c) => threadTsList.includes(String(c.args.ts))),
+    ).toEqual([]);
+    // The LOA is settled: the end does not say the LOA comes next.
+    const final = threadTexts(standin, CHANNEL, root).at(-1) ?? "";
+    expect(final).not.toMatch(/Next: the LOA/);
+    expect(final).toMatch(/The LOA step is complete/);
   });
 
   it("lets a second track of the same order join the open tracker", async () => {
@@ -289,7 +304,9 @@ describe("order tracking", () => {
     await step(jobs, orders, id);
     let thread = threadTexts(standin, CHANNEL, root);
     expect(thread).toHaveLength(2);
-    expect(thread[1]).toMatch(/LOA is still \*TODO\* after 1 week\. Off-net LOAs take 4–6 weeks/);
+    expect(thread[1]).toMatch(
+      /LOA is still \*not issued yet\* after 1 week\. Off-net LOAs take 4–6 weeks/,
+    );
     clock.advance(7 * DAY_MS);
     await step(jobs, orders, id);
     thread = threadTexts(standin, CHANNEL, root);
@@ -301,7 +318,7 @@ describe("order tracking", () => {
     thread = threadTexts(standin, CHANNEL, root);
     expect(thread).toHaveLength(4);
     expect(thread[3]).toMatch(
-      /Stopped tracking .* after 60 days; last status \*processing\*, LOA \*TODO\*/,
+      /Stopped tracking .* after 60 days; last status \*processing\*, LOA \*not issued yet\*/,
     );
     expect(await jobState(jobs, id)).toBe("missing");
     expect((await jobs.tracker.get(id))?.endReason).toBe("deadline");
@@ -346,6 +363,8 @@ describe("order tracking", () => {
       companyName: "acme",
       channel: CHANNEL,
       threadTs: root,
+      // The thread's root is the status line kept current in place.
+      statusMessageTs: root,
       requestedBy: REQUESTER,
     });
     await waitFor(() => orders.readCount(id) === 1);
@@ -363,6 +382,9 @@ describe("order tracking", () => {
     expect(threadTexts(standin, CHANNEL, root).at(-1)).toMatch(
       new RegExp(`stopped by <@${STANDIN_IDS.approver}>`),
     );
+    // Once stopped, the kept-current line no longer says "tracking since".
+    const line = standin.thread(CHANNEL, root)[0]?.text ?? "";
+    expect(line).toMatch(/^Port order `po-stop`: \*created\* \(tracking stopped\)$/);
     expect(await jobState(jobs, id)).toBe("missing");
     expect(await jobs.tracker.list()).toEqual([]);
   });

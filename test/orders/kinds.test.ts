@@ -229,6 +229,14 @@ describe("the per-kind order table", () => {
     expect(said).toContain("Order `ord-1`");
     expect(said).toContain("LOA");
     expect(said).not.toContain("<!channel>");
+    // The provider's placeholder LOA status at creation, in words.
+    const placed = ORDER_KINDS.port.nextSteps(request(), {
+      providerId: "ord-2",
+      status: "created",
+      resource: "order",
+      record: { loaStatus: "TODO" },
+    });
+    expect(placed).toContain("Order `ord-2` is *created* (LOA: not issued yet).");
     expect(
       ORDER_KINDS.iod.nextSteps(request({ kind: "iod" }), { providerId: "s-1", record: {} }),
     ).toBe("IO-D service `s-1` was accepted.");

@@ -128,6 +128,10 @@ describe("mrkdwn as the playground page reads it", () => {
     expect(formatSlackDate(1700000000, "{date_pretty}", "fb", "Asia/Tokyo", nextMorning)).toBe(
       "Today",
     );
+    // Capitalised only where it starts the text, as Slack shows it.
+    expect(
+      formatSlackDate(1700000000, "approved {date_short_pretty} at {time}", "fb", "UTC", now),
+    ).toBe("approved today at 22:13");
     expect(formatSlackDate(1700000000, "{nonsense}", "the fallback", "UTC")).toBe("the fallback");
     expect(formatSlackDate(Number.NaN, "{date}", "the fallback", "UTC")).toBe("the fallback");
     expect(formatSlackDate(1700000000, "{date}", "the fallback", "Not/AZone")).toBe("the fallback");

@@ -192,8 +192,8 @@ describe("npm start's playground: ordering a port, approving it, watching the th
     await ordered.waitFor({ timeout: BACKGROUND_MS });
     expect(await ordered.textContent()).toMatch(/is created/);
     expect((await portOrderCalls()) - before).toBe(1);
-    // The tracker's first read: the order's status line, kept up to date in place.
-    await threadReply("tracking since").waitFor({ timeout: BACKGROUND_MS });
+    // The tracker's first read: its opening reply; each change follows below it.
+    await threadReply("Each change is posted in this thread").waitFor({ timeout: BACKGROUND_MS });
   });
 
   it("advances sandbox time: the status changes, then the order is done with the new port", async () => {
@@ -203,7 +203,8 @@ describe("npm start's playground: ordering a port, approving it, watching the th
     // An hour on, the provider has allocated the port and is processing it; the LOA is pending.
     const change = threadReply(/status created → processing/);
     await change.waitFor({ timeout: BACKGROUND_MS });
-    expect(await change.textContent()).toContain("LOA TODO → PENDING");
+    // The provider's placeholder LOA status (TODO) is said in words.
+    expect(await change.textContent()).toContain("LOA not issued yet → PENDING");
 
     await timeButton("+1 day").click();
     await page
@@ -214,8 +215,10 @@ describe("npm start's playground: ordering a port, approving it, watching the th
     const text = (await done.textContent()) ?? "";
     expect(text).toContain("New port");
     expect(text).toContain(portName);
-    // The status line says tracking has ended; nothing is tracked any more.
-    await threadReply("tracking ended").waitFor({ timeout: BACKGROUND_MS });
+    // The LOA is APPROVED by then: the end does not say the LOA comes next. Nothing is tracked
+    // any more.
+    expect(text).not.toContain("Next: the LOA");
+    expect(text).toContain("The LOA step is complete");
     expect(await bot.jobs.tracker.list()).toEqual([]);
     await screenshot("playground-order-thread.png");
   });

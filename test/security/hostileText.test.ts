@@ -359,10 +359,15 @@ const VIEW_CASES: Record<string, Case> = {
     ),
   // views/format.ts
   code: (h) => format.code(h),
-  formatTerm: (h) => [format.formatTerm(12, h), format.formatTerm(undefined, h)],
+  formatTerm: (h) => [
+    format.formatTerm(12, h),
+    format.formatTerm(12, h, "adjective"),
+    format.formatTerm(undefined, h),
+  ],
   statusBadge: (h) => format.statusBadge(h),
   statusHint: (h) => format.statusHint(h),
   textOr: (h) => format.textOr(h),
+  loaStatusText: (h) => format.loaStatusText(h) ?? "",
   // views/help.ts
   helpView: () => help.helpView(COMMANDS),
   unknownCommandText: (h) => [help.unknownCommandText(h), help.unknownCommandText(h, COMMANDS[0])],
@@ -635,7 +640,11 @@ const VIEW_MODULES = {
 
 /** Every message the jobs post (tracking, Edge quotes, placement outcomes). */
 const JOB_CASES: Record<string, Case> = {
-  statusLineText: (h) => orderMessages.statusLineText(ref(h), snapshot(h), h),
+  statusLineText: (h) => [
+    orderMessages.statusLineText(ref(h), snapshot(h), h),
+    orderMessages.statusLineText(ref(h), snapshot(h), h, true),
+  ],
+  trackingStartedText: (h) => orderMessages.trackingStartedText(ref(h), snapshot(h)),
   changeText: (h) => [
     orderMessages.changeText(ref(h), { status: `${h}1`, loaStatus: `${h}1` }, snapshot(h)),
     orderMessages.changeText(ref(h), {}, snapshot(h)),

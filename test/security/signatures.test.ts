@@ -111,7 +111,7 @@ describe("Slack request signatures", () => {
     const answer = await env.slack.transport.postRaw(whoamiBody());
     expect(answer.status).toBe(200);
     await env.standin.waitForEphemeral(STANDIN_IDS.requester, (m) =>
-      m.text.includes("acts as provider user"),
+      m.text.includes("Who the bot acts as: provider user id"),
     );
     expect(await providerRequests()).toBeGreaterThanOrEqual(provider);
   });

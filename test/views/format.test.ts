@@ -5,6 +5,7 @@ import {
   formatMoney,
   formatSpeed,
   formatTerm,
+  loaStatusText,
   statusBadge,
   statusHint,
 } from "../../views/format.js";
@@ -67,6 +68,18 @@ describe("statusBadge", () => {
   });
 });
 
+describe("loaStatusWords", () => {
+  it("says the provider's placeholder LOA statuses in words and shows the rest as they came", () => {
+    expect(loaStatusText("TODO")).toBe("not issued yet");
+    expect(loaStatusText(" todo ")).toBe("not issued yet");
+    expect(loaStatusText("N/A")).toBe("not required");
+    expect(loaStatusText("APPROVED")).toBe("APPROVED");
+    expect(loaStatusText("<b>odd</b>")).toBe("&lt;b&gt;odd&lt;/b&gt;");
+    expect(loaStatusText("")).toBeUndefined();
+    expect(loaStatusText(undefined)).toBeUndefined();
+  });
+});
+
 describe("small formatters", () => {
   it("formats terms, bandwidth and inline code", () => {
     expect(formatTerm(12, "m")).toBe("12 months");
@@ -74,6 +87,10 @@ describe("small formatters", () => {
     expect(formatTerm(4, "w")).toBe("4 weeks");
     expect(formatTerm(3, "fortnight")).toBe("3 fortnight");
     expect(formatTerm(undefined, undefined)).toBe("—");
+    // Before a noun: "there is no 3-year term".
+    expect(formatTerm(3, "y", "adjective")).toBe("3-year");
+    expect(formatTerm(36, "m", "adjective")).toBe("36-month");
+    expect(formatTerm(3, "fortnight", "adjective")).toBe("3-fortnight");
     expect(formatMbps(7500)).toBe("7,500 Mbps");
     expect(code("a`b<c>")).toBe("`a'b&lt;c&gt;`");
   });

@@ -29,7 +29,8 @@ describe("portOrderView", () => {
     );
     expect(text).toContain(`*Order ID*\n\`${orderCreatedOnNet.id}\``);
     expect(text).toContain("*Port name*\nams-core-2");
-    expect(text).toContain("*LOA status*\nTODO");
+    // The provider's placeholder is said in words.
+    expect(text).toContain("*LOA status*\nnot issued yet");
     expect(text).toContain("*Created*\nby jdoe, 3 days ago (12 Nov 2026, 14:05 CET)");
     expect(text).toContain("*Data center*\nEquinix AM3 `equinix-am3`");
     expect(text).toContain("*Speed*\n10G");
@@ -57,7 +58,9 @@ describe("portOrderView", () => {
   it("treats Edge ports as off-net and says the DCF kind is unknown without its tags", () => {
     expect(loaKind({ ...orderNoDcf, isEdgePort: true })).toBe("off-net");
     expect(loaKind(orderNoDcf)).toBe("unknown");
-    expect(nextLoaStep(orderNoDcf)).toMatch(/^Unknown/);
+    expect(nextLoaStep(orderNoDcf)).toMatch(
+      /^It depends on the data center, whose kind the order does not say\. On-net: .* Provider-supplied LOA: .* Off-net \(extended\): 4–6 weeks/,
+    );
     expect(
       loaKind({
         ...orderCreatedOnNet,
@@ -77,7 +80,7 @@ describe("portOrderView", () => {
     const text = readable(reply.blocks);
     expect(text).toContain("AWAITING_SOMETHING_NEW");
     expect(text).toContain("*LOA status*\nIN_REVIEW");
-    expect(text).toContain("*Next LOA step:* Unknown");
+    expect(text).toContain("*Next LOA step:* It depends on the data center");
     const bare = portOrderView(orderBare, undefined, NOW);
     expect(readable(bare.blocks)).toContain(`Port order ${orderBare.id}`);
     expect(trackButton(bare)).toMatchObject({ value: orderBare.id });

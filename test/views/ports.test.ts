@@ -115,9 +115,11 @@ describe("portDetailView", () => {
     expect(text).toContain("GOLD: EF, CS5\nSILVERPLUS: AF41\nSILVER: AF31\nBRONZE: —");
     expect(text).toMatch(/\*Created\*\n.*\(10 Jan 2026, 10:00 CET\)/);
     expect(text).toMatch(/\*First active\*\n.*\(12 Jan 2026, 10:00 CET\)/);
-    expect(text).toContain("• *to-london* · :large_green_circle: ACTIVE · 1G · LAYER2 · `c1`");
-    expect(text).toContain("• *to-frankfurt* · :red_circle: ERROR · 500M · Layer 2 · `c2`");
-    expect(text).toContain("• *to-paris* · FROBNICATING · 100M · LAYER2");
+    expect(text).toContain(
+      "• *to-london* · :large_green_circle: ACTIVE · 1,000 Mbps · LAYER2 · `c1`",
+    );
+    expect(text).toContain("• *to-frankfurt* · :red_circle: ERROR · 500 Mbps · Layer 2 · `c2`");
+    expect(text).toContain("• *to-paris* · FROBNICATING · 100 Mbps · LAYER2");
     expect(text).toContain("/connect iod");
     expect(text).toContain(
       `DCF id \`${portActive.dataCenterFacilityId}\` · metro id \`${portActive.metroId}\``,

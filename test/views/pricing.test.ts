@@ -97,7 +97,7 @@ describe("connectionPriceView", () => {
     expect(text).toContain("*Monthly*\n572.50");
     expect(text).toContain("*Pre-authorisation (monthly)*\n572.50");
     expect(text).toContain("*Amount saved*\n120.00");
-    expect(text).toContain("*Bandwidth*\n500M");
+    expect(text).toContain("*Bandwidth*\n500 Mbps");
     expect(text).toContain("*Class of service*\nSILVER");
     expect(text).toContain("`(bandwidthCost*multiplier)*duration/(1-margin)+portFee`");
     expect(text).toContain("*margin*\n25% (0.25)");

@@ -292,7 +292,7 @@ describe("inline answers that are not a price", () => {
 
   it("explains the terms the provider prices and what a speed looks like", () => {
     expect(portArgsProblemReply({ kind: "term", text: "36m", value: 36, unit: "m" }).text).toBe(
-      ":warning: The provider prices a port for a 1-year term (`1y` or `12m`) or month to month (`1m`); there is no 36 months term. Price `1y` and ask the provider about longer commitments.",
+      ":warning: The provider prices a port for a 1-year term (`1y` or `12m`) or month to month (`1m`); there is no 36-month term. Price `1y` and ask the provider about longer commitments.",
     );
     expect(portArgsProblemReply({ kind: "term", text: "5q" }).text).toContain(
       'Couldn\'t read "5q" as a term',

@@ -16,7 +16,8 @@ describe("cloudRoutersView", () => {
     const reply = cloudRoutersView([routerFull, routerBare], firstPage);
     const text = readable(reply.blocks);
     expect(text).toContain("*eu-backbone*  ·  :large_green_circle: CREATED");
-    expect(text).toContain("Bandwidth 1000MB · Duration 12 months · 2 sites");
+    // The provider's "1000MB" in the units network engineers use.
+    expect(text).toContain("Bandwidth 1,000 Mbps · Duration 12 months · 2 sites");
     expect(text).toContain(
       "• *ams-site* · port `5f2a9c0e1b3d4a5f6e7d8c9b` · 500 Mbps · GOLD 20% · SILVER 30% · primary · :large_green_circle: CREATED",
     );
@@ -33,6 +34,15 @@ describe("cloudRoutersView", () => {
     expect(text).toContain("*Unnamed cloud router*  ·  —");
     expect(text).toContain("0 sites");
     expectWithinSlackLimits(reply.blocks);
+  });
+
+  it("says a router's bandwidth in Mbps or Gbps, and other text as it came", () => {
+    const bandwidthOf = (bandwidth: string) =>
+      readable(cloudRoutersView([{ ...routerBare, bandwidth }], firstPage).blocks);
+    expect(bandwidthOf("1500MB")).toContain("Bandwidth 1,500 Mbps ·");
+    expect(bandwidthOf("10 Gbps")).toContain("Bandwidth 10 Gbps ·");
+    expect(bandwidthOf("2GB")).toContain("Bandwidth 2 Gbps ·");
+    expect(bandwidthOf("lots <b>")).toContain("Bandwidth lots &lt;b&gt; ·");
   });
 
   it("formats rate limits and classes of service", () => {

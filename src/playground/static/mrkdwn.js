@@ -278,10 +278,16 @@ export function formatSlackDate(seconds, format, fallback, timeZone, now = new D
     ago: ago(date, now),
   };
   let unknown = false;
-  const text = format.replace(/\{([a-z_]+)\}/g, (_whole, token) => {
-    if (Object.hasOwn(values, token)) return values[token];
-    unknown = true;
-    return "";
+  const text = format.replace(/\{([a-z_]+)\}/g, (_whole, token, offset) => {
+    if (!Object.hasOwn(values, token)) {
+      unknown = true;
+      return "";
+    }
+    // Slack capitalises "Today" only where it starts the text: "approved today at 03:41".
+    const value = values[token];
+    return offset > 0 && /^(Today|Yesterday|Tomorrow)\b/.test(value)
+      ? value.charAt(0).toLowerCase() + value.slice(1)
+      : value;
   });
   return unknown ? fallback : text;
 }
