@@ -30,6 +30,7 @@ import {
 } from "./slack/app.js";
 import { edgeQuoteCallbacks } from "./slack/edgeQuoteCallbacks.js";
 import { FollowUpLane } from "./slack/followUps.js";
+import { homePublisher, refreshHomesOf } from "./slack/home.js";
 import { registerListeners } from "./slack/listeners.js";
 import { type SlackStandin, STANDIN_IDS } from "./standin/index.js";
 
@@ -185,6 +186,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const placement = orders.placementCallbacks();
     const readTarget = trackingReader(api);
     const sandboxed = config.provider.kind === "sandbox";
+    // App Home needs the services, which need the jobs: bound once both exist (below).
+    let publishHome: ((userId: string) => Promise<unknown>) | undefined;
     const jobs = await startJobs({
       redisUrl: config.redisUrl,
       prefix: `${prefix}:jobs`,
@@ -192,6 +195,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       metrics,
       workers: role === "worker" || config.workers,
       slack: backgroundSlack.chat,
+      home: (userId) =>
+        publishHome ? publishHome(userId) : Promise.reject(new Error("App Home is not ready yet")),
       // Background work logs under a request id of its own record (approval id, order id), so
       // one grep follows an order from the approval click to placement and tracking.
       readTarget: (target, companyName) =>
@@ -219,6 +224,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       orders,
     };
     rateLimit = jobs.rateLimiter?.beforeRequest;
+    publishHome = homePublisher(services, backgroundSlack);
+    orders.onChange(refreshHomesOf(services, backgroundSlack));
 
     if (role === "worker") {
       const server = await serveOperationalRoutes(
