@@ -123,7 +123,7 @@ export interface StartJobsOptions<QuoteResult = unknown> {
     perChannelIntervalMs?: number;
     markerTtlSeconds?: number;
     maxAttempts?: number;
-    /** App Home: at most one publish per person per this window (default 3000 ms). */
+    /** App Home: at most one publish per person per this window (default 2000 ms). */
     homeDebounceMs?: number;
     retryBaseMs?: number;
     retryMaxMs?: number;

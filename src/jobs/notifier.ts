@@ -128,7 +128,7 @@ export interface NotifierOptions {
   maxAttempts?: number;
   /** Publishes a person's App Home; without it, `refreshHome` queues nothing. */
   home?: HomePublisher;
-  /** App Home: a person's Home is published at most once per this window. Default 3000. */
+  /** App Home: a person's Home is published at most once per this window. Default 2000. */
   homeDebounceMs?: number;
   retryBaseMs?: number;
   retryMaxMs?: number;
@@ -275,7 +275,7 @@ export class Notifier {
     this.retryBaseMs = options.retryBaseMs ?? 2_000;
     this.retryMaxMs = options.retryMaxMs ?? 5 * 60_000;
     this.home = options.home;
-    this.homeDebounceMs = options.homeDebounceMs ?? 3_000;
+    this.homeDebounceMs = options.homeDebounceMs ?? 2_000;
     this.scripts = {
       enqueue: defineScript(this.redis, "jobsNotifierEnqueueV2", ENQUEUE, 6),
       head: defineScript(this.redis, "jobsNotifierHeadV1", HEAD, 3),
