@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OrderSubmission } from "../../src/orders/index.js";
 import { submitForApproval } from "../../src/slack/approvals.js";
 import type { StandinView } from "../../src/standin/index.js";
-import { ACTION_APPROVE } from "../../views/approvals.js";
+import { ACTION_APPROVE, ACTION_REJECT } from "../../views/approvals.js";
+import { PORT_ORDER_VIEW } from "../../views/portOrderModal.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
 import { waitFor } from "../harness/index.js";
 
@@ -105,9 +106,14 @@ describe("App Home", () => {
     const before = env.standin.calls("views.publish").length;
     const ack = await env.slack.openAppHome(userId);
     expect(ack.status).toBe(200);
-    await env.standin.waitForCall(
-      "views.publish",
-      (call) => call.args.user_id === userId && env.standin.calls("views.publish").length > before,
+    // A publish for this person made after the event (not one from before it).
+    await waitFor(
+      () =>
+        env.standin
+          .calls("views.publish")
+          .slice(before)
+          .some((call) => call.args.user_id === userId) || undefined,
+      { description: `a views.publish for ${userId}` },
     );
     return waitFor(
       () => {
@@ -143,14 +149,15 @@ describe("App Home", () => {
     expect(textOf(outsiderHome)).not.toContain("home-sections-1");
 
     // The Messages tab sends the same event: no Home is drawn for it.
-    const published = env.standin.calls("views.publish").length;
+    const outsiderPublishes = () =>
+      env.standin.calls("views.publish").filter((call) => call.args.user_id === outsider).length;
+    const published = outsiderPublishes();
     await env.slack.openAppHome(outsider, "messages");
     await env.slack.openAppHome(outsider);
-    await env.standin.waitForCall(
-      "views.publish",
-      () => env.standin.calls("views.publish").length > published,
-    );
-    expect(env.standin.calls("views.publish").length).toBe(published + 1);
+    await waitFor(() => outsiderPublishes() > published || undefined, {
+      description: "the Home tab's publish",
+    });
+    expect(outsiderPublishes()).toBe(published + 1);
   });
 
   it("places one order when Home and the channel approve at once, and both show it", async () => {
@@ -209,6 +216,49 @@ describe("App Home", () => {
     );
     const spend = sectionOf(await openHome(requester), "Committed spend");
     expect(spend).toMatch(/100\.00 \(account currency\) a month/);
+  });
+
+  it("rejects from Home with a reason, through the same modal; the requester's Home shows why", async () => {
+    const request = await submit("home-reject-1");
+    const home = await openHome(GROUP_APPROVER, (t) => t.includes(request.id));
+    const click = await env.slack.clickButton({
+      userId: GROUP_APPROVER,
+      view: home,
+      actionId: ACTION_REJECT,
+      blockId: `home_decide_${request.id}`,
+    });
+    expect(click.status).toBe(200);
+    await env.standin.waitForView(GROUP_APPROVER, (v) => v.view.title.text === "Reject request");
+    await env.slack.fillView(GROUP_APPROVER, { Reason: "Use the existing port in AMS" });
+    const submitted = await env.slack.submitView(GROUP_APPROVER);
+    expect(submitted.errors).toBeUndefined();
+    const record = await env.bot.services.approvals.store.get(request.id);
+    expect(record?.status).toBe("rejected");
+    expect(record?.decision?.by).toBe(GROUP_APPROVER);
+    await waitFor(
+      () => {
+        const text = sectionOf(env.standin.homeView(requester), "My requests");
+        return text.includes("Rejected") && text.includes("Use the existing port in AMS")
+          ? text
+          : undefined;
+      },
+      { timeoutMs: 10_000, description: "the requester's Home shows the rejection and why" },
+    );
+  });
+
+  it("opens the same form as the command from a quick action", async () => {
+    const home = await openHome(requester);
+    const click = await env.slack.clickButton({
+      userId: requester,
+      view: home,
+      actionId: "home_quick_port_order",
+    });
+    expect(click.status).toBe(200);
+    const form = await env.standin.waitForView(
+      requester,
+      (v) => v.view.callback_id === PORT_ORDER_VIEW,
+    );
+    expect(form.view.type).toBe("modal");
   });
 
   it("refreshes only the people who see a change", async () => {
