@@ -214,7 +214,21 @@ describe("App Home", () => {
         undefined,
       { timeoutMs: 10_000, description: "the approver's Home no longer waiting on it" },
     );
-    const spend = sectionOf(await openHome(requester), "Committed spend");
+    // Tracking started for the requester: Being tracked shows the order with its status.
+    const orderId = placed.result?.providerId ?? "";
+    expect(orderId).not.toBe("");
+    // Refreshed on its own (the placement, then the tracker's first read), without opening it.
+    await waitFor(
+      () =>
+        sectionOf(env.standin.homeView(requester), "Being tracked").includes(orderId) || undefined,
+      { timeoutMs: 10_000, description: "the requester's Home shows the tracked order" },
+    );
+    const requesterHome = await openHome(requester, (t) => t.includes(orderId));
+    const tracked = sectionOf(requesterHome, "Being tracked");
+    expect(tracked).toContain(orderId);
+    expect(tracked).toMatch(/Port order/);
+    expect(sectionOf(await openHome(outsider), "Being tracked")).not.toContain(orderId);
+    const spend = sectionOf(requesterHome, "Committed spend");
     expect(spend).toMatch(/100\.00 \(account currency\) a month/);
   });
 
