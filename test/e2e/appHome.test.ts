@@ -315,5 +315,28 @@ describe("App Home", () => {
     }
     expect(calls.length).toBeLessThanOrEqual(Math.ceil(elapsed / DEBOUNCE_MS) + 1);
     expect(calls.length).toBeLessThan(100);
+
+    // My requests pages through them, newest first.
+    const first = await openHome(requester, (t) => t.includes("home-burst-99"));
+    expect(sectionOf(first, "My requests")).toMatch(/Requests 1–10 of \d+, newest first/);
+    expect(sectionOf(first, "My requests")).not.toContain("home-burst-89");
+    const before = env.standin.calls("views.publish").length;
+    await env.slack.clickButton({
+      userId: requester,
+      view: first,
+      actionId: "home_page_next",
+      blockId: "home_mine_paging",
+    });
+    const second = await waitFor(
+      () =>
+        env.standin.calls("views.publish").length > before &&
+        sectionOf(env.standin.homeView(requester), "My requests").includes("Requests 11–20")
+          ? env.standin.homeView(requester)
+          : undefined,
+      { description: "the second page of My requests" },
+    );
+    expect(sectionOf(second, "My requests")).toContain("home-burst-89");
+    expect(sectionOf(second, "My requests")).not.toContain("home-burst-99");
+    expect(sectionOf(second, "My requests")).toContain("Newer");
   });
 });
