@@ -6,6 +6,7 @@ import { Redis } from "ioredis";
 import { ApprovalStore } from "./approvals/index.js";
 import { type Config, configuredSecrets } from "./config.js";
 import { withRequestId } from "./context.js";
+import { redisHomePages } from "./flows/home.js";
 import { trackingReader } from "./flows/trackingReads.js";
 import { type Jobs, startJobs } from "./jobs/index.js";
 import { createLogger, type Logger } from "./log.js";
@@ -222,6 +223,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       approvals: { store: approvalStore, ...approvalPolicy(config, standin !== undefined) },
       jobs,
       orders,
+      homePages: redisHomePages(redis, `${prefix}:home`),
     };
     rateLimit = jobs.rateLimiter?.beforeRequest;
     publishHome = homePublisher(services, backgroundSlack);

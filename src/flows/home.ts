@@ -1,3 +1,4 @@
+import type { Redis } from "ioredis";
 import type { HomeInput, HomeTracked } from "../../views/home.js";
 import { HOME_PAGE_SIZE } from "../../views/home.js";
 import type { ApprovalRequest, ApprovalStore } from "../approvals/index.js";
@@ -57,6 +58,35 @@ export async function readHome(
     spend: {
       team: committedSpend(records),
       mine: committedSpend(records, { requester: userId }),
+    },
+  };
+}
+
+/**
+ * The page of *My requests* each person last chose, so a refresh (a change elsewhere) keeps them
+ * where they were. One small key per person, kept a day after their last paging.
+ */
+export interface HomePages {
+  get(userId: string): Promise<number>;
+  set(userId: string, page: number): Promise<void>;
+}
+
+const PAGE_KEPT_SECONDS = 24 * 3600;
+
+export function redisHomePages(redis: Redis, prefix: string): HomePages {
+  const key = (userId: string) => `${prefix}:page:${userId}`;
+  return {
+    async get(userId) {
+      const page = Number(await redis.get(key(userId)));
+      return Number.isInteger(page) && page > 0 ? page : 0;
+    },
+    async set(userId, page) {
+      await redis.set(
+        key(userId),
+        String(Math.max(0, Math.trunc(page) || 0)),
+        "EX",
+        PAGE_KEPT_SECONDS,
+      );
     },
   };
 }

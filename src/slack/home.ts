@@ -74,8 +74,10 @@ function homeSources(services: Services, client: WebClient): HomeSources {
 
 /** Renders a person's Home from the current state and publishes it; Slack's result. */
 export function homePublisher(services: Services, client: WebClient) {
-  return async (userId: string, page = 0): Promise<unknown> => {
-    const input = await readHome(homeSources(services, client), userId, page);
+  return async (userId: string, page?: number): Promise<unknown> => {
+    // A refresh keeps the person on the page of *My requests* they chose last.
+    const shown = page ?? (await services.homePages?.get(userId).catch(() => 0)) ?? 0;
+    const input = await readHome(homeSources(services, client), userId, shown);
     return client.views.publish({ user_id: userId, view: homeView(input) });
   };
 }
@@ -136,10 +138,14 @@ export function registerHomeListeners(
     async ({ ack, body, action, client }: ActionArgs) => {
       await ack();
       if (body.type !== "block_actions" || !("value" in action)) return;
-      const page = Number(action.value);
-      await homePublisher(services, client)(body.user.id, Number.isInteger(page) ? page : 0).catch(
-        (error: unknown) => services.logger.warn({ err: error }, "App Home page not published"),
-      );
+      const asked = Number(action.value);
+      const page = Number.isInteger(asked) && asked >= 0 ? asked : 0;
+      try {
+        await services.homePages?.set(body.user.id, page);
+        await homePublisher(services, client)(body.user.id, page);
+      } catch (error) {
+        services.logger.warn({ err: error }, "App Home page not published");
+      }
     },
   );
 

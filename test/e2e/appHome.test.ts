@@ -338,5 +338,23 @@ describe("App Home", () => {
     expect(sectionOf(second, "My requests")).toContain("home-burst-89");
     expect(sectionOf(second, "My requests")).not.toContain("home-burst-99");
     expect(sectionOf(second, "My requests")).toContain("Newer");
+
+    // A change refreshes the Home on the page the person chose, not back on the first.
+    const published = env.standin.calls("views.publish").length;
+    await submit("home-burst-after");
+    const refreshed = await waitFor(
+      () =>
+        env.standin
+          .calls("views.publish")
+          .slice(published)
+          .find(
+            (call) =>
+              call.args.user_id === requester &&
+              // The new request moved every one down: 90 is on the second page now.
+              JSON.stringify(call.args.view).includes("home-burst-90"),
+          ),
+      { timeoutMs: 10_000, description: "the refresh after the change" },
+    );
+    expect(JSON.stringify(refreshed.args.view)).toContain("Requests 11–20");
   });
 });
