@@ -270,7 +270,7 @@ function committedSpendBlocks(input: HomeInput): KnownBlock[] {
   const unpriced = team.withoutMonthly + team.withoutTotal;
   blocks.push(
     context(
-      `Everything placed through the bot and not cancelled, at the price the approver saw.${
+      `Everything placed through the bot, at the price the approver saw (an order cancelled later at the provider still counts).${
         unpriced > 0
           ? ` ${team.withoutMonthly} without a monthly amount and ${team.withoutTotal} without a total add nothing.`
           : ""
