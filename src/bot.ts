@@ -6,6 +6,7 @@ import { Redis } from "ioredis";
 import { ApprovalStore } from "./approvals/index.js";
 import { type Config, configuredSecrets } from "./config.js";
 import { withRequestId } from "./context.js";
+import { redisHomePages } from "./flows/home.js";
 import { trackingReader } from "./flows/trackingReads.js";
 import { type Jobs, startJobs } from "./jobs/index.js";
 import { createLogger, type Logger } from "./log.js";
@@ -30,6 +31,7 @@ import {
 } from "./slack/app.js";
 import { edgeQuoteCallbacks } from "./slack/edgeQuoteCallbacks.js";
 import { FollowUpLane } from "./slack/followUps.js";
+import { homePublisher, refreshHomesOf } from "./slack/home.js";
 import { registerListeners } from "./slack/listeners.js";
 import { type SlackStandin, STANDIN_IDS } from "./standin/index.js";
 
@@ -185,6 +187,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const placement = orders.placementCallbacks();
     const readTarget = trackingReader(api);
     const sandboxed = config.provider.kind === "sandbox";
+    // App Home needs the services, which need the jobs: bound once both exist (below).
+    let publishHome: ((userId: string) => Promise<unknown>) | undefined;
     const jobs = await startJobs({
       redisUrl: config.redisUrl,
       prefix: `${prefix}:jobs`,
@@ -192,6 +196,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       metrics,
       workers: role === "worker" || config.workers,
       slack: backgroundSlack.chat,
+      home: (userId) =>
+        publishHome ? publishHome(userId) : Promise.reject(new Error("App Home is not ready yet")),
       // Background work logs under a request id of its own record (approval id, order id), so
       // one grep follows an order from the approval click to placement and tracking.
       readTarget: (target, companyName) =>
@@ -217,9 +223,12 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       approvals: { store: approvalStore, ...approvalPolicy(config, standin !== undefined) },
       jobs,
       orders,
+      homePages: redisHomePages(redis, `${prefix}:home`),
     };
     rateLimit = jobs.rateLimiter?.beforeRequest;
     const health = healthCheck(redis, services);
+    publishHome = homePublisher(services, backgroundSlack);
+    orders.onChange(refreshHomesOf(services, backgroundSlack));
 
     if (role === "worker") {
       const server = await serveOperationalRoutes(config.port, health, metrics);

@@ -1,4 +1,5 @@
 import type { ApprovalStore } from "./approvals/index.js";
+import type { HomePages } from "./flows/home.js";
 import type { Jobs } from "./jobs/index.js";
 import type { Logger } from "./log.js";
 import type { Metrics } from "./metrics.js";
@@ -37,6 +38,8 @@ export interface Services {
   clock: Clock;
   /** The order lifecycle (src/orders): a person's steps on a request and what follows them. */
   orders: OrderLifecycle;
+  /** App Home: the page of *My requests* each person is on (src/flows/home.ts). */
+  homePages?: HomePages;
 }
 
 export interface Clock {

@@ -10,11 +10,12 @@ interface Manifest {
   _metadata: { major_version: number };
   features: {
     slash_commands: Array<{ command: string; url?: string }>;
-    app_home?: unknown;
+    app_home?: { home_tab_enabled?: boolean };
     bot_user?: unknown;
   };
   oauth_config: { scopes: { bot: string[] } };
   settings: {
+    event_subscriptions?: { request_url?: string; bot_events?: string[] };
     interactivity: { is_enabled: boolean; request_url?: string; message_menu_options_url?: string };
     socket_mode_enabled: boolean;
   };
@@ -60,6 +61,17 @@ function methodsCalled(): Set<string> {
   return found;
 }
 
+/** The Events API events the bot listens to (`app.event("…")`). */
+function eventsListened(): Set<string> {
+  const found = new Set<string>();
+  for (const file of botSources()) {
+    for (const match of readFileSync(file, "utf8").matchAll(/\.event\(\s*"([a-z_]+)"/g)) {
+      found.add(match[1]!);
+    }
+  }
+  return found;
+}
+
 describe("manifest.yml", () => {
   const manifest = parse(readFileSync(join(root, "manifest.yml"), "utf8")) as Manifest;
 
@@ -71,6 +83,14 @@ describe("manifest.yml", () => {
     expect(manifest.settings.interactivity.request_url).toMatch(/\/slack\/events$/);
     expect(manifest.settings.interactivity.message_menu_options_url).toMatch(/\/slack\/events$/);
     expect(manifest.features.app_home).toBeDefined();
+  });
+
+  it("subscribes to exactly the events the code listens to, with the Home tab for app_home_opened", () => {
+    const events = eventsListened();
+    expect(events).toContain("app_home_opened");
+    expect(new Set(manifest.settings.event_subscriptions?.bot_events ?? [])).toEqual(events);
+    expect(manifest.settings.event_subscriptions?.request_url).toMatch(/\/slack\/events$/);
+    expect(manifest.features.app_home?.home_tab_enabled).toBe(true);
   });
 
   it("asks for exactly the bot scopes the code uses", () => {

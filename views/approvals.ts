@@ -191,6 +191,8 @@ export interface RejectOrigin {
   id: string;
   channel: string;
   ts: string;
+  /** Opened from this person's App Home (no channel, no message). */
+  home?: string;
 }
 
 /** Reads the reject modal's private_metadata; undefined when it is not one of ours. */
@@ -200,7 +202,12 @@ export function readRejectOrigin(metadata: string): RejectOrigin | undefined {
     return typeof value.id === "string" &&
       typeof value.channel === "string" &&
       typeof value.ts === "string"
-      ? { id: value.id, channel: value.channel, ts: value.ts }
+      ? {
+          id: value.id,
+          channel: value.channel,
+          ts: value.ts,
+          ...(typeof value.home === "string" ? { home: value.home } : {}),
+        }
       : undefined;
   } catch {
     return undefined;

@@ -4,6 +4,9 @@
  * (views/list.ts re-exports these) draw the pages and their Previous/Next. Pure.
  */
 
+/** Requests shown per page of App Home's *My requests* (cut by src/flows/home.ts, drawn by views/home.ts). */
+export const HOME_PAGE_SIZE = 10;
+
 /** One page of a list. `page` is zero-based, like `Reply.page.index`. */
 export interface PageInfo {
   page: number;

@@ -8,7 +8,7 @@ import {
   createCommandConnection,
   createWorkerConnection,
 } from "./connection.js";
-import { errorText, Notifier, type SlackChatApi } from "./notifier.js";
+import { errorText, type HomePublisher, Notifier, type SlackChatApi } from "./notifier.js";
 import { Placement, type PlacementCallbacks, type StoreForPlacement } from "./placement.js";
 import { DEFAULT_PREFIX, QUEUE_NAMES } from "./queues.js";
 import { type QuoteCallbacks, QuotePoller } from "./quotePoller.js";
@@ -103,6 +103,11 @@ export interface StartJobsOptions<QuoteResult = unknown> {
   readTarget?: ReadTarget;
   /** The older option: reads port and Edge orders only (ignored when `readTarget` is given). */
   readOrder?: ReadOrder;
+  /**
+   * Renders and publishes a person's App Home (`views.publish`); with it, `notifier.refreshHome`
+   * publishes and a tracked target's change refreshes the Home of whoever asked to track it.
+   */
+  home?: HomePublisher;
   /** Edge quote polling. Without it, no quote worker runs here. */
   quotes?: QuoteCallbacks<QuoteResult>;
   /** Placing approved orders. Without it, no placement worker or reconciler runs here. */
@@ -118,6 +123,8 @@ export interface StartJobsOptions<QuoteResult = unknown> {
     perChannelIntervalMs?: number;
     markerTtlSeconds?: number;
     maxAttempts?: number;
+    /** App Home: at most one publish per person per this window (default 2000 ms). */
+    homeDebounceMs?: number;
     retryBaseMs?: number;
     retryMaxMs?: number;
   };
@@ -212,6 +219,7 @@ export async function startJobs<QuoteResult = unknown>(
     logger,
     metrics,
     slack: options.slack,
+    home: options.home,
     ...options.notifierSettings,
   });
   const tracker = new Tracker({
@@ -225,6 +233,14 @@ export async function startJobs<QuoteResult = unknown>(
     readOrder: options.readOrder,
     now: options.now,
     random: options.random,
+    // Who sees a tracked target in App Home: whoever asked to track it.
+    onChange: options.home
+      ? async (record) => {
+          for (const userId of new Set([record.requestedBy, ...record.watchers])) {
+            await notifier.refreshHome(userId);
+          }
+        }
+      : undefined,
     ...options.trackerSettings,
   });
   const quotePoller = new QuotePoller<QuoteResult>({

@@ -36,6 +36,11 @@ import { classifySlackError, classifySlackResult, type SlackFailure } from "./sl
  *   that failed) are re-created by `reconcile()`.
  * - `ok:false` errors that cannot succeed (channel_not_found, not_in_channel, invalid_blocks…)
  *   are logged, counted and dropped; transient failures retry with backoff, then are dropped.
+ * - App Home (`refreshHome(userId)`): one outbox per person (`home<userId>`) holding at most
+ *   one waiting refresh. The item carries no view: the injected `home` publisher renders the
+ *   person's Home from the state at send time, so a burst of changes is one `views.publish`.
+ *   Its drainer starts `homeDebounceMs` after the first change and waits as long after each
+ *   publish: at most one publish per person per window, in order with nothing else.
  */
 
 export type SlackBlock = KnownBlock | Block;
@@ -98,6 +103,12 @@ export class NotifierInputError extends Error {
   }
 }
 
+/**
+ * Renders a person's App Home from the current state and publishes it (`views.publish`);
+ * returns Slack's result (a 429 or `ok:false` is handled like a message's).
+ */
+export type HomePublisher = (userId: string) => Promise<unknown>;
+
 export interface NotifierOptions {
   /** A command connection (not a worker's). */
   redis: Redis;
@@ -115,6 +126,10 @@ export interface NotifierOptions {
   markerTtlSeconds?: number;
   /** Transient failures of one message before it is dropped. Default 8. */
   maxAttempts?: number;
+  /** Publishes a person's App Home; without it, `refreshHome` queues nothing. */
+  home?: HomePublisher;
+  /** App Home: a person's Home is published at most once per this window. Default 2000. */
+  homeDebounceMs?: number;
   retryBaseMs?: number;
   retryMaxMs?: number;
 }
@@ -125,8 +140,10 @@ interface OutboxItem {
   k: string;
   /** keepForSeconds, when longer than the default. */
   kf?: number;
-  op: "post" | "update";
+  op: "post" | "update" | "home";
   ch: string;
+  /** The person whose Home a `home` item refreshes. */
+  u?: string;
   th?: string;
   ts?: string;
   mk?: string;
@@ -142,6 +159,9 @@ export interface DrainJobData {
 }
 
 const CHANNEL_PATTERN = /^[A-Za-z0-9]{1,40}$/;
+const USER_PATTERN = /^[UW][A-Z0-9]{2,30}$/;
+/** A Home refresh's key in its scope `home:<user>`: one waiting refresh per person. */
+const HOME_KEY = "refresh";
 const TS_PATTERN = /^\d{1,12}(\.\d{1,9})?$/;
 const MAX_KEY_LENGTH = 400;
 const MAX_SCOPE_LENGTH = 200;
@@ -233,6 +253,8 @@ export class Notifier {
   private readonly maxAttempts: number;
   private readonly retryBaseMs: number;
   private readonly retryMaxMs: number;
+  private readonly home?: HomePublisher;
+  private readonly homeDebounceMs: number;
   private readonly scripts: {
     enqueue: ReturnType<typeof defineScript>;
     head: ReturnType<typeof defineScript>;
@@ -252,6 +274,8 @@ export class Notifier {
     this.maxAttempts = options.maxAttempts ?? 8;
     this.retryBaseMs = options.retryBaseMs ?? 2_000;
     this.retryMaxMs = options.retryMaxMs ?? 5 * 60_000;
+    this.home = options.home;
+    this.homeDebounceMs = options.homeDebounceMs ?? 2_000;
     this.scripts = {
       enqueue: defineScript(this.redis, "jobsNotifierEnqueueV2", ENQUEUE, 6),
       head: defineScript(this.redis, "jobsNotifierHeadV1", HEAD, 3),
@@ -298,6 +322,25 @@ export class Notifier {
       mk: input.messageKey,
       text: clip(input.text),
       blocks: input.blocks,
+      at: Date.now(),
+    });
+  }
+
+  /**
+   * Queues a refresh of a person's App Home, unless one is already waiting (it will show this
+   * change too: the view is rendered when it is sent). Returns `duplicate` then.
+   */
+  async refreshHome(userId: string): Promise<EnqueueResult> {
+    if (typeof userId !== "string" || !USER_PATTERN.test(userId)) {
+      throw new NotifierInputError("userId must be a Slack user ID");
+    }
+    return this.enqueue({
+      sc: homeScope(userId),
+      k: HOME_KEY,
+      op: "home",
+      ch: homeOutbox(userId),
+      u: userId,
+      text: "App Home",
       at: Date.now(),
     });
   }
@@ -384,6 +427,10 @@ export class Notifier {
         this.logger.error({ channel }, "notifier: dropped an unreadable outbox entry");
         continue;
       }
+      if (item.op === "home") {
+        const outcome = await this.publishHome(item);
+        await this.afterSend(job, token, data, raw, item, outcome);
+      }
       const marker = await this.readMarker(item.sc, item.k);
       if (marker && marker.state !== "queued") {
         // Sent before a crash let the pop happen: never send a key twice.
@@ -405,36 +452,41 @@ export class Notifier {
     outcome: SendOutcome,
   ): Promise<never> {
     const log = { channel: item.ch, key: item.k, op: item.op };
+    // A Home refresh leaves no marker (the next change must be able to queue the next one) and
+    // paces its person's outbox by the debounce window.
+    const home = item.op === "home";
+    const settled = home ? undefined : item;
+    const pace = home ? this.homeDebounceMs : this.intervalMs;
     switch (outcome.kind) {
       case "sent":
-        await this.settle(item.ch, raw, item, `sent|${outcome.ts ?? ""}`);
-        this.count(item.op === "post" ? "posted" : "updated");
+        await this.settle(item.ch, raw, settled, `sent|${outcome.ts ?? ""}`);
+        this.count(item.op === "post" ? "posted" : item.op === "home" ? "published" : "updated");
         if (data.failures) await job.updateData({ channel: data.channel, gen: data.gen });
-        return this.delay(job, token, this.intervalMs);
+        return this.delay(job, token, pace);
       case "rate-limited":
         this.count("rate_limited");
         this.logger.info({ ...log, retryAfterMs: outcome.retryAfterMs }, "notifier: rate limited");
-        return this.delay(job, token, Math.max(outcome.retryAfterMs, this.intervalMs));
+        return this.delay(job, token, Math.max(outcome.retryAfterMs, pace));
       case "permanent":
-        await this.settle(item.ch, raw, item, `dropped|${outcome.error}`);
+        await this.settle(item.ch, raw, settled, `dropped|${outcome.error}`);
         this.count("dropped");
         this.logger.warn(
           { ...log, error: outcome.error },
           "notifier: dropped a message Slack refuses",
         );
         if (data.failures) await job.updateData({ channel: data.channel, gen: data.gen });
-        return this.delay(job, token, this.intervalMs);
+        return this.delay(job, token, pace);
       case "transient": {
         const failures = (data.failures ?? 0) + 1;
         if (failures >= this.maxAttempts) {
-          await this.settle(item.ch, raw, item, `dropped|${outcome.detail.slice(0, 100)}`);
+          await this.settle(item.ch, raw, settled, `dropped|${outcome.detail.slice(0, 100)}`);
           this.count("failed");
           this.logger.error(
             { ...log, failures, detail: outcome.detail },
             "notifier: gave up on a message after repeated failures",
           );
           await job.updateData({ channel: data.channel, gen: data.gen });
-          return this.delay(job, token, this.intervalMs);
+          return this.delay(job, token, pace);
         }
         this.count("retry");
         this.logger.warn(
@@ -445,6 +497,24 @@ export class Notifier {
         const backoff = Math.min(this.retryBaseMs * 2 ** (failures - 1), this.retryMaxMs);
         return this.delay(job, token, backoff);
       }
+    }
+  }
+
+  /**
+   * Publishes the Home of a `home` item's person. Its marker goes first, so a change from now
+   * on queues the next refresh (this one may have read the state just before that change).
+   */
+  private async publishHome(item: OutboxItem): Promise<SendOutcome> {
+    const ref = this.markerRef(item.sc, item.k);
+    await this.redis.hdel(ref.redisKey, ref.field);
+    if (!this.home || !item.u) {
+      return { kind: "permanent", error: "no_home_publisher", detail: "App Home is not set up" };
+    }
+    try {
+      const result = await this.home(item.u);
+      return classifySlackResult(result) ?? { kind: "sent", ts: undefined };
+    } catch (error) {
+      return classifySlackError(error);
     }
   }
 
@@ -534,11 +604,11 @@ export class Notifier {
     }
     if (action === 2) {
       try {
-        await this.queue.add(
-          "drain",
-          { channel: item.ch, gen } satisfies DrainJobData,
-          drainJobOptions(drainJobId(item.ch, gen)),
-        );
+        await this.queue.add("drain", { channel: item.ch, gen } satisfies DrainJobData, {
+          ...drainJobOptions(drainJobId(item.ch, gen)),
+          // A Home refresh waits for the rest of a burst of changes.
+          ...(item.op === "home" ? { delay: this.homeDebounceMs } : {}),
+        });
       } catch (error) {
         // The message is safe in the outbox; reconcile() starts its drainer.
         this.logger.error(
@@ -596,6 +666,16 @@ export class Notifier {
   private channelsKey(): string {
     return stateKey(this.prefix, "notifier", "channels");
   }
+}
+
+/** The notifier scope of a person's App Home refreshes. */
+export function homeScope(userId: string): string {
+  return `home:${userId}`;
+}
+
+/** The outbox of a person's App Home (never a channel id: those start with C, D, G). */
+export function homeOutbox(userId: string): string {
+  return `home${userId}`;
 }
 
 export function drainJobId(channel: string, gen: string): string {
@@ -668,7 +748,8 @@ function parseItem(raw: string): OutboxItem | undefined {
       return undefined;
     if (item.sc !== undefined && typeof item.sc !== "string") return undefined;
     if (item.kf !== undefined && typeof item.kf !== "number") return undefined;
-    if (item.op !== "post" && item.op !== "update") return undefined;
+    if (item.op !== "post" && item.op !== "update" && item.op !== "home") return undefined;
+    if (item.u !== undefined && typeof item.u !== "string") return undefined;
     return item as OutboxItem;
   } catch {
     return undefined;

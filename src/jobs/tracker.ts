@@ -12,7 +12,7 @@ import {
 } from "../domain/statuses.js";
 import type { Logger } from "../log.js";
 import type { Metrics } from "../metrics.js";
-import { DEFAULT_MARKER_TTL_SECONDS, type Notifier } from "./notifier.js";
+import { DEFAULT_MARKER_TTL_SECONDS, errorText, type Notifier } from "./notifier.js";
 import {
   acceptanceReminderText,
   changeText,
@@ -175,6 +175,11 @@ export interface TrackerOptions {
   waitingEveryMs?: number;
   /** Reminders to the requester while a partner has not accepted. Default 2 days, weekly, 6. */
   acceptanceReminders?: AcceptanceReminders;
+  /**
+   * Told when a tracked target's status changed or its tracking ended (App Home refreshes the
+   * people who see it). A failure is logged, never fails the step.
+   */
+  onChange?: (record: TrackedOrder) => Promise<unknown>;
 }
 
 export interface AcceptanceReminders {
@@ -312,6 +317,7 @@ export class Tracker {
   private readonly endedRetentionMs: number;
   private readonly waitingEveryMs: number;
   private readonly acceptanceReminders: AcceptanceReminders;
+  private readonly onChange?: (record: TrackedOrder) => Promise<unknown>;
   private readonly scripts: {
     track: ReturnType<typeof defineScript>;
     save: ReturnType<typeof defineScript>;
@@ -333,6 +339,7 @@ export class Tracker {
     this.endedRetentionMs = options.endedRetentionMs ?? 7 * DAY_MS;
     this.waitingEveryMs = options.waitingEveryMs ?? HOUR_MS;
     this.acceptanceReminders = options.acceptanceReminders ?? DEFAULT_ACCEPTANCE_REMINDERS;
+    this.onChange = options.onChange;
     this.scripts = {
       track: defineScript(this.redis, "jobsTrackerTrackV1", TRACK, 2),
       save: defineScript(this.redis, "jobsTrackerSaveV1", SAVE, 1),
@@ -601,6 +608,7 @@ export class Tracker {
     } else if (waiting) {
       await this.remindWhileAwaitingAcceptance(record, read, now, updates);
     }
+    if (first || changed) await this.changed(record);
     return this.reschedule(job, token, record, ageMs, updates, 0, waiting);
   }
 
@@ -711,6 +719,7 @@ export class Tracker {
       [F.loa]: read.loaStatus ?? "",
       [F.checkedAt]: String(this.now().getTime()),
     });
+    await this.changed(record);
     this.count(`ended_${keyPart(read.status)}`);
     this.logger.info(
       { target: record.target.kind, id: record.target.id, status: read.status },
@@ -734,10 +743,18 @@ export class Tracker {
       text: deadlineText(record, this.deadlineDays, record),
     });
     await this.end(record, "deadline", {});
+    await this.changed(record);
     this.count("deadline");
     this.logger.info(
       { target: record.target.kind, id: record.target.id },
       "tracker: deadline reached",
+    );
+  }
+
+  private async changed(record: TrackedOrder): Promise<void> {
+    if (!this.onChange) return;
+    await this.onChange(record).catch((error: unknown) =>
+      this.logger.warn({ err: errorText(error), id: record.target.id }, "tracker: onChange failed"),
     );
   }
 

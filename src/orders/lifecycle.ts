@@ -80,6 +80,7 @@ export class OrderLifecycle {
   private readonly redis: Redis;
   private readonly prefix: string;
   private connected: (jobs: LifecycleJobs) => void = () => {};
+  private readonly changeListeners: Array<(record: ApprovalRequest) => Promise<void>> = [];
   /** Resolves once the jobs exist: a callback the workers run before that waits for them. */
   private readonly jobsReady: Promise<LifecycleJobs>;
 
@@ -100,6 +101,20 @@ export class OrderLifecycle {
    */
   connect(jobs: LifecycleJobs): void {
     this.connected(jobs);
+  }
+
+  /**
+   * Tells `listener` of every change of a request (created, decided, placed, failed, unknown,
+   * cancelled…), with the request as it is now: App Home refreshes the people who see it. A
+   * listener must not throw (it is awaited, after the approval message's update).
+   */
+  onChange(listener: (record: ApprovalRequest) => Promise<void>): void {
+    this.changeListeners.push(listener);
+  }
+
+  /** A request changed (or was created): the listeners are told. */
+  async changed(record: ApprovalRequest): Promise<void> {
+    for (const listener of this.changeListeners) await listener(record);
   }
 
   // ── a person's steps, recorded before the click is acked ────────────────────────────────
@@ -289,6 +304,8 @@ export class OrderLifecycle {
   async refreshMessage(id: string): Promise<void> {
     const jobs = await this.jobsReady;
     let record = await this.store.get(id);
+    // Every change of a request comes through here (each step updates its message).
+    if (record) await this.changed(record);
     let previous: string | undefined;
     for (let round = 0; record && round < MAX_REFRESH_ROUNDS; round += 1) {
       const { approvalChannel: channel, approvalTs: ts } = record.slack;

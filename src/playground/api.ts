@@ -106,6 +106,7 @@ const submitBody = z.object({
 });
 
 const closeBody = z.object({ user: userId, viewId });
+const homeBody = z.object({ user: userId });
 
 const advanceBody = z.object({
   user: userId,
@@ -228,6 +229,17 @@ export class PlaygroundApi {
     // The page shows how far ahead the sandbox is: a new version makes it fetch the state.
     this.version += 1;
     return result;
+  }
+
+  /** The person opens the app's Home tab: the app gets `app_home_opened` (a signed event). */
+  async openHome(body: unknown) {
+    const { user } = parse(homeBody, body);
+    this.person(user);
+    const ack = await this.driver().openAppHome(user);
+    if (ack.status !== 200) {
+      throw new RequestProblem(502, `The app answered HTTP ${ack.status}`);
+    }
+    return { ok: true as const };
   }
 
   async command(body: unknown) {
@@ -485,6 +497,10 @@ export function registerPlaygroundApi(
   server.post(
     `${base}/view/close`,
     handle((r) => api.close(r.body)),
+  );
+  server.post(
+    `${base}/home/open`,
+    handle((r) => api.openHome(r.body)),
   );
   server.post(
     `${base}/sandbox/advance`,

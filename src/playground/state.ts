@@ -81,8 +81,17 @@ export interface PlaygroundState {
   threads: Record<string, PlaygroundMessage[]>;
   /** The person's modal stack, bottom first; the last one is the one they see. */
   modals: PlaygroundModal[];
+  /** The app's Home tab as last published for this person (`views.publish`), if ever. */
+  home?: PlaygroundHome;
   /** With the embedded sandbox only: its clock, which the page can move forward. */
   sandboxTime?: SandboxTimeStatus;
+}
+
+export interface PlaygroundHome {
+  id: string;
+  hash: string;
+  blocks: SlackBlock[];
+  values: ViewStateValues;
 }
 
 /** A browser tab of a busy demo stays fast: older messages are left out of each poll. */
@@ -239,5 +248,20 @@ export function buildState(
     messages,
     threads,
     modals: standin.modalStack(userId).map(fromView),
+    ...homeOf(standin, userId),
+  };
+}
+
+function homeOf(standin: SlackStandin, userId: string): { home?: PlaygroundHome } {
+  const stored = standin.homeView(userId);
+  if (!stored) return {};
+  const { view } = stored;
+  return {
+    home: {
+      id: view.id,
+      hash: view.hash,
+      blocks: view.blocks as SlackBlock[],
+      values: view.state.values as ViewStateValues,
+    },
   };
 }

@@ -176,6 +176,8 @@ export async function postForApproval(input: {
     },
     "approval requested",
   );
+  // The requester's and the approvers' App Home show it now.
+  await services.orders.changed(approval);
   return { ok: true, approval, link };
 }
 
@@ -184,14 +186,20 @@ export function submittedText(outcome: Extract<SubmitOutcome, { ok: true }>): st
   return submittedTextView(outcome.approval.title, outcome.link);
 }
 
-/** Tells a person privately why their click changed nothing. */
+/**
+ * Tells a person privately why their click changed nothing: in the channel they clicked in, or
+ * (a click in App Home has no channel) in their DM with the bot.
+ */
 async function tellPrivately(
   client: WebClient,
   channel: string | undefined,
   user: string,
   text: string,
 ) {
-  if (!channel) return;
+  if (!channel) {
+    await client.chat.postMessage({ channel: user, text });
+    return;
+  }
   await client.chat.postEphemeral({ channel, user, text });
 }
 
@@ -235,6 +243,18 @@ export function isOwnApprovalMessage(
   );
 }
 
+/**
+ * App Home: a click in the person's own Home tab (Slack shows each person only their own, and
+ * the view is ours: `views.publish`). Its buttons are the approval message's, so the click runs
+ * the same checks and the same exactly-once step.
+ */
+export function isHomeClick(body: {
+  container?: { type?: string };
+  view?: { type?: string };
+}): boolean {
+  return body.container?.type === "view" && body.view?.type === "home";
+}
+
 const NOT_ITS_MESSAGE =
   "This button only works on the request's own message in the approvals channel; nothing was changed.";
 
@@ -245,6 +265,8 @@ interface ApproverClick {
   userId: string;
   channel: string | undefined;
   messageTs: string | undefined;
+  /** Clicked in the person's App Home (no channel, no message). */
+  fromHome: boolean;
   triggerId: string;
   client: WebClient;
 }
@@ -314,12 +336,13 @@ export function registerApprovalListeners(app: ListenerRegistry, services: Servi
           return refuse(allowed.message);
         }
         const messageTs = body.message?.ts;
-        if (!isOwnApprovalMessage({ channel, messageTs }, record)) {
+        const fromHome = isHomeClick(body);
+        if (!fromHome && !isOwnApprovalMessage({ channel, messageTs }, record)) {
           audit(record, userId, name, "blocked: not its approval message");
           return refuse(NOT_ITS_MESSAGE);
         }
         await step(
-          { record, userId, channel, messageTs, triggerId: body.trigger_id, client },
+          { record, userId, channel, messageTs, fromHome, triggerId: body.trigger_id, client },
           ackOnce,
         );
         await ackOnce();
@@ -440,7 +463,7 @@ export function registerApprovalListeners(app: ListenerRegistry, services: Servi
     ACTION_REJECT,
     approverAction(
       "reject",
-      async ({ record, userId, channel, messageTs, triggerId, client }, recorded) => {
+      async ({ record, userId, channel, messageTs, fromHome, triggerId, client }, recorded) => {
         await recorded();
         if (record.status !== "pending") {
           return tellPrivately(
@@ -456,6 +479,7 @@ export function registerApprovalListeners(app: ListenerRegistry, services: Servi
             id: record.id,
             channel: channel ?? "",
             ts: messageTs ?? "",
+            ...(fromHome ? { home: userId } : {}),
           }),
         });
       },
@@ -483,7 +507,12 @@ export function registerApprovalListeners(app: ListenerRegistry, services: Servi
       // with any metadata.
       const allowed = await authorize(client, body.user.id, record);
       if (!allowed.allowed) return fieldError(allowed.message);
-      if (!isOwnApprovalMessage({ channel: origin.channel, messageTs: origin.ts }, record)) {
+      // Opened from the person's own Home (the modal says whose), or from the request's message.
+      const fromHome = origin.home !== undefined && origin.home === body.user.id;
+      if (
+        !fromHome &&
+        !isOwnApprovalMessage({ channel: origin.channel, messageTs: origin.ts }, record)
+      ) {
         audit(record, body.user.id, "reject", "blocked: not its approval message");
         return fieldError(NOT_ITS_MESSAGE);
       }

@@ -11,6 +11,7 @@ import { registerPortOrderListeners } from "./commands/portOrder.js";
 import { registerPricingListeners } from "./commands/pricing.js";
 import { createConnectRouter } from "./connect.js";
 import type { FollowUpLane } from "./followUps.js";
+import { registerHomeEvents, registerHomeListeners } from "./home.js";
 import { type ListenerRegistry, registerThroughTable } from "./listenerTable.js";
 import { slackOrderTracking } from "./tracking.js";
 
@@ -22,9 +23,12 @@ export function registerListeners(
   followUps: FollowUpLane,
 ): void {
   registerThroughTable(app, (registry) => {
-    createConnectRouter(commandHandlers, services, followUps).register(registry);
+    const router = createConnectRouter(commandHandlers, services, followUps);
+    router.register(registry);
     registerFeatures(registry, services, client);
+    registerHomeListeners(registry, services, router.run);
   });
+  registerHomeEvents(app, services);
 }
 
 function registerFeatures(app: ListenerRegistry, services: Services, client: WebClient): void {

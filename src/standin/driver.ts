@@ -21,6 +21,7 @@ import {
   actionTs,
   blockActionsPayload,
   blockSuggestionPayload,
+  eventCallbackPayload,
   requestBody,
   slashCommandPayload,
   viewClosedPayload,
@@ -56,7 +57,8 @@ export interface AppAck {
 
 /** How a payload reaches the app. */
 export interface Transport {
-  send(kind: "command" | "interaction", payload: object): Promise<AppAck>;
+  /** `event`: an Events API delivery (`event_callback`). */
+  send(kind: "command" | "interaction" | "event", payload: object): Promise<AppAck>;
 }
 
 export interface HttpAppTarget {
@@ -126,7 +128,13 @@ export class HttpTransport implements Transport {
     return readAck(response);
   }
 
-  send(kind: "command" | "interaction", payload: object): Promise<AppAck> {
+  send(kind: "command" | "interaction" | "event", payload: object): Promise<AppAck> {
+    // Events come as JSON, the rest as form bodies (Bolt parses by the content type).
+    if (kind === "event") {
+      return this.postRaw(JSON.stringify(payload), {
+        headers: { "content-type": "application/json" },
+      });
+    }
     return this.postRaw(requestBody(kind, payload));
   }
 }
@@ -138,9 +146,9 @@ export class SocketTransport implements Transport {
     private readonly timeoutMs = DEFAULT_WAIT_MS,
   ) {}
 
-  async send(kind: "command" | "interaction", payload: object): Promise<AppAck> {
+  async send(kind: "command" | "interaction" | "event", payload: object): Promise<AppAck> {
     const ack = await this.hub.deliver(
-      kind === "command" ? "slash_commands" : "interactive",
+      kind === "command" ? "slash_commands" : kind === "event" ? "events_api" : "interactive",
       payload as Record<string, unknown>,
       {
         timeoutMs: this.timeoutMs,
@@ -273,6 +281,26 @@ export class SlackAppDriver<T extends Transport = Transport> {
       }, DEFAULT_WAIT_MS);
       this.workspace.on("view", onView);
     });
+  }
+
+  /**
+   * The person opens the app's Home tab (or, with `tab: "messages"`, its Messages tab): Slack
+   * sends `app_home_opened`, with the Home view the app last published for them, if any.
+   */
+  openAppHome(userId: string, tab: "home" | "messages" = "home"): Promise<AppAck> {
+    const dm = this.workspace.directMessage(userId);
+    const published = this.workspace.homeView(userId);
+    const payload = eventCallbackPayload({
+      actor: this.actor(userId),
+      event: {
+        type: "app_home_opened",
+        user: userId,
+        channel: dm?.id ?? "",
+        tab,
+        ...(tab === "home" && published ? { view: published.view } : {}),
+      },
+    });
+    return this.transport.send("event", payload);
   }
 
   /** Runs a slash command as `userId` in `channelId`; an ack body is shown like Slack shows it. */

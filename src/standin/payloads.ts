@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type {
   BlockAction,
   BlockElementAction,
@@ -90,6 +91,28 @@ export function interactionBody(payload: object): string {
 /** The HTTP body Slack posts for a slash command or an interaction payload. */
 export function requestBody(kind: "command" | "interaction", payload: object): string {
   return kind === "command" ? slashCommandBody(payload as SlashCommand) : interactionBody(payload);
+}
+
+/**
+ * An Events API delivery (`event_callback`), as Slack posts it: JSON (HTTP, content type
+ * `application/json`) or an `events_api` envelope (Socket Mode).
+ */
+export function eventCallbackPayload(input: {
+  actor: Actor;
+  event: Record<string, unknown> & { type: string };
+}): Record<string, unknown> {
+  const now = Date.now();
+  return {
+    token: input.actor.verificationToken,
+    team_id: input.actor.team.id,
+    api_app_id: input.actor.apiAppId,
+    event: { ...input.event, event_ts: actionTs(now) },
+    type: "event_callback",
+    event_id: `Ev${randomBytes(6).toString("hex").toUpperCase()}`,
+    event_time: Math.floor(now / 1000),
+    authorizations: [{ team_id: input.actor.team.id, user_id: input.actor.user.id, is_bot: false }],
+    is_ext_shared_channel: false,
+  };
 }
 
 /** Where a block action happened: in a channel message, an ephemeral message, or a view. */

@@ -17,6 +17,7 @@ import * as orderMessages from "../../src/jobs/orderMessages.js";
 import { explainQuoteFailure } from "../../src/jobs/quotePoller.js";
 import type { TrackedOrder } from "../../src/jobs/tracker.js";
 import { ORDER_KINDS } from "../../src/orders/kinds.js";
+import { committedSpend } from "../../src/orders/spend.js";
 import { httpError } from "../../src/provider/errors.js";
 import { failureText } from "../../src/slack/connect.js";
 import * as approvals from "../../views/approvals.js";
@@ -28,6 +29,7 @@ import * as edgeModals from "../../views/edgeModals.js";
 import * as edgeQuote from "../../views/edgeQuote.js";
 import * as format from "../../views/format.js";
 import * as help from "../../views/help.js";
+import * as home from "../../views/home.js";
 import * as iodModal from "../../views/iodModal.js";
 import * as layer2Modal from "../../views/layer2Modal.js";
 import * as list from "../../views/list.js";
@@ -227,6 +229,45 @@ const snapshot = (h: string) => ({
   loaStatus: h,
   port: { id: h, name: h, speed: h, location: h },
 });
+
+/** A Home for the requester: every request state, a tracker and spend, all fed hostile text. */
+const homeTracked = (h: string): home.HomeTracked => ({
+  kind: "port-order",
+  id: h,
+  status: h,
+  changedAt: NOW,
+  startedAt: NOW,
+});
+const homeInput = (h: string): home.HomeInput => {
+  const records = (
+    [
+      "pending",
+      "approved",
+      "executing",
+      "placed",
+      "failed",
+      "unknown",
+      "rejected",
+      "cancelled",
+    ] as const
+  ).map((status) => ({
+    ...approvalIn(status, h),
+    result: { providerId: h, status: h, record: {} },
+  }));
+  return {
+    userId: REQUESTER,
+    sandbox: true,
+    currency: h,
+    now: NOW,
+    waiting: [approvalIn("pending", h)],
+    mine: { records, page: 1, hasNext: true, total: 30 },
+    tracked: [homeTracked(h)],
+    spend: {
+      team: committedSpend(records),
+      mine: committedSpend(records, { requester: REQUESTER }),
+    },
+  };
+};
 
 type Case = (h: string) => unknown;
 
@@ -541,6 +582,16 @@ const VIEW_CASES: Record<string, Case> = {
   formatWhen: (h) => time.formatWhen(h, TZ, NOW),
   // views/tracking.ts
   trackedOrdersView: (h) => tracking.trackedOrdersView([tracked(h)], TZ),
+  // views/home.ts
+  homeView: (h) => [
+    home.homeView(homeInput(h)),
+    home.homeView({ ...homeInput(h), currency: undefined }),
+  ],
+  myRequestStatus: (h) =>
+    (["placed", "failed", "unknown", "rejected"] as const).map((status) =>
+      home.myRequestStatus(approvalIn(status, h), homeTracked(h), NOW),
+    ),
+  myRequestButtons: (h) => home.myRequestButtons(approvalIn("pending", h)),
   // views/whoami.ts
   whoamiView: (h) => whoami.whoamiView(identity(h), REQUESTER),
 };
@@ -621,6 +672,7 @@ const VIEW_MODULES = {
   edgeQuote,
   format,
   help,
+  home,
   iodModal,
   layer2Modal,
   list,

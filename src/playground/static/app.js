@@ -20,6 +20,8 @@ const ui = {
   user: params.get("user") || localStorage.getItem("playground.user") || "U0REQUEST1",
   channel: params.get("channel") || "C0GENERAL1",
   thread: null,
+  /** The app's Home tab is shown instead of a channel. */
+  home: false,
   version: 0,
   data: null,
   fastUntil: Date.now() + FAST_FOR_MS,
@@ -480,6 +482,7 @@ function renderChannels() {
     button.dataset.channelId = channel.id;
     button.addEventListener("click", () => {
       ui.channel = channel.id;
+      ui.home = false;
       ui.thread = null;
       render();
       $("composer-input").focus();
@@ -546,6 +549,47 @@ function wireSandboxTime() {
   }
 }
 
+// ---- App Home ------------------------------------------------------------------------------------
+
+/** Opening the Home tab: Slack sends the app `app_home_opened`, and the app publishes it. */
+function openHome() {
+  ui.home = true;
+  ui.thread = null;
+  render();
+  act(() => post("home/open", {})).catch(() => {});
+}
+
+let homeKey = null;
+
+function renderHome() {
+  const pane = $("home");
+  const home = ui.data.home;
+  const key = home ? `${ui.user}|${home.id}|${home.hash}` : `${ui.user}|none`;
+  if (key === homeKey) return;
+  homeKey = key;
+  if (!home) {
+    pane.replaceChildren(el("p", "home-empty", ["Opening the app's Home…"]));
+    return;
+  }
+  const env = {
+    document,
+    surface: "message",
+    mrkdwn: mrkdwnContext(),
+    values: home.values,
+    confirm: confirmDialog,
+    onAction: (block, element, value) =>
+      act(() =>
+        post("click", {
+          viewId: home.id,
+          blockId: block.block_id,
+          actionId: element.action_id,
+          ...(value === undefined ? {} : { value }),
+        }),
+      ).catch(() => {}),
+  };
+  pane.replaceChildren(renderBlocks(env, home.blocks));
+}
+
 function currentChannel() {
   const channels = ui.data.channels;
   return channels.find((c) => c.id === ui.channel) ?? channels[0];
@@ -564,8 +608,23 @@ function render() {
   ui.channel = channel?.id ?? ui.channel;
   renderChannels();
   renderSandboxTime();
-  const label = channel ? (channel.kind === "dm" ? channel.name : `#${channel.name}`) : "";
+  const label = ui.home
+    ? "Connect — Home"
+    : channel
+      ? channel.kind === "dm"
+        ? channel.name
+        : `#${channel.name}`
+      : "";
   $("channel-name").textContent = label;
+  $("home-link").classList.toggle("active", ui.home);
+  for (const link of document.querySelectorAll("#channels .channel-link, #dms .channel-link")) {
+    if (ui.home) link.classList.remove("active");
+  }
+  $("home").hidden = !ui.home;
+  $("messages").hidden = ui.home;
+  // The composer's CSS display would win over `hidden`: Home has no message box.
+  $("composer").style.display = ui.home ? "none" : "";
+  if (ui.home) renderHome();
   $("composer-input").placeholder = `Message ${label} — or /connect help`;
   syncMessages($("messages"), data.messages[ui.channel] ?? [], false, `${ui.user}|${ui.channel}`);
 
@@ -657,7 +716,12 @@ function wireComposer(formId, inputId, thread) {
   });
 }
 
-$("user").addEventListener("change", (event) => switchUser(event.target.value));
+$("user").addEventListener("change", (event) => {
+  switchUser(event.target.value);
+  // Each person has their own Home: opening it as the new person asks the app for theirs.
+  if (ui.home) openHome();
+});
+$("home-link").addEventListener("click", openHome);
 $("thread-close").addEventListener("click", () => {
   ui.thread = null;
   render();

@@ -1,0 +1,280 @@
+import type { Button, HomeView, KnownBlock } from "@slack/types";
+import type { ApprovalKind, ApprovalRequest } from "../src/approvals/index.js";
+import { HOME_PAGE_SIZE } from "../src/domain/paging.js";
+import type { CommittedSpend, SpendFigures } from "../src/orders/spend.js";
+import { ACTION_APPROVE, ACTION_REJECT, ORDER_KIND_LABEL } from "./approvals.js";
+import {
+  actions,
+  button,
+  context,
+  divider,
+  escapeMrkdwn,
+  header,
+  SANDBOX_LABEL,
+  section,
+} from "./blocks.js";
+import { formatMoney } from "./format.js";
+import { formatRelative } from "./time.js";
+
+/**
+ * App Home: the person's own view of their connectivity — what waits on them, what they asked
+ * for and where it stands, what is being tracked, and what the team has committed to.
+ *
+ * The Approve / Reject buttons here are the approval message's own (same action ids, the
+ * request id as value), so a click runs the very handler, guards and exactly-once step of the
+ * channel buttons (src/slack/approvals.ts).
+ */
+
+/** Paging through *My requests*. */
+export const ACTION_HOME_PAGE = "home_page";
+/** Quick actions: `home_quick_<name>`, the value is the `/connect` command they run. */
+export const ACTION_HOME_QUICK = "home_quick";
+
+/** Requests shown in *Waiting on me* (the rest: `/connect approvals`). */
+export const HOME_WAITING_SHOWN = 10;
+/** Trackers shown in *Being tracked*. */
+export const HOME_TRACKED_SHOWN = 15;
+
+/** The quick actions: the same forms as the commands. */
+export const HOME_QUICK_ACTIONS = [
+  { name: "price_port", label: "Price a port", command: "price port" },
+  { name: "port_order", label: "Order a port", command: "port order" },
+  { name: "l2", label: "Order layer 2", command: "l2" },
+  { name: "iod", label: "Order IO-D", command: "iod" },
+  { name: "edge_quote", label: "Edge quote", command: "edge quote" },
+] as const;
+
+/** What the tracker follows, as Home shows it (a plain copy of the tracker's record). */
+export interface HomeTracked {
+  kind: "port-order" | "port" | "layer2" | "iod" | "edge-order";
+  id: string;
+  status?: string;
+  /** When the status last changed (or tracking started, before the first change). */
+  changedAt?: Date;
+  startedAt: Date;
+}
+
+export interface HomeInput {
+  userId: string;
+  sandbox: boolean;
+  /** The currency amounts are in; undefined: the account's (the provider names none). */
+  currency?: string;
+  now: Date;
+  /** Pending requests this person may decide, oldest first. */
+  waiting: readonly ApprovalRequest[];
+  /** One page of this person's requests, newest first. */
+  mine: {
+    records: readonly ApprovalRequest[];
+    page: number;
+    hasNext: boolean;
+    total: number;
+  };
+  /** What is being tracked for this person. */
+  tracked: readonly HomeTracked[];
+  spend: { team: CommittedSpend; mine: CommittedSpend };
+}
+
+const TRACKED_LABEL: Record<HomeTracked["kind"], string> = {
+  "port-order": "Port order",
+  port: "Port",
+  layer2: "Layer 2 connection",
+  iod: "IO-D service",
+  "edge-order": "Edge order",
+};
+
+/** The whole Home tab. */
+export function homeView(input: HomeInput): HomeView {
+  const blocks: KnownBlock[] = [
+    header("Your connectivity"),
+    context(`For <@${input.userId}>. Refreshed when a request or order you see changes.`),
+    ...quickActions(),
+    divider(),
+    ...waitingOnMe(input),
+    divider(),
+    ...myRequests(input),
+    divider(),
+    ...beingTracked(input),
+    divider(),
+    ...committedSpendBlocks(input),
+  ];
+  if (input.sandbox) blocks.push(context(SANDBOX_LABEL));
+  return { type: "home", callback_id: "connect_home", blocks: blocks.slice(0, 100) };
+}
+
+function quickActions(): KnownBlock[] {
+  return [
+    actions(
+      "home_quick",
+      HOME_QUICK_ACTIONS.map((quick) =>
+        button(quick.label, `${ACTION_HOME_QUICK}_${quick.name}`, quick.command),
+      ),
+    ),
+  ];
+}
+
+function kindLabel(kind: ApprovalKind): string {
+  return ORDER_KIND_LABEL[kind];
+}
+
+/** A Slack date token: each reader sees it in their own time zone. */
+function when(iso: string): string {
+  const seconds = Math.floor(Date.parse(iso) / 1000);
+  return Number.isFinite(seconds)
+    ? `<!date^${seconds}^{date_short_pretty} {time}|${escapeMrkdwn(iso)}>`
+    : escapeMrkdwn(iso);
+}
+
+function waitingOnMe(input: HomeInput): KnownBlock[] {
+  const blocks: KnownBlock[] = [header("Waiting on me")];
+  if (input.waiting.length === 0) {
+    blocks.push(section("Nothing is waiting for your decision."));
+    return blocks;
+  }
+  for (const record of input.waiting.slice(0, HOME_WAITING_SHOWN)) {
+    const price = record.price ? `\n*Price:* ${escapeMrkdwn(record.price.text)}` : "";
+    const lines = record.summary
+      .slice(0, 4)
+      .map((line) => `${escapeMrkdwn(line.label)}: ${escapeMrkdwn(line.value)}`)
+      .join(" · ");
+    blocks.push(
+      section(
+        `*${kindLabel(record.kind)}: ${escapeMrkdwn(record.title)}*\nRequested by <@${record.requester.userId}> ${when(record.createdAt)} · \`${record.id}\`${lines ? `\n${lines}` : ""}${price}`,
+      ),
+      actions(`home_decide_${record.id}`, [
+        button("Approve", ACTION_APPROVE, record.id, "primary"),
+        button("Reject", ACTION_REJECT, record.id, "danger"),
+      ]),
+    );
+  }
+  const more = input.waiting.length - HOME_WAITING_SHOWN;
+  if (more > 0) blocks.push(context(`…and ${more} more: \`/connect approvals\` lists them all.`));
+  return blocks;
+}
+
+/** What a person reads about their own request, by its state: where it stands and what next. */
+export function myRequestStatus(
+  record: ApprovalRequest,
+  live: HomeTracked | undefined,
+  now: Date,
+): string {
+  const by = record.decision ? ` by <@${record.decision.by}>` : "";
+  switch (record.status) {
+    case "pending":
+      return ":hourglass_flowing_sand: Waiting for an approver.";
+    case "approved":
+    case "executing":
+      return `:arrows_counterclockwise: Approved${by}; placing the order now.`;
+    case "placed": {
+      const id = record.result?.providerId
+        ? ` · \`${escapeMrkdwn(record.result.providerId)}\``
+        : "";
+      const status = live?.status ?? record.result?.status;
+      const changed = live?.changedAt ? ` (changed ${formatRelative(live.changedAt, now)})` : "";
+      return `:white_check_mark: Placed${id}${status ? ` · status *${escapeMrkdwn(status)}*${changed}` : ""}.`;
+    }
+    case "failed":
+      return `:x: Failed: ${escapeMrkdwn(record.error?.message ?? "the provider refused it")}\n*What to do:* fix the cause and ask an approver to press *Retry* on the request in the approvals channel, or submit a new request.`;
+    case "unknown":
+      return `:grey_question: Outcome unknown: ${escapeMrkdwn(record.error?.message ?? "the order was sent but no answer came")}\n*What to do:* nothing is resent on its own; an approver can *Look up again* (or *Place again* / *Mark as failed*) on the request in the approvals channel.`;
+    case "rejected":
+      return `:no_entry: Rejected${by}${record.decision?.reason ? `: ${escapeMrkdwn(record.decision.reason)}` : ""}.`;
+    case "cancelled":
+      return ":heavy_multiplication_x: Cancelled.";
+  }
+}
+
+/**
+ * The buttons a requester has on their own request. None yet; Withdraw (a pending request) is
+ * one line here: `record.status === "pending" ? [button("Withdraw", ACTION_WITHDRAW, record.id)] : []`.
+ */
+export function myRequestButtons(_record: ApprovalRequest): Button[] {
+  return [];
+}
+
+function myRequests(input: HomeInput): KnownBlock[] {
+  const { records, page, hasNext, total } = input.mine;
+  const blocks: KnownBlock[] = [header("My requests")];
+  if (total === 0) {
+    blocks.push(section("You have no requests yet. Order something with the buttons above."));
+    return blocks;
+  }
+  const byId = new Map(input.tracked.map((t) => [t.id, t]));
+  for (const record of records) {
+    const live = record.result?.providerId ? byId.get(record.result.providerId) : undefined;
+    blocks.push(
+      section(
+        `*${kindLabel(record.kind)}: ${escapeMrkdwn(record.title)}* · ${when(record.createdAt)} · \`${record.id}\`\n${myRequestStatus(record, live, input.now)}`,
+      ),
+    );
+    const buttons = myRequestButtons(record);
+    if (buttons.length > 0) blocks.push(actions(`home_mine_${record.id}`, buttons));
+  }
+  const first = page * HOME_PAGE_SIZE + 1;
+  const last = page * HOME_PAGE_SIZE + records.length;
+  blocks.push(context(`Requests ${first}–${last} of ${total}, newest first.`));
+  const paging: Button[] = [];
+  if (page > 0) paging.push(button("◀ Newer", `${ACTION_HOME_PAGE}_prev`, String(page - 1)));
+  if (hasNext) paging.push(button("Older ▶", `${ACTION_HOME_PAGE}_next`, String(page + 1)));
+  if (paging.length > 0) blocks.push(actions("home_mine_paging", paging));
+  return blocks;
+}
+
+function beingTracked(input: HomeInput): KnownBlock[] {
+  const blocks: KnownBlock[] = [header("Being tracked")];
+  if (input.tracked.length === 0) {
+    blocks.push(section("Nothing of yours is being tracked."));
+    return blocks;
+  }
+  const lines = input.tracked.slice(0, HOME_TRACKED_SHOWN).map((t) => {
+    const status = t.status ? `*${escapeMrkdwn(t.status)}*` : "_not read yet_";
+    const changed = t.changedAt
+      ? `changed ${formatRelative(t.changedAt, input.now)}`
+      : `tracked since ${formatRelative(t.startedAt, input.now)}`;
+    return `• ${TRACKED_LABEL[t.kind]} \`${escapeMrkdwn(t.id)}\` · ${status} · ${changed}`;
+  });
+  blocks.push(section(lines.join("\n")));
+  const more = input.tracked.length - HOME_TRACKED_SHOWN;
+  if (more > 0) blocks.push(context(`…and ${more} more: \`/connect track\` lists them all.`));
+  return blocks;
+}
+
+function figures(f: SpendFigures, currency: string): string {
+  if (f.orders === 0) return "nothing placed";
+  const orders = `${f.orders} order${f.orders === 1 ? "" : "s"}`;
+  return `${formatMoney(f.monthly)} ${currency} a month · ${formatMoney(f.total)} ${currency} committed in total (${orders})`;
+}
+
+function committedSpendBlocks(input: HomeInput): KnownBlock[] {
+  const currency = input.currency ? escapeMrkdwn(input.currency) : "(account currency)";
+  const { team, mine } = input.spend;
+  const blocks: KnownBlock[] = [
+    header("Committed spend"),
+    section(`*Team:* ${figures(team, currency)}\n*Mine:* ${figures(mine, currency)}`),
+  ];
+  const kinds = (Object.keys(team.byKind) as ApprovalKind[]).filter(
+    (kind) => team.byKind[kind].orders > 0,
+  );
+  if (kinds.length > 0) {
+    blocks.push(
+      section(
+        kinds
+          .map(
+            (kind) =>
+              `• ${kindLabel(kind)} — team: ${figures(team.byKind[kind], currency)}; mine: ${figures(mine.byKind[kind], currency)}`,
+          )
+          .join("\n"),
+      ),
+    );
+  }
+  const unpriced = team.withoutMonthly + team.withoutTotal;
+  blocks.push(
+    context(
+      `Everything placed through the bot, at the price the approver saw (an order cancelled later at the provider still counts).${
+        unpriced > 0
+          ? ` ${team.withoutMonthly} without a monthly amount and ${team.withoutTotal} without a total add nothing.`
+          : ""
+      } Amounts are in ${input.currency ? currency : "your account's currency (the provider names none)"}.`,
+    ),
+  );
+  return blocks;
+}
