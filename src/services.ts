@@ -1,4 +1,5 @@
 import type { ApprovalStore } from "./approvals/index.js";
+import type { OrderUpdates } from "./config.js";
 import type { Jobs } from "./jobs/index.js";
 import type { Logger } from "./log.js";
 import type { Metrics } from "./metrics.js";
@@ -53,6 +54,8 @@ export interface ApprovalSettings {
   approvers: string[];
   requesters: string[];
   allowSelfApproval: boolean;
+  /** Where a request's card goes: the requesting channel (default), the requester's DM, or nowhere. */
+  orderUpdates?: OrderUpdates;
 }
 
 /** Caches whoami for `ttlMs`; a failed look-up is not cached, so the next command retries. */
