@@ -136,3 +136,8 @@ export function orderEndedRequesterText(record: ApprovalRequest, progress: Order
   const outcome = trackedOutcomeLine(progress) ?? "";
   return `Your order *${escapeMrkdwn(record.title)}*: ${outcome}`;
 }
+
+/** The requester's direct message when the provider refused their approved order. */
+export function orderFailedRequesterText(record: ApprovalRequest): string {
+  return `:x: Your request *${escapeMrkdwn(record.title)}* was approved, but the provider refused the order: ${escapeMrkdwn(record.error?.message ?? "no reason given")}. Nothing was ordered; an approver can retry once the cause is fixed.`;
+}

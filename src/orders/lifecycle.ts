@@ -12,6 +12,7 @@ import {
 import type { OrderProgress } from "../../views/orderProgress.js";
 import {
   orderEndedRequesterText,
+  orderFailedRequesterText,
   requestCardReplyText,
   requestCardView,
 } from "../../views/requestCard.js";
@@ -235,6 +236,12 @@ export class OrderLifecycle {
       failedThreadText(error),
     );
     await this.refreshMessage(request.id);
+    await ctx.notifier.post({
+      scope: ctx.notifyScope,
+      key: `${ctx.notifyKey}:requester`,
+      channel: request.requester.userId,
+      text: orderFailedRequesterText({ ...request, error }),
+    });
   }
 
   /** Says what happened and offers the way forward (the buttons follow the look-up). */

@@ -1,12 +1,17 @@
+import type { KnownBlock } from "@slack/types";
 import { WebClient } from "@slack/web-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../../src/approvals/index.js";
+import { dcfRef } from "../../src/flows/pricing.js";
 import type { OrderSubmission } from "../../src/orders/index.js";
 import { submitForApproval } from "../../src/slack/approvals.js";
 import type { StandinMessage } from "../../src/standin/index.js";
+import { formatMoney, formatSpeed } from "../../views/format.js";
+import { PORT_ORDER_BLOCKS, PORT_ORDER_VIEW } from "../../views/portOrderModal.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
 import { waitFor } from "../harness/index.js";
 import { portOrderRequest } from "../harness/portOrders.js";
+import { readable } from "../views/support.js";
 
 /**
  * Issue 24 and issue 23 item 6, end to end through signed requests: the request card in the
@@ -241,6 +246,88 @@ describe("the request card", () => {
       .messages(REQUESTER_DM)
       .filter((m) => m.text.includes("card-e2e-1") && m.text.includes("Done"));
     expect(dm).toHaveLength(1);
+  });
+
+  it("through the order form in #general: the card there carries the provider's price", async () => {
+    const { env } = s;
+    const dcfs = await env.bot.services.provider.listDcfs({
+      where: { "dataCenterFacility.ready": true },
+    });
+    const dcf = dcfs.find((d) => d.username === s.dcf.username);
+    if (!dcf) throw new Error("the DCF vanished");
+    const ack = await env.connect("port order");
+    expect(ack.status).toBe(200);
+    await env.standin.waitForView(
+      STANDIN_IDS.requester,
+      (v) => v.view.callback_id === PORT_ORDER_VIEW,
+    );
+    await env.slack.fillView(STANDIN_IDS.requester, {
+      "Data center": { query: dcf.name ?? dcf.username ?? "", pick: dcfRef(dcf) },
+    });
+    await env.standin.waitForView(STANDIN_IDS.requester, (v) =>
+      (v.view.blocks as unknown as Array<{ block_id?: string }>).some(
+        (b) => b.block_id === PORT_ORDER_BLOCKS.speed,
+      ),
+    );
+    const speed = formatSpeed(s.dcf.speed);
+    await env.slack.fillView(STANDIN_IDS.requester, {
+      Speed: speed,
+      Term: "1 year (12 months)",
+      "Port name": "card-e2e-form",
+    });
+    const [price] = await env.bot.services.provider.pricePorts([
+      { dcf: dcf.id, speed: s.dcf.speed, durationUnit: "y" },
+    ]);
+    await env.standin.waitForView(STANDIN_IDS.requester, (v) =>
+      JSON.stringify(v.view.blocks).includes(formatMoney(price?.price)),
+    );
+    const submitted = await env.slack.submitView(STANDIN_IDS.requester);
+    expect(submitted.errors).toBeUndefined();
+    const card = await env.standin.waitForMessage(
+      STANDIN_IDS.general,
+      (m) =>
+        !m.thread_ts &&
+        JSON.stringify(m.blocks ?? []).includes("request_card_view_approvals") &&
+        JSON.stringify(m.blocks).includes("card-e2e-form"),
+    );
+    expect(readable(card.blocks as KnownBlock[])).toContain(formatMoney(price?.price));
+    expect(stateOf(card.blocks)).toBe("state_pending");
+  });
+
+  it("the provider refuses: the card says failed and why; the requester is told", async () => {
+    const { env } = s;
+    env.bot.sandbox!.faults.add({
+      match: "PUT /api/company/*/ports/orders",
+      status: 400,
+      body: { message: "Speed not available in this facility" },
+      times: 1,
+    });
+    const { approval, message } = await submit(
+      s,
+      order(s, "card-e2e-refused", STANDIN_IDS.general),
+    );
+    const card = cardIn(s, STANDIN_IDS.general, approval);
+    expect(card).toBeDefined();
+    await approve(s, message);
+    await waitFor(
+      async () => (await env.bot.services.approvals.store.get(approval.id))?.status === "failed",
+      { timeoutMs: 15_000, description: "the order refused" },
+    );
+    await waitFor(
+      () => stateOf(current(s, STANDIN_IDS.general, card!.ts).blocks) === "state_failed",
+      {
+        description: "the card to say it failed",
+      },
+    );
+    await env.standin.waitForMessage(
+      STANDIN_IDS.requester,
+      (m) => m.text.includes("card-e2e-refused") && m.text.includes("refused"),
+    );
+    await drained(s);
+    const shown = readable(current(s, STANDIN_IDS.general, card!.ts).blocks as KnownBlock[]);
+    expect(shown).toContain("Failed");
+    expect(replies(s, STANDIN_IDS.general, card!.ts).at(-1)).toContain("Failed");
+    expect(stateOf(current(s, STANDIN_IDS.approvals, message.ts).blocks)).toBe("state_failed");
   });
 
   it("a rejection shows the reason on the card and in its thread", async () => {

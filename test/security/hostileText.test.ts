@@ -303,6 +303,7 @@ const VIEW_CASES: Record<string, Case> = {
     requestCard.cardInDmText("not-in-channel", GENERAL),
     requestCard.cardInDmText("setting", undefined),
   ],
+  orderFailedRequesterText: (h) => requestCard.orderFailedRequesterText(approvalIn("failed", h)),
   orderEndedRequesterText: (h) =>
     requestCard.orderEndedRequesterText(approvalIn("placed", h), {
       status: h,
