@@ -107,7 +107,8 @@ export function requestCardView(
   blocks.push(context("Approvers decide in the approvals channel; updates follow in this thread."));
   return {
     text: truncate(
-      `${ORDER_KIND_LABEL[record.kind]} requested by <@${record.requester.userId}>: ${escapeMrkdwn(record.title)}${record.price ? ` · ${escapeMrkdwn(record.price.text)}` : ""} — ${state}`,
+      // Every word here is in the blocks too (Slack shows only the blocks).
+      `${ORDER_KIND_LABEL[record.kind]}: ${escapeMrkdwn(record.title)} · Requested by <@${record.requester.userId}>${record.price ? ` · Price: ${escapeMrkdwn(record.price.text)}` : ""} · ${state}`,
       3000,
     ),
     blocks: withSandboxLabel(blocks, record.sandbox),
