@@ -84,6 +84,8 @@ export interface OrderLifecycleOptions {
 
 /** Look-up outcomes are kept as long as approval records (at least 90 days). */
 const LOOK_UP_TTL_SECONDS = 100 * 24 * 3600;
+/** How long a requester, once told why their cards go to their DM, is not told again. */
+const CARD_NOTICE_SECONDS = 30 * 24 * 3600;
 /** A stale message update is followed by a fresh one at most this many times per call. */
 const MAX_REFRESH_ROUNDS = 3;
 
@@ -338,6 +340,15 @@ export class OrderLifecycle {
       previous = version;
       state = latest;
     }
+  }
+
+  /**
+   * Whether the requester should be told why their card is in their DM rather than in `where`:
+   * once per person and place for 30 days, not on every request (they know after the first).
+   */
+  async firstCardNotice(userId: string, where: string): Promise<boolean> {
+    const key = `${this.prefix}:card-notice:${userId}:${where}`;
+    return (await this.redis.set(key, "1", "EX", CARD_NOTICE_SECONDS, "NX")) === "OK";
   }
 
   /** The request card as it is rendered everywhere (its first post included). */

@@ -10,8 +10,8 @@ import type { Services } from "../services.js";
  * thread. Where it goes (`ORDER_UPDATES`):
  * - `channel` (default): the channel the request was asked in; a request asked in a DM, in the
  *   approvals channel itself, or where the bot is not a member goes to the requester's DM, with
- *   one sentence saying why when the channel refused it;
- * - `dm`: the requester's DM (told once why); `off`: no card.
+ *   one sentence saying why when the channel refused it (once per person and channel, 30 days);
+ * - `dm`: the requester's DM (told once why, likewise); `off`: no card.
  */
 
 /** Slack's answers that mean "not here": the card goes to the requester's DM instead. */
@@ -65,7 +65,8 @@ export async function postRequestCard(input: {
       }
     }
     if (!posted?.ts) {
-      if (reason) {
+      const where = reason === "setting" ? "setting" : (asked ?? "");
+      if (reason && (await services.orders.firstCardNotice(requester, where))) {
         await client.chat.postMessage({ channel: requester, text: cardInDmText(reason, asked) });
       }
       posted = await client.chat.postMessage({

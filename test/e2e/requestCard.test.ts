@@ -405,10 +405,14 @@ describe("the request card", () => {
       await drained(s);
       // Every later change went to the card in the DM; the reason was not said again.
       expect(why().length - before).toBe(1);
+      // A second request there: its card in the DM too, and the reason is not repeated.
+      const second = await submit(s, order(s, "card-e2e-noinvite-2", STANDIN_IDS.general));
+      expect(cardIn(s, REQUESTER_DM, second.approval)).toBeDefined();
+      expect(why().length - before).toBe(1);
       const refused = env.standin
         .calls("chat.postMessage")
         .filter((c) => (c.args as { channel?: string }).channel === STANDIN_IDS.general && !c.ok);
-      expect(refused.length).toBe(1);
+      expect(refused.length).toBe(2);
     } finally {
       env.standin.setBotMembership(STANDIN_IDS.general, true);
     }
