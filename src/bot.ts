@@ -202,6 +202,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       // one grep follows an order from the approval click to placement and tracking.
       readTarget: (target, companyName) =>
         withRequestId(`${target.kind}-${target.id}`, () => readTarget(target, companyName)),
+      // Tracking's statuses and end reach the request card and the approval message.
+      trackingObserver: orders.trackingObserver(),
       quotes: edgeQuoteCallbacks({ provider: api, logger, sandbox: sandboxed }),
       placement: {
         ...placement,
@@ -220,7 +222,11 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       clock: sandbox?.clock ?? systemClock,
       logger,
       metrics,
-      approvals: { store: approvalStore, ...approvalPolicy(config, standin !== undefined) },
+      approvals: {
+        store: approvalStore,
+        ...approvalPolicy(config, standin !== undefined),
+        orderUpdates: config.orderUpdates,
+      },
       jobs,
       orders,
       homePages: redisHomePages(redis, `${prefix}:home`),

@@ -48,6 +48,10 @@ const idList = z
     error: "must be comma-separated Slack user (U…/W…) or user group (S…) IDs",
   });
 
+/** `ORDER_UPDATES`: where a request's card goes (README, "Where progress is posted"). */
+export const ORDER_UPDATES = ["channel", "dm", "off"] as const;
+export type OrderUpdates = (typeof ORDER_UPDATES)[number];
+
 const environmentSchema = z
   .object({
     SLACK_BOT_TOKEN: optionalText.refine((v) => v === undefined || v.startsWith("xoxb-"), {
@@ -80,6 +84,11 @@ const environmentSchema = z
     APPROVERS: idList,
     REQUESTERS: idList,
     ALLOW_SELF_APPROVAL: optionalText.pipe(booleanText.optional()).transform((v) => v ?? false),
+    ORDER_UPDATES: optionalText
+      .pipe(
+        z.enum(ORDER_UPDATES, { error: `must be one of ${ORDER_UPDATES.join(", ")}` }).optional(),
+      )
+      .transform((v) => v ?? "channel"),
     SANDBOX_PORT: portSetting(4010),
     WORKERS: optionalText.pipe(booleanText.optional()).transform((v) => v ?? true),
     LOG_LEVEL: optionalText.pipe(
@@ -135,6 +144,12 @@ export interface Config {
     requesters: string[];
     allowSelfApproval: boolean;
   };
+  /**
+   * Where a request's card (its state, updated in place, and a thread of its steps) is posted:
+   * the channel it was asked in, the requester's DM, or nowhere (the approvals channel and the
+   * requester's DMs always get everything).
+   */
+  orderUpdates: OrderUpdates;
   sandboxPort: number;
   /** Run the background workers inside the bot process (false when `npm run worker` runs them). */
   workers: boolean;
@@ -193,6 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       requesters: e.REQUESTERS,
       allowSelfApproval: e.ALLOW_SELF_APPROVAL,
     },
+    orderUpdates: e.ORDER_UPDATES,
     sandboxPort: e.SANDBOX_PORT,
     workers: e.WORKERS,
     logLevel: e.LOG_LEVEL ?? "info",

@@ -1,4 +1,5 @@
 import type { ApprovalStore } from "./approvals/index.js";
+import type { OrderUpdates } from "./config.js";
 import type { HomePages } from "./flows/home.js";
 import type { Jobs } from "./jobs/index.js";
 import type { Logger } from "./log.js";
@@ -56,6 +57,8 @@ export interface ApprovalSettings {
   approvers: string[];
   requesters: string[];
   allowSelfApproval: boolean;
+  /** Where a request's card goes: the requesting channel (default), the requester's DM, or nowhere. */
+  orderUpdates?: OrderUpdates;
 }
 
 /**

@@ -28,6 +28,15 @@ describe("loadConfig", () => {
     });
   });
 
+  it("reads ORDER_UPDATES: channel by default, dm or off, anything else refused", () => {
+    expect(loadConfig({}).orderUpdates).toBe("channel");
+    expect(loadConfig({ ORDER_UPDATES: "dm" }).orderUpdates).toBe("dm");
+    expect(loadConfig({ ORDER_UPDATES: " off " }).orderUpdates).toBe("off");
+    expect(problemsOf({ ORDER_UPDATES: "everywhere" })).toEqual([
+      "ORDER_UPDATES must be one of channel, dm, off",
+    ]);
+  });
+
   it("selects HTTP mode with a bot token and signing secret", () => {
     const config = loadConfig({
       SLACK_BOT_TOKEN: "xoxb-1-2-3",

@@ -17,6 +17,7 @@ import {
   truncate,
   withSandboxLabel,
 } from "./blocks.js";
+import { type OrderProgress, stateBlockId, trackedOutcomeLine } from "./orderProgress.js";
 import type { Reply } from "./reply.js";
 
 export const ACTION_APPROVE = "approval_approve";
@@ -66,17 +67,34 @@ export const ORDER_KIND_LABEL: Record<ApprovalKind, string> = {
 };
 
 /** The status in plain words, as the message's status line says it (the fallback text). */
-function statusWords(record: ApprovalRequest): string {
-  return STATUS_LINE[record.status].replace(/:[a-z_]+:\s*/g, "").replace(/\*/g, "");
+/** The status line's headline in plain words (for the fallback text). */
+function statusWords(record: ApprovalRequest, progress?: OrderProgress): string {
+  return stateHeadline(record, progress)
+    .replace(/:[a-z_]+:\s*/g, "")
+    .replace(/\*/g, "");
 }
 
 function kindLabel(record: ApprovalRequest): string {
   return ORDER_KIND_LABEL[record.kind];
 }
 
-/** The status line alone (also used in thread replies). */
-export function approvalStatusLine(record: ApprovalRequest): string {
-  const parts = [STATUS_LINE[record.status]];
+/** The state; for a placed order, how it ended (tracking) or its latest status. */
+function stateHeadline(record: ApprovalRequest, progress?: OrderProgress): string {
+  const ended = record.status === "placed" ? trackedOutcomeLine(progress) : undefined;
+  const tracked =
+    record.status === "placed" && !ended && progress?.status
+      ? `${STATUS_LINE.placed} · now *${escapeMrkdwn(progress.status)}*`
+      : undefined;
+  return ended ?? tracked ?? STATUS_LINE[record.status];
+}
+
+/**
+ * The status line alone (also used in thread replies). A placed order whose tracking ended
+ * shows how it ended (done, failed, cancelled), not "Ordered" forever; while it is tracked, its
+ * latest status.
+ */
+export function approvalStatusLine(record: ApprovalRequest, progress?: OrderProgress): string {
+  const parts = [stateHeadline(record, progress)];
   if (record.decision) {
     parts.push(
       `${record.decision.action === "approve" ? "approved" : "rejected"} by <@${record.decision.by}>`,
@@ -100,7 +118,7 @@ export function approvalStatusLine(record: ApprovalRequest): string {
  */
 export function approvalMessageView(
   record: ApprovalRequest,
-  options: { lastLookUp?: LookUpOutcome } = {},
+  options: { lastLookUp?: LookUpOutcome; progress?: OrderProgress } = {},
 ): Reply {
   const blocks: KnownBlock[] = [
     header(`${kindLabel(record)}: ${record.title}`),
@@ -116,12 +134,15 @@ export function approvalMessageView(
     );
   }
   if (record.price) blocks.push(section(`*Price:* ${escapeMrkdwn(record.price.text)}`));
-  blocks.push(section(approvalStatusLine(record)));
+  blocks.push({
+    ...section(approvalStatusLine(record, options.progress)),
+    block_id: stateBlockId(record, options.progress),
+  });
   const buttons = approverButtons(record, options.lastLookUp);
   if (buttons.length > 0) blocks.push(actions(`approval_${record.id}`, buttons));
   return {
     text: truncate(
-      `${kindLabel(record)}: ${escapeMrkdwn(record.title)} · Requested by <@${record.requester.userId}> · ${statusWords(record)}`,
+      `${kindLabel(record)}: ${escapeMrkdwn(record.title)} · Requested by <@${record.requester.userId}> · ${statusWords(record, options.progress)}`,
       3000,
     ),
     blocks: withSandboxLabel(blocks, record.sandbox),
@@ -251,6 +272,8 @@ export function approvalsListView(
   records: readonly ApprovalRequest[],
   links: ReadonlyMap<string, string>,
   scope: "pending" | "all",
+  /** What tracking said of placed orders, by request id (their final outcome once ended). */
+  progress: ReadonlyMap<string, OrderProgress> = new Map(),
 ): Reply {
   if (records.length === 0) {
     const text =
@@ -272,7 +295,7 @@ export function approvalsListView(
     // The link is the message's permalink from Slack's own API, never text from a person.
     const title = link ? `<${link}|${escapeMrkdwn(record.title)}>` : escapeMrkdwn(record.title);
     const price = record.price ? ` · ${escapeMrkdwn(record.price.text)}` : "";
-    const state = scope === "all" ? `\n${approvalStatusLine(record)}` : "";
+    const state = scope === "all" ? `\n${approvalStatusLine(record, progress.get(record.id))}` : "";
     blocks.push(
       section(
         `*${kindLabel(record)}:* ${title}\nby <@${record.requester.userId}> ${slackDate(record.createdAt)}${price} · \`${record.id}\`${state}`,

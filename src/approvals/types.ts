@@ -82,6 +82,11 @@ export const slackRefsSchema = z
     /** Where the requester asked (a DM or channel), to tell them about the outcome. */
     requesterChannel: z.string().max(200).optional(),
     requesterTs: z.string().max(200).optional(),
+    /** The request card: where it was posted (the requesting channel or the requester's DM). */
+    cardChannel: z.string().max(200).optional(),
+    cardTs: z.string().max(200).optional(),
+    /** The approval message's permalink (Slack's chat.getPermalink), for the card's button. */
+    approvalLink: z.string().max(200).optional(),
   })
   .catchall(z.string().max(200));
 export type SlackRefs = z.infer<typeof slackRefsSchema>;

@@ -18,7 +18,7 @@ import {
   type ProviderRateLimiter,
 } from "./rateLimiter.js";
 import type { TrackingSchedule } from "./schedule.js";
-import type { AcceptanceReminders } from "./tracker.js";
+import type { AcceptanceReminders, TrackingObserver } from "./tracker.js";
 import { type ReadOrder, type ReadTarget, Tracker } from "./tracker.js";
 
 export {
@@ -128,6 +128,8 @@ export interface StartJobsOptions<QuoteResult = unknown> {
     retryBaseMs?: number;
     retryMaxMs?: number;
   };
+  /** Told of each status and end of a tracker started with a `ref` (src/orders' request card). */
+  trackingObserver?: TrackingObserver;
   trackerSettings?: {
     schedule?: TrackingSchedule;
     deadlineDays?: number;
@@ -229,6 +231,7 @@ export async function startJobs<QuoteResult = unknown>(
     logger,
     metrics,
     notifier,
+    observer: options.trackingObserver,
     readTarget: options.readTarget,
     readOrder: options.readOrder,
     now: options.now,

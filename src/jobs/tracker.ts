@@ -4,6 +4,7 @@ import { loaReminderDue } from "../domain/loa.js";
 import {
   isTerminalStatus,
   isTrackTargetKind,
+  statusEnding,
   statusKey,
   TRACK_TARGET_KINDS,
   type TrackTarget,
@@ -99,6 +100,8 @@ export interface TrackInput {
   kind?: OrderKind;
   /** The company a layer 2 connection waits on (its destCompany), named while it waits. */
   counterparty?: string;
+  /** The caller's own reference (an approval request's id), handed back to the observer. */
+  ref?: string;
 }
 
 export interface TrackedOrder {
@@ -113,6 +116,7 @@ export interface TrackedOrder {
   /** A port order's LOA flavour; "on-net" for other targets, where it means nothing. */
   kind: OrderKind;
   counterparty?: string;
+  ref?: string;
   startedAt: Date;
   open: boolean;
   status?: string;
@@ -145,6 +149,23 @@ export type StopResult =
   | { ok: true; tracking: TrackedOrder }
   | { ok: false; reason: "not-tracked" | "not-allowed" };
 
+/**
+ * What a tracker reports to its observer after it told the thread: a status (the first one
+ * read, or a change) or its end. `eventKey` is unique per event and the same when a step is
+ * repeated after a crash, so the observer can say each once.
+ */
+export interface TrackingEvent {
+  ref: string;
+  target: TrackTarget;
+  eventKey: string;
+  status?: string;
+  /** Set when tracking ended: how. `stopped` covers a person's stop and the deadline. */
+  ended?: { outcome: "done" | "failed" | "cancelled" | "stopped"; detail?: string };
+}
+
+/** Told of every status and end of a tracker started with a `ref` (src/orders: the card). */
+export type TrackingObserver = (event: TrackingEvent) => Promise<void>;
+
 export class TrackInputError extends Error {
   constructor(message: string) {
     super(message);
@@ -160,6 +181,8 @@ export interface TrackerOptions {
   logger: Logger;
   metrics?: Pick<Metrics, "jobOutcomes">;
   notifier: Pick<Notifier, "post" | "update">;
+  /** Told of each status and end of trackers that carry a `ref`; a failure is logged, not retried. */
+  observer?: TrackingObserver;
   /** Reads every kind of target; needed only where tracking jobs are processed. */
   readTarget?: ReadTarget;
   /** Reads port and Edge orders where no `readTarget` is given (the older option). */
@@ -226,6 +249,7 @@ const F = {
   endReason: "endReason",
   target: "tk",
   counterparty: "cp",
+  ref: "ref",
   waitSince: "wsince",
   waitReminders: "wrem",
 } as const;
@@ -309,6 +333,7 @@ export class Tracker {
   private readonly logger: Logger;
   private readonly metrics?: Pick<Metrics, "jobOutcomes">;
   private readonly notifier: Pick<Notifier, "post" | "update">;
+  private readonly observer?: TrackingObserver;
   private readonly readTarget?: ReadTarget;
   private readonly now: () => Date;
   private readonly random: () => number;
@@ -331,6 +356,7 @@ export class Tracker {
     this.logger = options.logger;
     this.metrics = options.metrics;
     this.notifier = options.notifier;
+    this.observer = options.observer;
     this.readTarget = options.readTarget ?? ordersOnly(options.readOrder);
     this.now = options.now ?? (() => new Date());
     this.random = options.random ?? Math.random;
@@ -367,6 +393,7 @@ export class Tracker {
     };
     if (input.statusMessageTs) fields[F.line] = input.statusMessageTs;
     if (input.counterparty) fields[F.counterparty] = input.counterparty;
+    if (input.ref) fields[F.ref] = input.ref;
     const created = await this.scripts.track(
       [this.recordKey(target), this.indexKey()],
       [indexMember(target), startedAt, input.requestedBy, ...Object.entries(fields).flat()],
@@ -445,6 +472,10 @@ export class Tracker {
       channel: record.channel,
       threadTs: record.threadTs,
       text: stoppedText(record, by),
+    });
+    await this.observe(record, "stopped", {
+      status: record.status,
+      ended: { outcome: "stopped", detail: `stopped by ${by}` },
     });
     const job = await this.queue.getJob(trackJobIdOf(record.target));
     // An active step finds the record ended and completes on its own.
@@ -574,6 +605,7 @@ export class Tracker {
     };
     if (first) {
       await this.showStatusLine(record, read, 0);
+      await this.observe(record, "first", { status: read.status });
       updates[F.changedAt] = String(now);
     } else if (changed) {
       await this.notifier.post({
@@ -584,6 +616,7 @@ export class Tracker {
         text: changeText(record, record, read),
       });
       await this.showStatusLine(record, read, seq);
+      await this.observe(record, `change:${seq}`, { status: read.status });
       updates[F.changedAt] = String(now);
       this.count("changed");
     } else {
@@ -712,8 +745,22 @@ export class Tracker {
         channel: record.channel,
         threadTs: record.threadTs,
         requestedBy: record.requestedBy,
+        ...(record.ref ? { ref: record.ref } : {}),
       });
     }
+    // An order done whose port is followed next has not ended for the person who asked.
+    const ending = statusEnding(record.target.kind, read.status);
+    await this.observe(record, `final:${keyPart(read.status)}`, {
+      status: read.status,
+      ...(portId || !ending
+        ? {}
+        : {
+            ended: {
+              outcome: ending === "success" ? "done" : ending,
+              ...(read.details ? { detail: read.details } : {}),
+            },
+          }),
+    });
     await this.end(record, statusKey(read.status), {
       [F.status]: read.status,
       [F.loa]: read.loaStatus ?? "",
@@ -741,6 +788,10 @@ export class Tracker {
       channel: record.channel,
       threadTs: record.threadTs,
       text: deadlineText(record, this.deadlineDays, record),
+    });
+    await this.observe(record, "deadline", {
+      status: record.status,
+      ended: { outcome: "stopped", detail: `not finished after ${this.deadlineDays} days` },
     });
     await this.end(record, "deadline", {});
     await this.changed(record);
@@ -825,6 +876,28 @@ export class Tracker {
    * default (14 days) more: a target can be quiet for longer than that default, and its status
    * line must still be found when it changes.
    */
+  /** Tells the observer (trackers with a `ref` only); its failure never fails the step. */
+  private async observe(
+    record: TrackedOrder,
+    step: string,
+    event: Pick<TrackingEvent, "status" | "ended">,
+  ): Promise<void> {
+    if (!this.observer || !record.ref) return;
+    try {
+      await this.observer({
+        ref: record.ref,
+        target: record.target,
+        eventKey: `${this.notifyAs(record).scope}:${step}`,
+        ...event,
+      });
+    } catch (error) {
+      this.logger.error(
+        { target: record.target.kind, id: record.target.id, err: errorText(error) },
+        "tracker: the observer failed",
+      );
+    }
+  }
+
   private notifyAs(record: TrackedOrder): { scope: string; keepForSeconds: number } {
     const owner = isOrderTarget(record.target) ? "order" : record.target.kind;
     return {
@@ -920,6 +993,9 @@ function resolveTrackInput(input: TrackInput): { target: TrackTarget; kind: Orde
   ) {
     throw new TrackInputError("counterparty must be a company name of at most 200 characters");
   }
+  if (input.ref !== undefined && !ID_PATTERN.test(input.ref)) {
+    throw new TrackInputError("ref must be an id (letters, digits, ._:-; at most 128)");
+  }
   if (target.kind === "port-order" && input.kind === "edge") {
     throw new TrackInputError("an Edge order is tracked as an edge-order target");
   }
@@ -997,6 +1073,7 @@ function parseRecord(hash: Record<string, string> | null | undefined): TrackedOr
     requestedBy: hash[F.by] ?? "",
     kind,
     counterparty: hash[F.counterparty] || undefined,
+    ref: hash[F.ref] || undefined,
     startedAt: new Date(num(hash[F.started]) ?? 0),
     open: hash[F.state] === "open",
     status: hash[F.status] || undefined,

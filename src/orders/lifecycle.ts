@@ -9,6 +9,13 @@ import {
   placedThreadText,
   rejectedRequesterText,
 } from "../../views/approvals.js";
+import type { OrderProgress } from "../../views/orderProgress.js";
+import {
+  orderEndedRequesterText,
+  orderFailedRequesterText,
+  requestCardReplyText,
+  requestCardView,
+} from "../../views/requestCard.js";
 import type {
   ApprovalRequest,
   ApprovalStore,
@@ -24,9 +31,10 @@ import type {
   PlacementCallbacks,
   PlacementContext,
 } from "../jobs/placement.js";
-import type { Tracker } from "../jobs/tracker.js";
+import type { Tracker, TrackingEvent } from "../jobs/tracker.js";
 import type { ProviderApi } from "../provider/api.js";
 import { lookUpOrder, orderKind, placeOrder } from "./kinds.js";
+import { ProgressStore } from "./progress.js";
 
 /**
  * The order lifecycle's one owner: submit → approve → place → track → end. See README.md.
@@ -66,10 +74,18 @@ export interface OrderLifecycleOptions {
   redis: Redis;
   /** Key prefix, e.g. `connect:orders`. */
   prefix: string;
+  /**
+   * The hook for a *Withdraw* button on the request card (shown to everyone, honoured for the
+   * requester only by its handler), while the request is pending. Given by whoever implements
+   * withdrawing; without it the card has no such button.
+   */
+  withdrawActionId?: string;
 }
 
 /** Look-up outcomes are kept as long as approval records (at least 90 days). */
 const LOOK_UP_TTL_SECONDS = 100 * 24 * 3600;
+/** How long a requester, once told why their cards go to their DM, is not told again. */
+const CARD_NOTICE_SECONDS = 30 * 24 * 3600;
 /** A stale message update is followed by a fresh one at most this many times per call. */
 const MAX_REFRESH_ROUNDS = 3;
 
@@ -79,6 +95,8 @@ export class OrderLifecycle {
   private readonly companyUsername: () => Promise<string>;
   private readonly redis: Redis;
   private readonly prefix: string;
+  private readonly progress: ProgressStore;
+  private readonly withdrawActionId?: string;
   private connected: (jobs: LifecycleJobs) => void = () => {};
   private readonly changeListeners: Array<(record: ApprovalRequest) => Promise<void>> = [];
   /** Resolves once the jobs exist: a callback the workers run before that waits for them. */
@@ -90,6 +108,8 @@ export class OrderLifecycle {
     this.companyUsername = options.companyUsername;
     this.redis = options.redis;
     this.prefix = options.prefix;
+    this.progress = new ProgressStore(options.redis, `${options.prefix}:progress`);
+    this.withdrawActionId = options.withdrawActionId;
     this.jobsReady = new Promise((resolve) => {
       this.connected = resolve;
     });
@@ -233,6 +253,12 @@ export class OrderLifecycle {
       failedThreadText(error),
     );
     await this.refreshMessage(request.id);
+    await ctx.notifier.post({
+      scope: ctx.notifyScope,
+      key: `${ctx.notifyKey}:requester`,
+      channel: request.requester.userId,
+      text: orderFailedRequesterText({ ...request, error }),
+    });
   }
 
   /** Says what happened and offers the way forward (the buttons follow the look-up). */
@@ -271,6 +297,7 @@ export class OrderLifecycle {
       threadTs,
       requestedBy: request.requester.userId,
       ...(counterparty ? { counterparty } : {}),
+      ref: request.id,
     });
   }
 
@@ -296,40 +323,151 @@ export class OrderLifecycle {
   }
 
   /**
-   * Updates the approval message to the request as it is now. Two writers (a click, a
-   * placement job) may render concurrently and enqueue out of order; the notifier sends in
-   * enqueue order, so after enqueueing, the record is read again: if it moved on meanwhile, the
-   * newer state is enqueued after ours. The last update queued therefore shows the latest state.
+   * Updates the approval message and the request card to the request as it is now (its record,
+   * and for a placed order what tracking said), and says a new state in the card's thread. Two
+   * writers (a click, a placement or tracking job) may render concurrently and enqueue out of
+   * order; the notifier sends in enqueue order, so after enqueueing, the record is read again:
+   * if it moved on meanwhile, the newer state is enqueued after ours. The last update queued
+   * therefore shows the latest state, on both messages, from the same read.
    */
   async refreshMessage(id: string): Promise<void> {
     const jobs = await this.jobsReady;
-    let record = await this.store.get(id);
+    let state = await this.readState(id);
     // Every change of a request comes through here (each step updates its message).
-    if (record) await this.changed(record);
+    if (state) await this.changed(state.record);
     let previous: string | undefined;
-    for (let round = 0; record && round < MAX_REFRESH_ROUNDS; round += 1) {
+    for (let round = 0; state && round < MAX_REFRESH_ROUNDS; round += 1) {
+      const { record, lookUp, progress, version } = state;
+      const key = previous ? `${version}:after:${previous}` : version;
       const { approvalChannel: channel, approvalTs: ts } = record.slack;
-      if (!channel || !ts) return;
-      const lookUp = record.status === "unknown" ? await this.lastLookUp(record) : undefined;
-      const version = `r${record.history.length}${lookUp ? `l${lookUp.count}` : ""}`;
-      const view = approvalMessageView(record, { lastLookUp: lookUp?.kind });
-      await jobs.notifier.update({
-        scope: scopeOf(record),
-        key: previous ? `message:${version}:after:${previous}` : `message:${version}`,
-        channel,
-        ts,
-        text: view.text,
-        blocks: view.blocks,
-      });
-      const latest = await this.store.get(id);
-      const latestLookUp = latest?.status === "unknown" ? await this.lastLookUp(latest) : undefined;
-      const latestVersion = latest
-        ? `r${latest.history.length}${latestLookUp ? `l${latestLookUp.count}` : ""}`
-        : version;
-      if (latestVersion === version) return;
+      if (channel && ts) {
+        const view = approvalMessageView(record, { lastLookUp: lookUp?.kind, progress });
+        await jobs.notifier.update({
+          scope: scopeOf(record),
+          key: `message:${key}`,
+          channel,
+          ts,
+          text: view.text,
+          blocks: view.blocks,
+        });
+      }
+      await this.updateCard(jobs, record, progress, key);
+      const latest = await this.readState(id);
+      if (!latest || latest.version === version) return;
       previous = version;
-      record = latest;
+      state = latest;
     }
+  }
+
+  /**
+   * Whether the requester should be told why their card is in their DM rather than in `where`:
+   * once per person and place for 30 days, not on every request (they know after the first).
+   */
+  async firstCardNotice(userId: string, where: string): Promise<boolean> {
+    const key = `${this.prefix}:card-notice:${userId}:${where}`;
+    return (await this.redis.set(key, "1", "EX", CARD_NOTICE_SECONDS, "NX")) === "OK";
+  }
+
+  /** The request card as it is rendered everywhere (its first post included). */
+  cardView(record: ApprovalRequest, progress?: OrderProgress) {
+    const { approvalLink } = record.slack;
+    return requestCardView(record, {
+      ...(progress ? { progress } : {}),
+      ...(approvalLink ? { approvalLink } : {}),
+      ...(this.withdrawActionId ? { withdrawActionId: this.withdrawActionId } : {}),
+    });
+  }
+
+  /** The request as it is now and its version (what changes it: steps, look-ups, tracking). */
+  private async readState(id: string) {
+    const record = await this.store.get(id);
+    if (!record) return undefined;
+    const lookUp = record.status === "unknown" ? await this.lastLookUp(record) : undefined;
+    const tracked = record.status === "placed" ? await this.progress.get(id) : undefined;
+    const version = `r${record.history.length}${lookUp ? `l${lookUp.count}` : ""}${tracked ? `p${tracked.n}` : ""}`;
+    return { record, lookUp, progress: tracked?.progress, version };
+  }
+
+  /**
+   * The request card (where the request was asked, or the requester's DM; posted by the Slack
+   * layer at submission): updated in place, and each step of the record said in its thread.
+   */
+  private async updateCard(
+    jobs: LifecycleJobs,
+    record: ApprovalRequest,
+    progress: OrderProgress | undefined,
+    key: string,
+  ): Promise<void> {
+    const { cardChannel: channel, cardTs: ts } = record.slack;
+    if (!channel || !ts) return;
+    const view = this.cardView(record, progress);
+    // The step's reply first, then the card: a reader who opens the thread sees the card's
+    // state as its last word. Keyed by the step, so a repeated refresh says it once.
+    if (record.status !== "pending") {
+      await jobs.notifier.post({
+        scope: scopeOf(record),
+        key: `card:step:${record.history.length}`,
+        channel,
+        threadTs: ts,
+        text: requestCardReplyText(record, undefined),
+      });
+    }
+    await jobs.notifier.update({
+      scope: scopeOf(record),
+      key: `card:${key}`,
+      channel,
+      ts,
+      text: view.text,
+      blocks: view.blocks,
+    });
+  }
+
+  // ── tracking: what the tracker says of a placed order ──────────────────────────────────
+
+  /** The tracker's observer (startJobs' `trackingObserver`). */
+  trackingObserver(): (event: TrackingEvent) => Promise<void> {
+    return (event) => this.onTracked(event);
+  }
+
+  /**
+   * A status or the end of a placed order's tracking: kept (once per event), said in the card's
+   * thread, shown on the card and the approval message, and at the end told to the requester.
+   */
+  private async onTracked(event: TrackingEvent): Promise<void> {
+    const jobs = await this.jobsReady;
+    const record = await this.store.get(event.ref);
+    if (!record) return;
+    const progress: OrderProgress = {
+      ...(event.status ? { status: event.status } : {}),
+      ...(event.ended ? { outcome: event.ended.outcome } : {}),
+      ...(event.ended?.detail ? { detail: event.ended.detail } : {}),
+    };
+    const n = await this.progress.record(record.id, event.eventKey, progress);
+    const { cardChannel, cardTs } = record.slack;
+    if (cardChannel && cardTs) {
+      await jobs.notifier.post({
+        scope: scopeOf(record),
+        key: `card:p${n}`,
+        channel: cardChannel,
+        threadTs: cardTs,
+        text: requestCardReplyText({ ...record, status: "placed" }, progress),
+      });
+    }
+    await this.refreshMessage(record.id);
+    const outcome = event.ended?.outcome;
+    if (outcome === "done" || outcome === "failed" || outcome === "cancelled") {
+      await jobs.notifier.post({
+        scope: scopeOf(record),
+        key: "end:requester",
+        channel: record.requester.userId,
+        text: orderEndedRequesterText(record, progress),
+      });
+    }
+  }
+
+  /** What tracking said of placed orders, by request id (for `/connect approvals all`). */
+  async progressOf(ids: readonly string[]): Promise<Map<string, OrderProgress>> {
+    return this.progress.many(ids);
   }
 
   /** Posts in the request's thread; a request whose message was never posted has none. */

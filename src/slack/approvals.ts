@@ -17,6 +17,7 @@ import {
   submittedText as submittedTextView,
   VIEW_REJECT_REASON,
 } from "../../views/approvals.js";
+import { ACTION_VIEW_IN_APPROVALS } from "../../views/requestCard.js";
 import {
   type ApprovalRequest,
   canApprove,
@@ -32,6 +33,7 @@ import type { OrderSubmission } from "../orders/index.js";
 import type { Services } from "../services.js";
 import { type CommandHandler, failureText, isStorageUnavailable } from "./connect.js";
 import type { ListenerRegistry } from "./listenerTable.js";
+import { postRequestCard } from "./requestCard.js";
 
 /**
  * Approvals in Slack: a submitted order becomes a request in the approvals channel; approvers
@@ -167,6 +169,7 @@ export async function postForApproval(input: {
         .then((r) => r.permalink)
         .catch(() => undefined)
     : undefined;
+  await postRequestCard({ services, client, approval, ...(link ? { approvalLink: link } : {}) });
   services.logger.info(
     {
       audit: "approval",
@@ -400,6 +403,11 @@ export function registerApprovalListeners(app: ListenerRegistry, services: Servi
     };
   }
 
+  // The card's *View in approvals* is a link; Slack still sends the click, which wants an ack.
+  app.action(ACTION_VIEW_IN_APPROVALS, async ({ ack }) => {
+    await ack();
+  });
+
   app.action(
     ACTION_APPROVE,
     approverAction(
@@ -560,5 +568,12 @@ export const listApprovals: CommandHandler = async (ctx) => {
       if (link) links.set(record.id, link);
     }),
   );
-  await ctx.reply(approvalsListView(pending, links, scope));
+  // The audit trail shows how each placed order ended (done, failed, cancelled), not "Ordered".
+  const progress =
+    scope === "all"
+      ? await ctx.services.orders.progressOf(
+          pending.filter((r) => r.status === "placed").map((r) => r.id),
+        )
+      : new Map();
+  await ctx.reply(approvalsListView(pending, links, scope, progress));
 };

@@ -363,6 +363,13 @@ export class SlackStandin {
     });
   }
 
+  /** Adds the bot to a channel or removes it (chat.postMessage there answers `not_in_channel`). */
+  setBotMembership(channel: string, member: boolean): void {
+    const found = this.workspace.resolveChannel(channel);
+    if (!found || found.is_im) throw new Error(`No channel ${channel} in the stand-in workspace`);
+    found.is_member = member;
+  }
+
   // ---- faults -------------------------------------------------------------------------------
 
   /** The next `count` calls of `method` fail: HTTP 429 + Retry-After, another status, or ok:false. */

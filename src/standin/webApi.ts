@@ -145,6 +145,8 @@ export const METHODS: Record<string, MethodHandler> = {
   "chat.postMessage": (args, ws) => {
     const channel = ws.resolveChannel(text(args.channel) ?? "");
     if (!channel) return fail("channel_not_found");
+    // As Slack without chat:write.public: the bot posts only where it is a member.
+    if (!channel.is_im && !channel.is_member) return fail("not_in_channel");
     const content = messageContent(args, true);
     if (isResult(content)) return content;
     const message = ws.postMessage({

@@ -34,12 +34,14 @@ import * as iodModal from "../../views/iodModal.js";
 import * as layer2Modal from "../../views/layer2Modal.js";
 import * as list from "../../views/list.js";
 import * as modalMetadata from "../../views/modalMetadata.js";
+import * as orderProgress from "../../views/orderProgress.js";
 import * as orders from "../../views/orders.js";
 import * as portOrderModal from "../../views/portOrderModal.js";
 import * as ports from "../../views/ports.js";
 import * as pricing from "../../views/pricing.js";
 import * as pricingModals from "../../views/pricingModals.js";
 import * as reply from "../../views/reply.js";
+import * as requestCard from "../../views/requestCard.js";
 import * as routers from "../../views/routers.js";
 import * as services from "../../views/services.js";
 import * as time from "../../views/time.js";
@@ -274,7 +276,15 @@ type Case = (h: string) => unknown;
 /** Every builder whose output reaches Slack as mrkdwn, fed hostile text. */
 const VIEW_CASES: Record<string, Case> = {
   // views/approvals.ts
-  approvalStatusLine: (h) => approvals.approvalStatusLine(approvalIn("failed", h)),
+  approvalStatusLine: (h) => [
+    approvals.approvalStatusLine(approvalIn("failed", h)),
+    approvals.approvalStatusLine(approvalIn("placed", h), { status: h }),
+    approvals.approvalStatusLine(approvalIn("placed", h), {
+      status: h,
+      outcome: "failed",
+      detail: h,
+    }),
+  ],
   approvalMessageView: (h) => [
     approvals.approvalMessageView(approvalIn("pending", h)),
     approvals.approvalMessageView(approvalIn("rejected", h)),
@@ -290,6 +300,57 @@ const VIEW_CASES: Record<string, Case> = {
       new Map([[approval.id, TRUSTED_LINK]]),
       "all",
     ),
+  // views/orderProgress.ts and views/requestCard.ts (the request card, issue 24)
+  trackedOutcomeLine: (h) =>
+    (["done", "failed", "cancelled", "stopped"] as const).map((outcome) =>
+      orderProgress.trackedOutcomeLine({ status: h, outcome, detail: h }),
+    ),
+  requestStateKey: (h) => orderProgress.requestStateKey({ status: "placed" }, { status: h }),
+  stateBlockId: (h) =>
+    orderProgress.stateBlockId({ status: "placed" }, { outcome: "failed", status: h }),
+  requestStateLine: (h) =>
+    (
+      [
+        "pending",
+        "approved",
+        "executing",
+        "rejected",
+        "cancelled",
+        "failed",
+        "unknown",
+        "placed",
+      ] as const
+    ).flatMap((status) => [
+      requestCard.requestStateLine(approvalIn(status, h), undefined),
+      requestCard.requestStateLine(approvalIn(status, h), { status: h }),
+      requestCard.requestStateLine(approvalIn(status, h), {
+        status: h,
+        outcome: "failed",
+        detail: h,
+      }),
+    ]),
+  requestCardView: (h) => [
+    requestCard.requestCardView(approvalIn("pending", h), {
+      approvalLink: TRUSTED_LINK,
+      withdrawActionId: "withdraw",
+    }),
+    requestCard.requestCardView(approvalIn("placed", h), { progress: { status: h } }),
+    requestCard.requestCardView(approvalIn("rejected", h)),
+  ],
+  requestCardReplyText: (h) =>
+    requestCard.requestCardReplyText(approvalIn("placed", h), { status: h, outcome: "done" }),
+  // Only Slack's own channel ids reach it; nothing a person typed.
+  cardInDmText: () => [
+    requestCard.cardInDmText("not-in-channel", GENERAL),
+    requestCard.cardInDmText("setting", undefined),
+  ],
+  orderFailedRequesterText: (h) => requestCard.orderFailedRequesterText(approvalIn("failed", h)),
+  orderEndedRequesterText: (h) =>
+    requestCard.orderEndedRequesterText(approvalIn("placed", h), {
+      status: h,
+      outcome: "cancelled",
+      detail: h,
+    }),
   personStepText: (h) => {
     const at = "2026-11-20T10:00:00.000Z";
     const steps = [
@@ -677,12 +738,14 @@ const VIEW_MODULES = {
   layer2Modal,
   list,
   modalMetadata,
+  orderProgress,
   orders,
   portOrderModal,
   ports,
   pricing,
   pricingModals,
   reply,
+  requestCard,
   routers,
   services,
   time,

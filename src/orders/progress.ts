@@ -1,0 +1,85 @@
+import type { Redis } from "ioredis";
+import type { OrderProgress } from "../../views/orderProgress.js";
+import { defineScript } from "../jobs/queues.js";
+
+/**
+ * What tracking said of a placed order, per request: one Redis hash
+ * `<prefix>:<approvalId>` with the latest `status`, `outcome` and `detail`, `n` (events so far)
+ * and `seen:<eventKey>` = the event's number. An event repeated after a crash gets its number
+ * back, so whatever is keyed by it (the card's reply) is said once. Kept as long as approval
+ * records (at least 90 days): `/connect approvals all` shows the outcome.
+ */
+
+const TTL_SECONDS = 100 * 24 * 3600;
+
+/** KEYS: the hash. ARGV: event key, status, outcome, detail, ttl. Returns the event's number. */
+const RECORD = `
+local seen = redis.call('HGET', KEYS[1], 'seen:' .. ARGV[1])
+if seen then return tonumber(seen) end
+local n = redis.call('HINCRBY', KEYS[1], 'n', 1)
+redis.call('HSET', KEYS[1], 'seen:' .. ARGV[1], n, 'status', ARGV[2], 'outcome', ARGV[3], 'detail', ARGV[4])
+redis.call('EXPIRE', KEYS[1], ARGV[5])
+return n
+`;
+
+const OUTCOMES = new Set(["done", "failed", "cancelled", "stopped"]);
+
+export class ProgressStore {
+  private readonly record_: ReturnType<typeof defineScript>;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {
+    this.record_ = defineScript(redis, "ordersProgressRecordV1", RECORD, 1);
+  }
+
+  /** Keeps one tracking event; returns its number (the same when the event is repeated). */
+  async record(id: string, eventKey: string, progress: OrderProgress): Promise<number> {
+    const n = await this.record_(
+      [this.key(id)],
+      [
+        eventKey,
+        (progress.status ?? "").slice(0, 200),
+        progress.outcome ?? "",
+        (progress.detail ?? "").slice(0, 300),
+        TTL_SECONDS,
+      ],
+    );
+    return Number(n);
+  }
+
+  async get(id: string): Promise<{ progress: OrderProgress; n: number } | undefined> {
+    return parse(await this.redis.hmget(this.key(id), "n", "status", "outcome", "detail"));
+  }
+
+  async many(ids: readonly string[]): Promise<Map<string, OrderProgress>> {
+    const out = new Map<string, OrderProgress>();
+    if (ids.length === 0) return out;
+    const pipeline = this.redis.pipeline();
+    for (const id of ids) pipeline.hmget(this.key(id), "n", "status", "outcome", "detail");
+    const results = (await pipeline.exec()) ?? [];
+    results.forEach(([, fields], index) => {
+      const id = ids[index];
+      const parsed = parse(fields as (string | null)[]);
+      if (id && parsed) out.set(id, parsed.progress);
+    });
+    return out;
+  }
+
+  private key(id: string): string {
+    return `${this.prefix}:${id}`;
+  }
+}
+
+function parse(
+  fields: (string | null)[] | undefined,
+): { progress: OrderProgress; n: number } | undefined {
+  const [n, status, outcome, detail] = fields ?? [];
+  if (!n || !Number.isFinite(Number(n))) return undefined;
+  const progress: OrderProgress = {};
+  if (status) progress.status = status;
+  if (outcome && OUTCOMES.has(outcome)) progress.outcome = outcome as OrderProgress["outcome"];
+  if (detail) progress.detail = detail;
+  return { progress, n: Number(n) };
+}

@@ -1,0 +1,95 @@
+import type { WebClient } from "@slack/web-api";
+import { type CardInDmReason, cardInDmText } from "../../views/requestCard.js";
+import type { ApprovalRequest } from "../approvals/index.js";
+import type { Services } from "../services.js";
+
+/**
+ * The request card's first post (issue 24). Like the approval message it is posted directly at
+ * submission, so its ts is known and recorded before anyone can act; every later update and
+ * thread reply goes through the notifier (src/orders/lifecycle.ts), in order with the approvals
+ * thread. Where it goes (`ORDER_UPDATES`):
+ * - `channel` (default): the channel the request was asked in; a request asked in a DM, in the
+ *   approvals channel itself, or where the bot is not a member goes to the requester's DM, with
+ *   one sentence saying why when the channel refused it (once per person and channel, 30 days);
+ * - `dm`: the requester's DM (told once why, likewise); `off`: no card.
+ */
+
+/** Slack's answers that mean "not here": the card goes to the requester's DM instead. */
+const NOT_HERE = new Set(["not_in_channel", "channel_not_found", "is_archived"]);
+
+/** A channel a card can be posted in (public C…, private G…); D… is a DM. */
+function isChannel(id: string | undefined): id is string {
+  return id !== undefined && /^[CG][A-Z0-9]+$/.test(id);
+}
+
+function slackErrorCode(error: unknown): string | undefined {
+  const code = (error as { data?: { error?: unknown } } | null)?.data?.error;
+  return typeof code === "string" ? code : undefined;
+}
+
+/** Posts the card of a request just posted for approval; never fails the submission. */
+export async function postRequestCard(input: {
+  services: Services;
+  client: WebClient;
+  approval: ApprovalRequest;
+  /** The approval message's permalink, for *View in approvals*. */
+  approvalLink?: string;
+}): Promise<void> {
+  const { services, client, approval } = input;
+  const setting = services.approvals.orderUpdates ?? "channel";
+  if (setting === "off") return;
+  const asked = approval.requester.channelId;
+  const requester = approval.requester.userId;
+  // Slack's permalinks are short; one that is not would not fit the record's field.
+  const approvalLink =
+    input.approvalLink && input.approvalLink.length <= 200 ? input.approvalLink : undefined;
+  const record: ApprovalRequest = {
+    ...approval,
+    slack: { ...approval.slack, ...(approvalLink ? { approvalLink } : {}) },
+  };
+  const view = services.orders.cardView(record);
+  try {
+    let reason: CardInDmReason | undefined;
+    let posted: { channel?: string; ts?: string } | undefined;
+    if (isChannel(asked) && asked !== services.approvals.channel) {
+      if (setting === "dm") reason = "setting";
+      else {
+        posted = await client.chat
+          .postMessage({ channel: asked, text: view.text, blocks: view.blocks })
+          .catch((error: unknown) => {
+            const code = slackErrorCode(error);
+            if (!code || !NOT_HERE.has(code)) throw error;
+            reason = "not-in-channel";
+            return undefined;
+          });
+      }
+    }
+    if (!posted?.ts) {
+      const where = reason === "setting" ? "setting" : (asked ?? "");
+      if (reason && (await services.orders.firstCardNotice(requester, where))) {
+        await client.chat.postMessage({ channel: requester, text: cardInDmText(reason, asked) });
+      }
+      posted = await client.chat.postMessage({
+        channel: requester,
+        text: view.text,
+        blocks: view.blocks,
+      });
+    }
+    if (!posted?.ts || !posted.channel) return;
+    await services.approvals.store.mergeSlackRefs(approval.id, {
+      cardChannel: posted.channel,
+      cardTs: posted.ts,
+      ...(approvalLink ? { approvalLink } : {}),
+    });
+    // Decided meanwhile (a quick approver): the card catches up through the notifier.
+    const now = await services.approvals.store.get(approval.id);
+    if (now && now.history.length !== approval.history.length) {
+      await services.orders.refreshMessage(approval.id);
+    }
+  } catch (error) {
+    services.logger.warn(
+      { err: error, approvalId: approval.id },
+      "could not post the request card; the approvals channel has everything",
+    );
+  }
+}

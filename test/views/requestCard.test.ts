@@ -1,0 +1,106 @@
+import { describe, expect, it } from "vitest";
+import type { ApprovalRequest } from "../../src/approvals/index.js";
+import { approvalMessageView, approvalsListView } from "../../views/approvals.js";
+import { requestStateKey } from "../../views/orderProgress.js";
+import { requestCardView, requestStateLine } from "../../views/requestCard.js";
+import { readable } from "./support.js";
+
+const base: ApprovalRequest = {
+  id: "apr_abcdefghijklmnop",
+  kind: "port",
+  title: "ams-core-9",
+  summary: [{ label: "Port name", value: "ams-core-9" }],
+  call: { operation: "createPortOrder", pathParams: { companyUsername: "acme" }, body: {} },
+  price: { total: 100, text: "1,200.00 for 12 months" },
+  requester: { userId: "U0REQUEST1", channelId: "C0GENERAL1" },
+  slack: { approvalChannel: "C0APPROVALS", approvalTs: "1700000000.000100" },
+  sandbox: false,
+  status: "pending",
+  attempts: 0,
+  history: [],
+  createdAt: "2026-11-12T13:05:00.000Z",
+  updatedAt: "2026-11-12T13:05:00.000Z",
+};
+const placed: ApprovalRequest = {
+  ...base,
+  status: "placed",
+  decision: { by: "U0APPROVE1", at: "2026-11-12T13:06:00.000Z", action: "approve" },
+  attempts: 1,
+  result: { providerId: "po-1", status: "created", record: {} },
+};
+const LINK = "https://slack.example/archives/C0APPROVALS/p1700000000000100";
+
+describe("the request card", () => {
+  it("says each state in words, the latest tracked status and how it ended", () => {
+    expect(requestStateLine(base, undefined)).toContain("Waiting for approval");
+    expect(requestStateLine({ ...placed, status: "approved" }, undefined)).toMatch(
+      /Approved\* by <@U0APPROVE1>/,
+    );
+    expect(requestStateLine(placed, undefined)).toContain("*Placed*, order `po-1`");
+    expect(requestStateLine(placed, { status: "PROVISIONING" })).toContain("*PROVISIONING*");
+    expect(
+      requestStateLine(placed, { status: "ERROR", outcome: "failed", detail: "no slot" }),
+    ).toContain("*Failed* (ERROR): no slot");
+    const rejected = {
+      ...base,
+      status: "rejected" as const,
+      decision: { by: "U0APPROVE1", at: base.createdAt, action: "reject" as const, reason: "no" },
+    };
+    expect(requestStateLine(rejected, undefined)).toContain("*Rejected* by <@U0APPROVE1>: no");
+    const withdrawn = {
+      ...base,
+      status: "cancelled" as const,
+      history: [
+        {
+          at: base.createdAt,
+          actor: "U0REQUEST1",
+          from: "pending" as const,
+          to: "cancelled" as const,
+        },
+      ],
+    };
+    expect(requestStateLine(withdrawn, undefined)).toContain("Withdrawn");
+  });
+
+  it("shows what, who, the price; links to the approval message; never the decision's buttons", () => {
+    const view = requestCardView(base, { approvalLink: LINK });
+    const shown = readable(view.blocks);
+    for (const expected of ["ams-core-9", "U0REQUEST1", "1,200.00 for 12 months", "Waiting"]) {
+      expect(shown).toContain(expected);
+    }
+    const json = JSON.stringify(view.blocks);
+    expect(json).toContain(LINK);
+    expect(json).not.toContain("approval_approve");
+    expect(json).not.toContain("approval_reject");
+  });
+
+  it("offers Withdraw only through the hook, and only while pending", () => {
+    expect(JSON.stringify(requestCardView(base).blocks)).not.toContain("Withdraw");
+    expect(JSON.stringify(requestCardView(base, { withdrawActionId: "w" }).blocks)).toContain(
+      '"action_id":"w"',
+    );
+    expect(JSON.stringify(requestCardView(placed, { withdrawActionId: "w" }).blocks)).not.toContain(
+      '"action_id":"w"',
+    );
+  });
+});
+
+describe("the final outcome (issue 23 item 6)", () => {
+  it("the approval message and the audit trail say how a placed order ended, with the card's state key", () => {
+    const progress = { status: "done", outcome: "done" as const };
+    const message = approvalMessageView(placed, { progress });
+    expect(readable(message.blocks)).toContain("Done");
+    expect(readable(message.blocks)).not.toContain("Ordered");
+    const card = requestCardView(placed, { progress });
+    const key = (blocks: unknown) =>
+      (blocks as Array<{ block_id?: string }>)
+        .map((b) => b.block_id)
+        .find((id) => id?.startsWith("state_"));
+    expect(key(message.blocks)).toBe(`state_${requestStateKey(placed, progress)}`);
+    expect(key(card.blocks)).toBe(key(message.blocks));
+    const list = approvalsListView([placed], new Map(), "all", new Map([[placed.id, progress]]));
+    expect(readable(list.blocks)).toContain("Done");
+    // Without progress it is still "Ordered" (tracking has not said anything yet).
+    expect(readable(approvalMessageView(placed).blocks)).toContain("Ordered");
+  });
+});
