@@ -14,17 +14,21 @@ import {
   type RejectOrigin,
   readRejectOrigin,
   rejectReasonModal,
-  submittedText as submittedTextView,
+  submittedView,
   VIEW_REJECT_REASON,
 } from "../../views/approvals.js";
+import type { Reply } from "../../views/reply.js";
 import {
   type ApprovalRequest,
+  type ApprovalRequirement,
   canApprove,
   canRequest,
   describeRefusal,
   describeState,
   type GroupMembers,
+  isListed,
   NameReservedError,
+  requirementFor,
   type TransitionResult,
 } from "../approvals/index.js";
 import type { OrderSubmission } from "../orders/index.js";
@@ -94,7 +98,18 @@ export async function storeForApproval(input: {
   if (!allowed.allowed) return { ok: false, message: allowed.message };
 
   try {
-    const approval = await settings.store.create({ ...submission, sandbox: services.sandbox });
+    // With a policy file, the rule for this kind and amount is fixed on the request now.
+    const requirement = settings.policy
+      ? requirementFor(settings.policy, {
+          kind: submission.kind,
+          monthly: submission.price?.monthly,
+        })
+      : undefined;
+    const approval = await settings.store.create({
+      ...submission,
+      sandbox: services.sandbox,
+      ...(requirement ? { requirement } : {}),
+    });
     return { ok: true, approval };
   } catch (error) {
     if (!(error instanceof NameReservedError)) throw error;
@@ -160,9 +175,41 @@ export async function postForApproval(input: {
   return { ok: true, approval, link };
 }
 
-/** Sentence for the requester after submitting. */
-export function submittedText(outcome: Extract<SubmitOutcome, { ok: true }>): string {
-  return submittedTextView(outcome.approval.title, outcome.link);
+/** The requester's confirmation after submitting, with its Withdraw button. */
+export function submittedReply(outcome: Extract<SubmitOutcome, { ok: true }>): Reply {
+  return submittedView(outcome.approval, outcome.link);
+}
+
+/**
+ * What a request needs: the requirement fixed on it when it was created under a policy file;
+ * otherwise (no file, or a request from before one) one approval from the approvers configured
+ * now — a policy's rule for it when there is a policy.
+ */
+export function requirementOf(
+  record: ApprovalRequest,
+  settings: Services["approvals"],
+): ApprovalRequirement {
+  if (record.requirement) return record.requirement;
+  if (settings.policy) {
+    return requirementFor(settings.policy, { kind: record.kind, monthly: record.price?.monthly });
+  }
+  return { rule: "", approvals: 1, from: settings.approvers, approvers: settings.approvers };
+}
+
+/** Whether a user may approve or reject this request (its requirement's approvers). */
+export function authorizeApprover(
+  client: WebClient,
+  settings: Services["approvals"],
+  userId: string,
+  record: ApprovalRequest,
+) {
+  return canApprove({
+    userId,
+    requesterId: record.requester.userId,
+    approvers: requirementOf(record, settings).approvers,
+    groupMembers: groupMembersVia(client),
+    allowSelfApproval: settings.allowSelfApproval,
+  });
 }
 
 /** Tells a person privately why their click changed nothing. */
@@ -237,14 +284,8 @@ export function registerApprovalListeners(app: ListenerRegistry, services: Servi
   const settings = services.approvals;
   const orders = services.orders;
 
-  async function authorize(client: WebClient, userId: string, record: ApprovalRequest) {
-    return canApprove({
-      userId,
-      requesterId: record.requester.userId,
-      approvers: settings.approvers,
-      groupMembers: groupMembersVia(client),
-      allowSelfApproval: settings.allowSelfApproval,
-    });
+  function authorize(client: WebClient, userId: string, record: ApprovalRequest) {
+    return authorizeApprover(client, settings, userId, record);
   }
 
   function audit(record: ApprovalRequest, by: string, action: string, outcome: string) {
@@ -362,7 +403,22 @@ export function registerApprovalListeners(app: ListenerRegistry, services: Servi
     ACTION_APPROVE,
     approverAction(
       "approve",
-      recordedStep("approve", "approved", (click) => orders.approve(click.record.id, click.userId)),
+      recordedStep("approve", "approved", async (click) => {
+        const requirement = requirementOf(click.record, settings);
+        // Whether this approver counts for "at least one from <group>" (a failed group look-up
+        // counts as not: the last approval is then refused, never wrongly completed).
+        const inGroup = requirement.atLeastOneFrom
+          ? (await isListed(
+              click.userId,
+              requirement.atLeastOneFrom.ids,
+              groupMembersVia(click.client),
+            )) === "yes"
+          : false;
+        return orders.approve(click.record.id, click.userId, {
+          inGroup,
+          ...(click.record.requirement ? {} : { fallback: requirement }),
+        });
+      }),
     ),
   );
 
