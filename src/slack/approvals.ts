@@ -20,21 +20,20 @@ import {
 import type { Reply } from "../../views/reply.js";
 import {
   type ApprovalRequest,
-  type ApprovalRequirement,
-  canApprove,
   canRequest,
   describeRefusal,
   describeState,
-  type GroupMembers,
-  isListed,
   NameReservedError,
   requirementFor,
   type TransitionResult,
 } from "../approvals/index.js";
 import type { OrderSubmission } from "../orders/index.js";
 import type { Services } from "../services.js";
+import { approveAs, authorizeApprover, groupMembersVia } from "./approvers.js";
 import { type CommandHandler, failureText, isStorageUnavailable } from "./connect.js";
 import type { ListenerRegistry } from "./listenerTable.js";
+
+export { approveAs, authorizeApprover, groupMembersVia, requirementOf } from "./approvers.js";
 
 /**
  * Approvals in Slack: a submitted order becomes a request in the approvals channel; approvers
@@ -48,14 +47,6 @@ export type SubmitOutcome = { ok: true; approval: ApprovalRequest; link?: string
 export type SubmitRefusal = { ok: false; message: string; field?: "name" };
 
 export type StoreOutcome = { ok: true; approval: ApprovalRequest } | SubmitRefusal;
-
-/** Members of a Slack user group, for approvers/requesters given as S… ids. */
-export function groupMembersVia(client: WebClient): GroupMembers {
-  return async (groupId) => {
-    const result = await client.usergroups.users.list({ usergroup: groupId });
-    return result.users ?? [];
-  };
-}
 
 /**
  * Turns a validated order into an approval request: checks who may request, stores it (its
@@ -178,38 +169,6 @@ export async function postForApproval(input: {
 /** The requester's confirmation after submitting, with its Withdraw button. */
 export function submittedReply(outcome: Extract<SubmitOutcome, { ok: true }>): Reply {
   return submittedView(outcome.approval, outcome.link);
-}
-
-/**
- * What a request needs: the requirement fixed on it when it was created under a policy file;
- * otherwise (no file, or a request from before one) one approval from the approvers configured
- * now — a policy's rule for it when there is a policy.
- */
-export function requirementOf(
-  record: ApprovalRequest,
-  settings: Services["approvals"],
-): ApprovalRequirement {
-  if (record.requirement) return record.requirement;
-  if (settings.policy) {
-    return requirementFor(settings.policy, { kind: record.kind, monthly: record.price?.monthly });
-  }
-  return { rule: "", approvals: 1, from: settings.approvers, approvers: settings.approvers };
-}
-
-/** Whether a user may approve or reject this request (its requirement's approvers). */
-export function authorizeApprover(
-  client: WebClient,
-  settings: Services["approvals"],
-  userId: string,
-  record: ApprovalRequest,
-) {
-  return canApprove({
-    userId,
-    requesterId: record.requester.userId,
-    approvers: requirementOf(record, settings).approvers,
-    groupMembers: groupMembersVia(client),
-    allowSelfApproval: settings.allowSelfApproval,
-  });
 }
 
 /** Tells a person privately why their click changed nothing. */
@@ -403,22 +362,9 @@ export function registerApprovalListeners(app: ListenerRegistry, services: Servi
     ACTION_APPROVE,
     approverAction(
       "approve",
-      recordedStep("approve", "approved", async (click) => {
-        const requirement = requirementOf(click.record, settings);
-        // Whether this approver counts for "at least one from <group>" (a failed group look-up
-        // counts as not: the last approval is then refused, never wrongly completed).
-        const inGroup = requirement.atLeastOneFrom
-          ? (await isListed(
-              click.userId,
-              requirement.atLeastOneFrom.ids,
-              groupMembersVia(click.client),
-            )) === "yes"
-          : false;
-        return orders.approve(click.record.id, click.userId, {
-          inGroup,
-          ...(click.record.requirement ? {} : { fallback: requirement }),
-        });
-      }),
+      recordedStep("approve", "approved", (click) =>
+        approveAs(services, click.client, click.record, click.userId),
+      ),
     ),
   );
 
