@@ -14,7 +14,6 @@ export {
 export {
   type ApprovalPolicy,
   defaultPolicy,
-  isDefaultPolicy,
   loadApprovalPolicy,
   MAX_APPROVALS,
   type PolicyParse,

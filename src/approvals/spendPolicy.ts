@@ -278,11 +278,6 @@ export function defaultPolicy(approvers: readonly string[]): ApprovalPolicy {
   return { groups: {}, rules: [{ name: "", approvals: 1, from: [...approvers] }] };
 }
 
-/** True for the policy `defaultPolicy` makes (no file): messages then say nothing about rules. */
-export function isDefaultPolicy(policy: ApprovalPolicy): boolean {
-  return policy.rules.length === 1 && policy.rules[0]?.name === "";
-}
-
 /** What a request of this kind and monthly amount needs (the first rule that matches). */
 export function requirementFor(
   policy: ApprovalPolicy,
