@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { WebClient } from "@slack/web-api";
 import { Redis } from "ioredis";
-import { ApprovalStore } from "./approvals/index.js";
+import { ApprovalStore, policyApprovers } from "./approvals/index.js";
 import { type Config, configuredSecrets } from "./config.js";
 import { withRequestId } from "./context.js";
 import { redisHomePages } from "./flows/home.js";
@@ -353,6 +353,14 @@ function healthCheck(redis: Redis, services: Services): () => Promise<HealthRepo
  * ordering works out of the box; configured values always win.
  */
 function approvalPolicy(config: Config, local: boolean): Config["approvals"] {
+  const { policy } = config.approvals;
+  // The policy file names who approves: everyone its rules name may approve something.
+  if (policy)
+    return {
+      ...config.approvals,
+      approvers: policyApprovers(policy),
+      ...(local ? { channel: config.approvals.channel ?? STANDIN_IDS.approvals } : {}),
+    };
   if (!local) return config.approvals;
   return {
     ...config.approvals,

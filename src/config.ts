@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { type ApprovalPolicy, loadApprovalPolicy } from "./approvals/spendPolicy.js";
 
 /**
  * The bot's configuration, read once from the environment (the pinned table in docs/DESIGN.md).
@@ -82,6 +83,7 @@ const environmentSchema = z
       error: "must be a Slack channel ID (C… or G…)",
     }),
     APPROVERS: idList,
+    APPROVAL_POLICY: optionalText,
     REQUESTERS: idList,
     ALLOW_SELF_APPROVAL: optionalText.pipe(booleanText.optional()).transform((v) => v ?? false),
     ORDER_UPDATES: optionalText
@@ -141,6 +143,8 @@ export interface Config {
   approvals: {
     channel?: string;
     approvers: string[];
+    /** The spend-aware policy from APPROVAL_POLICY; absent: one approval from `approvers`. */
+    policy?: ApprovalPolicy;
     requesters: string[];
     allowSelfApproval: boolean;
   };
@@ -170,13 +174,14 @@ export class ConfigError extends Error {
 /** Reads and validates the environment. Throws ConfigError listing every problem at once. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = environmentSchema.safeParse(env);
-  if (!parsed.success) {
-    // Name the variable and the rule, never the value: a value may be a secret.
-    const problems = parsed.error.issues.map(
-      (issue) => `${issue.path.join(".") || "environment"} ${issue.message}`,
-    );
-    throw new ConfigError(problems);
-  }
+  // Name the variable and the rule, never the value: a value may be a secret.
+  const problems = parsed.success
+    ? []
+    : parsed.error.issues.map(
+        (issue) => `${issue.path.join(".") || "environment"} ${issue.message}`,
+      );
+  const policy = readApprovalPolicy(env, problems);
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
   const slack: Config["slack"] = e.SLACK_APP_TOKEN
     ? {
@@ -205,6 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     approvals: {
       channel: e.APPROVALS_CHANNEL,
       approvers: e.APPROVERS,
+      ...(policy ? { policy } : {}),
       requesters: e.REQUESTERS,
       allowSelfApproval: e.ALLOW_SELF_APPROVAL,
     },
@@ -213,6 +219,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workers: e.WORKERS,
     logLevel: e.LOG_LEVEL ?? "info",
   };
+}
+
+/**
+ * The policy file named by APPROVAL_POLICY, read and checked now so that a mistake stops
+ * start-up with the other problems (each one: where in the file, and what is wrong).
+ */
+function readApprovalPolicy(
+  env: NodeJS.ProcessEnv,
+  problems: string[],
+): ApprovalPolicy | undefined {
+  const path = env.APPROVAL_POLICY?.trim();
+  if (!path) return undefined;
+  if ((env.APPROVERS ?? "").trim() !== "") {
+    problems.push(
+      "APPROVERS must not be set with APPROVAL_POLICY: the policy file names who approves (its groups and rules)",
+    );
+  }
+  const loaded = loadApprovalPolicy(path);
+  if (loaded.ok) return loaded.policy;
+  // The path is not a secret, and says which file to fix.
+  for (const problem of loaded.problems) problems.push(`APPROVAL_POLICY (${path}) ${problem}`);
+  return undefined;
 }
 
 /**

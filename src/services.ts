@@ -1,4 +1,4 @@
-import type { ApprovalStore } from "./approvals/index.js";
+import type { ApprovalPolicy, ApprovalStore } from "./approvals/index.js";
 import type { OrderUpdates } from "./config.js";
 import type { HomePages } from "./flows/home.js";
 import type { Jobs } from "./jobs/index.js";
@@ -50,11 +50,17 @@ export interface Clock {
 /** Real time: the provider's clock when it is a real provider. */
 export const systemClock: Clock = { now: () => new Date() };
 
-/** The approval policy (APPROVALS_CHANNEL, APPROVERS, REQUESTERS) and the durable record. */
+/**
+ * The approval policy (APPROVALS_CHANNEL, APPROVERS or APPROVAL_POLICY, REQUESTERS) and the
+ * durable record.
+ */
 export interface ApprovalSettings {
   store: ApprovalStore;
   channel?: string;
+  /** Everyone who may approve something (with a policy file: every id its rules name). */
   approvers: string[];
+  /** The spend-aware policy file's rules; absent: one approval from `approvers`. */
+  policy?: ApprovalPolicy;
   requesters: string[];
   allowSelfApproval: boolean;
   /** Where a request's card goes: the requesting channel (default), the requester's DM, or nowhere. */

@@ -2,9 +2,12 @@ import type { KnownBlock, ModalView } from "@slack/types";
 import type {
   ApprovalKind,
   ApprovalRequest,
+  ApprovalRequirement,
   HistoryEntry,
   PlacementError,
+  Refusal,
 } from "../src/approvals/index.js";
+import { describeRefusal, isWithdrawn, WITHDRAWN_NOTE } from "../src/approvals/messages.js";
 import {
   actions,
   button,
@@ -27,6 +30,11 @@ export const ACTION_RETRY = "approval_retry";
 export const ACTION_LOOK_UP_AGAIN = "approval_look_up_again";
 export const ACTION_PLACE_AGAIN = "approval_place_again";
 export const ACTION_MARK_FAILED = "approval_mark_failed";
+/**
+ * The requester's Withdraw button (its value is the request id). One id wherever the button is
+ * shown — the requester's confirmation, App Home, the request card — and one listener.
+ */
+export const ACTION_WITHDRAW = "approval_withdraw";
 export const VIEW_REJECT_REASON = "approval_reject_reason";
 export const BLOCK_REJECT_REASON = "reject_reason";
 export const INPUT_REJECT_REASON = "reason";
@@ -78,8 +86,9 @@ function kindLabel(record: ApprovalRequest): string {
   return ORDER_KIND_LABEL[record.kind];
 }
 
-/** The state; for a placed order, how it ended (tracking) or its latest status. */
+/** The state (a withdrawal said as such); for a placed order, how it ended (tracking) or its latest status. */
 function stateHeadline(record: ApprovalRequest, progress?: OrderProgress): string {
+  if (isWithdrawn(record)) return ":leftwards_arrow_with_hook: *Withdrawn by the requester*";
   const ended = record.status === "placed" ? trackedOutcomeLine(progress) : undefined;
   const tracked =
     record.status === "placed" && !ended && progress?.status
@@ -96,9 +105,12 @@ function stateHeadline(record: ApprovalRequest, progress?: OrderProgress): strin
 export function approvalStatusLine(record: ApprovalRequest, progress?: OrderProgress): string {
   const parts = [stateHeadline(record, progress)];
   if (record.decision) {
-    parts.push(
-      `${record.decision.action === "approve" ? "approved" : "rejected"} by <@${record.decision.by}>`,
-    );
+    // A request approved by several people names them all, in the order they approved.
+    const approvers =
+      record.decision.action === "approve" && (record.approvals?.length ?? 0) > 1
+        ? listOfMentions(record.approvals!.map((approval) => approval.by))
+        : `<@${record.decision.by}>`;
+    parts.push(`${record.decision.action === "approve" ? "approved" : "rejected"} by ${approvers}`);
   }
   if (record.decision?.reason) parts.push(`reason: ${escapeMrkdwn(record.decision.reason)}`);
   if (record.status === "placed" && record.result?.providerId) {
@@ -134,6 +146,7 @@ export function approvalMessageView(
     );
   }
   if (record.price) blocks.push(section(`*Price:* ${escapeMrkdwn(record.price.text)}`));
+  if (record.requirement) blocks.push(section(requirementText(record.requirement, record)));
   blocks.push({
     ...section(approvalStatusLine(record, options.progress)),
     block_id: stateBlockId(record, options.progress),
@@ -147,6 +160,58 @@ export function approvalMessageView(
     ),
     blocks: withSandboxLabel(blocks, record.sandbox),
   };
+}
+
+/**
+ * The policy rule a request was created under, and its progress: "*Rule:* 1,000 a month or
+ * more — 2 approvals from network or finance, at least one from finance" then
+ * "1 of 2 approvals: <@U…>" (or "0 of 2 approvals" before the first).
+ */
+export function requirementText(
+  requirement: ApprovalRequirement,
+  record: Pick<ApprovalRequest, "approvals" | "status">,
+): string {
+  const rule = `*Rule:* ${escapeMrkdwn(requirement.rule)} — ${requirementWords(requirement)}`;
+  const approvals = record.approvals ?? [];
+  // A single approval's record keeps no list: its decision says who.
+  if (requirement.approvals <= 1) return rule;
+  const who = approvals.length > 0 ? `: ${listOfMentions(approvals.map((a) => a.by))}` : "";
+  let progress = `${approvals.length} of ${requirement.approvals} approvals${who}`;
+  const group = requirement.atLeastOneFrom;
+  if (record.status === "pending" && group && !approvals.some((a) => a.inGroup)) {
+    progress += ` · one must come from *${escapeMrkdwn(group.name)}*`;
+  }
+  return `${rule}\n${progress}`;
+}
+
+/** "2 approvals from network or finance, at least one from finance", from the rule as written. */
+export function requirementWords(requirement: ApprovalRequirement): string {
+  const count = requirement.approvals === 1 ? "1 approval" : `${requirement.approvals} approvals`;
+  const from =
+    requirement.from.length > 0
+      ? ` from ${requirement.from.map(approverRefText).join(" or ")}`
+      : "";
+  const group = requirement.atLeastOneFrom
+    ? `, at least one from ${approverRefText(requirement.atLeastOneFrom.name)}`
+    : "";
+  return `${count}${from}${group}`;
+}
+
+/**
+ * A group name in bold, a Slack user id as a mention, a user group id as its id: a user group
+ * mention would notify every member each time a request is posted.
+ */
+export function approverRefText(ref: string): string {
+  if (/^[UW][A-Z0-9]{2,}$/.test(ref)) return `<@${ref}>`;
+  if (/^S[A-Z0-9]{2,}$/.test(ref)) return `user group \`${ref}\``;
+  return `*${escapeMrkdwn(ref)}*`;
+}
+
+/** "<@A>", "<@A> and <@B>", "<@A>, <@B> and <@C>". Ids only (never text a person typed). */
+function listOfMentions(userIds: readonly string[]): string {
+  const mentions = userIds.map((id) => `<@${escapeMrkdwn(id)}>`);
+  if (mentions.length <= 1) return mentions.join("");
+  return `${mentions.slice(0, -1).join(", ")} and ${mentions.at(-1)}`;
 }
 
 /** The way forward from each state that needs a person; none where nothing is left to decide. */
@@ -332,9 +397,29 @@ function slackDate(iso: string): string {
 export function personStepText(record: ApprovalRequest, entry: HistoryEntry): string | undefined {
   const who = `<@${entry.actor}>`;
   const name = `*${escapeMrkdwn(record.reconcileKey ?? record.title)}*`;
+  const needed = record.requirement?.approvals ?? 1;
+  if (entry.from === "pending" && entry.to === "pending") {
+    // One approval of several: the count is this entry's place among the approvals.
+    const at = record.history.indexOf(entry);
+    const count = record.history
+      .slice(0, at >= 0 ? at + 1 : undefined)
+      .filter((step) => step.from === "pending" && step.to === "pending").length;
+    const left = needed - count;
+    const group = record.requirement?.atLeastOneFrom;
+    const fromGroup =
+      group && !record.approvals?.some((a) => a.inGroup)
+        ? `, from *${escapeMrkdwn(group.name)}*`
+        : "";
+    return `:white_check_mark: Approved by ${who} (${count} of ${needed}). Waiting for ${left} more approval${left === 1 ? "" : "s"}${fromGroup}.`;
+  }
+  if (entry.to === "cancelled" && entry.note === WITHDRAWN_NOTE) {
+    return `:leftwards_arrow_with_hook: ${who} withdrew the request. Nothing will be ordered, and the name ${name} can be asked for again.`;
+  }
   if (entry.to === "approved") {
     if (entry.from === "pending")
-      return `:white_check_mark: Approved by ${who}. Placing the order now.`;
+      return needed > 1
+        ? `:white_check_mark: Approved by ${who} (${needed} of ${needed}). Placing the order now.`
+        : `:white_check_mark: Approved by ${who}. Placing the order now.`;
     if (entry.from === "failed") return `:repeat: ${who} asked to place the order again.`;
     if (entry.from === "unknown")
       return `:repeat: ${who} chose to place the order again after a look-up found nothing. Placing it now.`;
@@ -402,4 +487,65 @@ export function submittedText(title: string, permalink: string | undefined): str
   // The permalink comes from Slack's chat.getPermalink, not from a person.
   const where = permalink ? `<${permalink}|in the approvals channel>` : "in the approvals channel";
   return `:inbox_tray: Your request *${escapeMrkdwn(title)}* is waiting for approval ${where}. I'll post progress in its thread.`;
+}
+
+/**
+ * The requester's confirmation: where the request is, its id, and a Withdraw button (the
+ * request can be withdrawn while it waits; `/connect withdraw <id>` does the same).
+ */
+export function submittedView(
+  request: Pick<ApprovalRequest, "id" | "title" | "sandbox">,
+  permalink: string | undefined,
+): Reply {
+  const text = submittedText(request.title, permalink);
+  const blocks: KnownBlock[] = [
+    section(text),
+    context(
+      `Request \`${request.id}\` · changed your mind? *Withdraw* it while it waits, or \`/connect withdraw ${request.id}\``,
+    ),
+    actions(`withdraw_${request.id}`, [withdrawButton(request)]),
+  ];
+  return { text, blocks: withSandboxLabel(blocks, request.sandbox) };
+}
+
+/** The Withdraw button, asking first (withdrawing cannot be undone). */
+export function withdrawButton(request: Pick<ApprovalRequest, "id" | "title">) {
+  return {
+    ...button("Withdraw", ACTION_WITHDRAW, request.id),
+    confirm: {
+      title: { type: "plain_text" as const, text: "Withdraw the request?" },
+      text: {
+        type: "mrkdwn" as const,
+        text: truncate(
+          `*${escapeMrkdwn(request.title)}* will not be ordered, and approvers will see it was withdrawn.`,
+          300,
+        ),
+      },
+      confirm: { type: "plain_text" as const, text: "Withdraw" },
+      deny: { type: "plain_text" as const, text: "Keep it" },
+    },
+  };
+}
+
+/** The requester's answer once their request is withdrawn (replaces their confirmation). */
+export function withdrawnView(record: ApprovalRequest): Reply {
+  const name = escapeMrkdwn(record.reconcileKey ?? record.title);
+  const text = `:leftwards_arrow_with_hook: You withdrew *${escapeMrkdwn(record.title)}* (\`${record.id}\`). Nothing will be ordered, and the name *${name}* can be asked for again.`;
+  return { text, blocks: withSandboxLabel([section(text)], record.sandbox) };
+}
+
+/** Why a withdrawal changed nothing, said to the person who tried. */
+export function withdrawRefusedText(refusal: Refusal): string {
+  if (refusal.ok === false && "record" in refusal && refusal.reason === "not-pending") {
+    const record = refusal.record;
+    const decided = record.decision ? ` by <@${record.decision.by}>` : "";
+    const why =
+      record.status === "rejected"
+        ? `it was already rejected${decided}`
+        : record.status === "cancelled"
+          ? "it was already withdrawn"
+          : `it was already approved${decided}, and the order is ${record.status === "placed" ? "placed" : record.status === "failed" ? "not placed (it failed)" : "being placed"}`;
+    return `:no_entry: You can't withdraw *${escapeMrkdwn(record.title)}*: ${why}. Only a request still waiting for approval can be withdrawn.`;
+  }
+  return `:no_entry: ${describeRefusal(refusal)}`;
 }

@@ -29,6 +29,14 @@ export const FIELD = {
 } as const;
 
 const SLACK_FIELD_PREFIX = "slack.";
+/**
+ * One field per approver of a request that needs several (`approvedBy.<user id>` → JSON of a
+ * PartialApproval), so the approve script checks "already approved by this person" with one
+ * HEXISTS and counts approvals without parsing JSON (scripts.ts).
+ */
+export const APPROVED_BY_FIELD_PREFIX = "approvedBy.";
+/** Set to "1" once an approval from the requirement's `atLeastOneFrom` group is recorded. */
+export const GROUP_APPROVED_FIELD = "groupApproved";
 
 type Core = Pick<
   ApprovalRequest,
@@ -40,6 +48,7 @@ type Core = Pick<
   | "price"
   | "requester"
   | "sandbox"
+  | "requirement"
   | "createdAt"
 >;
 
@@ -54,6 +63,7 @@ export function encodeNewRecord(record: ApprovalRequest): string[] {
     price: record.price,
     requester: record.requester,
     sandbox: record.sandbox,
+    ...(record.requirement ? { requirement: record.requirement } : {}),
     createdAt: record.createdAt,
   };
   return [
@@ -128,9 +138,13 @@ export function decodeRecord(id: string, fields: Record<string, string>): Approv
       }
     });
   const slack: Record<string, string> = {};
+  const approvals: unknown[] = [];
   for (const [field, value] of Object.entries(fields)) {
     if (field.startsWith(SLACK_FIELD_PREFIX)) slack[field.slice(SLACK_FIELD_PREFIX.length)] = value;
+    if (field.startsWith(APPROVED_BY_FIELD_PREFIX)) approvals.push(json(field));
   }
+  // Oldest first: "1 of 2 approvals: <@first>".
+  approvals.sort((a, b) => String(atOf(a)).localeCompare(String(atOf(b))));
   const attemptsText = fields[FIELD.attempts];
   const candidate = {
     ...(typeof core === "object" && core !== null ? core : {}),
@@ -146,6 +160,7 @@ export function decodeRecord(id: string, fields: Record<string, string>): Approv
     decision: json(FIELD.decision),
     result: json(FIELD.result),
     error: json(FIELD.error),
+    ...(approvals.length > 0 ? { approvals } : {}),
     history,
   };
   if (problems.length > 0) throw new ApprovalRecordError(id, problems);
@@ -160,4 +175,8 @@ export function decodeRecord(id: string, fields: Record<string, string>): Approv
     );
   }
   return parsed.data;
+}
+
+function atOf(value: unknown): unknown {
+  return typeof value === "object" && value !== null ? (value as { at?: unknown }).at : undefined;
 }

@@ -1,4 +1,4 @@
-export { describeRefusal, describeState } from "./messages.js";
+export { describeRefusal, describeState, isWithdrawn, WITHDRAWN_NOTE } from "./messages.js";
 export { NameReservedError, type NameScope, nameScope, normalizedName } from "./names.js";
 export { type PersistentlyOptions, persistently } from "./persistently.js";
 export {
@@ -8,12 +8,25 @@ export {
   canApprove,
   canRequest,
   type GroupMembers,
+  isListed,
   mentions,
   type RequestDecision,
 } from "./policy.js";
 export {
+  type ApprovalPolicy,
+  defaultPolicy,
+  loadApprovalPolicy,
+  MAX_APPROVALS,
+  type PolicyParse,
+  type PolicyRule,
+  parseApprovalPolicy,
+  policyApprovers,
+  requirementFor,
+} from "./spendPolicy.js";
+export {
   ApprovalStore,
   type ApprovalStoreOptions,
+  type ApproveInput,
   type ClaimGuard,
   type DecideInput,
   type ListOptions,

@@ -12,7 +12,13 @@ export function describeRefusal(refusal: Refusal): string {
     case "invalid-record":
       return "This request is stored in a form I can't read, so I won't act on it. Please ask an admin.";
     case "not-requester":
-      return `Only the requester (<@${refusal.record.requester.userId}>) can cancel this request.`;
+      return `Only the requester (<@${refusal.record.requester.userId}>) can withdraw this request.`;
+    case "already-approved-by-you":
+      return `Your approval is already counted${progressOf(refusal.record)}; it needs another approver.`;
+    case "group-required": {
+      const group = refusal.record.requirement?.atLeastOneFrom?.name ?? "the required group";
+      return `This request needs its last approval from someone in *${group}*, so yours can't be the one that completes it${progressOf(refusal.record)}.`;
+    }
     case "reason-required":
       return "Please give a reason for rejecting the request.";
     case "stale-attempt":
@@ -31,13 +37,13 @@ export function describeState(record: ApprovalRequest): string {
     : undefined;
   switch (record.status) {
     case "pending":
-      return "This request is still waiting for approval.";
+      return `This request is still waiting for approval${progressOf(record)}.`;
     case "approved":
       return `Already ${decided ?? "approved"}; the order is about to be placed.`;
     case "rejected":
       return `Already ${decided ?? "rejected"}.`;
     case "cancelled":
-      return `The requester cancelled this request ${slackDate(record.updatedAt)}.`;
+      return `The requester ${isWithdrawn(record) ? "withdrew" : "cancelled"} this request ${slackDate(record.updatedAt)}.`;
     case "executing":
       return `Already ${decided ?? "approved"}; the order is being placed now.`;
     case "placed":
@@ -47,6 +53,28 @@ export function describeState(record: ApprovalRequest): string {
     case "unknown":
       return `Already ${decided ?? "approved"}; whether the order was placed is being checked with the provider.`;
   }
+}
+
+/**
+ * The history note of a request its requester withdrew (`/connect withdraw`, the Withdraw
+ * button): a withdrawal is a `cancelled` request with this note, so every list and status
+ * table that knows `cancelled` knows it; only the words differ.
+ */
+export const WITHDRAWN_NOTE = "withdrawn by the requester";
+
+/** True when the request was withdrawn by its requester (not cancelled by the bot). */
+export function isWithdrawn(record: ApprovalRequest): boolean {
+  return (
+    record.status === "cancelled" &&
+    record.history.some((entry) => entry.to === "cancelled" && entry.note === WITHDRAWN_NOTE)
+  );
+}
+
+/** " (1 of 2 approvals)" for a request needing several; empty otherwise. */
+function progressOf(record: ApprovalRequest): string {
+  const needed = record.requirement?.approvals ?? 1;
+  if (needed <= 1) return "";
+  return ` (${record.approvals?.length ?? 0} of ${needed} approvals)`;
 }
 
 /**

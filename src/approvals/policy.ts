@@ -99,7 +99,11 @@ export function mentions(ids: readonly string[]): string {
   return more > 0 ? `${shown.join(", ")} and ${more} more` : shown.join(", ");
 }
 
-async function isListed(
+/**
+ * Whether a user is among `ids` (Slack user ids, or user group ids whose members the caller
+ * resolves); "lookup-failed" when a group could not be read and no other listing matched.
+ */
+export async function isListed(
   userId: string,
   ids: readonly string[],
   groupMembers: GroupMembers,

@@ -96,6 +96,63 @@ return {'ok', redis.call('HGETALL', KEYS[1])}
 `;
 
 /**
+ * One approver's approval of a pending request that may need several distinct approvers.
+ * KEYS: record, created index, expiry index, pending index, approved index, then the name key
+ *       when the request has a name.
+ * ARGV: id, updatedAt, nowMs, expiresAtMs, ttlMs, approverField ('approvedBy.<user id>'),
+ *       approverValue (JSON), inGroup ('1' when the approver is in the requirement's
+ *       atLeastOneFrom group), required (distinct approvals), needsGroup ('1' when the
+ *       requirement has an atLeastOneFrom group), partialHistoryLine, finalHistoryLine,
+ *       decisionJson.
+ * The approval that reaches `required` moves pending → approved (decision, status indexes, name
+ * kept), so of any number of concurrent clicks exactly one makes it approved. With one
+ * approval required nothing per approver is stored (the layout of a single approval is as it
+ * was before policies). The same person approving twice counts once ('duplicate'); the last
+ * approval is refused ('group-required') while none came from the atLeastOneFrom group.
+ * Returns {'ok', fields} | {'refused', fields} | {'duplicate', fields} |
+ *         {'group-required', fields} | {'missing'}.
+ */
+const APPROVE = `
+local status = redis.call('HGET', KEYS[1], 'status')
+if not status then return {'missing'} end
+if status ~= 'pending' then return {'refused', redis.call('HGETALL', KEYS[1])} end
+if redis.call('HEXISTS', KEYS[1], ARGV[6]) == 1 then
+  return {'duplicate', redis.call('HGETALL', KEYS[1])}
+end
+local required = tonumber(ARGV[9])
+local count = 0
+for _, field in ipairs(redis.call('HKEYS', KEYS[1])) do
+  if string.sub(field, 1, 11) == 'approvedBy.' then count = count + 1 end
+end
+local met = ARGV[8] == '1' or redis.call('HGET', KEYS[1], 'groupApproved') == '1'
+local final = count + 1 >= required
+if final and ARGV[10] == '1' and not met then
+  return {'group-required', redis.call('HGETALL', KEYS[1])}
+end
+if required > 1 then redis.call('HSET', KEYS[1], ARGV[6], ARGV[7]) end
+if ARGV[8] == '1' and required > 1 then redis.call('HSET', KEYS[1], 'groupApproved', '1') end
+local line = ARGV[11]
+if final then line = ARGV[12] end
+local history = redis.call('HGET', KEYS[1], 'history')
+if history and history ~= '' then history = history .. '\\n' .. line else history = line end
+redis.call('HSET', KEYS[1], 'history', history)
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
+if final then
+  redis.call('HSET', KEYS[1], 'status', 'approved', 'updatedAt', ARGV[2], 'decision', ARGV[13])
+  local created = redis.call('ZSCORE', KEYS[2], ARGV[1]) or ARGV[3]
+  redis.call('ZREM', KEYS[4], ARGV[1])
+  redis.call('ZADD', KEYS[5], created, ARGV[1])
+end
+local name = KEYS[6]
+if name then
+  local holder = redis.call('GET', name)
+  if not holder or holder == ARGV[1] then redis.call('SET', name, ARGV[1], 'PX', ARGV[5]) end
+end
+return {'ok', redis.call('HGETALL', KEYS[1])}
+`;
+
+/**
  * KEYS: record, expiry index. ARGV: id, expiresAtMs, ttlMs, field/value pairs...
  * Not a state transition: no history, and updatedAt keeps meaning "last status change".
  * Returns the record's fields, or nil when there is no such record.
@@ -113,6 +170,7 @@ type ScriptCall = (...keysThenArgs: (string | number)[]) => Promise<unknown>;
 export interface ApprovalScripts {
   create(keys: string[], args: (string | number)[]): Promise<unknown>;
   transition(keys: string[], args: (string | number)[]): Promise<unknown>;
+  approve(keys: string[], args: (string | number)[]): Promise<unknown>;
   mergeFields(keys: string[], args: (string | number)[]): Promise<unknown>;
 }
 
@@ -134,6 +192,7 @@ export function registerScripts(redis: Redis): ApprovalScripts {
   return {
     create: define("approvalsCreateV2", CREATE),
     transition: define("approvalsTransitionV2", TRANSITION),
+    approve: define("approvalsApproveV1", APPROVE),
     mergeFields: define("approvalsMergeFieldsV1", MERGE_FIELDS),
   };
 }

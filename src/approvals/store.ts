@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Redis } from "ioredis";
 import {
+  APPROVED_BY_FIELD_PREFIX,
   decodeRecord,
   encodeHistoryEntry,
   encodeNewRecord,
@@ -17,6 +18,7 @@ import {
   type ApprovalKind,
   ApprovalRecordError,
   type ApprovalRequest,
+  type ApprovalRequirement,
   type ApprovalStatus,
   type CreateApprovalInput,
   createApprovalInputSchema,
@@ -76,7 +78,11 @@ export type Refusal =
         /** reject without a reason */
         | "reason-required"
         /** the worker's claim is not the latest one (the request was retried meanwhile) */
-        | "stale-attempt";
+        | "stale-attempt"
+        /** approve by someone whose approval of this request is already counted */
+        | "already-approved-by-you"
+        /** the last approval needed, from someone outside the requirement's atLeastOneFrom group */
+        | "group-required";
       id: string;
       /** The request as it is now, so the caller can say who decided it and when. */
       record: ApprovalRequest;
@@ -94,6 +100,15 @@ export type Refusal =
     };
 
 export type TransitionResult = { ok: true; record: ApprovalRequest } | Refusal;
+
+export interface ApproveInput {
+  by: string;
+  reason?: string;
+  /** The approver is in the requirement's `atLeastOneFrom` group (the caller resolves groups). */
+  inGroup?: boolean;
+  /** What a request created without a requirement needs (default: one approval). */
+  fallback?: ApprovalRequirement;
+}
 
 export type DecideInput =
   | { by: string; action: "approve"; reason?: string }
@@ -218,6 +233,7 @@ export class ApprovalStore {
         requester: data.requester,
         slack: dropUndefined(data.slack ?? {}),
         sandbox: data.sandbox,
+        ...(data.requirement ? { requirement: data.requirement } : {}),
         status: "pending",
         attempts: 0,
         history: [],
@@ -284,8 +300,12 @@ export class ApprovalStore {
     return decodeRecord(id, pairsToFields(fields));
   }
 
-  /** pending → approved | rejected. A reject needs a reason (it is shown in the thread). */
+  /**
+   * pending → approved (through `approve`: one approval) | rejected. A reject needs a reason
+   * (it is shown in the thread) and ends the request whatever approvals it has.
+   */
   async decide(id: string, input: DecideInput): Promise<TransitionResult> {
+    if (input.action === "approve") return this.approve(id, input);
     const reason = input.reason?.trim();
     const at = this.now();
     const parsed = decisionSchema.safeParse({
@@ -298,26 +318,114 @@ export class ApprovalStore {
     const decision = parsed.data;
     return this.transition(id, {
       from: "pending",
-      to: input.action === "approve" ? "approved" : "rejected",
+      to: "rejected",
       actor: input.by,
-      name: input.action === "approve" ? "keep" : "release",
+      name: "release",
       note: decision.reason,
       set: { [FIELD.decision]: JSON.stringify(decision) },
       at,
       precheck: (record) =>
-        input.action === "reject" && decision.reason === undefined
+        decision.reason === undefined
           ? { ok: false, reason: "reason-required", id, record }
           : undefined,
     });
   }
 
-  /** pending → cancelled, only by the person who requested it. */
-  async cancel(id: string, by: string): Promise<TransitionResult> {
+  /**
+   * One approval of a pending request. When it is the last one its requirement needs (one,
+   * without a requirement) the request moves pending → approved in the same atomic step;
+   * before that the approval is recorded and the request stays pending (a pending → pending
+   * history entry). Refused: `already-approved-by-you` (counted once per person),
+   * `group-required` (the last approval must come from the `atLeastOneFrom` group and none
+   * has), `not-pending`.
+   */
+  async approve(id: string, input: ApproveInput): Promise<TransitionResult> {
+    const reason = input.reason?.trim();
+    const at = this.now();
+    const parsed = decisionSchema.safeParse({
+      by: input.by,
+      at: at.toISOString(),
+      action: "approve",
+      reason: reason ? truncate(reason, 3000) : undefined,
+    });
+    if (!parsed.success) throw new ApprovalInputError(describeIssues(parsed.error.issues));
+    const decision = parsed.data;
+    const current = await this.readForStep(id);
+    if (!("status" in current)) return current;
+    if (current.status !== "pending") {
+      return { ok: false, reason: "not-pending", id, record: current };
+    }
+    const requirement = current.requirement ?? input.fallback;
+    const required = requirement?.approvals ?? 1;
+    const historyLine = (to: ApprovalStatus) =>
+      encodeHistoryEntry(
+        historyEntrySchema.parse({
+          at: decision.at,
+          actor: decision.by,
+          from: "pending",
+          to,
+          ...(decision.reason ? { note: decision.reason } : {}),
+        }),
+      );
+    const nameKey = this.nameKey(current.kind, current.reconcileKey);
+    const reply = await this.scripts.approve(
+      [
+        this.recordKey(id),
+        this.createdKey(),
+        this.expiresKey(),
+        this.statusKey("pending"),
+        this.statusKey("approved"),
+        ...(nameKey ? [nameKey] : []),
+      ],
+      [
+        id,
+        decision.at,
+        at.getTime(),
+        at.getTime() + this.retentionMs,
+        this.retentionMs,
+        `${APPROVED_BY_FIELD_PREFIX}${decision.by}`,
+        JSON.stringify({
+          by: decision.by,
+          at: decision.at,
+          ...(input.inGroup ? { inGroup: true } : {}),
+        }),
+        input.inGroup ? "1" : "0",
+        required,
+        requirement?.atLeastOneFrom ? "1" : "0",
+        historyLine("pending"),
+        historyLine("approved"),
+        JSON.stringify(decision),
+      ],
+    );
+    const [outcome, pairs] = Array.isArray(reply) ? reply : [];
+    if (outcome === "missing") return { ok: false, reason: "not-found", id };
+    let record: ApprovalRequest;
+    try {
+      record = decodeRecord(id, pairsToFields(pairs));
+    } catch (error) {
+      if (error instanceof ApprovalRecordError)
+        return { ok: false, reason: "invalid-record", id, error };
+      throw error;
+    }
+    if (outcome === "ok") return { ok: true, record };
+    if (outcome === "duplicate")
+      return { ok: false, reason: "already-approved-by-you", id, record };
+    if (outcome === "group-required") return { ok: false, reason: "group-required", id, record };
+    return { ok: false, reason: "not-pending", id, record };
+  }
+
+  /**
+   * pending → cancelled, only by the person who requested it: a withdrawal (`note` says so in
+   * the history, see WITHDRAWN_NOTE) or a request whose approval message could not be posted.
+   * Releases the name.
+   */
+  async cancel(id: string, by: string, note?: string): Promise<TransitionResult> {
     return this.transition(id, {
       from: "pending",
       to: "cancelled",
       actor: by,
       name: "release",
+      ...(note ? { note } : {}),
       precheck: (record) =>
         record.requester.userId === by
           ? undefined
@@ -505,16 +613,20 @@ export class ApprovalStore {
     return this.readMany(ids);
   }
 
-  private async transition(id: string, spec: TransitionSpec): Promise<TransitionResult> {
-    let current: ApprovalRequest | null;
+  /** The record a step starts from, or the refusal when there is none or it cannot be read. */
+  private async readForStep(id: string): Promise<ApprovalRequest | Refusal> {
     try {
-      current = await this.get(id);
+      return (await this.get(id)) ?? { ok: false, reason: "not-found", id };
     } catch (error) {
       if (error instanceof ApprovalRecordError)
         return { ok: false, reason: "invalid-record", id, error };
       throw error;
     }
-    if (current === null) return { ok: false, reason: "not-found", id };
+  }
+
+  private async transition(id: string, spec: TransitionSpec): Promise<TransitionResult> {
+    const current = await this.readForStep(id);
+    if (!("status" in current)) return current;
     // Fast refusals without a write; the script below re-checks the state atomically.
     if (current.status !== spec.from) {
       return { ok: false, reason: NOT_IN[spec.from], id, record: current };

@@ -119,6 +119,36 @@ export const placementErrorSchema = z.object({
 });
 export type PlacementError = z.infer<typeof placementErrorSchema>;
 
+/**
+ * What a request needs before it is approved, fixed when it is created (the approval policy's
+ * rule that applied, src/approvals/spendPolicy.ts). Absent on requests made without a policy
+ * file: one approval from APPROVERS as configured at the time of the click.
+ */
+export const approvalRequirementSchema = z.object({
+  /** The rule's name, shown on the request. */
+  rule: z.string().max(200),
+  /** Distinct approvers needed. */
+  approvals: z.number().int().min(1).max(50),
+  /** As the rule wrote it (group names and Slack ids), for messages. */
+  from: z.array(z.string().max(200)).max(100),
+  /** Slack user and user group ids who may approve (and reject). */
+  approvers: z.array(z.string().max(200)).max(500),
+  /** At least one of the approvals must come from these. */
+  atLeastOneFrom: z
+    .object({ name: z.string().max(200), ids: z.array(z.string().max(200)).max(500) })
+    .optional(),
+});
+export type ApprovalRequirement = z.infer<typeof approvalRequirementSchema>;
+
+/** One approver's approval of a request that needs more than one (kept in the record). */
+export const partialApprovalSchema = z.object({
+  by: slackUserId,
+  at: timestamp,
+  /** The approver counted for the requirement's `atLeastOneFrom` group. */
+  inGroup: z.boolean().optional(),
+});
+export type PartialApproval = z.infer<typeof partialApprovalSchema>;
+
 export const historyEntrySchema = z.object({
   at: timestamp,
   actor,
@@ -140,6 +170,9 @@ export const approvalRequestSchema = z.object({
   requester: requesterSchema,
   slack: slackRefsSchema,
   sandbox: z.boolean(),
+  requirement: approvalRequirementSchema.optional(),
+  /** Approvals so far, oldest first (absent until the first one of a multi-approver request). */
+  approvals: z.array(partialApprovalSchema).optional(),
   status: approvalStatusSchema,
   decision: decisionSchema.optional(),
   attempts: z.number().int().min(0),
@@ -167,6 +200,7 @@ export const createApprovalInputSchema = z.object({
   requester: requesterSchema,
   slack: slackRefsSchema.optional(),
   sandbox: z.boolean(),
+  requirement: approvalRequirementSchema.optional(),
 });
 export type CreateApprovalInput = z.input<typeof createApprovalInputSchema>;
 

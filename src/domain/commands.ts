@@ -25,7 +25,12 @@ export interface CommandSpec {
 }
 
 /** A placeholder for an id that only the person's own data has. */
-export type IdPlaceholder = "<portId>" | "<orderId>" | "<connectionId>" | "<serviceId>";
+export type IdPlaceholder =
+  | "<portId>"
+  | "<orderId>"
+  | "<connectionId>"
+  | "<serviceId>"
+  | "<requestId>";
 
 export interface CommandId {
   placeholder: IdPlaceholder;
@@ -196,6 +201,25 @@ export const COMMANDS = [
       "List pending approval requests; `all`: every request of the last 90 days with its decision",
     examples: ["approvals", "approvals all"],
     group: "Track and approve",
+  },
+  {
+    path: ["policy"],
+    summary:
+      "Show the approval policy: how many approvals each kind of order and monthly amount needs, and from whom",
+    examples: ["policy"],
+    group: "Track and approve",
+  },
+  {
+    path: ["withdraw"],
+    args: "<requestId>",
+    summary: "Withdraw your own request while it waits for approval (its name is free again)",
+    examples: ["withdraw <requestId>"],
+    group: "Track and approve",
+    id: {
+      placeholder: "<requestId>",
+      where: "the request id is on your confirmation and on the request",
+      fillKnown: false,
+    },
   },
 ] as const satisfies readonly CommandSpec[];
 

@@ -16,12 +16,14 @@ import {
   requestCardReplyText,
   requestCardView,
 } from "../../views/requestCard.js";
-import type {
-  ApprovalRequest,
-  ApprovalStore,
-  PlacementError,
-  PlacementResult,
-  TransitionResult,
+import {
+  type ApprovalRequest,
+  type ApprovalStore,
+  type ApproveInput,
+  type PlacementError,
+  type PlacementResult,
+  type TransitionResult,
+  WITHDRAWN_NOTE,
 } from "../approvals/index.js";
 import type { Notifier } from "../jobs/notifier.js";
 import type {
@@ -51,7 +53,10 @@ import { ProgressStore } from "./progress.js";
  */
 
 /** The store steps the lifecycle uses; `placeAgain`/`markFailed` come with the names work. */
-export type LifecycleStore = Pick<ApprovalStore, "get" | "decide" | "retry"> & {
+export type LifecycleStore = Pick<
+  ApprovalStore,
+  "get" | "decide" | "approve" | "cancel" | "retry"
+> & {
   /** unknown → approved: a person's deliberate act after a look-up found nothing. */
   placeAgain(id: string, by: string): Promise<TransitionResult>;
   /** unknown → failed, noting who; releases the name. */
@@ -139,8 +144,21 @@ export class OrderLifecycle {
 
   // ── a person's steps, recorded before the click is acked ────────────────────────────────
 
-  approve(id: string, by: string): Promise<TransitionResult> {
-    return this.store.decide(id, { by, action: "approve" });
+  /**
+   * One approval: the request is approved (and then placed) by the one that completes its
+   * requirement; before that it is recorded and the request stays pending (see the store).
+   */
+  approve(
+    id: string,
+    by: string,
+    options: Pick<ApproveInput, "inGroup" | "fallback"> = {},
+  ): Promise<TransitionResult> {
+    return this.store.approve(id, { by, ...options });
+  }
+
+  /** pending → cancelled by the requester (withdrawn): releases the name; nothing is placed. */
+  withdraw(id: string, by: string): Promise<TransitionResult> {
+    return this.store.cancel(id, by, WITHDRAWN_NOTE);
   }
 
   reject(id: string, by: string, reason: string): Promise<TransitionResult> {

@@ -14,26 +14,29 @@ import {
   type RejectOrigin,
   readRejectOrigin,
   rejectReasonModal,
-  submittedText as submittedTextView,
+  submittedView,
   VIEW_REJECT_REASON,
 } from "../../views/approvals.js";
+import type { Reply } from "../../views/reply.js";
 import { ACTION_VIEW_IN_APPROVALS } from "../../views/requestCard.js";
 import {
   type ApprovalRequest,
-  canApprove,
   canRequest,
   describeRefusal,
   describeState,
-  type GroupMembers,
   NameReservedError,
   persistently,
+  requirementFor,
   type TransitionResult,
 } from "../approvals/index.js";
 import type { OrderSubmission } from "../orders/index.js";
 import type { Services } from "../services.js";
+import { approveAs, authorizeApprover, groupMembersVia } from "./approvers.js";
 import { type CommandHandler, failureText, isStorageUnavailable } from "./connect.js";
 import type { ListenerRegistry } from "./listenerTable.js";
 import { postRequestCard } from "./requestCard.js";
+
+export { approveAs, authorizeApprover, groupMembersVia, requirementOf } from "./approvers.js";
 
 /**
  * Approvals in Slack: a submitted order becomes a request in the approvals channel; approvers
@@ -47,14 +50,6 @@ export type SubmitOutcome = { ok: true; approval: ApprovalRequest; link?: string
 export type SubmitRefusal = { ok: false; message: string; field?: "name" };
 
 export type StoreOutcome = { ok: true; approval: ApprovalRequest } | SubmitRefusal;
-
-/** Members of a Slack user group, for approvers/requesters given as S… ids. */
-export function groupMembersVia(client: WebClient): GroupMembers {
-  return async (groupId) => {
-    const result = await client.usergroups.users.list({ usergroup: groupId });
-    return result.users ?? [];
-  };
-}
 
 /**
  * Turns a validated order into an approval request: checks who may request, stores it (its
@@ -97,7 +92,18 @@ export async function storeForApproval(input: {
   if (!allowed.allowed) return { ok: false, message: allowed.message };
 
   try {
-    const approval = await settings.store.create({ ...submission, sandbox: services.sandbox });
+    // With a policy file, the rule for this kind and amount is fixed on the request now.
+    const requirement = settings.policy
+      ? requirementFor(settings.policy, {
+          kind: submission.kind,
+          monthly: submission.price?.monthly,
+        })
+      : undefined;
+    const approval = await settings.store.create({
+      ...submission,
+      sandbox: services.sandbox,
+      ...(requirement ? { requirement } : {}),
+    });
     return { ok: true, approval };
   } catch (error) {
     if (!(error instanceof NameReservedError)) throw error;
@@ -184,9 +190,9 @@ export async function postForApproval(input: {
   return { ok: true, approval, link };
 }
 
-/** Sentence for the requester after submitting. */
-export function submittedText(outcome: Extract<SubmitOutcome, { ok: true }>): string {
-  return submittedTextView(outcome.approval.title, outcome.link);
+/** The requester's confirmation after submitting, with its Withdraw button. */
+export function submittedReply(outcome: Extract<SubmitOutcome, { ok: true }>): Reply {
+  return submittedView(outcome.approval, outcome.link);
 }
 
 /**
@@ -281,14 +287,8 @@ export function registerApprovalListeners(app: ListenerRegistry, services: Servi
   const settings = services.approvals;
   const orders = services.orders;
 
-  async function authorize(client: WebClient, userId: string, record: ApprovalRequest) {
-    return canApprove({
-      userId,
-      requesterId: record.requester.userId,
-      approvers: settings.approvers,
-      groupMembers: groupMembersVia(client),
-      allowSelfApproval: settings.allowSelfApproval,
-    });
+  function authorize(client: WebClient, userId: string, record: ApprovalRequest) {
+    return authorizeApprover(client, settings, userId, record);
   }
 
   function audit(record: ApprovalRequest, by: string, action: string, outcome: string) {
@@ -412,7 +412,9 @@ export function registerApprovalListeners(app: ListenerRegistry, services: Servi
     ACTION_APPROVE,
     approverAction(
       "approve",
-      recordedStep("approve", "approved", (click) => orders.approve(click.record.id, click.userId)),
+      recordedStep("approve", "approved", (click) =>
+        approveAs(services, click.client, click.record, click.userId),
+      ),
     ),
   );
 

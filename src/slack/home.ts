@@ -10,7 +10,7 @@ import {
 import { type ApprovalRequest, canApprove } from "../approvals/index.js";
 import { audienceOf, type HomeSources, readHome } from "../flows/home.js";
 import type { Services } from "../services.js";
-import { groupMembersVia } from "./approvals.js";
+import { groupMembersVia, requirementOf } from "./approvals.js";
 import type { ListenerRegistry } from "./listenerTable.js";
 
 /**
@@ -57,12 +57,15 @@ function homeSources(services: Services, client: WebClient): HomeSources {
   return {
     store: settings.store,
     tracker: services.jobs.tracker,
+    // Who the request's own rule names (a policy file's rule, else APPROVERS), as the buttons'
+    // handler checks; someone whose approval is already counted has nothing left to decide.
     mayDecide: async (userId, record) =>
+      !record.approvals?.some((approval) => approval.by === userId) &&
       (
         await canApprove({
           userId,
           requesterId: record.requester.userId,
-          approvers: settings.approvers,
+          approvers: requirementOf(record, settings).approvers,
           groupMembers,
           allowSelfApproval: settings.allowSelfApproval,
         })

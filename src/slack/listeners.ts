@@ -14,6 +14,7 @@ import type { FollowUpLane } from "./followUps.js";
 import { registerHomeEvents, registerHomeListeners } from "./home.js";
 import { type ListenerRegistry, registerThroughTable } from "./listenerTable.js";
 import { slackOrderTracking } from "./tracking.js";
+import { registerWithdrawListeners } from "./withdraw.js";
 
 /** Wires every listener kind (commands, actions, views, options) onto the app. */
 export function registerListeners(
@@ -37,6 +38,7 @@ function registerFeatures(app: ListenerRegistry, services: Services, client: Web
   });
   registerPricingListeners(app, services);
   registerApprovalListeners(app, services);
+  registerWithdrawListeners(app, services);
   registerPortOrderListeners(app, services);
   registerLayer2Listeners(app, services);
   registerIodListeners(app, services);

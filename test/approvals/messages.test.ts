@@ -64,6 +64,6 @@ describe("describeRefusal", () => {
     expect(invalid).not.toContain("core");
     expect(
       describeRefusal({ ok: false, reason: "not-requester", id: "apr_x", record: record({}) }),
-    ).toBe("Only the requester (<@UREQ00001>) can cancel this request.");
+    ).toBe("Only the requester (<@UREQ00001>) can withdraw this request.");
   });
 });

@@ -68,6 +68,9 @@ describe("the registry", () => {
         "edge locations",
         "approvals",
         "track",
+        // Issue 22: the approval policy in words, and a requester's withdrawal.
+        "policy",
+        "withdraw",
       ].sort(),
     );
   });

@@ -320,9 +320,9 @@ describe("the order lifecycle in the approvals channel", () => {
         speed: String(dcf.speed),
       }),
     );
-    const decide = store().decide;
-    // Storage goes away between reading the request and recording the decision.
-    store().decide = async () => {
+    const approve = store().approve;
+    // Storage goes away between reading the request and recording the approval.
+    store().approve = async () => {
       throw new Error("Connection is closed.");
     };
     const seen = env.standin.ephemerals(STANDIN_IDS.approver).length;
@@ -334,7 +334,7 @@ describe("the order lifecycle in the approvals channel", () => {
         actionId: "approval_approve",
       });
     } finally {
-      store().decide = decide;
+      store().approve = approve;
     }
     expect(ack.status).toBe(500);
     const told = await waitFor(() => env.standin.ephemerals(STANDIN_IDS.approver)[seen], {

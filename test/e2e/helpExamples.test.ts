@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
 import type { KnownBlock } from "@slack/types";
+import { WebClient } from "@slack/web-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMMANDS, commandName } from "../../src/domain/commands.js";
+import { submitForApproval } from "../../src/slack/approvals.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
 import { waitFor } from "../harness/index.js";
 import { readable } from "../views/support.js";
@@ -125,6 +127,33 @@ describe("every example in /connect help works against the sandbox", () => {
     return ((await response.json()) as { id: string }).id;
   }
 
+  /** A request of USER's waiting in the approvals channel; its id as the request shows it. */
+  async function requestWaitingForApproval(): Promise<string> {
+    const client = new WebClient(env.standin.botToken, {
+      slackApiUrl: env.standin.apiUrl,
+      retryConfig: { retries: 0 },
+    });
+    const outcome = await submitForApproval({
+      services: env.bot.services,
+      client,
+      submission: {
+        kind: "port",
+        title: "help-example-withdraw",
+        summary: [{ label: "Port name", value: "help-example-withdraw" }],
+        call: { operation: "createPortOrder", pathParams: {}, body: {} },
+        reconcileKey: "help-example-withdraw",
+        requester: { userId: USER, channelId: STANDIN_IDS.general },
+      },
+    });
+    if (!outcome.ok) throw new Error(outcome.message);
+    const request = await env.standin.waitForMessage(STANDIN_IDS.approvals, (m) =>
+      m.text.includes("help-example-withdraw"),
+    );
+    const shownId = /request `(apr_[a-z2-7]+)`/.exec(JSON.stringify(request.blocks))?.[1];
+    expect(shownId).toBe(outcome.approval.id);
+    return shownId!;
+  }
+
   function expectWorked(text: string, answer: Answer): void {
     if (answer.kind === "form") {
       expect(answer.callbackId, text).not.toBe("");
@@ -177,6 +206,11 @@ describe("every example in /connect help works against the sandbox", () => {
         const port = await run(`port ${firstPortId}`);
         expect(port.kind === "message" && port.text).toContain(serviceId);
         typed = example.replace("<serviceId>", serviceId);
+      } else if (example === "withdraw <requestId>") {
+        // Help says the id is on the request: one of this person's, waiting for approval.
+        expect(help.text).toContain("the request id is on your confirmation and on the request");
+        const requestId = await requestWaitingForApproval();
+        typed = `withdraw ${requestId}`;
       } else if (example === "order <orderId>") {
         typed = `order ${orderId}`;
       } else if (example === "track stop <orderId>") {
@@ -200,6 +234,9 @@ describe("every example in /connect help works against the sandbox", () => {
         await env.standin.waitForEphemeral(USER, (m) => m.text.includes("Tracking port order"), {
           timeoutMs: 15_000,
         });
+      }
+      if (typed.startsWith("withdraw")) {
+        expect(answer.kind === "message" && answer.text).toContain("You withdrew");
       }
       if (typed.startsWith("track stop")) {
         expect(answer).toMatchObject({ kind: "message" });

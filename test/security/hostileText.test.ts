@@ -36,6 +36,7 @@ import * as list from "../../views/list.js";
 import * as modalMetadata from "../../views/modalMetadata.js";
 import * as orderProgress from "../../views/orderProgress.js";
 import * as orders from "../../views/orders.js";
+import * as policy from "../../views/policy.js";
 import * as portOrderModal from "../../views/portOrderModal.js";
 import * as ports from "../../views/ports.js";
 import * as pricing from "../../views/pricing.js";
@@ -128,6 +129,38 @@ const approval: ApprovalRequest = {
 const approvalIn = (status: ApprovalRequest["status"], h: string) => ({
   ...poison(approval, h, RECORD_TIMES),
   status,
+});
+/** A request under a spend-aware policy rule: its rule and group names are an admin's text. */
+const requirement = {
+  rule: "1,000 a month or more",
+  approvals: 2,
+  from: ["network", "S0FINANCE", APPROVER],
+  approvers: ["S0NETWORK", "S0FINANCE"],
+  atLeastOneFrom: { name: "finance", ids: ["S0FINANCE"] },
+};
+const multiApprovalIn = (status: ApprovalRequest["status"], h: string): ApprovalRequest => ({
+  ...approvalIn(status, h),
+  requirement: poison(requirement, h, keep()),
+  approvals: [{ by: APPROVER, at: "2026-11-12T13:05:00.000Z", inGroup: true }],
+  decision: { by: REQUESTER, at: "2026-11-12T13:05:00.000Z", action: "approve" },
+  history: [
+    { at: "2026-11-12T13:05:00.000Z", actor: APPROVER, from: "pending", to: "pending" },
+    {
+      at: "2026-11-12T13:05:00.000Z",
+      actor: REQUESTER,
+      from: "pending",
+      to: "cancelled",
+      note: "withdrawn by the requester",
+    },
+  ],
+});
+const policyOf = (h: string) => ({
+  groups: { network: ["S0NETWORK", APPROVER], [h]: ["S0FINANCE"] },
+  rules: [
+    { name: h, kinds: ["edge" as const], approvals: 2, from: [h, "network"], atLeastOneFrom: h },
+    { name: h, monthlyFrom: 1000, monthlyBelow: 5000, approvals: 1, from: ["S0FINANCE"] },
+    { name: h, approvals: 1, from: ["network"] },
+  ],
 });
 
 const edgeRequest = {
@@ -286,6 +319,9 @@ const VIEW_CASES: Record<string, Case> = {
     }),
   ],
   approvalMessageView: (h) => [
+    approvals.approvalMessageView(multiApprovalIn("pending", h)),
+    approvals.approvalMessageView(multiApprovalIn("approved", h)),
+    approvals.approvalMessageView(multiApprovalIn("cancelled", h)),
     approvals.approvalMessageView(approvalIn("pending", h)),
     approvals.approvalMessageView(approvalIn("rejected", h)),
     approvals.approvalMessageView(approvalIn("unknown", h), { lastLookUp: "not-found" }),
@@ -360,12 +396,25 @@ const VIEW_CASES: Record<string, Case> = {
       { from: "pending", to: "rejected" },
       { from: "unknown", to: "failed" },
     ] as const;
-    return steps.map((step) =>
-      approvals.personStepText(
-        { ...approvalIn(step.to, h), decision: { by: APPROVER, at, action: "reject", reason: h } },
-        { ...step, at, actor: APPROVER, note: h },
+    const multi = multiApprovalIn("cancelled", h);
+    return [
+      ...multi.history.map((entry) => approvals.personStepText(multi, entry)),
+      approvals.personStepText(multiApprovalIn("approved", h), {
+        at,
+        actor: APPROVER,
+        from: "pending",
+        to: "approved",
+      }),
+      ...steps.map((step) =>
+        approvals.personStepText(
+          {
+            ...approvalIn(step.to, h),
+            decision: { by: APPROVER, at, action: "reject", reason: h },
+          },
+          { ...step, at, actor: APPROVER, note: h },
+        ),
       ),
-    );
+    ];
   },
   rejectedRequesterText: (h) =>
     approvals.rejectedRequesterText({
@@ -389,6 +438,38 @@ const VIEW_CASES: Record<string, Case> = {
       approvals.escalationText(approvalIn("unknown", h), { kind, detail: h }, { again: true }),
     ]),
   submittedText: (h) => approvals.submittedText(h, TRUSTED_LINK),
+  submittedView: (h) => approvals.submittedView(approvalIn("pending", h), TRUSTED_LINK),
+  withdrawButton: (h) => [approvals.withdrawButton(approvalIn("pending", h))],
+  withdrawnView: (h) => approvals.withdrawnView(multiApprovalIn("cancelled", h)),
+  withdrawRefusedText: (h) =>
+    (["approved", "rejected", "cancelled", "placed", "failed"] as const).map((status) =>
+      approvals.withdrawRefusedText({
+        ok: false,
+        reason: "not-pending",
+        id: approval.id,
+        record: multiApprovalIn(status, h),
+      }),
+    ),
+  requirementText: (h) => [
+    approvals.requirementText(
+      multiApprovalIn("pending", h).requirement!,
+      multiApprovalIn("pending", h),
+    ),
+  ],
+  requirementWords: (h) => approvals.requirementWords(poison(requirement, h, keep())),
+  approverRefText: (h) => [approvals.approverRefText(h), approvals.approverRefText(APPROVER)],
+  // views/policy.ts
+  policyView: (h) => [
+    policy.policyView(policyOf(h), { fromFile: true, allowSelfApproval: false }),
+    policy.policyView(
+      { groups: {}, rules: [{ name: "", approvals: 1, from: [APPROVER] }] },
+      {
+        fromFile: false,
+        allowSelfApproval: true,
+      },
+    ),
+  ],
+  conditionWords: (h) => policyOf(h).rules.map((rule) => policy.conditionWords(rule)),
   // views/asn.ts
   prefixCount: (h) => asn.prefixCount(poison(asnPublic, h, keep())),
   asnView: (h) =>
@@ -740,6 +821,7 @@ const VIEW_MODULES = {
   modalMetadata,
   orderProgress,
   orders,
+  policy,
   portOrderModal,
   ports,
   pricing,

@@ -82,7 +82,7 @@ import { explainQuoteFailure } from "../../jobs/index.js";
 import type { Logger } from "../../log.js";
 import { isProviderError } from "../../provider/errors.js";
 import type { Services } from "../../services.js";
-import { submittedText } from "../approvals.js";
+import { submittedReply } from "../approvals.js";
 import type { CommandHandler } from "../connect.js";
 import type { ListenerRegistry } from "../listenerTable.js";
 import { selectedValue, typedValue } from "../modalState.js";
@@ -744,9 +744,12 @@ export function registerEdgeQuoteListeners(app: ListenerRegistry, services: Serv
       });
       // Answered next to the port name; the form stays open.
       if (!outcome.ok && outcome.field === "name") return;
-      await tellPrivately(client, logger, where, {
-        text: outcome.ok ? submittedText(outcome) : `:no_entry: ${outcome.message}`,
-      });
+      await tellPrivately(
+        client,
+        logger,
+        where,
+        outcome.ok ? submittedReply(outcome) : { text: `:no_entry: ${outcome.message}` },
+      );
     } catch (error) {
       logger.error({ err: error }, "edge: could not submit the order for approval");
       await tellPrivately(client, logger, where, {

@@ -1,6 +1,7 @@
 import { listApprovals } from "../approvals.js";
 import type { CommandHandlers } from "../connect.js";
 import { track } from "../tracking.js";
+import { showPolicy, withdrawCommand } from "../withdraw.js";
 import { edgeQuote } from "./edgeQuote.js";
 import { help, whoami } from "./general.js";
 import { iod } from "./iod.js";
@@ -31,4 +32,6 @@ export const commandHandlers: CommandHandlers = {
   "edge quote": edgeQuote,
   track,
   approvals: listApprovals,
+  policy: showPolicy,
+  withdraw: withdrawCommand,
 };

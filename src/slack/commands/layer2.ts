@@ -3,7 +3,7 @@
 // what people see is in views/layer2Modal.ts. Also the small pieces the IO-D form shares
 // (reading modal state, rebuilding a modal once per change, answering the requester).
 import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from "@slack/bolt";
-import type { ModalView } from "@slack/types";
+import type { KnownBlock, ModalView } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
 import { escapeMrkdwn } from "../../../views/blocks.js";
 import {
@@ -30,7 +30,7 @@ import {
 import type { Logger } from "../../log.js";
 import type { OrderSubmission } from "../../orders/index.js";
 import type { Services } from "../../services.js";
-import { submittedText } from "../approvals.js";
+import { submittedReply } from "../approvals.js";
 import { type CommandContext, type CommandHandler, failureText, type Outcome } from "../connect.js";
 import type { ListenerRegistry } from "../listenerTable.js";
 import { acknowledgeEnterIn } from "./enterKey.js";
@@ -185,10 +185,17 @@ export async function tellRequester(
   where: { userId: string; channelId?: string },
   text: string,
   logger: Logger,
+  /** The message's blocks, when it has more than its text (the confirmation's Withdraw). */
+  blocks?: KnownBlock[],
 ): Promise<void> {
   if (where.channelId) {
     try {
-      await client.chat.postEphemeral({ channel: where.channelId, user: where.userId, text });
+      await client.chat.postEphemeral({
+        channel: where.channelId,
+        user: where.userId,
+        text,
+        ...(blocks ? { blocks } : {}),
+      });
       return;
     } catch (error) {
       logger.warn(
@@ -197,7 +204,7 @@ export async function tellRequester(
       );
     }
   }
-  await client.chat.postMessage({ channel: where.userId, text });
+  await client.chat.postMessage({ channel: where.userId, text, ...(blocks ? { blocks } : {}) });
 }
 
 /** Approvals need a channel and approvers: refuse early, inside the form, when they are missing. */
@@ -227,11 +234,12 @@ export async function submitAndTell(
   const where = submission.requester;
   let outcome: Outcome = "succeeded";
   let text: string;
+  let blocks: KnownBlock[] | undefined;
   try {
     const submitted = await submitFromForm({ services, client, submission, answerForm });
     // Answered next to the name field, like the form's other errors (the form stays open).
     if (!submitted.ok && submitted.field === "name") return;
-    if (submitted.ok) text = submittedText(submitted);
+    if (submitted.ok) ({ text, blocks } = submittedReply(submitted));
     else {
       outcome = "blocked";
       text = `:no_entry: ${submitted.message}`;
@@ -242,7 +250,7 @@ export async function submitAndTell(
     text = `:warning: Your request *${escapeMrkdwn(submission.title)}* could not be sent for approval; nothing was ordered. Try again in a minute.`;
   }
   try {
-    await tellRequester(client, where, text, services.logger);
+    await tellRequester(client, where, text, services.logger, blocks);
   } catch (error) {
     services.logger.error({ err: error, command }, "could not tell the requester");
   }

@@ -28,7 +28,7 @@ import {
 import { DcfDirectory, suggestDcfs } from "../../flows/pricing.js";
 import type { Logger } from "../../log.js";
 import type { Services } from "../../services.js";
-import { groupMembersVia, submittedText } from "../approvals.js";
+import { groupMembersVia, submittedReply } from "../approvals.js";
 import { BlockedError, type CommandHandler, type Outcome } from "../connect.js";
 import type { ListenerRegistry } from "../listenerTable.js";
 import { selectedValue, typedValue } from "../modalState.js";
@@ -149,8 +149,10 @@ async function tellRequester(
   text: string,
   sandbox: boolean,
   logger: Logger,
+  /** The message's own blocks (the confirmation with its Withdraw button); else the text. */
+  given?: KnownBlock[],
 ): Promise<void> {
-  const blocks: KnownBlock[] = withSandboxLabel([section(text)], sandbox);
+  const blocks: KnownBlock[] = given ?? withSandboxLabel([section(text)], sandbox);
   if (where.channelId) {
     try {
       await client.chat.postEphemeral({
@@ -250,6 +252,7 @@ export function registerPortOrderListeners(app: ListenerRegistry, services: Serv
     await withRequestId(newRequestId(), async () => {
       let outcome: Outcome = "succeeded";
       let text: string;
+      let blocks: KnownBlock[] | undefined;
       try {
         const submitted = await submitFromForm({
           services,
@@ -269,7 +272,7 @@ export function registerPortOrderListeners(app: ListenerRegistry, services: Serv
           return;
         }
         if (submitted.ok) {
-          text = submittedText(submitted);
+          ({ text, blocks } = submittedReply(submitted));
         } else {
           outcome = "blocked";
           text = `:no_entry: ${submitted.message}`;
@@ -280,7 +283,7 @@ export function registerPortOrderListeners(app: ListenerRegistry, services: Serv
         text = `:warning: Couldn't post *${escapeMrkdwn(submission.title)}* for approval, so nothing will be ordered. Try again in a minute.`;
       }
       try {
-        await tellRequester(client, where, text, services.sandbox, logger);
+        await tellRequester(client, where, text, services.sandbox, logger, blocks);
       } catch (error) {
         logger.error({ err: error }, "could not confirm the port order request");
       }

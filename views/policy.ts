@@ -1,0 +1,90 @@
+import type { KnownBlock } from "@slack/types";
+import type { ApprovalPolicy, PolicyRule } from "../src/approvals/spendPolicy.js";
+import { approverRefText, ORDER_KIND_LABEL, requirementWords } from "./approvals.js";
+import { capBlocks, context, escapeMrkdwn, header, section } from "./blocks.js";
+import type { Reply } from "./reply.js";
+
+/**
+ * `/connect policy`: the approval policy in words — each rule in the order it is tried, what
+ * it matches and what it asks for, and who is in each group. Without a policy file: one
+ * approval from APPROVERS.
+ */
+export function policyView(
+  policy: ApprovalPolicy,
+  options: { fromFile: boolean; allowSelfApproval: boolean },
+): Reply {
+  const self = options.allowSelfApproval
+    ? "A requester may approve their own request."
+    : "Nobody approves their own request.";
+  if (!options.fromFile) {
+    const approvers = policy.rules[0]?.from ?? [];
+    const who =
+      approvers.length > 0
+        ? approvers.map(approverRefText).join(", ")
+        : "nobody yet (APPROVERS is not set)";
+    const text = `Every order needs *1 approval* from ${who}. ${self}`;
+    return {
+      text,
+      blocks: [
+        header("Approval policy"),
+        section(text),
+        context("An admin can set rules by order kind and monthly amount with APPROVAL_POLICY."),
+      ],
+    };
+  }
+  const blocks: KnownBlock[] = [
+    header("Approval policy"),
+    section(
+      `The first rule that matches a request applies; every approval is by a different person, and anyone a rule names may also reject. ${self}`,
+    ),
+  ];
+  policy.rules.forEach((rule, index) => {
+    blocks.push(
+      section(
+        `*${index + 1}. ${escapeMrkdwn(rule.name)}*\n${conditionWords(rule)}: ${requirementWords({
+          rule: rule.name,
+          approvals: rule.approvals,
+          from: rule.from,
+          approvers: [],
+          ...(rule.atLeastOneFrom
+            ? { atLeastOneFrom: { name: rule.atLeastOneFrom, ids: [] } }
+            : {}),
+        })}.`,
+      ),
+    );
+  });
+  const groups = Object.entries(policy.groups);
+  if (groups.length > 0) {
+    blocks.push(
+      context(
+        ...groups
+          .slice(0, 10)
+          .map(([name, ids]) => `*${escapeMrkdwn(name)}*: ${ids.map(approverRefText).join(", ")}`),
+      ),
+    );
+  }
+  blocks.push(context("A request keeps the rule it was created under."));
+  const text = `Approval policy: ${policy.rules.length} rule${policy.rules.length === 1 ? "" : "s"}, first match applies`;
+  return { text, blocks: capBlocks(blocks) };
+}
+
+/** "Edge port orders of 1,000 a month or more", "Every other request". */
+export function conditionWords(rule: PolicyRule): string {
+  const kinds = rule.kinds
+    ? rule.kinds.map((kind) => `${ORDER_KIND_LABEL[kind]}s`).join(" and ")
+    : undefined;
+  const amounts: string[] = [];
+  if (rule.monthlyFrom !== undefined)
+    amounts.push(`${amountText(rule.monthlyFrom)} a month or more`);
+  if (rule.monthlyBelow !== undefined)
+    amounts.push(`under ${amountText(rule.monthlyBelow)} a month`);
+  if (!kinds && amounts.length === 0) return "Every other request";
+  const amount =
+    amounts.length > 0 ? `${kinds ? " of " : "Requests of "}${amounts.join(" and ")}` : "";
+  const unknown = rule.monthlyFrom !== undefined ? " (or with no monthly price)" : "";
+  return `${kinds ?? ""}${amount}${unknown}`;
+}
+
+function amountText(value: number): string {
+  return value.toLocaleString("en-US", { maximumFractionDigits: 2 });
+}
