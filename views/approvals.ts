@@ -7,7 +7,7 @@ import type {
   PlacementError,
   Refusal,
 } from "../src/approvals/index.js";
-import { describeRefusal, isWithdrawn, WITHDRAWN_NOTE } from "../src/approvals/messages.js";
+import { isWithdrawn, WITHDRAWN_NOTE } from "../src/domain/withdrawal.js";
 import {
   actions,
   button,
@@ -21,6 +21,7 @@ import {
   withSandboxLabel,
 } from "./blocks.js";
 import { type OrderProgress, stateBlockId, trackedOutcomeLine } from "./orderProgress.js";
+import { describeRefusal } from "./refusals.js";
 import type { Reply } from "./reply.js";
 
 export const ACTION_APPROVE = "approval_approve";

@@ -1,4 +1,4 @@
-export { describeRefusal, describeState, isWithdrawn, WITHDRAWN_NOTE } from "./messages.js";
+export { isWithdrawn, WITHDRAWN_NOTE } from "../domain/withdrawal.js";
 export { NameReservedError, type NameScope, nameScope, normalizedName } from "./names.js";
 export { type PersistentlyOptions, persistently } from "./persistently.js";
 export {

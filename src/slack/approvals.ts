@@ -17,13 +17,12 @@ import {
   submittedView,
   VIEW_REJECT_REASON,
 } from "../../views/approvals.js";
+import { describeRefusal, describeState } from "../../views/refusals.js";
 import type { Reply } from "../../views/reply.js";
 import { ACTION_VIEW_IN_APPROVALS } from "../../views/requestCard.js";
 import {
   type ApprovalRequest,
   canRequest,
-  describeRefusal,
-  describeState,
   NameReservedError,
   persistently,
   requirementFor,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeRefusal } from "../../src/approvals/messages.js";
+import { describeRefusal } from "../../views/refusals.js";
 import type { ApprovalRequest } from "../../src/approvals/types.js";
 import { ApprovalRecordError } from "../../src/approvals/types.js";
 

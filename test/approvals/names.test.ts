@@ -1,6 +1,6 @@
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeRefusal } from "../../src/approvals/messages.js";
+import { describeRefusal } from "../../views/refusals.js";
 import { NameReservedError } from "../../src/approvals/names.js";
 import { ApprovalStore, type TransitionResult } from "../../src/approvals/store.js";
 import type { ApprovalKind, CreateApprovalInput } from "../../src/approvals/types.js";

@@ -41,6 +41,7 @@ import * as portOrderModal from "../../views/portOrderModal.js";
 import * as ports from "../../views/ports.js";
 import * as pricing from "../../views/pricing.js";
 import * as pricingModals from "../../views/pricingModals.js";
+import * as refusals from "../../views/refusals.js";
 import * as reply from "../../views/reply.js";
 import * as requestCard from "../../views/requestCard.js";
 import * as routers from "../../views/routers.js";
@@ -440,6 +441,33 @@ const VIEW_CASES: Record<string, Case> = {
   submittedText: (h) => approvals.submittedText(h, TRUSTED_LINK),
   submittedView: (h) => approvals.submittedView(approvalIn("pending", h), TRUSTED_LINK),
   withdrawButton: (h) => [approvals.withdrawButton(approvalIn("pending", h))],
+  describeRefusal: (h) =>
+    (["approved", "rejected", "cancelled", "placed", "failed", "pending"] as const).flatMap(
+      (status) => [
+        refusals.describeRefusal({
+          ok: false,
+          reason: "not-pending",
+          id: approval.id,
+          record: multiApprovalIn(status, h),
+        }),
+        refusals.describeRefusal({
+          ok: false,
+          reason: "not-requester",
+          id: approval.id,
+          record: multiApprovalIn(status, h),
+        }),
+        refusals.describeRefusal({
+          ok: false,
+          reason: "group-required",
+          id: approval.id,
+          record: multiApprovalIn(status, h),
+        }),
+      ],
+    ),
+  describeState: (h) =>
+    (["approved", "rejected", "cancelled", "placed", "failed", "unknown"] as const).map((status) =>
+      refusals.describeState(multiApprovalIn(status, h)),
+    ),
   withdrawnView: (h) => approvals.withdrawnView(multiApprovalIn("cancelled", h)),
   withdrawRefusedText: (h) =>
     (["approved", "rejected", "cancelled", "placed", "failed"] as const).map((status) =>
@@ -826,6 +854,7 @@ const VIEW_MODULES = {
   ports,
   pricing,
   pricingModals,
+  refusals,
   reply,
   requestCard,
   routers,

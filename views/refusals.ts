@@ -1,5 +1,6 @@
-import type { Refusal } from "./store.js";
-import type { ApprovalRequest } from "./types.js";
+import type { Refusal } from "../src/approvals/store.js";
+import type { ApprovalRequest } from "../src/approvals/types.js";
+import { isWithdrawn } from "../src/domain/withdrawal.js";
 
 /**
  * One short sentence (Slack mrkdwn) telling a person why their step on a request was refused,
@@ -53,21 +54,6 @@ export function describeState(record: ApprovalRequest): string {
     case "unknown":
       return `Already ${decided ?? "approved"}; whether the order was placed is being checked with the provider.`;
   }
-}
-
-/**
- * The history note of a request its requester withdrew (`/connect withdraw`, the Withdraw
- * button): a withdrawal is a `cancelled` request with this note, so every list and status
- * table that knows `cancelled` knows it; only the words differ.
- */
-export const WITHDRAWN_NOTE = "withdrawn by the requester";
-
-/** True when the request was withdrawn by its requester (not cancelled by the bot). */
-export function isWithdrawn(record: ApprovalRequest): boolean {
-  return (
-    record.status === "cancelled" &&
-    record.history.some((entry) => entry.to === "cancelled" && entry.note === WITHDRAWN_NOTE)
-  );
 }
 
 /** " (1 of 2 approvals)" for a request needing several; empty otherwise. */
