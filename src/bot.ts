@@ -4,10 +4,16 @@ import type { AddressInfo } from "node:net";
 import { WebClient } from "@slack/web-api";
 import { Redis } from "ioredis";
 import { ApprovalStore } from "./approvals/index.js";
-import { type Config, configuredSecrets } from "./config.js";
+import {
+  type Config,
+  configuredSecrets,
+  currencyLabel,
+  DEFAULT_PARTNER_REMINDER_AFTER_DAYS,
+} from "./config.js";
 import { withRequestId } from "./context.js";
 import { trackingReader } from "./flows/trackingReads.js";
 import { type Jobs, startJobs } from "./jobs/index.js";
+import { DEFAULT_ACCEPTANCE_REMINDERS } from "./jobs/tracker.js";
 import { createLogger, type Logger } from "./log.js";
 import { createMetrics, type Metrics } from "./metrics.js";
 import { OrderLifecycle } from "./orders/index.js";
@@ -197,6 +203,14 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       readTarget: (target, companyName) =>
         withRequestId(`${target.kind}-${target.id}`, () => readTarget(target, companyName)),
       quotes: edgeQuoteCallbacks({ provider: api, logger, sandbox: sandboxed }),
+      // A layer 2 waiting on a partner: the requester is reminded after N days, then weekly.
+      trackerSettings: {
+        acceptanceReminders: {
+          ...DEFAULT_ACCEPTANCE_REMINDERS,
+          firstAfterMs:
+            (config.partnerReminderAfterDays ?? DEFAULT_PARTNER_REMINDER_AFTER_DAYS) * 86_400_000,
+        },
+      },
       placement: {
         ...placement,
         store: approvalStore,
@@ -217,6 +231,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       approvals: { store: approvalStore, ...approvalPolicy(config, standin !== undefined) },
       jobs,
       orders,
+      currency: currencyLabel(config),
     };
     rateLimit = jobs.rateLimiter?.beforeRequest;
 

@@ -37,6 +37,8 @@ export interface Services {
   clock: Clock;
   /** The order lifecycle (src/orders): a person's steps on a request and what follows them. */
   orders: OrderLifecycle;
+  /** The label of every amount (`currencyLabel(config)`): the provider returns no currency. */
+  currency: string;
 }
 
 export interface Clock {

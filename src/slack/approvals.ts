@@ -94,7 +94,13 @@ export async function storeForApproval(input: {
   if (!allowed.allowed) return { ok: false, message: allowed.message };
 
   try {
-    const approval = await settings.store.create({ ...submission, sandbox: services.sandbox });
+    // The currency is recorded with the amounts, so the spend ledger never relabels them.
+    const price = submission.price && { ...submission.price, currency: services.currency };
+    const approval = await settings.store.create({
+      ...submission,
+      ...(price ? { price } : {}),
+      sandbox: services.sandbox,
+    });
     return { ok: true, approval };
   } catch (error) {
     if (!(error instanceof NameReservedError)) throw error;
