@@ -34,7 +34,7 @@ import {
   type SlackConnection,
   startSlackApp,
 } from "./slack/app.js";
-import { edgeQuoteCallbacks } from "./slack/edgeQuoteCallbacks.js";
+import { edgeDraftReminderCallbacks, edgeQuoteCallbacks } from "./slack/edgeQuoteCallbacks.js";
 import { FollowUpLane } from "./slack/followUps.js";
 import { registerListeners } from "./slack/listeners.js";
 import { type SlackStandin, STANDIN_IDS } from "./standin/index.js";
@@ -203,6 +203,12 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       readTarget: (target, companyName) =>
         withRequestId(`${target.kind}-${target.id}`, () => readTarget(target, companyName)),
       quotes: edgeQuoteCallbacks({ provider: api, logger, sandbox: sandboxed }),
+      // Edge draft expiry reminders, timed on the provider's clock (the sandbox's, which the
+      // playground moves forward).
+      draftReminders: {
+        callbacks: edgeDraftReminderCallbacks({ provider: api, sandbox: sandboxed }),
+        now: () => (sandbox?.clock ?? systemClock).now(),
+      },
       // A layer 2 waiting on a partner: the requester is reminded after N days, then weekly.
       trackerSettings: {
         acceptanceReminders: {
@@ -273,7 +279,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
         signingSecret: slack.signingSecret,
       });
       // The tracker: after the page moves sandbox time, open orders are read at once.
-      playground?.connect(driver, { tracker: jobs.tracker });
+      playground?.connect(driver, { tracker: jobs.tracker, draftReminders: jobs.draftReminders });
     }
     logger.info(
       { port: running.port, slackMode: config.slack.mode, sandbox: services.sandbox },

@@ -354,6 +354,10 @@ const VIEW_CASES: Record<string, Case> = {
     (["ten-gig", "support"] as const).map((k) => edgeQuote.enquirySentMessage(k, REQUESTER)),
   draftActionsBlock: (h) => edgeQuote.draftActionsBlock({ id: h, name: h }),
   draftSavedMessage: (h) => edgeQuote.draftSavedMessage({ id: h, name: h }, REQUESTER),
+  draftExpiryReminder: (h) => [
+    edgeQuote.draftExpiryReminder({ draftId: h, name: h, daysLeft: 3 }),
+    edgeQuote.draftExpiryReminder({ draftId: h, name: h, daysLeft: 1 }),
+  ],
   draftNoticeText: (h) =>
     (["renamed", "deleted", "not-owner", "no-owner", "not-found"] as const).map((k) =>
       edgeQuote.draftNoticeText(k, { id: h, name: h }),
