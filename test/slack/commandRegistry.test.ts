@@ -50,7 +50,7 @@ describe("parseCommand", () => {
 });
 
 describe("the registry", () => {
-  it("covers every subcommand pinned in DESIGN.md", () => {
+  it("covers every subcommand pinned in DESIGN.md, and those issues added since", () => {
     const names = COMMANDS.map(commandName).sort();
     expect(names).toEqual(
       [
@@ -73,6 +73,8 @@ describe("the registry", () => {
         "edge locations",
         "approvals",
         "track",
+        // Added by issue 22 (the spend ledger).
+        "spend",
       ].sort(),
     );
   });
