@@ -117,8 +117,12 @@ function runsIn(entry: LedgerEntry, month: LedgerMonth): boolean {
   return ends > month.start;
 }
 
-/** Sums of one group (a kind, a requester, a channel, or everything). */
-export interface SpendFigures {
+/**
+ * Sums of one group (a kind, a requester, a channel, or everything) in one month. Unlike App
+ * Home's all-time committed spend (`committedSpend`, src/orders/spend.ts), an order counts
+ * here only while its term runs.
+ */
+export interface LedgerFigures {
   /** Monthly amounts of every order running in the month. */
   committedMonthly: number;
   /** Orders running in the month. */
@@ -131,17 +135,17 @@ export interface SpendFigures {
   placed: number;
 }
 
-export interface SpendGroup extends SpendFigures {
+export interface LedgerGroup extends LedgerFigures {
   key: string;
 }
 
 export interface MonthlySpend {
   month: LedgerMonth;
   currency: string;
-  totals: SpendFigures;
-  byKind: SpendGroup[];
-  byRequester: SpendGroup[];
-  byChannel: SpendGroup[];
+  totals: LedgerFigures;
+  byKind: LedgerGroup[];
+  byRequester: LedgerGroup[];
+  byChannel: LedgerGroup[];
   /** Every order counted in the month (running or placed in it), oldest first: the CSV rows. */
   entries: LedgerEntry[];
   /** Orders counted with no recorded term ("term unknown"). */
@@ -152,7 +156,7 @@ export interface MonthlySpend {
   otherCurrency: number;
 }
 
-const emptyFigures = (): SpendFigures => ({
+const emptyFigures = (): LedgerFigures => ({
   committedMonthly: 0,
   running: 0,
   newMonthly: 0,
@@ -171,9 +175,9 @@ export function monthlySpend(
 ): MonthlySpend {
   const totals = emptyFigures();
   const groups = {
-    kind: new Map<string, SpendFigures>(),
-    requester: new Map<string, SpendFigures>(),
-    channel: new Map<string, SpendFigures>(),
+    kind: new Map<string, LedgerFigures>(),
+    requester: new Map<string, LedgerFigures>(),
+    channel: new Map<string, LedgerFigures>(),
   };
   const counted: LedgerEntry[] = [];
   let termUnknown = 0;
@@ -222,7 +226,7 @@ export function monthlySpend(
   };
 }
 
-function figuresOf(map: Map<string, SpendFigures>, key: string): SpendFigures {
+function figuresOf(map: Map<string, LedgerFigures>, key: string): LedgerFigures {
   let figures = map.get(key);
   if (!figures) {
     figures = emptyFigures();
@@ -231,7 +235,7 @@ function figuresOf(map: Map<string, SpendFigures>, key: string): SpendFigures {
   return figures;
 }
 
-function sorted(map: Map<string, SpendFigures>): SpendGroup[] {
+function sorted(map: Map<string, LedgerFigures>): LedgerGroup[] {
   return [...map.entries()]
     .map(([key, figures]) => ({ key, ...figures }))
     .sort(
