@@ -4,11 +4,17 @@ import type { AddressInfo } from "node:net";
 import { WebClient } from "@slack/web-api";
 import { Redis } from "ioredis";
 import { ApprovalStore, policyApprovers } from "./approvals/index.js";
-import { type Config, configuredSecrets } from "./config.js";
+import {
+  type Config,
+  configuredSecrets,
+  currencyLabel,
+  DEFAULT_PARTNER_REMINDER_AFTER_DAYS,
+} from "./config.js";
 import { withRequestId } from "./context.js";
 import { redisHomePages } from "./flows/home.js";
 import { trackingReader } from "./flows/trackingReads.js";
 import { type Jobs, startJobs } from "./jobs/index.js";
+import { DEFAULT_ACCEPTANCE_REMINDERS } from "./jobs/tracker.js";
 import { createLogger, type Logger } from "./log.js";
 import { createMetrics, type Metrics } from "./metrics.js";
 import { OrderLifecycle } from "./orders/index.js";
@@ -29,7 +35,7 @@ import {
   type SlackConnection,
   startSlackApp,
 } from "./slack/app.js";
-import { edgeQuoteCallbacks } from "./slack/edgeQuoteCallbacks.js";
+import { edgeDraftReminderCallbacks, edgeQuoteCallbacks } from "./slack/edgeQuoteCallbacks.js";
 import { FollowUpLane } from "./slack/followUps.js";
 import { homePublisher, refreshHomesOf } from "./slack/home.js";
 import { registerListeners } from "./slack/listeners.js";
@@ -205,6 +211,20 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       // Tracking's statuses and end reach the request card and the approval message.
       trackingObserver: orders.trackingObserver(),
       quotes: edgeQuoteCallbacks({ provider: api, logger, sandbox: sandboxed }),
+      // Edge draft expiry reminders, timed on the provider's clock (the sandbox's, which the
+      // playground moves forward).
+      draftReminders: {
+        callbacks: edgeDraftReminderCallbacks({ provider: api, sandbox: sandboxed }),
+        now: () => (sandbox?.clock ?? systemClock).now(),
+      },
+      // A layer 2 waiting on a partner: the requester is reminded after N days, then weekly.
+      trackerSettings: {
+        acceptanceReminders: {
+          ...DEFAULT_ACCEPTANCE_REMINDERS,
+          firstAfterMs:
+            (config.partnerReminderAfterDays ?? DEFAULT_PARTNER_REMINDER_AFTER_DAYS) * 86_400_000,
+        },
+      },
       placement: {
         ...placement,
         store: approvalStore,
@@ -230,6 +250,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       jobs,
       orders,
       homePages: redisHomePages(redis, `${prefix}:home`),
+      currency: currencyLabel(config),
     };
     rateLimit = jobs.rateLimiter?.beforeRequest;
     const health = healthCheck(redis, services);
@@ -270,7 +291,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
         signingSecret: slack.signingSecret,
       });
       // The tracker: after the page moves sandbox time, open orders are read at once.
-      playground?.connect(driver, { tracker: jobs.tracker });
+      playground?.connect(driver, { tracker: jobs.tracker, draftReminders: jobs.draftReminders });
     }
     logger.info(
       { port: running.port, slackMode: config.slack.mode, sandbox: services.sandbox },

@@ -30,6 +30,11 @@ function portSetting(fallback: number) {
     .transform((v) => (v === undefined ? fallback : Number(v)));
 }
 
+/** A layer 2 connection waiting this many days on a partner is reminded, then weekly. */
+export const DEFAULT_PARTNER_REMINDER_AFTER_DAYS = 7;
+/** The provider returns no currency (provider-notes.md); amounts are labelled with this one. */
+export const DEFAULT_PRICE_CURRENCY = "USD";
+
 /** Bounds of SLACK_MAX_BODY_BYTES: below 1 KiB no real payload fits; above 64 MiB is a typo. */
 const MIN_BODY_BYTES = 1024;
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -96,6 +101,14 @@ const environmentSchema = z
     LOG_LEVEL: optionalText.pipe(
       z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
     ),
+    PRICE_CURRENCY: optionalText.refine((v) => v === undefined || /^[A-Z]{3}$/.test(v), {
+      error: "must be a three-letter ISO 4217 currency code in capitals, e.g. USD or EUR",
+    }),
+    PARTNER_REMINDER_AFTER_DAYS: optionalText
+      .refine((v) => v === undefined || (/^\d{1,3}$/.test(v) && Number(v) >= 1), {
+        error: "must be a whole number of days from 1 to 999",
+      })
+      .transform((v) => (v === undefined ? DEFAULT_PARTNER_REMINDER_AFTER_DAYS : Number(v))),
   })
   .superRefine((env, ctx) => {
     if (env.PROVIDER_BASE_URL && !env.PROVIDER_API_KEY) {
@@ -158,6 +171,18 @@ export interface Config {
   /** Run the background workers inside the bot process (false when `npm run worker` runs them). */
   workers: boolean;
   logLevel: string;
+  /** PRICE_CURRENCY: the account's currency code; read it through `currencyLabel`. */
+  priceCurrency?: string;
+  /** PARTNER_REMINDER_AFTER_DAYS: days a layer 2 waits on a partner before weekly reminders. */
+  partnerReminderAfterDays?: number;
+}
+
+/**
+ * The label of every amount the bot shows or exports: the provider returns no currency, so it
+ * is the account's, as configured (PRICE_CURRENCY), USD when unset. The one place it is decided.
+ */
+export function currencyLabel(config: Pick<Config, "priceCurrency">): string {
+  return config.priceCurrency ?? DEFAULT_PRICE_CURRENCY;
 }
 
 export class ConfigError extends Error {
@@ -218,6 +243,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandboxPort: e.SANDBOX_PORT,
     workers: e.WORKERS,
     logLevel: e.LOG_LEVEL ?? "info",
+    ...(e.PRICE_CURRENCY ? { priceCurrency: e.PRICE_CURRENCY } : {}),
+    partnerReminderAfterDays: e.PARTNER_REMINDER_AFTER_DAYS,
   };
 }
 

@@ -41,6 +41,8 @@ export interface Services {
   orders: OrderLifecycle;
   /** App Home: the page of *My requests* each person is on (src/flows/home.ts). */
   homePages?: HomePages;
+  /** The label of every amount (`currencyLabel(config)`): the provider returns no currency. */
+  currency: string;
 }
 
 export interface Clock {

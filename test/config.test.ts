@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../src/config.js";
+import { ConfigError, currencyLabel, loadConfig } from "../src/config.js";
 
 function problemsOf(env: NodeJS.ProcessEnv): string[] {
   try {
@@ -72,6 +72,21 @@ describe("loadConfig", () => {
       expect(problemsOf({ SLACK_MAX_BODY_BYTES: value }), value).toEqual([
         expect.stringMatching(/^SLACK_MAX_BODY_BYTES must be a whole number of bytes from 1024/),
       ]);
+    }
+  });
+
+  it("reads the price currency (USD when unset) and the partner reminder's days (7 when unset)", () => {
+    expect(currencyLabel(loadConfig({}))).toBe("USD");
+    expect(currencyLabel(loadConfig({ PRICE_CURRENCY: "EUR" }))).toBe("EUR");
+    expect(loadConfig({}).partnerReminderAfterDays).toBe(7);
+    expect(loadConfig({ PARTNER_REMINDER_AFTER_DAYS: "3" }).partnerReminderAfterDays).toBe(3);
+    for (const bad of ["eur", "EURO", "€"]) {
+      expect(() => loadConfig({ PRICE_CURRENCY: bad })).toThrow(/PRICE_CURRENCY/);
+    }
+    for (const bad of ["0", "-1", "1.5", "week", "1000"]) {
+      expect(() => loadConfig({ PARTNER_REMINDER_AFTER_DAYS: bad })).toThrow(
+        /PARTNER_REMINDER_AFTER_DAYS/,
+      );
     }
   });
 

@@ -34,6 +34,10 @@ const METHOD_SCOPES: Record<string, string | null> = {
   "views.update": null,
   "views.push": null,
   "views.publish": null,
+  // The spend ledger's CSV export: the DM's id (files.completeUploadExternal takes no user id).
+  "conversations.open": "im:write",
+  "files.getUploadURLExternal": "files:write",
+  "files.completeUploadExternal": "files:write",
 };
 
 /** The bot's own code: the stand-ins for Slack and the provider are not the bot. */

@@ -361,6 +361,17 @@ export interface DraftLike {
  */
 export function draftActionsBlock(draft: DraftLike): ActionsBlock {
   const id = truncate(draft.id, LIMITS.actionValue);
+  return actions(truncate(`${EDGE_DRAFT_BLOCK_PREFIX}${draft.id}`, 255), [
+    button("Order", EDGE_DRAFT_BUTTONS.order, id, "primary"),
+    button("Re-quote", EDGE_DRAFT_BUTTONS.requote, id),
+    button("Rename", EDGE_DRAFT_BUTTONS.rename, id),
+    deleteDraftButton(draft),
+  ]);
+}
+
+/** Delete, asking first (only the person who saved the draft may do it). */
+function deleteDraftButton(draft: DraftLike): Button {
+  const id = truncate(draft.id, LIMITS.actionValue);
   const remove = button("Delete", EDGE_DRAFT_BUTTONS.delete, id, "danger");
   remove.confirm = {
     title: { type: "plain_text", text: "Delete this draft?" },
@@ -372,12 +383,33 @@ export function draftActionsBlock(draft: DraftLike): ActionsBlock {
     deny: { type: "plain_text", text: "Keep it" },
     style: "danger",
   };
-  return actions(truncate(`${EDGE_DRAFT_BLOCK_PREFIX}${draft.id}`, 255), [
-    button("Order", EDGE_DRAFT_BUTTONS.order, id, "primary"),
-    button("Re-quote", EDGE_DRAFT_BUTTONS.requote, id),
-    button("Rename", EDGE_DRAFT_BUTTONS.rename, id),
-    remove,
-  ]);
+  return remove;
+}
+
+/**
+ * The creator's reminder that the provider deletes a draft soon (3 days and 1 day before):
+ * Open (the order form, filled from the draft: the draft's own Order action) and Delete.
+ */
+export function draftExpiryReminder(reminder: {
+  draftId: string;
+  name: string;
+  daysLeft: number;
+}): Message {
+  const draft = { id: reminder.draftId, name: reminder.name };
+  const name = escapeMrkdwn(reminder.name || "Draft order");
+  const when = reminder.daysLeft === 1 ? "tomorrow" : `in ${reminder.daysLeft} days`;
+  const text = `:hourglass_flowing_sand: Your Edge draft *${name}* (${code(reminder.draftId)}) is deleted by the provider ${when} (drafts are kept 30 days). Open it to order it, or delete it now.`;
+  const id = truncate(reminder.draftId, LIMITS.actionValue);
+  return {
+    text,
+    blocks: [
+      section(text),
+      actions(truncate(`${EDGE_DRAFT_BLOCK_PREFIX}${reminder.draftId}`, 255), [
+        button("Open", EDGE_DRAFT_BUTTONS.order, id, "primary"),
+        deleteDraftButton(draft),
+      ]),
+    ],
+  };
 }
 
 /** After "Save as draft": the draft, with its buttons. */

@@ -58,8 +58,36 @@ export const priceSchema = z.object({
   total: z.number().finite().optional(),
   monthly: z.number().finite().optional(),
   text: z.string().max(1000),
+  /**
+   * The commitment's length in months, recorded at submission for the spend ledger. Absent on
+   * records written before it existed and for kinds without a term (IO-D is pay as you go):
+   * the ledger says "term unknown" then.
+   */
+  termMonths: z.number().int().min(1).max(600).optional(),
+  /**
+   * The currency the amounts are in (an ISO 4217 code). The provider returns none; the bot's
+   * setting at submission time is recorded, so a later change of the setting does not relabel
+   * old amounts. Absent on older records.
+   */
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/)
+    .optional(),
 });
 export type Price = z.infer<typeof priceSchema>;
+
+/** A term as months: 12 for "1 year", 3 for "3 months"; undefined for a unit not understood. */
+export function monthsOfTerm(value: unknown, unit: unknown): number | undefined {
+  const amount = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
+  if (typeof amount !== "number" || !Number.isInteger(amount) || amount < 1) return undefined;
+  const word = typeof unit === "string" ? unit.trim().toLowerCase() : "";
+  const months = /^(m|mo|month|months)$/.test(word)
+    ? amount
+    : /^(y|yr|year|years)$/.test(word)
+      ? amount * 12
+      : undefined;
+  return months !== undefined && months <= 600 ? months : undefined;
+}
 
 export const requesterSchema = z.object({
   userId: slackUserId,

@@ -221,6 +221,14 @@ export const COMMANDS = [
       fillKnown: false,
     },
   },
+  {
+    path: ["spend"],
+    args: "[YYYY-MM]",
+    summary:
+      "The spend ledger: committed monthly amounts and the month's new commitments by kind, requester and channel, with Export CSV",
+    examples: ["spend", "spend 2026-11"],
+    group: "Track and approve",
+  },
 ] as const satisfies readonly CommandSpec[];
 
 export type CommandName = (typeof COMMANDS)[number]["path"] extends infer P

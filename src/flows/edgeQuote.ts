@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { monthsOfTerm } from "../approvals/index.js";
 import { formatMoney, formatTerm } from "../domain/units.js";
 import type { OrderSubmission } from "../orders/index.js";
 import type { DraftOrder, DraftOrderRequest, ProviderApi } from "../provider/api.js";
@@ -828,6 +829,12 @@ export function checkDiscountCode(quoteKey: string, value: unknown): DiscountCod
 /** Where the Slack user who saved a draft is kept in its edgePayload (Delete is theirs only). */
 export const SAVED_BY_FIELD = "savedBySlackUser";
 
+/** The contract term in months for the spend ledger, when the request's unit reads as one. */
+function termOfRequest(request: EdgeQuotationRequest): { termMonths?: number } {
+  const months = monthsOfTerm(request["contract-term"], request.contractTermUnit);
+  return months === undefined ? {} : { termMonths: months };
+}
+
 /** A draft's name from its request: "Edge Singapore 1 Gbps 12 months". */
 export function defaultDraftName(request: EdgeQuotationRequest): string {
   const term = num(request["contract-term"]);
@@ -1099,6 +1106,7 @@ export function buildEdgeOrder(input: {
         ...(offer.monthly !== undefined ? { monthly: offer.monthly } : {}),
         ...(offer.total !== undefined ? { total: offer.total } : {}),
         text: `${offerPriceText(offer)} · ${term}${source.discountCode ? ` · discount ${source.discountCode}` : ""}`,
+        ...termOfRequest(source.request),
       },
       requester: {
         userId: input.requester.userId,

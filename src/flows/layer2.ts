@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { monthsOfTerm } from "../approvals/index.js";
 import {
   CONNECTION_NAME_MAX,
   isOtherCompany,
@@ -152,6 +153,12 @@ export function wholeNumber(x: unknown): number | undefined {
   if (t === undefined || !/^\d{1,9}$/.test(t)) return undefined;
   const n = Number(t);
   return n > 0 ? n : undefined;
+}
+
+/** The commitment's length for the spend ledger, when the body's term reads as months. */
+function termOf(value: unknown, unit: unknown): { termMonths?: number } {
+  const months = monthsOfTerm(value, unit);
+  return months === undefined ? {} : { termMonths: months };
 }
 
 function modeOf(x: unknown): Layer2Mode {
@@ -790,6 +797,7 @@ export async function checkLayer2Submission(
           ? { monthly: price.value.result.basicMonthlyAmount }
           : {}),
         text: priceText(price.value),
+        ...termOf(body.duration, body.durationUnit),
       },
       requester: input.requester,
     },

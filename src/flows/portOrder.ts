@@ -576,6 +576,8 @@ export function portOrderSubmission(
       ...(total !== undefined ? { total } : {}),
       ...(monthly !== undefined ? { monthly } : {}),
       text: portPriceText(price, term),
+      // "y" is 1 year; "m" is month to month, a commitment of one month at a time.
+      termMonths: term.durationUnit === "y" ? 12 : 1,
     },
     requester: {
       userId: requester.userId,

@@ -8,6 +8,7 @@ import {
   createCommandConnection,
   createWorkerConnection,
 } from "./connection.js";
+import { type DraftReminderCallbacks, DraftReminders } from "./draftReminders.js";
 import { errorText, type HomePublisher, Notifier, type SlackChatApi } from "./notifier.js";
 import { Placement, type PlacementCallbacks, type StoreForPlacement } from "./placement.js";
 import { DEFAULT_PREFIX, QUEUE_NAMES } from "./queues.js";
@@ -27,6 +28,7 @@ export {
   type TrackTarget,
   type TrackTargetKind,
 } from "../domain/statuses.js";
+export * from "./draftReminders.js";
 export * from "./notifier.js";
 export * from "./orderMessages.js";
 export * from "./placement.js";
@@ -45,7 +47,7 @@ export { closeRedis, closeWithTimeout, createCommandConnection, createWorkerConn
  * may share one Redis and prefix.
  */
 
-type WorkerKind = "notify" | "tracking" | "quotes" | "placement" | "maintenance";
+type WorkerKind = "notify" | "tracking" | "quotes" | "placement" | "drafts" | "maintenance";
 
 export interface WorkerTuning {
   concurrency?: number;
@@ -74,6 +76,7 @@ const DEFAULT_TUNING: Record<WorkerKind, Required<WorkerTuning>> = {
     stalledInterval: 30_000,
     maxStalledCount: 5,
   },
+  drafts: { concurrency: 5, lockDuration: 60_000, stalledInterval: 30_000, maxStalledCount: 20 },
   maintenance: {
     concurrency: 1,
     lockDuration: 120_000,
@@ -112,6 +115,11 @@ export interface StartJobsOptions<QuoteResult = unknown> {
   quotes?: QuoteCallbacks<QuoteResult>;
   /** Placing approved orders. Without it, no placement worker or reconciler runs here. */
   placement?: { store: StoreForPlacement } & PlacementCallbacks;
+  /**
+   * Edge draft expiry reminders: the provider's clock (the sandbox's in sandbox mode) and the
+   * callbacks. Without callbacks, no reminder worker runs here (remembering still queues).
+   */
+  draftReminders?: { callbacks?: DraftReminderCallbacks; now?: () => Date };
   /** Global provider request rate shared by all replicas; false for none. Default 10/s. */
   providerRateLimit?: { requestsPerSecond: number; marginMs?: number; maxWaitMs?: number } | false;
   /** Jobs processed in parallel per worker kind (shorthand for workerTuning.*.concurrency). */
@@ -161,6 +169,7 @@ export interface Jobs<QuoteResult = unknown> {
   tracker: Tracker;
   quotePoller: QuotePoller<QuoteResult>;
   placement: Placement;
+  draftReminders: DraftReminders;
   rateLimiter: ProviderRateLimiter | undefined;
   queues: Record<WorkerKind, Queue>;
   /** Runs every reconciler now (they also run on a schedule where workers run). */
@@ -198,6 +207,7 @@ export async function startJobs<QuoteResult = unknown>(
     tracking: QUEUE_NAMES.tracking,
     quotes: QUEUE_NAMES.quotes,
     placement: QUEUE_NAMES.placement,
+    drafts: QUEUE_NAMES.drafts,
     maintenance: QUEUE_NAMES.maintenance,
   };
   const queues = Object.fromEntries(
@@ -266,6 +276,16 @@ export async function startJobs<QuoteResult = unknown>(
     callbacks: options.placement,
     now: options.now,
     ...options.placementSettings,
+  });
+  const draftReminders = new DraftReminders({
+    redis: commandRedis,
+    queue: queues.drafts,
+    prefix,
+    logger,
+    metrics,
+    notifier,
+    callbacks: options.draftReminders?.callbacks,
+    now: options.draftReminders?.now,
   });
   const rateLimiter =
     options.providerRateLimit === false
@@ -342,6 +362,8 @@ export async function startJobs<QuoteResult = unknown>(
       startWorker("tracking", (job, token) => tracker.process(job, token));
     if (options.quotes) startWorker("quotes", (job, token) => quotePoller.process(job, token));
     if (options.placement) startWorker("placement", (job) => placement.processJob(job));
+    if (options.draftReminders?.callbacks)
+      startWorker("drafts", (job, token) => draftReminders.process(job, token));
     startWorker("maintenance", () => runMaintenance());
     const every = options.maintenanceEveryMs ?? 5 * 60_000;
     if (every > 0) {
@@ -421,6 +443,7 @@ export async function startJobs<QuoteResult = unknown>(
     tracker,
     quotePoller,
     placement,
+    draftReminders,
     rateLimiter,
     queues,
     runMaintenance,

@@ -11,6 +11,8 @@ export const QUEUE_NAMES = {
   quotes: "edge-quotes",
   /** Placing approved orders with the provider. */
   placement: "placement",
+  /** Edge draft expiry reminders: one delayed job per reminder. */
+  drafts: "edge-draft-reminders",
   /** Reconcilers (lost jobs, stuck placements), run on a schedule. */
   maintenance: "jobs-maintenance",
 } as const;

@@ -196,7 +196,7 @@ export interface TrackerOptions {
   endedRetentionMs?: number;
   /** While a partner has to accept, check at most this often. Default 1 hour. */
   waitingEveryMs?: number;
-  /** Reminders to the requester while a partner has not accepted. Default 2 days, weekly, 6. */
+  /** Reminders to the requester while a partner has not accepted. Default 7 days, weekly, 8. */
   acceptanceReminders?: AcceptanceReminders;
   /**
    * Told when a tracked target's status changed or its tracking ended (App Home refreshes the
@@ -211,10 +211,14 @@ export interface AcceptanceReminders {
   max: number;
 }
 
+/**
+ * A partner's acceptance takes days: the requester is reminded once it has waited a week
+ * (PARTNER_REMINDER_AFTER_DAYS), then weekly — 8 reminders reach the tracker's 60-day deadline.
+ */
 export const DEFAULT_ACCEPTANCE_REMINDERS: AcceptanceReminders = {
-  firstAfterMs: 2 * DAY_MS,
+  firstAfterMs: 7 * DAY_MS,
   everyMs: WEEK_MS,
-  max: 6,
+  max: 8,
 };
 
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;

@@ -5,11 +5,16 @@ import type { SlackAppDriver } from "../standin/driver.js";
 import { type SlackStandin, startSlackStandin } from "../standin/server.js";
 import { type PlaygroundApi, registerPlaygroundApi } from "./api.js";
 import { registerPlaygroundAssets } from "./assets.js";
-import { type OpenTrackers, SandboxTime } from "./sandboxTime.js";
+import { type DueReminders, type OpenTrackers, SandboxTime } from "./sandboxTime.js";
 
 export { PLAYGROUND_COMMAND, PlaygroundApi } from "./api.js";
 export { PLAYGROUND_REDIS_PREFIX, startPlaygroundAfresh } from "./freshStart.js";
-export type { AdvanceResult, OpenTrackers, SandboxTimeStatus } from "./sandboxTime.js";
+export type {
+  AdvanceResult,
+  DueReminders,
+  OpenTrackers,
+  SandboxTimeStatus,
+} from "./sandboxTime.js";
 export type {
   PlaygroundChannel,
   PlaygroundMessage,
@@ -39,6 +44,8 @@ export interface PlaygroundOptions {
 export interface PlaygroundConnection {
   /** The order tracker: after sandbox time moves, every open tracker checks at once. */
   tracker?: OpenTrackers;
+  /** Edge draft reminders: after sandbox time moves, those due on its clock are sent. */
+  draftReminders?: DueReminders;
 }
 
 export interface StartPlaygroundStandinOptions {
@@ -53,6 +60,7 @@ export interface StartPlaygroundStandinOptions {
 export class Playground {
   private driver: SlackAppDriver | undefined;
   private tracker: OpenTrackers | undefined;
+  private draftReminders: DueReminders | undefined;
   private current: SlackStandin | undefined;
   private currentApi: PlaygroundApi | undefined;
 
@@ -61,7 +69,13 @@ export class Playground {
   /** Starts the stand-in with the page and its API on it. */
   async startStandin(options: StartPlaygroundStandinOptions): Promise<SlackStandin> {
     const clock = this.options.sandbox ? this.options.sandboxClock : undefined;
-    const sandboxTime = clock ? new SandboxTime({ clock, tracker: () => this.tracker }) : undefined;
+    const sandboxTime = clock
+      ? new SandboxTime({
+          clock,
+          tracker: () => this.tracker,
+          draftReminders: () => this.draftReminders,
+        })
+      : undefined;
     const start = (port: number) =>
       startSlackStandin({
         logger: options.logger,
@@ -94,6 +108,7 @@ export class Playground {
   connect(driver: SlackAppDriver, connection: PlaygroundConnection = {}): void {
     this.driver = driver;
     this.tracker = connection.tracker;
+    this.draftReminders = connection.draftReminders;
   }
 
   /** The page's address on the stand-in. */

@@ -1,3 +1,4 @@
+import type { DraftReminders } from "../jobs/draftReminders.js";
 import type { Tracker } from "../jobs/tracker.js";
 import type { Clock } from "../sandbox/clock.js";
 
@@ -17,11 +18,14 @@ const CHECK_SETTLE_MS = 3_000;
 const CHECK_RETRY_MS = 100;
 
 export type OpenTrackers = Pick<Tracker, "list" | "get" | "checkNow">;
+export type DueReminders = Pick<DraftReminders, "checkDue">;
 
 export interface SandboxTimeOptions {
   clock: Pick<Clock, "advance" | "nowMs">;
   /** The bot's order tracker; undefined while the bot is still starting. */
   tracker: () => OpenTrackers | undefined;
+  /** Edge draft reminders (27 and 29 days after a draft was saved, on the sandbox's clock). */
+  draftReminders?: () => DueReminders | undefined;
   /** Real time (tests may inject one). */
   realNow?: () => number;
 }
@@ -57,6 +61,7 @@ export class SandboxTime {
 
   async advance(ms: number): Promise<AdvanceResult> {
     this.options.clock.advance(ms);
+    await this.options.draftReminders?.()?.checkDue();
     const tracker = this.options.tracker();
     const open = tracker ? await tracker.list() : [];
     const results = tracker

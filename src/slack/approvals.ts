@@ -98,8 +98,11 @@ export async function storeForApproval(input: {
           monthly: submission.price?.monthly,
         })
       : undefined;
+    // The currency is recorded with the amounts, so the spend ledger never relabels them.
+    const price = submission.price && { ...submission.price, currency: services.currency };
     const approval = await settings.store.create({
       ...submission,
+      ...(price ? { price } : {}),
       sandbox: services.sandbox,
       ...(requirement ? { requirement } : {}),
     });

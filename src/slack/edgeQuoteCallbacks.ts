@@ -1,6 +1,7 @@
 import type { KnownBlock } from "@slack/types";
 import { capBlocks, withSandboxLabel } from "../../views/blocks.js";
 import {
+  draftExpiryReminder,
   type Message,
   quoteAnsweredRootMessage,
   quoteFailedMessage,
@@ -13,7 +14,7 @@ import {
   readQuoteResult,
   readStoredRequest,
 } from "../flows/edgeQuote.js";
-import type { QuoteCallbacks, QuoteContext } from "../jobs/index.js";
+import type { DraftReminderCallbacks, QuoteCallbacks, QuoteContext } from "../jobs/index.js";
 import type { Services } from "../services.js";
 
 /**
@@ -123,6 +124,28 @@ export function edgeQuoteCallbacks(
     async onFailed(message, ctx) {
       await failed(message, ctx);
       services.logger.info({ responseId: ctx.responseId, polls: ctx.polls }, "edge quote failed");
+    },
+  };
+}
+
+/**
+ * The Edge draft reminders' collaborators (src/jobs/draftReminders.ts): whether the provider
+ * still lists the draft (ordered or deleted ones are not: no reminder), and the message.
+ */
+export function edgeDraftReminderCallbacks(
+  services: Pick<Services, "provider" | "sandbox">,
+): DraftReminderCallbacks {
+  return {
+    async draftExists(draftId) {
+      const drafts = await services.provider.listDrafts({ signal: AbortSignal.timeout(20_000) });
+      return drafts.some((draft) => draft.id === draftId);
+    },
+    message(reminder) {
+      const message = draftExpiryReminder(reminder);
+      return {
+        text: message.text,
+        blocks: capBlocks(withSandboxLabel(message.blocks, services.sandbox)),
+      };
     },
   };
 }

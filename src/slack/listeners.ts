@@ -9,6 +9,7 @@ import { registerLayer2Listeners } from "./commands/layer2.js";
 import { registerLookupListeners } from "./commands/lookups.js";
 import { registerPortOrderListeners } from "./commands/portOrder.js";
 import { registerPricingListeners } from "./commands/pricing.js";
+import { registerSpendListeners } from "./commands/spend.js";
 import { createConnectRouter } from "./connect.js";
 import type { FollowUpLane } from "./followUps.js";
 import { registerHomeEvents, registerHomeListeners } from "./home.js";
@@ -43,4 +44,5 @@ function registerFeatures(app: ListenerRegistry, services: Services, client: Web
   registerLayer2Listeners(app, services);
   registerIodListeners(app, services);
   registerEdgeQuoteListeners(app, services);
+  registerSpendListeners(app, services);
 }

@@ -15,6 +15,7 @@ export {
   type ViewSubmissionOutcome,
 } from "./driver.js";
 export type { FaultSpec, RateLimitOptions } from "./faults.js";
+export type { StandinFile } from "./files.js";
 export {
   createLocalModalSession,
   type EnterKeyEffect,

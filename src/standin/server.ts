@@ -12,6 +12,7 @@ import {
   type Transport,
 } from "./driver.js";
 import { ChannelRateLimiter, FaultPlan, type FaultSpec, type RateLimitOptions } from "./faults.js";
+import { MAX_UPLOAD_BYTES, type StandinFile, UPLOAD_PATH } from "./files.js";
 import { defaultWorkspaceSeed, STANDIN_IDS, type WorkspaceSeed } from "./seed.js";
 import { FORM_CONTENT_TYPE } from "./signing.js";
 import { SOCKET_PATH, SocketModeHub } from "./socketMode.js";
@@ -307,6 +308,15 @@ export class SlackStandin {
     return this.workspace.modalStack(userId);
   }
 
+  /** Files shared through files.completeUploadExternal, oldest first, with their bytes. */
+  files(): StandinFile[] {
+    return this.workspace.files.list();
+  }
+
+  file(id: string): StandinFile | undefined {
+    return this.workspace.files.file(id);
+  }
+
   homeView(userId: string): StandinView | undefined {
     return this.workspace.homeView(userId);
   }
@@ -468,6 +478,31 @@ export async function startSlackStandin(options: SlackStandinOptions = {}): Prom
       ...(answer.body.ok ? {} : { error: answer.body.error }),
     });
     return reply.code(answer.status).headers(answer.headers).send(answer.body);
+  });
+
+  // The upload URL of files.getUploadURLExternal: the file's raw bytes (Slack also takes a
+  // multipart form; the stand-in takes raw bytes only and answers 415 to anything else).
+  server.addContentTypeParser(
+    "application/octet-stream",
+    { parseAs: "buffer", bodyLimit: MAX_UPLOAD_BYTES },
+    (_request, body, done) => done(null, body),
+  );
+  server.post<{ Params: { token: string } }>(`${UPLOAD_PATH}/:token`, async (request, reply) => {
+    const bytes = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    const outcome = standin.workspace.files.receive(request.params.token, bytes);
+    standin.record({
+      method: "upload_url",
+      args: { bytes: bytes.length },
+      at: Date.now(),
+      token: undefined,
+      status: outcome === "ok" ? 200 : 404,
+      ok: outcome === "ok",
+      ...(outcome === "ok" ? {} : { error: outcome }),
+    });
+    // Slack's upload service answers a plain "OK - <bytes>".
+    return outcome === "ok"
+      ? reply.code(200).type("text/plain").send(`OK - ${bytes.length}`)
+      : reply.code(404).type("text/plain").send(outcome);
   });
 
   server.post<{ Params: { id: string } }>("/response/:id", async (request, reply) => {

@@ -82,6 +82,8 @@ export interface StandinMessage {
   blocks?: SlackBlock[];
   attachments?: unknown[];
   metadata?: MessageMetadata;
+  /** Files shared with the message (files.completeUploadExternal): ids, names and titles. */
+  files?: Array<{ id: string; name: string; title?: string }>;
   thread_ts?: string;
   reply_count?: number;
   reply_users?: string[];

@@ -1,5 +1,6 @@
 import type { MessageMetadata } from "@slack/types";
 import { blockProblems, viewProblems } from "./blockKit.js";
+import { UPLOAD_PATH } from "./files.js";
 import type { SlackArgs, SlackBlock, SlackResult, StandinMessage, StandinView } from "./types.js";
 import { MAX_MODAL_STACK, type Workspace } from "./workspace.js";
 
@@ -22,6 +23,7 @@ const JSON_FIELDS = new Set([
   "metadata",
   "unfurls",
   "user_auth_blocks",
+  "files",
 ]);
 
 /** Decodes a form-encoded call's fields: nested JSON fields become objects again. */
@@ -308,6 +310,81 @@ export const METHODS: Record<string, MethodHandler> = {
     if (conflict) return conflict;
     const updated = ws.updateView(stored.view.id, view);
     return updated ? { ok: true, view: publicView(updated) } : fail("not_found");
+  },
+
+  "files.getUploadURLExternal": (args, ws) => {
+    const filename = text(args.filename);
+    const length = Number(text(args.length));
+    if (!filename)
+      return fail("invalid_arguments", {
+        response_metadata: { messages: ["[ERROR] missing required field: filename"] },
+      });
+    // Slack answers missing_argument for a length of 0.
+    if (!Number.isInteger(length) || length < 1) return fail("missing_argument");
+    const { file, token } = ws.files.create(filename, length);
+    return { ok: true, upload_url: `${ws.baseUrl}${UPLOAD_PATH}/${token}`, file_id: file.id };
+  },
+
+  "files.completeUploadExternal": (args, ws) => {
+    const items = args.files;
+    if (
+      !Array.isArray(items) ||
+      items.length === 0 ||
+      !items.every((item) => isObject(item) && typeof item.id === "string")
+    ) {
+      return fail("invalid_arguments", {
+        response_metadata: { messages: ["[ERROR] files must be an array of {id, title}"] },
+      });
+    }
+    const channelId = text(args.channel_id);
+    // Slack takes channel, group and DM ids here, never a user id (open the DM first).
+    if (channelId !== undefined && !/^[CGDZ][A-Z0-9]{8,}$/.test(channelId)) {
+      return fail("invalid_arguments", {
+        response_metadata: {
+          messages: [
+            "[ERROR] input must match regex pattern: ^[CGDZ][A-Z0-9]{8,}$ [json-pointer:/channel_id]",
+          ],
+        },
+      });
+    }
+    const channel = channelId === undefined ? undefined : ws.channels.get(channelId);
+    if (channelId !== undefined && !channel) return fail("channel_not_found");
+    const comment = text(args.initial_comment);
+    const content =
+      comment === undefined && args.blocks !== undefined
+        ? messageContent({ blocks: args.blocks }, false)
+        : {};
+    if (isResult(content)) return content;
+    const done = ws.files.complete(
+      items.map((item) => ({
+        id: String(item.id),
+        ...(typeof item.title === "string" ? { title: item.title } : {}),
+      })),
+      channel?.id,
+    );
+    if (typeof done === "string") return fail(done);
+    if (channel) {
+      ws.postMessage({
+        channel: channel.id,
+        text: comment ?? "",
+        ...(content.blocks ? { blocks: content.blocks } : {}),
+        files: done.map((f) => ({
+          id: f.id,
+          name: f.name,
+          ...(f.title ? { title: f.title } : {}),
+        })),
+        via: "files.completeUploadExternal",
+      });
+    }
+    return {
+      ok: true,
+      files: done.map((f) => ({
+        id: f.id,
+        name: f.name,
+        title: f.title ?? f.name,
+        size: f.bytes?.length ?? 0,
+      })),
+    };
   },
 
   "views.publish": (args, ws) => {

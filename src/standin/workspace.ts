@@ -1,6 +1,7 @@
 import { EventEmitter } from "node:events";
 import type { MessageMetadata } from "@slack/types";
 import { withSlackIds } from "./blockKit.js";
+import { FileStore } from "./files.js";
 import { MessageClock, slackId, triggerId, viewHash } from "./ids.js";
 import { viewStateValues } from "./modal.js";
 import type { WorkspaceSeed } from "./seed.js";
@@ -42,6 +43,8 @@ export interface NewMessage {
   attachments?: unknown[];
   metadata?: MessageMetadata;
   thread_ts?: string;
+  /** Files shared with the message (files.completeUploadExternal). */
+  files?: StandinMessage["files"];
   /** Posted by a person rather than the app. */
   user?: string;
   via: string;
@@ -83,6 +86,8 @@ export class Workspace extends EventEmitter<WorkspaceEvents> {
   readonly users = new Map<string, StandinUser>();
   readonly userGroups = new Map<string, StandinUserGroup>();
   readonly channels = new Map<string, StandinChannel>();
+  /** Files uploaded with files.getUploadURLExternal + files.completeUploadExternal. */
+  readonly files = new FileStore();
   /** The stand-in's own address, for response URLs and permalinks; set once it listens. */
   baseUrl = "http://127.0.0.1";
 
@@ -199,6 +204,7 @@ export class Workspace extends EventEmitter<WorkspaceEvents> {
       ...(input.blocks ? { blocks: withSlackIds(input.blocks) } : {}),
       ...(input.attachments ? { attachments: input.attachments } : {}),
       ...(input.metadata ? { metadata: input.metadata } : {}),
+      ...(input.files ? { files: input.files } : {}),
       ...(threadTs ? { thread_ts: threadTs } : {}),
       via: input.via,
     };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { describeRefusal } from "../../views/refusals.js";
 import type { ApprovalRequest } from "../../src/approvals/types.js";
 import { ApprovalRecordError } from "../../src/approvals/types.js";
+import { describeRefusal } from "../../views/refusals.js";
 
 const record = (overrides: Partial<ApprovalRequest>): ApprovalRequest => ({
   id: "apr_abcdefghijklmnop",

@@ -1,8 +1,8 @@
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeRefusal } from "../../views/refusals.js";
 import { ApprovalStore } from "../../src/approvals/store.js";
 import type { ApprovalRequirement } from "../../src/approvals/types.js";
+import { describeRefusal } from "../../views/refusals.js";
 import { connect, deleteKeys, portOrderInput, runPrefix } from "./support.js";
 
 /**

@@ -1,9 +1,9 @@
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeRefusal } from "../../views/refusals.js";
 import { NameReservedError } from "../../src/approvals/names.js";
 import { ApprovalStore, type TransitionResult } from "../../src/approvals/store.js";
 import type { ApprovalKind, CreateApprovalInput } from "../../src/approvals/types.js";
+import { describeRefusal } from "../../views/refusals.js";
 import { connect, deleteKeys, newStore, portOrderInput, runPrefix } from "./support.js";
 
 /**

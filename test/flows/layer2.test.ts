@@ -349,6 +349,7 @@ describe("the layer 2 flow", () => {
         total: 6870,
         monthly: 572.5,
         text: "6,870.00 for 12 months (572.50 a month)",
+        termMonths: 12,
       });
     });
 

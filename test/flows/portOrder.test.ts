@@ -427,7 +427,12 @@ describe("portOrderSubmission", () => {
         body: checked.body,
       },
       reconcileKey: "ams-core-9",
-      price: { total: 14400, monthly: 1200, text: "14,400.00 for 1 year (1,200.00 a month)" },
+      price: {
+        total: 14400,
+        monthly: 1200,
+        text: "14,400.00 for 1 year (1,200.00 a month)",
+        termMonths: 12,
+      },
       requester: { userId: "U0REQUEST1", channelId: "C0GENERAL1" },
     });
     // The approval store accepts it as it is.
@@ -442,7 +447,7 @@ describe("portOrderSubmission", () => {
     );
     expect(portPriceText({}, YEAR)).toBe("The provider returned no price");
     const noPrice = portOrderSubmission({ ...checked, price: {} }, { userId: "U0REQUEST1" });
-    expect(noPrice.price).toEqual({ text: "The provider returned no price" });
+    expect(noPrice.price).toEqual({ text: "The provider returned no price", termMonths: 12 });
     expect(noPrice.requester).toEqual({ userId: "U0REQUEST1" });
   });
 });

@@ -170,7 +170,7 @@ describe("tracking every kind of target", () => {
     redis.disconnect();
   });
 
-  it("a business-to-business layer 2: PENDING for days (polled slowly, the requester reminded after 2 days, then weekly), then ACCEPTED and ACTIVE, each posted once and in order", async () => {
+  it("a business-to-business layer 2: PENDING for days (polled slowly, the requester reminded after 7 days, then weekly), then ACCEPTED and ACTIVE, each posted once and in order", async () => {
     const targets = new FakeTargets();
     const clock = manualClock();
     const jobs = await start(targets, clock);
@@ -192,18 +192,18 @@ describe("tracking every kind of target", () => {
     // Waiting on people: at most hourly, although a 5-minute-old tracker polls every 2 minutes.
     expect((record?.nextCheckAt?.getTime() ?? 0) - clock.now().getTime()).toBe(HOUR_MS);
 
-    // Unchanged reads post nothing; the first reminder comes after two days of waiting.
-    for (const days of [1, 1.9]) {
+    // Unchanged reads post nothing; the first reminder comes after a week of waiting.
+    for (const days of [1, 2, 6.9]) {
       clock.set(new Date(record!.waitingSince!.getTime() + days * DAY_MS).toISOString());
       await step(jobs, targets, target);
     }
     expect(dms().length - dmsBefore).toBe(0);
-    clock.set(new Date(record!.waitingSince!.getTime() + 2 * DAY_MS + HOUR_MS).toISOString());
+    clock.set(new Date(record!.waitingSince!.getTime() + 7 * DAY_MS + HOUR_MS).toISOString());
     await step(jobs, targets, target);
     await step(jobs, targets, target);
     expect(dms().slice(dmsBefore)).toEqual([
       expect.stringMatching(
-        /Layer 2 connection `l2-b2b-1` has been \*PENDING\* for 2 days: `globex-cloud` has not accepted it yet/,
+        /Layer 2 connection `l2-b2b-1` has been \*PENDING\* for 7 days: `globex-cloud` has not accepted it yet/,
       ),
     ]);
     // The next one a week later, not before.
@@ -213,7 +213,7 @@ describe("tracking every kind of target", () => {
     clock.advance(DAY_MS);
     await step(jobs, targets, target);
     expect(dms().slice(dmsBefore)).toHaveLength(2);
-    expect(dms().at(-1)).toMatch(/for 9 days/);
+    expect(dms().at(-1)).toMatch(/for 14 days/);
     record = await jobs.tracker.get(target);
     expect(record?.waitReminders).toBe(2);
 
@@ -271,7 +271,7 @@ describe("tracking every kind of target", () => {
     await step(jobs, targets, target);
     // The provider's spelling of the same status is no change.
     targets.set(target, { status: "PENDING_ACCEPTANCE" });
-    clock.advance(3 * DAY_MS);
+    clock.advance(8 * DAY_MS);
     await step(jobs, targets, target);
     expect(threadTexts(standin, CHANNEL, root).slice(1)).toEqual([
       expect.stringMatching(
@@ -279,7 +279,7 @@ describe("tracking every kind of target", () => {
       ),
     ]);
     expect(dms().at(-1)).toMatch(
-      /`l2-cloud` has been \*PENDING_ACCEPTANCE\* for 3 days: the cloud or partner has not accepted/,
+      /`l2-cloud` has been \*PENDING_ACCEPTANCE\* for 8 days: the cloud or partner has not accepted/,
     );
   });
 

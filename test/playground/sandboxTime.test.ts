@@ -108,6 +108,25 @@ describe("SandboxTime: moving the embedded sandbox's clock", () => {
     expect(tracker.calls.filter((id) => id === "ending")).toHaveLength(1);
   });
 
+  it("sends the Edge draft reminders due on the moved clock, asking after the clock moved", async () => {
+    const clock = new SandboxClock({ frozen: true, start: REAL_START });
+    const seen: number[] = [];
+    const reminders = {
+      checkDue: async () => {
+        seen.push(clock.nowMs());
+        return 1;
+      },
+    };
+    const time = new SandboxTime({
+      clock,
+      tracker: () => undefined,
+      draftReminders: () => reminders,
+      realNow: () => REAL_START,
+    });
+    await time.advance(27 * DAY);
+    expect(seen).toEqual([REAL_START + 27 * DAY]);
+  });
+
   it("still moves the clock while the bot (and its tracker) is starting", async () => {
     const clock = new SandboxClock({ frozen: true, start: REAL_START });
     const time = new SandboxTime({ clock, tracker: () => undefined, realNow: () => REAL_START });

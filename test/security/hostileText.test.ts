@@ -46,6 +46,7 @@ import * as reply from "../../views/reply.js";
 import * as requestCard from "../../views/requestCard.js";
 import * as routers from "../../views/routers.js";
 import * as services from "../../views/services.js";
+import * as spend from "../../views/spend.js";
 import * as time from "../../views/time.js";
 import * as tracking from "../../views/tracking.js";
 import * as whoami from "../../views/whoami.js";
@@ -564,6 +565,10 @@ const VIEW_CASES: Record<string, Case> = {
     (["ten-gig", "support"] as const).map((k) => edgeQuote.enquirySentMessage(k, REQUESTER)),
   draftActionsBlock: (h) => edgeQuote.draftActionsBlock({ id: h, name: h }),
   draftSavedMessage: (h) => edgeQuote.draftSavedMessage({ id: h, name: h }, REQUESTER),
+  draftExpiryReminder: (h) => [
+    edgeQuote.draftExpiryReminder({ draftId: h, name: h, daysLeft: 3 }),
+    edgeQuote.draftExpiryReminder({ draftId: h, name: h, daysLeft: 1 }),
+  ],
   draftNoticeText: (h) =>
     (["renamed", "deleted", "not-owner", "no-owner", "not-found"] as const).map((k) =>
       edgeQuote.draftNoticeText(k, { id: h, name: h }),
@@ -748,6 +753,33 @@ const VIEW_CASES: Record<string, Case> = {
   rateLimitText: (h) => routers.rateLimitText(h as never),
   classesOfService: (h) => routers.classesOfService([h, h] as never),
   cloudRoutersView: (h) => routers.cloudRoutersView(poison([routerFull], h, keep()), page),
+  // views/spend.ts (group keys, the currency and the month key as if anything could reach them)
+  spendView: (h) => {
+    const figures = { committedMonthly: 10, running: 1, newMonthly: 5, newTotal: 60, placed: 1 };
+    const groups = [
+      { key: h, ...figures },
+      { key: REQUESTER, ...figures },
+      { key: GENERAL, ...figures },
+    ];
+    const summary = {
+      month: { key: h, start: NOW },
+      currency: h,
+      totals: figures,
+      byKind: groups,
+      byRequester: groups,
+      byChannel: groups,
+      entries: [{}],
+      termUnknown: 1,
+      noMonthly: 1,
+      otherCurrency: 1,
+    };
+    return [spend.spendView(summary), spend.spendView({ ...summary, entries: [] })];
+  },
+  spendExportNotice: (h) => [
+    spend.spendExportNotice({ ok: true, monthKey: h, rows: 2 }),
+    spend.spendExportNotice({ ok: false, reason: h }),
+  ],
+  spendFileMessage: (h) => spend.spendFileMessage(h, 3, h),
   // views/time.ts
   formatWhen: (h) => time.formatWhen(h, TZ, NOW),
   // views/tracking.ts
@@ -830,6 +862,7 @@ const NOT_BUILDERS: Record<string, string> = {
   isSet: "flag",
   formatAbsolute: "date formatting",
   formatRelative: "date formatting",
+  monthName: "date formatting",
 };
 
 const VIEW_MODULES = {
@@ -859,6 +892,7 @@ const VIEW_MODULES = {
   requestCard,
   routers,
   services,
+  spend,
   time,
   tracking,
   whoami,

@@ -393,4 +393,58 @@ describe("Slack stand-in Web API, called by a real WebClient", () => {
       /waiting for a chat\.update call.*saw[\s\S]*chat\.postMessage 200 ok .*later/,
     );
   });
+
+  it("external file upload: URL, bytes, share in a DM; refuses a user id, a short upload and a replay", async () => {
+    // The DM is opened first, as the bot does (channel_id needs its D… id).
+    const dm = (await client.conversations.open({ users: requester })).channel?.id ?? "";
+    expect(dm).toBe(`D${requester.slice(1)}`);
+    const content = Buffer.from("a,b\n1,2\n");
+    const ticket = await client.files.getUploadURLExternal({
+      filename: "ledger.csv",
+      length: content.length,
+    });
+    expect(ticket.file_id).toMatch(/^F/);
+    // Sharing before the bytes arrived is refused, as Slack does.
+    await expect(
+      client.files.completeUploadExternal({
+        files: [{ id: ticket.file_id! }],
+        channel_id: dm,
+      }),
+    ).rejects.toSatisfy((e) => platformError(e) === "file_upload_not_complete");
+    const posted = await fetch(ticket.upload_url!, {
+      method: "POST",
+      headers: { "content-type": "application/octet-stream" },
+      body: content,
+    });
+    expect(posted.status).toBe(200);
+    expect(await posted.text()).toBe(`OK - ${content.length}`);
+    // The upload URL works once.
+    const again = await fetch(ticket.upload_url!, {
+      method: "POST",
+      headers: { "content-type": "application/octet-stream" },
+      body: content,
+    });
+    expect(again.status).toBe(404);
+    // channel_id takes a conversation id, never a user id.
+    await expect(
+      client.files.completeUploadExternal({
+        files: [{ id: ticket.file_id! }],
+        channel_id: requester,
+      }),
+    ).rejects.toSatisfy((e) => platformError(e) === "invalid_arguments");
+    const done = await client.files.completeUploadExternal({
+      files: [{ id: ticket.file_id!, title: "Ledger" }],
+      channel_id: dm,
+      initial_comment: "here it is",
+    });
+    expect(done.files?.[0]).toMatchObject({ id: ticket.file_id, title: "Ledger" });
+    expect(standin.file(ticket.file_id!)?.bytes?.toString()).toBe("a,b\n1,2\n");
+    expect(standin.messages(dm).at(-1)).toMatchObject({
+      text: "here it is",
+      files: [{ id: ticket.file_id, name: "ledger.csv", title: "Ledger" }],
+    });
+    await expect(
+      client.files.getUploadURLExternal({ filename: "empty.csv", length: 0 }),
+    ).rejects.toSatisfy((e) => platformError(e) === "missing_argument");
+  });
 });

@@ -80,6 +80,7 @@ import {
 } from "../../flows/edgeQuote.js";
 import { explainQuoteFailure } from "../../jobs/index.js";
 import type { Logger } from "../../log.js";
+import type { DraftOrder } from "../../provider/api.js";
 import { isProviderError } from "../../provider/errors.js";
 import type { Services } from "../../services.js";
 import { submittedReply } from "../approvals.js";
@@ -375,6 +376,24 @@ export function registerEdgeQuoteListeners(app: ListenerRegistry, services: Serv
     return check.request;
   }
 
+  /**
+   * Its creator is reminded 3 days and 1 day before the provider deletes it (30 days). A failure
+   * here loses only the reminders, never the saved draft: logged, not told as a failed save.
+   */
+  async function rememberDraft(draft: DraftOrder, userId: string): Promise<void> {
+    const created = draft.createdAt ? new Date(draft.createdAt) : services.clock.now();
+    await services.jobs.draftReminders
+      .remember({
+        draftId: draft.id,
+        name: draft.name ?? "Draft order",
+        userId,
+        createdAt: Number.isFinite(created.getTime()) ? created : services.clock.now(),
+      })
+      .catch((error: unknown) =>
+        logger.warn({ err: error, draftId: draft.id }, "edge: draft reminders not queued"),
+      );
+  }
+
   async function quoteSource(ref: QuoteRef, signal: AbortSignal): Promise<EdgeOrderSource> {
     const [request, quote] = await Promise.all([
       requestOf(ref, AFTER_ACK_MS),
@@ -571,7 +590,10 @@ export function registerEdgeQuoteListeners(app: ListenerRegistry, services: Serv
       (await services.provider.createDraft(draftBody({ request, quote, savedBy: where.userId }), {
         signal,
       }));
-    if (!existing) audit(services, "draft saved", { userId: where.userId, draftId: draft.id });
+    if (!existing) {
+      audit(services, "draft saved", { userId: where.userId, draftId: draft.id });
+      await rememberDraft(draft, where.userId);
+    }
     await inThread(client, where, threadOf(body), draftSavedMessage(draft, where.userId));
   });
 
@@ -898,6 +920,11 @@ export function registerEdgeQuoteListeners(app: ListenerRegistry, services: Serv
     }
     await services.provider.deleteDraft(draftId, { signal });
     audit(services, "draft deleted", { userId: where.userId, draftId });
+    await services.jobs.draftReminders
+      .forget(draftId, "deleted")
+      .catch((error: unknown) =>
+        logger.warn({ err: error, draftId }, "edge: draft reminders not removed"),
+      );
     await tellPrivately(client, logger, where, { text: draftNoticeText("deleted", draft) });
   });
 }

@@ -9,6 +9,7 @@ import { layer2 } from "./layer2.js";
 import * as lookups from "./lookups.js";
 import { portOrder } from "./portOrder.js";
 import * as pricing from "./pricing.js";
+import { spend } from "./spend.js";
 
 /** Every subcommand of the registry has exactly one handler (the type makes it so). */
 export const commandHandlers: CommandHandlers = {
@@ -34,4 +35,5 @@ export const commandHandlers: CommandHandlers = {
   approvals: listApprovals,
   policy: showPolicy,
   withdraw: withdrawCommand,
+  spend,
 };

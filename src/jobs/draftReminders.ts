@@ -1,0 +1,223 @@
+import { DelayedError, type Job, type Queue } from "bullmq";
+import type { Redis } from "ioredis";
+import type { Logger } from "../log.js";
+import type { Metrics } from "../metrics.js";
+import type { Notifier, SlackBlock } from "./notifier.js";
+import { jobIdPart, QUEUE_NAMES, stateKey } from "./queues.js";
+
+/**
+ * Edge draft expiry reminders. The provider deletes an Edge draft 30 days after it was saved
+ * (provider-api.md); a draft saved through the bot is remembered here, and its creator gets a
+ * direct message 3 days and 1 day before (at 27 and 29 days), with Open and Delete buttons.
+ *
+ * - One delayed BullMQ job per reminder, with a deterministic id (`draft-<id>-d3`, `-d1`): saving
+ *   the same draft twice, or two replicas, never queue a second one; the message goes through
+ *   the notifier under a key of its own (`draft-reminder:d3`), so a re-run never posts twice.
+ * - Times are on the provider's clock (`now`): the sandbox's in sandbox mode, which the
+ *   playground moves forward. A job runs on real time, never before its time on that clock (a
+ *   clock behind real time delays it again); `checkDue()` promotes the jobs due on that clock
+ *   after it moved ahead, as the tracker's `checkNow` does for orders.
+ * - No reminder for a draft already ordered or deleted: through the bot it is `forget`-ten
+ *   (its jobs removed); anywhere else (the portal, an order placed from it), the provider's list
+ *   no longer has it when the reminder is due (`draftExists`), and nothing is sent.
+ */
+
+const DAY_MS = 24 * 3_600_000;
+/** The provider's retention of a draft (provider-api.md: "stored for 30 days"). */
+export const DRAFT_RETENTION_DAYS = 30;
+/** Days before deletion at which the creator is reminded. */
+export const DRAFT_REMINDER_DAYS_LEFT = [3, 1] as const;
+
+export interface DraftReminder {
+  draftId: string;
+  name: string;
+  /** The Slack user who saved it: the reminder goes to their DM. */
+  userId: string;
+  daysLeft: number;
+}
+
+export interface DraftReminderCallbacks {
+  /** Whether the provider still has the draft (false: ordered or deleted). */
+  draftExists(draftId: string): Promise<boolean>;
+  /** The reminder's message (built in views/, with its buttons and the sandbox label). */
+  message(reminder: DraftReminder): { text: string; blocks: SlackBlock[] };
+}
+
+export interface DraftRemindersOptions {
+  redis: Redis;
+  queue: Queue;
+  prefix: string;
+  logger: Logger;
+  metrics?: Pick<Metrics, "jobOutcomes">;
+  notifier: Pick<Notifier, "post">;
+  callbacks?: DraftReminderCallbacks;
+  /** The provider's clock (the sandbox's in sandbox mode). */
+  now?: () => Date;
+}
+
+interface ReminderJob {
+  draftId: string;
+  daysLeft: number;
+  /** When it is due, on the provider's clock (ms). */
+  dueAt: number;
+}
+
+const USER_PATTERN = /^[UW][A-Z0-9]{2,40}$/;
+
+export function draftReminderJobId(draftId: string, daysLeft: number): string {
+  return `draft-${jobIdPart(draftId)}-d${daysLeft}`;
+}
+
+export class DraftReminders {
+  private readonly now: () => Date;
+
+  constructor(private readonly options: DraftRemindersOptions) {
+    this.now = options.now ?? (() => new Date());
+  }
+
+  private recordKey(draftId: string): string {
+    return stateKey(this.options.prefix, "drafts", jobIdPart(draftId));
+  }
+
+  private dueKey(): string {
+    return stateKey(this.options.prefix, "drafts", "due");
+  }
+
+  /**
+   * Remembers a draft saved through the bot and queues its reminders. `createdAt` is the
+   * provider's (on its clock); reminders already past are not sent (a draft saved 28 days ago
+   * gets only the 1-day one).
+   */
+  async remember(input: {
+    draftId: string;
+    name: string;
+    userId: string;
+    createdAt: Date;
+  }): Promise<number> {
+    if (!USER_PATTERN.test(input.userId)) throw new Error("a draft's creator must be a user id");
+    const created = input.createdAt.getTime();
+    if (!Number.isFinite(created)) throw new Error("a draft needs its creation time");
+    const key = this.recordKey(input.draftId);
+    const deletedAt = created + DRAFT_RETENTION_DAYS * DAY_MS;
+    const now = this.now().getTime();
+    await this.options.redis
+      .multi()
+      .hset(key, {
+        id: input.draftId,
+        name: input.name.slice(0, 200),
+        user: input.userId,
+        created: String(created),
+        state: "open",
+      })
+      // Kept until the provider deletes the draft, a day more (real time runs no faster).
+      .pexpire(key, Math.max(deletedAt - now, 0) + DAY_MS)
+      .exec();
+    let queued = 0;
+    for (const daysLeft of DRAFT_REMINDER_DAYS_LEFT) {
+      const dueAt = deletedAt - daysLeft * DAY_MS;
+      if (dueAt <= now - DAY_MS) continue; // that day has passed
+      const jobId = draftReminderJobId(input.draftId, daysLeft);
+      await this.options.queue.add(
+        "remind",
+        { draftId: input.draftId, daysLeft, dueAt } satisfies ReminderJob,
+        {
+          jobId,
+          delay: Math.max(0, dueAt - now),
+          removeOnComplete: true,
+          removeOnFail: { count: 100 },
+          attempts: 5,
+          backoff: { type: "exponential", delay: 30_000 },
+        },
+      );
+      await this.options.redis.zadd(this.dueKey(), dueAt, jobId);
+      queued++;
+    }
+    return queued;
+  }
+
+  /** A draft ordered or deleted through the bot: its reminders go. */
+  async forget(draftId: string, why: "ordered" | "deleted"): Promise<void> {
+    const key = this.recordKey(draftId);
+    if (await this.options.redis.exists(key)) await this.options.redis.hset(key, "state", why);
+    for (const daysLeft of DRAFT_REMINDER_DAYS_LEFT) {
+      const jobId = draftReminderJobId(draftId, daysLeft);
+      const job = await this.options.queue.getJob(jobId);
+      // An active job finds the record no longer open and sends nothing.
+      await job?.remove().catch(() => undefined);
+      await this.options.redis.zrem(this.dueKey(), jobId);
+    }
+  }
+
+  /**
+   * Promotes the reminders due on the provider's clock (after the sandbox's clock moved ahead
+   * of real time). Returns how many were promoted.
+   */
+  async checkDue(): Promise<number> {
+    const ids = await this.options.redis.zrangebyscore(
+      this.dueKey(),
+      "-inf",
+      String(this.now().getTime()),
+    );
+    let promoted = 0;
+    for (const id of ids) {
+      const job = await this.options.queue.getJob(id);
+      if (!job) {
+        await this.options.redis.zrem(this.dueKey(), id);
+        continue;
+      }
+      if (await job.isDelayed()) {
+        await job.promote().catch(() => undefined);
+        promoted++;
+      }
+    }
+    return promoted;
+  }
+
+  /** The worker's step: sends the reminder when due and the draft is still there. */
+  async process(job: Job, token?: string): Promise<string> {
+    const data = job.data as Partial<ReminderJob>;
+    const { draftId, daysLeft, dueAt } = data;
+    if (typeof draftId !== "string" || typeof daysLeft !== "number" || typeof dueAt !== "number")
+      return this.done(job, "invalid");
+    const early = dueAt - this.now().getTime();
+    if (early > 0) {
+      // Real time ran ahead of the provider's clock: wait for the clock.
+      await job.moveToDelayed(Date.now() + early, token);
+      throw new DelayedError();
+    }
+    const record = await this.options.redis.hgetall(this.recordKey(draftId));
+    if (record.state !== "open" || !record.user || !USER_PATTERN.test(record.user))
+      return this.done(job, "skipped");
+    const callbacks = this.options.callbacks;
+    if (!callbacks) throw new Error("draft reminders need their callbacks here");
+    if (!(await callbacks.draftExists(draftId))) {
+      await this.options.redis.hset(this.recordKey(draftId), "state", "gone");
+      return this.done(job, "skipped");
+    }
+    const reminder: DraftReminder = {
+      draftId,
+      name: record.name ?? draftId,
+      userId: record.user,
+      daysLeft,
+    };
+    const message = callbacks.message(reminder);
+    await this.options.notifier.post({
+      scope: `draft:${jobIdPart(draftId)}`,
+      key: `draft-reminder:d${daysLeft}`,
+      channel: reminder.userId,
+      text: message.text,
+      blocks: message.blocks,
+    });
+    this.options.logger.info(
+      { draftId, daysLeft, userId: reminder.userId },
+      "edge draft expiry reminder sent",
+    );
+    return this.done(job, "reminded");
+  }
+
+  private async done(job: Job, outcome: string): Promise<string> {
+    if (job.id) await this.options.redis.zrem(this.dueKey(), job.id);
+    this.options.metrics?.jobOutcomes.inc({ queue: QUEUE_NAMES.drafts, outcome });
+    return outcome;
+  }
+}

@@ -1,0 +1,253 @@
+import type { ApprovalKind, ApprovalRequest } from "../approvals/index.js";
+
+/**
+ * The spend ledger (`/connect spend [YYYY-MM]` and its CSV export): what the team has committed
+ * to through the bot, read from the approval records. Pure functions, so the sums are tested
+ * without Redis or Slack.
+ *
+ * - Only requests **placed** through the bot count: a pending, rejected, cancelled or failed
+ *   request committed nothing, and one whose outcome is unknown may not exist.
+ * - *Committed monthly* in a month: the monthly amounts of every order placed by the month's
+ *   end whose term still runs in that month (an order with no recorded term — older records,
+ *   IO-D — is counted as still running: the bot cannot know it ended).
+ * - *New commitments*: orders placed in the month, with their monthly amount and their total
+ *   commitment (the provider's total for the term, else monthly × term months).
+ * - Records are kept at least 90 days (src/approvals), so older orders drop out of the ledger
+ *   when their record expires.
+ */
+
+/** A calendar month in UTC: `2026-11` is [2026-11-01T00:00Z, 2026-12-01T00:00Z). */
+export interface LedgerMonth {
+  /** `YYYY-MM` */
+  key: string;
+  start: Date;
+  end: Date;
+}
+
+/** Reads `YYYY-MM` (years 2000–2999, months 01–12); undefined for anything else. */
+export function parseLedgerMonth(text: string): LedgerMonth | undefined {
+  const match = /^(2\d{3})-(0[1-9]|1[0-2])$/.exec(text.trim());
+  if (!match) return undefined;
+  const year = Number(match[1]);
+  const month = Number(match[2]);
+  return {
+    key: `${match[1]}-${match[2]}`,
+    start: new Date(Date.UTC(year, month - 1, 1)),
+    end: new Date(Date.UTC(year, month, 1)),
+  };
+}
+
+/** The month `at` falls in (UTC). */
+export function ledgerMonthOf(at: Date): LedgerMonth {
+  const key = at.toISOString().slice(0, 7);
+  return parseLedgerMonth(key) as LedgerMonth;
+}
+
+/** One placed order, as the ledger and its CSV show it. */
+export interface LedgerEntry {
+  requestId: string;
+  kind: ApprovalKind;
+  /** The order's name (port or connection name), else the request's title. */
+  name: string;
+  requester: string;
+  /** Where the requester asked (a channel id), when known. */
+  channel?: string;
+  approvers: string[];
+  placedAt: Date;
+  monthly?: number;
+  termMonths?: number;
+  /** The total commitment: the provider's total, else monthly × term months. */
+  total?: number;
+  currency: string;
+  status: string;
+}
+
+/** The time a request was placed: its last move to `placed` in the history. */
+function placedAt(record: ApprovalRequest): Date | undefined {
+  for (let i = record.history.length - 1; i >= 0; i--) {
+    const entry = record.history[i];
+    if (entry?.to === "placed") return new Date(entry.at);
+  }
+  return undefined;
+}
+
+/**
+ * The ledger's entries: every placed request, oldest first. `currency` labels records written
+ * before the currency was recorded with them.
+ */
+export function ledgerEntries(
+  records: readonly ApprovalRequest[],
+  currency: string,
+): LedgerEntry[] {
+  const entries: LedgerEntry[] = [];
+  for (const record of records) {
+    if (record.status !== "placed") continue;
+    const at = placedAt(record);
+    if (!at) continue;
+    const price = record.price;
+    const monthly = price?.monthly;
+    const termMonths = price?.termMonths;
+    const total =
+      price?.total ??
+      (monthly !== undefined && termMonths !== undefined ? monthly * termMonths : undefined);
+    entries.push({
+      requestId: record.id,
+      kind: record.kind,
+      name: record.reconcileKey ?? record.title,
+      requester: record.requester.userId,
+      ...(record.requester.channelId ? { channel: record.requester.channelId } : {}),
+      // Everyone whose approval counted (a policy rule may need several), else the one decision.
+      approvers:
+        record.approvals && record.approvals.length > 0
+          ? record.approvals.map((approval) => approval.by)
+          : record.decision?.action === "approve"
+            ? [record.decision.by]
+            : [],
+      placedAt: at,
+      ...(monthly !== undefined ? { monthly } : {}),
+      ...(termMonths !== undefined ? { termMonths } : {}),
+      ...(total !== undefined ? { total } : {}),
+      currency: price?.currency ?? currency,
+      status: record.status,
+    });
+  }
+  return entries.sort((a, b) => a.placedAt.getTime() - b.placedAt.getTime());
+}
+
+/** Whether an entry's term still runs at some point of the month. */
+function runsIn(entry: LedgerEntry, month: LedgerMonth): boolean {
+  if (entry.placedAt >= month.end) return false;
+  if (entry.termMonths === undefined) return true;
+  const ends = new Date(entry.placedAt);
+  ends.setUTCMonth(ends.getUTCMonth() + entry.termMonths);
+  return ends > month.start;
+}
+
+/**
+ * Sums of one group (a kind, a requester, a channel, or everything) in one month. Unlike App
+ * Home's all-time committed spend (`committedSpend`, src/orders/spend.ts), an order counts
+ * here only while its term runs.
+ */
+export interface LedgerFigures {
+  /** Monthly amounts of every order running in the month. */
+  committedMonthly: number;
+  /** Orders running in the month. */
+  running: number;
+  /** Monthly amounts of the orders placed in the month. */
+  newMonthly: number;
+  /** Total commitments of the orders placed in the month. */
+  newTotal: number;
+  /** Orders placed in the month. */
+  placed: number;
+}
+
+export interface LedgerGroup extends LedgerFigures {
+  key: string;
+}
+
+export interface MonthlySpend {
+  month: LedgerMonth;
+  currency: string;
+  totals: LedgerFigures;
+  byKind: LedgerGroup[];
+  byRequester: LedgerGroup[];
+  byChannel: LedgerGroup[];
+  /** Every order counted in the month (running or placed in it), oldest first: the CSV rows. */
+  entries: LedgerEntry[];
+  /** Orders counted with no recorded term ("term unknown"). */
+  termUnknown: number;
+  /** Orders counted with no monthly amount (IO-D is pay as you go). */
+  noMonthly: number;
+  /** Entries in another currency than `currency`, left out of the sums (never added up). */
+  otherCurrency: number;
+}
+
+const emptyFigures = (): LedgerFigures => ({
+  committedMonthly: 0,
+  running: 0,
+  newMonthly: 0,
+  newTotal: 0,
+  placed: 0,
+});
+
+/** Cents, so sums of many amounts do not drift (0.1 + 0.2). */
+const addMoney = (a: number, b: number) => Math.round((a + b) * 100) / 100;
+
+/** The month's figures: totals and per kind, requester and channel (largest first). */
+export function monthlySpend(
+  entries: readonly LedgerEntry[],
+  month: LedgerMonth,
+  currency: string,
+): MonthlySpend {
+  const totals = emptyFigures();
+  const groups = {
+    kind: new Map<string, LedgerFigures>(),
+    requester: new Map<string, LedgerFigures>(),
+    channel: new Map<string, LedgerFigures>(),
+  };
+  const counted: LedgerEntry[] = [];
+  let termUnknown = 0;
+  let noMonthly = 0;
+  let otherCurrency = 0;
+  for (const entry of entries) {
+    const running = runsIn(entry, month);
+    const isNew = entry.placedAt >= month.start && entry.placedAt < month.end;
+    if (!running && !isNew) continue;
+    counted.push(entry);
+    if (entry.currency !== currency) {
+      otherCurrency++;
+      continue;
+    }
+    if (entry.termMonths === undefined) termUnknown++;
+    if (entry.monthly === undefined) noMonthly++;
+    const targets = [
+      totals,
+      figuresOf(groups.kind, entry.kind),
+      figuresOf(groups.requester, entry.requester),
+      figuresOf(groups.channel, entry.channel ?? ""),
+    ];
+    for (const figures of targets) {
+      if (running) {
+        figures.running++;
+        figures.committedMonthly = addMoney(figures.committedMonthly, entry.monthly ?? 0);
+      }
+      if (isNew) {
+        figures.placed++;
+        figures.newMonthly = addMoney(figures.newMonthly, entry.monthly ?? 0);
+        figures.newTotal = addMoney(figures.newTotal, entry.total ?? 0);
+      }
+    }
+  }
+  return {
+    month,
+    currency,
+    totals,
+    byKind: sorted(groups.kind),
+    byRequester: sorted(groups.requester),
+    byChannel: sorted(groups.channel),
+    entries: counted,
+    termUnknown,
+    noMonthly,
+    otherCurrency,
+  };
+}
+
+function figuresOf(map: Map<string, LedgerFigures>, key: string): LedgerFigures {
+  let figures = map.get(key);
+  if (!figures) {
+    figures = emptyFigures();
+    map.set(key, figures);
+  }
+  return figures;
+}
+
+function sorted(map: Map<string, LedgerFigures>): LedgerGroup[] {
+  return [...map.entries()]
+    .map(([key, figures]) => ({ key, ...figures }))
+    .sort(
+      (a, b) =>
+        b.committedMonthly - a.committedMonthly ||
+        b.newTotal - a.newTotal ||
+        a.key.localeCompare(b.key),
+    );
+}

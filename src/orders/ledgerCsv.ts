@@ -1,0 +1,60 @@
+import { stringify } from "csv-stringify/sync";
+import type { LedgerEntry, MonthlySpend } from "./ledger.js";
+
+/**
+ * The month's ledger as CSV, for the Export CSV button. csv-stringify quotes what needs quoting
+ * (commas, quotes and line breaks in a name someone typed) and `escape_formulas` puts a `'`
+ * before a field starting with `=`, `+`, `-` or `@`, so a name cannot become a spreadsheet
+ * formula (CSV injection) when a finance colleague opens the file.
+ */
+
+export const LEDGER_CSV_COLUMNS = [
+  "request id",
+  "kind",
+  "name",
+  "requester",
+  "approvers",
+  "placed at",
+  "monthly amount",
+  "term",
+  "total commitment",
+  "currency",
+  "status",
+] as const;
+
+/** "12 months", "1 month", or "term unknown" (records older than the term field, IO-D). */
+export function termText(termMonths: number | undefined): string {
+  if (termMonths === undefined) return "term unknown";
+  return `${termMonths} month${termMonths === 1 ? "" : "s"}`;
+}
+
+/** An amount as the CSV holds it: two decimals, no grouping, empty when there is none. */
+const amount = (value: number | undefined) => (value === undefined ? "" : value.toFixed(2));
+
+function row(entry: LedgerEntry): string[] {
+  return [
+    entry.requestId,
+    entry.kind,
+    entry.name,
+    entry.requester,
+    entry.approvers.join(" "),
+    entry.placedAt.toISOString(),
+    amount(entry.monthly),
+    termText(entry.termMonths),
+    amount(entry.total),
+    entry.currency,
+    entry.status,
+  ];
+}
+
+/** The month's orders (running or placed in it), oldest first, one row each under a header. */
+export function ledgerCsv(spend: Pick<MonthlySpend, "entries">): string {
+  return stringify([[...LEDGER_CSV_COLUMNS], ...spend.entries.map(row)], {
+    escape_formulas: true,
+  });
+}
+
+/** The file's name: `connect-spend-2026-11.csv`. */
+export function ledgerFileName(monthKey: string): string {
+  return `connect-spend-${monthKey}.csv`;
+}

@@ -1,0 +1,121 @@
+import type { KnownBlock } from "@slack/types";
+import { parse } from "csv-parse/sync";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ApprovalStore } from "../../src/approvals/store.js";
+import { SANDBOX_LABEL } from "../../views/blocks.js";
+import { SPEND_EXPORT_BUTTON } from "../../views/spend.js";
+import { portOrderInput } from "../approvals/support.js";
+import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
+import { readable } from "../views/support.js";
+
+// `/connect spend` end to end: signed slash commands and a signed Export CSV click, the bot's
+// external upload (files.getUploadURLExternal → POST of the bytes → files.completeUploadExternal)
+// into the stand-in, and the file read back with a real CSV parser.
+
+const RITA = STANDIN_IDS.requester;
+const ALEX = STANDIN_IDS.approver;
+const NASTY_NAMES = ['core, "primary" link', "line one\nline two", "=HYPERLINK(1)"];
+
+async function place(store: ApprovalStore, name: string, monthly: number) {
+  const created = await store.create({
+    ...portOrderInput({ reconcileKey: name }),
+    title: "Port order: seeded for the ledger",
+    requester: { userId: RITA, channelId: STANDIN_IDS.general },
+    price: { monthly, total: monthly * 12, termMonths: 12, text: "seeded", currency: "USD" },
+  });
+  expect((await store.decide(created.id, { by: ALEX, action: "approve" })).ok).toBe(true);
+  expect((await store.claim(created.id, "worker-test")).ok).toBe(true);
+  expect((await store.complete(created.id, { providerId: `po-${monthly}`, record: {} })).ok).toBe(
+    true,
+  );
+  return created.id;
+}
+
+describe("/connect spend", () => {
+  let env: TestBot;
+  const ids: string[] = [];
+
+  beforeAll(async () => {
+    env = await startTestBot();
+    const store = env.bot.services.approvals.store;
+    for (const [i, name] of NASTY_NAMES.entries())
+      ids.push(await place(store, name, 100 * (i + 1)));
+    // A pending request committed nothing.
+    await store.create({ ...portOrderInput({ reconcileKey: "still-waiting" }), sandbox: true });
+  });
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  async function ask(text: string) {
+    const seen = new Set(env.standin.ephemerals(RITA).map((m) => m.ts));
+    await env.connect(text, RITA);
+    return env.standin.waitForEphemeral(RITA, (m) => !seen.has(m.ts), { timeoutMs: 15_000 });
+  }
+
+  it("shows this month's committed spend by kind, requester and channel", async () => {
+    const reply = await ask("spend");
+    const shown = readable((reply.blocks ?? []) as KnownBlock[]);
+    expect(shown).toContain("Committed monthly:* 600.00 USD (3 orders running");
+    expect(shown).toContain("3 orders placed, 600.00 USD a month, 7,200.00 USD total commitment");
+    expect(shown).toContain("By kind");
+    expect(shown).toContain(`<@${RITA}>: 600.00 USD a month`);
+    expect(shown).toContain(`<#${STANDIN_IDS.general}>`);
+    expect(shown).toContain(SANDBOX_LABEL);
+  });
+
+  it("answers a bad month with the usage, and an empty month plainly", async () => {
+    const bad = readable(((await ask("spend 2026-13")).blocks ?? []) as KnownBlock[]);
+    expect(bad).toContain("That is not a month.");
+    expect(bad).toContain("/connect spend [YYYY-MM]");
+    const empty = readable(((await ask("spend 2001-01")).blocks ?? []) as KnownBlock[]);
+    expect(empty).toContain("Nothing placed through the bot is committed in January 2001");
+    expect(empty).not.toContain("Export CSV");
+  });
+
+  it("Export CSV uploads the month's ledger to the clicker's DM, read back row for row", async () => {
+    const reply = await ask("spend");
+    const ack = await env.slack.clickButton({
+      userId: RITA,
+      message: reply,
+      actionId: SPEND_EXPORT_BUTTON,
+    });
+    expect(ack.status).toBe(200);
+    const completed = await env.standin.waitForCall("files.completeUploadExternal", (c) => c.ok, {
+      timeoutMs: 15_000,
+    });
+    expect(completed.args.channel_id).toBe(`D${RITA.slice(1)}`);
+    const [file] = env.standin.files();
+    expect(file?.channel).toBe(`D${RITA.slice(1)}`);
+    expect(file?.name).toMatch(/^connect-spend-\d{4}-\d{2}\.csv$/);
+    expect(file?.bytes?.length).toBe(file?.length);
+
+    const rows = parse(file!.bytes!.toString("utf8"), { columns: true }) as Record<
+      string,
+      string
+    >[];
+    expect(rows).toHaveLength(3);
+    // Names with commas, quotes and line breaks come back whole; a formula is defused.
+    expect(rows.map((r) => r.name)).toEqual([NASTY_NAMES[0], NASTY_NAMES[1], "'=HYPERLINK(1)"]);
+    expect(rows.map((r) => r["request id"])).toEqual(ids);
+    expect(rows[0]).toMatchObject({
+      kind: "port",
+      requester: RITA,
+      approvers: ALEX,
+      "monthly amount": "100.00",
+      term: "12 months",
+      "total commitment": "1200.00",
+      currency: "USD",
+      status: "placed",
+    });
+
+    // The DM holds the file with a message saying what it is; the clicker is told where it went.
+    const dm = await env.standin.waitForMessage(RITA, (m) => (m.files?.length ?? 0) > 0);
+    expect(dm.files?.[0]?.id).toBe(file?.id);
+    expect(readable((dm.blocks ?? []) as KnownBlock[])).toContain("Spend ledger for");
+    const told = await env.standin.waitForEphemeral(RITA, (m) =>
+      readable((m.blocks ?? []) as KnownBlock[]).includes("is in your direct messages"),
+    );
+    expect(told).toBeDefined();
+  });
+});
