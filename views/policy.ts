@@ -63,8 +63,13 @@ export function policyView(
       ),
     );
   }
-  blocks.push(context("A request keeps the rule it was created under."));
-  const text = `Approval policy: ${policy.rules.length} rule${policy.rules.length === 1 ? "" : "s"}, first match applies`;
+  const count = `${policy.rules.length} rule${policy.rules.length === 1 ? "" : "s"}`;
+  blocks.push(
+    context(
+      `${count}: the first that matches applies. A request keeps the rule it was created under.`,
+    ),
+  );
+  const text = `Approval policy: ${count}, the first that matches applies`;
   return { text, blocks: capBlocks(blocks) };
 }
 

@@ -100,7 +100,10 @@ export function spendView(spend: SpendSummaryLike): Message {
     `(${plural(totals.running, "order")} running in ${name})\n` +
     `*New in ${name}:* ${plural(totals.placed, "order")} placed, ` +
     `${money(totals.newMonthly, currency)} a month, ${money(totals.newTotal, currency)} total commitment`;
-  const text = `Spend in ${name}: ${money(totals.committedMonthly, currency)} a month committed; ${plural(totals.placed, "new order")}, ${money(totals.newTotal, currency)} committed`;
+  const text =
+    spend.entries.length === 0
+      ? `Spend in ${name}: nothing placed through the bot is committed`
+      : `Spend in ${name}: ${money(totals.committedMonthly, currency)} a month committed; ${plural(totals.placed, "new order")}, ${money(totals.newTotal, currency)} committed`;
   const blocks: KnownBlock[] = [header(`Spend · ${name}`)];
   if (spend.entries.length === 0) {
     blocks.push(

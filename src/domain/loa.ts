@@ -83,7 +83,7 @@ const LOA_STEPS: Record<LoaKind, string> = {
   "off-net":
     "Off-net (extended) location: the provider orders the interconnect through a partner and forwards the partner's LOA — expect 4–6 weeks. It can also be downloaded from the port order.",
   unknown:
-    "Unknown — the kind of data center could not be told. On-net: upload the LOA in reply to the order email (about 24 h). Provider-supplied LOA: the provider uploads it. Off-net/extended: 4–6 weeks via a partner.",
+    "It depends on the data center, whose kind the order does not say. On-net: upload the LOA in reply to the order email (about 24 hours). Provider-supplied LOA: the provider uploads it. Off-net (extended): 4–6 weeks through a partner.",
 };
 
 /** Ended without a port: failed or cancelled (the status rules), or cancelled by its flags. */
