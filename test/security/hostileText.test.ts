@@ -365,7 +365,14 @@ const VIEW_CASES: Record<string, Case> = {
   textOr: (h) => format.textOr(h),
   // views/help.ts
   helpView: () => help.helpView(COMMANDS),
-  unknownCommandText: (h) => [help.unknownCommandText(h), help.unknownCommandText(h, COMMANDS[0])],
+  unknownCommandReply: (h) => [
+    help.unknownCommandReply(h, []),
+    help.unknownCommandReply(h, COMMANDS.slice(0, 2)),
+  ],
+  commandGroupReply: (h) => [
+    help.commandGroupReply(h, COMMANDS.slice(0, 2)),
+    help.commandGroupReply("edge", COMMANDS.slice(0, 2), h),
+  ],
   // views/iodModal.ts
   iodModal: (h) => {
     const values = poison(iodValues({ routing: "DYNAMIC" }), h, keep("routing", "asnChoice"));
