@@ -524,3 +524,23 @@ export function withNarrowedNote(
   const [first, ...rest] = reply.blocks;
   return { ...reply, blocks: first ? [first, note, ...rest] : [note] };
 }
+
+/** Adds a line under the answer naming the words of the command that were not used. */
+export function withIgnoredNote(reply: Reply, ignored: readonly string[]): Reply {
+  if (ignored.length === 0) return reply;
+  const words = truncate(ignored.join(" "), 80);
+  const note = context(
+    `:information_source: Ignored ${code(words)}: the price needs only a data center, a speed and a term.`,
+  );
+  const [first, ...rest] = reply.blocks;
+  return {
+    ...reply,
+    text: `${reply.text} (ignored: ${words})`,
+    blocks: first ? [first, note, ...rest] : [note],
+  };
+}
+
+/** The note above the port form when the data center typed matched several. */
+export function severalDcfsNote(query: string, count: number): string {
+  return `"${escapeMrkdwn(truncate(query, 80))}" matches ${count} data centers: pick one.`;
+}

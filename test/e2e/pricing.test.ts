@@ -183,15 +183,43 @@ describe("/connect price, end to end", () => {
       expect((await answer()).text).toContain("Atlas Colo LA4");
     });
 
-    it("opens the modal with what was typed when the term is missing", async () => {
+    it("opens the modal with the data center and speed typed when the term is missing", async () => {
       const opened = await openModal("price port ironbridge-iad1 10G", PRICE_PORT_VIEW);
       const text = JSON.stringify(opened.view.blocks);
       expect(text).toContain("`/connect price port ironbridge-iad1 10G` has no term");
-      await env.slack.fillView(USER, { "Data center": { query: "ironbridge iad1" } });
-      // The speed the command gave is preselected once the data center offers it.
-      await expect
-        .poll(() => JSON.stringify(env.standin.currentView(USER)?.view.blocks))
-        .toContain('"initial_option":{"text":{"type":"plain_text","text":"10G"');
+      const blocks = opened.view.blocks as Array<{ block_id?: string; element?: unknown }>;
+      const dcfInput = blocks.find((b) => b.block_id === PORT_PRICE_BLOCKS.dcf);
+      const speedInput = blocks.find((b) => b.block_id === PORT_PRICE_BLOCKS.speed);
+      const iad1 = dcf("ironbridge-iad1");
+      expect(dcfInput?.element).toMatchObject({
+        initial_option: { value: `${iad1.id}|ironbridge-iad1` },
+      });
+      expect(speedInput?.element).toMatchObject({ initial_option: { value: "10000" } });
+
+      // Submitted as opened (the term has its default), it prices what was typed.
+      const answer = nextEphemeral((m) => m.text.includes("Port price: Ironbridge IAD1"));
+      const submitted = await env.slack.submitView(USER, opened.view.id);
+      expect(submitted.errors).toBeUndefined();
+      const expected = await sandboxPortPrice("ironbridge-iad1", 10000, "y");
+      expect(blocksText(await answer())).toContain(formatMoney(expected.price));
+    });
+
+    it("opens the modal without a data center, saying how many matched, when several do", async () => {
+      const opened = await openModal("price port ironbridge 10G", PRICE_PORT_VIEW);
+      const text = JSON.stringify(opened.view.blocks);
+      expect(text).toMatch(/\\"ironbridge\\" matches \d+ data centers: pick one/);
+      expect(text).not.toContain('initial_option":{"text":{"type":"plain_text","text":"Ironbridge');
+    });
+
+    it("prices what it can read and names the words it ignored", async () => {
+      const answer = nextEphemeral((m) => m.text.includes("Port price: Ironbridge IAD1"));
+      await env.connect("price port ironbridge-iad1 10G 12m extra");
+      const reply = await answer();
+      const expected = await sandboxPortPrice("ironbridge-iad1", 10000, "y");
+      const text = blocksText(reply);
+      expect(text).toContain(`*Price (total for 12 months)*\\n${formatMoney(expected.price)}`);
+      expect(text).toContain("Ignored `extra`");
+      expect(text).not.toContain("has no speed and term");
     });
   });
 

@@ -533,6 +533,8 @@ const VIEW_CASES: Record<string, Case> = {
       { kind: "dcf-too-long", length: 4000 },
     ].map((p) => pricingModals.portArgsProblemReply(p as never)),
   withNarrowedNote: (h) => pricingModals.withNarrowedNote({ text: "x", blocks: [] }, h, 3, 1000),
+  withIgnoredNote: (h) => pricingModals.withIgnoredNote({ text: "x", blocks: [] }, [h, "more"]),
+  severalDcfsNote: (h) => pricingModals.severalDcfsNote(h, 3),
   // views/reply.ts
   sharedByContext: (h) => reply.sharedByContext(REQUESTER, `/connect ${h}`, [h, h]),
   // views/routers.ts

@@ -38,7 +38,9 @@ import {
   parseMetadata,
   portArgsProblemReply,
   portPriceModal,
+  severalDcfsNote,
   speedNotOfferedReply,
+  withIgnoredNote,
   withNarrowedNote,
 } from "../../../views/pricingModals.js";
 import { problemReply, type Reply } from "../../../views/reply.js";
@@ -57,7 +59,9 @@ import {
   priceConnection,
   quotePortPrice,
   readPortTerm,
+  resolveDcf,
   suggestDcfs,
+  withDeadline,
 } from "../../flows/pricing.js";
 import type { Logger } from "../../log.js";
 import type { Dcf } from "../../provider/api.js";
@@ -178,21 +182,64 @@ export const pricePort: CommandHandler = async (ctx) => {
     return;
   }
   if (args.kind === "incomplete") {
+    const typed = incompleteCommandNote(`price port ${ctx.args.join(" ")}`, args.missing);
+    const found = args.dcfQuery
+      ? await typedDcf(ctx, args.dcfQuery, args.speedMbps)
+      : { kind: "none" as const };
     const modal: PortPriceModalInput = {
       metadata: {
         ...metadata,
         ...(args.speedMbps !== undefined ? { speedMbps: args.speedMbps } : {}),
       },
-      note: incompleteCommandNote(`price port ${ctx.args.join(" ")}`, args.missing),
+      note:
+        found.kind === "several" && args.dcfQuery
+          ? `${typed} ${severalDcfsNote(args.dcfQuery, found.count)}`
+          : typed,
       includeCrossConnect: args.includeCrossConnect,
+      ...(found.kind === "one" ? { chosen: { dcf: found.dcf } } : {}),
+      ...(args.speedMbps !== undefined ? { speedMbps: args.speedMbps } : {}),
       ...(args.term ? { term: args.term } : {}),
     };
     await openModal(ctx, portPriceModal(modal));
     return;
   }
   const quote = await quotePortPrice(ctx.services.provider, args);
-  await ctx.reply(portQuoteReply(quote, { query: args.dcfQuery, term: args.term }));
+  await ctx.reply(
+    withIgnoredNote(
+      portQuoteReply(quote, { query: args.dcfQuery, term: args.term }),
+      args.ignored ?? [],
+    ),
+  );
 };
+
+/** How long the form waits for the typed data center: the trigger id lasts 3 seconds. */
+const PREFILL_DEADLINE_MS = 1_500;
+
+/**
+ * The data center a command line named, found the way an inline price finds it, so the form
+ * opens with it chosen. Several, none, slow or failing: the form opens without it.
+ */
+async function typedDcf(
+  ctx: CommandContext,
+  query: string,
+  speedMbps?: number,
+): Promise<{ kind: "one"; dcf: Dcf } | { kind: "several"; count: number } | { kind: "none" }> {
+  try {
+    const found = await withDeadline(PREFILL_DEADLINE_MS, (signal) =>
+      resolveDcf(ctx.services.provider, query, {
+        ...(speedMbps !== undefined ? { speedMbps } : {}),
+        signal,
+      }),
+    );
+    if (found.kind === "one") return { kind: "one", dcf: found.dcf };
+    if (found.kind === "several" && !found.partial) {
+      return { kind: "several", count: found.candidates.length };
+    }
+  } catch (error) {
+    ctx.services.logger.warn({ err: error }, "could not look up the typed data center");
+  }
+  return { kind: "none" };
+}
 
 /** `/connect price l2` — always the modal (two data centers are hard to type inline). */
 export const priceL2: CommandHandler = async (ctx) => {
