@@ -535,7 +535,7 @@ export function withIgnoredNote(reply: Reply, ignored: readonly string[]): Reply
   const [first, ...rest] = reply.blocks;
   return {
     ...reply,
-    text: `${reply.text} (ignored: ${words})`,
+    text: `${reply.text} (ignored: ${escapeMrkdwn(words)})`,
     blocks: first ? [first, note, ...rest] : [note],
   };
 }
