@@ -17,6 +17,7 @@ import {
   truncate,
   withSandboxLabel,
 } from "./blocks.js";
+import { iodBillingText } from "./iodBilling.js";
 import type { Reply } from "./reply.js";
 
 export const ACTION_APPROVE = "approval_approve";
@@ -128,7 +129,9 @@ function approverButtons(record: ApprovalRequest, lastLookUp: LookUpOutcome | un
   switch (record.status) {
     case "pending":
       return [
-        button("Approve", ACTION_APPROVE, record.id, "primary"),
+        record.kind === "iod"
+          ? iodApproveButton(record)
+          : button("Approve", ACTION_APPROVE, record.id, "primary"),
         button("Reject", ACTION_REJECT, record.id, "danger"),
       ];
     case "failed":
@@ -142,6 +145,25 @@ function approverButtons(record: ApprovalRequest, lastLookUp: LookUpOutcome | un
     default:
       return [];
   }
+}
+
+/**
+ * IO-D has no price to approve, only a way of billing: Approve asks once more, saying how the
+ * service is billed and where its rate is shown, before anything is ordered.
+ */
+function iodApproveButton(record: ApprovalRequest) {
+  return {
+    ...button("Approve", ACTION_APPROVE, record.id, "primary"),
+    confirm: {
+      title: { type: "plain_text" as const, text: "Approve this IO-D service?" },
+      text: {
+        type: "mrkdwn" as const,
+        text: truncate(escapeMrkdwn(record.price?.text ?? iodBillingText()), 300),
+      },
+      confirm: { type: "plain_text" as const, text: "Approve" },
+      deny: { type: "plain_text" as const, text: "Cancel" },
+    },
+  };
 }
 
 function placeAgainButton(record: ApprovalRequest) {

@@ -25,6 +25,7 @@ import {
   withSandboxLabel,
 } from "./blocks.js";
 import { formatMbps, formatNumber } from "./format.js";
+import { iodBillingText } from "./iodBilling.js";
 import {
   encodeOrderMetadata,
   inputBlock,
@@ -365,7 +366,7 @@ export function iodModal(data: IodModalData, options: IodModalOptions): ModalVie
         ),
       },
     ),
-    context("Pay as you go: the provider's API shows no IO-D price before ordering."),
+    context(iodBillingText()),
   ];
   return {
     type: "modal",

@@ -28,6 +28,7 @@ import * as edgeModals from "../../views/edgeModals.js";
 import * as edgeQuote from "../../views/edgeQuote.js";
 import * as format from "../../views/format.js";
 import * as help from "../../views/help.js";
+import * as iodBilling from "../../views/iodBilling.js";
 import * as iodModal from "../../views/iodModal.js";
 import * as layer2Modal from "../../views/layer2Modal.js";
 import * as list from "../../views/list.js";
@@ -390,6 +391,8 @@ const VIEW_CASES: Record<string, Case> = {
       { metadata: { channelId: GENERAL }, sandbox: true },
     );
   },
+  // No text from outside: days are a number (a hostile one is refused, not echoed).
+  iodBillingText: () => [iodBilling.iodBillingText(30), iodBilling.iodBillingText(Number.NaN)],
   // views/layer2Modal.ts
   layer2Modal: (h) => [
     layer2Modal.layer2Modal(
