@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Dcf, PricingResult } from "../../src/provider/api.js";
 import type { StandinEphemeral, ViewStateValue, ViewStateValues } from "../../src/standin/index.js";
 import { formatMoney } from "../../views/format.js";
+import { ACTION_ORDER_THIS_PORT } from "../../views/orderThis.js";
+import { PORT_ORDER_BLOCKS, PORT_ORDER_VIEW } from "../../views/portOrderModal.js";
 import { ACTION_PRICE_PICK_DCF } from "../../views/pricing.js";
 import {
   L2_PRICE_ACTIONS,
@@ -156,6 +158,38 @@ describe("/connect price, end to end", () => {
       const text = blocksText(reply);
       expect(text).toContain(`*Price (total for 1 year)*\\n${formatMoney(expected.price)}`);
       expect(text).toContain(`*Cross connect*\\n${formatMoney(expected.crossConnectAmount)}`);
+    });
+
+    it("Order this opens the port order form with the priced data center, speed and term", async () => {
+      const answer = nextEphemeral((m) => m.text.includes("Port price: Ironbridge Docklands LD8"));
+      await env.connect("price port ironbridge-docklands-ld8 10G 1m");
+      const reply = await answer();
+      expect(blocksText(reply)).toContain('"text":"Order this"');
+      const monthly = await sandboxPortPrice("ironbridge-docklands-ld8", 10000, "m");
+
+      const before = env.standin.currentView(USER)?.view.id;
+      await env.slack.clickButton({
+        userId: USER,
+        message: reply,
+        actionId: ACTION_ORDER_THIS_PORT,
+      });
+      const opened = await env.standin.waitForView(
+        USER,
+        (v) => v.view.callback_id === PORT_ORDER_VIEW && v.view.id !== before,
+      );
+      const blocks = opened.view.blocks as Array<{ block_id?: string; element?: unknown }>;
+      const ld8 = dcf("ironbridge-docklands-ld8");
+      const element = (id: string) => blocks.find((b) => b.block_id === id)?.element;
+      expect(element(PORT_ORDER_BLOCKS.dcf)).toMatchObject({
+        initial_option: { value: `${ld8.id}|ironbridge-docklands-ld8` },
+      });
+      expect(element(PORT_ORDER_BLOCKS.speed)).toMatchObject({
+        initial_option: { value: "10000" },
+      });
+      expect(element(PORT_ORDER_BLOCKS.term)).toMatchObject({ initial_option: { value: "1m" } });
+      // The form's live price is the one the answer showed.
+      expect(JSON.stringify(opened.view.blocks)).toContain(formatMoney(monthly.price));
+      await env.slack.closeView(USER, opened.view.id);
     });
 
     it("lists the valid speeds when the DCF does not offer the one asked for", async () => {

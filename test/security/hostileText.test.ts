@@ -34,6 +34,7 @@ import * as layer2Modal from "../../views/layer2Modal.js";
 import * as list from "../../views/list.js";
 import * as modalMetadata from "../../views/modalMetadata.js";
 import * as orders from "../../views/orders.js";
+import * as orderThis from "../../views/orderThis.js";
 import * as portOrderModal from "../../views/portOrderModal.js";
 import * as ports from "../../views/ports.js";
 import * as pricing from "../../views/pricing.js";
@@ -393,6 +394,18 @@ const VIEW_CASES: Record<string, Case> = {
   },
   // No text from outside: days are a number (a hostile one is refused, not echoed).
   iodBillingText: () => [iodBilling.iodBillingText(30), iodBilling.iodBillingText(Number.NaN)],
+  // views/orderThis.ts: the value holds ids and numbers; text in it is never shown
+  encodePortOrderThis: (h) => [
+    orderThis.withOrderThisButton(
+      { text: "x", blocks: [] },
+      orderThis.ACTION_ORDER_THIS_PORT,
+      orderThis.encodePortOrderThis({ dcf: h, speedMbps: 1000, term: h }),
+    ),
+  ],
+  parsePortOrderThis: (h) => [JSON.stringify(orderThis.parsePortOrderThis(h) ?? null)],
+  withOrderThisButton: (h) => [
+    orderThis.withOrderThisButton({ text: "x", blocks: [] }, orderThis.ACTION_ORDER_THIS_PORT, h),
+  ],
   // views/layer2Modal.ts
   layer2Modal: (h) => [
     layer2Modal.layer2Modal(

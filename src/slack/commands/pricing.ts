@@ -14,6 +14,11 @@ import type { KnownBlock } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
 import { capBlocks, truncate, withSandboxLabel } from "../../../views/blocks.js";
 import {
+  ACTION_ORDER_THIS_PORT,
+  encodePortOrderThis,
+  withOrderThisButton,
+} from "../../../views/orderThis.js";
+import {
   ACTION_PRICE_PICK_DCF,
   connectionPriceView,
   parsePricePick,
@@ -50,6 +55,7 @@ import {
   checkConnectionPriceForm,
   checkPortPriceForm,
   DcfDirectory,
+  dcfRef,
   type PortPriceForm,
   type PortQuote,
   type PortTerm,
@@ -61,6 +67,7 @@ import {
   readPortTerm,
   resolveDcf,
   suggestDcfs,
+  termText,
   withDeadline,
 } from "../../flows/pricing.js";
 import type { Logger } from "../../log.js";
@@ -135,7 +142,7 @@ export function portQuoteReply(
 ): Reply {
   switch (quote.kind) {
     case "priced": {
-      const reply = portPriceView(
+      const priced = portPriceView(
         {
           dcf: { name: quote.dcf.name, username: dcfKey(quote.dcf) },
           speedMbps: quote.speedMbps,
@@ -143,6 +150,15 @@ export function portQuoteReply(
           includeCrossConnect: quote.includeCrossConnect,
         },
         quote.result,
+      );
+      const reply = withOrderThisButton(
+        priced,
+        ACTION_ORDER_THIS_PORT,
+        encodePortOrderThis({
+          dcf: dcfRef(quote.dcf),
+          speedMbps: quote.speedMbps,
+          term: termText(quote.term),
+        }),
       );
       return quote.narrowedFrom !== undefined
         ? withNarrowedNote(reply, asked.query, quote.narrowedFrom, quote.speedMbps)
