@@ -130,6 +130,7 @@ export const COMMANDS = [
     examples: [
       "price port",
       "price port ironbridge-iad1 10G 1y",
+      "price port ironbridge-iad1 10G",
       "price port AM3 10G 12m",
       "price port LD5 1000 1m",
     ],
@@ -137,8 +138,10 @@ export const COMMANDS = [
   },
   {
     path: ["price", "l2"],
-    summary: "Price a layer 2 connection between two data centers",
-    examples: ["price l2"],
+    args: "[source destination bandwidth]",
+    summary:
+      "Price a layer 2 connection between two data centers (a form opens, with what was typed chosen)",
+    examples: ["price l2", "price l2 ams lon 500"],
     group: "Price",
   },
   {

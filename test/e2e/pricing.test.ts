@@ -412,6 +412,42 @@ describe("/connect price, end to end", () => {
   describe("the layer 2 modal", () => {
     const openL2Modal = () => openModal("price l2", PRICE_L2_VIEW);
 
+    it("opens prefilled from `price l2 ams lon 500`: both ends found as price port finds them, 500 Mbps", async () => {
+      const opened = await openModal("price l2 ams lon 500", PRICE_L2_VIEW);
+      const blocks = opened.view.blocks as Array<{ block_id?: string; element?: unknown }>;
+      const element = (id: string) =>
+        blocks.find((b) => b.block_id === id)?.element as
+          | { initial_option?: { value: string; text: { text: string } }; initial_value?: string }
+          | undefined;
+      const src = element(L2_PRICE_BLOCKS.srcDcf)?.initial_option;
+      const dest = element(L2_PRICE_BLOCKS.destDcf)?.initial_option;
+      const srcDcf = dcfs.find((d) => src?.value.startsWith(`${d.id}|`));
+      const destDcf = dcfs.find((d) => dest?.value.startsWith(`${d.id}|`));
+      expect(srcDcf?.name).toMatch(/Amsterdam|AM3|Schiphol|Zuidoost/);
+      expect(destDcf?.company?.addresses?.[0]?.city ?? destDcf?.name).toMatch(
+        /London|LD|Park Royal|Croydon/,
+      );
+      expect(element(L2_PRICE_BLOCKS.bandwidth)?.initial_value).toBe("500");
+      const note = JSON.stringify(opened.view.blocks);
+      expect(note).toContain(`Source: \\"ams\\" matches`);
+      expect(note).toContain(`*${srcDcf?.name}* is chosen`);
+
+      // Submitted as opened, it prices that connection.
+      const answer = nextEphemeral((m) => m.text.includes("Layer 2 price"));
+      const submitted = await env.slack.submitView(USER, opened.view.id);
+      expect(submitted.errors).toBeUndefined();
+      const reply = await answer();
+      expect(blocksText(reply)).toContain(srcDcf?.name ?? "missing");
+      expect(blocksText(reply)).toContain("500 Mbps");
+    });
+
+    it("says which typed end matched nothing, and opens the form anyway", async () => {
+      const opened = await openModal("price l2 atlantis lon", PRICE_L2_VIEW);
+      expect(JSON.stringify(opened.view.blocks)).toContain(
+        'Source: no data center matches \\"atlantis\\"; pick one.',
+      );
+    });
+
     it("prices a connection and shows the formula, every factor and the regional rate", async () => {
       await openL2Modal();
       await env.slack.fillView(USER, {

@@ -549,6 +549,15 @@ const VIEW_CASES: Record<string, Case> = {
       { kind: "dcf-too-long", length: 4000 },
     ].map((p) => pricingModals.portArgsProblemReply(p as never)),
   withNarrowedNote: (h) => pricingModals.withNarrowedNote({ text: "x", blocks: [] }, h, 3, 1000),
+  connectionArgsNote: (h) => [
+    pricingModals.connectionArgsNote(
+      [
+        { side: "Source", query: h, found: { name: h, matched: 3 } },
+        { side: "Destination", query: h },
+      ],
+      h,
+    ),
+  ],
   withIgnoredNote: (h) => pricingModals.withIgnoredNote({ text: "x", blocks: [] }, [h, "more"]),
   severalDcfsNote: (h) => pricingModals.severalDcfsNote(h, 3),
   // views/reply.ts

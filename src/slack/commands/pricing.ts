@@ -27,6 +27,7 @@ import {
 } from "../../../views/pricing.js";
 import {
   CROSS_CONNECT_VALUE,
+  connectionArgsNote,
   connectionPriceModal,
   dcfNotReadyReply,
   dcfSuggestionOptions,
@@ -50,6 +51,7 @@ import {
 } from "../../../views/pricingModals.js";
 import { problemReply, type Reply } from "../../../views/reply.js";
 import { newRequestId, withRequestId } from "../../context.js";
+import { findConnectionEnd, parseConnectionPriceArgs } from "../../flows/connectionPriceArgs.js";
 import {
   type ConnectionPriceForm,
   checkConnectionPriceForm,
@@ -257,9 +259,55 @@ async function typedDcf(
   return { kind: "none" };
 }
 
-/** `/connect price l2` — always the modal (two data centers are hard to type inline). */
+/**
+ * `/connect price l2 [<source> [to] <destination> [bandwidth]]` — always the modal, opened with
+ * what the words name: both ends found as an inline port price finds a data center.
+ */
 export const priceL2: CommandHandler = async (ctx) => {
-  await openModal(ctx, connectionPriceModal({ channelId: ctx.channelId }));
+  const metadata = { channelId: ctx.channelId };
+  if (ctx.args.length === 0) {
+    await openModal(ctx, connectionPriceModal(metadata));
+    return;
+  }
+  const args = parseConnectionPriceArgs(ctx.args);
+  const typed = [
+    { side: "Source", query: args.src },
+    { side: "Destination", query: args.dest },
+  ].filter((end): end is { side: string; query: string } => end.query !== undefined);
+  const ends = await Promise.all(
+    typed.map(async (end) => {
+      try {
+        return await withDeadline(PREFILL_DEADLINE_MS, (signal) =>
+          findConnectionEnd(ctx.services.provider, end.query, { signal }),
+        );
+      } catch (error) {
+        ctx.services.logger.warn({ err: error }, "could not look up a typed data center");
+        return { kind: "none" as const, query: end.query };
+      }
+    }),
+  );
+  const [src, dest] = [args.src, args.dest].map((query) => {
+    const end = ends.find((e) => e.query === query);
+    return end?.kind === "one" ? end.dcf : undefined;
+  });
+  const note = connectionArgsNote(
+    typed.map((end, i) => {
+      const found = ends[i];
+      return found?.kind === "one"
+        ? { ...end, found: { name: found.dcf.name, matched: found.matched } }
+        : end;
+    }),
+    args.unsplit,
+  );
+  await openModal(
+    ctx,
+    connectionPriceModal(metadata, {
+      ...(src ? { src } : {}),
+      ...(dest ? { dest } : {}),
+      ...(args.bandwidthMbps !== undefined ? { bandwidthMbps: args.bandwidthMbps } : {}),
+      ...(note ? { note } : {}),
+    }),
+  );
 };
 
 // ---------------------------------------------------------------------------------------------
