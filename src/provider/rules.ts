@@ -90,9 +90,14 @@ export function nameRuleMessage(label: string, max = PORT_NAME_MAX): string {
   return `${label} must be one word: letters, digits and signs such as - _ . but no spaces or emoji, at most ${max} characters (e.g. ams-core-01)`;
 }
 
+/** True when the text holds an emoji (or a flag, keycap or emoji modifier). */
+export function hasEmoji(text: string): boolean {
+  return EMOJI.test(text);
+}
+
 /** True when a name is one word without emoji: the rule every name field shares. */
 export function isOneWordName(name: string): boolean {
-  return !SPACE.test(name) && !EMOJI.test(name);
+  return !SPACE.test(name) && !hasEmoji(name);
 }
 
 function nameField(label: string, max = PORT_NAME_MAX) {
