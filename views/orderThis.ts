@@ -8,6 +8,7 @@ import type { Reply } from "./reply.js";
  */
 
 export const ACTION_ORDER_THIS_PORT = "price_order_port";
+export const ACTION_ORDER_THIS_L2 = "price_order_l2";
 
 /** What a port price was for, as the port order form's fields take it. */
 export interface PortOrderThis {
@@ -48,4 +49,51 @@ export function withOrderThisButton(reply: Reply, actionId: string, value: strin
       actions("price_order_this", [button("Order this", actionId, value, "primary")]),
     ],
   };
+}
+
+/** What a layer 2 price was for, as the layer 2 order form's fields take it. */
+export interface Layer2OrderThis {
+  srcDcfId: string;
+  destDcfId: string;
+  bandwidthMbps: number;
+  classOfService: string;
+  duration: { value: number; unit: string };
+}
+
+export function encodeLayer2OrderThis(pick: Layer2OrderThis): string {
+  return JSON.stringify({
+    a: pick.srcDcfId,
+    b: pick.destDcfId,
+    w: pick.bandwidthMbps,
+    c: pick.classOfService,
+    d: pick.duration.value,
+    u: pick.duration.unit,
+  });
+}
+
+const positive = (x: unknown): x is number =>
+  typeof x === "number" && Number.isSafeInteger(x) && x > 0;
+
+/** Reads what encodeLayer2OrderThis wrote; anything else reads as undefined. */
+export function parseLayer2OrderThis(value: unknown): Layer2OrderThis | undefined {
+  if (typeof value !== "string" || value.length > LIMITS.actionValue) return undefined;
+  try {
+    const { a, b, w, c, d, u } = JSON.parse(value) as Record<string, unknown>;
+    return typeof a === "string" &&
+      typeof b === "string" &&
+      positive(w) &&
+      typeof c === "string" &&
+      positive(d) &&
+      typeof u === "string"
+      ? {
+          srcDcfId: a,
+          destDcfId: b,
+          bandwidthMbps: w,
+          classOfService: c,
+          duration: { value: d, unit: u },
+        }
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -2,10 +2,12 @@
 // requests through the running bot, the sandbox as the provider, the stand-in as Slack. Prices
 // are compared with what the sandbox answers for the same input through ProviderApi.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { portDcfId } from "../../src/flows/layer2.js";
 import type { Dcf, PricingResult } from "../../src/provider/api.js";
 import type { StandinEphemeral, ViewStateValue, ViewStateValues } from "../../src/standin/index.js";
 import { formatMoney } from "../../views/format.js";
-import { ACTION_ORDER_THIS_PORT } from "../../views/orderThis.js";
+import { LAYER2_BLOCKS, LAYER2_VIEW } from "../../views/layer2Modal.js";
+import { ACTION_ORDER_THIS_L2, ACTION_ORDER_THIS_PORT } from "../../views/orderThis.js";
 import { PORT_ORDER_BLOCKS, PORT_ORDER_VIEW } from "../../views/portOrderModal.js";
 import { ACTION_PRICE_PICK_DCF } from "../../views/pricing.js";
 import {
@@ -488,6 +490,42 @@ describe("/connect price, end to end", () => {
         expect(text).toContain(`*${factor}`);
       expect(text).toContain("Europe → North America");
       expect(text).toContain("Sandbox");
+
+      // Order this: the layer 2 form, business-to-business to the priced destination, with the
+      // priced bandwidth, class and term, from your port in the priced source data center.
+      const before = env.standin.currentView(USER)?.view.id;
+      await env.slack.clickButton({ userId: USER, message: reply, actionId: ACTION_ORDER_THIS_L2 });
+      const form = await env.standin.waitForView(
+        USER,
+        (v) =>
+          v.view.id !== before &&
+          v.view.callback_id === LAYER2_VIEW &&
+          JSON.stringify(v.view.blocks).includes(LAYER2_BLOCKS.destDcf),
+      );
+      const formText = JSON.stringify(form.view.blocks);
+      const initial = (id: string) => {
+        const block = (form.view.blocks as Array<{ block_id?: string; element?: unknown }>).find(
+          (b) => b.block_id === id,
+        );
+        const element = block?.element as
+          | { initial_option?: { value: string }; initial_value?: string }
+          | undefined;
+        return element?.initial_option?.value ?? element?.initial_value;
+      };
+      expect(initial(LAYER2_BLOCKS.mode)).toBe("business-to-business");
+      expect(initial(LAYER2_BLOCKS.destDcf)).toBe(dcf("ironbridge-iad1").id);
+      expect(initial(LAYER2_BLOCKS.bandwidth)).toBe("500");
+      expect(initial(LAYER2_BLOCKS.classOfService)).toBe("GOLD");
+      expect(initial(LAYER2_BLOCKS.duration)).toBe("6");
+      const identity = await env.bot.services.identity();
+      const own = await env.bot.services.provider.listPorts(identity.companyUsername, {
+        deleted: false,
+      });
+      const inLd8 = own.find((p) => portDcfId(p) === dcf("ironbridge-docklands-ld8").id);
+      expect(inLd8, "the sandbox company has a port in Docklands LD8").toBeDefined();
+      expect(initial(LAYER2_BLOCKS.sourcePort)).toBe(inLd8?.id);
+      expect(formText).toContain("Sandbox");
+      await env.slack.closeView(USER, form.view.id);
     });
 
     it("puts bad values next to their fields, and a forged unit next to the unit", async () => {

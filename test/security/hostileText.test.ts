@@ -403,6 +403,20 @@ const VIEW_CASES: Record<string, Case> = {
     ),
   ],
   parsePortOrderThis: (h) => [JSON.stringify(orderThis.parsePortOrderThis(h) ?? null)],
+  encodeLayer2OrderThis: (h) => [
+    orderThis.withOrderThisButton(
+      { text: "x", blocks: [] },
+      orderThis.ACTION_ORDER_THIS_L2,
+      orderThis.encodeLayer2OrderThis({
+        srcDcfId: h,
+        destDcfId: h,
+        bandwidthMbps: 500,
+        classOfService: h,
+        duration: { value: 6, unit: h },
+      }),
+    ),
+  ],
+  parseLayer2OrderThis: (h) => [JSON.stringify(orderThis.parseLayer2OrderThis(h) ?? null)],
   withOrderThisButton: (h) => [
     orderThis.withOrderThisButton({ text: "x", blocks: [] }, orderThis.ACTION_ORDER_THIS_PORT, h),
   ],

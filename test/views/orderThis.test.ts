@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import {
   ACTION_ORDER_THIS_PORT,
+  encodeLayer2OrderThis,
   encodePortOrderThis,
+  parseLayer2OrderThis,
   parsePortOrderThis,
   withOrderThisButton,
 } from "../../views/orderThis.js";
@@ -23,6 +25,22 @@ describe("Order this", () => {
     JSON.stringify({ d: "x".repeat(3000), s: 1000, t: "1y" }),
   ])("refuses a forged value %j", (value) => {
     expect(parsePortOrderThis(value)).toBeUndefined();
+  });
+
+  it("round-trips a layer 2 price and refuses a forged one", () => {
+    const pick = {
+      srcDcfId: "a",
+      destDcfId: "b",
+      bandwidthMbps: 500,
+      classOfService: "GOLD",
+      duration: { value: 6, unit: "m" },
+    };
+    expect(parseLayer2OrderThis(encodeLayer2OrderThis(pick))).toEqual(pick);
+    expect(
+      parseLayer2OrderThis(encodeLayer2OrderThis({ ...pick, bandwidthMbps: 0 })),
+    ).toBeUndefined();
+    expect(parseLayer2OrderThis("{}")).toBeUndefined();
+    expect(parseLayer2OrderThis(42)).toBeUndefined();
   });
 
   it("adds a primary Order this button after the answer's blocks", () => {

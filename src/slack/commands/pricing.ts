@@ -14,7 +14,9 @@ import type { KnownBlock } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
 import { capBlocks, truncate, withSandboxLabel } from "../../../views/blocks.js";
 import {
+  ACTION_ORDER_THIS_L2,
   ACTION_ORDER_THIS_PORT,
+  encodeLayer2OrderThis,
   encodePortOrderThis,
   withOrderThisButton,
 } from "../../../views/orderThis.js";
@@ -709,7 +711,7 @@ export function registerPricingListeners(app: ListenerRegistry, services: Servic
         const priced = await pricing;
         if (!priced.ok) throw priced.error;
         const result = priced.result;
-        const reply = connectionPriceView(
+        const answer = connectionPriceView(
           {
             srcDcf: { name: srcDcf.name, username: dcfKey(srcDcf) },
             destDcf: { name: destDcf.name, username: dcfKey(destDcf) },
@@ -718,6 +720,17 @@ export function registerPricingListeners(app: ListenerRegistry, services: Servic
             term: config.duration,
           },
           result,
+        );
+        const reply = withOrderThisButton(
+          answer,
+          ACTION_ORDER_THIS_L2,
+          encodeLayer2OrderThis({
+            srcDcfId: srcDcf.id,
+            destDcfId: destDcf.id,
+            bandwidthMbps: config.bandwidth,
+            classOfService: config.classOfService,
+            duration: config.duration,
+          }),
         );
         message = {
           text: reply.text,
