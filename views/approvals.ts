@@ -7,6 +7,7 @@ import type {
   PlacementError,
   Refusal,
 } from "../src/approvals/index.js";
+import { iodBillingText } from "../src/domain/iod.js";
 import { isWithdrawn, WITHDRAWN_NOTE } from "../src/domain/withdrawal.js";
 import {
   actions,
@@ -220,7 +221,9 @@ function approverButtons(record: ApprovalRequest, lastLookUp: LookUpOutcome | un
   switch (record.status) {
     case "pending":
       return [
-        button("Approve", ACTION_APPROVE, record.id, "primary"),
+        record.kind === "iod"
+          ? iodApproveButton(record)
+          : button("Approve", ACTION_APPROVE, record.id, "primary"),
         button("Reject", ACTION_REJECT, record.id, "danger"),
       ];
     case "failed":
@@ -234,6 +237,25 @@ function approverButtons(record: ApprovalRequest, lastLookUp: LookUpOutcome | un
     default:
       return [];
   }
+}
+
+/**
+ * IO-D has no price to approve, only a way of billing: Approve asks once more, saying how the
+ * service is billed and where its rate is shown, before anything is ordered.
+ */
+function iodApproveButton(record: ApprovalRequest) {
+  return {
+    ...button("Approve", ACTION_APPROVE, record.id, "primary"),
+    confirm: {
+      title: { type: "plain_text" as const, text: "Approve this IO-D service?" },
+      text: {
+        type: "mrkdwn" as const,
+        text: truncate(escapeMrkdwn(record.price?.text ?? iodBillingText()), 300),
+      },
+      confirm: { type: "plain_text" as const, text: "Approve" },
+      deny: { type: "plain_text" as const, text: "Cancel" },
+    },
+  };
 }
 
 function placeAgainButton(record: ApprovalRequest) {

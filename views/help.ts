@@ -8,6 +8,7 @@ import {
 } from "../src/domain/commands.js";
 import { context, divider, escapeMrkdwn, header, section, truncate } from "./blocks.js";
 import { code } from "./format.js";
+import { problemReply, type Reply } from "./reply.js";
 
 const GROUP_ORDER: readonly CommandGroup[] = [
   "General",
@@ -42,6 +43,22 @@ function exampleLines(spec: CommandSpec, known: KnownIds): { examples: string[];
   return { examples, ...(id && placeholderLeft ? { hint: id.where } : {}) };
 }
 
+function synopsis(spec: CommandSpec): string {
+  return `\`${COMMAND} ${commandName(spec)}${spec.args ? ` ${spec.args}` : ""}\``;
+}
+
+/** One command as help lists it: synopsis, summary, then its examples on the next line. */
+function commandLine(spec: CommandSpec, known: KnownIds): string {
+  const { examples, hint } = exampleLines(spec, known);
+  const more = [
+    examples.length > 0 ? `e.g. ${examples.join(", ")}` : undefined,
+    hint ? `(${hint})` : undefined,
+  ]
+    .filter(Boolean)
+    .join(" ");
+  return `${synopsis(spec)} — ${spec.summary}${more ? `\n      ${more}` : ""}`;
+}
+
 /**
  * `/connect help`: every subcommand, grouped, each with its examples. `known` fills an id
  * placeholder with a real id of the person's company where one is cheaply known.
@@ -57,17 +74,7 @@ export function helpView(
     const inGroup = commands.filter((c) => c.group === group);
     if (inGroup.length === 0) continue;
     blocks.push(divider());
-    const lines = inGroup.map((c) => {
-      const synopsis = `\`${COMMAND} ${commandName(c)}${c.args ? ` ${c.args}` : ""}\``;
-      const { examples, hint } = exampleLines(c, known);
-      const more = [
-        examples.length > 0 ? `e.g. ${examples.join(", ")}` : undefined,
-        hint ? `(${hint})` : undefined,
-      ]
-        .filter(Boolean)
-        .join(" ");
-      return `${synopsis} — ${c.summary}${more ? `\n      ${more}` : ""}`;
-    });
+    const lines = inGroup.map((c) => commandLine(c, known));
     blocks.push(section(`*${group}*\n${lines.join("\n")}`));
   }
   blocks.push(
@@ -79,11 +86,40 @@ export function helpView(
   return { text: `Commands: ${text}`, blocks };
 }
 
-/** Answer to an unknown subcommand: the closest match, or a pointer to help. */
-export function unknownCommandText(input: string, suggestion?: CommandSpec): string {
-  // A pasted wall of text is not echoed back whole.
-  const tried = code(`${COMMAND} ${truncate(input, 80)}`);
-  return suggestion
-    ? `I don't know ${tried}. Did you mean \`${COMMAND} ${commandName(suggestion)}${suggestion.args ? ` ${suggestion.args}` : ""}\`? See \`${COMMAND} help\`.`
-    : `I don't know ${tried}. See \`${COMMAND} help\` for every command.`;
+/** What a person typed, quoted back: a pasted wall of text is not echoed whole. */
+function tried(input: string): string {
+  return code(`${COMMAND} ${truncate(input, 80)}`);
+}
+
+/** Answer to an unknown subcommand: the closest commands, or a pointer to help. */
+export function unknownCommandReply(input: string, suggestions: readonly CommandSpec[]): Reply {
+  const meant = suggestions.map(synopsis);
+  const list =
+    meant.length <= 1 ? (meant[0] ?? "") : `${meant.slice(0, -1).join(", ")} or ${meant.at(-1)}`;
+  return problemReply(
+    meant.length > 0
+      ? `I don't know ${tried(input)}. Did you mean ${list}? See \`${COMMAND} help\`.`
+      : `I don't know ${tried(input)}. See \`${COMMAND} help\` for every command.`,
+  );
+}
+
+/**
+ * `/connect edge`, `/connect price`: a group's commands with their examples, rather than
+ * "unknown". `unmatched` is what was typed when more words followed that name none of them.
+ */
+export function commandGroupReply(
+  prefix: string,
+  commands: readonly CommandSpec[],
+  unmatched?: string,
+): Reply {
+  const opening = unmatched
+    ? `I don't know ${tried(unmatched)}. \`${COMMAND} ${escapeMrkdwn(prefix)}\` is one of:`
+    : `\`${COMMAND} ${escapeMrkdwn(prefix)}\` is one of:`;
+  const lines = commands.map((c) => commandLine(c, {}));
+  const text = `${opening} ${commands.map((c) => `${COMMAND} ${commandName(c)}`).join(", ")}`;
+  return {
+    text,
+    blocks: [section(`${opening}\n${lines.join("\n")}`)],
+    ...(unmatched ? { problem: true } : {}),
+  };
 }

@@ -8,6 +8,7 @@ import {
   IPV4_BLOCKS,
   IPV4_NONE,
   IPV6_OFF,
+  iodBillingText,
   notEnabledText,
   offeredAsnChoices,
   SERVICE_NAME_MAX,
@@ -364,7 +365,7 @@ export function iodModal(data: IodModalData, options: IodModalOptions): ModalVie
         ),
       },
     ),
-    context("Pay as you go: the provider's API shows no IO-D price before ordering."),
+    context(iodBillingText()),
   ];
   return {
     type: "modal",

@@ -370,18 +370,37 @@ export function incompleteCommandNote(typed: string, missing: readonly PortPrice
 
 const DURATION_UNIT_LABELS: Record<string, string> = { m: "Months", w: "Weeks" };
 
+/** What `/connect price l2 <source> <destination> [bandwidth]` gave the form. */
+export interface ConnectionPricePrefill {
+  src?: Dcf;
+  dest?: Dcf;
+  bandwidthMbps?: number;
+  /** Shown above the inputs: how the typed words were read. */
+  note?: string;
+}
+
 /** `/connect price l2`: two data centers, bandwidth, class of service and duration. */
-export function connectionPriceModal(metadata: PriceModalMetadata): ModalView {
+export function connectionPriceModal(
+  metadata: PriceModalMetadata,
+  prefill: ConnectionPricePrefill = {},
+): ModalView {
+  const bandwidth =
+    prefill.bandwidthMbps !== undefined &&
+    Number.isSafeInteger(prefill.bandwidthMbps) &&
+    prefill.bandwidthMbps > 0
+      ? { initial_value: String(prefill.bandwidthMbps) }
+      : {};
   const blocks: KnownBlock[] = [
+    ...(prefill.note ? [section(prefill.note)] : []),
     input(
       L2_PRICE_BLOCKS.srcDcf,
       "Source data center",
-      dcfSelect(L2_PRICE_ACTIONS.srcDcf, "Type a name, city or airport code"),
+      dcfSelect(L2_PRICE_ACTIONS.srcDcf, "Type a name, city or airport code", prefill.src),
     ),
     input(
       L2_PRICE_BLOCKS.destDcf,
       "Destination data center",
-      dcfSelect(L2_PRICE_ACTIONS.destDcf, "Type a name, city or airport code"),
+      dcfSelect(L2_PRICE_ACTIONS.destDcf, "Type a name, city or airport code", prefill.dest),
     ),
     input(
       L2_PRICE_BLOCKS.bandwidth,
@@ -394,6 +413,7 @@ export function connectionPriceModal(metadata: PriceModalMetadata): ModalView {
         action_id: L2_PRICE_ACTIONS.bandwidth,
         is_decimal_allowed: false,
         placeholder: plainText("e.g. 500"),
+        ...bandwidth,
       },
       {
         // Enter confirms the field and never submits the form (layer2Modal.ts inputBlock).
@@ -520,4 +540,47 @@ export function withNarrowedNote(
   );
   const [first, ...rest] = reply.blocks;
   return { ...reply, blocks: first ? [first, note, ...rest] : [note] };
+}
+
+/** Adds a line under the answer naming the words of the command that were not used. */
+export function withIgnoredNote(reply: Reply, ignored: readonly string[]): Reply {
+  if (ignored.length === 0) return reply;
+  const words = truncate(ignored.join(" "), 80);
+  const note = context(
+    `:information_source: Ignored ${code(words)}: the price needs only a data center, a speed and a term.`,
+  );
+  const [first, ...rest] = reply.blocks;
+  return {
+    ...reply,
+    text: `${reply.text} (ignored: ${escapeMrkdwn(words)})`,
+    blocks: first ? [first, note, ...rest] : [note],
+  };
+}
+
+/** The note above the port form when the data center typed matched several. */
+export function severalDcfsNote(query: string, count: number): string {
+  return `"${escapeMrkdwn(truncate(query, 80))}" matches ${count} data centers: pick one.`;
+}
+
+/** One end of `/connect price l2 …` as the form's note says it. */
+export type TypedEnd =
+  | { side: string; query: string; found: { name?: string; matched: number } }
+  | { side: string; query: string; found?: undefined };
+
+/** The note above the layer 2 form: what each typed end was read as. */
+export function connectionArgsNote(ends: readonly TypedEnd[], unsplit?: string): string {
+  const lines = ends.map((end) => {
+    const q = `"${escapeMrkdwn(truncate(end.query, 80))}"`;
+    if (!end.found) return `${end.side}: no data center matches ${q}; pick one.`;
+    const name = escapeMrkdwn(end.found.name ?? "a data center");
+    return end.found.matched > 1
+      ? `${end.side}: ${q} matches ${end.found.matched} data centers; *${name}* is chosen, pick another if you meant it.`
+      : `${end.side}: *${name}*.`;
+  });
+  if (unsplit) {
+    lines.push(
+      `Couldn't tell where "${escapeMrkdwn(truncate(unsplit, 80))}" splits into two data centers: write \`source to destination\`, or quote a name with spaces.`,
+    );
+  }
+  return lines.join("\n");
 }

@@ -3,6 +3,8 @@
  * `/connect help` is generated from it, so help cannot drift from the code.
  */
 
+import { closestCommands, commandsUnder } from "./commandSuggestion.js";
+
 export const COMMAND = "/connect";
 
 export type CommandGroup = "General" | "Look up" | "Price" | "Order" | "Track and approve";
@@ -133,6 +135,7 @@ export const COMMANDS = [
     examples: [
       "price port",
       "price port ironbridge-iad1 10G 1y",
+      "price port ironbridge-iad1 10G",
       "price port AM3 10G 12m",
       "price port LD5 1000 1m",
     ],
@@ -140,8 +143,10 @@ export const COMMANDS = [
   },
   {
     path: ["price", "l2"],
-    summary: "Price a layer 2 connection between two data centers",
-    examples: ["price l2"],
+    args: "[source destination bandwidth]",
+    summary:
+      "Price a layer 2 connection between two data centers (a form opens, with what was typed chosen)",
+    examples: ["price l2", "price l2 ams lon 500"],
     group: "Price",
   },
   {
@@ -249,7 +254,13 @@ export function commandName(spec: CommandSpec): string {
 
 export type ParsedCommand =
   | { kind: "command"; spec: CommandSpec; name: string; args: string[] }
-  | { kind: "unknown"; input: string; suggestion?: CommandSpec };
+  /**
+   * The first word names a group of commands but no command of it ("edge", "price"): its
+   * commands are listed. `unmatched` is set when more words followed that name none of them.
+   */
+  | { kind: "group"; prefix: string; commands: CommandSpec[]; unmatched?: string }
+  /** Nothing matches: the closest commands by edit distance, or none. */
+  | { kind: "unknown"; input: string; suggestions: CommandSpec[] };
 
 /** Splits command text into words, honouring "double quotes" for arguments with spaces. */
 export function splitWords(text: string): string[] {
@@ -270,7 +281,7 @@ export function parseCommand(
     const help = commands.find((c) => c.path.join(" ") === "help");
     return help
       ? { kind: "command", spec: help, name: "help", args: [] }
-      : { kind: "unknown", input: "" };
+      : { kind: "unknown", input: "", suggestions: [] };
   }
   const lower = words.map((w) => w.toLowerCase());
   let best: CommandSpec | undefined;
@@ -286,35 +297,16 @@ export function parseCommand(
       args: words.slice(best.path.length),
     };
   }
-  return { kind: "unknown", input: words.join(" "), suggestion: closestCommand(lower, commands) };
-}
-
-function closestCommand(
-  words: string[],
-  commands: readonly CommandSpec[],
-): CommandSpec | undefined {
-  let best: { spec: CommandSpec; distance: number } | undefined;
-  for (const spec of commands) {
-    const candidate = words.slice(0, spec.path.length).join(" ");
-    const distance = editDistance(candidate, commandName(spec));
-    if (!best || distance < best.distance) best = { spec, distance };
+  const suggestions = closestCommands(lower, commands);
+  const prefix = lower.slice(0, 1);
+  const group = commandsUnder(prefix, commands);
+  if (group.length > 0 && (words.length === prefix.length || suggestions.length === 0)) {
+    return {
+      kind: "group",
+      prefix: prefix.join(" "),
+      commands: group,
+      ...(words.length > prefix.length ? { unmatched: words.join(" ") } : {}),
+    };
   }
-  // Beyond a few edits the "suggestion" is noise; better to point at help.
-  return best && best.distance <= Math.max(2, Math.floor(commandName(best.spec).length / 3))
-    ? best.spec
-    : undefined;
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j]!;
-      row[j] = Math.min(above + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return row[b.length]!;
+  return { kind: "unknown", input: words.join(" "), suggestions };
 }

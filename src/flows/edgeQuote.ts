@@ -10,6 +10,7 @@ import {
   edgePortOrderRule,
   edgeQuotationRule,
   fieldErrors,
+  hasEmoji,
   isSingapore,
   ROOT_FIELD,
   speedMbps,
@@ -463,6 +464,10 @@ export function checkEdgeQuoteForm(catalogue: EdgeCatalogue, form: EdgeQuoteForm
     errors.address = `Address must be at most ${ADDRESS_MAX} characters`;
   } else if (!PRINTABLE.test(address)) {
     errors.address = "Address can't contain line breaks or control characters";
+  } else if (hasEmoji(address) || !/[\p{L}\p{N}]/u.test(address)) {
+    // The provider's carriers look the site up by this text: pictures find nothing.
+    errors.address =
+      "Address must be the site's street address in words and numbers, without emoji (e.g. Marsh Wall 227, London)";
   }
   const postCode = optionalText(form.postCode);
   if (form.postCode !== undefined && form.postCode !== null && typeof form.postCode !== "string") {

@@ -4,6 +4,7 @@ import {
   IPV4_BLOCKS,
   IPV4_NONE,
   IPV6_OFF,
+  iodBillingText,
   notEnabledText,
   offeredAsnChoices,
   SERVICE_NAME_MAX,
@@ -488,7 +489,7 @@ function checkValues(
     },
     { label: "Rate limit", value: formatMbps(checked.rateLimit) },
     { label: "Term", value: `${checked.duration.quantity} days` },
-    { label: "Payment", value: "Pay as you go (payg)" },
+    { label: "Billing", value: `Pay as you go (payg), ${checked.duration.quantity}-day term` },
     {
       label: "IP geolocation",
       value: [checked.ipGeoCountry, checked.ipGeoCity].filter(Boolean).join(", ") || "Not set",
@@ -507,6 +508,12 @@ function checkValues(
     });
   }
   return { body: checked, summary, port };
+}
+
+/** The term's days of a checked body's `duration` ({quantity, unit d}). */
+function termDays(duration: unknown): number | undefined {
+  const quantity = (duration as { quantity?: unknown } | undefined)?.quantity;
+  return typeof quantity === "number" ? quantity : undefined;
 }
 
 /** Checks a submitted IO-D form against fresh provider data, within `deadlineMs`. */
@@ -550,9 +557,7 @@ export async function checkIodSubmission(
         body,
       },
       reconcileKey: name,
-      price: {
-        text: "Pay as you go: the provider's API gives no IO-D price before ordering.",
-      },
+      price: { text: iodBillingText(termDays(body.duration)) },
       requester: input.requester,
     },
   };

@@ -27,6 +27,7 @@ import {
   ROOT_FIELD,
 } from "../provider/rules.js";
 import type { Identity, Services } from "../services.js";
+import { type CompanyCheck, checkCompanyExists } from "./companyCheck.js";
 import { companyMetros } from "./dcf.js";
 import { recordId } from "./ports.js";
 import {
@@ -132,6 +133,8 @@ export interface Layer2ModalData {
   dcfs?: Loaded<Dcf[]>;
   destDcf?: Dcf;
   regions?: Region[];
+  /** Business-to-business: whether the typed destination company exists at the provider. */
+  destCompanyCheck?: { username: string; result: CompanyCheck };
   /** Undefined until the inputs that determine the price are complete. */
   price?: Loaded<Layer2Quote>;
 }
@@ -310,7 +313,9 @@ export async function loadLayer2Modal(
   const b2b = values.mode === "business-to-business";
   const metroId = values.destMetroId;
 
-  const [ports, destination, metros, dcfs] = await Promise.all([
+  const company =
+    b2b && values.destCompany && USERNAME.test(values.destCompany) ? values.destCompany : undefined;
+  const [ports, destination, metros, dcfs, companyCheck] = await Promise.all([
     loaded("your ports", async () =>
       (
         await deps.provider.listPorts(identity.companyUsername, { deleted: false, ...signal })
@@ -347,6 +352,7 @@ export async function loadLayer2Modal(
           ),
         )
       : Promise.resolve(undefined),
+    company ? checkCompanyExists(deps.provider, company, signal) : Promise.resolve(undefined),
   ]);
 
   const source = ports.ok ? ports.value.find((p) => p.id === values.sourcePortId) : undefined;
@@ -367,6 +373,9 @@ export async function loadLayer2Modal(
     ...(dcfs ? { dcfs } : {}),
     ...(destDcf ? { destDcf } : {}),
     ...(regions ? { regions } : {}),
+    ...(company && companyCheck
+      ? { destCompanyCheck: { username: company, result: companyCheck } }
+      : {}),
   };
 
   // The price needs both data centers, the bandwidth, the class of service and the term.
@@ -586,7 +595,15 @@ function checkValues(
     else if (!USERNAME.test(typed)) {
       errors.destCompany =
         "Destination company must be a company username (letters, digits, dots, dashes)";
-    } else destCompany = typed;
+    } else {
+      destCompany = typed;
+      if (
+        data.destCompanyCheck?.username === typed &&
+        data.destCompanyCheck.result === "not-found"
+      ) {
+        errors.destCompany = `The provider has no company with the username "${typed}": check it with the company (it is their provider username, not their name)`;
+      }
+    }
   }
 
   // Bandwidth within the free capacity of both ends.
@@ -680,9 +697,15 @@ function checkValues(
         .join(" · "),
     });
   }
+  const unchecked =
+    b2b && data.destCompanyCheck?.result !== "exists"
+      ? "; could not be checked at the provider"
+      : "";
   summary.push({
     label: "Destination company",
-    value: other ? `${checked.destCompany} (another company)` : `${checked.destCompany} (yours)`,
+    value: other
+      ? `${checked.destCompany} (another company${unchecked})`
+      : `${checked.destCompany} (yours)`,
   });
   summary.push({
     label: "Destination metro",

@@ -139,6 +139,8 @@ export type PortPriceArgs =
       speedMbps: number;
       term: PortTerm;
       includeCrossConnect: boolean;
+      /** Words after the speed and term that were not used ("extra"): the answer names them. */
+      ignored?: string[];
     }
   | {
       /** Something is missing: the modal asks for it. */
@@ -173,6 +175,24 @@ function joinUnits(words: readonly string[]): string[] {
 }
 
 /**
+ * Words after the last "<speed> <term>" pair that come after a data center ("ironbridge-iad1
+ * 10G 12m extra"): a person's afterthought or a paste, not a longer data center name. They are
+ * set aside (and the answer says so) rather than making the whole line unreadable.
+ */
+function withoutTrailingWords(words: readonly string[]): { words: string[]; ignored: string[] } {
+  const endsWithPair =
+    readPortTerm(words.at(-1) ?? "") !== undefined && speedMbps(words.at(-2) ?? "") !== undefined;
+  if (endsWithPair) return { words: [...words], ignored: [] };
+  for (let i = words.length - 2; i >= 2; i--) {
+    const term = readPortTerm(words[i] ?? "");
+    if (term && speedMbps(words[i - 1] ?? "") !== undefined) {
+      return { words: words.slice(0, i + 1), ignored: words.slice(i + 1) };
+    }
+  }
+  return { words: [...words], ignored: [] };
+}
+
+/**
  * Reads `<dcf words...> <speed> <term> [xc]` from the end, since a data center name may have
  * spaces: the last word is the term, the one before it the speed, the rest the data center.
  * A missing piece makes it "incomplete" (the modal asks for it); a piece in its place that
@@ -180,9 +200,10 @@ function joinUnits(words: readonly string[]): string[] {
  */
 export function parsePortPriceArgs(args: readonly string[]): PortPriceArgs {
   const includeCrossConnect = args.some((a) => CROSS_CONNECT_WORDS.has(a.toLowerCase()));
-  const words = joinUnits(
+  const given = joinUnits(
     args.filter((a) => a.trim() !== "" && !CROSS_CONNECT_WORDS.has(a.toLowerCase())),
   );
+  const { words, ignored } = withoutTrailingWords(given);
   const last = words.at(-1);
   const beforeLast = words.at(-2);
   const lastTerm = last === undefined ? undefined : readPortTerm(last);
@@ -229,7 +250,14 @@ export function parsePortPriceArgs(args: readonly string[]): PortPriceArgs {
   if (speed === undefined) missing.push("speed");
   if (term === undefined) missing.push("term");
   if (missing.length === 0 && speed !== undefined && term !== undefined) {
-    return { kind: "complete", dcfQuery, speedMbps: speed, term, includeCrossConnect };
+    return {
+      kind: "complete",
+      dcfQuery,
+      speedMbps: speed,
+      term,
+      includeCrossConnect,
+      ...(ignored.length > 0 ? { ignored } : {}),
+    };
   }
   return {
     kind: "incomplete",

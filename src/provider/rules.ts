@@ -69,6 +69,9 @@ function strict<S extends z.core.$ZodLooseShape>(
   });
 }
 
+/** Longest name the bot sends (the spec gives no limit; a longer one is a paste mistake). */
+const PORT_NAME_MAX = 100;
+
 // Names appear in Slack messages and the provider's listings, where a line break, tab or other
 // control character is a paste mistake, not intent.
 const PRINTABLE = /^[^\p{Cc}\p{Zl}\p{Zp}]*$/u;
@@ -95,11 +98,37 @@ function text(label: string) {
     .min(1, `${label} is required`);
 }
 
-function nameField(label: string, max?: number) {
-  const base = text(label)
+// The spec types a name as a string and says no more. A name becomes the port's label in the
+// provider's portal and in every listing and command line ("/connect port ams-core-01"): a space
+// splits it into two words there, and an emoji shows as a picture in one place and as a code or
+// a box in another (the provider's portal, a terminal, an invoice). One word of visible
+// characters is what every name in the provider's own samples is.
+const SPACE = /\s/u;
+// Pictographs (emoji and their modifiers, flags, keycaps and the variation selector that turns a
+// character into its emoji form).
+const EMOJI = /\p{Extended_Pictographic}|\p{Emoji_Modifier}|\p{Regional_Indicator}|\u20E3|\uFE0F/u;
+
+/** What a valid name is, said next to the field when a name is not one. */
+export function nameRuleMessage(label: string, max = PORT_NAME_MAX): string {
+  return `${label} must be one word: letters, digits and signs such as - _ . but no spaces or emoji, at most ${max} characters (e.g. ams-core-01)`;
+}
+
+/** True when the text holds an emoji (or a flag, keycap or emoji modifier). */
+export function hasEmoji(text: string): boolean {
+  return EMOJI.test(text);
+}
+
+/** True when a name is one word without emoji: the rule every name field shares. */
+export function isOneWordName(name: string): boolean {
+  return !SPACE.test(name) && !hasEmoji(name);
+}
+
+function nameField(label: string, max = PORT_NAME_MAX) {
+  return text(label)
     .regex(PRINTABLE, `${label} can't contain line breaks, tabs or control characters`)
-    .refine(hasOnlyVisibleCharacters, NAME_CHARACTERS_MESSAGE);
-  return max === undefined ? base : base.max(max, `${label} must be at most ${max} characters`);
+    .refine(hasOnlyVisibleCharacters, NAME_CHARACTERS_MESSAGE)
+    .refine(isOneWordName, nameRuleMessage(label, max))
+    .max(max, `${label} must be at most ${max} characters`);
 }
 
 function bool(label: string) {
@@ -142,8 +171,6 @@ export const ROOT_FIELD = "_";
 
 // ---------------------------------------------------------------------------------------------
 // 1. Port order body (PUT /api/company/{companyUsername}/ports/orders)
-
-const PORT_NAME_MAX = 100;
 
 function portOrderShape(dataCenterFacility: z.ZodType<string>, speed: z.ZodType<string>) {
   return strict("Port order", {

@@ -10,7 +10,7 @@ import {
   section,
   withSandboxLabel,
 } from "../../views/blocks.js";
-import { unknownCommandText } from "../../views/help.js";
+import { commandGroupReply, unknownCommandReply } from "../../views/help.js";
 import { type Reply, sharedByContext } from "../../views/reply.js";
 import { newRequestId, withRequestId } from "../context.js";
 import { COMMAND, type CommandName, parseCommand } from "../domain/commands.js";
@@ -140,11 +140,18 @@ export function createConnectRouter(
     const name = parsed.kind === "command" ? parsed.name : "unknown";
     let outcome: Outcome = "succeeded";
     try {
-      if (parsed.kind === "unknown") {
-        outcome = "failed";
+      if (parsed.kind === "unknown" || parsed.kind === "group") {
+        // A word that names no command: said in blocks like every answer, with the sandbox label.
+        const reply =
+          parsed.kind === "unknown"
+            ? unknownCommandReply(parsed.input, parsed.suggestions)
+            : commandGroupReply(parsed.prefix, parsed.commands, parsed.unmatched);
+        if (reply.problem) outcome = "failed";
         await input.respond({
           response_type: "ephemeral",
-          text: unknownCommandText(parsed.input, parsed.suggestion),
+          replace_original: input.mode === "replace",
+          text: reply.text,
+          blocks: decorate({ ...reply, problem: true }, input.text, services, true),
         });
         return outcome;
       }

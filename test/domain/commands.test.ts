@@ -19,24 +19,35 @@ describe("parseCommand", () => {
   });
 
   it.each([
-    ["prise port", "price port"],
-    ["rotuers", "routers"],
-    ["edge qoute", "edge quote"],
-    ["aproval", "approvals"],
-  ])("suggests the closest command for %j", (text, suggested) => {
+    ["prise port", ["price port"]],
+    ["rotuers", ["routers"]],
+    ["edge qoute", ["edge quote"]],
+    ["aproval", ["approvals"]],
+    ["dfc amsterdam", ["dcf"]],
+    ["prise", ["price port", "price l2"]],
+  ])("suggests the closest commands for %j", (text, suggested) => {
     const parsed = parseCommand(text);
     expect(parsed.kind).toBe("unknown");
-    if (parsed.kind === "unknown")
-      expect(parsed.suggestion && commandName(parsed.suggestion)).toBe(suggested);
+    if (parsed.kind === "unknown") expect(parsed.suggestions.map(commandName)).toEqual(suggested);
   });
 
-  it("suggests nothing for text unlike any command", () => {
-    const parsed = parseCommand("make me a sandwich please");
-    expect(parsed).toEqual({
-      kind: "unknown",
-      input: "make me a sandwich please",
-      suggestion: undefined,
-    });
+  it.each(["foo", "make me a sandwich please", "l3", "xyzzy"])(
+    "suggests nothing for %j, unlike any command",
+    (text) => {
+      expect(parseCommand(text)).toEqual({ kind: "unknown", input: text, suggestions: [] });
+    },
+  );
+
+  it.each([
+    ["edge", undefined, ["edge locations", "edge orders", "edge drafts", "edge quote"]],
+    ["PRICE", undefined, ["price port", "price l2"]],
+    ["price foo", "price foo", ["price port", "price l2"]],
+  ])("lists the commands of the group %j", (text, unmatched, names) => {
+    const parsed = parseCommand(text);
+    expect(parsed.kind).toBe("group");
+    if (parsed.kind !== "group") return;
+    expect(parsed.commands.map(commandName)).toEqual(names);
+    expect(parsed.unmatched).toBe(unmatched);
   });
 
   it("splits quoted arguments", () => {

@@ -407,6 +407,22 @@ describe("/connect edge quote", () => {
     await env.slack.closeView(R);
   });
 
+  it("refuses an address made of emoji next to the field, saying what an address is", async () => {
+    await openForm();
+    await env.slack.fillView(R, {
+      Country: "United Kingdom",
+      Bandwidth: "100 Mbps",
+      "Contract term": "12 months",
+      Address: "🏠🏢🌍",
+    });
+    const outcome = await env.slack.submitView(R);
+    expect(outcome.responseAction).toBe("errors");
+    expect(outcome.errors?.[EDGE_QUOTE_BLOCKS.address]).toBe(
+      "Address must be the site's street address in words and numbers, without emoji (e.g. Marsh Wall 227, London)",
+    );
+    await env.slack.closeView(R);
+  });
+
   it("requires a post code for Singapore, and only for Singapore", async () => {
     await openForm();
     await env.slack.fillView(R, {

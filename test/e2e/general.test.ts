@@ -38,7 +38,38 @@ describe("/connect help and whoami, end to end over signed HTTP", () => {
     const reply = await env.standin.waitForEphemeral("U0REQUEST1", (m) =>
       m.text.includes("Did you mean"),
     );
-    expect(reply.text).toContain("/connect routers");
+    expect(JSON.stringify(reply.blocks)).toContain("/connect routers");
+    expect(JSON.stringify(reply.blocks)).toContain("Sandbox");
+  });
+
+  it("suggests nothing for a word unlike any command (foo is not iod)", async () => {
+    await env.connect("foo");
+    const reply = await env.standin.waitForEphemeral("U0REQUEST1", (m) =>
+      m.text.includes("/connect foo"),
+    );
+    const text = JSON.stringify(reply.blocks);
+    expect(text).toContain("I don't know `/connect foo`. See `/connect help` for every command.");
+    expect(text).not.toContain("Did you mean");
+  });
+
+  it.each([
+    ["edge", ["edge locations", "edge orders", "edge drafts", "edge quote"]],
+    [
+      "price",
+      [
+        "price port [dcf speed term]",
+        "price l2",
+        "e.g. `/connect price port ironbridge-iad1 10G 1y`",
+      ],
+    ],
+  ])("lists the subcommands of /connect %s, with examples", async (group, lines) => {
+    await env.connect(group);
+    const reply = await env.standin.waitForEphemeral("U0REQUEST1", (m) =>
+      JSON.stringify(m.blocks).includes(`\`/connect ${group}\` is one of:`),
+    );
+    const text = JSON.stringify(reply.blocks);
+    for (const line of lines) expect(text).toContain(line);
+    expect(text).not.toContain("I don't know");
   });
 
   it("shares a result in the channel when Share is clicked", async () => {

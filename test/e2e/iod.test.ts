@@ -146,6 +146,18 @@ describe("/connect iod, end to end", () => {
       ipGeoCity: "London",
     });
     const approval = JSON.stringify(request.blocks);
+    // How IO-D is billed and where the rate is, in the message and in Approve's confirmation.
+    const billing =
+      "No fixed price: IO-D is billed pay as you go (payg), by use over its 30-day term, at your account's IO-D rate. The provider's API does not give that rate, so it is not shown here: see your account's IO-D pricing in the provider's portal.";
+    expect(approval).toContain(`*Price:* ${billing}`);
+    expect(approval).toContain("Pay as you go (payg), 30-day term");
+    const approve = (request.blocks ?? [])
+      .flatMap((b) => (b as { elements?: unknown[] }).elements ?? [])
+      .find((e) => (e as { action_id?: string }).action_id === "approval_approve") as
+      | { confirm?: { title: { text: string }; text: { text: string } } }
+      | undefined;
+    expect(approve?.confirm?.title.text).toBe("Approve this IO-D service?");
+    expect(approve?.confirm?.text.text).toBe(billing);
     expect(approval).toContain("BGP key");
     expect(approval).toContain("set (hidden)");
     expect(approval).toContain(`Private AS${suggested}`);

@@ -494,6 +494,55 @@ describe("/connect l2, end to end", () => {
       expect(outcome.errors?.[LAYER2_BLOCKS.destDcf]).toContain("Pick a data center in");
       expect(outcome.errors?.[LAYER2_BLOCKS.destRegion]).toContain("regions of");
     });
+
+    it("business-to-business: a destination company the provider does not have, looked up by its public port list", async () => {
+      const metro = (await env.bot.services.provider.listMetroCapabilities(company)).find(
+        (m) => m.capabilities?.layer2 === true,
+      )!;
+      const destDcf = (
+        await env.bot.services.provider.listDcfs({
+          where: { "dataCenterFacility.metroId": metro.id },
+        })
+      ).find((d) => d.dataCenterFacility?.ready !== false)!;
+      const inputs = {
+        "Connection type": "business-to-business",
+        "Source port": ownPort("iad-core-01").id,
+        "Destination metro": metro.id,
+        "Destination data center": destDcf.id,
+        "Destination region": metro.regionIds![0]!,
+        "Destination company": "globex-clowd",
+        Bandwidth: "100",
+        Duration: "12",
+        "Connection name": "e2e-l2-b2b-nocompany",
+      };
+      const outcome = await fillAndSubmit(inputs);
+      expect(outcome.errors?.[LAYER2_BLOCKS.destCompany]).toBe(
+        'The provider has no company with the username "globex-clowd": check it with the company (it is their provider username, not their name)',
+      );
+      expect(Object.keys(outcome.errors ?? {})).toEqual([LAYER2_BLOCKS.destCompany]);
+
+      // The look-up failing is not the person's fault: the form goes on, and approvers are told.
+      env.bot.sandbox!.faults.add({ match: "GET /api/company/globex-cloud/ports", status: 500 });
+      try {
+        await openForm();
+        await env.slack.fillView(USER, {
+          ...inputs,
+          "Destination company": PARTNER,
+          "Connection name": "e2e-l2-b2b-unchecked",
+        });
+        await env.standin.waitForView(USER, (v) => text(v).includes("Layer 2 price"));
+        const submitted = await env.slack.submitView(USER);
+        expect(submitted.errors).toBeUndefined();
+        const request = await env.standin.waitForMessage(STANDIN_IDS.approvals, (m) =>
+          m.text.includes("e2e-l2-b2b-unchecked"),
+        );
+        expect(JSON.stringify(request.blocks)).toContain(
+          `${PARTNER} (another company; could not be checked at the provider)`,
+        );
+      } finally {
+        env.bot.sandbox!.faults.clear();
+      }
+    });
   });
 
   it("logged no error and never failed to update a form", () => {

@@ -282,6 +282,23 @@ describe("/connect port order, end to end", () => {
     await env.standin.waitForMessage(STANDIN_IDS.approvals, (m) => m.text.includes(portName));
   });
 
+  it("refuses a port name with spaces or emoji next to the field, saying what a valid name is", async () => {
+    await openForm();
+    await pickDcf(onNet);
+    for (const portName of ["ams core 1", "ams-core-🚀"]) {
+      await env.slack.fillView(USER, { Speed: "1G", "Port name": portName });
+      const submitted = await env.slack.submitView(USER);
+      expect(submitted.responseAction, portName).toBe("errors");
+      expect(submitted.errors?.[PORT_ORDER_BLOCKS.portName]).toBe(
+        "Port name must be one word: letters, digits and signs such as - _ . but no spaces or emoji, at most 100 characters (e.g. ams-core-01)",
+      );
+    }
+    expect(
+      env.standin.messages(STANDIN_IDS.approvals).some((m) => m.text.includes("ams core")),
+    ).toBe(false);
+    await env.slack.closeView(USER);
+  });
+
   it("shows the 4–6 weeks LOA path for an off-net DCF", async () => {
     await openForm();
     const view = await pickDcf(offNet);

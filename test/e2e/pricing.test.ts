@@ -2,9 +2,13 @@
 // requests through the running bot, the sandbox as the provider, the stand-in as Slack. Prices
 // are compared with what the sandbox answers for the same input through ProviderApi.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { portDcfId } from "../../src/flows/layer2.js";
 import type { Dcf, PricingResult } from "../../src/provider/api.js";
 import type { StandinEphemeral, ViewStateValue, ViewStateValues } from "../../src/standin/index.js";
 import { formatMoney } from "../../views/format.js";
+import { LAYER2_BLOCKS, LAYER2_VIEW } from "../../views/layer2Modal.js";
+import { ACTION_ORDER_THIS_L2, ACTION_ORDER_THIS_PORT } from "../../views/orderThis.js";
+import { PORT_ORDER_BLOCKS, PORT_ORDER_VIEW } from "../../views/portOrderModal.js";
 import { ACTION_PRICE_PICK_DCF } from "../../views/pricing.js";
 import {
   L2_PRICE_ACTIONS,
@@ -158,6 +162,38 @@ describe("/connect price, end to end", () => {
       expect(text).toContain(`*Cross connect*\\n${formatMoney(expected.crossConnectAmount)}`);
     });
 
+    it("Order this opens the port order form with the priced data center, speed and term", async () => {
+      const answer = nextEphemeral((m) => m.text.includes("Port price: Ironbridge Docklands LD8"));
+      await env.connect("price port ironbridge-docklands-ld8 10G 1m");
+      const reply = await answer();
+      expect(blocksText(reply)).toContain('"text":"Order this"');
+      const monthly = await sandboxPortPrice("ironbridge-docklands-ld8", 10000, "m");
+
+      const before = env.standin.currentView(USER)?.view.id;
+      await env.slack.clickButton({
+        userId: USER,
+        message: reply,
+        actionId: ACTION_ORDER_THIS_PORT,
+      });
+      const opened = await env.standin.waitForView(
+        USER,
+        (v) => v.view.callback_id === PORT_ORDER_VIEW && v.view.id !== before,
+      );
+      const blocks = opened.view.blocks as Array<{ block_id?: string; element?: unknown }>;
+      const ld8 = dcf("ironbridge-docklands-ld8");
+      const element = (id: string) => blocks.find((b) => b.block_id === id)?.element;
+      expect(element(PORT_ORDER_BLOCKS.dcf)).toMatchObject({
+        initial_option: { value: `${ld8.id}|ironbridge-docklands-ld8` },
+      });
+      expect(element(PORT_ORDER_BLOCKS.speed)).toMatchObject({
+        initial_option: { value: "10000" },
+      });
+      expect(element(PORT_ORDER_BLOCKS.term)).toMatchObject({ initial_option: { value: "1m" } });
+      // The form's live price is the one the answer showed.
+      expect(JSON.stringify(opened.view.blocks)).toContain(formatMoney(monthly.price));
+      await env.slack.closeView(USER, opened.view.id);
+    });
+
     it("lists the valid speeds when the DCF does not offer the one asked for", async () => {
       const answer = nextEphemeral((m) => m.text.includes("doesn't offer"));
       await env.connect("price port ironbridge-science-park-am3 400G 1y");
@@ -183,15 +219,43 @@ describe("/connect price, end to end", () => {
       expect((await answer()).text).toContain("Atlas Colo LA4");
     });
 
-    it("opens the modal with what was typed when the term is missing", async () => {
+    it("opens the modal with the data center and speed typed when the term is missing", async () => {
       const opened = await openModal("price port ironbridge-iad1 10G", PRICE_PORT_VIEW);
       const text = JSON.stringify(opened.view.blocks);
       expect(text).toContain("`/connect price port ironbridge-iad1 10G` has no term");
-      await env.slack.fillView(USER, { "Data center": { query: "ironbridge iad1" } });
-      // The speed the command gave is preselected once the data center offers it.
-      await expect
-        .poll(() => JSON.stringify(env.standin.currentView(USER)?.view.blocks))
-        .toContain('"initial_option":{"text":{"type":"plain_text","text":"10G"');
+      const blocks = opened.view.blocks as Array<{ block_id?: string; element?: unknown }>;
+      const dcfInput = blocks.find((b) => b.block_id === PORT_PRICE_BLOCKS.dcf);
+      const speedInput = blocks.find((b) => b.block_id === PORT_PRICE_BLOCKS.speed);
+      const iad1 = dcf("ironbridge-iad1");
+      expect(dcfInput?.element).toMatchObject({
+        initial_option: { value: `${iad1.id}|ironbridge-iad1` },
+      });
+      expect(speedInput?.element).toMatchObject({ initial_option: { value: "10000" } });
+
+      // Submitted as opened (the term has its default), it prices what was typed.
+      const answer = nextEphemeral((m) => m.text.includes("Port price: Ironbridge IAD1"));
+      const submitted = await env.slack.submitView(USER, opened.view.id);
+      expect(submitted.errors).toBeUndefined();
+      const expected = await sandboxPortPrice("ironbridge-iad1", 10000, "y");
+      expect(blocksText(await answer())).toContain(formatMoney(expected.price));
+    });
+
+    it("opens the modal without a data center, saying how many matched, when several do", async () => {
+      const opened = await openModal("price port ironbridge 10G", PRICE_PORT_VIEW);
+      const text = JSON.stringify(opened.view.blocks);
+      expect(text).toMatch(/\\"ironbridge\\" matches \d+ data centers: pick one/);
+      expect(text).not.toContain('initial_option":{"text":{"type":"plain_text","text":"Ironbridge');
+    });
+
+    it("prices what it can read and names the words it ignored", async () => {
+      const answer = nextEphemeral((m) => m.text.includes("Port price: Ironbridge IAD1"));
+      await env.connect("price port ironbridge-iad1 10G 12m extra");
+      const reply = await answer();
+      const expected = await sandboxPortPrice("ironbridge-iad1", 10000, "y");
+      const text = blocksText(reply);
+      expect(text).toContain(`*Price (total for 12 months)*\\n${formatMoney(expected.price)}`);
+      expect(text).toContain("Ignored `extra`");
+      expect(text).not.toContain("has no speed and term");
     });
   });
 
@@ -350,6 +414,42 @@ describe("/connect price, end to end", () => {
   describe("the layer 2 modal", () => {
     const openL2Modal = () => openModal("price l2", PRICE_L2_VIEW);
 
+    it("opens prefilled from `price l2 ams lon 500`: both ends found as price port finds them, 500 Mbps", async () => {
+      const opened = await openModal("price l2 ams lon 500", PRICE_L2_VIEW);
+      const blocks = opened.view.blocks as Array<{ block_id?: string; element?: unknown }>;
+      const element = (id: string) =>
+        blocks.find((b) => b.block_id === id)?.element as
+          | { initial_option?: { value: string; text: { text: string } }; initial_value?: string }
+          | undefined;
+      const src = element(L2_PRICE_BLOCKS.srcDcf)?.initial_option;
+      const dest = element(L2_PRICE_BLOCKS.destDcf)?.initial_option;
+      const srcDcf = dcfs.find((d) => src?.value.startsWith(`${d.id}|`));
+      const destDcf = dcfs.find((d) => dest?.value.startsWith(`${d.id}|`));
+      expect(srcDcf?.name).toMatch(/Amsterdam|AM3|Schiphol|Zuidoost/);
+      expect(destDcf?.company?.addresses?.[0]?.city ?? destDcf?.name).toMatch(
+        /London|LD|Park Royal|Croydon/,
+      );
+      expect(element(L2_PRICE_BLOCKS.bandwidth)?.initial_value).toBe("500");
+      const note = JSON.stringify(opened.view.blocks);
+      expect(note).toContain(`Source: \\"ams\\" matches`);
+      expect(note).toContain(`*${srcDcf?.name}* is chosen`);
+
+      // Submitted as opened, it prices that connection.
+      const answer = nextEphemeral((m) => m.text.includes("Layer 2 price"));
+      const submitted = await env.slack.submitView(USER, opened.view.id);
+      expect(submitted.errors).toBeUndefined();
+      const reply = await answer();
+      expect(blocksText(reply)).toContain(srcDcf?.name ?? "missing");
+      expect(blocksText(reply)).toContain("500 Mbps");
+    });
+
+    it("says which typed end matched nothing, and opens the form anyway", async () => {
+      const opened = await openModal("price l2 atlantis lon", PRICE_L2_VIEW);
+      expect(JSON.stringify(opened.view.blocks)).toContain(
+        'Source: no data center matches \\"atlantis\\"; pick one.',
+      );
+    });
+
     it("prices a connection and shows the formula, every factor and the regional rate", async () => {
       await openL2Modal();
       await env.slack.fillView(USER, {
@@ -390,6 +490,42 @@ describe("/connect price, end to end", () => {
         expect(text).toContain(`*${factor}`);
       expect(text).toContain("Europe → North America");
       expect(text).toContain("Sandbox");
+
+      // Order this: the layer 2 form, business-to-business to the priced destination, with the
+      // priced bandwidth, class and term, from your port in the priced source data center.
+      const before = env.standin.currentView(USER)?.view.id;
+      await env.slack.clickButton({ userId: USER, message: reply, actionId: ACTION_ORDER_THIS_L2 });
+      const form = await env.standin.waitForView(
+        USER,
+        (v) =>
+          v.view.id !== before &&
+          v.view.callback_id === LAYER2_VIEW &&
+          JSON.stringify(v.view.blocks).includes(LAYER2_BLOCKS.destDcf),
+      );
+      const formText = JSON.stringify(form.view.blocks);
+      const initial = (id: string) => {
+        const block = (form.view.blocks as Array<{ block_id?: string; element?: unknown }>).find(
+          (b) => b.block_id === id,
+        );
+        const element = block?.element as
+          | { initial_option?: { value: string }; initial_value?: string }
+          | undefined;
+        return element?.initial_option?.value ?? element?.initial_value;
+      };
+      expect(initial(LAYER2_BLOCKS.mode)).toBe("business-to-business");
+      expect(initial(LAYER2_BLOCKS.destDcf)).toBe(dcf("ironbridge-iad1").id);
+      expect(initial(LAYER2_BLOCKS.bandwidth)).toBe("500");
+      expect(initial(LAYER2_BLOCKS.classOfService)).toBe("GOLD");
+      expect(initial(LAYER2_BLOCKS.duration)).toBe("6");
+      const identity = await env.bot.services.identity();
+      const own = await env.bot.services.provider.listPorts(identity.companyUsername, {
+        deleted: false,
+      });
+      const inLd8 = own.find((p) => portDcfId(p) === dcf("ironbridge-docklands-ld8").id);
+      expect(inLd8, "the sandbox company has a port in Docklands LD8").toBeDefined();
+      expect(initial(LAYER2_BLOCKS.sourcePort)).toBe(inLd8?.id);
+      expect(formText).toContain("Sandbox");
+      await env.slack.closeView(USER, form.view.id);
     });
 
     it("puts bad values next to their fields, and a forged unit next to the unit", async () => {

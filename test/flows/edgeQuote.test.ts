@@ -185,13 +185,16 @@ describe("checkEdgeQuoteForm", () => {
     expect(check.errors.term).toContain("offered contract terms");
   });
 
-  it("refuses a missing, multi-line or huge address", () => {
+  it("refuses a missing, multi-line, huge or emoji address", () => {
     for (const [address, message] of [
       [undefined, "Enter the site's address"],
       ["  ", "Enter the site's address"],
       ["line 1\nline 2", "line breaks"],
       ["x".repeat(5000), "at most 300"],
       [{ toString: "x" }, "must be text"],
+      ["🏠🏢🌍", "without emoji"],
+      ["Dam 1 🏠, Amsterdam", "without emoji"],
+      ["--- ,,, ...", "in words and numbers"],
     ] as const) {
       const check = checkEdgeQuoteForm(catalogue(), { ...form, address });
       expect(check.ok).toBe(false);

@@ -147,6 +147,26 @@ describe("parsePortPriceArgs", () => {
     });
   });
 
+  it("sets aside words after the speed and term, and names them, instead of losing both", () => {
+    expect(parsePortPriceArgs(words("ironbridge-iad1 10G 12m extra words"))).toEqual({
+      kind: "complete",
+      dcfQuery: "ironbridge-iad1",
+      speedMbps: 10000,
+      term: { value: 12, unit: "m", durationUnit: "y" },
+      includeCrossConnect: false,
+      ignored: ["extra", "words"],
+    });
+    expect(parsePortPriceArgs(words("ironbridge iad1 1 Gbps 1 year please xc"))).toMatchObject({
+      kind: "complete",
+      dcfQuery: "ironbridge iad1",
+      speedMbps: 1000,
+      includeCrossConnect: true,
+      ignored: ["please"],
+    });
+    // Without a data center before them, the pair is the data center's words as before.
+    expect(parsePortPriceArgs(words("10G 1y extra"))).toMatchObject({ kind: "incomplete" });
+  });
+
   it("refuses what stands in the speed or term place but cannot be read", () => {
     expect(parsePortPriceArgs(words("AMS 10X 1y"))).toEqual({
       kind: "invalid",

@@ -18,7 +18,9 @@ import { injectionsIn, mrkdwnTexts } from "./hostileText.js";
 
 const REQUESTER = STANDIN_IDS.requester;
 const APPROVER = STANDIN_IDS.approver;
-const HOSTILE_NAME = "<!channel> <@U0VICTIM9> <https://evil.example/y|esc>";
+// One word: a name with spaces is refused at the form (a valid name is one word), so the
+// hostile one is what gets through it.
+const HOSTILE_NAME = "<!channel><@U0VICTIM9><https://evil.example/y|esc>";
 const HOSTILE_REASON = "no <!channel> <!here> &lt;!here&gt; <https://evil.example/x|click>";
 const HOSTILE_SHARE = "help <!channel> <https://evil.example/s|click here>";
 
@@ -124,7 +126,7 @@ describe("hostile text through the running bot", () => {
       (m) => m.thread_ts === request.ts && m.text.includes("provider's portal"),
       { timeoutMs: 20_000 },
     );
-    expect(escalation.text).toContain("*&lt;!channel&gt; &lt;@U0VICTIM9&gt;");
+    expect(escalation.text).toContain("*&lt;!channel&gt;&lt;@U0VICTIM9&gt;");
     env.bot.sandbox!.faults.clear();
   }, 60_000);
 

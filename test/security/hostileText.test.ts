@@ -36,6 +36,7 @@ import * as list from "../../views/list.js";
 import * as modalMetadata from "../../views/modalMetadata.js";
 import * as orderProgress from "../../views/orderProgress.js";
 import * as orders from "../../views/orders.js";
+import * as orderThis from "../../views/orderThis.js";
 import * as policy from "../../views/policy.js";
 import * as portOrderModal from "../../views/portOrderModal.js";
 import * as ports from "../../views/ports.js";
@@ -586,7 +587,14 @@ const VIEW_CASES: Record<string, Case> = {
   loaStatusText: (h) => format.loaStatusText(h) ?? "",
   // views/help.ts
   helpView: () => help.helpView(COMMANDS),
-  unknownCommandText: (h) => [help.unknownCommandText(h), help.unknownCommandText(h, COMMANDS[0])],
+  unknownCommandReply: (h) => [
+    help.unknownCommandReply(h, []),
+    help.unknownCommandReply(h, COMMANDS.slice(0, 2)),
+  ],
+  commandGroupReply: (h) => [
+    help.commandGroupReply(h, COMMANDS.slice(0, 2)),
+    help.commandGroupReply("edge", COMMANDS.slice(0, 2), h),
+  ],
   // views/iodModal.ts
   iodModal: (h) => {
     const values = poison(iodValues({ routing: "DYNAMIC" }), h, keep("routing", "asnChoice"));
@@ -604,6 +612,33 @@ const VIEW_CASES: Record<string, Case> = {
       { metadata: { channelId: GENERAL }, sandbox: true },
     );
   },
+  // No text from outside: days are a number (a hostile one is refused, not echoed).
+  // views/orderThis.ts: the value holds ids and numbers; text in it is never shown
+  encodePortOrderThis: (h) => [
+    orderThis.withOrderThisButton(
+      { text: "x", blocks: [] },
+      orderThis.ACTION_ORDER_THIS_PORT,
+      orderThis.encodePortOrderThis({ dcf: h, speedMbps: 1000, term: h }),
+    ),
+  ],
+  parsePortOrderThis: (h) => [JSON.stringify(orderThis.parsePortOrderThis(h) ?? null)],
+  encodeLayer2OrderThis: (h) => [
+    orderThis.withOrderThisButton(
+      { text: "x", blocks: [] },
+      orderThis.ACTION_ORDER_THIS_L2,
+      orderThis.encodeLayer2OrderThis({
+        srcDcfId: h,
+        destDcfId: h,
+        bandwidthMbps: 500,
+        classOfService: h,
+        duration: { value: 6, unit: h },
+      }),
+    ),
+  ],
+  parseLayer2OrderThis: (h) => [JSON.stringify(orderThis.parseLayer2OrderThis(h) ?? null)],
+  withOrderThisButton: (h) => [
+    orderThis.withOrderThisButton({ text: "x", blocks: [] }, orderThis.ACTION_ORDER_THIS_PORT, h),
+  ],
   // views/layer2Modal.ts
   layer2Modal: (h) => [
     layer2Modal.layer2Modal(
@@ -747,6 +782,17 @@ const VIEW_CASES: Record<string, Case> = {
       { kind: "dcf-too-long", length: 4000 },
     ].map((p) => pricingModals.portArgsProblemReply(p as never)),
   withNarrowedNote: (h) => pricingModals.withNarrowedNote({ text: "x", blocks: [] }, h, 3, 1000),
+  connectionArgsNote: (h) => [
+    pricingModals.connectionArgsNote(
+      [
+        { side: "Source", query: h, found: { name: h, matched: 3 } },
+        { side: "Destination", query: h },
+      ],
+      h,
+    ),
+  ],
+  withIgnoredNote: (h) => pricingModals.withIgnoredNote({ text: "x", blocks: [] }, [h, "more"]),
+  severalDcfsNote: (h) => pricingModals.severalDcfsNote(h, 3),
   // views/reply.ts
   sharedByContext: (h) => reply.sharedByContext(REQUESTER, `/connect ${h}`, [h, h]),
   // views/routers.ts

@@ -5,6 +5,7 @@ import {
   giaServiceRule,
   layer2PortToPortRule,
   NAME_CHARACTERS_MESSAGE,
+  nameRuleMessage,
   portOrderBodyRule,
 } from "../../src/provider/rules.js";
 
@@ -49,8 +50,36 @@ describe("names refuse invisible and direction-changing characters", () => {
       }
       // Empty after trimming, and ordinary names from anywhere in the world, as before.
       expect(rule.safeParse("   ").success).toBe(false);
-      for (const fine of ["ams-core-1", "Zürich Port", "東京-1", "مرفأ-1", "a <b> & c"])
+      for (const fine of ["ams-core-1", "Zürich_Port", "東京-1", "مرفأ-1", "a<b>&c", " sg.edge.2 "])
         expect(rule.safeParse(fine).success, fine).toBe(true);
     });
   }
+});
+
+/** The names an order is known by afterwards (an Edge draft's name is the provider's own kind). */
+const ORDER_NAME_FIELDS = {
+  "Port name": portOrderBodyRule.shape.portName,
+  "Connection name": layer2PortToPortRule.shape.name,
+  "Service name": giaServiceRule.shape.name,
+  "Edge port: Port name": edgePortOrderRule.shape.portName,
+};
+
+describe("order names are one word without emoji, and the error says what a valid name is", () => {
+  for (const [field, rule] of Object.entries(ORDER_NAME_FIELDS)) {
+    it(field, () => {
+      const label = field.replace("Edge port: ", "");
+      for (const name of ["ams core 1", "ams\u00A0core", "ams-🚀", "🇳🇱-1", "core-1️⃣", "👍🏽"]) {
+        const parsed = rule.safeParse(name);
+        expect(parsed.success, JSON.stringify(name)).toBe(false);
+        expect(parsed.error?.issues[0]?.message).toBe(nameRuleMessage(label));
+      }
+      expect(nameRuleMessage(label)).toContain("no spaces or emoji");
+      expect(nameRuleMessage(label)).toContain("e.g. ams-core-01");
+      expect(rule.safeParse("x".repeat(101)).success).toBe(false);
+    });
+  }
+
+  it("leaves an Edge draft's name alone: the provider names drafts 'Draft order DD-MM-YYYY'", () => {
+    expect(edgeDraftOrderRule.shape.name.safeParse("Draft order 26-11-2026").success).toBe(true);
+  });
 });

@@ -1,7 +1,7 @@
 import type { KnownBlock } from "@slack/types";
 import { describe, expect, it } from "vitest";
 import { COMMANDS, commandName } from "../../src/domain/commands.js";
-import { helpView, unknownCommandText } from "../../views/help.js";
+import { commandGroupReply, helpView, unknownCommandReply } from "../../views/help.js";
 
 function allText(blocks: KnownBlock[]): string {
   return JSON.stringify(blocks);
@@ -42,11 +42,38 @@ describe("helpView", () => {
     expect(text).toContain("(copy an order id from `/connect track`)");
   });
 
-  it("points an unknown command at the closest one or at help", () => {
-    expect(unknownCommandText("prise port", COMMANDS[11])).toContain(
-      "Did you mean `/connect price port",
+  it("points an unknown command at the closest ones or at help", () => {
+    const blocksText = (reply: { blocks: unknown[] }) => JSON.stringify(reply.blocks);
+    const prise = unknownCommandReply(
+      "prise",
+      COMMANDS.filter((c) => c.path[0] === "price"),
     );
-    expect(unknownCommandText("xyz")).toContain("/connect help");
-    expect(unknownCommandText("x".repeat(1_000_000)).length).toBeLessThan(300);
+    expect(blocksText(prise)).toContain(
+      "Did you mean `/connect price port [dcf speed term]` or `/connect price l2",
+    );
+    expect(prise.problem).toBe(true);
+    expect(blocksText(unknownCommandReply("xyz", []))).toContain("/connect help");
+    expect(unknownCommandReply("x".repeat(1_000_000), []).text.length).toBeLessThan(300);
+  });
+
+  it("lists a group's commands with their examples", () => {
+    const edge = commandGroupReply(
+      "edge",
+      COMMANDS.filter((c) => c.path[0] === "edge"),
+    );
+    const text = JSON.stringify(edge.blocks);
+    for (const name of ["edge locations", "edge orders", "edge drafts", "edge quote"])
+      expect(text).toContain(`/connect ${name}`);
+    expect(edge.problem).toBeUndefined();
+    const price = commandGroupReply(
+      "price",
+      COMMANDS.filter((c) => c.path[0] === "price"),
+      "price foo",
+    );
+    expect(JSON.stringify(price.blocks)).toContain("I don't know `/connect price foo`");
+    expect(JSON.stringify(price.blocks)).toContain(
+      "e.g. `/connect price port ironbridge-iad1 10G 1y`",
+    );
+    expect(price.problem).toBe(true);
   });
 });

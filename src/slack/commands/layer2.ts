@@ -2,7 +2,12 @@
 // is set, check the submission and hand it to approval. The work is in src/flows/layer2.ts;
 // what people see is in views/layer2Modal.ts. Also the small pieces the IO-D form shares
 // (reading modal state, rebuilding a modal once per change, answering the requester).
-import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from "@slack/bolt";
+import type {
+  AllMiddlewareArgs,
+  BlockAction,
+  ButtonAction,
+  SlackActionMiddlewareArgs,
+} from "@slack/bolt";
 import type { KnownBlock, ModalView } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
 import { escapeMrkdwn } from "../../../views/blocks.js";
@@ -19,6 +24,11 @@ import {
   orderProblemModal,
   parseOrderMetadata,
 } from "../../../views/layer2Modal.js";
+import {
+  ACTION_ORDER_THIS_L2,
+  type Layer2OrderThis,
+  parseLayer2OrderThis,
+} from "../../../views/orderThis.js";
 import { problemReply } from "../../../views/reply.js";
 import { newRequestId, withRequestId } from "../../context.js";
 import {
@@ -26,6 +36,7 @@ import {
   type Layer2Check,
   type Layer2Form,
   loadLayer2Modal,
+  portDcfId,
 } from "../../flows/layer2.js";
 import type { Logger } from "../../log.js";
 import type { OrderSubmission } from "../../orders/index.js";
@@ -34,6 +45,7 @@ import { submittedReply } from "../approvals.js";
 import { type CommandContext, type CommandHandler, failureText, type Outcome } from "../connect.js";
 import type { ListenerRegistry } from "../listenerTable.js";
 import { acknowledgeEnterIn } from "./enterKey.js";
+import { orderRefusal } from "./portOrder.js";
 import { blockErrors } from "./pricing.js";
 import { submitFromForm } from "./submitForm.js";
 
@@ -146,7 +158,7 @@ export function rebuildOnChange(
  * then replaces it with the form. When the form can't be built, the modal says why.
  */
 export async function openOrderForm(
-  ctx: CommandContext,
+  ctx: Pick<CommandContext, "triggerId" | "services" | "client" | "reply">,
   form: { callbackId: string; title: string; loading: string; usage: string },
   build: () => Promise<ModalView>,
 ): Promise<void> {
@@ -281,8 +293,76 @@ export const layer2: CommandHandler = async (ctx) => {
   );
 };
 
+/**
+ * The layer 2 form opened from a price ("Order this"): business-to-business to the priced
+ * destination data center (its metro), from your port in the priced source data center when
+ * you have one there, with the bandwidth, class of service and term priced.
+ */
+async function orderPricedConnection(
+  services: Services,
+  pick: Layer2OrderThis,
+): Promise<Layer2Form> {
+  const [dest] = await services.provider.listDcfs({ where: { id: pick.destDcfId } });
+  const form: Layer2Form = {
+    mode: "business-to-business",
+    bandwidth: String(pick.bandwidthMbps),
+    classOfService: pick.classOfService,
+    ...(dest?.dataCenterFacility?.metroId
+      ? { destMetro: dest.dataCenterFacility.metroId, destDcf: pick.destDcfId }
+      : {}),
+    // The order form's term is in months; a price in weeks leaves it for the person.
+    ...(pick.duration.unit === "m"
+      ? { duration: String(pick.duration.value), durationUnit: "m" }
+      : {}),
+  };
+  const first = await loadLayer2Modal(services, form);
+  const source = first.ports.ok
+    ? first.ports.value.find((p) => portDcfId(p) === pick.srcDcfId)
+    : undefined;
+  return source ? { ...form, sourcePort: source.id } : form;
+}
+
 /** Listeners (modal submissions, options loads, buttons) of this command. */
 export function registerLayer2Listeners(app: ListenerRegistry, services: Services): void {
+  app.action<BlockAction<ButtonAction>>(
+    ACTION_ORDER_THIS_L2,
+    async ({ ack, body, action, client, respond }) => {
+      await ack();
+      const pick = parseLayer2OrderThis(action.value);
+      if (!pick) return;
+      const refusal = await orderRefusal(services, client, body.user.id);
+      if (refusal) {
+        await respond({
+          response_type: "ephemeral",
+          replace_original: false,
+          text: refusal.message,
+        });
+        return;
+      }
+      const channelId = body.channel?.id ?? body.container?.channel_id;
+      const reply = async (r: { text: string }) => {
+        await respond({ response_type: "ephemeral", replace_original: false, text: r.text });
+      };
+      try {
+        await openOrderForm(
+          { triggerId: body.trigger_id, services, client, reply },
+          { callbackId: LAYER2_VIEW, title: TITLE, loading: "your ports", usage: USAGE },
+          async () =>
+            layer2Modal(
+              await loadLayer2Modal(services, await orderPricedConnection(services, pick)),
+              {
+                metadata: channelId ? { channelId } : {},
+                sandbox: services.sandbox,
+              },
+            ),
+        );
+      } catch (error) {
+        services.logger.warn({ err: error }, "could not open the layer 2 form from a price");
+        await reply({ text: failureText(error) });
+      }
+    },
+  );
+
   const rebuilds = new LatestRebuild();
   const rebuild = rebuildOnChange(services, rebuilds, "layer 2", async (view) => {
     const data = await loadLayer2Modal(services, readLayer2Form(view.state));

@@ -3,10 +3,11 @@
 // submission again on the server and turns it into an approval request. The work is in
 // src/flows/portOrder.ts; what people see is in views/portOrderModal.ts.
 
-import type { BlockAction } from "@slack/bolt";
+import type { BlockAction, ButtonAction } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
 import { escapeMrkdwn, section, withSandboxLabel } from "../../../views/blocks.js";
+import { ACTION_ORDER_THIS_PORT, parsePortOrderThis } from "../../../views/orderThis.js";
 import {
   PORT_ORDER_ACTIONS,
   PORT_ORDER_BLOCKS,
@@ -38,26 +39,43 @@ import { submitFromForm } from "./submitForm.js";
 
 const COMMAND_NAME = "port order";
 
-/** `/connect port order`: the order form (there is no inline form of an order). */
-export const portOrder: CommandHandler = async (ctx) => {
-  const { approvals, sandbox, logger } = ctx.services;
+/** How long "Order this" waits for the form's preview: the trigger id lasts 3 seconds. */
+const ORDER_THIS_PREVIEW_MS = 1_500;
+
+/** Why this person cannot order now (no approvals set up, or not a requester); undefined if they can. */
+export async function orderRefusal(
+  services: Services,
+  client: WebClient,
+  userId: string,
+): Promise<{ kind: "setup" | "blocked"; message: string } | undefined> {
+  const { approvals } = services;
   // Said before the form is filled, not after: without these no request can be made.
   if (!approvals.channel || approvals.approvers.length === 0) {
-    await ctx.reply(
-      problemReply(
+    return {
+      kind: "setup",
+      message:
         ":no_entry: Orders need an approvals channel and approvers: an admin must set APPROVALS_CHANNEL and APPROVERS.",
-      ),
-    );
-    return;
+    };
   }
   // Checked again on submit (storeForApproval); asked here so nobody fills a form in vain.
   const allowed = await canRequest({
-    userId: ctx.userId,
+    userId,
     requesters: approvals.requesters,
-    groupMembers: groupMembersVia(ctx.client),
+    groupMembers: groupMembersVia(client),
   });
+  return allowed.allowed ? undefined : { kind: "blocked", message: allowed.message };
+}
+
+/** `/connect port order`: the order form (there is no inline form of an order). */
+export const portOrder: CommandHandler = async (ctx) => {
+  const { sandbox, logger } = ctx.services;
+  const refusal = await orderRefusal(ctx.services, ctx.client, ctx.userId);
+  if (refusal?.kind === "setup") {
+    await ctx.reply(problemReply(refusal.message));
+    return;
+  }
   // The router answers it and records the run as "blocked".
-  if (!allowed.allowed) throw new BlockedError(allowed.message);
+  if (refusal) throw new BlockedError(refusal.message);
   if (!ctx.triggerId) {
     await ctx.reply(problemReply("Type `/connect port order` to open the order form."));
     return;
@@ -195,6 +213,47 @@ export function registerPortOrderListeners(app: ListenerRegistry, services: Serv
   });
 
   acknowledgeEnterIn(app, [PORT_ORDER_ACTIONS.portName]);
+
+  // "Order this" under a port price: the order form with the priced data center, speed and
+  // term chosen, its LOA path and price shown as if picked by hand.
+  app.action<BlockAction<ButtonAction>>(
+    ACTION_ORDER_THIS_PORT,
+    async ({ ack, body, action, client, respond }) => {
+      await ack();
+      const pick = parsePortOrderThis(action.value);
+      if (!pick) return;
+      const refusal = await orderRefusal(services, client, body.user.id);
+      if (refusal) {
+        await respond({
+          response_type: "ephemeral",
+          replace_original: false,
+          text: refusal.message,
+        });
+        return;
+      }
+      const form: PortOrderForm = { dcf: pick.dcf, speed: String(pick.speedMbps), term: pick.term };
+      // Within the trigger id's 3 seconds; a slow provider leaves the fields for the person.
+      const preview = await previewPortOrder({ provider, directory }, form, ORDER_THIS_PREVIEW_MS);
+      const channelId = body.channel?.id ?? body.container?.channel_id;
+      try {
+        await client.views.open({
+          trigger_id: body.trigger_id,
+          view: portOrderModal({
+            metadata: channelId ? { channelId } : {},
+            sandbox: services.sandbox,
+            preview,
+          }),
+        });
+      } catch (error) {
+        logger.warn({ err: error }, "could not open the port order form from a price");
+        await respond({
+          response_type: "ephemeral",
+          replace_original: false,
+          text: "Couldn't open the order form (Slack refused it); type `/connect port order`.",
+        });
+      }
+    },
+  );
 
   // Data center, speed or term changed: the speeds of that DCF only, its LOA path, the price.
   for (const actionId of [

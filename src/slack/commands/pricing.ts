@@ -14,6 +14,13 @@ import type { KnownBlock } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
 import { capBlocks, truncate, withSandboxLabel } from "../../../views/blocks.js";
 import {
+  ACTION_ORDER_THIS_L2,
+  ACTION_ORDER_THIS_PORT,
+  encodeLayer2OrderThis,
+  encodePortOrderThis,
+  withOrderThisButton,
+} from "../../../views/orderThis.js";
+import {
   ACTION_PRICE_PICK_DCF,
   connectionPriceView,
   parsePricePick,
@@ -22,6 +29,7 @@ import {
 } from "../../../views/pricing.js";
 import {
   CROSS_CONNECT_VALUE,
+  connectionArgsNote,
   connectionPriceModal,
   dcfNotReadyReply,
   dcfSuggestionOptions,
@@ -38,17 +46,21 @@ import {
   parseMetadata,
   portArgsProblemReply,
   portPriceModal,
+  severalDcfsNote,
   speedNotOfferedReply,
+  withIgnoredNote,
   withNarrowedNote,
 } from "../../../views/pricingModals.js";
 import { problemReply, type Reply } from "../../../views/reply.js";
 import { newRequestId, withRequestId } from "../../context.js";
 import { COMMANDS, commandName } from "../../domain/commands.js";
+import { findConnectionEnd, parseConnectionPriceArgs } from "../../flows/connectionPriceArgs.js";
 import {
   type ConnectionPriceForm,
   checkConnectionPriceForm,
   checkPortPriceForm,
   DcfDirectory,
+  dcfRef,
   type PortPriceForm,
   type PortQuote,
   type PortTerm,
@@ -58,7 +70,10 @@ import {
   priceConnection,
   quotePortPrice,
   readPortTerm,
+  resolveDcf,
   suggestDcfs,
+  termText,
+  withDeadline,
 } from "../../flows/pricing.js";
 import type { Logger } from "../../log.js";
 import type { Dcf } from "../../provider/api.js";
@@ -131,7 +146,7 @@ export function portQuoteReply(
 ): Reply {
   switch (quote.kind) {
     case "priced": {
-      const reply = portPriceView(
+      const priced = portPriceView(
         {
           dcf: { name: quote.dcf.name, username: dcfKey(quote.dcf) },
           speedMbps: quote.speedMbps,
@@ -139,6 +154,15 @@ export function portQuoteReply(
           includeCrossConnect: quote.includeCrossConnect,
         },
         quote.result,
+      );
+      const reply = withOrderThisButton(
+        priced,
+        ACTION_ORDER_THIS_PORT,
+        encodePortOrderThis({
+          dcf: dcfRef(quote.dcf),
+          speedMbps: quote.speedMbps,
+          term: termText(quote.term),
+        }),
       );
       return quote.narrowedFrom !== undefined
         ? withNarrowedNote(reply, asked.query, quote.narrowedFrom, quote.speedMbps)
@@ -178,25 +202,114 @@ export const pricePort: CommandHandler = async (ctx) => {
     return;
   }
   if (args.kind === "incomplete") {
+    const typed = incompleteCommandNote(`price port ${ctx.args.join(" ")}`, args.missing);
+    const found = args.dcfQuery
+      ? await typedDcf(ctx, args.dcfQuery, args.speedMbps)
+      : { kind: "none" as const };
     const modal: PortPriceModalInput = {
       metadata: {
         ...metadata,
         ...(args.speedMbps !== undefined ? { speedMbps: args.speedMbps } : {}),
       },
-      note: incompleteCommandNote(`price port ${ctx.args.join(" ")}`, args.missing),
+      note:
+        found.kind === "several" && args.dcfQuery
+          ? `${typed} ${severalDcfsNote(args.dcfQuery, found.count)}`
+          : typed,
       includeCrossConnect: args.includeCrossConnect,
+      ...(found.kind === "one" ? { chosen: { dcf: found.dcf } } : {}),
+      ...(args.speedMbps !== undefined ? { speedMbps: args.speedMbps } : {}),
       ...(args.term ? { term: args.term } : {}),
     };
     await openModal(ctx, portPriceModal(modal));
     return;
   }
   const quote = await quotePortPrice(ctx.services.provider, args);
-  await ctx.reply(portQuoteReply(quote, { query: args.dcfQuery, term: args.term }));
+  await ctx.reply(
+    withIgnoredNote(
+      portQuoteReply(quote, { query: args.dcfQuery, term: args.term }),
+      args.ignored ?? [],
+    ),
+  );
 };
 
-/** `/connect price l2` — always the modal (two data centers are hard to type inline). */
+/** How long the form waits for the typed data center: the trigger id lasts 3 seconds. */
+const PREFILL_DEADLINE_MS = 1_500;
+
+/**
+ * The data center a command line named, found the way an inline price finds it, so the form
+ * opens with it chosen. Several, none, slow or failing: the form opens without it.
+ */
+async function typedDcf(
+  ctx: CommandContext,
+  query: string,
+  speedMbps?: number,
+): Promise<{ kind: "one"; dcf: Dcf } | { kind: "several"; count: number } | { kind: "none" }> {
+  try {
+    const found = await withDeadline(PREFILL_DEADLINE_MS, (signal) =>
+      resolveDcf(ctx.services.provider, query, {
+        ...(speedMbps !== undefined ? { speedMbps } : {}),
+        signal,
+      }),
+    );
+    if (found.kind === "one") return { kind: "one", dcf: found.dcf };
+    if (found.kind === "several" && !found.partial) {
+      return { kind: "several", count: found.candidates.length };
+    }
+  } catch (error) {
+    ctx.services.logger.warn({ err: error }, "could not look up the typed data center");
+  }
+  return { kind: "none" };
+}
+
+/**
+ * `/connect price l2 [<source> [to] <destination> [bandwidth]]` — always the modal, opened with
+ * what the words name: both ends found as an inline port price finds a data center.
+ */
 export const priceL2: CommandHandler = async (ctx) => {
-  await openModal(ctx, connectionPriceModal({ channelId: ctx.channelId }));
+  const metadata = { channelId: ctx.channelId };
+  if (ctx.args.length === 0) {
+    await openModal(ctx, connectionPriceModal(metadata));
+    return;
+  }
+  const args = parseConnectionPriceArgs(ctx.args);
+  const typed = [
+    { side: "Source", query: args.src },
+    { side: "Destination", query: args.dest },
+  ].filter((end): end is { side: string; query: string } => end.query !== undefined);
+  const ends = await Promise.all(
+    typed.map(async (end) => {
+      try {
+        return await withDeadline(PREFILL_DEADLINE_MS, (signal) =>
+          findConnectionEnd(ctx.services.provider, end.query, { signal }),
+        );
+      } catch (error) {
+        ctx.services.logger.warn({ err: error }, "could not look up a typed data center");
+        return { kind: "none" as const, query: end.query };
+      }
+    }),
+  );
+  const [src, dest] = [args.src, args.dest].map((query) => {
+    const end = ends.find((e) => e.query === query);
+    return end?.kind === "one" ? end.dcf : undefined;
+  });
+  const note = connectionArgsNote(
+    typed.map((end, i) => {
+      const found = ends[i];
+      return found?.kind === "one"
+        ? { ...end, found: { name: found.dcf.name, matched: found.matched } }
+        : end;
+    }),
+    args.unsplit,
+  );
+  await openModal(
+    ctx,
+    connectionPriceModal(metadata, {
+      ...(src ? { src } : {}),
+      ...(dest ? { dest } : {}),
+      ...(args.bandwidthMbps !== undefined ? { bandwidthMbps: args.bandwidthMbps } : {}),
+      ...(note ? { note } : {}),
+    }),
+  );
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -598,7 +711,7 @@ export function registerPricingListeners(app: ListenerRegistry, services: Servic
         const priced = await pricing;
         if (!priced.ok) throw priced.error;
         const result = priced.result;
-        const reply = connectionPriceView(
+        const answer = connectionPriceView(
           {
             srcDcf: { name: srcDcf.name, username: dcfKey(srcDcf) },
             destDcf: { name: destDcf.name, username: dcfKey(destDcf) },
@@ -607,6 +720,17 @@ export function registerPricingListeners(app: ListenerRegistry, services: Servic
             term: config.duration,
           },
           result,
+        );
+        const reply = withOrderThisButton(
+          answer,
+          ACTION_ORDER_THIS_L2,
+          encodeLayer2OrderThis({
+            srcDcfId: srcDcf.id,
+            destDcfId: destDcf.id,
+            bandwidthMbps: config.bandwidth,
+            classOfService: config.classOfService,
+            duration: config.duration,
+          }),
         );
         message = {
           text: reply.text,
