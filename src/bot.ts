@@ -196,7 +196,12 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       // one grep follows an order from the approval click to placement and tracking.
       readTarget: (target, companyName) =>
         withRequestId(`${target.kind}-${target.id}`, () => readTarget(target, companyName)),
-      quotes: edgeQuoteCallbacks({ provider: api, logger, sandbox: sandboxed }),
+      quotes: edgeQuoteCallbacks({
+        provider: api,
+        logger,
+        sandbox: sandboxed,
+        currency: config.currency,
+      }),
       placement: {
         ...placement,
         store: approvalStore,
@@ -217,6 +222,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       approvals: { store: approvalStore, ...approvalPolicy(config, standin !== undefined) },
       jobs,
       orders,
+      currency: config.currency,
     };
     rateLimit = jobs.rateLimiter?.beforeRequest;
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEFAULT_CURRENCY, isCurrencyCode } from "./domain/money.js";
 
 /**
  * The bot's configuration, read once from the environment (the pinned table in DESIGN.md).
@@ -82,6 +83,12 @@ const environmentSchema = z
     ALLOW_SELF_APPROVAL: optionalText.pipe(booleanText.optional()).transform((v) => v ?? false),
     SANDBOX_PORT: portSetting(4010),
     WORKERS: optionalText.pipe(booleanText.optional()).transform((v) => v ?? true),
+    PRICE_CURRENCY: optionalText
+      .transform((v) => v?.toUpperCase())
+      .refine((v) => v === undefined || isCurrencyCode(v), {
+        error: "must be an ISO 4217 currency code such as USD, EUR or GBP",
+      })
+      .transform((v) => v ?? DEFAULT_CURRENCY),
     LOG_LEVEL: optionalText.pipe(
       z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
     ),
@@ -139,6 +146,11 @@ export interface Config {
   /** Run the background workers inside the bot process (false when `npm run worker` runs them). */
   workers: boolean;
   logLevel: string;
+  /**
+   * The ISO 4217 code every amount is labelled with (PRICE_CURRENCY). The provider returns no
+   * currency and exposes none for the account, so it is configured; default USD.
+   */
+  currency: string;
 }
 
 export class ConfigError extends Error {
@@ -196,6 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandboxPort: e.SANDBOX_PORT,
     workers: e.WORKERS,
     logLevel: e.LOG_LEVEL ?? "info",
+    currency: e.PRICE_CURRENCY,
   };
 }
 

@@ -37,6 +37,8 @@ export interface Services {
   clock: Clock;
   /** The order lifecycle (src/orders): a person's steps on a request and what follows them. */
   orders: OrderLifecycle;
+  /** The ISO 4217 code amounts are labelled with (`PRICE_CURRENCY`; src/domain/money.ts). */
+  currency: string;
 }
 
 export interface Clock {

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { formatMbps, formatMoney, formatSpeed, formatTerm } from "../../views/format.js";
+import { formatMbps, formatSpeed, formatTerm } from "../../views/format.js";
+import { formatMoney } from "../domain/money.js";
 import type { OrderSubmission } from "../orders/index.js";
 import type {
   CallOptions,
@@ -732,11 +733,14 @@ function finite(x: unknown): x is number {
   return typeof x === "number" && Number.isFinite(x);
 }
 
-function priceText(quote: Layer2Quote): string {
+function priceText(quote: Layer2Quote, currency: string): string {
   const term = formatTerm(quote.config.duration.value, quote.config.duration.unit);
-  const monthly = quote.result.basicMonthlyAmount ?? quote.result.preAuthAmount;
-  const total = `${formatMoney(quote.result.price)} for ${term}`;
-  return typeof monthly === "number" ? `${total} (${formatMoney(monthly)} a month)` : total;
+  const monthly = formatMoney(
+    quote.result.basicMonthlyAmount ?? quote.result.preAuthAmount,
+    currency,
+  );
+  const total = `${formatMoney(quote.result.price, currency) ?? "no total given"} for ${term}`;
+  return monthly !== undefined ? `${total} (${monthly} a month)` : total;
 }
 
 /**
@@ -749,6 +753,8 @@ export async function checkLayer2Submission(
     form: Layer2Form;
     shownPrice?: string;
     requester: OrderSubmission["requester"];
+    /** The ISO 4217 code the price is labelled with (PRICE_CURRENCY). */
+    currency: string;
     deadlineMs?: number;
   },
 ): Promise<Layer2Check> {
@@ -803,7 +809,7 @@ export async function checkLayer2Submission(
         ...(finite(price.value.result.basicMonthlyAmount)
           ? { monthly: price.value.result.basicMonthlyAmount }
           : {}),
-        text: priceText(price.value),
+        text: priceText(price.value, input.currency),
       },
       requester: input.requester,
     },

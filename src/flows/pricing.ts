@@ -89,7 +89,7 @@ export const PORT_TERMS = [
 ] as const satisfies readonly PortTerm[];
 
 /** "1y", "12m": how a term is typed in the inline command (and echoed back). */
-export function termText(term: Pick<PortTerm, "value" | "unit">): string {
+export function termText(term: { value: number; unit: string }): string {
   return `${term.value}${term.unit}`;
 }
 
@@ -255,7 +255,7 @@ export function parsePortPriceArgs(args: readonly string[]): PortPriceArgs {
 export function portPriceCommandText(input: {
   dcf: string;
   speedMbps: number;
-  term: Pick<PortTerm, "value" | "unit">;
+  term: { value: number; unit: string };
   includeCrossConnect?: boolean;
 }): string {
   const dcf = /\s/.test(input.dcf) ? `"${input.dcf.replace(/"/g, "")}"` : input.dcf;

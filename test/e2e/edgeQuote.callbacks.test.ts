@@ -39,7 +39,7 @@ function setup(answers: unknown[]) {
     },
   } as Partial<ProviderApi> as ProviderApi;
   const logger = createLogger({ level: "silent" });
-  const callbacks = edgeQuoteCallbacks({ provider, logger, sandbox: true });
+  const callbacks = edgeQuoteCallbacks({ provider, logger, sandbox: true, currency: "USD" });
   const posted: Posted[] = [];
   const ctx = (overrides: Partial<QuoteContext> = {}): QuoteContext => ({
     responseId: "r1",

@@ -269,6 +269,7 @@ export const layer2: CommandHandler = async (ctx) => {
       layer2Modal(await loadLayer2Modal(ctx.services, {}), {
         metadata,
         sandbox: ctx.services.sandbox,
+        currency: ctx.services.currency,
       }),
   );
 };
@@ -281,6 +282,7 @@ export function registerLayer2Listeners(app: ListenerRegistry, services: Service
     return layer2Modal(data, {
       metadata: metadataOf(view.private_metadata),
       sandbox: services.sandbox,
+      currency: services.currency,
     });
   });
   for (const field of LAYER2_DISPATCH_FIELDS) {
@@ -305,6 +307,7 @@ export function registerLayer2Listeners(app: ListenerRegistry, services: Service
     try {
       check = await checkLayer2Submission(services, {
         form: readLayer2Form(view.state?.values),
+        currency: services.currency,
         ...(metadata.priceKey ? { shownPrice: metadata.priceKey } : {}),
         requester: {
           userId: body.user.id,
@@ -328,7 +331,12 @@ export function registerLayer2Listeners(app: ListenerRegistry, services: Service
       case "review":
         await ack({
           response_action: "update",
-          view: layer2Modal(check.data, { metadata, sandbox: services.sandbox, review: true }),
+          view: layer2Modal(check.data, {
+            metadata,
+            sandbox: services.sandbox,
+            currency: services.currency,
+            review: true,
+          }),
         });
         return;
       case "ready":

@@ -128,6 +128,7 @@ function withCrossConnectPicks(reply: Reply): Reply {
 export function portQuoteReply(
   quote: PortQuote,
   asked: { query: string; term: Pick<PortTerm, "value" | "unit"> },
+  currency: string,
 ): Reply {
   switch (quote.kind) {
     case "priced": {
@@ -139,6 +140,7 @@ export function portQuoteReply(
           includeCrossConnect: quote.includeCrossConnect,
         },
         quote.result,
+        currency,
       );
       return quote.narrowedFrom !== undefined
         ? withNarrowedNote(reply, asked.query, quote.narrowedFrom, quote.speedMbps)
@@ -191,7 +193,9 @@ export const pricePort: CommandHandler = async (ctx) => {
     return;
   }
   const quote = await quotePortPrice(ctx.services.provider, args);
-  await ctx.reply(portQuoteReply(quote, { query: args.dcfQuery, term: args.term }));
+  await ctx.reply(
+    portQuoteReply(quote, { query: args.dcfQuery, term: args.term }, ctx.services.currency),
+  );
 };
 
 /** `/connect price l2` — always the modal (two data centers are hard to type inline). */
@@ -607,6 +611,7 @@ export function registerPricingListeners(app: ListenerRegistry, services: Servic
             term: config.duration,
           },
           result,
+          services.currency,
         );
         message = {
           text: reply.text,
