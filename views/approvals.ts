@@ -127,10 +127,7 @@ export function approvalMessageView(
 function approverButtons(record: ApprovalRequest, lastLookUp: LookUpOutcome | undefined) {
   switch (record.status) {
     case "pending":
-      return [
-        button("Approve", ACTION_APPROVE, record.id, "primary"),
-        button("Reject", ACTION_REJECT, record.id, "danger"),
-      ];
+      return [button("Approve", ACTION_APPROVE, record.id, "primary"), rejectButton(record)];
     case "failed":
       return [button("Retry placing the order", ACTION_RETRY, record.id)];
     case "unknown": {
@@ -142,6 +139,26 @@ function approverButtons(record: ApprovalRequest, lastLookUp: LookUpOutcome | un
     default:
       return [];
   }
+}
+
+/** Reject asks first, in red (Slack's `danger` confirm), then opens the form for the reason. */
+function rejectButton(record: ApprovalRequest) {
+  return {
+    ...button("Reject", ACTION_REJECT, record.id, "danger"),
+    confirm: {
+      title: { type: "plain_text" as const, text: "Reject this request?" },
+      text: {
+        type: "mrkdwn" as const,
+        text: truncate(
+          `Nothing will be ordered for *${escapeMrkdwn(record.title)}*. Next you give a reason, which <@${record.requester.userId}> receives.`,
+          300,
+        ),
+      },
+      confirm: { type: "plain_text" as const, text: "Reject" },
+      deny: { type: "plain_text" as const, text: "Cancel" },
+      style: "danger" as const,
+    },
+  };
 }
 
 function placeAgainButton(record: ApprovalRequest) {

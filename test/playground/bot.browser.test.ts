@@ -73,6 +73,9 @@ describe("npm start's playground: the bot in Chromium", () => {
     expect(response.headers.get("location")).toBe(`${bot.standin?.url}/playground`);
     const root = await fetch(`${bot.url}/`, { redirect: "manual" });
     expect(root.headers.get("location")).toBe(`${bot.standin?.url}/playground`);
+    // ?user= picks the person and survives the redirect.
+    const asAlex = await fetch(`${bot.url}/playground?user=U0APPROVE1`, { redirect: "manual" });
+    expect(asAlex.headers.get("location")).toBe(`${bot.standin?.url}/playground?user=U0APPROVE1`);
     await page.goto(bot.playgroundUrl ?? "");
     expect(page.url()).toBe(`${bot.standin?.url}/playground`);
     await page.locator("#banner", { hasText: "Nothing is really ordered" }).waitFor();
