@@ -161,4 +161,48 @@ describe("npm start's playground: the bot in Chromium", () => {
     await page.selectOption("#user", STANDIN_IDS.requester);
     await page.locator("#you", { hasText: "Rita Requester" }).waitFor();
   });
+
+  it("closes a dialog left open when the page is loaded again", async () => {
+    await command("/connect price port");
+    await modal().locator("#modal-title", { hasText: "Price a port" }).waitFor();
+    await page.reload();
+    await page.locator("#you", { hasText: "Rita Requester" }).waitFor();
+    await page.locator("#messages .message").first().waitFor();
+    await expect.poll(() => bot.standin?.modalStack(STANDIN_IDS.requester).length).toBe(0);
+    expect(await modal().count()).toBe(0);
+  });
+
+  it("renders the emoji shortcodes of the bot's messages, not their text", async () => {
+    await command("/connect help");
+    await ephemeral("Track and approve").waitFor();
+    const text = (await page.locator("#messages").textContent()) ?? "";
+    expect(text).not.toMatch(/:[a-z][a-z0-9_+-]*:/);
+  });
+
+  it("works at 420 px (the sidebar collapses behind a menu button) and at 1024 px", async () => {
+    const overflow = () =>
+      page.evaluate<number>("document.documentElement.scrollWidth - window.innerWidth");
+    try {
+      await page.setViewportSize({ width: 420, height: 800 });
+      expect(await page.locator(".sidebar").isVisible()).toBe(false);
+      expect(await overflow()).toBeLessThanOrEqual(0);
+      await command("/connect whoami");
+      await ephemeral("Who the bot acts as").waitFor();
+      await page.click("#menu-toggle");
+      await page.locator(".sidebar").waitFor({ state: "visible" });
+      await page.click("#channels .channel-link >> text=network-approvals");
+      await page.locator("#channel-name", { hasText: "#network-approvals" }).waitFor();
+      expect(await page.locator(".sidebar").isVisible()).toBe(false);
+      await page.click("#menu-toggle");
+      await page.click("#channels .channel-link >> text=general");
+      await page.locator("#channel-name", { hasText: "#general" }).waitFor();
+
+      await page.setViewportSize({ width: 1024, height: 768 });
+      expect(await page.locator(".sidebar").isVisible()).toBe(true);
+      expect(await page.locator("#menu-toggle").isVisible()).toBe(false);
+      expect(await overflow()).toBeLessThanOrEqual(0);
+    } finally {
+      await page.setViewportSize(VIEWPORT);
+    }
+  });
 });
