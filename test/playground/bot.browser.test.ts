@@ -205,4 +205,47 @@ describe("npm start's playground: the bot in Chromium", () => {
       await page.setViewportSize(VIEWPORT);
     }
   });
+
+  it("runs every example help shows, once each, and each is answered visibly", async () => {
+    await command("/connect help");
+    const help = ephemeral("Track and approve");
+    await help.waitFor();
+    // Help's examples come from the sandbox's data (src/flows/helpExamples.ts): run them as shown.
+    // Syntax lines (`/connect dcf [text]`, `<portId>`, `a | b`) are not examples.
+    const examples = [
+      ...new Set(
+        (await help.locator("code").allTextContents()).filter(
+          (t) => t.startsWith("/connect ") && !/[[<|]/.test(t),
+        ),
+      ),
+    ];
+    expect(examples.length).toBeGreaterThanOrEqual(10);
+    const failures =
+      /No data center matches|No port with id|No port order with id|Usage:|I don't know|Something went wrong/;
+    for (const example of examples) {
+      const before = await page.locator("#messages .message").count();
+      await command(example);
+      await expect
+        .poll(
+          async () =>
+            (await modal().count()) > 0 ||
+            (await page.locator("#messages .message").count()) > before,
+          { timeout: 15_000, message: example },
+        )
+        .toBe(true);
+      if ((await modal().count()) > 0) {
+        const title = modal().locator("#modal-title");
+        expect(await title.isVisible(), example).toBe(true);
+        expect(((await title.textContent()) ?? "").trim(), example).not.toBe("");
+        await modal().locator(".modal-footer button", { hasText: "Cancel" }).click();
+        await modal().waitFor({ state: "detached" });
+      } else {
+        const answer = page.locator("#messages .message").last();
+        expect(await answer.isVisible(), example).toBe(true);
+        const words = ((await answer.locator(".blocks").first().textContent()) ?? "").trim();
+        expect(words, example).not.toBe("");
+        expect(words, example).not.toMatch(failures);
+      }
+    }
+  }, 180_000);
 });
