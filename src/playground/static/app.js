@@ -58,7 +58,10 @@ async function call(method, path, payload) {
 }
 
 const get = (path, query) => call("GET", path, query);
-const post = (path, body) => call("POST", path, { user: ui.user, ...body });
+const post = (path, body) => {
+  ui.acted = true;
+  return call("POST", path, { user: ui.user, ...body });
+};
 
 // ---- small helpers ----------------------------------------------------------------------------
 
@@ -613,7 +616,8 @@ async function refresh() {
   if (user !== ui.user || ticket !== refreshing || !body.changed) return;
   if (!seenThisLoad.has(user)) {
     seenThisLoad.add(user);
-    if (Array.isArray(body.modals) && body.modals.length > 0) {
+    // Once the person has done something on this load, an open modal may be theirs from now.
+    if (!ui.acted && Array.isArray(body.modals) && body.modals.length > 0) {
       await closeLeftOpen(body.modals);
       ui.version = 0;
       expectChanges();
