@@ -4,12 +4,7 @@ import type { AddressInfo } from "node:net";
 import { WebClient } from "@slack/web-api";
 import { Redis } from "ioredis";
 import { ApprovalStore, policyApprovers } from "./approvals/index.js";
-import {
-  type Config,
-  configuredSecrets,
-  currencyLabel,
-  DEFAULT_PARTNER_REMINDER_AFTER_DAYS,
-} from "./config.js";
+import { type Config, configuredSecrets, DEFAULT_PARTNER_REMINDER_AFTER_DAYS } from "./config.js";
 import { withRequestId } from "./context.js";
 import { redisHomePages } from "./flows/home.js";
 import { trackingReader } from "./flows/trackingReads.js";
@@ -210,7 +205,12 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
         withRequestId(`${target.kind}-${target.id}`, () => readTarget(target, companyName)),
       // Tracking's statuses and end reach the request card and the approval message.
       trackingObserver: orders.trackingObserver(),
-      quotes: edgeQuoteCallbacks({ provider: api, logger, sandbox: sandboxed }),
+      quotes: edgeQuoteCallbacks({
+        provider: api,
+        logger,
+        sandbox: sandboxed,
+        currency: config.currency,
+      }),
       // Edge draft expiry reminders, timed on the provider's clock (the sandbox's, which the
       // playground moves forward).
       draftReminders: {
@@ -250,7 +250,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       jobs,
       orders,
       homePages: redisHomePages(redis, `${prefix}:home`),
-      currency: currencyLabel(config),
+      currency: config.currency,
     };
     rateLimit = jobs.rateLimiter?.beforeRequest;
     const health = healthCheck(redis, services);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { type ApprovalPolicy, loadApprovalPolicy } from "./approvals/spendPolicy.js";
+import { DEFAULT_CURRENCY, isCurrencyCode } from "./domain/money.js";
 
 /**
  * The bot's configuration, read once from the environment (the pinned table in docs/DESIGN.md).
@@ -32,8 +33,6 @@ function portSetting(fallback: number) {
 
 /** A layer 2 connection waiting this many days on a partner is reminded, then weekly. */
 export const DEFAULT_PARTNER_REMINDER_AFTER_DAYS = 7;
-/** The provider returns no currency (provider-notes.md); amounts are labelled with this one. */
-export const DEFAULT_PRICE_CURRENCY = "USD";
 
 /** Bounds of SLACK_MAX_BODY_BYTES: below 1 KiB no real payload fits; above 64 MiB is a typo. */
 const MIN_BODY_BYTES = 1024;
@@ -98,12 +97,15 @@ const environmentSchema = z
       .transform((v) => v ?? "channel"),
     SANDBOX_PORT: portSetting(4010),
     WORKERS: optionalText.pipe(booleanText.optional()).transform((v) => v ?? true),
+    PRICE_CURRENCY: optionalText
+      .transform((v) => v?.toUpperCase())
+      .refine((v) => v === undefined || isCurrencyCode(v), {
+        error: "must be an ISO 4217 currency code such as USD, EUR or GBP",
+      })
+      .transform((v) => v ?? DEFAULT_CURRENCY),
     LOG_LEVEL: optionalText.pipe(
       z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
     ),
-    PRICE_CURRENCY: optionalText.refine((v) => v === undefined || /^[A-Z]{3}$/.test(v), {
-      error: "must be a three-letter ISO 4217 currency code in capitals, e.g. USD or EUR",
-    }),
     PARTNER_REMINDER_AFTER_DAYS: optionalText
       .refine((v) => v === undefined || (/^\d{1,3}$/.test(v) && Number(v) >= 1), {
         error: "must be a whole number of days from 1 to 999",
@@ -171,18 +173,13 @@ export interface Config {
   /** Run the background workers inside the bot process (false when `npm run worker` runs them). */
   workers: boolean;
   logLevel: string;
-  /** PRICE_CURRENCY: the account's currency code; read it through `currencyLabel`. */
-  priceCurrency?: string;
+  /**
+   * The ISO 4217 code every amount is labelled with (PRICE_CURRENCY). The provider returns no
+   * currency and exposes none for the account, so it is configured; default USD.
+   */
+  currency: string;
   /** PARTNER_REMINDER_AFTER_DAYS: days a layer 2 waits on a partner before weekly reminders. */
   partnerReminderAfterDays?: number;
-}
-
-/**
- * The label of every amount the bot shows or exports: the provider returns no currency, so it
- * is the account's, as configured (PRICE_CURRENCY), USD when unset. The one place it is decided.
- */
-export function currencyLabel(config: Pick<Config, "priceCurrency">): string {
-  return config.priceCurrency ?? DEFAULT_PRICE_CURRENCY;
 }
 
 export class ConfigError extends Error {
@@ -243,7 +240,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandboxPort: e.SANDBOX_PORT,
     workers: e.WORKERS,
     logLevel: e.LOG_LEVEL ?? "info",
-    ...(e.PRICE_CURRENCY ? { priceCurrency: e.PRICE_CURRENCY } : {}),
+    currency: e.PRICE_CURRENCY,
     partnerReminderAfterDays: e.PARTNER_REMINDER_AFTER_DAYS,
   };
 }

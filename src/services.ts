@@ -41,7 +41,7 @@ export interface Services {
   orders: OrderLifecycle;
   /** App Home: the page of *My requests* each person is on (src/flows/home.ts). */
   homePages?: HomePages;
-  /** The label of every amount (`currencyLabel(config)`): the provider returns no currency. */
+  /** The ISO 4217 code amounts are labelled with (`PRICE_CURRENCY`; src/domain/money.ts). */
   currency: string;
 }
 

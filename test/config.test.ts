@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, currencyLabel, loadConfig } from "../src/config.js";
+import { ConfigError, loadConfig } from "../src/config.js";
 
 function problemsOf(env: NodeJS.ProcessEnv): string[] {
   try {
@@ -76,11 +76,11 @@ describe("loadConfig", () => {
   });
 
   it("reads the price currency (USD when unset) and the partner reminder's days (7 when unset)", () => {
-    expect(currencyLabel(loadConfig({}))).toBe("USD");
-    expect(currencyLabel(loadConfig({ PRICE_CURRENCY: "EUR" }))).toBe("EUR");
+    expect(loadConfig({}).currency).toBe("USD");
+    expect(loadConfig({ PRICE_CURRENCY: "EUR" }).currency).toBe("EUR");
     expect(loadConfig({}).partnerReminderAfterDays).toBe(7);
     expect(loadConfig({ PARTNER_REMINDER_AFTER_DAYS: "3" }).partnerReminderAfterDays).toBe(3);
-    for (const bad of ["eur", "EURO", "€"]) {
+    for (const bad of ["EURO", "€", "12"]) {
       expect(() => loadConfig({ PRICE_CURRENCY: bad })).toThrow(/PRICE_CURRENCY/);
     }
     for (const bad of ["0", "-1", "1.5", "week", "1000"]) {

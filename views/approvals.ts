@@ -224,7 +224,7 @@ function approverButtons(record: ApprovalRequest, lastLookUp: LookUpOutcome | un
         record.kind === "iod"
           ? iodApproveButton(record)
           : button("Approve", ACTION_APPROVE, record.id, "primary"),
-        button("Reject", ACTION_REJECT, record.id, "danger"),
+        rejectButton(record),
       ];
     case "failed":
       return [button("Retry placing the order", ACTION_RETRY, record.id)];
@@ -254,6 +254,26 @@ function iodApproveButton(record: ApprovalRequest) {
       },
       confirm: { type: "plain_text" as const, text: "Approve" },
       deny: { type: "plain_text" as const, text: "Cancel" },
+    },
+  };
+}
+
+/** Reject asks first, in red (Slack's `danger` confirm), then opens the form for the reason. */
+function rejectButton(record: ApprovalRequest) {
+  return {
+    ...button("Reject", ACTION_REJECT, record.id, "danger"),
+    confirm: {
+      title: { type: "plain_text" as const, text: "Reject this request?" },
+      text: {
+        type: "mrkdwn" as const,
+        text: truncate(
+          `Nothing will be ordered for *${escapeMrkdwn(record.title)}*. Next you give a reason, which <@${record.requester.userId}> receives.`,
+          300,
+        ),
+      },
+      confirm: { type: "plain_text" as const, text: "Reject" },
+      deny: { type: "plain_text" as const, text: "Cancel" },
+      style: "danger" as const,
     },
   };
 }

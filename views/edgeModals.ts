@@ -1,4 +1,5 @@
 import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from "@slack/types";
+import { formatMoney } from "../src/domain/money.js";
 import { isSingapore } from "../src/domain/requestFacts.js";
 import {
   ADDRESS_MAX,
@@ -13,11 +14,13 @@ import {
   type EdgeOrderField,
   type EdgeOrderSource,
   type EdgeQuoteField,
+  offerCurrency,
   POST_CODE_MAX,
+  requestTermMonths,
 } from "../src/flows/edgeQuote.js";
 import { context, escapeMrkdwn, LIMITS, option, section, truncate } from "./blocks.js";
 import { encodeQuoteRef, parseQuoteRef, type QuoteRef } from "./edgeQuote.js";
-import { code, formatMoney } from "./format.js";
+import { code } from "./format.js";
 import { channelIdField, metadataFields } from "./modalMetadata.js";
 
 /**
@@ -394,18 +397,21 @@ export function edgeDiscountModal(metadata: EdgeModalMetadata): ModalView {
 // ---------------------------------------------------------------------------------------------
 // Order
 
-function offerOption(offer: EdgeOffer, index: number): PlainTextOption {
+function offerOption(offer: EdgeOffer, index: number, configured: string): PlainTextOption {
   const vendor = offer.vendor ?? `Offer ${index + 1}`;
+  const currency = offerCurrency(offer, configured);
   const head =
     offer.monthly !== undefined
-      ? `${vendor} — ${formatMoney(offer.monthly)} per month`
+      ? `${vendor} — ${formatMoney(offer.monthly, currency)} per month`
       : offer.total !== undefined
-        ? `${vendor} — ${formatMoney(offer.total)} for the term`
+        ? `${vendor} — ${formatMoney(offer.total, currency)} for the term`
         : vendor;
   const details = [
-    offer.nonRecurring !== undefined ? `${formatMoney(offer.nonRecurring)} one-off` : undefined,
+    offer.nonRecurring !== undefined
+      ? `${formatMoney(offer.nonRecurring, currency)} one-off`
+      : undefined,
     offer.total !== undefined && offer.monthly !== undefined
-      ? `${formatMoney(offer.total)} over the term`
+      ? `${formatMoney(offer.total, currency)} over the term`
       : undefined,
     offer.leadTimeDays !== undefined ? `~${offer.leadTimeDays} days lead time` : undefined,
   ].filter((d): d is string => d !== undefined);
@@ -415,9 +421,15 @@ function offerOption(offer: EdgeOffer, index: number): PlainTextOption {
 /** Radio buttons hold 10 options. */
 const RADIO_MAX = 10;
 
-function offerElement(offers: readonly EdgeOffer[]): InputBlock["element"] {
-  const options = offers.slice(0, LIMITS.staticOptions).map(offerOption);
-  const cheapest = cheapestOffer(offers);
+function offerElement(
+  offers: readonly EdgeOffer[],
+  termMonths: number | undefined,
+  currency: string,
+): InputBlock["element"] {
+  const options = offers
+    .slice(0, LIMITS.staticOptions)
+    .map((offer, i) => offerOption(offer, i, currency));
+  const cheapest = cheapestOffer(offers, termMonths);
   const initial = options.find((o) => o.value === cheapest?.key);
   if (options.length <= RADIO_MAX) {
     return {
@@ -440,6 +452,8 @@ export function edgeOrderModal(input_: {
   source: EdgeOrderSource;
   metadata: EdgeModalMetadata;
   speedMbps?: number;
+  /** The configured ISO 4217 code (PRICE_CURRENCY), for offers that name none. */
+  currency: string;
 }): ModalView {
   const { source } = input_;
   if (source.offers.length === 0) {
@@ -460,9 +474,16 @@ export function edgeOrderModal(input_: {
   ].filter(Boolean);
   const blocks: KnownBlock[] = [
     section(lines.join("\n")),
-    input(EDGE_ORDER_BLOCKS.offer, "Offer", offerElement(source.offers), {
-      hint: plainText("Each offer's price as quoted; the cheapest is preselected"),
-    }),
+    input(
+      EDGE_ORDER_BLOCKS.offer,
+      "Offer",
+      offerElement(source.offers, requestTermMonths(request), input_.currency),
+      {
+        hint: plainText(
+          "Each offer's price as quoted; the cheapest over the term (monthly × term + one-off) is preselected",
+        ),
+      },
+    ),
     input(
       EDGE_ORDER_BLOCKS.portName,
       "Port name",

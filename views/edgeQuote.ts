@@ -1,6 +1,8 @@
 import type { ActionsBlock, Button, KnownBlock } from "@slack/types";
 import { COMMAND } from "../src/domain/commands.js";
+import { formatMoney } from "../src/domain/money.js";
 import {
+  cheapestOffer,
   countryName,
   describeRequest,
   type EdgeOffer,
@@ -9,7 +11,11 @@ import {
   type EdgeQuoteForm,
   formOfRequest,
   MAX_OFFERS,
+  offerCurrency,
+  offersTenGigEnquiry,
   otherOfferFields,
+  requestTermMonths,
+  termCost,
 } from "../src/flows/edgeQuote.js";
 import {
   actions,
@@ -22,7 +28,7 @@ import {
   section,
   truncate,
 } from "./blocks.js";
-import { code, formatMoney, formatNumber, formatTerm } from "./format.js";
+import { code, formatNumber, formatTerm } from "./format.js";
 
 /**
  * The Edge quote's messages in the thread of a quote request: requested, ready (offers and
@@ -176,14 +182,15 @@ export function quoteAnsweredRootMessage(input: {
   };
 }
 
-function money(amount: number | undefined, currency?: string): string | undefined {
-  if (amount === undefined) return undefined;
-  return currency ? `${formatMoney(amount)} ${escapeMrkdwn(currency)}` : formatMoney(amount);
+/** An amount with its currency code; the code may come from the provider, so it is escaped. */
+function money(amount: number | undefined, currency: string): string | undefined {
+  return formatMoney(amount, escapeMrkdwn(currency));
 }
 
-function offerBlock(offer: EdgeOffer, index: number): KnownBlock {
+function offerBlock(offer: EdgeOffer, index: number, configuredCurrency: string): KnownBlock {
   const name = [offer.vendor ?? `Offer ${index + 1}`, offer.product].filter(Boolean).join(" · ");
-  const monthly = money(offer.monthly, offer.currency);
+  const currency = offerCurrency(offer, configuredCurrency);
+  const monthly = money(offer.monthly, currency);
   const discounted =
     monthly !== undefined &&
     offer.originalMonthly !== undefined &&
@@ -192,13 +199,11 @@ function offerBlock(offer: EdgeOffer, index: number): KnownBlock {
   const priceLine = [
     monthly
       ? discounted
-        ? `~${money(offer.originalMonthly, offer.currency)}~ *${monthly}* per month`
+        ? `~${money(offer.originalMonthly, currency)}~ *${monthly}* per month`
         : `*${monthly}* per month`
       : undefined,
-    offer.nonRecurring !== undefined
-      ? `${money(offer.nonRecurring, offer.currency)} one-off`
-      : undefined,
-    offer.total !== undefined ? `${money(offer.total, offer.currency)} over the term` : undefined,
+    offer.nonRecurring !== undefined ? `${money(offer.nonRecurring, currency)} one-off` : undefined,
+    offer.total !== undefined ? `${money(offer.total, currency)} over the term` : undefined,
   ].filter(Boolean);
   const details = [
     offer.bandwidth ? escapeMrkdwn(offer.bandwidth) : undefined,
@@ -220,8 +225,35 @@ function offerBlock(offer: EdgeOffer, index: number): KnownBlock {
   return section(lines.join("\n"));
 }
 
+/**
+ * "Cheapest over the 24-month term: Zayo, 25,300.00 USD in total (monthly price × 24 months +
+ * one-off charge)": the measure is said, since the lowest monthly price is not always the
+ * cheapest once the one-off charge is counted.
+ */
+function cheapestOverTerm(
+  offers: readonly EdgeOffer[],
+  request: EdgeQuotationRequest | undefined,
+  configured: string,
+): string | undefined {
+  const months = request ? requestTermMonths(request) : undefined;
+  const cheapest = cheapestOffer(offers, months);
+  const cost = cheapest ? termCost(cheapest, months) : undefined;
+  if (!cheapest || cost === undefined) return undefined;
+  const measure =
+    cheapest.total !== undefined
+      ? "the provider's total for the term"
+      : `monthly price × ${months} months + one-off charge`;
+  const term = months !== undefined ? `the ${months}-month term` : "the term";
+  return `Cheapest over ${term}: ${cheapest.vendor ? `${cheapest.vendor}, ` : ""}${formatMoney(cost, offerCurrency(cheapest, configured))} in total (${measure})`;
+}
+
 /** The buttons under a quote (also under a discounted one). */
-export function quoteActionsBlock(ref: QuoteRef, hasOffers: boolean): ActionsBlock | undefined {
+export function quoteActionsBlock(
+  ref: QuoteRef,
+  hasOffers: boolean,
+  /** The quote was asked for 10 Gbps: the provider's team can be asked for an offer. */
+  tenGigEnquiry: boolean,
+): ActionsBlock | undefined {
   const value = encodeQuoteRef(ref);
   if (!value) return undefined;
   const elements: Button[] = [];
@@ -252,7 +284,8 @@ export function quoteActionsBlock(ref: QuoteRef, hasOffers: boolean): ActionsBlo
     confirm: { type: "plain_text", text: "Send" },
     deny: { type: "plain_text", text: "Cancel" },
   };
-  elements.push(tenGig, support);
+  if (tenGigEnquiry) elements.push(tenGig);
+  elements.push(support);
   return actions(EDGE_QUOTE_ACTIONS_BLOCK, elements);
 }
 
@@ -267,8 +300,10 @@ export function quoteReadyMessage(input: {
   requestedBy: string;
   /** The buttons' reference; without one (an unreadable request) no buttons are shown. */
   ref?: QuoteRef;
+  /** The configured ISO 4217 code (PRICE_CURRENCY), for offers that name none. */
+  currency: string;
 }): Message {
-  const { quote, request } = input;
+  const { quote, request, currency } = input;
   const discount = quote.discountCode;
   const blocks: KnownBlock[] = [
     header(discount ? `Edge quote with ${discount}` : "Edge quote ready"),
@@ -278,35 +313,37 @@ export function quoteReadyMessage(input: {
   if (shown.length === 0) {
     blocks.push(
       section(
-        ":mag: The provider's partners returned no offers for this address. Check the address, ask support, or ask for a 10 Gbps offer.",
+        `:mag: The provider's partners returned no offers for this address. Check the address${offersTenGigEnquiry(request) ? ", ask for a 10 Gbps offer" : ""} or contact support.`,
       ),
     );
   }
   shown.forEach((offer, i) => {
-    blocks.push(offerBlock(offer, i));
+    blocks.push(offerBlock(offer, i, currency));
   });
   if (quote.offers.length > shown.length) {
     blocks.push(context(`_${quote.offers.length - shown.length} more offers not shown._`));
   }
-  const cheapest = quote.offers
-    .map((o) => o.monthly)
-    .filter((m): m is number => m !== undefined)
-    .sort((a, b) => a - b)[0];
+  // With one offer there is nothing to compare.
+  const cheapestLine =
+    quote.offers.length > 1 ? cheapestOverTerm(quote.offers, request, currency) : undefined;
+  if (cheapestLine) {
+    blocks.push(section(`:moneybag: ${escapeMrkdwn(cheapestLine)}`));
+  }
   const summary =
     quote.offers.length === 0
       ? "no offers"
-      : `${quote.offers.length} offer${quote.offers.length === 1 ? "" : "s"}${cheapest !== undefined ? ` from ${formatMoney(cheapest)} per month` : ""}`;
+      : `${quote.offers.length} offer${quote.offers.length === 1 ? "" : "s"}${cheapestLine ? ` · ${cheapestLine}` : ""}`;
   const note = [
     // The summary is the notification's text too: Slack shows the blocks, never the text.
     summary,
     `Quote key ${code(quote.responseId)}`,
     discount ? `discount code ${code(discount)} applied` : undefined,
-    "amounts are in your account's currency",
+    `amounts in ${escapeMrkdwn(currency)} unless an offer names its own currency`,
     `requested by <@${input.requestedBy}>`,
   ].filter(Boolean);
   blocks.push(context(note.join(" · ")));
   const actionsBlock = input.ref
-    ? quoteActionsBlock(input.ref, quote.offers.length > 0)
+    ? quoteActionsBlock(input.ref, quote.offers.length > 0, offersTenGigEnquiry(request))
     : undefined;
   if (actionsBlock) blocks.push(actionsBlock);
   return {

@@ -12,7 +12,6 @@ import { escapeMrkdwn } from "./blocks.js";
 export {
   DASH,
   formatMbps,
-  formatMoney,
   formatNumber,
   formatSpeed,
   percentOf,

@@ -1,6 +1,8 @@
 import type { Button, HomeView, KnownBlock } from "@slack/types";
 import type { ApprovalKind, ApprovalRequest } from "../src/approvals/index.js";
+import { DEFAULT_CURRENCY, formatMoney } from "../src/domain/money.js";
 import { HOME_PAGE_SIZE } from "../src/domain/paging.js";
+import { DASH } from "../src/domain/units.js";
 import type { CommittedSpend, SpendFigures } from "../src/orders/spend.js";
 import { ACTION_APPROVE, ACTION_REJECT, ORDER_KIND_LABEL } from "./approvals.js";
 import {
@@ -13,7 +15,6 @@ import {
   SANDBOX_LABEL,
   section,
 } from "./blocks.js";
-import { formatMoney } from "./format.js";
 import { formatRelative } from "./time.js";
 
 /**
@@ -241,11 +242,12 @@ function beingTracked(input: HomeInput): KnownBlock[] {
 function figures(f: SpendFigures, currency: string): string {
   if (f.orders === 0) return "nothing placed";
   const orders = `${f.orders} order${f.orders === 1 ? "" : "s"}`;
-  return `${formatMoney(f.monthly)} ${currency} a month · ${formatMoney(f.total)} ${currency} committed in total (${orders})`;
+  return `${formatMoney(f.monthly, currency) ?? DASH} a month · ${formatMoney(f.total, currency) ?? DASH} committed in total (${orders})`;
 }
 
 function committedSpendBlocks(input: HomeInput): KnownBlock[] {
-  const currency = input.currency ? escapeMrkdwn(input.currency) : "(account currency)";
+  // Amounts are labelled with a currency code (PRICE_CURRENCY), never a symbol.
+  const currency = input.currency ?? DEFAULT_CURRENCY;
   const { team, mine } = input.spend;
   const blocks: KnownBlock[] = [
     header("Committed spend"),
@@ -273,7 +275,7 @@ function committedSpendBlocks(input: HomeInput): KnownBlock[] {
         unpriced > 0
           ? ` ${team.withoutMonthly} without a monthly amount and ${team.withoutTotal} without a total add nothing.`
           : ""
-      } Amounts are in ${input.currency ? currency : "your account's currency (the provider names none)"}.`,
+      } Amounts are in ${currency} (PRICE_CURRENCY: the provider names no currency).`,
     ),
   );
   return blocks;

@@ -278,6 +278,8 @@ const MODE_OPTIONS: PlainTextOption[] = [
 export interface Layer2ModalOptions {
   metadata: OrderModalMetadata;
   sandbox: boolean;
+  /** The ISO 4217 code the price is labelled with (PRICE_CURRENCY). */
+  currency: string;
   /** Submitted without having seen this price: ask to check it and submit again. */
   review?: boolean;
 }
@@ -493,7 +495,7 @@ function businessToBusinessBlocks(data: Layer2ModalData): KnownBlock[] {
   return blocks;
 }
 
-function priceBlocks(data: Layer2ModalData): KnownBlock[] {
+function priceBlocks(data: Layer2ModalData, currency: string): KnownBlock[] {
   const price = data.price;
   if (!price) {
     return [
@@ -523,6 +525,7 @@ function priceBlocks(data: Layer2ModalData): KnownBlock[] {
       term: quote.config.duration,
     },
     quote.result,
+    currency,
   );
   const [first, ...rest] = view.blocks;
   return first ? [{ ...first, block_id: LAYER2_PRICE_BLOCK } as KnownBlock, ...rest] : [];
@@ -613,7 +616,7 @@ export function layer2Modal(data: Layer2ModalData, options: Layer2ModalOptions):
         ),
       },
     ),
-    ...priceBlocks(data),
+    ...priceBlocks(data, options.currency),
     context(`:information_source: ${escapeMrkdwn(LAYER2_NOTICE)}`),
   );
   const priceKey = data.price?.ok ? data.price.value.key : undefined;

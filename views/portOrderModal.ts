@@ -1,5 +1,6 @@
 import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from "@slack/types";
 import { DCF_SEARCH_MIN, isReady, offeredSpeeds } from "../src/domain/dcfs.js";
+import { formatMoney } from "../src/domain/money.js";
 import { PORT_ORDER_TERMS, termValue, termWords } from "../src/domain/portTerms.js";
 import type { LoaPath, PortOrderField, PortOrderPreview } from "../src/flows/portOrder.js";
 import type { Dcf } from "../src/provider/api.js";
@@ -13,7 +14,7 @@ import {
   withSandboxLabel,
 } from "./blocks.js";
 import { type DcfRecord, dcfFeatures, dcfPlace } from "./dcf.js";
-import { DASH, formatMbps, formatMoney, formatSpeed, textOr } from "./format.js";
+import { DASH, formatMbps, formatSpeed, textOr } from "./format.js";
 import { channelIdField, metadataFields } from "./modalMetadata.js";
 import { dcfOption } from "./pricingModals.js";
 
@@ -223,7 +224,7 @@ function portNameInput(): InputBlock {
 }
 
 /** The price block: the live price, why there is none, or what is still to choose. */
-export function priceBlock(preview: PortOrderPreview | undefined): KnownBlock {
+export function priceBlock(preview: PortOrderPreview | undefined, currency: string): KnownBlock {
   const price = preview?.price;
   if (!price) {
     return {
@@ -238,8 +239,7 @@ export function priceBlock(preview: PortOrderPreview | undefined): KnownBlock {
     };
   }
   const { result, term, speedMbps } = price;
-  const amount = (x: unknown) =>
-    typeof x === "number" && Number.isFinite(x) ? formatMoney(x) : undefined;
+  const amount = (x: unknown) => formatMoney(x, currency);
   const totalLabel =
     term.durationUnit === "m" ? "Price (one month)" : `Price (total for ${termWords(term)})`;
   return {
@@ -259,6 +259,8 @@ export interface PortOrderModalInput {
   metadata: PortOrderMetadata;
   /** Sandbox mode is labelled, so nobody takes a simulated order for a real one. */
   sandbox: boolean;
+  /** The ISO 4217 code the price is labelled with (PRICE_CURRENCY). */
+  currency: string;
   /** What is chosen so far, with its speeds, LOA path and price. */
   preview?: PortOrderPreview;
 }
@@ -271,9 +273,9 @@ export function portOrderModal(state: PortOrderModalInput): ModalView {
     ...dcfBlocks(preview),
     termInput(preview),
     portNameInput(),
-    priceBlock(preview),
+    priceBlock(preview, state.currency),
     context(
-      "Payment: invoice. Amounts are in your account's currency. Nothing is ordered until an approver approves the request in the approvals channel.",
+      "Payment: invoice. Nothing is ordered until an approver approves the request in the approvals channel.",
     ),
   ];
   return {

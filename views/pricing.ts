@@ -1,19 +1,12 @@
 import type { KnownBlock } from "@slack/types";
 import { COMMAND } from "../src/domain/commands.js";
+import { formatMoney } from "../src/domain/money.js";
+import { portPriceCommandText } from "../src/domain/portTerms.js";
 import { dcfSpeedsMbps } from "../src/domain/requestFacts.js";
 import type { components } from "../src/provider/generated/provider.js";
 import { button, context, escapeMrkdwn, fields, header, LIMITS, section } from "./blocks.js";
 import { type DcfRecord, dcfPlace, dcfSpeeds } from "./dcf.js";
-import {
-  code,
-  DASH,
-  formatMbps,
-  formatMoney,
-  formatSpeed,
-  formatTerm,
-  textOr,
-  toNumber,
-} from "./format.js";
+import { code, DASH, formatMbps, formatSpeed, formatTerm, textOr, toNumber } from "./format.js";
 import { fallbackText, fitBlocks } from "./list.js";
 import type { Reply } from "./reply.js";
 
@@ -55,28 +48,52 @@ export interface PricePick {
   term: Term;
 }
 
-const CURRENCY_NOTE = "Amounts are in your account's currency (the provider returns none).";
+/** Under every price: the provider returns no currency, so the code shown is the configured one. */
+function currencyNote(currency: string): string {
+  return `Amounts are in ${escapeMrkdwn(currency)}, the account's currency as configured (\`PRICE_CURRENCY\`); the provider returns none.`;
+}
 
-function amount(value: number | null | undefined): string | undefined {
-  return typeof value === "number" && Number.isFinite(value) ? formatMoney(value) : undefined;
+function amount(value: number | null | undefined, currency: string): string | undefined {
+  return formatMoney(value, currency);
 }
 
 /** Shown only when something was saved: a zero saving is not news. */
-function saving(value: number | null | undefined): string | undefined {
-  return typeof value === "number" && Number.isFinite(value) && value !== 0
-    ? formatMoney(value)
-    : undefined;
+function saving(value: number | null | undefined, currency: string): string | undefined {
+  return value !== 0 ? formatMoney(value, currency) : undefined;
 }
 
-function commandArg(text: string): string {
-  return /\s/.test(text) || text === "" ? `"${text.replace(/"/g, "")}"` : text;
-}
-
-/** The inline command that prices the same port again, e.g. `/connect price port AMS1 10G 12m`. */
+/**
+ * The inline command that prices the same port again, every option kept, e.g.
+ * `/connect price port ironbridge-iad1 10G 1y xc`.
+ */
 export function portPriceCommand(
-  input: Pick<PortPriceInput, "dcf" | "speedMbps" | "term">,
+  input: Pick<PortPriceInput, "dcf" | "speedMbps" | "term" | "includeCrossConnect">,
 ): string {
-  return `${COMMAND} price port ${commandArg(input.dcf.username)} ${formatSpeed(input.speedMbps)} ${input.term.value}${input.term.unit}`;
+  return `${COMMAND} ${portPriceCommandText({
+    dcf: input.dcf.username,
+    speedMbps: input.speedMbps,
+    term: input.term,
+    includeCrossConnect: input.includeCrossConnect === true,
+  })}`;
+}
+
+/**
+ * What the answer says about the cross connect. The provider's `price` is the port's price for
+ * the term; `crossConnectAmount` comes beside it when asked for, so "included" is said only when
+ * the total visibly holds it (price = port total + cross connect).
+ */
+function crossConnectWords(result: PricingResult): string | undefined {
+  const xc = result.crossConnectAmount;
+  if (typeof xc !== "number" || !Number.isFinite(xc)) return undefined;
+  if (xc === 0) return "cross connect free of charge";
+  const portTotal = result.basicTotalAmount;
+  const included =
+    typeof portTotal === "number" &&
+    typeof result.price === "number" &&
+    Math.abs(result.price - (portTotal + xc)) < 0.005;
+  return included
+    ? "cross connect included in the total"
+    : "cross connect charged on top of the total";
 }
 
 function dcfName(dcf: { name?: string; username?: string }): string {
@@ -84,31 +101,38 @@ function dcfName(dcf: { name?: string; username?: string }): string {
 }
 
 /** The price of a port: total for the term, monthly amounts and the command to repeat it. */
-export function portPriceView(input: PortPriceInput, result: PricingResult): Reply {
+export function portPriceView(
+  input: PortPriceInput,
+  result: PricingResult,
+  currency: string,
+): Reply {
   const term = formatTerm(input.term.value, input.term.unit);
   const title = `Port price: ${input.dcf.name ?? input.dcf.username} · ${formatSpeed(input.speedMbps)} · ${term}`;
+  const xcWords = crossConnectWords(result);
   const priceFields = fields([
-    [`Price (total for ${term})`, amount(result.price) ?? DASH],
-    ["Monthly", amount(result.basicMonthlyAmount)],
-    ["Pre-authorisation (monthly)", amount(result.preAuthAmount)],
-    ["Cross connect", amount(result.crossConnectAmount)],
-    ["Amount saved", saving(result.amountSaved)],
-    ["Saved over the term", saving(result.amountSavedTotal)],
+    [`Price (total for ${term})`, amount(result.price, currency) ?? DASH],
+    ["Monthly", amount(result.basicMonthlyAmount, currency)],
+    ["Pre-authorisation (monthly)", amount(result.preAuthAmount, currency)],
+    ["Cross connect", amount(result.crossConnectAmount, currency)],
+    ["Amount saved", saving(result.amountSaved, currency)],
+    ["Saved over the term", saving(result.amountSavedTotal, currency)],
   ]);
   const blocks: KnownBlock[] = [
     header(title),
     section(
-      `*${dcfName(input.dcf)}* (${code(input.dcf.username)}) · ${formatSpeed(input.speedMbps)} · ${term}${input.includeCrossConnect ? " · cross connect included" : ""}`,
+      `*${dcfName(input.dcf)}* (${code(input.dcf.username)}) · ${formatSpeed(input.speedMbps)} · ${term}${xcWords ? ` · ${xcWords}` : ""}`,
     ),
     priceFields,
     context(
-      CURRENCY_NOTE,
+      currencyNote(currency),
       `A data center and speed that prices can be ordered: \`${COMMAND} port order\`.`,
     ),
     context(`Repeat: \`${escapeMrkdwn(portPriceCommand(input))}\``),
   ];
   return {
-    text: fallbackText(`${title} — ${amount(result.price) ?? "no price"} (total for ${term})`),
+    text: fallbackText(
+      `${title} — ${amount(result.price, currency) ?? "no price"} (total for ${term})`,
+    ),
     blocks: fitBlocks(blocks),
   };
 }
@@ -129,7 +153,11 @@ function decimal(value: number | undefined): string {
 }
 
 /** One factor's value as a person reads it; the raw number is kept where it is transformed. */
-export function factorValue(factor: PricingFactor, durationUnit?: string): string {
+export function factorValue(
+  factor: PricingFactor,
+  currency: string,
+  durationUnit?: string,
+): string {
   const n = typeof factor.number === "number" ? factor.number : undefined;
   if (n === undefined) return DASH;
   switch (factor.name) {
@@ -138,7 +166,7 @@ export function factorValue(factor: PricingFactor, durationUnit?: string): strin
       return `${DECIMAL.format(n * 100)}% (${decimal(n)})`;
     case "portFee":
     case "nniFee":
-      return formatMoney(n);
+      return formatMoney(n, currency) ?? DASH;
     case "multiplier":
       return `×${decimal(n)}`;
     case "duration":
@@ -183,16 +211,20 @@ export function regionRate(ref: BandwidthCostRef): string {
 }
 
 /** The price of a layer 2 connection, with the formula, every factor and the regional rate. */
-export function connectionPriceView(input: ConnectionPriceInput, result: PricingResult): Reply {
+export function connectionPriceView(
+  input: ConnectionPriceInput,
+  result: PricingResult,
+  currency: string,
+): Reply {
   const term = formatTerm(input.term.value, input.term.unit);
   const route = `${input.srcDcf.name ?? input.srcDcf.username ?? "?"} → ${input.destDcf.name ?? input.destDcf.username ?? "?"}`;
   const blocks: KnownBlock[] = [
     header(`Layer 2 price: ${route}`),
     fields([
-      [`Price (total for ${term})`, amount(result.price) ?? DASH],
-      ["Monthly", amount(result.basicMonthlyAmount)],
-      ["Pre-authorisation (monthly)", amount(result.preAuthAmount)],
-      ["Amount saved", saving(result.amountSaved)],
+      [`Price (total for ${term})`, amount(result.price, currency) ?? DASH],
+      ["Monthly", amount(result.basicMonthlyAmount, currency)],
+      ["Pre-authorisation (monthly)", amount(result.preAuthAmount, currency)],
+      ["Amount saved", saving(result.amountSaved, currency)],
       ["From", dcfName(input.srcDcf)],
       ["To", dcfName(input.destDcf)],
       ["Bandwidth", formatMbps(input.bandwidthMbps)],
@@ -207,16 +239,20 @@ export function connectionPriceView(input: ConnectionPriceInput, result: Pricing
   const durationUnit = result.entity?.duration?.unit ?? input.term.unit;
   for (let i = 0; i < factors.length; i += LIMITS.sectionFields) {
     const chunk = factors.slice(i, i + LIMITS.sectionFields);
-    blocks.push(fields(chunk.map((f) => [factorLabel(f), factorValue(f, durationUnit)] as const)));
+    blocks.push(
+      fields(chunk.map((f) => [factorLabel(f), factorValue(f, currency, durationUnit)] as const)),
+    );
   }
   if (factors.length === 0) blocks.push(section("_The provider returned no price factors._"));
   const rates = factors
     .filter((f) => f.name === "bandwidthCost" && f.ref && typeof f.ref === "object")
     .map((f) => regionRate(f.ref as BandwidthCostRef));
   if (rates.length > 0) blocks.push(section(`*Region-to-region rate used*\n${rates.join("\n")}`));
-  blocks.push(context(CURRENCY_NOTE));
+  blocks.push(context(currencyNote(currency)));
   return {
-    text: fallbackText(`Layer 2 price ${route}: ${amount(result.price) ?? "no price"} for ${term}`),
+    text: fallbackText(
+      `Layer 2 price ${route}: ${amount(result.price, currency) ?? "no price"} for ${term}`,
+    ),
     blocks: fitBlocks(blocks),
   };
 }

@@ -1,8 +1,9 @@
 import type { KnownBlock } from "@slack/types";
 import type { ApprovalKind } from "../src/approvals/types.js";
+import { formatMoney } from "../src/domain/money.js";
+import { DASH } from "../src/domain/units.js";
 import { ORDER_KIND_LABEL } from "./approvals.js";
 import { actions, button, context, escapeMrkdwn, header, section } from "./blocks.js";
-import { formatMoney } from "./format.js";
 
 /**
  * `/connect spend [YYYY-MM]`: the team's committed monthly amounts and the month's new
@@ -49,7 +50,7 @@ export function monthName(start: Date): string {
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 function money(amount: number, currency: string): string {
-  return `${formatMoney(amount)} ${escapeMrkdwn(currency)}`;
+  return formatMoney(amount, currency) ?? DASH;
 }
 
 function groupLine(label: string, figures: SpendFiguresLike, currency: string): string {

@@ -5,6 +5,8 @@
  * these) and the forms (views/). Pure.
  */
 
+import { formatSpeed } from "./units.js";
+
 /** The provider's port term units (docs/provider/provider-api.md, Pricing request: "y or m shown"). */
 export type PortDurationUnit = "y" | "m";
 
@@ -23,7 +25,7 @@ export const PORT_TERMS = [
 ] as const satisfies readonly PortTerm[];
 
 /** "1y", "12m": how a term is typed in the inline command (and echoed back). */
-export function termText(term: Pick<PortTerm, "value" | "unit">): string {
+export function termText(term: { value: number; unit: string }): string {
   return `${term.value}${term.unit}`;
 }
 
@@ -52,4 +54,21 @@ export function termWords(term: Pick<PortTerm, "durationUnit">): string {
 /** The value of a Term option: the inline price command's spelling ("1y", "1m"). */
 export function termValue(term: Pick<PortTerm, "value" | "unit">): string {
   return termText(term);
+}
+
+/** The inline command's words for a priced port, without `/connect`: the modal re-invokes it. */
+export function portPriceCommandText(input: {
+  dcf: string;
+  speedMbps: number;
+  term: { value: number; unit: string };
+  includeCrossConnect?: boolean;
+}): string {
+  const dcf = /\s/.test(input.dcf) ? `"${input.dcf.replace(/"/g, "")}"` : input.dcf;
+  return [
+    "price port",
+    dcf,
+    formatSpeed(input.speedMbps),
+    termText(input.term),
+    ...(input.includeCrossConnect ? ["xc"] : []),
+  ].join(" ");
 }

@@ -28,20 +28,6 @@ export function formatSpeed(mbps: number | null | undefined): string {
   return `${Number(n.toFixed(3))}M`;
 }
 
-const MONEY = new Intl.NumberFormat("en-US", {
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 2,
-});
-
-/**
- * An amount as "1,234.50". The provider returns no currency (amounts are in the account's
- * currency), so no symbol is invented.
- */
-export function formatMoney(amount: number | null | undefined): string {
-  const n = finite(amount);
-  return n === undefined ? DASH : MONEY.format(n);
-}
-
 const INTEGER = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
 
 /** A plain number with thousands separators: "10,000". */

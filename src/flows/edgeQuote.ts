@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { monthsOfTerm } from "../approvals/index.js";
-import { formatMoney, formatTerm } from "../domain/units.js";
+import { formatMoney } from "../domain/money.js";
+import { formatTerm } from "../domain/units.js";
 import type { OrderSubmission } from "../orders/index.js";
 import type { DraftOrder, DraftOrderRequest, ProviderApi } from "../provider/api.js";
 import {
@@ -548,6 +549,18 @@ export function refreshCountry(
   return current ? { ...request, country: current.country } : request;
 }
 
+/** 10 Gbps, the one speed the provider's enquiry (send-select) asks its team to offer. */
+export const TEN_GBPS_MBPS = 10_000;
+
+/**
+ * Whether a quote offers "Ask for a 10 Gbps offer": only a quote that was asked for 10 Gbps
+ * (the provider records the enquiry "only when a 10 Gbps offer is asked for"); a 1 Gbps quote
+ * does not push a person towards a speed they did not ask for.
+ */
+export function offersTenGigEnquiry(request: EdgeQuotationRequest | undefined): boolean {
+  return request !== undefined && requestMbps(request) === TEN_GBPS_MBPS;
+}
+
 /** The same request asking for 10 Gbps (POST send-select: "used only when a 10 Gbps offer is asked for"). */
 export function tenGigabitRequest(request: EdgeQuotationRequest): EdgeQuotationRequest {
   return { ...request, bandwidth: "10", bandwidthUnit: "Gbps" };
@@ -773,23 +786,59 @@ export function readQuoteResult(
   return quote;
 }
 
-/** The cheapest offer by monthly price (then total), or the first. */
-export function cheapestOffer(offers: readonly EdgeOffer[]): EdgeOffer | undefined {
-  const priced = offers.filter((o) => o.monthly !== undefined || o.total !== undefined);
-  const cost = (o: EdgeOffer) => o.monthly ?? o.total ?? Number.POSITIVE_INFINITY;
-  return [...priced].sort((a, b) => cost(a) - cost(b))[0] ?? offers[0];
+/**
+ * What an offer costs over the whole contract term: its total when the provider gives one, else
+ * the monthly price times the term's months plus the one-off charge. Undefined when the offer
+ * has no price, or only a monthly one and the term is unknown.
+ */
+export function termCost(offer: EdgeOffer, termMonths: number | undefined): number | undefined {
+  if (offer.total !== undefined) return offer.total;
+  if (offer.monthly === undefined || termMonths === undefined) return undefined;
+  return offer.monthly * termMonths + (offer.nonRecurring ?? 0);
 }
 
-/** "1,234.00 per month + 500.00 one-off (15,308.00 over the term)". */
-export function offerPriceText(offer: EdgeOffer): string {
+/** The term of a request in months ("24 month", "2 year"), or undefined. */
+export function requestTermMonths(request: EdgeQuotationRequest): number | undefined {
+  const value = num(request["contract-term"]);
+  if (value === undefined || value <= 0) return undefined;
+  const unit = request.contractTermUnit.toLowerCase();
+  if (unit.startsWith("month")) return value;
+  if (unit.startsWith("year")) return value * 12;
+  return undefined;
+}
+
+/**
+ * The cheapest offer over the term (total cost: monthly × months + one-off, or the provider's
+ * total), or the first offer when none can be compared. A lower monthly price with a large
+ * one-off charge is not the cheapest, so "cheapest" always means over the term.
+ */
+export function cheapestOffer(
+  offers: readonly EdgeOffer[],
+  termMonths: number | undefined,
+): EdgeOffer | undefined {
+  const costed = offers
+    .map((offer) => ({ offer, cost: termCost(offer, termMonths) }))
+    .filter((o): o is { offer: EdgeOffer; cost: number } => o.cost !== undefined);
+  return costed.sort((a, b) => a.cost - b.cost)[0]?.offer ?? offers[0];
+}
+
+/** The currency of an offer's amounts: its own when the provider gave one, else the configured. */
+export function offerCurrency(offer: EdgeOffer, configured: string): string {
+  return offer.currency ?? configured;
+}
+
+/** "1,234.00 USD per month + 500.00 USD one-off (15,308.00 USD over the term)". */
+export function offerPriceText(offer: EdgeOffer, configuredCurrency: string): string {
+  const currency = offerCurrency(offer, configuredCurrency);
+  const monthly = formatMoney(offer.monthly, currency);
+  const oneOff = formatMoney(offer.nonRecurring, currency);
+  const total = formatMoney(offer.total, currency);
   const parts: string[] = [];
-  if (offer.monthly !== undefined) parts.push(`${formatMoney(offer.monthly)} per month`);
-  if (offer.nonRecurring !== undefined) parts.push(`${formatMoney(offer.nonRecurring)} one-off`);
+  if (monthly !== undefined) parts.push(`${monthly} per month`);
+  if (oneOff !== undefined) parts.push(`${oneOff} one-off`);
   let line = parts.join(" + ");
-  if (offer.total !== undefined) {
-    line = line
-      ? `${line} (${formatMoney(offer.total)} over the term)`
-      : `${formatMoney(offer.total)} over the term`;
+  if (total !== undefined) {
+    line = line ? `${line} (${total} over the term)` : `${total} over the term`;
   }
   return line || "no price given";
 }
@@ -1030,6 +1079,8 @@ export function buildEdgeOrder(input: {
   takenNames: ReadonlySet<string>;
   identity: Pick<Identity, "companyUsername">;
   requester: { userId: string; channelId?: string };
+  /** The configured ISO 4217 code (PRICE_CURRENCY), for an offer that names none. */
+  currency: string;
 }): EdgeOrderCheck {
   const { source } = input;
   const errors: Partial<Record<EdgeOrderField, string>> = {};
@@ -1076,7 +1127,7 @@ export function buildEdgeOrder(input: {
       label: "Offer",
       value: [offer.vendor ?? "Unnamed vendor", offer.product].filter(Boolean).join(" · "),
     },
-    { label: "Price", value: offerPriceText(offer) },
+    { label: "Price", value: offerPriceText(offer, input.currency) },
     ...(offer.leadTimeDays !== undefined
       ? [{ label: "Lead time", value: `about ${offer.leadTimeDays} days` }]
       : []),
@@ -1110,7 +1161,7 @@ export function buildEdgeOrder(input: {
       price: {
         ...(offer.monthly !== undefined ? { monthly: offer.monthly } : {}),
         ...(offer.total !== undefined ? { total: offer.total } : {}),
-        text: `${offerPriceText(offer)} · ${term}${source.discountCode ? ` · discount ${source.discountCode}` : ""}`,
+        text: `${offerPriceText(offer, input.currency)} · ${term}${source.discountCode ? ` · discount ${source.discountCode}` : ""}`,
         ...termOfRequest(source.request),
       },
       requester: {

@@ -8,7 +8,8 @@ import {
   portMetroId,
   remainingCapacity,
 } from "../domain/connections.js";
-import { formatMbps, formatMoney, formatSpeed, formatTerm } from "../domain/units.js";
+import { formatMoney } from "../domain/money.js";
+import { formatMbps, formatSpeed, formatTerm } from "../domain/units.js";
 import type { OrderSubmission } from "../orders/index.js";
 import type {
   CallOptions,
@@ -747,11 +748,14 @@ function finite(x: unknown): x is number {
   return typeof x === "number" && Number.isFinite(x);
 }
 
-function priceText(quote: Layer2Quote): string {
+function priceText(quote: Layer2Quote, currency: string): string {
   const term = formatTerm(quote.config.duration.value, quote.config.duration.unit);
-  const monthly = quote.result.basicMonthlyAmount ?? quote.result.preAuthAmount;
-  const total = `${formatMoney(quote.result.price)} for ${term}`;
-  return typeof monthly === "number" ? `${total} (${formatMoney(monthly)} a month)` : total;
+  const monthly = formatMoney(
+    quote.result.basicMonthlyAmount ?? quote.result.preAuthAmount,
+    currency,
+  );
+  const total = `${formatMoney(quote.result.price, currency) ?? "no total given"} for ${term}`;
+  return monthly !== undefined ? `${total} (${monthly} a month)` : total;
 }
 
 /**
@@ -764,6 +768,8 @@ export async function checkLayer2Submission(
     form: Layer2Form;
     shownPrice?: string;
     requester: OrderSubmission["requester"];
+    /** The ISO 4217 code the price is labelled with (PRICE_CURRENCY). */
+    currency: string;
     deadlineMs?: number;
   },
 ): Promise<Layer2Check> {
@@ -819,7 +825,7 @@ export async function checkLayer2Submission(
         ...(finite(price.value.result.basicMonthlyAmount)
           ? { monthly: price.value.result.basicMonthlyAmount }
           : {}),
-        text: priceText(price.value),
+        text: priceText(price.value, input.currency),
         ...termOf(body.duration, body.durationUnit),
       },
       requester: input.requester,

@@ -5,8 +5,9 @@
 
 import type { ApprovalRequest, ApprovalStatus } from "../approvals/index.js";
 import { type LoaKind, loaKind, nextLoaStep } from "../domain/loa.js";
+import { formatMoney } from "../domain/money.js";
 import { PORT_ORDER_TERMS, termWords } from "../domain/portTerms.js";
-import { formatMbps, formatMoney, formatSpeed } from "../domain/units.js";
+import { formatMbps, formatSpeed } from "../domain/units.js";
 import type { OrderSubmission } from "../orders/index.js";
 import { ORDER_KINDS } from "../orders/kinds.js";
 import type { CallOptions, Dcf, Port, PricingResult, ProviderApi } from "../provider/api.js";
@@ -517,15 +518,20 @@ function finite(x: unknown): number | undefined {
 
 /**
  * The price in words. `price` is the total for the term and `basicMonthlyAmount` monthly
- * (docs/provider/provider-notes.md); no currency comes back, so none is invented.
+ * (docs/provider/provider-notes.md); no currency comes back, so the configured one labels them.
  */
-export function portPriceText(result: PricingResult, term: Pick<PortTerm, "durationUnit">): string {
-  const total = finite(result.price);
-  const monthly = finite(result.basicMonthlyAmount) ?? finite(result.preAuthAmount);
+export function portPriceText(
+  result: PricingResult,
+  term: Pick<PortTerm, "durationUnit">,
+  currency: string,
+): string {
+  const total = formatMoney(result.price, currency);
+  const monthly =
+    formatMoney(result.basicMonthlyAmount, currency) ?? formatMoney(result.preAuthAmount, currency);
   if (total === undefined) return "The provider returned no price";
-  if (term.durationUnit === "m") return `${formatMoney(total)} a month, month to month`;
-  const perMonth = monthly !== undefined ? ` (${formatMoney(monthly)} a month)` : "";
-  return `${formatMoney(total)} for 1 year${perMonth}`;
+  if (term.durationUnit === "m") return `${total} a month, month to month`;
+  const perMonth = monthly !== undefined ? ` (${monthly} a month)` : "";
+  return `${total} for 1 year${perMonth}`;
 }
 
 /** The data center as the summary names it: "Equinix AM3 (equinix-am3)". */
@@ -542,6 +548,7 @@ export function dcfWords(dcf: Dcf): string {
 export function portOrderSubmission(
   checked: CheckedPortOrder,
   requester: { userId: string; channelId?: string },
+  currency: string,
 ): OrderSubmission {
   const { body, dcf, term, price } = checked;
   const total = finite(price.price);
@@ -575,7 +582,7 @@ export function portOrderSubmission(
     price: {
       ...(total !== undefined ? { total } : {}),
       ...(monthly !== undefined ? { monthly } : {}),
-      text: portPriceText(price, term),
+      text: portPriceText(price, term, currency),
       // "y" is 1 year; "m" is month to month, a commitment of one month at a time.
       termMonths: term.durationUnit === "y" ? 12 : 1,
     },

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { CONNECTION_BANDWIDTH_MAX_MBPS, CONNECTION_DURATION_UNITS } from "../domain/connections.js";
 import { DCF_SEARCH_MIN, isReady, offeredSpeeds } from "../domain/dcfs.js";
-import { type PortDurationUnit, type PortTerm, termText } from "../domain/portTerms.js";
+import type { PortDurationUnit, PortTerm } from "../domain/portTerms.js";
 import { isSet } from "../domain/timestamps.js";
 import { formatMbps, formatSpeed } from "../domain/units.js";
 import type {
@@ -269,22 +269,7 @@ export function parsePortPriceArgs(args: readonly string[]): PortPriceArgs {
   };
 }
 
-/** The inline command's words for a priced port, without `/connect`: the modal re-invokes it. */
-export function portPriceCommandText(input: {
-  dcf: string;
-  speedMbps: number;
-  term: Pick<PortTerm, "value" | "unit">;
-  includeCrossConnect?: boolean;
-}): string {
-  const dcf = /\s/.test(input.dcf) ? `"${input.dcf.replace(/"/g, "")}"` : input.dcf;
-  return [
-    "price port",
-    dcf,
-    formatSpeed(input.speedMbps),
-    termText(input.term),
-    ...(input.includeCrossConnect ? ["xc"] : []),
-  ].join(" ");
-}
+export { portPriceCommandText } from "../domain/portTerms.js";
 
 // ---------------------------------------------------------------------------------------------
 // Data centers

@@ -133,6 +133,13 @@ class RequestProblem extends Error {
   }
 }
 
+/**
+ * A value the field refuses ("not a whole number", an option not offered). It is the person's
+ * input being checked, as Slack's client does next to the field, not a bad request: the API
+ * answers it 200 with `{ok: false, fieldErrors}`, so the browser logs no failed request.
+ */
+class FieldProblem extends Error {}
+
 function parse<T>(schema: z.ZodType<T>, input: unknown): T {
   const result = schema.safeParse(input);
   if (!result.success) throw new RequestProblem(400, z.prettifyError(result.error));
@@ -328,7 +335,11 @@ export class PlaygroundApi {
         const query = typeof input === "object" && "query" in input ? input.query : String(input);
         suggestions = await this.driver().suggest(user, stored.view.id, actionId, blockId, query);
       }
-      value = stateValueFor(located, input, suggestions);
+      try {
+        value = stateValueFor(located, input, suggestions);
+      } catch (error) {
+        throw new FieldProblem(error instanceof Error ? error.message : String(error));
+      }
     }
     this.standin.workspace.enterValue(stored.view.id, blockId, actionId, value);
     this.version += 1;
@@ -339,13 +350,24 @@ export class PlaygroundApi {
     const input = parse(viewInputBody, body);
     this.person(input.user);
     const stored = this.openView(input.user, input.viewId);
-    const { located, value } = await this.enter(
-      input.user,
-      stored,
-      input.blockId,
-      input.actionId,
-      input.value as FieldInput | null,
-    );
+    let entered: Awaited<ReturnType<PlaygroundApi["enter"]>>;
+    try {
+      entered = await this.enter(
+        input.user,
+        stored,
+        input.blockId,
+        input.actionId,
+        input.value as FieldInput | null,
+      );
+    } catch (error) {
+      if (!(error instanceof FieldProblem)) throw error;
+      return {
+        ok: false as const,
+        error: error.message,
+        fieldErrors: { [input.blockId]: error.message },
+      };
+    }
+    const { located, value } = entered;
     if (located.dispatchAction) {
       await this.driver().modalSession(input.user, stored.view.id).dispatch(located, value);
     }
@@ -367,7 +389,8 @@ export class PlaygroundApi {
       }
     }
     if (Object.keys(fieldErrors).length > 0) {
-      throw new RequestProblem(400, "Some fields need a look.", fieldErrors);
+      // Answered, not refused: the page shows each under its field (see FieldProblem).
+      return { ok: false as const, error: "Some fields need a look.", fieldErrors };
     }
     const outcome = await this.driver().submitView(input.user, stored.view.id);
     return {

@@ -126,8 +126,10 @@ export class Playground {
    * stand-in, so the address printed at start-up is the bot's.
    */
   botRoutes(): CustomRoute[] {
-    const redirect: CustomRoute["handler"] = (_req, res) => {
-      res.writeHead(302, { location: this.url, "cache-control": "no-store" });
+    const redirect: CustomRoute["handler"] = (req, res) => {
+      // The query (`?user=U0APPROVE1`, `?channel=…`) is kept: it picks who the page acts as.
+      const query = new URL(req.url ?? "/", "http://bot").search;
+      res.writeHead(302, { location: `${this.url}${query}`, "cache-control": "no-store" });
       res.end();
     };
     return [

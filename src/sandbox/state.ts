@@ -39,6 +39,11 @@ export interface NewPortOrder {
   paymentType: string;
   isEdgePort: boolean;
   edgePayload: Record<string, unknown> | null;
+  /**
+   * Edge: the ordered offer's lead time in days, as its quote promised; the order is done that
+   * many days after approval, so the sandbox keeps the promise the message made.
+   */
+  leadTimeDays?: number;
 }
 
 export interface NewService {
@@ -132,7 +137,7 @@ export class SandboxState {
       paymentType: input.paymentType,
       createdAtMs: this.nowMs(),
       kind,
-      loaDays: loaDaysFor(kind, () => draw.next()),
+      loaDays: input.leadTimeDays ?? loaDaysFor(kind, () => draw.next()),
       isEdgePort: input.isEdgePort,
       edgePayload: input.edgePayload,
       requestSource: `${BRAND}_API`,

@@ -25,7 +25,7 @@ import type { Services } from "../services.js";
  * Wiring (src/bot.ts): `startJobs({ ..., quotes: edgeQuoteCallbacks(services), ... })`.
  */
 export function edgeQuoteCallbacks(
-  services: Pick<Services, "provider" | "logger" | "sandbox">,
+  services: Pick<Services, "provider" | "logger" | "sandbox" | "currency">,
 ): QuoteCallbacks<unknown> {
   const label = (blocks: KnownBlock[]) => capBlocks(withSandboxLabel(blocks, services.sandbox));
 
@@ -111,6 +111,7 @@ export function edgeQuoteCallbacks(
         quoteReadyMessage({
           quote,
           requestedBy: ctx.userId,
+          currency: services.currency,
           ...(request ? { request, ref: quoteRef(ctx.responseId, request) } : {}),
         }),
       );

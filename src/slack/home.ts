@@ -72,6 +72,7 @@ function homeSources(services: Services, client: WebClient): HomeSources {
       ).allowed,
     now: () => new Date(),
     sandbox: services.sandbox,
+    currency: services.currency,
   };
 }
 

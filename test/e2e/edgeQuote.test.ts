@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { formatMoney as moneyIn } from "../../src/domain/money.js";
 import type { StandinMessage } from "../../src/standin/types.js";
 import {
   EDGE_DISCOUNT_BLOCK,
@@ -7,7 +8,10 @@ import {
   EDGE_QUOTE_INPUTS,
 } from "../../views/edgeModals.js";
 import { EDGE_DRAFT_BUTTONS, EDGE_QUOTE_BUTTONS } from "../../views/edgeQuote.js";
-import { formatMoney } from "../../views/format.js";
+
+/** Amounts as the bot shows them: the harness sets no PRICE_CURRENCY, so USD. */
+const formatMoney = (amount: unknown) => moneyIn(amount, "USD") ?? "—";
+
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
 
 /**
@@ -120,15 +124,12 @@ describe("/connect edge quote", () => {
       expect(text).toContain(offer.vendor.name);
       expect(text).toContain(formatMoney(offer.monthlyPrice));
     }
-    for (const label of [
-      "Order",
-      "Apply discount code",
-      "Save as draft",
-      "Ask for a 10 Gbps offer",
-      "Contact support",
-    ]) {
+    for (const label of ["Order", "Apply discount code", "Save as draft", "Contact support"]) {
       expect(text).toContain(label);
     }
+    // A 1 Gbps quote does not push a 10 Gbps offer; the cheapest is said over the term.
+    expect(text).not.toContain("Ask for a 10 Gbps offer");
+    expect(text).toContain("Cheapest over the 12-month term");
     expect(text).toContain("Sandbox");
 
     // The thread root now says the quote is ready.
@@ -511,9 +512,10 @@ describe("/connect edge quote", () => {
 
   it("asks the provider for a 10 Gbps offer and contacts support", async () => {
     const address = "350 Fifth Avenue, New York";
+    // Asked for 10 Gbps: the quote offers the enquiry for a 10 Gbps offer.
     const { root, quote } = await requestQuote({
       Country: "United States",
-      Bandwidth: "1 Gbps",
+      Bandwidth: "10 Gbps",
       "Contract term": "12 months",
       Address: address,
     });
@@ -541,7 +543,7 @@ describe("/connect edge quote", () => {
     expect(select.body.bandwidth).toBe("10");
     expect(select.body.bandwidthUnit).toBe("Gbps");
     const enquiry = mine.find((e) => e.kind === "enquiry")!;
-    expect(enquiry.body.bandwidth).toBe("1");
+    expect(enquiry.body.bandwidth).toBe("10");
     expect(enquiry.body.bandwidthUnit).toBe("Gbps");
     expect((enquiry.body.country as { code?: string }).code).toBe("US");
   });

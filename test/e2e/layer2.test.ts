@@ -1,5 +1,6 @@
 import type { KnownBlock } from "@slack/types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatMoney as moneyIn } from "../../src/domain/money.js";
 import type { Port } from "../../src/provider/api.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
 import {
@@ -8,7 +9,10 @@ import {
   type StandinView,
   viewStateValues,
 } from "../../src/standin/index.js";
-import { formatMoney } from "../../views/format.js";
+
+/** Amounts as the bot shows them: the harness sets no PRICE_CURRENCY, so USD. */
+const formatMoney = (amount: unknown) => moneyIn(amount, "USD") ?? "—";
+
 import {
   LAYER2_ACTIONS,
   LAYER2_BLOCKS,

@@ -2,13 +2,17 @@
 // requests through the running bot, the sandbox as the provider, the stand-in as Slack. Prices
 // are compared with what the sandbox answers for the same input through ProviderApi.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatMoney as moneyIn } from "../../src/domain/money.js";
 import { portDcfId } from "../../src/flows/layer2.js";
 import type { Dcf, PricingResult } from "../../src/provider/api.js";
 import type { StandinEphemeral, ViewStateValue, ViewStateValues } from "../../src/standin/index.js";
-import { formatMoney } from "../../views/format.js";
 import { LAYER2_BLOCKS, LAYER2_VIEW } from "../../views/layer2Modal.js";
 import { ACTION_ORDER_THIS_L2, ACTION_ORDER_THIS_PORT } from "../../views/orderThis.js";
 import { PORT_ORDER_BLOCKS, PORT_ORDER_VIEW } from "../../views/portOrderModal.js";
+
+/** Amounts as the bot shows them: the harness sets no PRICE_CURRENCY, so USD. */
+const formatMoney = (amount: unknown) => moneyIn(amount, "USD") ?? "—";
+
 import { ACTION_PRICE_PICK_DCF } from "../../views/pricing.js";
 import {
   L2_PRICE_ACTIONS,
@@ -93,6 +97,10 @@ describe("/connect price, end to end", () => {
         `*Pre-authorisation (monthly)*\\n${formatMoney(expected.preAuthAmount)}`,
       );
       expect(text).toContain("/connect price port ironbridge-docklands-ld8 10G 1y");
+      // No PRICE_CURRENCY set: every amount carries USD, as a code, never a symbol.
+      expect(text).toContain(`${formatMoney(expected.price).replace(" USD", "")} USD`);
+      expect(text).toContain("Amounts are in USD");
+      expect(text).not.toMatch(/[$€£]/);
       expect(text).toContain("Share in channel");
       expect(text).toContain("Sandbox");
     });
@@ -318,7 +326,7 @@ describe("/connect price, end to end", () => {
         `*Pre-authorisation (monthly)*\\n${formatMoney(expected.preAuthAmount)}`,
       );
       expect(text).toContain(`*Cross connect*\\n${formatMoney(expected.crossConnectAmount)}`);
-      expect(text).toContain("Repeat: `/connect price port bluewater-park-royal 10G 1y`");
+      expect(text).toContain("Repeat: `/connect price port bluewater-park-royal 10G 1y xc`");
       expect(text).toContain("Share in channel");
       expect(text).toContain("Sandbox");
     });
@@ -613,5 +621,34 @@ describe("/connect price, end to end", () => {
         /^The provider can't price this connection: .*Layer 2 is not available.*Toronto/,
       );
     });
+  });
+});
+
+describe("/connect price with PRICE_CURRENCY set, end to end", () => {
+  let env: TestBot;
+  beforeAll(async () => {
+    env = await startTestBot({ env: { PRICE_CURRENCY: "eur" } });
+  });
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  it("labels the answer's amounts with the configured code", async () => {
+    const seen = new Set(env.standin.ephemerals(USER).map((m) => m.ts));
+    await env.connect("price port ironbridge-docklands-ld8 10G 1y");
+    const reply = await env.standin.waitForEphemeral(
+      USER,
+      (m) => !seen.has(m.ts) && m.text.includes("Port price"),
+    );
+    const dcf = (await env.bot.services.provider.listDcfs()).find(
+      (d) => d.username === "ironbridge-docklands-ld8",
+    );
+    const [expected] = await env.bot.services.provider.pricePorts([
+      { dcf: dcf!.id, speed: 10000, durationUnit: "y" },
+    ]);
+    const text = JSON.stringify(reply.blocks);
+    expect(text).toContain(`*Price (total for 1 year)*\\n${moneyIn(expected?.price, "EUR")}`);
+    expect(text).toContain("Amounts are in EUR");
+    expect(text).not.toContain("USD");
   });
 });

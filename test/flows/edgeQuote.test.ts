@@ -13,6 +13,8 @@ import {
   type EdgeOrderSource,
   EdgeTimeoutError,
   matchCountries,
+  offerPriceText,
+  offersTenGigEnquiry,
   otherOfferFields,
   quoteStatus,
   readBandwidths,
@@ -23,9 +25,11 @@ import {
   readTerms,
   refreshCountry,
   renameBody,
+  requestTermMonths,
   sourceFromDraft,
   takenPortNames,
   tenGigabitRequest,
+  termCost,
 } from "../../src/flows/edgeQuote.js";
 import type { DraftOrder, EdgePage, ProviderApi } from "../../src/provider/api.js";
 import { scanErrorWords } from "../support/plainWords.js";
@@ -331,8 +335,38 @@ describe("quote results", () => {
       formattedAddress: "Berlin",
       discountCode: "EDGE25",
     });
-    expect(cheapestOffer(quote.offers)?.key).toBe("b");
+    expect(cheapestOffer(quote.offers, 12)?.key).toBe("b");
     expect(readQuoteResult("r2", "garbage").offers).toEqual([]);
+  });
+
+  it("means cheapest over the term: a low monthly price with a large one-off charge loses", () => {
+    const offers = [
+      readOffer({ quoteKey: "low-monthly", monthlyPrice: 900, nonRecurringPrice: 5000 }, 0),
+      readOffer({ quoteKey: "low-total", monthlyPrice: 1000, nonRecurringPrice: 500 }, 1),
+    ];
+    // 12 months: 900 × 12 + 5,000 = 15,800 against 1,000 × 12 + 500 = 12,500.
+    expect(termCost(offers[0]!, 12)).toBe(15_800);
+    expect(cheapestOffer(offers, 12)?.key).toBe("low-total");
+    // Over 60 months the monthly saving outweighs the one-off charge.
+    expect(cheapestOffer(offers, 60)?.key).toBe("low-monthly");
+    // The provider's own total wins over the computed one.
+    expect(termCost(readOffer({ monthlyPrice: 1, totalContractPrice: 99 }, 0), 12)).toBe(99);
+    expect(requestTermMonths({ ...REQUEST, "contract-term": "2", contractTermUnit: "year" })).toBe(
+      24,
+    );
+  });
+
+  it("labels every amount with the offer's own currency, else the configured one", () => {
+    const offer = readOffer({ monthlyPrice: 1234, nonRecurringPrice: 500 }, 0);
+    expect(offerPriceText(offer, "EUR")).toBe("1,234.00 EUR per month + 500.00 EUR one-off");
+    const inYen = readOffer({ monthlyPrice: 1234, currency: "JPY" }, 0);
+    expect(offerPriceText(inYen, "USD")).toBe("1,234 JPY per month");
+  });
+
+  it("offers the 10 Gbps enquiry only on a quote asked for 10 Gbps", () => {
+    expect(offersTenGigEnquiry({ ...REQUEST, bandwidth: "1", bandwidthUnit: "Gbps" })).toBe(false);
+    expect(offersTenGigEnquiry({ ...REQUEST, bandwidth: "10", bandwidthUnit: "Gbps" })).toBe(true);
+    expect(offersTenGigEnquiry(undefined)).toBe(false);
   });
 
   it("checks a discount code before asking the provider", () => {
@@ -430,6 +464,7 @@ describe("buildEdgeOrder", () => {
     takenNames: new Set(["existing-port"]),
     identity: { companyUsername: "acme-networks" },
     requester: { userId: "U0REQUEST1", channelId: "C0GENERAL1" },
+    currency: "USD",
   };
 
   it("says every problem in a network engineer's words: no API field paths, no rule numbers", async () => {

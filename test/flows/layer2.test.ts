@@ -292,6 +292,7 @@ describe("the layer 2 flow", () => {
           const check = await checkLayer2Submission(deps(fakeProvider()), {
             form,
             requester: REQUESTER,
+            currency: "USD",
           });
           return check.kind === "invalid" ? check.errors : undefined;
         });
@@ -306,6 +307,7 @@ describe("the layer 2 flow", () => {
         form,
         shownPrice: await shownKey(form),
         requester: REQUESTER,
+        currency: "USD",
       });
       expect(check.kind).toBe("ready");
       if (check.kind !== "ready") return;
@@ -348,7 +350,7 @@ describe("the layer 2 flow", () => {
       expect(submission.price).toEqual({
         total: 6870,
         monthly: 572.5,
-        text: "6,870.00 for 12 months (572.50 a month)",
+        text: "6,870.00 USD for 12 months (572.50 USD a month)",
         termMonths: 12,
       });
     });
@@ -359,6 +361,7 @@ describe("the layer 2 flow", () => {
         form,
         shownPrice: await shownKey(form),
         requester: REQUESTER,
+        currency: "USD",
       });
       if (check.kind !== "ready") throw new Error(JSON.stringify(check));
       expect(check.submission.call.body).toEqual({
@@ -388,6 +391,7 @@ describe("the layer 2 flow", () => {
         form,
         shownPrice: await shownKey(form),
         requester: REQUESTER,
+        currency: "USD",
       });
       if (check.kind !== "ready") throw new Error(JSON.stringify(check));
       const labels = check.submission.summary.map((l) => l.label);
@@ -401,6 +405,7 @@ describe("the layer 2 flow", () => {
           form,
           ...(shownPrice ? { shownPrice } : {}),
           requester: REQUESTER,
+          currency: "USD",
         });
         expect(check.kind).toBe("review");
         if (check.kind === "review") expect(check.data.price?.ok).toBe(true);
@@ -411,6 +416,7 @@ describe("the layer 2 flow", () => {
       const check = await checkLayer2Submission(deps(fakeProvider()), {
         form: portToPort({ bandwidth: "300", name: "existing-connection" }),
         requester: REQUESTER,
+        currency: "USD",
       });
       expect(check.kind).toBe("invalid");
       if (check.kind !== "invalid") return;
@@ -423,6 +429,7 @@ describe("the layer 2 flow", () => {
       const over = await checkLayer2Submission(deps(fakeProvider()), {
         form: portToPort({ destPort: source.id, bandwidth: "7501", name: "pending-name" }),
         requester: REQUESTER,
+        currency: "USD",
       });
       if (over.kind !== "invalid") throw new Error("expected errors");
       expect(over.errors.bandwidth).toBe(
@@ -444,6 +451,7 @@ describe("the layer 2 flow", () => {
           sourcePort: theirs.id,
         }),
         requester: REQUESTER,
+        currency: "USD",
       });
       if (check.kind !== "invalid") throw new Error("expected errors");
       expect(check.errors.mode).toBe("Choose port-to-port or business-to-business");
@@ -459,6 +467,7 @@ describe("the layer 2 flow", () => {
       const check = await checkLayer2Submission(deps(fakeProvider()), {
         form: b2b({ destDcf: "dcf-yyz-1", destRegion: "r-na", destCompany: "<@U123>" }),
         requester: REQUESTER,
+        currency: "USD",
       });
       if (check.kind !== "invalid") throw new Error("expected errors");
       expect(check.errors.destDcf).toBe("Pick a data center in Amsterdam from the list");
@@ -479,7 +488,7 @@ describe("the layer 2 flow", () => {
             },
           }),
         ),
-        { form: portToPort(), requester: REQUESTER },
+        { form: portToPort(), requester: REQUESTER, currency: "USD" },
       );
       if (check.kind !== "invalid") throw new Error("expected errors");
       expect(check.errors.destPort).toContain("No price for this connection");
@@ -490,7 +499,7 @@ describe("the layer 2 flow", () => {
       const started = Date.now();
       const check = await checkLayer2Submission(
         deps(fakeProvider({ listPorts: () => new Promise<Port[]>(() => {}) })),
-        { form: portToPort(), requester: REQUESTER, deadlineMs: 100 },
+        { form: portToPort(), requester: REQUESTER, currency: "USD", deadlineMs: 100 },
       );
       expect(Date.now() - started).toBeLessThan(1000);
       expect(check).toEqual({

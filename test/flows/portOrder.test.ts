@@ -406,10 +406,11 @@ describe("portOrderSubmission", () => {
   };
 
   it("carries every field in words, the exact call, the name to find it by and the price", () => {
-    const submission = portOrderSubmission(checked, {
-      userId: "U0REQUEST1",
-      channelId: "C0GENERAL1",
-    });
+    const submission = portOrderSubmission(
+      checked,
+      { userId: "U0REQUEST1", channelId: "C0GENERAL1" },
+      "USD",
+    );
     expect(submission).toEqual({
       kind: "port",
       title: "ams-core-9",
@@ -430,7 +431,7 @@ describe("portOrderSubmission", () => {
       price: {
         total: 14400,
         monthly: 1200,
-        text: "14,400.00 for 1 year (1,200.00 a month)",
+        text: "14,400.00 USD for 1 year (1,200.00 USD a month)",
         termMonths: 12,
       },
       requester: { userId: "U0REQUEST1", channelId: "C0GENERAL1" },
@@ -442,11 +443,11 @@ describe("portOrderSubmission", () => {
   });
 
   it("words the price for month to month, and says when there is none", () => {
-    expect(portPriceText({ price: 1100, basicMonthlyAmount: 1100 }, MONTH)).toBe(
-      "1,100.00 a month, month to month",
+    expect(portPriceText({ price: 1100, basicMonthlyAmount: 1100 }, MONTH, "EUR")).toBe(
+      "1,100.00 EUR a month, month to month",
     );
-    expect(portPriceText({}, YEAR)).toBe("The provider returned no price");
-    const noPrice = portOrderSubmission({ ...checked, price: {} }, { userId: "U0REQUEST1" });
+    expect(portPriceText({}, YEAR, "USD")).toBe("The provider returned no price");
+    const noPrice = portOrderSubmission({ ...checked, price: {} }, { userId: "U0REQUEST1" }, "USD");
     expect(noPrice.price).toEqual({ text: "The provider returned no price", termMonths: 12 });
     expect(noPrice.requester).toEqual({ userId: "U0REQUEST1" });
   });

@@ -73,6 +73,9 @@ describe("npm start's playground: the bot in Chromium", () => {
     expect(response.headers.get("location")).toBe(`${bot.standin?.url}/playground`);
     const root = await fetch(`${bot.url}/`, { redirect: "manual" });
     expect(root.headers.get("location")).toBe(`${bot.standin?.url}/playground`);
+    // ?user= picks the person and survives the redirect.
+    const asAlex = await fetch(`${bot.url}/playground?user=U0APPROVE1`, { redirect: "manual" });
+    expect(asAlex.headers.get("location")).toBe(`${bot.standin?.url}/playground?user=U0APPROVE1`);
     await page.goto(bot.playgroundUrl ?? "");
     expect(page.url()).toBe(`${bot.standin?.url}/playground`);
     await page.locator("#banner", { hasText: "Nothing is really ordered" }).waitFor();
@@ -158,4 +161,91 @@ describe("npm start's playground: the bot in Chromium", () => {
     await page.selectOption("#user", STANDIN_IDS.requester);
     await page.locator("#you", { hasText: "Rita Requester" }).waitFor();
   });
+
+  it("closes a dialog left open when the page is loaded again", async () => {
+    await command("/connect price port");
+    await modal().locator("#modal-title", { hasText: "Price a port" }).waitFor();
+    await page.reload();
+    await page.locator("#you", { hasText: "Rita Requester" }).waitFor();
+    await page.locator("#messages .message").first().waitFor();
+    await expect.poll(() => bot.standin?.modalStack(STANDIN_IDS.requester).length).toBe(0);
+    expect(await modal().count()).toBe(0);
+  });
+
+  it("renders the emoji shortcodes of the bot's messages, not their text", async () => {
+    await command("/connect help");
+    await ephemeral("Track and approve").waitFor();
+    const text = (await page.locator("#messages").textContent()) ?? "";
+    expect(text).not.toMatch(/:[a-z][a-z0-9_+-]*:/);
+  });
+
+  it("works at 420 px (the sidebar collapses behind a menu button) and at 1024 px", async () => {
+    const overflow = () =>
+      page.evaluate<number>("document.documentElement.scrollWidth - window.innerWidth");
+    try {
+      await page.setViewportSize({ width: 420, height: 800 });
+      expect(await page.locator(".sidebar").isVisible()).toBe(false);
+      expect(await overflow()).toBeLessThanOrEqual(0);
+      await command("/connect whoami");
+      await ephemeral("Who the bot acts as").waitFor();
+      await page.click("#menu-toggle");
+      await page.locator(".sidebar").waitFor({ state: "visible" });
+      await page.click("#channels .channel-link >> text=network-approvals");
+      await page.locator("#channel-name", { hasText: "#network-approvals" }).waitFor();
+      expect(await page.locator(".sidebar").isVisible()).toBe(false);
+      await page.click("#menu-toggle");
+      await page.click("#channels .channel-link >> text=general");
+      await page.locator("#channel-name", { hasText: "#general" }).waitFor();
+
+      await page.setViewportSize({ width: 1024, height: 768 });
+      expect(await page.locator(".sidebar").isVisible()).toBe(true);
+      expect(await page.locator("#menu-toggle").isVisible()).toBe(false);
+      expect(await overflow()).toBeLessThanOrEqual(0);
+    } finally {
+      await page.setViewportSize(VIEWPORT);
+    }
+  });
+
+  it("runs every example help shows, once each, and each is answered visibly", async () => {
+    await command("/connect help");
+    const help = ephemeral("Track and approve");
+    await help.waitFor();
+    // Help's examples come from the sandbox's data (src/flows/helpExamples.ts): run them as shown.
+    // Syntax lines (`/connect dcf [text]`, `<portId>`, `a | b`) are not examples.
+    const examples = [
+      ...new Set(
+        (await help.locator("code").allTextContents()).filter(
+          (t) => t.startsWith("/connect ") && !/[[<|]/.test(t),
+        ),
+      ),
+    ];
+    expect(examples.length).toBeGreaterThanOrEqual(10);
+    const failures =
+      /No data center matches|No port with id|No port order with id|Usage:|I don't know|Something went wrong/;
+    for (const example of examples) {
+      const before = await page.locator("#messages .message").count();
+      await command(example);
+      await expect
+        .poll(
+          async () =>
+            (await modal().count()) > 0 ||
+            (await page.locator("#messages .message").count()) > before,
+          { timeout: 15_000, message: example },
+        )
+        .toBe(true);
+      if ((await modal().count()) > 0) {
+        const title = modal().locator("#modal-title");
+        expect(await title.isVisible(), example).toBe(true);
+        expect(((await title.textContent()) ?? "").trim(), example).not.toBe("");
+        await modal().locator(".modal-footer button", { hasText: "Cancel" }).click();
+        await modal().waitFor({ state: "detached" });
+      } else {
+        const answer = page.locator("#messages .message").last();
+        expect(await answer.isVisible(), example).toBe(true);
+        const words = ((await answer.locator(".blocks").first().textContent()) ?? "").trim();
+        expect(words, example).not.toBe("");
+        expect(words, example).not.toMatch(failures);
+      }
+    }
+  }, 180_000);
 });

@@ -1,5 +1,8 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
+  emojiFor,
   emojify,
   formatSlackDate,
   isSafeUrl,
@@ -135,5 +138,38 @@ describe("mrkdwn as the playground page reads it", () => {
     expect(formatSlackDate(1700000000, "{nonsense}", "the fallback", "UTC")).toBe("the fallback");
     expect(formatSlackDate(Number.NaN, "{date}", "the fallback", "UTC")).toBe("the fallback");
     expect(formatSlackDate(1700000000, "{date}", "the fallback", "Not/AZone")).toBe("the fallback");
+  });
+});
+
+/**
+ * Every `:shortcode:` the bot writes into a message: in views/ (where all text reaching Slack is
+ * built) and src/, a shortcode stands after a quote, a backtick or a space and before a space.
+ * Redis key fragments such as `…:again:…` stand between other characters and are not matched.
+ */
+function shortcodesTheBotWrites(): string[] {
+  const found = new Set<string>();
+  const scan = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) scan(path);
+      else if (entry.name.endsWith(".ts")) {
+        const text = readFileSync(path, "utf8");
+        for (const m of text.matchAll(/(?<=["'`(\s]):([a-z][a-z0-9_+-]*):(?=\s)/g)) {
+          found.add(m[1]!);
+        }
+      }
+    }
+  };
+  scan("views");
+  scan("src");
+  return [...found].sort();
+}
+
+describe("emoji the bot uses", () => {
+  it("renders every shortcode used in the bot's messages", () => {
+    const used = shortcodesTheBotWrites();
+    // The scan finds the known ones (a broken scan would pass vacuously).
+    expect(used).toEqual(expect.arrayContaining(["email", "telephone_receiver", "warning"]));
+    expect(used.filter((name) => emojiFor(name) === undefined)).toEqual([]);
   });
 });

@@ -179,6 +179,22 @@ describe("npm start's playground: ordering a port, approving it, watching the th
     expect(await request().locator(".mention").first().textContent()).toBe("@Rita Requester");
     await screenshot("playground-order-approval.png");
 
+    // Reject asks first, with a red (danger) confirm button; Cancel changes nothing.
+    await request().locator("button", { hasText: "Reject" }).click();
+    const dialog = page.locator(".modal.confirm");
+    await dialog.waitFor();
+    const confirm = dialog.locator(".modal-footer button", { hasText: "Reject" });
+    expect(await confirm.getAttribute("class")).toContain("danger");
+    const red = await page.evaluate<string>(
+      'getComputedStyle(document.querySelector(".modal.confirm .modal-footer .btn.danger")).backgroundColor',
+    );
+    const [r = 0, g = 0, b = 0] = (red.match(/\d+/g) ?? []).map(Number);
+    expect(r).toBeGreaterThan(150);
+    expect(r).toBeGreaterThan(g + 60);
+    expect(r).toBeGreaterThan(b + 60);
+    await dialog.locator(".modal-footer button", { hasText: "Cancel" }).click();
+    await dialog.waitFor({ state: "detached" });
+
     const before = await portOrderCalls();
     await request().locator("button", { hasText: "Approve" }).click();
     // The request is updated in place: no buttons once decided.
@@ -220,6 +236,15 @@ describe("npm start's playground: ordering a port, approving it, watching the th
     expect(text).not.toContain("Next: the LOA");
     expect(text).toContain("The LOA step is complete");
     expect(await bot.jobs.tracker.list()).toEqual([]);
+    // Every relative time is measured on the sandbox's clock: none reads as in the future.
+    const everything = (await page.locator("body").textContent()) ?? "";
+    const future =
+      /.{0,60}\bin (about |over |almost |less than )?(a|an|\d+) (second|minute|hour|day|week|month|year)s?\b/gi;
+    // "The LOA is available in about 24 hours" is the LOA rule, a duration, not a time.
+    const times = (everything.match(future) ?? []).filter(
+      (m) => !/LOA is (available|ready) in/.test(m),
+    );
+    expect(times).toEqual([]);
     await screenshot("playground-order-thread.png");
   });
 });

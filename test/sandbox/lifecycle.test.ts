@@ -189,6 +189,26 @@ describe("sandbox lifecycles", () => {
     expect(after.body.data.map((i: Loose) => i.objectType)).toEqual(["ORDER"]);
   });
 
+  it("finishes an Edge order when its offer's lead time said, not sooner", async () => {
+    const order = await call<Loose>(
+      sandbox.url,
+      "POST",
+      `/api/company/${company}/ports/edge-orders`,
+      {
+        body: {
+          name: "edge-lead-time",
+          speed: "500",
+          edgePayload: { price: { leadTimeDays: 30 } },
+        },
+      },
+    );
+    expect(order.status).toBe(200);
+    sandbox.clock.advance(29 * DAY);
+    expect((await readOrder(order.body.id)).status).not.toBe("done");
+    sandbox.clock.advance(DAY + 5 * HOUR);
+    expect((await readOrder(order.body.id)).status).toBe("done");
+  });
+
   it("expires a draft after 30 days of sandbox time", async () => {
     const created = await call<Loose>(sandbox.url, "POST", "/v2/api/draft/orders", {
       body: { name: "old", speed: 200, edgePayload: {} },

@@ -534,7 +534,12 @@ const VIEW_CASES: Record<string, Case> = {
   },
   edgeDiscountModal: (h) => edgeModals.edgeDiscountModal({ quote: quoteRefOf(h) } as never),
   edgeOrderModal: (h) =>
-    edgeModals.edgeOrderModal({ source: edgeSource(h), metadata: {}, speedMbps: 1000 }),
+    edgeModals.edgeOrderModal({
+      currency: "USD",
+      source: edgeSource(h),
+      metadata: {},
+      speedMbps: 1000,
+    }),
   renameDraftModal: (h) => edgeModals.renameDraftModal({ draft: { id: h, name: h }, metadata: {} }),
   // views/edgeQuote.ts
   quoteRequestedMessage: (h) =>
@@ -552,9 +557,10 @@ const VIEW_CASES: Record<string, Case> = {
         outcome,
       }),
     ),
-  quoteActionsBlock: (h) => edgeQuote.quoteActionsBlock(quoteRefOf(h), true),
+  quoteActionsBlock: (h) => edgeQuote.quoteActionsBlock(quoteRefOf(h), true, true),
   quoteReadyMessage: (h) =>
     edgeQuote.quoteReadyMessage({
+      currency: "USD",
       quote: quoteOf(h, h),
       request: poison(edgeRequest, h, keep()),
       requestedBy: REQUESTER,
@@ -650,7 +656,7 @@ const VIEW_CASES: Record<string, Case> = {
         destination: { ok: true, value: port(h) },
         price: { ok: true, value: layer2Quote(h) },
       },
-      { metadata: { channelId: GENERAL }, sandbox: true, review: true },
+      { metadata: { channelId: GENERAL }, sandbox: true, currency: "USD", review: true },
     ),
     layer2Modal.layer2Modal(
       {
@@ -660,7 +666,7 @@ const VIEW_CASES: Record<string, Case> = {
         metros: { ok: false, problem: h } as never,
         price: { ok: false, problem: h } as never,
       },
-      { metadata: {}, sandbox: false },
+      { metadata: {}, sandbox: false, currency: "USD" },
     ),
   ],
   orderLoadingModal: (h) => layer2Modal.orderLoadingModal("cb", h, h, true),
@@ -678,20 +684,24 @@ const VIEW_CASES: Record<string, Case> = {
   dcfLine: (h) => portOrderModal.dcfLine(poison(dcfOnNet, h, keep())),
   loaBlock: (h) => portOrderModal.loaBlock({ kind: "off-net", text: h }),
   priceBlock: (h) => [
-    portOrderModal.priceBlock({ price: { kind: "unavailable", message: h } }),
-    portOrderModal.priceBlock({
-      price: {
-        kind: "priced",
-        speedMbps: 1000,
-        term,
-        result: poison(portPriceResult, h, keep()),
+    portOrderModal.priceBlock({ price: { kind: "unavailable", message: h } }, "USD"),
+    portOrderModal.priceBlock(
+      {
+        price: {
+          kind: "priced",
+          speedMbps: 1000,
+          term,
+          result: poison(portPriceResult, h, keep()),
+        },
       },
-    }),
+      "USD",
+    ),
   ],
   portOrderModal: (h) => [
     portOrderModal.portOrderModal({
       metadata: {},
       sandbox: true,
+      currency: "USD",
       preview: {
         chosen: { dcf: poison(dcfOnNet, h, keep()) },
         loa: loaPathOf(poison(dcfOffNet, h, keep())),
@@ -703,6 +713,7 @@ const VIEW_CASES: Record<string, Case> = {
     portOrderModal.portOrderModal({
       metadata: {},
       sandbox: false,
+      currency: "USD",
       preview: { chosen: { problem: h } },
     }),
   ],
@@ -735,9 +746,10 @@ const VIEW_CASES: Record<string, Case> = {
     pricing.portPriceView(
       { dcf: { name: h, username: h }, speedMbps: 1000, term: { value: 12, unit: h } },
       poison(portPriceResult, h, keep()),
+      "USD",
     ),
   factorValue: (h) =>
-    pricing.factorValue(poison({ name: "x", value: 1, unit: "u" }, h, keep()) as never, h),
+    pricing.factorValue(poison({ name: "x", value: 1, unit: "u" }, h, keep()) as never, "USD", h),
   regionRate: (h) => pricing.regionRate(poison({ name: "x", rate: 1 }, h, keep()) as never),
   connectionPriceView: (h) =>
     pricing.connectionPriceView(
@@ -749,6 +761,7 @@ const VIEW_CASES: Record<string, Case> = {
         term: { value: 12, unit: h },
       },
       poison(connectionPriceResult, h, keep()),
+      "USD",
     ),
   priceChoicesView: (h) =>
     pricing.priceChoicesView(h, poison([dcfOnNet, dcfOffNet], h, keep()), {

@@ -219,7 +219,7 @@ describe("edgeOrderModal", () => {
   const source: EdgeOrderSource = { request, responseId: "r1", offers };
 
   it("shows each offer with its price, preselects the cheapest and asks for a port name", () => {
-    const view = edgeOrderModal({ source, metadata: {}, speedMbps: 1000 });
+    const view = edgeOrderModal({ currency: "USD", source, metadata: {}, speedMbps: 1000 });
     expectValid(view);
     expect(view.submit?.text).toBe("Request approval");
     expect(inputLabels(view.blocks as never)).toEqual(["Offer", "Port name"]);
@@ -230,8 +230,8 @@ describe("edgeOrderModal", () => {
     };
     expect(offer.type).toBe("radio_buttons");
     expect(offer.options.map((o) => o.text.text)).toEqual([
-      "Pricey — 300.00 per month",
-      "Cheap — 200.00 per month",
+      "Pricey — 300.00 USD per month",
+      "Cheap — 200.00 USD per month",
     ]);
     expect(offer.initial_option?.value).toBe("k2");
     const text = JSON.stringify(view.blocks);
@@ -244,6 +244,7 @@ describe("edgeOrderModal", () => {
       readOffer({ quoteKey: `k${i}`, monthlyPrice: 100 + i }, i),
     );
     const view = edgeOrderModal({
+      currency: "USD",
       source: { ...source, offers: many, draft: { id: "d1", name: "Berlin draft" } },
       metadata: { draftId: "d1" },
     });
@@ -254,7 +255,11 @@ describe("edgeOrderModal", () => {
   });
 
   it("explains a quote without offers", () => {
-    const view = edgeOrderModal({ source: { ...source, offers: [] }, metadata: {} });
+    const view = edgeOrderModal({
+      currency: "USD",
+      source: { ...source, offers: [] },
+      metadata: {},
+    });
     expectValid(view);
     expect(view.submit).toBeUndefined();
   });

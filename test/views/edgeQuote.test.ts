@@ -85,6 +85,7 @@ describe("quoteReadyMessage", () => {
   it("shows every offer with its prices and the buttons that act on the quote", () => {
     const quote = readQuoteResult("r1", { status: "COMPLETED", data: [item(1), item(2)] });
     const message = quoteReadyMessage({
+      currency: "USD",
       quote,
       request,
       requestedBy: "U0REQUEST1",
@@ -94,9 +95,10 @@ describe("quoteReadyMessage", () => {
     for (const shown of [
       "Vendor 1",
       "Vendor 2",
-      "1,001.00",
-      "1,002.00",
-      "500.00",
+      "1,001.00 USD",
+      "1,002.00 USD",
+      "500.00 USD",
+      "Cheapest over the 12-month term: Vendor 1, 12,512.00 USD in total (the provider's total for the term)",
       "12 months",
       "lead time about 30 days",
       "Singapore",
@@ -106,14 +108,14 @@ describe("quoteReadyMessage", () => {
       expect(text).toContain(shown);
     }
     expect(message.text).toBe(
-      "Edge quote ready: Singapore · 1 Gbps · 12 months: 2 offers from 1,001.00 per month",
+      "Edge quote ready: Singapore · 1 Gbps · 12 months: 2 offers · Cheapest over the 12-month term: Vendor 1, 12,512.00 USD in total (the provider's total for the term)",
     );
     const actions = buttons(message.blocks);
+    // A 1 Gbps quote does not offer "Ask for a 10 Gbps offer".
     expect(actions.map((b) => b.action_id)).toEqual([
       EDGE_QUOTE_BUTTONS.order,
       EDGE_QUOTE_BUTTONS.discount,
       EDGE_QUOTE_BUTTONS.saveDraft,
-      EDGE_QUOTE_BUTTONS.tenGig,
       EDGE_QUOTE_BUTTONS.support,
     ]);
     for (const b of actions) expect(parseQuoteRef(b.value)?.responseId).toBe("r1");
@@ -128,13 +130,14 @@ describe("quoteReadyMessage", () => {
       "NETSAVE10",
     );
     const message = quoteReadyMessage({
+      currency: "USD",
       quote,
       request,
       requestedBy: "U1",
       ref: quoteRef("r1", request, "NETSAVE10"),
     });
     const text = readable(message.blocks);
-    expect(text).toContain("~1,000.00~ *900.00* per month");
+    expect(text).toContain("~1,000.00 USD~ *900.00 USD* per month");
     expect(text).toContain("discount code `NETSAVE10` applied");
     expect(message.text).toMatch(/^Edge quote with NETSAVE10/);
     expect(parseQuoteRef(buttons(message.blocks)[0]?.value)?.discountCode).toBe("NETSAVE10");
@@ -144,7 +147,7 @@ describe("quoteReadyMessage", () => {
     const quote = readQuoteResult("r1", {
       data: [{ supplier: "<!channel> Evil & Co", mrc: 10, region: "<b>APAC</b>" }],
     });
-    const message = quoteReadyMessage({ quote, request, requestedBy: "U1" });
+    const message = quoteReadyMessage({ currency: "USD", quote, request, requestedBy: "U1" });
     const text = readable(message.blocks);
     expect(text).toContain("&lt;!channel&gt; Evil &amp; Co");
     expect(text).toContain("region: &lt;b&gt;APAC&lt;/b&gt;");
@@ -155,17 +158,54 @@ describe("quoteReadyMessage", () => {
 
   it("says when there are no offers, offering only the enquiries", () => {
     const quote = readQuoteResult("r1", { status: "COMPLETED", data: [] });
+    const tenGig = { ...request, bandwidth: "10" };
     const message = quoteReadyMessage({
+      currency: "USD",
+      quote,
+      request: tenGig,
+      requestedBy: "U1",
+      ref: quoteRef("r1", tenGig),
+    });
+    expect(readable(message.blocks)).toContain("returned no offers");
+    expect(readable(message.blocks)).toContain("ask for a 10 Gbps offer");
+    expect(buttons(message.blocks).map((b) => b.action_id)).toEqual([
+      EDGE_QUOTE_BUTTONS.tenGig,
+      EDGE_QUOTE_BUTTONS.support,
+    ]);
+    // At 1 Gbps only support is offered.
+    const oneGig = quoteReadyMessage({
+      currency: "USD",
       quote,
       request,
       requestedBy: "U1",
       ref: quoteRef("r1", request),
     });
-    expect(readable(message.blocks)).toContain("returned no offers");
-    expect(buttons(message.blocks).map((b) => b.action_id)).toEqual([
-      EDGE_QUOTE_BUTTONS.tenGig,
-      EDGE_QUOTE_BUTTONS.support,
-    ]);
+    expect(readable(oneGig.blocks)).not.toContain("10 Gbps");
+    expect(buttons(oneGig.blocks).map((b) => b.action_id)).toEqual([EDGE_QUOTE_BUTTONS.support]);
+  });
+
+  it("says which offer is cheapest over the term, counting the one-off charge", () => {
+    const quote = readQuoteResult("r1", {
+      status: "COMPLETED",
+      data: [
+        {
+          quoteKey: "a",
+          vendor: { name: "Low monthly" },
+          monthlyPrice: 900,
+          nonRecurringPrice: 5000,
+        },
+        {
+          quoteKey: "b",
+          vendor: { name: "Low total" },
+          monthlyPrice: 1000,
+          nonRecurringPrice: 500,
+        },
+      ],
+    });
+    const message = quoteReadyMessage({ currency: "EUR", quote, request, requestedBy: "U1" });
+    expect(readable(message.blocks)).toContain(
+      "Cheapest over the 12-month term: Low total, 12,500.00 EUR in total (monthly price × 12 months + one-off charge)",
+    );
   });
 
   it("stays within Slack's limits with many long offers", () => {
@@ -174,6 +214,7 @@ describe("quoteReadyMessage", () => {
     );
     const quote = readQuoteResult("r1", { status: "COMPLETED", data });
     const message = quoteReadyMessage({
+      currency: "USD",
       quote,
       request,
       requestedBy: "U1",

@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import {
   code,
   formatMbps,
-  formatMoney,
   formatSpeed,
   formatTerm,
   loaStatusText,
@@ -28,16 +27,6 @@ describe("formatSpeed", () => {
     expect(formatSpeed(null)).toBe("—");
     expect(formatSpeed(Number.NaN)).toBe("—");
     expect(formatSpeed(-1)).toBe("—");
-  });
-});
-
-describe("formatMoney", () => {
-  it("formats amounts with two decimals and no invented currency", () => {
-    expect(formatMoney(1234.5)).toBe("1,234.50");
-    expect(formatMoney(0)).toBe("0.00");
-    expect(formatMoney(1_000_000)).toBe("1,000,000.00");
-    expect(formatMoney(undefined)).toBe("—");
-    expect(formatMoney(null)).toBe("—");
   });
 });
 

@@ -117,7 +117,11 @@ function expectSlackAccepts(view: ModalView) {
 
 describe("layer2Modal", () => {
   it("starts as port-to-port with the person's own ports, labelled as people expect", () => {
-    const view = layer2Modal(data(), { metadata: { channelId: "C0GENERAL1" }, sandbox: false });
+    const view = layer2Modal(data(), {
+      metadata: { channelId: "C0GENERAL1" },
+      sandbox: false,
+      currency: "USD",
+    });
     expectSlackAccepts(view);
     expect(view.callback_id).toBe(LAYER2_VIEW);
     expect(view.submit?.text).toBe("Request approval");
@@ -158,7 +162,7 @@ describe("layer2Modal", () => {
           mode: "business-to-business",
         },
       ),
-      { metadata: {}, sandbox: false },
+      { metadata: {}, sandbox: false, currency: "USD" },
     );
     const dispatching = blocksOf(view)
       .filter((b): b is InputBlock => b.type === "input" && b.dispatch_action === true)
@@ -195,7 +199,7 @@ describe("layer2Modal", () => {
           destPort: theirs.id,
         },
       ),
-      { metadata: {}, sandbox: true },
+      { metadata: {}, sandbox: true, currency: "USD" },
     );
     expectSlackAccepts(view);
     const details = readable([block(view, LAYER2_DEST_DETAILS_BLOCK)!]);
@@ -215,6 +219,7 @@ describe("layer2Modal", () => {
     const view = layer2Modal(data({ destination: { ok: true, value: mine } }), {
       metadata: {},
       sandbox: false,
+      currency: "USD",
     });
     const details = readable([block(view, LAYER2_DEST_DETAILS_BLOCK)!]);
     expect(details).toContain("acme-networks");
@@ -224,7 +229,7 @@ describe("layer2Modal", () => {
   it("says plainly when the destination id is unknown", () => {
     const view = layer2Modal(
       data({ destination: { ok: false, problem: "No port has the id ffff." } }),
-      { metadata: {}, sandbox: false },
+      { metadata: {}, sandbox: false, currency: "USD" },
     );
     expect(readable([block(view, LAYER2_DEST_DETAILS_BLOCK)!])).toContain(
       "No port has the id ffff.",
@@ -243,7 +248,7 @@ describe("layer2Modal", () => {
         },
         { mode: "business-to-business", destMetro: layer2Metro.id },
       ),
-      { metadata: {}, sandbox: false },
+      { metadata: {}, sandbox: false, currency: "USD" },
     );
     expectSlackAccepts(view);
     expect(inputLabels(view.blocks as ViewOutput["blocks"])).toEqual([
@@ -282,7 +287,7 @@ describe("layer2Modal", () => {
         { metros: { ok: true, value: { layer2: [layer2Metro], without: [] } } },
         { mode: "business-to-business" },
       ),
-      { metadata: {}, sandbox: false },
+      { metadata: {}, sandbox: false, currency: "USD" },
     );
     expect(block(view, LAYER2_BLOCKS.destDcf)).toBeUndefined();
     expect(text(view)).toContain("Pick a metro first");
@@ -292,6 +297,7 @@ describe("layer2Modal", () => {
     const view = layer2Modal(data({ price: { ok: true, value: quote } }), {
       metadata: { channelId: "C0GENERAL1" },
       sandbox: false,
+      currency: "USD",
     });
     expectSlackAccepts(view);
     const shown = text(view);
@@ -310,6 +316,7 @@ describe("layer2Modal", () => {
     const review = layer2Modal(data({ price: { ok: true, value: quote } }), {
       metadata: {},
       sandbox: false,
+      currency: "USD",
       review: true,
     });
     expect(readable([block(review, LAYER2_REVIEW_BLOCK)!])).toContain("Check the price below");
@@ -318,7 +325,7 @@ describe("layer2Modal", () => {
   it("shows why there is no price, and keeps no price key", () => {
     const view = layer2Modal(
       data({ price: { ok: false, problem: "Layer 2 is not available in metro Toronto" } }),
-      { metadata: { priceKey: "old-key" }, sandbox: false },
+      { metadata: { priceKey: "old-key" }, sandbox: false, currency: "USD" },
     );
     expect(text(view)).toContain("No price for this connection: Layer 2 is not available");
     expect(parseOrderMetadata(view.private_metadata).priceKey).toBeUndefined();
@@ -337,7 +344,7 @@ describe("layer2Modal", () => {
           name: "my-connection",
         },
       ),
-      { metadata: {}, sandbox: false },
+      { metadata: {}, sandbox: false, currency: "USD" },
     );
     expect(element(view, LAYER2_BLOCKS.bandwidth).initial_value).toBe("750");
     expect(element(view, LAYER2_BLOCKS.duration).initial_value).toBeUndefined();
@@ -357,6 +364,7 @@ describe("layer2Modal", () => {
       {
         metadata: {},
         sandbox: false,
+        currency: "USD",
       },
     );
     expect(block(failed, LAYER2_BLOCKS.sourcePort)).toBeUndefined();
@@ -364,12 +372,13 @@ describe("layer2Modal", () => {
     const none = layer2Modal(data({ ports: { ok: true, value: [] } }), {
       metadata: {},
       sandbox: false,
+      currency: "USD",
     });
     expect(text(none)).toContain("/connect port order");
   });
 
   it("can be filled by label like a person would", async () => {
-    const view = layer2Modal(data(), { metadata: {}, sandbox: false });
+    const view = layer2Modal(data(), { metadata: {}, sandbox: false, currency: "USD" });
     const session = createLocalModalSession({
       ...(view as unknown as ViewOutput),
       id: "V1",

@@ -59,7 +59,7 @@ function withDcf(dcf: typeof dcfOnNet, extra: Partial<PortOrderPreview> = {}): P
 
 describe("portOrderModal", () => {
   it("asks for data center, term and port name, and is a modal Slack accepts", () => {
-    const view = portOrderModal({ metadata, sandbox: false });
+    const view = portOrderModal({ metadata, sandbox: false, currency: "USD" });
     expect(viewProblems(view, "modal")).toEqual([]);
     expect(view.callback_id).toBe(PORT_ORDER_VIEW);
     expect(view.title.text).toBe("Order a port");
@@ -85,7 +85,7 @@ describe("portOrderModal", () => {
   });
 
   it("offers the two terms a port order can express, 1 year first and preselected", () => {
-    const view = portOrderModal({ metadata, sandbox: false });
+    const view = portOrderModal({ metadata, sandbox: false, currency: "USD" });
     const term = element(view, PORT_ORDER_BLOCKS.term) as {
       options: Array<{ text: { text: string }; value: string }>;
       initial_option?: { value: string };
@@ -98,6 +98,7 @@ describe("portOrderModal", () => {
     const monthly = portOrderModal({
       metadata,
       sandbox: false,
+      currency: "USD",
       preview: { term: { value: 1, unit: "m", durationUnit: "m" } },
     });
     expect(
@@ -106,15 +107,20 @@ describe("portOrderModal", () => {
   });
 
   it("labels sandbox mode", () => {
-    const view = portOrderModal({ metadata, sandbox: true });
+    const view = portOrderModal({ metadata, sandbox: true, currency: "USD" });
     expect(mrkdwnTexts(known(view))).toContain(SANDBOX_LABEL);
   });
 
   it("has no Speed input until a data center is chosen, then only that DCF's speeds", () => {
-    expect(byId(portOrderModal({ metadata, sandbox: false }), PORT_ORDER_BLOCKS.speed)).toBe(
-      undefined,
-    );
-    const onNet = portOrderModal({ metadata, sandbox: false, preview: withDcf(dcfOnNet) });
+    expect(
+      byId(portOrderModal({ metadata, sandbox: false, currency: "USD" }), PORT_ORDER_BLOCKS.speed),
+    ).toBe(undefined);
+    const onNet = portOrderModal({
+      metadata,
+      sandbox: false,
+      currency: "USD",
+      preview: withDcf(dcfOnNet),
+    });
     expect(viewProblems(onNet, "modal")).toEqual([]);
     expect(labels(onNet)).toEqual(["Data center", "Speed", "Term", "Port name"]);
     expect(optionValues(onNet, PORT_ORDER_BLOCKS.speed)).toEqual(["1000", "10000", "100000"]);
@@ -128,32 +134,53 @@ describe("portOrderModal", () => {
     const offNet = portOrderModal({
       metadata,
       sandbox: false,
+      currency: "USD",
       preview: withDcf(dcfOffNet, { speedMbps: 10000 }),
     });
     expect(optionValues(offNet, PORT_ORDER_BLOCKS.speed)).toEqual(["1000", "10000"]);
     expect(
       (element(offNet, PORT_ORDER_BLOCKS.speed).initial_option as { value: string }).value,
     ).toBe("10000");
-    const edge = portOrderModal({ metadata, sandbox: false, preview: withDcf(dcfEdgeFree) });
+    const edge = portOrderModal({
+      metadata,
+      sandbox: false,
+      currency: "USD",
+      preview: withDcf(dcfEdgeFree),
+    });
     expect(optionValues(edge, PORT_ORDER_BLOCKS.speed)).toEqual(["100", "1000", "2500"]);
   });
 
   it("names the chosen DCF with its place and tags in words, and its LOA path", () => {
-    const onNet = portOrderModal({ metadata, sandbox: false, preview: withDcf(dcfOnNet) });
+    const onNet = portOrderModal({
+      metadata,
+      sandbox: false,
+      currency: "USD",
+      preview: withDcf(dcfOnNet),
+    });
     const all = readable(known(onNet));
     expect(all).toContain("Equinix AM3");
     expect(all).toContain("Amsterdam, NL");
     expect(text(onNet, PORT_ORDER_LOA_BLOCK)).toContain("upload the LOA in reply");
     expect(text(onNet, PORT_ORDER_LOA_BLOCK)).toContain("about 24 hours");
 
-    const offNet = portOrderModal({ metadata, sandbox: false, preview: withDcf(dcfOffNet) });
+    const offNet = portOrderModal({
+      metadata,
+      sandbox: false,
+      currency: "USD",
+      preview: withDcf(dcfOffNet),
+    });
     expect(readable(known(offNet))).toContain("off-net");
     expect(readable(known(offNet))).toContain("not ready for orders yet");
     expect(readable(known(onNet))).not.toContain("not ready");
     expect(text(offNet, PORT_ORDER_LOA_BLOCK)).toContain("4–6 weeks");
     expect(text(offNet, PORT_ORDER_LOA_BLOCK)).toContain("partner");
 
-    const edge = portOrderModal({ metadata, sandbox: false, preview: withDcf(dcfEdgeFree) });
+    const edge = portOrderModal({
+      metadata,
+      sandbox: false,
+      currency: "USD",
+      preview: withDcf(dcfEdgeFree),
+    });
     const edgeText = readable(known(edge));
     expect(edgeText).toContain("Edge");
     expect(edgeText).toContain("free cross connect");
@@ -166,12 +193,18 @@ describe("portOrderModal", () => {
     const problem = portOrderModal({
       metadata,
       sandbox: false,
+      currency: "USD",
       preview: { chosen: { problem: "That data center is no longer listed; pick another" } },
     });
     expect(byId(problem, PORT_ORDER_BLOCKS.speed)).toBeUndefined();
     expect(readable(known(problem))).toContain("no longer listed");
 
-    const bare = portOrderModal({ metadata, sandbox: false, preview: withDcf(dcfBare) });
+    const bare = portOrderModal({
+      metadata,
+      sandbox: false,
+      currency: "USD",
+      preview: withDcf(dcfBare),
+    });
     expect(viewProblems(bare, "modal")).toEqual([]);
     expect(byId(bare, PORT_ORDER_BLOCKS.speed)).toBeUndefined();
     expect(readable(known(bare))).toContain("lists no valid speeds");
@@ -181,6 +214,7 @@ describe("portOrderModal", () => {
     const priced = portOrderModal({
       metadata,
       sandbox: false,
+      currency: "USD",
       preview: withDcf(dcfOnNet, {
         speedMbps: 10000,
         term: { value: 1, unit: "y", durationUnit: "y" },
@@ -203,6 +237,7 @@ describe("portOrderModal", () => {
     const month = portOrderModal({
       metadata,
       sandbox: false,
+      currency: "USD",
       preview: withDcf(dcfOnNet, {
         price: {
           kind: "priced",
@@ -218,6 +253,7 @@ describe("portOrderModal", () => {
     const failed = portOrderModal({
       metadata,
       sandbox: false,
+      currency: "USD",
       preview: withDcf(dcfOnNet, {
         price: { kind: "unavailable", message: "The provider could not price <this> port" },
       }),

@@ -37,17 +37,22 @@ const connectionInput = {
 
 describe("portPriceView", () => {
   it("shows the term total, the monthly amounts, the cross connect and the command", () => {
-    const reply = portPriceView(portInput, portPriceResult);
+    const reply = portPriceView(portInput, portPriceResult, "USD");
     const text = readable(reply.blocks);
     expect(text).toContain("Port price: Equinix AM3 · 10G · 12 months");
-    expect(text).toContain("*Price (total for 12 months)*\n14,814.00");
-    expect(text).toContain("*Monthly*\n1,234.50");
-    expect(text).toContain("*Pre-authorisation (monthly)*\n1,234.50");
-    expect(text).toContain("*Cross connect*\n350.00");
-    expect(text).toContain("Repeat: `/connect price port equinix-am3 10G 12m`");
+    expect(text).toContain("*Price (total for 12 months)*\n14,814.00 USD");
+    expect(text).toContain("*Monthly*\n1,234.50 USD");
+    expect(text).toContain("*Pre-authorisation (monthly)*\n1,234.50 USD");
+    expect(text).toContain("*Cross connect*\n350.00 USD");
+    // Every option of the request is kept, the cross connect included.
+    expect(text).toContain("Repeat: `/connect price port equinix-am3 10G 12m xc`");
+    // The provider's total is the port's alone: the cross connect is not said to be in it.
+    expect(text).toContain("cross connect charged on top of the total");
+    expect(text).not.toContain("cross connect included");
+    expect(text).toContain("Amounts are in USD");
     expect(text).not.toContain("Amount saved");
     expect(text).not.toMatch(/[$€£]/);
-    expect(reply.text).toContain("14,814.00");
+    expect(reply.text).toContain("14,814.00 USD");
     expectWithinSlackLimits(reply.blocks);
   });
 
@@ -56,18 +61,39 @@ describe("portPriceView", () => {
       portPriceView(
         { ...portInput, includeCrossConnect: false },
         { ...portPriceResult, crossConnectAmount: undefined, amountSaved: 100 },
+        "USD",
       ).blocks,
     );
     expect(without).not.toContain("Cross connect");
-    expect(without).toContain("*Amount saved*\n100.00");
+    expect(without).toContain("*Amount saved*\n100.00 USD");
     const zeroSaved = readable(
-      portPriceView(portInput, { ...portPriceResult, amountSaved: 0 }).blocks,
+      portPriceView(portInput, { ...portPriceResult, amountSaved: 0 }, "USD").blocks,
     );
     expect(zeroSaved).not.toContain("Amount saved");
   });
 
+  it("labels every amount with the configured currency code, never a symbol", () => {
+    const text = readable(portPriceView(portInput, portPriceResult, "EUR").blocks);
+    expect(text).toContain("*Price (total for 12 months)*\n14,814.00 EUR");
+    expect(text).toContain("*Monthly*\n1,234.50 EUR");
+    expect(text).toContain("Amounts are in EUR");
+    expect(text).not.toContain("USD");
+    expect(text).not.toMatch(/[$€£]/);
+  });
+
+  it("says the cross connect is included only when the total holds it", () => {
+    const included = { ...portPriceResult, basicTotalAmount: 14464, price: 14814 };
+    expect(readable(portPriceView(portInput, included, "USD").blocks)).toContain(
+      "cross connect included in the total",
+    );
+    const free = { ...portPriceResult, crossConnectAmount: 0 };
+    expect(readable(portPriceView(portInput, free, "USD").blocks)).toContain(
+      "cross connect free of charge",
+    );
+  });
+
   it("survives an empty result", () => {
-    const reply = portPriceView(portInput, {});
+    const reply = portPriceView(portInput, {}, "USD");
     expect(readable(reply.blocks)).toContain("*Price (total for 12 months)*\n—");
     expectWithinSlackLimits(reply.blocks);
   });
@@ -79,6 +105,9 @@ describe("portPriceView", () => {
       term: { value: 1, unit: "y" },
     });
     expect(command).toBe('/connect price port "my dcf" 2.5G 1y');
+    expect(portPriceCommand({ ...portInput, term: { value: 1, unit: "y" } })).toBe(
+      "/connect price port equinix-am3 10G 1y xc",
+    );
     const parsed = parseCommand(command.replace("/connect ", ""));
     expect(parsed).toMatchObject({
       kind: "command",
@@ -90,19 +119,19 @@ describe("portPriceView", () => {
 
 describe("connectionPriceView", () => {
   it("shows the price, the formula, every factor and the region-to-region rate", () => {
-    const reply = connectionPriceView(connectionInput, connectionPriceResult);
+    const reply = connectionPriceView(connectionInput, connectionPriceResult, "USD");
     const text = readable(reply.blocks);
     expect(text).toContain("Layer 2 price: Equinix AM3 → Telehouse North");
-    expect(text).toContain("*Price (total for 12 months)*\n6,870.00");
-    expect(text).toContain("*Monthly*\n572.50");
-    expect(text).toContain("*Pre-authorisation (monthly)*\n572.50");
-    expect(text).toContain("*Amount saved*\n120.00");
+    expect(text).toContain("*Price (total for 12 months)*\n6,870.00 USD");
+    expect(text).toContain("*Monthly*\n572.50 USD");
+    expect(text).toContain("*Pre-authorisation (monthly)*\n572.50 USD");
+    expect(text).toContain("*Amount saved*\n120.00 USD");
     expect(text).toContain("*Bandwidth*\n500 Mbps");
     expect(text).toContain("*Class of service*\nSILVER");
     expect(text).toContain("`(bandwidthCost*multiplier)*duration/(1-margin)+portFee`");
     expect(text).toContain("*margin*\n25% (0.25)");
-    expect(text).toContain("*portFee — port fee*\n150.00");
-    expect(text).toContain("*nniFee — NNI fee*\n0.00");
+    expect(text).toContain("*portFee — port fee*\n150.00 USD");
+    expect(text).toContain("*nniFee — NNI fee*\n0.00 USD");
     expect(text).toContain("*bandwidthCost — bandwidth cost*\n350");
     expect(text).toContain("*multiplier — region multiplier*\n×1.2");
     expect(text).toContain("*duration — term length*\n12 (12 months)");
@@ -111,29 +140,34 @@ describe("connectionPriceView", () => {
   });
 
   it("shows unknown factors as they came and survives missing parts", () => {
-    const reply = connectionPriceView(connectionInput, {
-      ...connectionPriceResult,
-      factors: [
-        { name: "fuelSurcharge", number: 0.123456 },
-        { name: "bandwidthCost", number: 10, ref: { from: { id: "r1" }, price: {} } },
-        { number: 5 },
-        {},
-      ],
-    });
+    const reply = connectionPriceView(
+      connectionInput,
+      {
+        ...connectionPriceResult,
+        factors: [
+          { name: "fuelSurcharge", number: 0.123456 },
+          { name: "bandwidthCost", number: 10, ref: { from: { id: "r1" }, price: {} } },
+          { number: 5 },
+          {},
+        ],
+      },
+      "USD",
+    );
     const text = readable(reply.blocks);
     expect(text).toContain("*fuelSurcharge*\n0.1235");
     expect(text).toContain("*unnamed*\n5");
     expect(text).toContain("`r1` → ?");
     expectWithinSlackLimits(reply.blocks);
-    const empty = readable(connectionPriceView(connectionInput, {}).blocks);
+    const empty = readable(connectionPriceView(connectionInput, {}, "USD").blocks);
     expect(empty).toContain("no price factors");
     expect(empty).not.toContain("Formula");
   });
 
   it("formats each kind of factor", () => {
-    expect(factorValue({ name: "margin", number: 0.3 })).toBe("30% (0.3)");
-    expect(factorValue({ name: "multiplier" })).toBe("—");
-    expect(factorValue({ name: "duration", number: 4 }, "w")).toBe("4 (4 weeks)");
+    expect(factorValue({ name: "margin", number: 0.3 }, "USD")).toBe("30% (0.3)");
+    expect(factorValue({ name: "multiplier" }, "USD")).toBe("—");
+    expect(factorValue({ name: "duration", number: 4 }, "USD", "w")).toBe("4 (4 weeks)");
+    expect(factorValue({ name: "portFee", number: 1200 }, "GBP")).toBe("1,200.00 GBP");
   });
 });
 

@@ -60,7 +60,10 @@ async function call(method, path, payload) {
 }
 
 const get = (path, query) => call("GET", path, query);
-const post = (path, body) => call("POST", path, { user: ui.user, ...body });
+const post = (path, body) => {
+  ui.acted = true;
+  return call("POST", path, { user: ui.user, ...body });
+};
 
 // ---- small helpers ----------------------------------------------------------------------------
 
@@ -646,6 +649,23 @@ function render() {
   renderModal();
 }
 
+/**
+ * The people whose state this load of the page has seen. A modal still open from an earlier load
+ * (the person reloaded or came back later) is closed, as Slack's client does on reload, rather
+ * than coming back on its own.
+ */
+const seenThisLoad = new Set();
+
+async function closeLeftOpen(modals) {
+  for (const view of [...modals].reverse()) {
+    try {
+      await post("view/close", { viewId: view.id });
+    } catch {
+      // Already gone (the app closed it meanwhile): nothing to do.
+    }
+  }
+}
+
 let refreshing = 0;
 async function refresh() {
   const user = ui.user;
@@ -653,6 +673,16 @@ async function refresh() {
   const body = await get("state", { user, ...(ui.version ? { since: ui.version } : {}) });
   // A newer refresh, or a switch of person, has overtaken this one.
   if (user !== ui.user || ticket !== refreshing || !body.changed) return;
+  if (!seenThisLoad.has(user)) {
+    seenThisLoad.add(user);
+    // Once the person has done something on this load, an open modal may be theirs from now.
+    if (!ui.acted && Array.isArray(body.modals) && body.modals.length > 0) {
+      await closeLeftOpen(body.modals);
+      ui.version = 0;
+      expectChanges();
+      return;
+    }
+  }
   ui.version = body.version;
   ui.data = body;
   render();
@@ -722,6 +752,17 @@ $("user").addEventListener("change", (event) => {
   if (ui.home) openHome();
 });
 $("home-link").addEventListener("click", openHome);
+// Narrow windows: the sidebar is a panel the menu button opens; picking a channel closes it.
+$("menu-toggle").addEventListener("click", () => {
+  const open = document.body.classList.toggle("sidebar-open");
+  $("menu-toggle").setAttribute("aria-expanded", String(open));
+});
+document.querySelector(".sidebar").addEventListener("click", (event) => {
+  if (event.target.closest(".channel-link")) {
+    document.body.classList.remove("sidebar-open");
+    $("menu-toggle").setAttribute("aria-expanded", "false");
+  }
+});
 $("thread-close").addEventListener("click", () => {
   ui.thread = null;
   render();

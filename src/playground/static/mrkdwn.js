@@ -58,6 +58,11 @@ const EMOJI = {
   outbox_tray: "📤",
   bulb: "💡",
   speech_balloon: "💬",
+  email: "📧",
+  telephone_receiver: "📞",
+  pencil2: "✏️",
+  repeat: "🔁",
+  rotating_light: "🚨",
 };
 
 /** The character for a `:shortcode:`, or undefined when this page does not know it. */

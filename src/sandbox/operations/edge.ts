@@ -178,6 +178,19 @@ function edgeDcfFor(state: SandboxState, payload: Row): Dcf {
   return edgeDcfs.find((d) => d.country === code.toUpperCase()) ?? edgeDcfs[0]!;
 }
 
+/**
+ * The lead time the ordered offer promised (its quote item travels in `edgePayload.price`), so
+ * the order is done when the quote said; a payload without one takes the sandbox's usual wait.
+ */
+function offeredLeadTime(payload: Row): { leadTimeDays?: number } {
+  const price = payload.price;
+  const days =
+    typeof price === "object" && price !== null ? (price as Row).leadTimeDays : undefined;
+  return typeof days === "number" && Number.isInteger(days) && days > 0 && days <= 365
+    ? { leadTimeDays: days }
+    : {};
+}
+
 const createEdgePortOrder: OperationHandler = (req, { state }) => {
   const company = ownCompanyByUsername(state, req.params.companyName);
   const body = req.body as Row;
@@ -194,6 +207,7 @@ const createEdgePortOrder: OperationHandler = (req, { state }) => {
     paymentType: "invoice",
     isEdgePort: true,
     edgePayload: payload,
+    ...offeredLeadTime(payload),
   });
   // An unknown or expired draft does not fail the order: the order matters more than its draft.
   if (typeof payload.draftOrderId === "string") state.deleteDraft(payload.draftOrderId);

@@ -549,6 +549,7 @@ export function registerEdgeQuoteListeners(app: ListenerRegistry, services: Serv
         return edgeOrderModal({
           source,
           metadata,
+          currency: services.currency,
           ...(speedMbps !== undefined ? { speedMbps } : {}),
         });
       },
@@ -686,6 +687,7 @@ export function registerEdgeQuoteListeners(app: ListenerRegistry, services: Serv
           request,
           requestedBy: where.userId,
           ref: { ...ref, discountCode: code.code },
+          currency: services.currency,
         }),
       );
     } catch (error) {
@@ -729,6 +731,7 @@ export function registerEdgeQuoteListeners(app: ListenerRegistry, services: Serv
         portName: typedValue(values, EDGE_ORDER_BLOCKS.portName, EDGE_ORDER_INPUTS.portName),
         takenNames,
         identity,
+        currency: services.currency,
         requester: {
           userId: body.user.id,
           ...(metadata.channelId ? { channelId: metadata.channelId } : {}),
@@ -803,6 +806,7 @@ export function registerEdgeQuoteListeners(app: ListenerRegistry, services: Serv
         const speedMbps = requestMbps(source.request);
         return edgeOrderModal({
           source,
+          currency: services.currency,
           metadata: { ...(where.channelId ? { channelId: where.channelId } : {}), draftId },
           ...(speedMbps !== undefined ? { speedMbps } : {}),
         });

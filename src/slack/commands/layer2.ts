@@ -289,6 +289,7 @@ export const layer2: CommandHandler = async (ctx) => {
       layer2Modal(await loadLayer2Modal(ctx.services, {}), {
         metadata,
         sandbox: ctx.services.sandbox,
+        currency: ctx.services.currency,
       }),
   );
 };
@@ -353,6 +354,7 @@ export function registerLayer2Listeners(app: ListenerRegistry, services: Service
               {
                 metadata: channelId ? { channelId } : {},
                 sandbox: services.sandbox,
+                currency: services.currency,
               },
             ),
         );
@@ -369,6 +371,7 @@ export function registerLayer2Listeners(app: ListenerRegistry, services: Service
     return layer2Modal(data, {
       metadata: metadataOf(view.private_metadata),
       sandbox: services.sandbox,
+      currency: services.currency,
     });
   });
   for (const field of LAYER2_DISPATCH_FIELDS) {
@@ -393,6 +396,7 @@ export function registerLayer2Listeners(app: ListenerRegistry, services: Service
     try {
       check = await checkLayer2Submission(services, {
         form: readLayer2Form(view.state?.values),
+        currency: services.currency,
         ...(metadata.priceKey ? { shownPrice: metadata.priceKey } : {}),
         requester: {
           userId: body.user.id,
@@ -416,7 +420,12 @@ export function registerLayer2Listeners(app: ListenerRegistry, services: Service
       case "review":
         await ack({
           response_action: "update",
-          view: layer2Modal(check.data, { metadata, sandbox: services.sandbox, review: true }),
+          view: layer2Modal(check.data, {
+            metadata,
+            sandbox: services.sandbox,
+            currency: services.currency,
+            review: true,
+          }),
         });
         return;
       case "ready":

@@ -81,7 +81,13 @@ export const portOrder: CommandHandler = async (ctx) => {
     return;
   }
   try {
-    await ctx.openModal(portOrderModal({ metadata: { channelId: ctx.channelId }, sandbox }));
+    await ctx.openModal(
+      portOrderModal({
+        metadata: { channelId: ctx.channelId },
+        sandbox,
+        currency: ctx.services.currency,
+      }),
+    );
   } catch (error) {
     logger.warn({ err: error }, "could not open the port order form");
     await ctx.reply(
@@ -241,6 +247,7 @@ export function registerPortOrderListeners(app: ListenerRegistry, services: Serv
           view: portOrderModal({
             metadata: channelId ? { channelId } : {},
             sandbox: services.sandbox,
+            currency: services.currency,
             preview,
           }),
         });
@@ -273,7 +280,12 @@ export function registerPortOrderListeners(app: ListenerRegistry, services: Serv
         // the update of an older one that landed first.
         await client.views.update({
           view_id: view.id,
-          view: portOrderModal({ metadata, sandbox: services.sandbox, preview }),
+          view: portOrderModal({
+            metadata,
+            sandbox: services.sandbox,
+            currency: services.currency,
+            preview,
+          }),
         });
       });
     });
@@ -307,7 +319,7 @@ export function registerPortOrderListeners(app: ListenerRegistry, services: Serv
       channelId: parsePortOrderMetadata(view.private_metadata).channelId,
       userId: body.user.id,
     };
-    const submission = portOrderSubmission(check.value, where);
+    const submission = portOrderSubmission(check.value, where, services.currency);
     await withRequestId(newRequestId(), async () => {
       let outcome: Outcome = "succeeded";
       let text: string;

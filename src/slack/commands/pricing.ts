@@ -143,6 +143,7 @@ function withCrossConnectPicks(reply: Reply): Reply {
 export function portQuoteReply(
   quote: PortQuote,
   asked: { query: string; term: Pick<PortTerm, "value" | "unit"> },
+  currency: string,
 ): Reply {
   switch (quote.kind) {
     case "priced": {
@@ -154,6 +155,7 @@ export function portQuoteReply(
           includeCrossConnect: quote.includeCrossConnect,
         },
         quote.result,
+        currency,
       );
       const reply = withOrderThisButton(
         priced,
@@ -226,7 +228,7 @@ export const pricePort: CommandHandler = async (ctx) => {
   const quote = await quotePortPrice(ctx.services.provider, args);
   await ctx.reply(
     withIgnoredNote(
-      portQuoteReply(quote, { query: args.dcfQuery, term: args.term }),
+      portQuoteReply(quote, { query: args.dcfQuery, term: args.term }, ctx.services.currency),
       args.ignored ?? [],
     ),
   );
@@ -720,6 +722,7 @@ export function registerPricingListeners(app: ListenerRegistry, services: Servic
             term: config.duration,
           },
           result,
+          services.currency,
         );
         const reply = withOrderThisButton(
           answer,
