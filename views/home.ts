@@ -4,7 +4,7 @@ import { DEFAULT_CURRENCY, formatMoney } from "../src/domain/money.js";
 import { HOME_PAGE_SIZE } from "../src/domain/paging.js";
 import { DASH } from "../src/domain/units.js";
 import type { CommittedSpend, SpendFigures } from "../src/orders/spend.js";
-import { ACTION_APPROVE, ACTION_REJECT, ORDER_KIND_LABEL } from "./approvals.js";
+import { ACTION_APPROVE, ACTION_REJECT, ORDER_KIND_LABEL, withdrawButton } from "./approvals.js";
 import {
   actions,
   button,
@@ -188,8 +188,9 @@ export function myRequestStatus(
  * The buttons a requester has on their own request. None yet; Withdraw (a pending request) is
  * one line here: `record.status === "pending" ? [button("Withdraw", ACTION_WITHDRAW, record.id)] : []`.
  */
-export function myRequestButtons(_record: ApprovalRequest): Button[] {
-  return [];
+export function myRequestButtons(record: ApprovalRequest): Button[] {
+  // A request still waiting can be taken back (the same button and listener as everywhere).
+  return record.status === "pending" ? [withdrawButton(record)] : [];
 }
 
 function myRequests(input: HomeInput): KnownBlock[] {

@@ -1,6 +1,7 @@
 import type { KnownBlock } from "@slack/types";
 import type { ApprovalRequest } from "../src/approvals/index.js";
-import { ORDER_KIND_LABEL } from "./approvals.js";
+import { isWithdrawn } from "../src/domain/withdrawal.js";
+import { ORDER_KIND_LABEL, withdrawButton } from "./approvals.js";
 import {
   actions,
   button,
@@ -54,7 +55,7 @@ export function requestStateLine(
     case "rejected":
       return `:no_entry: *Rejected*${by}: ${escapeMrkdwn(record.decision?.reason ?? "no reason given")}`;
     case "cancelled":
-      return record.history.at(-1)?.actor === record.requester.userId
+      return isWithdrawn(record)
         ? ":leftwards_arrow_with_hook: *Withdrawn* by the requester"
         : ":heavy_multiplication_x: *Cancelled*";
     case "failed":
@@ -75,15 +76,14 @@ export function requestStateLine(
 
 /**
  * The card. `approvalLink` is the approval message's permalink (from Slack's
- * chat.getPermalink, never from a person). `withdrawActionId`: the hook for a Withdraw button
- * offered to the requester while the request is pending — given only where withdrawing exists.
+ * chat.getPermalink, never from a person). While the request is pending it offers Withdraw
+ * (the requester's own: anyone else is refused by the one withdraw listener).
  */
 export function requestCardView(
   record: ApprovalRequest,
   options: {
     progress?: OrderProgress;
     approvalLink?: string;
-    withdrawActionId?: string;
   } = {},
 ): Reply {
   const state = requestStateLine(record, options.progress);
@@ -100,9 +100,7 @@ export function requestCardView(
       url: options.approvalLink,
     });
   }
-  if (options.withdrawActionId && record.status === "pending") {
-    buttons.push(button("Withdraw", options.withdrawActionId, record.id));
-  }
+  if (record.status === "pending") buttons.push(withdrawButton(record));
   if (buttons.length > 0) blocks.push(actions(`request_card_${record.id}`, buttons));
   blocks.push(context("Approvers decide in the approvals channel; updates follow in this thread."));
   return {

@@ -79,12 +79,6 @@ export interface OrderLifecycleOptions {
   redis: Redis;
   /** Key prefix, e.g. `connect:orders`. */
   prefix: string;
-  /**
-   * The hook for a *Withdraw* button on the request card (shown to everyone, honoured for the
-   * requester only by its handler), while the request is pending. Given by whoever implements
-   * withdrawing; without it the card has no such button.
-   */
-  withdrawActionId?: string;
 }
 
 /** Look-up outcomes are kept as long as approval records (at least 90 days). */
@@ -101,7 +95,6 @@ export class OrderLifecycle {
   private readonly redis: Redis;
   private readonly prefix: string;
   private readonly progress: ProgressStore;
-  private readonly withdrawActionId?: string;
   private connected: (jobs: LifecycleJobs) => void = () => {};
   private readonly changeListeners: Array<(record: ApprovalRequest) => Promise<void>> = [];
   /** Resolves once the jobs exist: a callback the workers run before that waits for them. */
@@ -114,7 +107,6 @@ export class OrderLifecycle {
     this.redis = options.redis;
     this.prefix = options.prefix;
     this.progress = new ProgressStore(options.redis, `${options.prefix}:progress`);
-    this.withdrawActionId = options.withdrawActionId;
     this.jobsReady = new Promise((resolve) => {
       this.connected = resolve;
     });
@@ -392,7 +384,6 @@ export class OrderLifecycle {
     return requestCardView(record, {
       ...(progress ? { progress } : {}),
       ...(approvalLink ? { approvalLink } : {}),
-      ...(this.withdrawActionId ? { withdrawActionId: this.withdrawActionId } : {}),
     });
   }
 

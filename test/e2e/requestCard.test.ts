@@ -7,6 +7,7 @@ import { dcfRef } from "../../src/flows/pricing.js";
 import type { OrderSubmission } from "../../src/orders/index.js";
 import { submitForApproval } from "../../src/slack/approvals.js";
 import type { StandinMessage } from "../../src/standin/index.js";
+import { ACTION_WITHDRAW } from "../../views/approvals.js";
 import { formatSpeed } from "../../views/format.js";
 
 /** Amounts as the bot shows them: the harness sets no PRICE_CURRENCY, so USD. */
@@ -364,6 +365,48 @@ describe("the request card", () => {
     expect(stateOf(shown.blocks)).toBe("state_rejected");
     expect(JSON.stringify(shown.blocks)).toContain("Rejected");
     expect(replies(s, STANDIN_IDS.general, card!.ts).at(-1)).toContain("Use the spare port in LD5");
+  });
+
+  it("Withdraw on the card: refused for anyone but the requester; the requester's ends it on the card and the approval message", async () => {
+    const { env } = s;
+    const { approval, message } = await submit(
+      s,
+      order(s, "card-e2e-withdraw", STANDIN_IDS.general),
+    );
+    const card = cardIn(s, STANDIN_IDS.general, approval);
+    expect(card).toBeDefined();
+    const click = (userId: string) =>
+      env.slack.clickButton({
+        userId,
+        message: current(s, STANDIN_IDS.general, card!.ts),
+        actionId: ACTION_WITHDRAW,
+      });
+    expect((await click(STANDIN_IDS.approver)).status).toBe(200);
+    await env.standin.waitForCall(
+      "chat.postEphemeral",
+      (c) =>
+        c.args.user === STANDIN_IDS.approver && String(c.args.text).includes("Only the requester"),
+    );
+    expect((await env.bot.services.approvals.store.get(approval.id))?.status).toBe("pending");
+
+    expect((await click(STANDIN_IDS.requester)).status).toBe(200);
+    await waitFor(
+      () => JSON.stringify(current(s, STANDIN_IDS.general, card!.ts).blocks).includes("Withdrawn"),
+      { description: "the card showing the withdrawal" },
+    );
+    await drained(s);
+    expect((await env.bot.services.approvals.store.get(approval.id))?.status).toBe("cancelled");
+    expect(stateOf(current(s, STANDIN_IDS.general, card!.ts).blocks)).toBe(
+      stateOf(current(s, STANDIN_IDS.approvals, message.ts).blocks),
+    );
+    const approvalMessage = current(s, STANDIN_IDS.approvals, message.ts);
+    expect(readable(approvalMessage.blocks as KnownBlock[])).toContain(
+      "Withdrawn by the requester",
+    );
+    expect(JSON.stringify(approvalMessage.blocks)).not.toContain("approval_approve");
+    expect(JSON.stringify(current(s, STANDIN_IDS.general, card!.ts).blocks)).not.toContain(
+      ACTION_WITHDRAW,
+    );
   });
 
   it("a request from a DM: the card and its thread are in the requester's DM", async () => {

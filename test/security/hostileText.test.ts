@@ -371,7 +371,6 @@ const VIEW_CASES: Record<string, Case> = {
   requestCardView: (h) => [
     requestCard.requestCardView(approvalIn("pending", h), {
       approvalLink: TRUSTED_LINK,
-      withdrawActionId: "withdraw",
     }),
     requestCard.requestCardView(approvalIn("placed", h), { progress: { status: h } }),
     requestCard.requestCardView(approvalIn("rejected", h)),

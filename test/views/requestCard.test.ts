@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ApprovalRequest } from "../../src/approvals/index.js";
-import { approvalMessageView, approvalsListView } from "../../views/approvals.js";
+import { type ApprovalRequest, WITHDRAWN_NOTE } from "../../src/approvals/index.js";
+import { ACTION_WITHDRAW, approvalMessageView, approvalsListView } from "../../views/approvals.js";
 import { requestStateKey } from "../../views/orderProgress.js";
 import { requestCardView, requestStateLine } from "../../views/requestCard.js";
 import { readable } from "./support.js";
@@ -56,10 +56,17 @@ describe("the request card", () => {
           actor: "U0REQUEST1",
           from: "pending" as const,
           to: "cancelled" as const,
+          note: WITHDRAWN_NOTE,
         },
       ],
     };
     expect(requestStateLine(withdrawn, undefined)).toContain("Withdrawn");
+    // Cancelled by the bot for the requester (its message could not be posted): not a withdrawal.
+    const notPosted = {
+      ...withdrawn,
+      history: withdrawn.history.map((h) => ({ ...h, note: "the approval message failed" })),
+    };
+    expect(requestStateLine(notPosted, undefined)).toContain("Cancelled");
   });
 
   it("shows what, who, the price; links to the approval message; never the decision's buttons", () => {
@@ -74,14 +81,11 @@ describe("the request card", () => {
     expect(json).not.toContain("approval_reject");
   });
 
-  it("offers Withdraw only through the hook, and only while pending", () => {
-    expect(JSON.stringify(requestCardView(base).blocks)).not.toContain("Withdraw");
-    expect(JSON.stringify(requestCardView(base, { withdrawActionId: "w" }).blocks)).toContain(
-      '"action_id":"w"',
-    );
-    expect(JSON.stringify(requestCardView(placed, { withdrawActionId: "w" }).blocks)).not.toContain(
-      '"action_id":"w"',
-    );
+  it("offers Withdraw (with its confirmation) only while pending", () => {
+    const pending = JSON.stringify(requestCardView(base).blocks);
+    expect(pending).toContain(`"action_id":"${ACTION_WITHDRAW}"`);
+    expect(pending).toContain("Withdraw the request?");
+    expect(JSON.stringify(requestCardView(placed).blocks)).not.toContain(ACTION_WITHDRAW);
   });
 });
 
