@@ -243,7 +243,8 @@ function beingTracked(input: HomeInput): KnownBlock[] {
 function figures(f: SpendFigures, currency: string): string {
   if (f.orders === 0) return "nothing placed";
   const orders = `${f.orders} order${f.orders === 1 ? "" : "s"}`;
-  return `${formatMoney(f.monthly, currency) ?? DASH} a month · ${formatMoney(f.total, currency) ?? DASH} committed in total (${orders})`;
+  const money = (amount: number) => escapeMrkdwn(formatMoney(amount, currency) ?? DASH);
+  return `${money(f.monthly)} a month · ${money(f.total)} committed in total (${orders})`;
 }
 
 function committedSpendBlocks(input: HomeInput): KnownBlock[] {
@@ -276,7 +277,7 @@ function committedSpendBlocks(input: HomeInput): KnownBlock[] {
         unpriced > 0
           ? ` ${team.withoutMonthly} without a monthly amount and ${team.withoutTotal} without a total add nothing.`
           : ""
-      } Amounts are in ${currency} (PRICE_CURRENCY: the provider names no currency).`,
+      } Amounts are in ${escapeMrkdwn(currency)} (PRICE_CURRENCY: the provider names no currency).`,
     ),
   );
   return blocks;

@@ -50,7 +50,7 @@ export function monthName(start: Date): string {
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 function money(amount: number, currency: string): string {
-  return formatMoney(amount, currency) ?? DASH;
+  return escapeMrkdwn(formatMoney(amount, currency) ?? DASH);
 }
 
 function groupLine(label: string, figures: SpendFiguresLike, currency: string): string {

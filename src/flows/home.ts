@@ -56,8 +56,8 @@ export async function readHome(
     },
     tracked: trackers.filter((t) => seesTracker(userId, t)).map(homeTracked),
     spend: {
-      team: committedSpend(records),
-      mine: committedSpend(records, { requester: userId }),
+      team: committedSpend(records, { at: sources.now() }),
+      mine: committedSpend(records, { requester: userId, at: sources.now() }),
     },
   };
 }

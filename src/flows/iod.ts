@@ -9,7 +9,7 @@ import {
   offeredAsnChoices,
   SERVICE_NAME_MAX,
 } from "../domain/iod.js";
-import { formatMbps, formatSpeed } from "../domain/units.js";
+import { formatMbps } from "../domain/units.js";
 import type { OrderSubmission } from "../orders/index.js";
 import type { Asn, CallOptions, Port } from "../provider/api.js";
 import { isProviderError } from "../provider/errors.js";

@@ -1,4 +1,5 @@
 import type { ApprovalKind, ApprovalRequest } from "../approvals/index.js";
+import { placedAt, termEnds } from "./spend.js";
 
 /**
  * The spend ledger (`/connect spend [YYYY-MM]` and its CSV export): what the team has committed
@@ -62,15 +63,6 @@ export interface LedgerEntry {
   status: string;
 }
 
-/** The time a request was placed: its last move to `placed` in the history. */
-function placedAt(record: ApprovalRequest): Date | undefined {
-  for (let i = record.history.length - 1; i >= 0; i--) {
-    const entry = record.history[i];
-    if (entry?.to === "placed") return new Date(entry.at);
-  }
-  return undefined;
-}
-
 /**
  * The ledger's entries: every placed request, oldest first. `currency` labels records written
  * before the currency was recorded with them.
@@ -117,16 +109,13 @@ export function ledgerEntries(
 /** Whether an entry's term still runs at some point of the month. */
 function runsIn(entry: LedgerEntry, month: LedgerMonth): boolean {
   if (entry.placedAt >= month.end) return false;
-  if (entry.termMonths === undefined) return true;
-  const ends = new Date(entry.placedAt);
-  ends.setUTCMonth(ends.getUTCMonth() + entry.termMonths);
-  return ends > month.start;
+  const ends = termEnds(entry.placedAt, entry.termMonths);
+  return ends === undefined || ends > month.start;
 }
 
 /**
- * Sums of one group (a kind, a requester, a channel, or everything) in one month. Unlike App
- * Home's all-time committed spend (`committedSpend`, src/orders/spend.ts), an order counts
- * here only while its term runs.
+ * Sums of one group (a kind, a requester, a channel, or everything) in one month: an order
+ * counts while its term runs, as in App Home's committed spend (src/orders/spend.ts).
  */
 export interface LedgerFigures {
   /** Monthly amounts of every order running in the month. */

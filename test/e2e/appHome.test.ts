@@ -229,7 +229,7 @@ describe("App Home", () => {
     expect(tracked).toMatch(/Port order/);
     expect(sectionOf(await openHome(outsider), "Being tracked")).not.toContain(orderId);
     const spend = sectionOf(requesterHome, "Committed spend");
-    expect(spend).toMatch(/100\.00 \(account currency\) a month/);
+    expect(spend).toMatch(/100\.00 USD a month/);
   });
 
   it("rejects from Home with a reason, through the same modal; the requester's Home shows why", async () => {

@@ -68,4 +68,24 @@ describe("committedSpend", () => {
     expect(mine.byKind.port.orders).toBe(1);
     expect(committedSpend([], { requester: "U0OTHER01" }).orders).toBe(0);
   });
+
+  it("counts an order while its term runs, as the spend ledger does", () => {
+    const placedOn = (at: string, termMonths?: number) => ({
+      ...request("placed", "port", {
+        monthly: 10,
+        text: "",
+        ...(termMonths !== undefined ? { termMonths } : {}),
+      }),
+      history: [{ at, actor: "worker", from: "executing" as const, to: "placed" as const }],
+    });
+    const monthly = placedOn("2026-09-15T00:00:00.000Z", 1);
+    const yearly = placedOn("2026-09-15T00:00:00.000Z", 12);
+    const noTerm = placedOn("2026-09-15T00:00:00.000Z");
+    const later = placedOn("2026-12-01T00:00:00.000Z", 12);
+    const at = new Date("2026-11-26T00:00:00.000Z");
+    const team = committedSpend([monthly, yearly, noTerm, later], { at });
+    // The month-to-month order's term ended on Oct 15; the December one is not placed yet.
+    expect(team).toMatchObject({ orders: 2, monthly: 20 });
+    expect(committedSpend([monthly], { at: new Date("2026-10-01T00:00:00.000Z") }).orders).toBe(1);
+  });
 });
