@@ -302,5 +302,24 @@ describe("npm start's playground: the order's story in #general and in its threa
       thread.join("\n"),
     ).toBe(true);
     expect([...steps].sort((a, b) => a - b)).toEqual(steps);
+
+    // The approvals thread tells the same story, saying whom the connection waited on; the
+    // approval message ends on the outcome.
+    await actAs(STANDIN_IDS.approver, "Alex Approver");
+    await openChannel("network-approvals");
+    const request = shared(l2Name);
+    await expect.poll(async () => text(request), { timeout: BACKGROUND_MS }).toContain("Done");
+    await request.locator(".replies").click();
+    const waited = reply("to accept it");
+    await waited.waitFor({ timeout: BACKGROUND_MS });
+    expect(await text(waited)).toContain("globex-cloud");
+    expect(await text(waited)).toContain("not a failure");
+    await reply("ACTIVE").waitFor({ timeout: BACKGROUND_MS });
+    const story = await replies().allTextContents();
+    expect(story.findIndex((r) => r.includes("to accept it"))).toBeLessThan(
+      story.findIndex((r) => r.includes("ACTIVE")),
+    );
+    await actAs(STANDIN_IDS.requester, "Rita Requester");
+    await openChannel("general");
   }, 120_000);
 });
