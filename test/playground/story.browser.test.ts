@@ -11,6 +11,7 @@ import { createLogger } from "../../src/log.js";
 import { STANDIN_IDS } from "../../src/standin/index.js";
 import { deleteKeysMatching } from "../harness/redisKeys.js";
 import { pageSession, pngSize, screenshotDir, VIEWPORT } from "./browser.js";
+import { submitUntilAccepted } from "./submitModal.js";
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 /** Placement, tracking and the notifier's pacing run in the background: give them room. */
@@ -98,33 +99,6 @@ describe("npm start's playground: the order's story in #general and in its threa
     await redis.quit();
   });
 
-  /**
-   * Submits as a person does; on a loaded machine the bot's answer can come after Slack's 3
-   * seconds (the modal stays open although the request was taken: the person closes it), or a
-   * check runs out of time ("submit again" next to the field).
-   */
-  async function submitUntilAccepted(confirmation: Locator, tries = 4): Promise<void> {
-    for (let attempt = 0; attempt < tries; attempt++) {
-      await modal().locator("button[type=submit]").click();
-      const outcome = await Promise.race([
-        modal()
-          .waitFor({ state: "detached", timeout: 15_000 })
-          .then(() => "closed" as const),
-        confirmation.waitFor({ timeout: 15_000 }).then(() => "confirmed" as const),
-      ]).catch(() => "neither" as const);
-      if (outcome === "closed") return;
-      if (outcome === "confirmed") {
-        if (await modal().count())
-          await modal().locator("button", { hasText: "Cancel" }).first().click();
-        return;
-      }
-      const shown = (await modal().textContent()) ?? "";
-      if (!/submit again|Check the price/i.test(shown))
-        throw new Error(`the modal stayed open: ${shown.slice(0, 800)}`);
-    }
-    throw new Error(`the modal stayed open after ${tries} submits`);
-  }
-
   /** Alex approves the request named `name` in #network-approvals; Rita is back in #general. */
   async function approveAsAlex(name: string): Promise<void> {
     await actAs(STANDIN_IDS.approver, "Alex Approver");
@@ -164,7 +138,9 @@ describe("npm start's playground: the order's story in #general and in its threa
     const confirmation = page.locator("#messages .message.ephemeral", {
       hasText: "waiting for approval",
     });
-    await submitUntilAccepted(confirmation.filter({ hasText: portName }));
+    await submitUntilAccepted(page, confirmation.filter({ hasText: portName }), {
+      retype: { input: name, value: portName },
+    });
   });
 
   it("the request card appears in #general, for everyone, with the price and 'waiting for approval'", async () => {
@@ -273,9 +249,11 @@ describe("npm start's playground: the order's story in #general and in its threa
     await name.fill(l2Name);
     await expect.poll(() => name.inputValue()).toBe(l2Name);
     await submitUntilAccepted(
+      page,
       page.locator("#messages .message.ephemeral", { hasText: "waiting for approval" }).filter({
         hasText: l2Name,
       }),
+      { retype: { input: name, value: l2Name } },
     );
 
     const posted = card(l2Name);
