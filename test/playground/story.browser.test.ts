@@ -205,7 +205,15 @@ describe("npm start's playground: the order's story in #general and in its threa
     await openChannel("network-approvals");
     const request = shared(portName);
     await expect.poll(async () => text(request), { timeout: BACKGROUND_MS }).toContain("Done");
+    expect(await text(request)).not.toMatch(/\bOrdered\b/);
     await actAs(STANDIN_IDS.requester, "Rita Requester");
+    // Rita's direct messages with the app are told the end too.
+    await page.click("#dms .channel-link >> text=connect");
+    const ended = page
+      .locator("#messages .message:not(.ephemeral)", { hasText: "Your order" })
+      .filter({ hasText: portName });
+    await ended.waitFor({ timeout: BACKGROUND_MS });
+    expect(await text(ended)).toContain("Done");
     await openChannel("general");
   });
 
