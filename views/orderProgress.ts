@@ -16,7 +16,11 @@ export interface OrderProgress {
 /** The outcome of a placed order once tracking ended, or undefined while it goes on. */
 export function trackedOutcomeLine(progress: OrderProgress | undefined): string | undefined {
   if (!progress?.outcome) return undefined;
-  const status = progress.status ? ` (${escapeMrkdwn(progress.status)})` : "";
+  // "Done (ACTIVE)" says something; "Done (done)" says the same word twice.
+  const status =
+    progress.status && progress.status.toLowerCase() !== progress.outcome
+      ? ` (${escapeMrkdwn(progress.status)})`
+      : "";
   const detail = progress.detail ? `: ${escapeMrkdwn(progress.detail)}` : "";
   switch (progress.outcome) {
     case "done":

@@ -11,6 +11,7 @@ import type { Dcf } from "../../src/provider/api.js";
 import { STANDIN_IDS } from "../../src/standin/index.js";
 import { deleteKeysMatching } from "../harness/redisKeys.js";
 import { pageSession, pngSize, screenshotDir, VIEWPORT } from "./browser.js";
+import { submitUntilAccepted } from "./submitModal.js";
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 /** Placement, tracking and the notifier's pacing run in the background: give them room. */
@@ -95,43 +96,6 @@ describe("npm start's playground: ordering a port, approving it, watching the th
     await redis.quit();
   });
 
-  /**
-   * Submits as a person does. The bot must answer within Slack's 3 seconds; on a loaded machine
-   * a check can run out of time ("submit again" next to the field, then submit again), or the
-   * answer can come after Slack gave up waiting (the modal stays open, yet the request was
-   * taken and the confirmation arrives: then the person closes the modal).
-   */
-  async function submitUntilAccepted(
-    confirmation: ReturnType<Page["locator"]>,
-    tries = 4,
-  ): Promise<void> {
-    for (let attempt = 0; attempt < tries; attempt++) {
-      await modal().locator("button[type=submit]").click();
-      const outcome = await Promise.race([
-        modal()
-          .waitFor({ state: "detached", timeout: 15_000 })
-          .then(() => "closed" as const),
-        confirmation.waitFor({ timeout: 15_000 }).then(() => "confirmed" as const),
-      ]).catch(() => "neither" as const);
-      if (outcome === "closed") return;
-      if (outcome === "confirmed") {
-        if (await modal().count())
-          await modal().locator("button", { hasText: "Cancel" }).first().click();
-        return;
-      }
-      // A late redraw of the modal can empty what was typed; a person types it again.
-      const name = field("Port name").locator("input");
-      if ((await name.count()) > 0 && (await name.inputValue()) === "") {
-        await name.fill(portName);
-        continue;
-      }
-      const text = (await modal().textContent()) ?? "";
-      if (!/submit again/i.test(text))
-        throw new Error(`the modal stayed open: ${text.slice(0, 800)}`);
-    }
-    throw new Error(`the modal stayed open after ${tries} submits`);
-  }
-
   it("as Rita: orders a port in the modal and is told it waits for approval", async () => {
     await page.locator("#you", { hasText: "Rita Requester" }).waitFor();
     await page.locator("#sandbox-time", { hasText: "Advance sandbox time" }).waitFor();
@@ -161,7 +125,7 @@ describe("npm start's playground: ordering a port, approving it, watching the th
     await expect.poll(() => name.inputValue()).toBe(portName);
     await screenshot("playground-order-modal.png");
     const confirmation = page.locator("#messages .message.ephemeral", { hasText: portName });
-    await submitUntilAccepted(confirmation);
+    await submitUntilAccepted(page, confirmation, { retype: { input: name, value: portName } });
     await confirmation.waitFor();
     expect(await confirmation.textContent()).toContain("waiting for approval");
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type ApprovalRequest, WITHDRAWN_NOTE } from "../../src/approvals/index.js";
 import { ACTION_WITHDRAW, approvalMessageView, approvalsListView } from "../../views/approvals.js";
-import { requestStateKey } from "../../views/orderProgress.js";
+import { requestStateKey, trackedOutcomeLine } from "../../views/orderProgress.js";
 import { requestCardView, requestStateLine } from "../../views/requestCard.js";
 import { readable } from "./support.js";
 
@@ -95,6 +95,11 @@ describe("the final outcome (issue 23 item 6)", () => {
     const message = approvalMessageView(placed, { progress });
     expect(readable(message.blocks)).toContain("Done");
     expect(readable(message.blocks)).not.toContain("Ordered");
+    // The provider's status is said with the outcome only when it is another word.
+    expect(readable(message.blocks)).not.toContain("Done (done)");
+    expect(trackedOutcomeLine({ status: "ACTIVE", outcome: "done" })).toBe(
+      ":tada: *Done* (ACTIVE)",
+    );
     const card = requestCardView(placed, { progress });
     const key = (blocks: unknown) =>
       (blocks as Array<{ block_id?: string }>)
