@@ -44,7 +44,7 @@ export function notEnabledText(port: Pick<Port, "name" | "id">): string {
 /**
  * How IO-D is billed, in words, for the form, the approval message and its Approve confirmation.
  * The provider's IO-D request carries paymentType "payg" and a term in days, and its API has no
- * IO-D price (provider-api.md): the rate is the account's, shown in the provider's portal.
+ * IO-D price (docs/provider/provider-api.md): the rate is the account's, shown in the provider's portal.
  */
 export function iodBillingText(days?: number): string {
   const term =

@@ -3,7 +3,7 @@
  * The one home of amount formatting: every view, every approval summary and every price text
  * asks this module, so amounts read the same everywhere.
  *
- * The provider returns no currency (amounts are in the account's currency, provider-notes.md),
+ * The provider returns no currency (amounts are in the account's currency, docs/provider/provider-notes.md),
  * and the API has no call that tells the account's currency, so the bot shows the configured
  * `PRICE_CURRENCY` (default `USD`, the currency of the provider's public samples) as a code: a
  * symbol would be a guess ("$" is also the Australian, Canadian and Singapore dollar).

@@ -1,5 +1,5 @@
 // Whether a company username names a company at the provider. The provider has no company
-// read; "reading a company's port details is publicly visible" (provider-api.md, Ports), so a
+// read; "reading a company's port details is publicly visible" (docs/provider/provider-api.md, Ports), so a
 // company's port list is the look-up it allows: its 404 is "no such company", and any other
 // failure leaves the question open (the request may still be made, and says so).
 import type { CallOptions, ProviderApi } from "../provider/api.js";

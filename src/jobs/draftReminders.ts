@@ -7,7 +7,7 @@ import { jobIdPart, QUEUE_NAMES, stateKey } from "./queues.js";
 
 /**
  * Edge draft expiry reminders. The provider deletes an Edge draft 30 days after it was saved
- * (provider-api.md); a draft saved through the bot is remembered here, and its creator gets a
+ * (docs/provider/provider-api.md); a draft saved through the bot is remembered here, and its creator gets a
  * direct message 3 days and 1 day before (at 27 and 29 days), with Open and Delete buttons.
  *
  * - One delayed BullMQ job per reminder, with a deterministic id (`draft-<id>-d3`, `-d1`): saving
@@ -23,7 +23,7 @@ import { jobIdPart, QUEUE_NAMES, stateKey } from "./queues.js";
  */
 
 const DAY_MS = 24 * 3_600_000;
-/** The provider's retention of a draft (provider-api.md: "stored for 30 days"). */
+/** The provider's retention of a draft (docs/provider/provider-api.md: "stored for 30 days"). */
 export const DRAFT_RETENTION_DAYS = 30;
 /** Days before deletion at which the creator is reminded. */
 export const DRAFT_REMINDER_DAYS_LEFT = [3, 1] as const;

@@ -63,6 +63,8 @@ const EMOJI = {
   pencil2: "✏️",
   repeat: "🔁",
   rotating_light: "🚨",
+  leftwards_arrow_with_hook: "↩️",
+  pause_button: "⏸️",
 };
 
 /** The character for a `:shortcode:`, or undefined when this page does not know it. */
