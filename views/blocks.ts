@@ -177,6 +177,16 @@ export function sandboxLabelledBlocks(
   return withSandboxLabel(capBlocks(blocks, LIMITS.messageBlocks - 1), true);
 }
 
+/** A modal with the sandbox label as its last block in sandbox mode (within the block budget). */
+export function labelledModal<T extends { blocks: readonly unknown[] }>(
+  view: T,
+  sandbox: boolean,
+): T {
+  if (!sandbox || carriesSandboxLabel(view.blocks)) return view;
+  const blocks = view.blocks as KnownBlock[];
+  return { ...view, blocks: withSandboxLabel(capBlocks(blocks, LIMITS.modalBlocks - 1), true) };
+}
+
 /** Keeps a message within Slack's block limit, saying what was left out. */
 export function capBlocks(blocks: KnownBlock[], max: number = LIMITS.messageBlocks): KnownBlock[] {
   if (blocks.length <= max) return blocks;

@@ -7,6 +7,7 @@ import {
   capBlocks,
   escapeMrkdwn,
   LIMITS,
+  labelledModal,
   section,
   withSandboxLabel,
 } from "../../views/blocks.js";
@@ -198,7 +199,11 @@ export function createConnectRouter(
         },
         openModal: async (view) => {
           if (!input.triggerId) throw new Error("no trigger id to open a modal with");
-          await input.client.views.open({ trigger_id: input.triggerId, view });
+          // Every form says it is the sandbox in sandbox mode (once: some build it in).
+          await input.client.views.open({
+            trigger_id: input.triggerId,
+            view: labelledModal(view, services.sandbox),
+          });
         },
       };
       await handler(ctx);
