@@ -23,12 +23,15 @@ interface Watched {
   waiting?: () => Promise<number>;
   /** Disagreements found when the bot closed, reported at the next look. */
   found: CardDisagreement[];
+  /** Disagreements reported already: a card left behind fails the test that left it, once. */
+  reported: Set<string>;
 }
 
 const watched = new Map<SlackStandin, Watched>();
 
 export function watchFallbackText(standin: SlackStandin): void {
-  if (!watched.has(standin)) watched.set(standin, { seen: 0, sandbox: false, found: [] });
+  if (!watched.has(standin))
+    watched.set(standin, { seen: 0, sandbox: false, found: [], reported: new Set() });
 }
 
 /** Watches the stand-in of a bot started by the harness, with what the other checks need. */
@@ -36,7 +39,13 @@ export function watchBot(
   standin: SlackStandin,
   bot: { sandbox: boolean; waiting: () => Promise<number> },
 ): void {
-  watched.set(standin, { seen: 0, sandbox: bot.sandbox, waiting: bot.waiting, found: [] });
+  watched.set(standin, {
+    seen: 0,
+    sandbox: bot.sandbox,
+    waiting: bot.waiting,
+    found: [],
+    reported: new Set(),
+  });
 }
 
 /** Stops watching one stand-in (the checks' own tests, once they have taken what they planted). */
@@ -111,15 +120,26 @@ async function settledDisagreements(
 export async function checkBeforeClose(standin: SlackStandin): Promise<void> {
   const entry = watched.get(standin);
   if (!entry?.waiting) return;
-  entry.found.push(...(await settledDisagreements(standin, entry.waiting)));
+  entry.found.push(...unreported(entry, await settledDisagreements(standin, entry.waiting)));
   delete entry.waiting;
+}
+
+function unreported(entry: Watched, found: CardDisagreement[]): CardDisagreement[] {
+  return found.filter((problem) => {
+    const key = `${problem.requestId} ${problem.cardState} ${problem.approvalState}`;
+    if (entry.reported.has(key)) return false;
+    entry.reported.add(key);
+    return true;
+  });
 }
 
 /** Cards that disagree with their approval message, for every watched bot (running or closed). */
 export async function takeDisagreements(): Promise<CardDisagreement[]> {
   const problems: CardDisagreement[] = [];
   for (const [standin, entry] of watched) {
-    if (entry.waiting) problems.push(...(await settledDisagreements(standin, entry.waiting)));
+    if (entry.waiting) {
+      problems.push(...unreported(entry, await settledDisagreements(standin, entry.waiting)));
+    }
     problems.push(...entry.found.splice(0));
   }
   return problems;
