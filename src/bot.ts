@@ -34,6 +34,7 @@ import { edgeDraftReminderCallbacks, edgeQuoteCallbacks } from "./slack/edgeQuot
 import { FollowUpLane } from "./slack/followUps.js";
 import { homePublisher, refreshHomesOf } from "./slack/home.js";
 import { registerListeners } from "./slack/listeners.js";
+import { sandboxLabelledChat } from "./slack/sandboxLabel.js";
 import { type SlackStandin, STANDIN_IDS } from "./standin/index.js";
 
 export interface BotOptions {
@@ -196,7 +197,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       logger: logger.child({ component: "jobs" }),
       metrics,
       workers: role === "worker" || config.workers,
-      slack: backgroundSlack.chat,
+      // In sandbox mode every background message says so (its thread lines and DMs too).
+      slack: sandboxed ? sandboxLabelledChat(backgroundSlack.chat) : backgroundSlack.chat,
       home: (userId) =>
         publishHome ? publishHome(userId) : Promise.reject(new Error("App Home is not ready yet")),
       // Background work logs under a request id of its own record (approval id, order id), so

@@ -352,23 +352,26 @@ export function rejectReasonModal(record: ApprovalRequest, origin: RejectOrigin)
     title: { type: "plain_text", text: "Reject request" },
     submit: { type: "plain_text", text: "Reject" },
     close: { type: "plain_text", text: "Cancel" },
-    blocks: [
-      section(
-        `Rejecting *${escapeMrkdwn(record.title)}* requested by <@${record.requester.userId}>.`,
-      ),
-      {
-        type: "input",
-        block_id: BLOCK_REJECT_REASON,
-        label: { type: "plain_text", text: "Reason" },
-        element: {
-          type: "plain_text_input",
-          action_id: INPUT_REJECT_REASON,
-          multiline: true,
-          max_length: 1000,
-          placeholder: { type: "plain_text", text: "Tell the requester why" },
+    blocks: withSandboxLabel(
+      [
+        section(
+          `Rejecting *${escapeMrkdwn(record.title)}* requested by <@${record.requester.userId}>.`,
+        ),
+        {
+          type: "input",
+          block_id: BLOCK_REJECT_REASON,
+          label: { type: "plain_text", text: "Reason" },
+          element: {
+            type: "plain_text_input",
+            action_id: INPUT_REJECT_REASON,
+            multiline: true,
+            max_length: 1000,
+            placeholder: { type: "plain_text", text: "Tell the requester why" },
+          },
         },
-      },
-    ],
+      ],
+      record.sandbox,
+    ),
   };
 }
 

@@ -143,6 +143,50 @@ export function withSandboxLabel(blocks: KnownBlock[], sandbox: boolean): KnownB
   return sandbox ? [...blocks, context(SANDBOX_LABEL)] : blocks;
 }
 
+/** Whether some text of the blocks already is the sandbox label. */
+function carriesSandboxLabel(blocks: readonly unknown[]): boolean {
+  return JSON.stringify(blocks).includes(JSON.stringify(SANDBOX_LABEL));
+}
+
+/** A text-only message's text as sections (each within Slack's section limit, cut at lines). */
+function textSections(text: string): KnownBlock[] {
+  const pieces: string[] = [];
+  let rest = text;
+  while (rest.length > LIMITS.sectionText) {
+    const cut = rest.lastIndexOf("\n", LIMITS.sectionText);
+    const at = cut > 0 ? cut : LIMITS.sectionText;
+    pieces.push(rest.slice(0, at));
+    rest = rest.slice(at).replace(/^\n/, "");
+  }
+  pieces.push(rest);
+  return pieces.map((piece) => section(piece));
+}
+
+/**
+ * The blocks of any message the bot sends, labelled in sandbox mode: a message built without
+ * the label (a text-only thread line or DM) gets its text as blocks plus the label; one that
+ * has it is left alone. Out of sandbox mode, the blocks as given.
+ */
+export function sandboxLabelledBlocks(
+  message: { text: string; blocks?: KnownBlock[] },
+  sandbox: boolean,
+): KnownBlock[] | undefined {
+  if (!sandbox) return message.blocks;
+  if (message.blocks && carriesSandboxLabel(message.blocks)) return message.blocks;
+  const blocks = message.blocks?.length ? message.blocks : textSections(message.text);
+  return withSandboxLabel(capBlocks(blocks, LIMITS.messageBlocks - 1), true);
+}
+
+/** A modal with the sandbox label as its last block in sandbox mode (within the block budget). */
+export function labelledModal<T extends { blocks: readonly unknown[] }>(
+  view: T,
+  sandbox: boolean,
+): T {
+  if (!sandbox || carriesSandboxLabel(view.blocks)) return view;
+  const blocks = view.blocks as KnownBlock[];
+  return { ...view, blocks: withSandboxLabel(capBlocks(blocks, LIMITS.modalBlocks - 1), true) };
+}
+
 /** Keeps a message within Slack's block limit, saying what was left out. */
 export function capBlocks(blocks: KnownBlock[], max: number = LIMITS.messageBlocks): KnownBlock[] {
   if (blocks.length <= max) return blocks;

@@ -27,6 +27,10 @@ export type { OrderProgress };
 /** The card's link button to the approval message (a URL button: Slack still sends a click). */
 export const ACTION_VIEW_IN_APPROVALS = "request_card_view_approvals";
 
+/** The card's last line: what tells a card from the approval message (both show the state). */
+export const CARD_FOOTER =
+  "Approvers decide in the approvals channel; updates follow in this thread.";
+
 /** Why a card is in the requester's DM rather than the channel they asked in. */
 export type CardInDmReason = "not-in-channel" | "setting";
 
@@ -102,7 +106,7 @@ export function requestCardView(
   }
   if (record.status === "pending") buttons.push(withdrawButton(record));
   if (buttons.length > 0) blocks.push(actions(`request_card_${record.id}`, buttons));
-  blocks.push(context("Approvers decide in the approvals channel; updates follow in this thread."));
+  blocks.push(context(CARD_FOOTER));
   return {
     text: truncate(
       // Every word here is in the blocks too (Slack shows only the blocks).

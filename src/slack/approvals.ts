@@ -17,6 +17,7 @@ import {
   submittedView,
   VIEW_REJECT_REASON,
 } from "../../views/approvals.js";
+import { sandboxLabelledBlocks } from "../../views/blocks.js";
 import { describeRefusal, describeState } from "../../views/refusals.js";
 import type { Reply } from "../../views/reply.js";
 import { ACTION_VIEW_IN_APPROVALS } from "../../views/requestCard.js";
@@ -202,16 +203,19 @@ export function submittedReply(outcome: Extract<SubmitOutcome, { ok: true }>): R
  * (a click in App Home has no channel) in their DM with the bot.
  */
 async function tellPrivately(
+  sandbox: boolean,
   client: WebClient,
   channel: string | undefined,
   user: string,
   text: string,
 ) {
+  const blocks = sandboxLabelledBlocks({ text }, sandbox);
+  const message = { text, ...(blocks ? { blocks } : {}) };
   if (!channel) {
-    await client.chat.postMessage({ channel: user, text });
+    await client.chat.postMessage({ channel: user, ...message });
     return;
   }
-  await client.chat.postEphemeral({ channel, user, text });
+  await client.chat.postEphemeral({ channel, user, ...message });
 }
 
 /**
@@ -321,7 +325,7 @@ export function registerApprovalListeners(app: ListenerRegistry, services: Servi
       const channel = body.channel?.id;
       const refuse = async (text: string) => {
         await ackOnce();
-        await tellPrivately(client, channel, userId, text);
+        await tellPrivately(services.sandbox, client, channel, userId, text);
       };
       // One budget for every check before the step, so together they stay within it.
       const deadline = Date.now() + CHECK_BUDGET_MS;
@@ -355,7 +359,9 @@ export function registerApprovalListeners(app: ListenerRegistry, services: Servi
         if (!acked && isStorageUnavailable(error)) {
           // Not stored, so not acked: Bolt answers 500 and Slack shows the click failed.
           services.logger.warn({ action: name, by: userId }, "approval click not recorded");
-          tellPrivately(client, channel, userId, failureText(error)).catch(() => undefined);
+          tellPrivately(services.sandbox, client, channel, userId, failureText(error)).catch(
+            () => undefined,
+          );
           throw error;
         }
         if (error instanceof CheckTooSlowError) {
@@ -365,7 +371,9 @@ export function registerApprovalListeners(app: ListenerRegistry, services: Servi
         }
         await ackOnce();
         services.logger.error({ err: error, action: name }, "approval action failed");
-        await tellPrivately(client, channel, userId, failureText(error)).catch(() => undefined);
+        await tellPrivately(services.sandbox, client, channel, userId, failureText(error)).catch(
+          () => undefined,
+        );
       }
     };
   }
@@ -388,7 +396,7 @@ export function registerApprovalListeners(app: ListenerRegistry, services: Servi
           moved.reason === "look-up-first"
             ? "*Place again* is offered only after a look-up found nothing: press *Look up again* first."
             : describeRefusal(moved);
-        return tellPrivately(click.client, click.channel, click.userId, text);
+        return tellPrivately(services.sandbox, click.client, click.channel, click.userId, text);
       }
       audit(moved.record, click.userId, name, outcome);
       await orders.followUp(moved.record).catch(async (error: unknown) => {
@@ -396,6 +404,7 @@ export function registerApprovalListeners(app: ListenerRegistry, services: Servi
         // is missing, and the placement's own messages say the step first.
         services.logger.error({ err: error, approvalId: moved.record.id }, "follow-up failed");
         await tellPrivately(
+          services.sandbox,
           click.client,
           click.channel,
           click.userId,
@@ -457,6 +466,7 @@ export function registerApprovalListeners(app: ListenerRegistry, services: Servi
       audit(click.record, click.userId, "look-up-again", looked);
       const current = looked === "not-unknown" ? await settings.store.get(click.record.id) : null;
       await tellPrivately(
+        services.sandbox,
         click.client,
         click.channel,
         click.userId,
@@ -479,6 +489,7 @@ export function registerApprovalListeners(app: ListenerRegistry, services: Servi
         await recorded();
         if (record.status !== "pending") {
           return tellPrivately(
+            services.sandbox,
             client,
             channel,
             userId,

@@ -7,6 +7,8 @@ import {
   capBlocks,
   escapeMrkdwn,
   LIMITS,
+  labelledModal,
+  sandboxLabelledBlocks,
   section,
   withSandboxLabel,
 } from "../../views/blocks.js";
@@ -198,7 +200,11 @@ export function createConnectRouter(
         },
         openModal: async (view) => {
           if (!input.triggerId) throw new Error("no trigger id to open a modal with");
-          await input.client.views.open({ trigger_id: input.triggerId, view });
+          // Every form says it is the sandbox in sandbox mode (once: some build it in).
+          await input.client.views.open({
+            trigger_id: input.triggerId,
+            view: labelledModal(view, services.sandbox),
+          });
         },
       };
       await handler(ctx);
@@ -211,8 +217,15 @@ export function createConnectRouter(
             : "errored";
       const log = outcome === "errored" ? services.logger.error : services.logger.warn;
       log.call(services.logger, { err: error, command: name }, "command failed");
+      const text = failureText(error);
+      const blocks = sandboxLabelledBlocks({ text }, services.sandbox);
       await input
-        .respond({ response_type: "ephemeral", replace_original: false, text: failureText(error) })
+        .respond({
+          response_type: "ephemeral",
+          replace_original: false,
+          text,
+          ...(blocks ? { blocks } : {}),
+        })
         .catch((respondError: unknown) =>
           services.logger.warn({ err: respondError }, "could not tell the user"),
         );
@@ -289,7 +302,13 @@ export function createConnectRouter(
         const reinvoke = parseReinvoke(value);
         if (!reinvoke || body.type !== "block_actions") return;
         if (!lane.hasRoom()) {
-          await respond({ response_type: "ephemeral", replace_original: false, text: BUSY_TEXT });
+          const blocks = sandboxLabelledBlocks({ text: BUSY_TEXT }, services.sandbox);
+          await respond({
+            response_type: "ephemeral",
+            replace_original: false,
+            text: BUSY_TEXT,
+            ...(blocks ? { blocks } : {}),
+          });
           return;
         }
         followUp({

@@ -1,4 +1,5 @@
 import type { WebClient } from "@slack/web-api";
+import { sandboxLabelledBlocks } from "../../views/blocks.js";
 import { type CardInDmReason, cardInDmText } from "../../views/requestCard.js";
 import type { ApprovalRequest } from "../approvals/index.js";
 import type { Services } from "../services.js";
@@ -67,7 +68,9 @@ export async function postRequestCard(input: {
     if (!posted?.ts) {
       const where = reason === "setting" ? "setting" : (asked ?? "");
       if (reason && (await services.orders.firstCardNotice(requester, where))) {
-        await client.chat.postMessage({ channel: requester, text: cardInDmText(reason, asked) });
+        const text = cardInDmText(reason, asked);
+        const blocks = sandboxLabelledBlocks({ text }, services.sandbox);
+        await client.chat.postMessage({ channel: requester, text, ...(blocks ? { blocks } : {}) });
       }
       posted = await client.chat.postMessage({
         channel: requester,

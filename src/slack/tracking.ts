@@ -1,5 +1,5 @@
 import type { WebClient } from "@slack/web-api";
-import { escapeMrkdwn } from "../../views/blocks.js";
+import { escapeMrkdwn, sandboxLabelledBlocks } from "../../views/blocks.js";
 import { trackedOrdersView } from "../../views/tracking.js";
 import { canApprove } from "../approvals/index.js";
 import type { OrderTracking } from "../flows/orders.js";
@@ -23,9 +23,12 @@ export function slackOrderTracking(services: Services, client: WebClient): Order
       }
       // Reading it first proves the order exists before anything is posted.
       const order = await services.provider.getPortOrder(companyUsername, orderId);
+      const text = `:satellite: Tracking port order \`${escapeMrkdwn(orderId)}\` (${escapeMrkdwn(order.portName ?? "unnamed")}) for <@${userId}>: *${escapeMrkdwn(order.status ?? "unknown")}*. Updates follow in this thread.`;
+      const blocks = sandboxLabelledBlocks({ text }, services.sandbox);
       const posted = await client.chat.postMessage({
         channel: channelId,
-        text: `:satellite: Tracking port order \`${escapeMrkdwn(orderId)}\` (${escapeMrkdwn(order.portName ?? "unnamed")}) for <@${userId}>: *${escapeMrkdwn(order.status ?? "unknown")}*. Updates follow in this thread.`,
+        text,
+        ...(blocks ? { blocks } : {}),
       });
       if (!posted.ts) throw new Error("Slack did not return the message ts");
       const started = await services.jobs.tracker.track({

@@ -12,7 +12,7 @@ import {
   STANDIN_IDS,
   startSlackStandin,
 } from "../../src/standin/index.js";
-import { watchFallbackText } from "./fallbackWatch.js";
+import { checkBeforeClose, watchBot } from "./fallbackWatch.js";
 import { deleteKeysMatching } from "./redisKeys.js";
 
 export { STANDIN_IDS };
@@ -43,7 +43,6 @@ export async function startTestBot(
   } = {},
 ): Promise<TestBot> {
   const standin = await startSlackStandin();
-  watchFallbackText(standin);
   const signingSecret = randomBytes(16).toString("hex");
   const config = {
     ...loadConfig({
@@ -83,6 +82,11 @@ export async function startTestBot(
     },
     redisPrefix,
   });
+  // Every message it records is checked after each test (test/support/fallbackTextSetup.ts).
+  watchBot(standin, {
+    sandbox: bot.sandbox !== undefined,
+    waiting: () => bot.jobs.notifier.totalOutboxLength(),
+  });
   const slack = standin.connectApp({ url: `${bot.url}/slack/events`, signingSecret });
   return {
     bot,
@@ -94,6 +98,7 @@ export async function startTestBot(
     connect: (text, userId = STANDIN_IDS.requester) =>
       slack.command(userId, STANDIN_IDS.general, "/connect", text),
     async close() {
+      await checkBeforeClose(standin);
       await bot.stop();
       await standin.close();
       await deleteKeys(redisPrefix);

@@ -875,6 +875,9 @@ const NOT_BUILDERS: Record<string, string> = {
   option: "plain_text",
   withSandboxLabel: "adds a fixed label",
   capBlocks: "adds a fixed line",
+  labelledModal: "adds a fixed label to a view its caller built",
+  sandboxLabelledBlocks:
+    "primitive: text its caller built (and escaped) as sections, plus a fixed label",
   encodeEdgeMetadata: "private_metadata",
   parseEdgeMetadata: "parser",
   countryOption: "plain_text option",

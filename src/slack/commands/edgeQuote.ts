@@ -14,7 +14,14 @@ import type {
 } from "@slack/bolt";
 import type { KnownBlock, ModalView } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
-import { capBlocks, escapeMrkdwn, truncate, withSandboxLabel } from "../../../views/blocks.js";
+import {
+  capBlocks,
+  escapeMrkdwn,
+  labelledModal,
+  sandboxLabelledBlocks,
+  truncate,
+  withSandboxLabel,
+} from "../../../views/blocks.js";
 import {
   countryOptions,
   EDGE_DISCOUNT_BLOCK,
@@ -79,7 +86,6 @@ import {
   within,
 } from "../../flows/edgeQuote.js";
 import { explainQuoteFailure } from "../../jobs/index.js";
-import type { Logger } from "../../log.js";
 import type { DraftOrder } from "../../provider/api.js";
 import { isProviderError } from "../../provider/errors.js";
 import type { Services } from "../../services.js";
@@ -148,10 +154,13 @@ export function quoteFailureWords(error: unknown): string {
 /** An ephemeral answer in the channel; a direct message when that fails. */
 async function tellPrivately(
   client: WebClient,
-  logger: Logger,
+  { logger, sandbox }: Pick<Services, "logger" | "sandbox">,
   where: Where,
-  message: { text: string; blocks?: KnownBlock[] },
+  given: { text: string; blocks?: KnownBlock[] },
 ): Promise<void> {
+  // Every answer carries the sandbox label in sandbox mode, text-only ones included.
+  const blocks = sandboxLabelledBlocks(given, sandbox);
+  const message = { text: given.text, ...(blocks ? { blocks } : {}) };
   if (where.channelId) {
     try {
       await client.chat.postEphemeral({
@@ -203,7 +212,10 @@ async function openThenShow(
 ): Promise<void> {
   let viewId: string | undefined;
   try {
-    const opened = await client.views.open({ trigger_id: triggerId, view: loading });
+    const opened = await client.views.open({
+      trigger_id: triggerId,
+      view: labelledModal(loading, services.sandbox),
+    });
     viewId = opened.view?.id;
   } catch (error) {
     services.logger.warn({ err: error }, "edge: could not open a modal");
@@ -218,7 +230,7 @@ async function openThenShow(
   }
   if (!viewId) return;
   try {
-    await client.views.update({ view_id: viewId, view });
+    await client.views.update({ view_id: viewId, view: labelledModal(view, services.sandbox) });
   } catch (error) {
     // The person closed the modal meanwhile (not_found): nothing to do.
     services.logger.info({ err: error }, "edge: modal not updated");
@@ -288,7 +300,7 @@ export async function requestEdgeQuote(input: {
     responseId = started.responseId;
   } catch (error) {
     services.logger.warn({ err: error }, "edge: quote request failed");
-    await tellPrivately(client, services.logger, where, {
+    await tellPrivately(client, services, where, {
       text: `:warning: Couldn't request the Edge quote: ${escapeMrkdwn(quoteFailureWords(error))}`,
     });
     return;
@@ -320,7 +332,7 @@ export async function requestEdgeQuote(input: {
     });
   } catch (error) {
     services.logger.error({ err: error, responseId }, "edge: could not start polling the quote");
-    await tellPrivately(client, services.logger, where, {
+    await tellPrivately(client, services, where, {
       text: ":warning: The quote was requested, but I couldn't start checking for its result; request it again in a minute.",
     });
     return;
@@ -423,7 +435,7 @@ export function registerEdgeQuoteListeners(app: ListenerRegistry, services: Serv
           { err: error, actionId },
           "edge: button failed",
         );
-        await tellPrivately(args.client, logger, where, {
+        await tellPrivately(args.client, services, where, {
           text: `:warning: ${escapeMrkdwn(error instanceof QuoteNoLongerOffered ? error.message : `That didn't work: ${failureWords(error)}`)}`,
         });
       }
@@ -437,7 +449,7 @@ export function registerEdgeQuoteListeners(app: ListenerRegistry, services: Serv
     message: Message,
   ): Promise<void> {
     if (!where.channelId) {
-      await tellPrivately(client, logger, where, message);
+      await tellPrivately(client, services, where, message);
       return;
     }
     await client.chat.postMessage({
@@ -465,11 +477,14 @@ export function registerEdgeQuoteListeners(app: ListenerRegistry, services: Serv
         await client.views.update({
           view_id: view.id,
           hash: view.hash,
-          view: edgeQuoteModal({
-            catalogue: lists,
-            metadata: parseEdgeMetadata(view.private_metadata),
-            ...(country ? { country } : {}),
-          }),
+          view: labelledModal(
+            edgeQuoteModal({
+              catalogue: lists,
+              metadata: parseEdgeMetadata(view.private_metadata),
+              ...(country ? { country } : {}),
+            }),
+            services.sandbox,
+          ),
         });
       } catch (error) {
         // hash_conflict: a newer change already updated the modal; that one wins.
@@ -561,11 +576,14 @@ export function registerEdgeQuoteListeners(app: ListenerRegistry, services: Serv
     if (!ref) return;
     await client.views.open({
       trigger_id: body.trigger_id,
-      view: edgeDiscountModal({
-        ...(where.channelId ? { channelId: where.channelId } : {}),
-        ...(threadOf(body) ? { threadTs: threadOf(body) } : {}),
-        ref,
-      }),
+      view: labelledModal(
+        edgeDiscountModal({
+          ...(where.channelId ? { channelId: where.channelId } : {}),
+          ...(threadOf(body) ? { threadTs: threadOf(body) } : {}),
+          ref,
+        }),
+        services.sandbox,
+      ),
     });
   });
 
@@ -692,7 +710,7 @@ export function registerEdgeQuoteListeners(app: ListenerRegistry, services: Serv
       );
     } catch (error) {
       logger.warn({ err: error }, "edge: could not post the discounted quote");
-      await tellPrivately(client, logger, where, {
+      await tellPrivately(client, services, where, {
         text: ":warning: The code is valid, but I couldn't post the new prices; try again.",
       });
     }
@@ -771,13 +789,13 @@ export function registerEdgeQuoteListeners(app: ListenerRegistry, services: Serv
       if (!outcome.ok && outcome.field === "name") return;
       await tellPrivately(
         client,
-        logger,
+        services,
         where,
         outcome.ok ? submittedReply(outcome) : { text: `:no_entry: ${outcome.message}` },
       );
     } catch (error) {
       logger.error({ err: error }, "edge: could not submit the order for approval");
-      await tellPrivately(client, logger, where, {
+      await tellPrivately(client, services, where, {
         text: ":warning: Couldn't submit the order for approval; nothing was ordered. Try again in a minute.",
       });
     }
@@ -878,26 +896,26 @@ export function registerEdgeQuoteListeners(app: ListenerRegistry, services: Serv
       const signal = AbortSignal.timeout(AFTER_ACK_MS);
       const draft = await findDraft(services, draftId, signal);
       if (!draft) {
-        await tellPrivately(client, logger, where, {
+        await tellPrivately(client, services, where, {
           text: draftNoticeText("not-found", { id: draftId }),
         });
         return;
       }
       const body = renameBody(draft, name.name);
       if (!body) {
-        await tellPrivately(client, logger, where, {
+        await tellPrivately(client, services, where, {
           text: ":warning: This draft has no speed I can keep, so renaming it here could change it; rename it in the provider's portal.",
         });
         return;
       }
       const renamed = await services.provider.updateDraft(draftId, body, { signal });
       audit(services, "draft renamed", { userId: where.userId, draftId });
-      await tellPrivately(client, logger, where, {
+      await tellPrivately(client, services, where, {
         text: draftNoticeText("renamed", { id: draftId, name: renamed.name ?? name.name }),
       });
     } catch (error) {
       logger.warn({ err: error }, "edge: rename failed");
-      await tellPrivately(client, logger, where, {
+      await tellPrivately(client, services, where, {
         text: `:warning: Couldn't rename the draft: ${escapeMrkdwn(failureWords(error))}`,
       });
     }
@@ -909,7 +927,7 @@ export function registerEdgeQuoteListeners(app: ListenerRegistry, services: Serv
     const signal = AbortSignal.timeout(AFTER_ACK_MS);
     const draft = await findDraft(services, draftId, signal);
     if (!draft) {
-      await tellPrivately(client, logger, where, {
+      await tellPrivately(client, services, where, {
         text: draftNoticeText("not-found", { id: draftId }),
       });
       return;
@@ -917,7 +935,7 @@ export function registerEdgeQuoteListeners(app: ListenerRegistry, services: Serv
     const savedBy = draftSavedBy(draft);
     if (savedBy !== where.userId) {
       audit(services, "draft delete refused", { userId: where.userId, draftId });
-      await tellPrivately(client, logger, where, {
+      await tellPrivately(client, services, where, {
         text: draftNoticeText(savedBy ? "not-owner" : "no-owner", draft),
       });
       return;
@@ -929,6 +947,6 @@ export function registerEdgeQuoteListeners(app: ListenerRegistry, services: Serv
       .catch((error: unknown) =>
         logger.warn({ err: error, draftId }, "edge: draft reminders not removed"),
       );
-    await tellPrivately(client, logger, where, { text: draftNoticeText("deleted", draft) });
+    await tellPrivately(client, services, where, { text: draftNoticeText("deleted", draft) });
   });
 }

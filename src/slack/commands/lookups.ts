@@ -1,5 +1,6 @@
 import type { BlockAction, ButtonAction, SlackActionMiddlewareArgs } from "@slack/bolt";
 import { asnView } from "../../../views/asn.js";
+import { sandboxLabelledBlocks } from "../../../views/blocks.js";
 import { DCF_PAGE_SIZE, dcfListView } from "../../../views/dcf.js";
 import {
   EDGE_ITEM_PAGE_SIZE,
@@ -268,8 +269,14 @@ export function onTrackOrder(services: Services, tracking?: OrderTracking) {
       services.logger.warn({ err: error, action: ACTION_ORDER_TRACK }, "could not start tracking");
       text = failureText(error);
     }
-    await respond({ response_type: "ephemeral", replace_original: false, text }).catch(
-      (error: unknown) => services.logger.warn({ err: error }, "could not answer the Track click"),
+    const blocks = sandboxLabelledBlocks({ text }, services.sandbox);
+    await respond({
+      response_type: "ephemeral",
+      replace_original: false,
+      text,
+      ...(blocks ? { blocks } : {}),
+    }).catch((error: unknown) =>
+      services.logger.warn({ err: error }, "could not answer the Track click"),
     );
   };
 }

@@ -12,7 +12,7 @@ import type {
 } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
-import { capBlocks, truncate, withSandboxLabel } from "../../../views/blocks.js";
+import { capBlocks, labelledModal, truncate, withSandboxLabel } from "../../../views/blocks.js";
 import {
   ACTION_ORDER_THIS_L2,
   ACTION_ORDER_THIS_PORT,
@@ -562,19 +562,22 @@ export function registerPricingListeners(app: ListenerRegistry, services: Servic
         await client.views.update({
           view_id: view.id,
           hash: view.hash,
-          view: portPriceModal({
-            metadata,
-            ...(chosen ? { chosen } : {}),
-            ...(typeof note?.text?.text === "string" ? { note: note.text.text } : {}),
-            ...(term?.kind === "term" ? { term: term.term } : {}),
-            includeCrossConnect: current.includeCrossConnect === true,
-            // Keep the person's speed when the new DCF offers it; else the command's.
-            ...(speed !== undefined && Number.isSafeInteger(speed)
-              ? { speedMbps: speed }
-              : metadata.speedMbps !== undefined
-                ? { speedMbps: metadata.speedMbps }
-                : {}),
-          }),
+          view: labelledModal(
+            portPriceModal({
+              metadata,
+              ...(chosen ? { chosen } : {}),
+              ...(typeof note?.text?.text === "string" ? { note: note.text.text } : {}),
+              ...(term?.kind === "term" ? { term: term.term } : {}),
+              includeCrossConnect: current.includeCrossConnect === true,
+              // Keep the person's speed when the new DCF offers it; else the command's.
+              ...(speed !== undefined && Number.isSafeInteger(speed)
+                ? { speedMbps: speed }
+                : metadata.speedMbps !== undefined
+                  ? { speedMbps: metadata.speedMbps }
+                  : {}),
+            }),
+            services.sandbox,
+          ),
         });
       } catch (error) {
         // hash_conflict: a newer change already updated the modal; that one wins.
