@@ -1,6 +1,7 @@
 import type { App } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
 import { ACTION_WITHDRAW, withdrawnView, withdrawRefusedText } from "../../views/approvals.js";
+import { sandboxLabelledBlocks } from "../../views/blocks.js";
 import { policyView } from "../../views/policy.js";
 import { problemReply, type Reply } from "../../views/reply.js";
 import { APPROVAL_ID_PATTERN, defaultPolicy } from "../approvals/index.js";
@@ -98,7 +99,12 @@ export function registerWithdrawListeners(app: ListenerRegistry, services: Servi
       services.logger.error({ err: error, action: "withdraw" }, "withdraw failed");
       outcome = { ok: false, text: failureText(error) };
     }
-    const answer = outcome.ok ? outcome.reply : { text: outcome.text, blocks: [] };
+    const plain = outcome.ok ? outcome.reply : { text: outcome.text, blocks: [] };
+    // Every sandbox-mode message says so, the refusals too.
+    const answer = {
+      text: plain.text,
+      blocks: sandboxLabelledBlocks(plain, services.sandbox) ?? plain.blocks,
+    };
     try {
       if (onConfirmation && outcome.ok) {
         await respond({ replace_original: true, text: answer.text, blocks: answer.blocks });
