@@ -199,18 +199,20 @@ export function submittedReply(outcome: Extract<SubmitOutcome, { ok: true }>): R
 }
 
 /**
- * Tells a person privately why their click changed nothing: in the channel they clicked in, or
- * (a click in App Home has no channel) in their DM with the bot.
+ * Tells a person privately (why their click changed nothing, or what it did): in the channel
+ * they clicked in, or (a click in App Home has no channel) in their DM with the bot; labelled in
+ * sandbox mode. The one way the approval and withdraw listeners answer a click.
  */
-async function tellPrivately(
+export async function tellPrivately(
   sandbox: boolean,
   client: WebClient,
   channel: string | undefined,
   user: string,
-  text: string,
+  said: string | Pick<Reply, "text" | "blocks">,
 ) {
-  const blocks = sandboxLabelledBlocks({ text }, sandbox);
-  const message = { text, ...(blocks ? { blocks } : {}) };
+  const answer = typeof said === "string" ? { text: said } : said;
+  const blocks = sandboxLabelledBlocks(answer, sandbox);
+  const message = { text: answer.text, ...(blocks ? { blocks } : {}) };
   if (!channel) {
     await client.chat.postMessage({ channel: user, ...message });
     return;

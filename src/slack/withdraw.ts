@@ -1,12 +1,12 @@
 import type { App } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
 import { ACTION_WITHDRAW, withdrawnView, withdrawRefusedText } from "../../views/approvals.js";
-import { sandboxLabelledBlocks } from "../../views/blocks.js";
 import { policyView } from "../../views/policy.js";
 import { problemReply, type Reply } from "../../views/reply.js";
 import { APPROVAL_ID_PATTERN, defaultPolicy } from "../approvals/index.js";
 import { COMMAND } from "../domain/commands.js";
 import type { Services } from "../services.js";
+import { tellPrivately } from "./approvals.js";
 import { type CommandHandler, failureText } from "./connect.js";
 import type { ListenerRegistry } from "./listenerTable.js";
 
@@ -99,38 +99,15 @@ export function registerWithdrawListeners(app: ListenerRegistry, services: Servi
       services.logger.error({ err: error, action: "withdraw" }, "withdraw failed");
       outcome = { ok: false, text: failureText(error) };
     }
-    const plain = outcome.ok ? outcome.reply : { text: outcome.text, blocks: [] };
-    // Every sandbox-mode message says so, the refusals too.
-    const answer = {
-      text: plain.text,
-      blocks: sandboxLabelledBlocks(plain, services.sandbox) ?? plain.blocks,
-    };
+    const answer = outcome.ok ? outcome.reply : { text: outcome.text, blocks: [] };
     try {
       if (onConfirmation && outcome.ok) {
         await respond({ replace_original: true, text: answer.text, blocks: answer.blocks });
       } else {
-        await tellPrivately(client, body.channel?.id, userId, answer);
+        await tellPrivately(services.sandbox, client, body.channel?.id, userId, answer);
       }
     } catch (error) {
       services.logger.warn({ err: error }, "could not answer a withdraw click");
     }
   });
-}
-
-async function tellPrivately(
-  client: WebClient,
-  channel: string | undefined,
-  user: string,
-  answer: Pick<Reply, "text" | "blocks">,
-): Promise<void> {
-  const blocks =
-    answer.blocks.length > 0
-      ? answer.blocks
-      : [{ type: "section" as const, text: { type: "mrkdwn" as const, text: answer.text } }];
-  if (channel) {
-    await client.chat.postEphemeral({ channel, user, text: answer.text, blocks });
-    return;
-  }
-  // App Home has no channel: a direct message.
-  await client.chat.postMessage({ channel: user, text: answer.text, blocks });
 }
