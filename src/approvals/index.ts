@@ -1,6 +1,10 @@
 export { isWithdrawn, WITHDRAWN_NOTE } from "../domain/withdrawal.js";
 export { NameReservedError, type NameScope, nameScope, normalizedName } from "./names.js";
-export { type PersistentlyOptions, persistently } from "./persistently.js";
+export {
+  type PersistentlyOptions,
+  persistently,
+  SLACK_REFS_WRITE_TIMEOUT_MS,
+} from "./persistently.js";
 export {
   type ApproveDecision,
   type CanApproveInput,

@@ -17,6 +17,12 @@ export interface PersistentlyOptions {
   warn: (failures: number, error: unknown) => void;
 }
 
+/**
+ * How long posting a request waits out a Redis outage to record where its Slack messages are
+ * (the approval message, the request card): after the form is answered, so nobody waits on it.
+ */
+export const SLACK_REFS_WRITE_TIMEOUT_MS = 2 * 60_000;
+
 const RETRY_BASE_MS = 100;
 const RETRY_MAX_MS = 2_000;
 

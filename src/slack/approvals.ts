@@ -27,6 +27,7 @@ import {
   NameReservedError,
   persistently,
   requirementFor,
+  SLACK_REFS_WRITE_TIMEOUT_MS,
   type TransitionResult,
 } from "../approvals/index.js";
 import type { OrderSubmission } from "../orders/index.js";
@@ -121,9 +122,6 @@ export async function storeForApproval(input: {
     };
   }
 }
-
-/** How long posting a request waits out a Redis outage to record where its message is. */
-export const SLACK_REFS_WRITE_TIMEOUT_MS = 2 * 60_000;
 
 /** The second half of submitting: posts a stored request to the approvals channel. */
 export async function postForApproval(input: {

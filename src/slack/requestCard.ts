@@ -1,7 +1,11 @@
 import type { WebClient } from "@slack/web-api";
 import { sandboxLabelledBlocks } from "../../views/blocks.js";
 import { type CardInDmReason, cardInDmText } from "../../views/requestCard.js";
-import type { ApprovalRequest } from "../approvals/index.js";
+import {
+  type ApprovalRequest,
+  persistently,
+  SLACK_REFS_WRITE_TIMEOUT_MS,
+} from "../approvals/index.js";
 import type { Services } from "../services.js";
 
 /**
@@ -79,10 +83,21 @@ export async function postRequestCard(input: {
       });
     }
     if (!posted?.ts || !posted.channel) return;
-    await services.approvals.store.mergeSlackRefs(approval.id, {
+    const refs = {
       cardChannel: posted.channel,
       cardTs: posted.ts,
       ...(approvalLink ? { approvalLink } : {}),
+    };
+    // Where the card is exists nowhere else: lost to a Redis blip, the card would say "waiting
+    // for approval" for ever. Waited out like the approval message's place (postForApproval).
+    await persistently(() => services.approvals.store.mergeSlackRefs(approval.id, refs), {
+      what: "record where the request card was posted",
+      timeoutMs: SLACK_REFS_WRITE_TIMEOUT_MS,
+      warn: (failures, error) =>
+        services.logger.warn(
+          { approvalId: approval.id, failures, err: (error as Error).message },
+          "could not record where the request card was posted; retrying until Redis answers",
+        ),
     });
     // Decided meanwhile (a quick approver): the card catches up through the notifier.
     const now = await services.approvals.store.get(approval.id);
