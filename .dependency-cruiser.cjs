@@ -2,7 +2,7 @@
  * The layers of docs/ARCHITECTURE.md ("Layers and the import rules"), as rules that fail
  * `npm run lint` (`npm run lint:deps`). Each rule's comment is the message a wrong import gets.
  *
- *   src/slack (adapter) ──▶ src/flows, src/orders (use cases) ──▶ src/provider, src/approvals, src/jobs
+ *   src/slack (adapter) ──▶ src/usecases, src/orders (use cases) ──▶ src/provider, src/approvals, src/jobs
  *         │                         │                                      │
  *         └────────────▶ views/ ◀───┘ (src/orders, src/jobs: message text)  │
  *                          │                                               ▼
@@ -18,7 +18,7 @@
 const TYPE_ONLY = ["type-only", "type-import"];
 
 /**
- * The Edge views still read a request's and an offer's words with src/flows/edgeQuote.ts's
+ * The Edge views still read a request's and an offer's words with src/usecases/edgeQuote.ts's
  * readers, which are tangled with its parsing: the one known exception, kept until the Edge split.
  */
 const EDGE_VIEWS = "^views/(edgeQuote|edgeModals)\\.ts$";
@@ -40,12 +40,12 @@ module.exports = {
     {
       name: "edge-views-only-views-domain-and-edge-readers",
       comment:
-        "The Edge views may import only views/, src/domain and (for now) the Edge readers of src/flows/edgeQuote.ts at runtime: a known exception until the Edge split of issue 21 moves those pure readers (country, request, offer) into src/domain; nothing else of src/ is allowed.",
+        "The Edge views may import only views/, src/domain and (for now) the Edge readers of src/usecases/edgeQuote.ts at runtime: a known exception until the Edge split of issue 21 moves those pure readers (country, request, offer) into src/domain; nothing else of src/ is allowed.",
       severity: "error",
       from: { path: EDGE_VIEWS },
       to: {
         path: "^src/",
-        pathNot: ["^src/domain/", "^src/flows/edgeQuote\\.ts$"],
+        pathNot: ["^src/domain/", "^src/usecases/edgeQuote\\.ts$"],
         dependencyTypesNot: TYPE_ONLY,
       },
     },
@@ -60,7 +60,7 @@ module.exports = {
     {
       name: "domain-imports-nothing-of-ours",
       comment:
-        "src/domain holds the pure rules every layer shares: it may import only src/domain (and `import type` of the provider's generated contract), never views/, src/slack, src/flows, src/orders, src/provider, src/approvals or src/jobs.",
+        "src/domain holds the pure rules every layer shares: it may import only src/domain (and `import type` of the provider's generated contract), never views/, src/slack, src/usecases, src/orders, src/provider, src/approvals or src/jobs.",
       severity: "error",
       from: { path: "^src/domain/" },
       to: {
@@ -82,10 +82,10 @@ module.exports = {
     {
       name: "infrastructure-never-imports-adapter-or-use-cases",
       comment:
-        "src/provider, src/approvals and src/jobs (infrastructure and core) may not import src/slack (the adapter), src/flows or src/orders (the use cases): collaborators are injected as plain functions by src/bot.ts.",
+        "src/provider, src/approvals and src/jobs (infrastructure and core) may not import src/slack (the adapter), src/usecases or src/orders (the use cases): collaborators are injected as plain functions by src/bot.ts.",
       severity: "error",
       from: { path: "^src/(provider|approvals|jobs)/" },
-      to: { path: "^src/(slack|flows|orders)/" },
+      to: { path: "^src/(slack|usecases|orders)/" },
     },
     {
       name: "provider-and-approvals-never-import-views",
@@ -106,17 +106,17 @@ module.exports = {
     {
       name: "use-cases-never-import-slack",
       comment:
-        "src/flows and src/orders (use cases) take plain inputs and may not import src/slack (the Bolt adapter): the adapter calls them, never the other way.",
+        "src/usecases and src/orders (use cases) take plain inputs and may not import src/slack (the Bolt adapter): the adapter calls them, never the other way.",
       severity: "error",
-      from: { path: "^src/(flows|orders)/" },
+      from: { path: "^src/(usecases|orders)/" },
       to: { path: "^src/slack/" },
     },
     {
-      name: "flows-never-import-views",
+      name: "usecases-never-import-views",
       comment:
-        "src/flows (use cases) return data and plain words; the adapter (src/slack) and src/orders render them with views/. Shared formatting, paging and LOA rules are in src/domain.",
+        "src/usecases (use cases) return data and plain words; the adapter (src/slack) and src/orders render them with views/. Shared formatting, paging and LOA rules are in src/domain.",
       severity: "error",
-      from: { path: "^src/flows/" },
+      from: { path: "^src/usecases/" },
       to: { path: "^views/", dependencyTypesNot: TYPE_ONLY },
     },
     {

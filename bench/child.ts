@@ -7,7 +7,6 @@ import { App, HTTPReceiver } from "@slack/bolt";
 import { WebClient } from "@slack/web-api";
 import { startBot } from "../src/bot.js";
 import { loadConfig } from "../src/config.js";
-import { trackingReader } from "../src/flows/trackingReads.js";
 import { startJobs } from "../src/jobs/index.js";
 import { createLogger } from "../src/log.js";
 import { createProvider } from "../src/provider/api.js";
@@ -18,6 +17,7 @@ import {
   STANDIN_IDS,
   startSlackStandin,
 } from "../src/standin/index.js";
+import { trackingReader } from "../src/usecases/trackingReads.js";
 import type { ChildRole } from "./common.js";
 import { closedLoop, flood, type PreparedRequest } from "./loadgen.js";
 

@@ -6,8 +6,6 @@ import { Redis } from "ioredis";
 import { ApprovalStore, policyApprovers } from "./approvals/index.js";
 import { type Config, configuredSecrets, DEFAULT_PARTNER_REMINDER_AFTER_DAYS } from "./config.js";
 import { withRequestId } from "./context.js";
-import { redisHomePages } from "./flows/home.js";
-import { trackingReader } from "./flows/trackingReads.js";
 import { type Jobs, startJobs } from "./jobs/index.js";
 import { DEFAULT_ACCEPTANCE_REMINDERS } from "./jobs/tracker.js";
 import { createLogger, type Logger } from "./log.js";
@@ -36,6 +34,8 @@ import { homePublisher, refreshHomesOf } from "./slack/home.js";
 import { registerListeners } from "./slack/listeners.js";
 import { sandboxLabelledChat } from "./slack/sandboxLabel.js";
 import { type SlackStandin, STANDIN_IDS } from "./standin/index.js";
+import { redisHomePages } from "./usecases/home.js";
+import { trackingReader } from "./usecases/trackingReads.js";
 
 export interface BotOptions {
   config: Config;

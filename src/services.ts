@@ -1,11 +1,11 @@
 import type { ApprovalPolicy, ApprovalStore } from "./approvals/index.js";
 import type { OrderUpdates } from "./config.js";
-import type { HomePages } from "./flows/home.js";
 import type { Jobs } from "./jobs/index.js";
 import type { Logger } from "./log.js";
 import type { Metrics } from "./metrics.js";
 import type { OrderLifecycle } from "./orders/lifecycle.js";
 import type { ProviderApi } from "./provider/api.js";
+import type { HomePages } from "./usecases/home.js";
 
 /** Who the bot acts as at the provider (from GET /api/auth/token). */
 export interface Identity {
@@ -39,7 +39,7 @@ export interface Services {
   clock: Clock;
   /** The order lifecycle (src/orders): a person's steps on a request and what follows them. */
   orders: OrderLifecycle;
-  /** App Home: the page of *My requests* each person is on (src/flows/home.ts). */
+  /** App Home: the page of *My requests* each person is on (src/usecases/home.ts). */
   homePages?: HomePages;
   /** The ISO 4217 code amounts are labelled with (`PRICE_CURRENCY`; src/domain/money.ts). */
   currency: string;

@@ -17,7 +17,7 @@ import {
   offerCurrency,
   POST_CODE_MAX,
   requestTermMonths,
-} from "../src/flows/edgeQuote.js";
+} from "../src/usecases/edgeQuote.js";
 import { context, escapeMrkdwn, LIMITS, option, section, truncate } from "./blocks.js";
 import { encodeQuoteRef, parseQuoteRef, type QuoteRef } from "./edgeQuote.js";
 import { code } from "./format.js";

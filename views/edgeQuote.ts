@@ -16,7 +16,7 @@ import {
   otherOfferFields,
   requestTermMonths,
   termCost,
-} from "../src/flows/edgeQuote.js";
+} from "../src/usecases/edgeQuote.js";
 import {
   actions,
   button,

@@ -14,7 +14,7 @@ import {
   SERVICE_NAME_MAX,
 } from "../src/domain/iod.js";
 import { BGP_KEY_MAX, BGP_KEY_MIN, IOD_IPV6_BLOCK } from "../src/domain/requestFacts.js";
-import type { IodField, IodModalData } from "../src/flows/iod.js";
+import type { IodField, IodModalData } from "../src/usecases/iod.js";
 import {
   context,
   escapeMrkdwn,

@@ -17,8 +17,8 @@ import {
   remainingCapacity,
 } from "../src/domain/connections.js";
 import { CLASSES_OF_SERVICE } from "../src/domain/requestFacts.js";
-import type { Layer2Field, Layer2ModalData, Layer2Mode } from "../src/flows/layer2.js";
 import type { Port } from "../src/provider/api.js";
+import type { Layer2Field, Layer2ModalData, Layer2Mode } from "../src/usecases/layer2.js";
 import {
   context,
   escapeMrkdwn,

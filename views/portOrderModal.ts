@@ -2,8 +2,8 @@ import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from "@slack/
 import { DCF_SEARCH_MIN, isReady, offeredSpeeds } from "../src/domain/dcfs.js";
 import { formatMoney } from "../src/domain/money.js";
 import { PORT_ORDER_TERMS, termValue, termWords } from "../src/domain/portTerms.js";
-import type { LoaPath, PortOrderField, PortOrderPreview } from "../src/flows/portOrder.js";
 import type { Dcf } from "../src/provider/api.js";
+import type { LoaPath, PortOrderField, PortOrderPreview } from "../src/usecases/portOrder.js";
 import {
   context,
   escapeMrkdwn,

@@ -14,14 +14,14 @@ import {
 import { DCF_SEARCH_MIN, dcfRef, isReady, offeredSpeeds } from "../src/domain/dcfs.js";
 import { PORT_TERMS, type PortTerm, termText } from "../src/domain/portTerms.js";
 import { CLASSES_OF_SERVICE } from "../src/domain/requestFacts.js";
+import type { Dcf } from "../src/provider/api.js";
 import type {
   ConnectionPriceFormField,
   DcfSuggestions,
   PortArgsProblem,
   PortPriceField,
   PortPriceFormField,
-} from "../src/flows/pricing.js";
-import type { Dcf } from "../src/provider/api.js";
+} from "../src/usecases/pricing.js";
 import {
   context,
   escapeMrkdwn,

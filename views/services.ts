@@ -1,6 +1,6 @@
 import type { KnownBlock } from "@slack/types";
 import { COMMAND } from "../src/domain/commands.js";
-import type { BgpSession, PartnerEnd, PortEnd, ServiceDetail } from "../src/flows/services.js";
+import type { BgpSession, PartnerEnd, PortEnd, ServiceDetail } from "../src/usecases/services.js";
 import { context, escapeMrkdwn, fields, header, section } from "./blocks.js";
 import { code, formatMbps, formatTerm, statusBadge, statusHint, yesNo } from "./format.js";
 import { fallbackText, fitBlocks } from "./list.js";

@@ -1,10 +1,10 @@
 /**
  * Paging of lists the provider returns in one go (ports, cloud routers, Edge): which items are
- * on a page and whether another follows. The use cases (src/flows) cut the lists; the views
+ * on a page and whether another follows. The use cases (src/usecases) cut the lists; the views
  * (views/list.ts re-exports these) draw the pages and their Previous/Next. Pure.
  */
 
-/** Requests shown per page of App Home's *My requests* (cut by src/flows/home.ts, drawn by views/home.ts). */
+/** Requests shown per page of App Home's *My requests* (cut by src/usecases/home.ts, drawn by views/home.ts). */
 export const HOME_PAGE_SIZE = 10;
 
 /** One page of a list. `page` is zero-based, like `Reply.page.index`. */

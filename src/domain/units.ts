@@ -1,6 +1,6 @@
 /**
  * Units as people read them: speeds, bandwidth, money, plain numbers and contract terms. One
- * home for these words, used by the use cases (src/flows: form errors, approval summaries) and
+ * home for these words, used by the use cases (src/usecases: form errors, approval summaries) and
  * the views (views/format.ts re-exports them). Pure: plain text out, never escaped for Slack
  * (a caller that puts provider text into mrkdwn escapes it, as views/format.ts's formatTerm
  * does). Every function takes whatever the provider sent (fields are optional and sometimes of

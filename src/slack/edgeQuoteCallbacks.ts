@@ -8,14 +8,14 @@ import {
   quoteReadyMessage,
   quoteRef,
 } from "../../views/edgeQuote.js";
+import type { DraftReminderCallbacks, QuoteCallbacks, QuoteContext } from "../jobs/index.js";
+import type { Services } from "../services.js";
 import {
   type EdgeQuotationRequest,
   quoteStatus,
   readQuoteResult,
   readStoredRequest,
-} from "../flows/edgeQuote.js";
-import type { DraftReminderCallbacks, QuoteCallbacks, QuoteContext } from "../jobs/index.js";
-import type { Services } from "../services.js";
+} from "../usecases/edgeQuote.js";
 
 /**
  * The quote poller's collaborators (src/jobs/quotePoller.ts) for Edge quotes: read the result,

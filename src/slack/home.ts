@@ -8,8 +8,8 @@ import {
   homeView,
 } from "../../views/home.js";
 import { type ApprovalRequest, canApprove } from "../approvals/index.js";
-import { audienceOf, type HomeSources, readHome } from "../flows/home.js";
 import type { Services } from "../services.js";
+import { audienceOf, type HomeSources, readHome } from "../usecases/home.js";
 import { groupMembersVia, requirementOf } from "./approvals.js";
 import type { ListenerRegistry } from "./listenerTable.js";
 

@@ -1,11 +1,11 @@
 import { Writable } from "node:stream";
 import type { BlockAction, ButtonAction, RespondArguments } from "@slack/bolt";
 import { describe, expect, it } from "vitest";
-import type { OrderTracking, TrackOrderRequest } from "../../src/flows/orders.js";
 import { createLogger } from "../../src/log.js";
 import { httpError } from "../../src/provider/errors.js";
 import type { Services } from "../../src/services.js";
 import { onTrackOrder, trackingUnavailableText } from "../../src/slack/commands/lookups.js";
+import type { OrderTracking, TrackOrderRequest } from "../../src/usecases/orders.js";
 
 // The Track button's listener called directly with a click as Bolt hands it over: the seam
 // where the background jobs plug their tracker in (the end-to-end file covers "no tracker").

@@ -1,8 +1,8 @@
 import type { KnownBlock } from "@slack/types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatMoney as moneyIn } from "../../src/domain/money.js";
-import { dcfRef } from "../../src/flows/pricing.js";
 import type { Dcf } from "../../src/provider/api.js";
+import { dcfRef } from "../../src/usecases/pricing.js";
 
 /** Amounts as the bot shows them: the harness sets no PRICE_CURRENCY, so USD. */
 const formatMoney = (amount: unknown) => moneyIn(amount, "USD") ?? "—";

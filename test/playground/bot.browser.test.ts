@@ -210,7 +210,7 @@ describe("npm start's playground: the bot in Chromium", () => {
     await command("/connect help");
     const help = ephemeral("Track and approve");
     await help.waitFor();
-    // Help's examples come from the sandbox's data (src/flows/helpExamples.ts): run them as shown.
+    // Help's examples come from the sandbox's data (src/usecases/helpExamples.ts): run them as shown.
     // Syntax lines (`/connect dcf [text]`, `<portId>`, `a | b`) are not examples.
     const examples = [
       ...new Set(

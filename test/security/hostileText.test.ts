@@ -2,17 +2,6 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../../src/approvals/index.js";
 import { COMMANDS } from "../../src/domain/commands.js";
-import {
-  type EdgeOrderSource,
-  readBandwidths,
-  readCountries,
-  readOffer,
-  readQuoteResult,
-  readTerms,
-} from "../../src/flows/edgeQuote.js";
-import { iodValues } from "../../src/flows/iod.js";
-import { type Layer2Quote, layer2Values } from "../../src/flows/layer2.js";
-import { loaPathOf } from "../../src/flows/portOrder.js";
 import * as orderMessages from "../../src/jobs/orderMessages.js";
 import { explainQuoteFailure } from "../../src/jobs/quotePoller.js";
 import type { TrackedOrder } from "../../src/jobs/tracker.js";
@@ -20,6 +9,17 @@ import { ORDER_KINDS } from "../../src/orders/kinds.js";
 import { committedSpend } from "../../src/orders/spend.js";
 import { httpError } from "../../src/provider/errors.js";
 import { failureText } from "../../src/slack/connect.js";
+import {
+  type EdgeOrderSource,
+  readBandwidths,
+  readCountries,
+  readOffer,
+  readQuoteResult,
+  readTerms,
+} from "../../src/usecases/edgeQuote.js";
+import { iodValues } from "../../src/usecases/iod.js";
+import { type Layer2Quote, layer2Values } from "../../src/usecases/layer2.js";
+import { loaPathOf } from "../../src/usecases/portOrder.js";
 import * as approvals from "../../views/approvals.js";
 import * as asn from "../../views/asn.js";
 import * as blocks from "../../views/blocks.js";

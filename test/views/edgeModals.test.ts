@@ -1,5 +1,9 @@
 import type { InputBlock, ModalView } from "@slack/types";
 import { describe, expect, it } from "vitest";
+import { readEdgeQuoteForm } from "../../src/slack/commands/edgeQuote.js";
+import { viewProblems } from "../../src/standin/blockKit.js";
+import { createLocalModalSession, fillModal, inputLabels } from "../../src/standin/modal.js";
+import type { ViewOutput } from "../../src/standin/types.js";
 import {
   checkEdgeQuoteForm,
   type EdgeCatalogue,
@@ -8,11 +12,7 @@ import {
   readCountries,
   readOffer,
   readTerms,
-} from "../../src/flows/edgeQuote.js";
-import { readEdgeQuoteForm } from "../../src/slack/commands/edgeQuote.js";
-import { viewProblems } from "../../src/standin/blockKit.js";
-import { createLocalModalSession, fillModal, inputLabels } from "../../src/standin/modal.js";
-import type { ViewOutput } from "../../src/standin/types.js";
+} from "../../src/usecases/edgeQuote.js";
 import {
   EDGE_ORDER_BLOCKS,
   EDGE_QUOTE_BLOCKS,

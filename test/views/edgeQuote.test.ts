@@ -1,7 +1,7 @@
 import type { ActionsBlock, Button, KnownBlock } from "@slack/types";
 import { describe, expect, it } from "vitest";
-import { readQuoteResult } from "../../src/flows/edgeQuote.js";
 import { blockProblems } from "../../src/standin/blockKit.js";
+import { readQuoteResult } from "../../src/usecases/edgeQuote.js";
 import { LIMITS, withSandboxLabel } from "../../views/blocks.js";
 import {
   draftActionsBlock,

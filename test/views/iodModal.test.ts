@@ -1,9 +1,9 @@
 import type { InputBlock, KnownBlock, ModalView } from "@slack/types";
 import { describe, expect, it } from "vitest";
-import { type IodForm, type IodModalData, iodValues } from "../../src/flows/iod.js";
 import type { Asn, Port } from "../../src/provider/api.js";
 import { inputLabels, viewProblems } from "../../src/standin/index.js";
 import type { ViewOutput } from "../../src/standin/types.js";
+import { type IodForm, type IodModalData, iodValues } from "../../src/usecases/iod.js";
 import { SANDBOX_LABEL } from "../../views/blocks.js";
 import {
   IOD_ACTIONS,

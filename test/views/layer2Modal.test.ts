@@ -1,11 +1,5 @@
 import type { InputBlock, KnownBlock, ModalView } from "@slack/types";
 import { describe, expect, it } from "vitest";
-import {
-  LAYER2_NOTICE,
-  type Layer2ModalData,
-  type Layer2Quote,
-  layer2Values,
-} from "../../src/flows/layer2.js";
 import type { MetroCapability, Port } from "../../src/provider/api.js";
 import {
   createLocalModalSession,
@@ -14,6 +8,12 @@ import {
   viewProblems,
 } from "../../src/standin/index.js";
 import type { ViewOutput } from "../../src/standin/types.js";
+import {
+  LAYER2_NOTICE,
+  type Layer2ModalData,
+  type Layer2Quote,
+  layer2Values,
+} from "../../src/usecases/layer2.js";
 import { SANDBOX_LABEL } from "../../views/blocks.js";
 import {
   encodeOrderMetadata,

@@ -1,11 +1,11 @@
 import type { InputBlock, KnownBlock, ModalView } from "@slack/types";
 import { describe, expect, it } from "vitest";
-import { type DcfSuggestions, dcfRef } from "../../src/flows/pricing.js";
 import { CLASSES_OF_SERVICE } from "../../src/provider/rules.js";
 import { readConnectionPriceForm, readPortPriceForm } from "../../src/slack/commands/pricing.js";
 import { viewProblems } from "../../src/standin/index.js";
 import { createLocalModalSession, fillModal, inputLabels } from "../../src/standin/modal.js";
 import type { ViewOutput } from "../../src/standin/types.js";
+import { type DcfSuggestions, dcfRef } from "../../src/usecases/pricing.js";
 import { LIMITS } from "../../views/blocks.js";
 import {
   connectionPriceModal,

@@ -1,6 +1,6 @@
-import type { ServiceDetail } from "../../src/flows/services.js";
+import type { ServiceDetail } from "../../src/usecases/services.js";
 
-// Layer 2 connections and IO-D services as the look-up flow describes them (src/flows/services.ts).
+// Layer 2 connections and IO-D services as the look-up flow describes them (src/usecases/services.ts).
 
 export const layer2PortToPort: ServiceDetail = {
   id: "6a1b2c3d4e5f6a7b8c9d0e1f",

@@ -1,7 +1,7 @@
 // Slack glue for Edge quotes: `/connect edge quote` (the form), its country change and options
 // load, the quote's buttons (order, discount code, draft, 10 Gbps offer, support, again), the
 // draft buttons of `/connect edge drafts`, and the modal submissions. The work is in
-// src/flows/edgeQuote.ts; what people see is in views/edgeModals.ts and views/edgeQuote.ts; the
+// src/usecases/edgeQuote.ts; what people see is in views/edgeModals.ts and views/edgeQuote.ts; the
 // polling of a requested quote is the jobs' quote poller (src/slack/edgeQuoteCallbacks.ts).
 
 import type {
@@ -60,6 +60,10 @@ import {
   quoteRequestedMessage,
 } from "../../../views/edgeQuote.js";
 import { problemReply } from "../../../views/reply.js";
+import { explainQuoteFailure } from "../../jobs/index.js";
+import type { DraftOrder } from "../../provider/api.js";
+import { isProviderError } from "../../provider/errors.js";
+import type { Services } from "../../services.js";
 import {
   buildEdgeOrder,
   checkDiscountCode,
@@ -84,11 +88,7 @@ import {
   takenPortNames,
   tenGigabitRequest,
   within,
-} from "../../flows/edgeQuote.js";
-import { explainQuoteFailure } from "../../jobs/index.js";
-import type { DraftOrder } from "../../provider/api.js";
-import { isProviderError } from "../../provider/errors.js";
-import type { Services } from "../../services.js";
+} from "../../usecases/edgeQuote.js";
 import { submittedReply } from "../approvals.js";
 import type { CommandHandler } from "../connect.js";
 import type { ListenerRegistry } from "../listenerTable.js";

@@ -1,6 +1,6 @@
 // Slack glue for `/connect iod`: open the Internet On-Demand form, rebuild it when the port,
 // routing or ASN choice changes, check the submission and hand it to approval. The work is in
-// src/flows/iod.ts; what people see is in views/iodModal.ts. The BGP key is read from the
+// src/usecases/iod.ts; what people see is in views/iodModal.ts. The BGP key is read from the
 // submission into the provider call only: it is never logged nor put back into a view.
 import type { BlockAction } from "@slack/bolt";
 import {
@@ -13,8 +13,13 @@ import {
 } from "../../../views/iodModal.js";
 import { parseOrderMetadata } from "../../../views/layer2Modal.js";
 import { newRequestId, withRequestId } from "../../context.js";
-import { checkIodSubmission, type IodCheck, type IodForm, loadIodModal } from "../../flows/iod.js";
 import type { Services } from "../../services.js";
+import {
+  checkIodSubmission,
+  type IodCheck,
+  type IodForm,
+  loadIodModal,
+} from "../../usecases/iod.js";
 import type { CommandHandler } from "../connect.js";
 import type { ListenerRegistry } from "../listenerTable.js";
 import { selectedValue, typedValue } from "../modalState.js";

@@ -1,5 +1,5 @@
 // Slack glue for `/connect l2`: open the layer 2 form, rebuild it when an input that changes it
-// is set, check the submission and hand it to approval. The work is in src/flows/layer2.ts;
+// is set, check the submission and hand it to approval. The work is in src/usecases/layer2.ts;
 // what people see is in views/layer2Modal.ts. Also the small pieces the IO-D form shares
 // (reading modal state, rebuilding a modal once per change, answering the requester).
 import type {
@@ -31,16 +31,16 @@ import {
 } from "../../../views/orderThis.js";
 import { problemReply } from "../../../views/reply.js";
 import { newRequestId, withRequestId } from "../../context.js";
+import type { Logger } from "../../log.js";
+import type { OrderSubmission } from "../../orders/index.js";
+import type { Services } from "../../services.js";
 import {
   checkLayer2Submission,
   type Layer2Check,
   type Layer2Form,
   loadLayer2Modal,
   portDcfId,
-} from "../../flows/layer2.js";
-import type { Logger } from "../../log.js";
-import type { OrderSubmission } from "../../orders/index.js";
-import type { Services } from "../../services.js";
+} from "../../usecases/layer2.js";
 import { submittedReply } from "../approvals.js";
 import { type CommandContext, type CommandHandler, failureText, type Outcome } from "../connect.js";
 import type { ListenerRegistry } from "../listenerTable.js";

@@ -16,14 +16,18 @@ import { problemReply } from "../../../views/reply.js";
 import { cloudRoutersView, ROUTER_PAGE_SIZE } from "../../../views/routers.js";
 import { serviceDetailView, serviceNotFoundText } from "../../../views/services.js";
 import { COMMAND } from "../../domain/commands.js";
-import { lookUpAsns } from "../../flows/asn.js";
-import { DCF_QUERY_MAX, parseDcfQuery, searchFacilities } from "../../flows/dcf.js";
-import { listEdgeDrafts, listEdgeLocations, listEdgeOrders } from "../../flows/edge.js";
-import { lookUpPortOrder, type OrderTracking, requestOrderTracking } from "../../flows/orders.js";
-import { type IdCheck, listCompanyPorts, lookUpPort, parseRecordId } from "../../flows/ports.js";
-import { listRouters } from "../../flows/routers.js";
-import { lookUpService, type ServiceDetail } from "../../flows/services.js";
 import type { Services } from "../../services.js";
+import { lookUpAsns } from "../../usecases/asn.js";
+import { DCF_QUERY_MAX, parseDcfQuery, searchFacilities } from "../../usecases/dcf.js";
+import { listEdgeDrafts, listEdgeLocations, listEdgeOrders } from "../../usecases/edge.js";
+import {
+  lookUpPortOrder,
+  type OrderTracking,
+  requestOrderTracking,
+} from "../../usecases/orders.js";
+import { type IdCheck, listCompanyPorts, lookUpPort, parseRecordId } from "../../usecases/ports.js";
+import { listRouters } from "../../usecases/routers.js";
+import { lookUpService, type ServiceDetail } from "../../usecases/services.js";
 import { type CommandContext, type CommandHandler, failureText } from "../connect.js";
 import type { ListenerRegistry } from "../listenerTable.js";
 

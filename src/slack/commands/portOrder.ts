@@ -1,7 +1,7 @@
 // Slack glue for `/connect port order`: opens the modal, answers the data center options loads,
 // updates the modal in place as the person chooses (speeds, price, LOA path), checks the
 // submission again on the server and turns it into an approval request. The work is in
-// src/flows/portOrder.ts; what people see is in views/portOrderModal.ts.
+// src/usecases/portOrder.ts; what people see is in views/portOrderModal.ts.
 
 import type { BlockAction, ButtonAction } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
@@ -19,16 +19,16 @@ import { dcfSuggestionOptions } from "../../../views/pricingModals.js";
 import { problemReply } from "../../../views/reply.js";
 import { canRequest } from "../../approvals/index.js";
 import { newRequestId, withRequestId } from "../../context.js";
+import type { Logger } from "../../log.js";
+import type { Services } from "../../services.js";
 import {
   checkPortOrder,
   type PortOrderForm,
   portOrderSubmission,
   previewPortOrder,
   requestedPortNames,
-} from "../../flows/portOrder.js";
-import { DcfDirectory, suggestDcfs } from "../../flows/pricing.js";
-import type { Logger } from "../../log.js";
-import type { Services } from "../../services.js";
+} from "../../usecases/portOrder.js";
+import { DcfDirectory, suggestDcfs } from "../../usecases/pricing.js";
 import { groupMembersVia, submittedReply } from "../approvals.js";
 import { BlockedError, type CommandHandler, type Outcome } from "../connect.js";
 import type { ListenerRegistry } from "../listenerTable.js";

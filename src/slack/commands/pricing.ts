@@ -1,7 +1,7 @@
 // Slack glue for pricing: `/connect price port` (inline, or a modal when arguments are missing),
 // `/connect price l2` (modal), the data center options loads, the modal's "data center changed"
 // update, the ambiguous-DCF pick buttons and the modal submissions. The work is in
-// src/flows/pricing.ts; what people see is in views/pricing.ts and views/pricingModals.ts.
+// src/usecases/pricing.ts; what people see is in views/pricing.ts and views/pricingModals.ts.
 
 import type {
   BlockAction,
@@ -54,7 +54,11 @@ import {
 import { problemReply, type Reply } from "../../../views/reply.js";
 import { newRequestId, withRequestId } from "../../context.js";
 import { COMMANDS, commandName } from "../../domain/commands.js";
-import { findConnectionEnd, parseConnectionPriceArgs } from "../../flows/connectionPriceArgs.js";
+import type { Logger } from "../../log.js";
+import type { Dcf } from "../../provider/api.js";
+import { ProviderError } from "../../provider/errors.js";
+import type { Services } from "../../services.js";
+import { findConnectionEnd, parseConnectionPriceArgs } from "../../usecases/connectionPriceArgs.js";
 import {
   type ConnectionPriceForm,
   checkConnectionPriceForm,
@@ -74,11 +78,7 @@ import {
   suggestDcfs,
   termText,
   withDeadline,
-} from "../../flows/pricing.js";
-import type { Logger } from "../../log.js";
-import type { Dcf } from "../../provider/api.js";
-import { ProviderError } from "../../provider/errors.js";
-import type { Services } from "../../services.js";
+} from "../../usecases/pricing.js";
 import {
   type CommandContext,
   type CommandHandler,

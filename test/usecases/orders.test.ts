@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
+import type { PortOrderRead, ProviderApi } from "../../src/provider/api.js";
+import { httpError } from "../../src/provider/errors.js";
 import {
   lookUpPortOrder,
   type OrderDeps,
   type OrderTracking,
   requestOrderTracking,
   type TrackOrderRequest,
-} from "../../src/flows/orders.js";
-import type { PortOrderRead, ProviderApi } from "../../src/provider/api.js";
-import { httpError } from "../../src/provider/errors.js";
+} from "../../src/usecases/orders.js";
 
 const IDENTITY = {
   userId: "u1",

@@ -1,14 +1,14 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../../src/approvals/index.js";
+import { createLogger } from "../../src/log.js";
+import type { Port, ProviderApi } from "../../src/provider/api.js";
 import {
   firstServiceIds,
   type LookupDeps,
   lookUpService,
   serviceKind,
-} from "../../src/flows/services.js";
-import { createLogger } from "../../src/log.js";
-import type { Port, ProviderApi } from "../../src/provider/api.js";
+} from "../../src/usecases/services.js";
 
 const IDENTITY = {
   userId: "u1",

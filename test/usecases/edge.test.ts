@@ -1,17 +1,17 @@
 import { describe, expect, it } from "vitest";
-import {
-  DRAFT_STATUS,
-  draftFromListItem,
-  listEdgeDrafts,
-  listEdgeLocations,
-  listEdgeOrders,
-} from "../../src/flows/edge.js";
 import type {
   EdgeOrderListItem,
   EdgeOrderQuery,
   EdgePage,
   ProviderApi,
 } from "../../src/provider/api.js";
+import {
+  DRAFT_STATUS,
+  draftFromListItem,
+  listEdgeDrafts,
+  listEdgeLocations,
+  listEdgeOrders,
+} from "../../src/usecases/edge.js";
 
 function edgeList(answer: (query: EdgeOrderQuery | undefined) => EdgePage<EdgeOrderListItem>) {
   const queries: Array<EdgeOrderQuery | undefined> = [];

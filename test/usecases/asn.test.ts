@@ -1,9 +1,9 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { type AsnDeps, lookUpAsns } from "../../src/flows/asn.js";
 import { createLogger } from "../../src/log.js";
 import type { Asn, ProviderApi } from "../../src/provider/api.js";
 import { httpError } from "../../src/provider/errors.js";
+import { type AsnDeps, lookUpAsns } from "../../src/usecases/asn.js";
 
 const IDENTITY = {
   userId: "u1",

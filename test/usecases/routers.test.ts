@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { listRouters } from "../../src/flows/routers.js";
 import type { CloudRouter, ProviderApi } from "../../src/provider/api.js";
+import { listRouters } from "../../src/usecases/routers.js";
 
 const IDENTITY = {
   userId: "u1",

@@ -1,13 +1,6 @@
 import { Writable } from "node:stream";
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  checkLayer2Submission,
-  type Layer2Deps,
-  type Layer2Form,
-  loadLayer2Modal,
-  takenNames,
-} from "../../src/flows/layer2.js";
 import { createLogger } from "../../src/log.js";
 import type {
   ConnectionPriceConfig,
@@ -17,6 +10,13 @@ import type {
   ProviderApi,
 } from "../../src/provider/api.js";
 import { httpError } from "../../src/provider/errors.js";
+import {
+  checkLayer2Submission,
+  type Layer2Deps,
+  type Layer2Form,
+  loadLayer2Modal,
+  takenNames,
+} from "../../src/usecases/layer2.js";
 import { connect, deleteKeys, newStore, portOrderInput, runPrefix } from "../approvals/support.js";
 import { scanErrorWords } from "../support/plainWords.js";
 import { connectionPriceResult } from "../views/fixtures.js";

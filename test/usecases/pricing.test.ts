@@ -2,6 +2,10 @@
 // data center a person means, pricing, the modal checks (which must hold against any payload)
 // and the bounded look-ups Slack's 3 seconds need.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createLogger } from "../../src/log.js";
+import { createProviderApi, type Dcf, type ProviderApi } from "../../src/provider/api.js";
+import { createProviderClient } from "../../src/provider/client.js";
+import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import {
   canPrice,
   checkConnectionPriceForm,
@@ -21,11 +25,7 @@ import {
   resolveDcf,
   suggestDcfs,
   withDeadline,
-} from "../../src/flows/pricing.js";
-import { createLogger } from "../../src/log.js";
-import { createProviderApi, type Dcf, type ProviderApi } from "../../src/provider/api.js";
-import { createProviderClient } from "../../src/provider/client.js";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+} from "../../src/usecases/pricing.js";
 import { scanErrorWords } from "../support/plainWords.js";
 import { memoryLogStream } from "../support/recordingServer.js";
 

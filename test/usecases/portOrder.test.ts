@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApprovalInputSchema } from "../../src/approvals/types.js";
+import type {
+  Dcf,
+  DcfFilter,
+  Port,
+  PortPriceConfig,
+  PricingResult,
+  ProviderApi,
+} from "../../src/provider/api.js";
+import { httpError } from "../../src/provider/errors.js";
 import {
   type CheckedPortOrder,
   checkPortOrder,
@@ -13,17 +22,8 @@ import {
   readPortOrderForm,
   requestedPortNames,
   speedForOrder,
-} from "../../src/flows/portOrder.js";
-import { DcfDirectory, dcfRef } from "../../src/flows/pricing.js";
-import type {
-  Dcf,
-  DcfFilter,
-  Port,
-  PortPriceConfig,
-  PricingResult,
-  ProviderApi,
-} from "../../src/provider/api.js";
-import { httpError } from "../../src/provider/errors.js";
+} from "../../src/usecases/portOrder.js";
+import { DcfDirectory, dcfRef } from "../../src/usecases/pricing.js";
 import {
   connect,
   deleteKeys,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { trackingReader } from "../../src/flows/trackingReads.js";
 import type { Port, PortOrderRead, ProviderApi } from "../../src/provider/api.js";
+import { trackingReader } from "../../src/usecases/trackingReads.js";
 
 // The tracker's readers over a provider client: each kind read by its own call and normalised;
 // records of undocumented shape (layer 2, IO-D) read defensively, never crashing on odd input.

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { DraftOrder, EdgePage, ProviderApi } from "../../src/provider/api.js";
 import {
   buildEdgeOrder,
   cheapestOffer,
@@ -30,8 +31,7 @@ import {
   takenPortNames,
   tenGigabitRequest,
   termCost,
-} from "../../src/flows/edgeQuote.js";
-import type { DraftOrder, EdgePage, ProviderApi } from "../../src/provider/api.js";
+} from "../../src/usecases/edgeQuote.js";
 import { scanErrorWords } from "../support/plainWords.js";
 
 // The sandbox's list shapes (the spec shows none): the module must read these and others.

@@ -1,12 +1,12 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { createLogger } from "../../src/log.js";
+import type { Port, ProviderApi } from "../../src/provider/api.js";
 import {
   EXAMPLE_IDS_CACHE_MS,
   type ExampleIdDeps,
   exampleIds,
-} from "../../src/flows/helpExamples.js";
-import { createLogger } from "../../src/log.js";
-import type { Port, ProviderApi } from "../../src/provider/api.js";
+} from "../../src/usecases/helpExamples.js";
 
 // Help's real ids: the company's first port, asked once in a while, and never a reason for
 // help to wait or fail.

@@ -1,11 +1,11 @@
 // Whether a company exists, asked the way the provider allows (its public port list), against the
 // sandbox over real HTTP.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkCompanyExists } from "../../src/flows/companyCheck.js";
 import { createLogger } from "../../src/log.js";
 import { createProviderApi, type ProviderApi } from "../../src/provider/api.js";
 import { createProviderClient } from "../../src/provider/client.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { checkCompanyExists } from "../../src/usecases/companyCheck.js";
 import { memoryLogStream } from "../support/recordingServer.js";
 
 let sandbox: Sandbox;

@@ -1,15 +1,15 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { createLogger } from "../../src/log.js";
+import type { Port, PortCapabilities, ProviderApi } from "../../src/provider/api.js";
+import { httpError, ProviderError, timeoutError } from "../../src/provider/errors.js";
 import {
   isNotFound,
   listCompanyPorts,
   lookUpPort,
   type PortDeps,
   parseRecordId,
-} from "../../src/flows/ports.js";
-import { createLogger } from "../../src/log.js";
-import type { Port, PortCapabilities, ProviderApi } from "../../src/provider/api.js";
-import { httpError, ProviderError, timeoutError } from "../../src/provider/errors.js";
+} from "../../src/usecases/ports.js";
 
 const IDENTITY = {
   userId: "u1",

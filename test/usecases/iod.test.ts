@@ -1,16 +1,16 @@
 import { Writable } from "node:stream";
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger } from "../../src/log.js";
+import type { Asn, Port, PortCapabilities, ProviderApi } from "../../src/provider/api.js";
+import { httpError } from "../../src/provider/errors.js";
 import {
   checkIodSubmission,
   type IodDeps,
   type IodForm,
   loadIodModal,
   offeredAsnChoices,
-} from "../../src/flows/iod.js";
-import { createLogger } from "../../src/log.js";
-import type { Asn, Port, PortCapabilities, ProviderApi } from "../../src/provider/api.js";
-import { httpError } from "../../src/provider/errors.js";
+} from "../../src/usecases/iod.js";
 import { connect, deleteKeys, newStore, portOrderInput, runPrefix } from "../approvals/support.js";
 import { apiWordsIn, scanErrorWords } from "../support/plainWords.js";
 

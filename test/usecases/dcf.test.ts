@@ -1,13 +1,5 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import {
-  companyMetros,
-  DCF_QUERY_MAX,
-  type DcfDeps,
-  METRO_CACHE_MS,
-  parseDcfQuery,
-  searchFacilities,
-} from "../../src/flows/dcf.js";
 import { createLogger } from "../../src/log.js";
 import type {
   DcfSearch,
@@ -16,6 +8,14 @@ import type {
   ProviderApi,
 } from "../../src/provider/api.js";
 import { httpError } from "../../src/provider/errors.js";
+import {
+  companyMetros,
+  DCF_QUERY_MAX,
+  type DcfDeps,
+  METRO_CACHE_MS,
+  parseDcfQuery,
+  searchFacilities,
+} from "../../src/usecases/dcf.js";
 
 const IDENTITY = {
   userId: "u1",
