@@ -1,7 +1,9 @@
 // One error type for every way a provider call can fail. Callers branch on `kind`,
 // `httpStatus` and `outcomeUnknown`; people see `userMessage`. Nothing here may carry the API
 // key: texts that come from the provider are scrubbed by the client before they reach these
-// factories, and no raw cause object (which could hold headers) is attached.
+// factories, and no raw cause object (which could hold headers) is attached. Its code is
+// "provider" (src/domain/errors.ts), which views/failures.ts words with `userMessage`.
+import { CodedError } from "../domain/errors.js";
 
 export type ProviderErrorKind = "http" | "timeout" | "network" | "invalid-response";
 
@@ -37,7 +39,7 @@ export interface ProviderErrorFields {
   networkCode: string | undefined;
 }
 
-export class ProviderError extends Error implements ProviderErrorFields {
+export class ProviderError extends CodedError implements ProviderErrorFields {
   override readonly name = "ProviderError";
   readonly operation: string;
   readonly method: string;
@@ -59,7 +61,7 @@ export class ProviderError extends Error implements ProviderErrorFields {
   readonly networkCode: string | undefined;
 
   constructor(message: string, fields: ProviderErrorFields) {
-    super(message);
+    super("provider", message);
     this.operation = fields.operation;
     this.method = fields.method;
     this.path = fields.path;

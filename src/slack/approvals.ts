@@ -7,35 +7,24 @@ import {
   ACTION_PLACE_AGAIN,
   ACTION_REJECT,
   ACTION_RETRY,
-  approvalMessageView,
   approvalsListView,
   BLOCK_REJECT_REASON,
   INPUT_REJECT_REASON,
   type RejectOrigin,
   readRejectOrigin,
   rejectReasonModal,
-  submittedView,
   VIEW_REJECT_REASON,
 } from "../../views/approvals.js";
-import { sandboxLabelledBlocks } from "../../views/blocks.js";
+import { describeFailure } from "../../views/failures.js";
 import { describeRefusal, describeState } from "../../views/refusals.js";
-import type { Reply } from "../../views/reply.js";
 import { ACTION_VIEW_IN_APPROVALS } from "../../views/requestCard.js";
-import {
-  type ApprovalRequest,
-  canRequest,
-  NameReservedError,
-  persistently,
-  requirementFor,
-  SLACK_REFS_WRITE_TIMEOUT_MS,
-  type TransitionResult,
-} from "../approvals/index.js";
-import type { OrderSubmission } from "../orders/index.js";
+import type { ApprovalRequest, TransitionResult } from "../approvals/index.js";
+import { isStorageUnavailable } from "../domain/errors.js";
 import type { Services } from "../services.js";
-import { approveAs, authorizeApprover, groupMembersVia } from "./approvers.js";
-import { type CommandHandler, failureText, isStorageUnavailable } from "./connect.js";
+import { approveAs, authorizeApprover } from "./approvers.js";
+import type { CommandHandler } from "./connect.js";
+import { tellPrivately } from "./kit/index.js";
 import type { ListenerRegistry } from "./listenerTable.js";
-import { postRequestCard } from "./requestCard.js";
 
 export { approveAs, authorizeApprover, groupMembersVia, requirementOf } from "./approvers.js";
 
@@ -44,179 +33,6 @@ export { approveAs, authorizeApprover, groupMembersVia, requirementOf } from "./
  * decide with buttons; the decision moves the durable record (src/approvals) atomically and
  * queues the placement job, which places the order exactly once.
  */
-
-export type SubmitOutcome = { ok: true; approval: ApprovalRequest; link?: string } | SubmitRefusal;
-
-/** Why a submission became no request; `field: "name"` when its name is taken (show it there). */
-export type SubmitRefusal = { ok: false; message: string; field?: "name" };
-
-export type StoreOutcome = { ok: true; approval: ApprovalRequest } | SubmitRefusal;
-
-/**
- * Turns a validated order into an approval request: checks who may request, stores it (its
- * name reserved), posts it to the approvals channel and tells the requester where it is.
- */
-export async function submitForApproval(input: {
-  services: Services;
-  client: WebClient;
-  submission: OrderSubmission;
-}): Promise<SubmitOutcome> {
-  const stored = await storeForApproval(input);
-  if (!stored.ok) return stored;
-  return postForApproval({ ...input, approval: stored.approval });
-}
-
-/**
- * The first half of submitting: who may request, then the request stored with its name
- * reserved in one Redis step. Quick enough to run before a form is answered, so a taken name
- * can be shown next to the name field (see src/slack/commands/submitForm.ts).
- */
-export async function storeForApproval(input: {
-  services: Services;
-  client: WebClient;
-  submission: OrderSubmission;
-}): Promise<StoreOutcome> {
-  const { services, client, submission } = input;
-  const settings = services.approvals;
-  if (!settings.channel || settings.approvers.length === 0) {
-    return {
-      ok: false,
-      message:
-        "Orders need an approvals channel and approvers: an admin must set APPROVALS_CHANNEL and APPROVERS.",
-    };
-  }
-  const allowed = await canRequest({
-    userId: submission.requester.userId,
-    requesters: settings.requesters,
-    groupMembers: groupMembersVia(client),
-  });
-  if (!allowed.allowed) return { ok: false, message: allowed.message };
-
-  try {
-    // With a policy file, the rule for this kind and amount is fixed on the request now.
-    const requirement = settings.policy
-      ? requirementFor(settings.policy, {
-          kind: submission.kind,
-          monthly: submission.price?.monthly,
-        })
-      : undefined;
-    // The currency is recorded with the amounts, so the spend ledger never relabels them.
-    const price = submission.price && { ...submission.price, currency: services.currency };
-    const approval = await settings.store.create({
-      ...submission,
-      ...(price ? { price } : {}),
-      sandbox: services.sandbox,
-      ...(requirement ? { requirement } : {}),
-    });
-    return { ok: true, approval };
-  } catch (error) {
-    if (!(error instanceof NameReservedError)) throw error;
-    services.logger.info(
-      { audit: "approval", requester: submission.requester.userId, heldBy: error.heldBy },
-      "approval refused: name taken",
-    );
-    return {
-      ok: false,
-      field: "name",
-      message: `A request named "${error.name}" is already waiting or being ordered; choose another name`,
-    };
-  }
-}
-
-/** The second half of submitting: posts a stored request to the approvals channel. */
-export async function postForApproval(input: {
-  services: Services;
-  client: WebClient;
-  approval: ApprovalRequest;
-}): Promise<Extract<SubmitOutcome, { ok: true }>> {
-  const { services, client, approval } = input;
-  const settings = services.approvals;
-  const channel = settings.channel;
-  if (!channel) throw new Error("no approvals channel to post the request to");
-  const view = approvalMessageView(approval);
-  const posted = await client.chat
-    .postMessage({ channel, text: view.text, blocks: view.blocks })
-    .catch(async (error: unknown) => {
-      // Never posted, so no approver can ever decide it: it must not stay pending holding its
-      // name, or the requester's "try again" would be refused as a name already waiting.
-      await settings.store
-        .cancel(approval.id, approval.requester.userId)
-        .catch((cancelError: unknown) =>
-          services.logger.error(
-            { err: cancelError, approvalId: approval.id },
-            "could not cancel a request whose approval message failed",
-          ),
-        );
-      throw error;
-    });
-  if (posted.ts) {
-    const refs = { approvalChannel: channel, approvalTs: posted.ts };
-    // The message's place exists nowhere else: its buttons are honoured only where the record
-    // says the message is (isOwnApprovalMessage), so losing it to a Redis outage would leave a
-    // request nobody can decide. Waited out like a placement's answer; the form is answered.
-    await persistently(() => settings.store.mergeSlackRefs(approval.id, refs), {
-      what: "record where the approval message was posted",
-      timeoutMs: SLACK_REFS_WRITE_TIMEOUT_MS,
-      warn: (failures, error) =>
-        services.logger.warn(
-          { approvalId: approval.id, ...refs, failures, err: (error as Error).message },
-          "could not record where the approval message was posted; retrying until Redis answers",
-        ),
-    }).catch((error: unknown) => {
-      services.logger.error(
-        { approvalId: approval.id, ...refs, err: (error as Error).message },
-        "gave up recording where the approval message was posted: its buttons will be refused",
-      );
-      throw error;
-    });
-  }
-  const link = posted.ts
-    ? await client.chat
-        .getPermalink({ channel, message_ts: posted.ts })
-        .then((r) => r.permalink)
-        .catch(() => undefined)
-    : undefined;
-  await postRequestCard({ services, client, approval, ...(link ? { approvalLink: link } : {}) });
-  services.logger.info(
-    {
-      audit: "approval",
-      approvalId: approval.id,
-      kind: approval.kind,
-      requester: approval.requester.userId,
-    },
-    "approval requested",
-  );
-  // The requester's and the approvers' App Home show it now.
-  await services.orders.changed(approval);
-  return { ok: true, approval, link };
-}
-
-/** The requester's confirmation after submitting, with its Withdraw button. */
-export function submittedReply(outcome: Extract<SubmitOutcome, { ok: true }>): Reply {
-  return submittedView(outcome.approval, outcome.link);
-}
-
-/**
- * Tells a person privately (why their click changed nothing, or what it did): in the channel
- * they clicked in, or (a click in App Home has no channel) in their DM with the bot; labelled in
- * sandbox mode. The one way the approval and withdraw listeners answer a click.
- */
-export async function tellPrivately(
-  sandbox: boolean,
-  client: WebClient,
-  channel: string | undefined,
-  user: string,
-  said: string | Pick<Reply, "text" | "blocks">,
-) {
-  const answer = typeof said === "string" ? { text: said } : said;
-  const blocks = sandboxLabelledBlocks(answer, sandbox);
-  const message = { text: answer.text, ...(blocks ? { blocks } : {}) };
-  if (!channel) {
-    await client.chat.postMessage({ channel: user, ...message });
-    return;
-  }
-  await client.chat.postEphemeral({ channel, user, ...message });
-}
 
 /**
  * Time allowed for reading the request and checking the approver (a user group's members come
@@ -325,7 +141,7 @@ export function registerApprovalListeners(app: ListenerRegistry, services: Servi
       const channel = body.channel?.id;
       const refuse = async (text: string) => {
         await ackOnce();
-        await tellPrivately(services.sandbox, client, channel, userId, text);
+        await tellPrivately(client, services, { userId: userId, channelId: channel }, text);
       };
       // One budget for every check before the step, so together they stay within it.
       const deadline = Date.now() + CHECK_BUDGET_MS;
@@ -359,9 +175,12 @@ export function registerApprovalListeners(app: ListenerRegistry, services: Servi
         if (!acked && isStorageUnavailable(error)) {
           // Not stored, so not acked: Bolt answers 500 and Slack shows the click failed.
           services.logger.warn({ action: name, by: userId }, "approval click not recorded");
-          tellPrivately(services.sandbox, client, channel, userId, failureText(error)).catch(
-            () => undefined,
-          );
+          tellPrivately(
+            client,
+            services,
+            { userId: userId, channelId: channel },
+            describeFailure(error),
+          ).catch(() => undefined);
           throw error;
         }
         if (error instanceof CheckTooSlowError) {
@@ -371,9 +190,12 @@ export function registerApprovalListeners(app: ListenerRegistry, services: Servi
         }
         await ackOnce();
         services.logger.error({ err: error, action: name }, "approval action failed");
-        await tellPrivately(services.sandbox, client, channel, userId, failureText(error)).catch(
-          () => undefined,
-        );
+        await tellPrivately(
+          client,
+          services,
+          { userId: userId, channelId: channel },
+          describeFailure(error),
+        ).catch(() => undefined);
       }
     };
   }
@@ -396,7 +218,12 @@ export function registerApprovalListeners(app: ListenerRegistry, services: Servi
           moved.reason === "look-up-first"
             ? "*Place again* is offered only after a look-up found nothing: press *Look up again* first."
             : describeRefusal(moved);
-        return tellPrivately(services.sandbox, click.client, click.channel, click.userId, text);
+        return tellPrivately(
+          click.client,
+          services,
+          { userId: click.userId, channelId: click.channel },
+          text,
+        );
       }
       audit(moved.record, click.userId, name, outcome);
       await orders.followUp(moved.record).catch(async (error: unknown) => {
@@ -404,10 +231,9 @@ export function registerApprovalListeners(app: ListenerRegistry, services: Servi
         // is missing, and the placement's own messages say the step first.
         services.logger.error({ err: error, approvalId: moved.record.id }, "follow-up failed");
         await tellPrivately(
-          services.sandbox,
           click.client,
-          click.channel,
-          click.userId,
+          services,
+          { userId: click.userId, channelId: click.channel },
           ":white_check_mark: Recorded. I couldn't post about it just now; the thread will catch up.",
         );
       });
@@ -466,10 +292,9 @@ export function registerApprovalListeners(app: ListenerRegistry, services: Servi
       audit(click.record, click.userId, "look-up-again", looked);
       const current = looked === "not-unknown" ? await settings.store.get(click.record.id) : null;
       await tellPrivately(
-        services.sandbox,
         click.client,
-        click.channel,
-        click.userId,
+        services,
+        { userId: click.userId, channelId: click.channel },
         looked === "reconciled"
           ? ":white_check_mark: Settled: the order was found at the provider (see the thread)."
           : looked === "escalated"
@@ -489,10 +314,9 @@ export function registerApprovalListeners(app: ListenerRegistry, services: Servi
         await recorded();
         if (record.status !== "pending") {
           return tellPrivately(
-            services.sandbox,
             client,
-            channel,
-            userId,
+            services,
+            { userId: userId, channelId: channel },
             describeRefusal({ ok: false, reason: "not-pending", id: record.id, record }),
           );
         }
@@ -551,7 +375,7 @@ export function registerApprovalListeners(app: ListenerRegistry, services: Servi
         );
     } catch (error) {
       // Before the ack: nothing was recorded; the modal stays open and says why.
-      if (isStorageUnavailable(error)) return fieldError(failureText(error));
+      if (isStorageUnavailable(error)) return fieldError(describeFailure(error));
       throw error;
     }
   });

@@ -8,6 +8,7 @@ import {
   requirementFor,
   type TransitionResult,
 } from "../approvals/index.js";
+
 import type { Services } from "../services.js";
 
 /**

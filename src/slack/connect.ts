@@ -5,29 +5,27 @@ import {
   actions,
   button,
   capBlocks,
-  escapeMrkdwn,
   LIMITS,
   labelledModal,
   sandboxLabelledBlocks,
   section,
   withSandboxLabel,
 } from "../../views/blocks.js";
+import { describeFailure } from "../../views/failures.js";
 import { commandGroupReply, unknownCommandReply } from "../../views/help.js";
 import { type Reply, sharedByContext } from "../../views/reply.js";
 import { newRequestId, withRequestId } from "../context.js";
 import { COMMAND, type CommandName, parseCommand } from "../domain/commands.js";
-import { ProviderError } from "../provider/errors.js";
+import { isCodedError } from "../domain/errors.js";
 import type { Services } from "../services.js";
 import { BUSY_TEXT, FollowUpLane } from "./followUps.js";
+import { recordCommand } from "./kit/index.js";
 import type { ListenerRegistry } from "./listenerTable.js";
 
 export const ACTION_SHARE = "connect_share";
 export const ACTION_PAGE = "connect_page";
 
 export type Outcome = "succeeded" | "failed" | "errored" | "blocked";
-
-/** A command refused for who asked (not an error of the bot). */
-export class BlockedError extends Error {}
 
 /** What a subcommand handler gets: plain inputs and two ways to answer. */
 export interface CommandContext {
@@ -90,31 +88,6 @@ function decorate(reply: Reply, text: string, services: Services, shared: boolea
   const blocks = reply.blocks.length > 0 ? [...reply.blocks] : [section(reply.text)];
   if (buttons.length > 0) blocks.push(actions("connect_reply_actions", buttons));
   return capBlocks(withSandboxLabel(blocks, services.sandbox));
-}
-
-/**
- * Redis (approvals, tracking) not reachable: ioredis gives up on a command after its retries
- * (MaxRetriesPerRequestError) or refuses it on a closed connection. Not a bug of ours and not
- * the person's fault, so it gets its own sentence rather than "something went wrong".
- */
-export function isStorageUnavailable(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  return (
-    error.name === "MaxRetriesPerRequestError" ||
-    /Connection is closed|ECONNREFUSED|Stream isn't writeable/.test(error.message)
-  );
-}
-
-export const STORAGE_UNAVAILABLE_TEXT =
-  ":hourglass: Temporarily unavailable: I can't reach my storage right now, so nothing was changed. Try again in a minute.";
-
-/** A short message for any failure; never a stack trace, never a secret. */
-export function failureText(error: unknown): string {
-  // A userMessage can quote the provider's own words: outside text, so it is escaped.
-  if (error instanceof ProviderError) return `:warning: ${escapeMrkdwn(error.userMessage)}`;
-  if (isStorageUnavailable(error)) return STORAGE_UNAVAILABLE_TEXT;
-  if (error instanceof BlockedError) return `:no_entry: ${error.message}`;
-  return ":warning: Something went wrong on our side; the error is logged. Try again in a minute.";
 }
 
 interface RunInput {
@@ -209,15 +182,14 @@ export function createConnectRouter(
       };
       await handler(ctx);
     } catch (error) {
-      outcome =
-        error instanceof BlockedError
-          ? "blocked"
-          : error instanceof ProviderError
-            ? "failed"
-            : "errored";
+      outcome = isCodedError(error, "blocked")
+        ? "blocked"
+        : isCodedError(error, "provider")
+          ? "failed"
+          : "errored";
       const log = outcome === "errored" ? services.logger.error : services.logger.warn;
       log.call(services.logger, { err: error, command: name }, "command failed");
-      const text = failureText(error);
+      const text = describeFailure(error);
       const blocks = sandboxLabelledBlocks({ text }, services.sandbox);
       await input
         .respond({
@@ -230,22 +202,13 @@ export function createConnectRouter(
           services.logger.warn({ err: respondError }, "could not tell the user"),
         );
     } finally {
-      services.metrics.commands.inc({ command: name, outcome });
-      services.metrics.commandLatency.observe(
-        { command: name },
-        (performance.now() - started) / 1000,
-      );
-      // The audit trail: who ran what, and how it ended.
-      services.logger.info(
-        {
-          audit: "command",
-          command: name,
-          userId: input.userId,
-          channelId: input.channelId,
-          outcome,
-        },
-        "command run",
-      );
+      recordCommand(services, {
+        command: name,
+        userId: input.userId,
+        channelId: input.channelId,
+        outcome,
+        startedAt: started,
+      });
     }
     return outcome;
   }

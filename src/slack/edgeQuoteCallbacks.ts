@@ -1,5 +1,6 @@
 import type { KnownBlock } from "@slack/types";
 import { capBlocks, withSandboxLabel } from "../../views/blocks.js";
+
 import {
   draftExpiryReminder,
   type Message,
@@ -8,6 +9,7 @@ import {
   quoteReadyMessage,
   quoteRef,
 } from "../../views/edgeQuote.js";
+
 import type { DraftReminderCallbacks, QuoteCallbacks, QuoteContext } from "../jobs/index.js";
 import type { Services } from "../services.js";
 import {

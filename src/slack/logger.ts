@@ -1,4 +1,5 @@
 import { type Logger as BoltLogger, LogLevel } from "@slack/bolt";
+
 import type { Logger } from "../log.js";
 
 const pinoLevel: Record<LogLevel, string> = {

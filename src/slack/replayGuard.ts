@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+
 import type { Redis } from "ioredis";
 import type { Logger } from "../log.js";
 

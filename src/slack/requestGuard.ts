@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
   type BufferedIncomingMessage,
@@ -6,6 +7,7 @@ import {
   type HTTPReceiver,
   isRawBodyError,
 } from "@slack/bolt";
+
 import type { Logger } from "../log.js";
 import type { SeenSignatures } from "./replayGuard.js";
 

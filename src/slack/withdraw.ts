@@ -1,13 +1,13 @@
 import type { App } from "@slack/bolt";
-import type { WebClient } from "@slack/web-api";
 import { ACTION_WITHDRAW, withdrawnView, withdrawRefusedText } from "../../views/approvals.js";
+import { describeFailure } from "../../views/failures.js";
 import { policyView } from "../../views/policy.js";
 import { problemReply, type Reply } from "../../views/reply.js";
 import { APPROVAL_ID_PATTERN, defaultPolicy } from "../approvals/index.js";
 import { COMMAND } from "../domain/commands.js";
 import type { Services } from "../services.js";
-import { tellPrivately } from "./approvals.js";
-import { type CommandHandler, failureText } from "./connect.js";
+import type { CommandHandler } from "./connect.js";
+import { tellPrivately } from "./kit/index.js";
 import type { ListenerRegistry } from "./listenerTable.js";
 
 /**
@@ -97,14 +97,19 @@ export function registerWithdrawListeners(app: ListenerRegistry, services: Servi
       outcome = await withdrawRequest(services, action.value, userId);
     } catch (error) {
       services.logger.error({ err: error, action: "withdraw" }, "withdraw failed");
-      outcome = { ok: false, text: failureText(error) };
+      outcome = { ok: false, text: describeFailure(error) };
     }
     const answer = outcome.ok ? outcome.reply : { text: outcome.text, blocks: [] };
     try {
       if (onConfirmation && outcome.ok) {
         await respond({ replace_original: true, text: answer.text, blocks: answer.blocks });
       } else {
-        await tellPrivately(services.sandbox, client, body.channel?.id, userId, answer);
+        await tellPrivately(
+          client,
+          services,
+          { userId: userId, channelId: body.channel?.id },
+          answer,
+        );
       }
     } catch (error) {
       services.logger.warn({ err: error }, "could not answer a withdraw click");

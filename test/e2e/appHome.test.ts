@@ -1,7 +1,7 @@
 import { WebClient } from "@slack/web-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OrderSubmission } from "../../src/orders/index.js";
-import { submitForApproval } from "../../src/slack/approvals.js";
+import { submitForApproval } from "../../src/slack/kit/index.js";
 import type { StandinView } from "../../src/standin/index.js";
 import { ACTION_APPROVE, ACTION_REJECT } from "../../views/approvals.js";
 import { PORT_ORDER_VIEW } from "../../views/portOrderModal.js";

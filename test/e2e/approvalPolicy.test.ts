@@ -5,7 +5,7 @@ import type { KnownBlock } from "@slack/types";
 import { WebClient } from "@slack/web-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OrderSubmission } from "../../src/orders/index.js";
-import { submitForApproval } from "../../src/slack/approvals.js";
+import { submitForApproval } from "../../src/slack/kit/index.js";
 import { makeUser, type StandinMessage } from "../../src/standin/index.js";
 import { dcfRef } from "../../src/usecases/pricing.js";
 import { ACTION_WITHDRAW } from "../../views/approvals.js";

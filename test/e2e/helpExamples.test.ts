@@ -3,7 +3,7 @@ import type { KnownBlock } from "@slack/types";
 import { WebClient } from "@slack/web-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMMANDS, commandName } from "../../src/domain/commands.js";
-import { submitForApproval } from "../../src/slack/approvals.js";
+import { submitForApproval } from "../../src/slack/kit/index.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
 import { waitFor } from "../harness/index.js";
 import { readable } from "../views/support.js";

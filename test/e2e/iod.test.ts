@@ -270,8 +270,13 @@ describe("/connect iod, end to end", () => {
     ) {
       await openForm();
       await env.slack.fillView(USER, inputs);
-      const current = await env.standin.waitForView(USER, (v) =>
-        hasBlock(v, IOD_PORT_STATUS_BLOCK),
+      // The form is rebuilt after each choice that changes it (one at a time, newest last):
+      // wait for the last one, which shows the verified ASN list once "public" is chosen.
+      const current = await env.standin.waitForView(
+        USER,
+        (v) =>
+          hasBlock(v, IOD_PORT_STATUS_BLOCK) &&
+          (inputs.ASN !== "public" || hasBlock(v, IOD_BLOCKS.publicAsn)),
       );
       const values = viewStateValues(current.view.blocks, current.entered) as Record<
         string,

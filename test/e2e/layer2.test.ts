@@ -126,9 +126,14 @@ describe("/connect l2, end to end", () => {
     });
 
     // The destination was looked up: company, metro and speed, and who will have to accept.
+    // The form is rebuilt after each choice, one at a time, newest last: wait for the price of
+    // what was chosen (an earlier rebuild may show the price of the form as it was then).
     const priced = await env.standin.waitForView(
       USER,
-      (v) => hasBlock(v, LAYER2_PRICE_BLOCK) && text(v).includes("Layer 2 price"),
+      (v) =>
+        hasBlock(v, LAYER2_PRICE_BLOCK) &&
+        text(v).includes("Layer 2 price") &&
+        text(v).includes("GOLD"),
     );
     const shown = text(priced);
     expect(shown).toContain(dest.name);

@@ -3,7 +3,7 @@ import { WebClient } from "@slack/web-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApprovalInputError } from "../../src/approvals/index.js";
 import type { Dcf } from "../../src/provider/api.js";
-import { submitFromForm } from "../../src/slack/commands/submitForm.js";
+import { submitFromForm } from "../../src/slack/kit/index.js";
 import { type StandinView, viewStateValues } from "../../src/standin/index.js";
 import { dcfRef } from "../../src/usecases/pricing.js";
 import { LAYER2_BLOCKS } from "../../views/layer2Modal.js";

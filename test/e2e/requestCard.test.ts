@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../../src/approvals/index.js";
 import { formatMoney as moneyIn } from "../../src/domain/money.js";
 import type { OrderSubmission } from "../../src/orders/index.js";
-import { submitForApproval } from "../../src/slack/approvals.js";
+import { submitForApproval } from "../../src/slack/kit/index.js";
 import type { StandinMessage } from "../../src/standin/index.js";
 import { dcfRef } from "../../src/usecases/pricing.js";
 import { ACTION_WITHDRAW } from "../../views/approvals.js";

@@ -4,7 +4,7 @@ import type { TrackTarget } from "../../src/jobs/index.js";
 import type { OrderSubmission } from "../../src/orders/index.js";
 import { DAY, MINUTE } from "../../src/sandbox/clock.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
-import { submitForApproval } from "../../src/slack/approvals.js";
+import { submitForApproval } from "../../src/slack/kit/index.js";
 import type { StandinMessage } from "../../src/standin/index.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
 

@@ -5,7 +5,7 @@ import { type RunningBot, startBot } from "../../src/bot.js";
 import { loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/log.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { submitForApproval } from "../../src/slack/approvals.js";
+import { submitForApproval } from "../../src/slack/kit/index.js";
 import { type SlackStandin, STANDIN_IDS, startSlackStandin } from "../../src/standin/index.js";
 import { deleteKeys } from "../harness/botEnv.js";
 import { watchFallbackText } from "../harness/fallbackWatch.js";

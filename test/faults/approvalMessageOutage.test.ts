@@ -1,6 +1,6 @@
 import { WebClient } from "@slack/web-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { postForApproval, storeForApproval } from "../../src/slack/approvals.js";
+import { postForApproval, storeForApproval } from "../../src/slack/kit/index.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
 import { type OwnRedis, startOwnRedis, waitFor } from "../harness/index.js";
 import { portOrderRequest } from "../harness/portOrders.js";

@@ -9,7 +9,7 @@ import { type RunningBot, startBot } from "../../src/bot.js";
 import { loadConfig } from "../../src/config.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { Prng } from "../../src/sandbox/random.js";
-import { submitForApproval } from "../../src/slack/approvals.js";
+import { submitForApproval } from "../../src/slack/kit/index.js";
 import {
   type HttpTransport,
   type SlackAppDriver,

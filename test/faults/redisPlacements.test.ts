@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { WebClient } from "@slack/web-api";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import type { Sandbox } from "../../src/sandbox/index.js";
-import { submitForApproval } from "../../src/slack/approvals.js";
+import { submitForApproval } from "../../src/slack/kit/index.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
 import { type OwnRedis, startOwnRedis, waitFor, waitWhileProgressing } from "../harness/index.js";
 import { portOrderRequest } from "../harness/portOrders.js";

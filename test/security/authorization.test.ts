@@ -2,7 +2,7 @@ import { WebClient } from "@slack/web-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../../src/approvals/index.js";
 import type { OrderSubmission } from "../../src/orders/index.js";
-import { submitForApproval } from "../../src/slack/approvals.js";
+import { submitForApproval } from "../../src/slack/kit/index.js";
 import { interactionBody } from "../../src/standin/index.js";
 import { BLOCK_REJECT_REASON, INPUT_REJECT_REASON } from "../../views/approvals.js";
 import { writeReliabilityResult } from "../faults/reliabilityResults.js";

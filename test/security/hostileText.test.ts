@@ -8,7 +8,7 @@ import type { TrackedOrder } from "../../src/jobs/tracker.js";
 import { ORDER_KINDS } from "../../src/orders/kinds.js";
 import { committedSpend } from "../../src/orders/spend.js";
 import { httpError } from "../../src/provider/errors.js";
-import { failureText } from "../../src/slack/connect.js";
+
 import {
   type EdgeOrderSource,
   readBandwidths,
@@ -27,6 +27,7 @@ import * as dcf from "../../views/dcf.js";
 import * as edge from "../../views/edge.js";
 import * as edgeModals from "../../views/edgeModals.js";
 import * as edgeQuote from "../../views/edgeQuote.js";
+import { describeFailure } from "../../views/failures.js";
 import * as format from "../../views/format.js";
 import * as help from "../../views/help.js";
 import * as home from "../../views/home.js";
@@ -1002,9 +1003,9 @@ const JOB_CASES: Record<string, Case> = {
         }),
       ),
     ),
-  // A provider error, as any command answers it (src/slack/connect.ts failureText).
-  failureText: (h) =>
-    failureText(
+  // A provider error, as any command answers it (src/slack/connect.ts describeFailure).
+  describeFailure: (h) =>
+    describeFailure(
       httpError(
         { operation: "createPortOrder", method: "POST", path: "/x", subject: "the port order" },
         400,

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { configuredSecrets, loadConfig } from "../../src/config.js";
 import { REDACTION_MARK } from "../../src/log.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { submitForApproval } from "../../src/slack/approvals.js";
+import { submitForApproval } from "../../src/slack/kit/index.js";
 import { writeReliabilityResult } from "../faults/reliabilityResults.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
 import { waitFor } from "../harness/index.js";

@@ -18,10 +18,10 @@ import {
   capBlocks,
   escapeMrkdwn,
   labelledModal,
-  sandboxLabelledBlocks,
   truncate,
   withSandboxLabel,
 } from "../../../views/blocks.js";
+
 import {
   countryOptions,
   EDGE_DISCOUNT_BLOCK,
@@ -47,6 +47,7 @@ import {
   parseEdgeMetadata,
   renameDraftModal,
 } from "../../../views/edgeModals.js";
+
 import {
   draftNoticeText,
   draftSavedMessage,
@@ -59,10 +60,14 @@ import {
   quoteReadyMessage,
   quoteRequestedMessage,
 } from "../../../views/edgeQuote.js";
+
 import { problemReply } from "../../../views/reply.js";
+
 import { explainQuoteFailure } from "../../jobs/index.js";
+
 import type { DraftOrder } from "../../provider/api.js";
 import { isProviderError } from "../../provider/errors.js";
+
 import type { Services } from "../../services.js";
 import {
   buildEdgeOrder,
@@ -89,13 +94,20 @@ import {
   tenGigabitRequest,
   within,
 } from "../../usecases/edgeQuote.js";
-import { submittedReply } from "../approvals.js";
+
 import type { CommandHandler } from "../connect.js";
+import {
+  acknowledgeEnterIn,
+  blockErrors,
+  type Said,
+  selectedValue,
+  submitFromForm,
+  submittedReply,
+  tellPrivately,
+  typedValue,
+  type Where,
+} from "../kit/index.js";
 import type { ListenerRegistry } from "../listenerTable.js";
-import { selectedValue, typedValue } from "../modalState.js";
-import { acknowledgeEnterIn } from "./enterKey.js";
-import { blockErrors } from "./pricing.js";
-import { submitFromForm } from "./submitForm.js";
 
 /** Provider work inside a Slack request that must be answered within 3 seconds. */
 const IN_SLACK_WINDOW_MS = 2_500;
@@ -111,11 +123,6 @@ class QuoteNoLongerOffered extends Error {
     super(message);
     this.name = "QuoteNoLongerOffered";
   }
-}
-
-interface Where {
-  channelId?: string;
-  userId: string;
 }
 
 function labelled(services: Services, blocks: KnownBlock[]): KnownBlock[] {
@@ -151,38 +158,16 @@ export function quoteFailureWords(error: unknown): string {
   return `${explained}${said}`;
 }
 
-/** An ephemeral answer in the channel; a direct message when that fails. */
-async function tellPrivately(
+/** Answers privately (src/slack/kit); an answer that cannot be delivered at all is logged. */
+async function tell(
   client: WebClient,
-  { logger, sandbox }: Pick<Services, "logger" | "sandbox">,
+  services: Pick<Services, "logger" | "sandbox">,
   where: Where,
-  given: { text: string; blocks?: KnownBlock[] },
+  said: Said,
 ): Promise<void> {
-  // Every answer carries the sandbox label in sandbox mode, text-only ones included.
-  const blocks = sandboxLabelledBlocks(given, sandbox);
-  const message = { text: given.text, ...(blocks ? { blocks } : {}) };
-  if (where.channelId) {
-    try {
-      await client.chat.postEphemeral({
-        channel: where.channelId,
-        user: where.userId,
-        text: message.text,
-        ...(message.blocks ? { blocks: message.blocks } : {}),
-      });
-      return;
-    } catch (error) {
-      logger.warn({ err: error }, "edge: ephemeral answer failed; sending a DM");
-    }
-  }
-  try {
-    await client.chat.postMessage({
-      channel: where.userId,
-      text: message.text,
-      ...(message.blocks ? { blocks: message.blocks } : {}),
-    });
-  } catch (error) {
-    logger.error({ err: error }, "edge: could not answer the person at all");
-  }
+  await tellPrivately(client, services, where, said).catch((error: unknown) =>
+    services.logger.error({ err: error }, "edge: could not answer the person at all"),
+  );
 }
 
 function whereOf(body: BlockAction): Where {
@@ -300,7 +285,7 @@ export async function requestEdgeQuote(input: {
     responseId = started.responseId;
   } catch (error) {
     services.logger.warn({ err: error }, "edge: quote request failed");
-    await tellPrivately(client, services, where, {
+    await tell(client, services, where, {
       text: `:warning: Couldn't request the Edge quote: ${escapeMrkdwn(quoteFailureWords(error))}`,
     });
     return;
@@ -332,7 +317,7 @@ export async function requestEdgeQuote(input: {
     });
   } catch (error) {
     services.logger.error({ err: error, responseId }, "edge: could not start polling the quote");
-    await tellPrivately(client, services, where, {
+    await tell(client, services, where, {
       text: ":warning: The quote was requested, but I couldn't start checking for its result; request it again in a minute.",
     });
     return;
@@ -435,7 +420,7 @@ export function registerEdgeQuoteListeners(app: ListenerRegistry, services: Serv
           { err: error, actionId },
           "edge: button failed",
         );
-        await tellPrivately(args.client, services, where, {
+        await tell(args.client, services, where, {
           text: `:warning: ${escapeMrkdwn(error instanceof QuoteNoLongerOffered ? error.message : `That didn't work: ${failureWords(error)}`)}`,
         });
       }
@@ -449,7 +434,7 @@ export function registerEdgeQuoteListeners(app: ListenerRegistry, services: Serv
     message: Message,
   ): Promise<void> {
     if (!where.channelId) {
-      await tellPrivately(client, services, where, message);
+      await tell(client, services, where, message);
       return;
     }
     await client.chat.postMessage({
@@ -710,7 +695,7 @@ export function registerEdgeQuoteListeners(app: ListenerRegistry, services: Serv
       );
     } catch (error) {
       logger.warn({ err: error }, "edge: could not post the discounted quote");
-      await tellPrivately(client, services, where, {
+      await tell(client, services, where, {
         text: ":warning: The code is valid, but I couldn't post the new prices; try again.",
       });
     }
@@ -787,7 +772,7 @@ export function registerEdgeQuoteListeners(app: ListenerRegistry, services: Serv
       });
       // Answered next to the port name; the form stays open.
       if (!outcome.ok && outcome.field === "name") return;
-      await tellPrivately(
+      await tell(
         client,
         services,
         where,
@@ -795,7 +780,7 @@ export function registerEdgeQuoteListeners(app: ListenerRegistry, services: Serv
       );
     } catch (error) {
       logger.error({ err: error }, "edge: could not submit the order for approval");
-      await tellPrivately(client, services, where, {
+      await tell(client, services, where, {
         text: ":warning: Couldn't submit the order for approval; nothing was ordered. Try again in a minute.",
       });
     }
@@ -896,26 +881,26 @@ export function registerEdgeQuoteListeners(app: ListenerRegistry, services: Serv
       const signal = AbortSignal.timeout(AFTER_ACK_MS);
       const draft = await findDraft(services, draftId, signal);
       if (!draft) {
-        await tellPrivately(client, services, where, {
+        await tell(client, services, where, {
           text: draftNoticeText("not-found", { id: draftId }),
         });
         return;
       }
       const body = renameBody(draft, name.name);
       if (!body) {
-        await tellPrivately(client, services, where, {
+        await tell(client, services, where, {
           text: ":warning: This draft has no speed I can keep, so renaming it here could change it; rename it in the provider's portal.",
         });
         return;
       }
       const renamed = await services.provider.updateDraft(draftId, body, { signal });
       audit(services, "draft renamed", { userId: where.userId, draftId });
-      await tellPrivately(client, services, where, {
+      await tell(client, services, where, {
         text: draftNoticeText("renamed", { id: draftId, name: renamed.name ?? name.name }),
       });
     } catch (error) {
       logger.warn({ err: error }, "edge: rename failed");
-      await tellPrivately(client, services, where, {
+      await tell(client, services, where, {
         text: `:warning: Couldn't rename the draft: ${escapeMrkdwn(failureWords(error))}`,
       });
     }
@@ -927,7 +912,7 @@ export function registerEdgeQuoteListeners(app: ListenerRegistry, services: Serv
     const signal = AbortSignal.timeout(AFTER_ACK_MS);
     const draft = await findDraft(services, draftId, signal);
     if (!draft) {
-      await tellPrivately(client, services, where, {
+      await tell(client, services, where, {
         text: draftNoticeText("not-found", { id: draftId }),
       });
       return;
@@ -935,7 +920,7 @@ export function registerEdgeQuoteListeners(app: ListenerRegistry, services: Serv
     const savedBy = draftSavedBy(draft);
     if (savedBy !== where.userId) {
       audit(services, "draft delete refused", { userId: where.userId, draftId });
-      await tellPrivately(client, services, where, {
+      await tell(client, services, where, {
         text: draftNoticeText(savedBy ? "not-owner" : "no-owner", draft),
       });
       return;
@@ -947,6 +932,6 @@ export function registerEdgeQuoteListeners(app: ListenerRegistry, services: Serv
       .catch((error: unknown) =>
         logger.warn({ err: error, draftId }, "edge: draft reminders not removed"),
       );
-    await tellPrivately(client, services, where, { text: draftNoticeText("deleted", draft) });
+    await tell(client, services, where, { text: draftNoticeText("deleted", draft) });
   });
 }

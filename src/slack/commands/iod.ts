@@ -11,8 +11,11 @@ import {
   IOD_VIEW,
   iodModal,
 } from "../../../views/iodModal.js";
+
 import { parseOrderMetadata } from "../../../views/layer2Modal.js";
+
 import { newRequestId, withRequestId } from "../../context.js";
+
 import type { Services } from "../../services.js";
 import {
   checkIodSubmission,
@@ -20,18 +23,19 @@ import {
   type IodForm,
   loadIodModal,
 } from "../../usecases/iod.js";
+
 import type { CommandHandler } from "../connect.js";
-import type { ListenerRegistry } from "../listenerTable.js";
-import { selectedValue, typedValue } from "../modalState.js";
-import { acknowledgeEnterIn } from "./enterKey.js";
 import {
+  acknowledgeEnterIn,
   approvalsUnavailable,
-  LatestRebuild,
-  openOrderForm,
+  blockErrors,
+  openThenFill,
   rebuildOnChange,
+  selectedValue,
   submitAndTell,
-} from "./layer2.js";
-import { blockErrors } from "./pricing.js";
+  typedValue,
+} from "../kit/index.js";
+import type { ListenerRegistry } from "../listenerTable.js";
 
 const TITLE = "Internet On-Demand";
 const USAGE = "Run `/connect iod` to open the Internet On-Demand form.";
@@ -61,7 +65,7 @@ export function readIodForm(values: unknown): IodForm {
 /** `/connect iod`: the Internet On-Demand service form. */
 export const iod: CommandHandler = async (ctx) => {
   const metadata = { channelId: ctx.channelId };
-  await openOrderForm(
+  await openThenFill(
     ctx,
     { callbackId: IOD_VIEW, title: TITLE, loading: "your ports", usage: USAGE },
     async () =>
@@ -74,14 +78,17 @@ export const iod: CommandHandler = async (ctx) => {
 
 /** Listeners (modal submissions, options loads, buttons) of this command. */
 export function registerIodListeners(app: ListenerRegistry, services: Services): void {
-  const rebuilds = new LatestRebuild();
-  const rebuild = rebuildOnChange(services, rebuilds, "IO-D", async (view) => {
-    const data = await loadIodModal(services, readIodForm(view.state));
-    return iodModal(data, {
-      metadata: parseOrderMetadata(view.private_metadata),
-      sandbox: services.sandbox,
-    });
-  });
+  const rebuild = rebuildOnChange(
+    services,
+    { callbackId: IOD_VIEW, what: "IO-D" },
+    async (view) => {
+      const data = await loadIodModal(services, readIodForm(view.state));
+      return iodModal(data, {
+        metadata: parseOrderMetadata(view.private_metadata),
+        sandbox: services.sandbox,
+      });
+    },
+  );
   for (const field of IOD_DISPATCH_FIELDS) {
     app.action<BlockAction>(IOD_ACTIONS[field], rebuild);
   }

@@ -1,7 +1,10 @@
 import type { BlockAction, ButtonAction, SlackActionMiddlewareArgs } from "@slack/bolt";
 import { asnView } from "../../../views/asn.js";
+
 import { sandboxLabelledBlocks } from "../../../views/blocks.js";
+
 import { DCF_PAGE_SIZE, dcfListView } from "../../../views/dcf.js";
+
 import {
   EDGE_ITEM_PAGE_SIZE,
   EDGE_LOCATION_PAGE_SIZE,
@@ -9,6 +12,7 @@ import {
   edgeLocationsView,
   edgeOrdersView,
 } from "../../../views/edge.js";
+import { describeFailure } from "../../../views/failures.js";
 import { code } from "../../../views/format.js";
 import { ACTION_ORDER_TRACK, portOrderView } from "../../../views/orders.js";
 import { PORT_PAGE_SIZE, portDetailView, portListView } from "../../../views/ports.js";
@@ -28,7 +32,7 @@ import {
 import { type IdCheck, listCompanyPorts, lookUpPort, parseRecordId } from "../../usecases/ports.js";
 import { listRouters } from "../../usecases/routers.js";
 import { lookUpService, type ServiceDetail } from "../../usecases/services.js";
-import { type CommandContext, type CommandHandler, failureText } from "../connect.js";
+import type { CommandContext, CommandHandler } from "../connect.js";
 import type { ListenerRegistry } from "../listenerTable.js";
 
 // The look-up commands: parse the arguments, call the flow, render the view. Input problems
@@ -271,7 +275,7 @@ export function onTrackOrder(services: Services, tracking?: OrderTracking) {
       );
     } catch (error) {
       services.logger.warn({ err: error, action: ACTION_ORDER_TRACK }, "could not start tracking");
-      text = failureText(error);
+      text = describeFailure(error);
     }
     const blocks = sandboxLabelledBlocks({ text }, services.sandbox);
     await respond({

@@ -6,8 +6,10 @@
 import type { BlockAction, ButtonAction } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
-import { escapeMrkdwn, section, withSandboxLabel } from "../../../views/blocks.js";
+import { escapeMrkdwn } from "../../../views/blocks.js";
+
 import { ACTION_ORDER_THIS_PORT, parsePortOrderThis } from "../../../views/orderThis.js";
+
 import {
   PORT_ORDER_ACTIONS,
   PORT_ORDER_BLOCKS,
@@ -15,11 +17,15 @@ import {
   parsePortOrderMetadata,
   portOrderModal,
 } from "../../../views/portOrderModal.js";
+
 import { dcfSuggestionOptions } from "../../../views/pricingModals.js";
+
 import { problemReply } from "../../../views/reply.js";
+
 import { canRequest } from "../../approvals/index.js";
+
 import { newRequestId, withRequestId } from "../../context.js";
-import type { Logger } from "../../log.js";
+import { BlockedError } from "../../domain/errors.js";
 import type { Services } from "../../services.js";
 import {
   checkPortOrder,
@@ -29,13 +35,20 @@ import {
   requestedPortNames,
 } from "../../usecases/portOrder.js";
 import { DcfDirectory, suggestDcfs } from "../../usecases/pricing.js";
-import { groupMembersVia, submittedReply } from "../approvals.js";
-import { BlockedError, type CommandHandler, type Outcome } from "../connect.js";
+import { groupMembersVia } from "../approvals.js";
+import type { CommandHandler, Outcome } from "../connect.js";
+import {
+  acknowledgeEnterIn,
+  blockErrors,
+  rebuildOnChange,
+  recordCommand,
+  selectedValue,
+  submitFromForm,
+  submittedReply,
+  tellPrivately,
+  typedValue,
+} from "../kit/index.js";
 import type { ListenerRegistry } from "../listenerTable.js";
-import { selectedValue, typedValue } from "../modalState.js";
-import { acknowledgeEnterIn } from "./enterKey.js";
-import { blockErrors } from "./pricing.js";
-import { submitFromForm } from "./submitForm.js";
 
 const COMMAND_NAME = "port order";
 
@@ -113,90 +126,6 @@ export function readPortOrderState(values: unknown): PortOrderForm {
 // ---------------------------------------------------------------------------------------------
 // Updating the modal in place
 
-/**
- * Runs the modal updates of one view one at a time, newest state last. Each change (data
- * center, speed, term) carries the whole form as it was then, and a slower update for an older
- * change must never overwrite a newer one: an update waiting behind a running one is replaced
- * by a newer one, and a change older than one already seen is dropped. Per process: with
- * several replicas, two of them may still race; the submission is checked afresh anyway.
- */
-export class LatestFirstUpdates {
-  private readonly slots = new Map<
-    string,
-    { newest: number; running: boolean; next?: () => Promise<void> }
-  >();
-
-  constructor(
-    private readonly onError: (error: unknown) => void,
-    private readonly maxViews = 1000,
-  ) {}
-
-  async run(key: string, order: number, task: () => Promise<void>): Promise<void> {
-    let slot = this.slots.get(key);
-    if (!slot) {
-      slot = { newest: Number.NEGATIVE_INFINITY, running: false };
-      this.slots.set(key, slot);
-      // Map order is insertion order: forget the oldest views first.
-      for (const old of this.slots.keys()) {
-        if (this.slots.size <= this.maxViews) break;
-        if (old !== key) this.slots.delete(old);
-      }
-    }
-    if (order < slot.newest) return;
-    slot.newest = order;
-    slot.next = task;
-    if (slot.running) return;
-    slot.running = true;
-    try {
-      while (slot.next) {
-        const current = slot.next;
-        slot.next = undefined;
-        await current().catch(this.onError);
-      }
-    } finally {
-      slot.running = false;
-    }
-  }
-}
-
-function actionOrder(body: BlockAction): number {
-  const ts = Number(body.actions[0]?.action_ts);
-  return Number.isFinite(ts) ? ts : Date.now() / 1000;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Answering the requester privately (a modal has no response_url)
-
-async function tellRequester(
-  client: WebClient,
-  where: { channelId?: string; userId: string },
-  text: string,
-  sandbox: boolean,
-  logger: Logger,
-  /** The message's own blocks (the confirmation with its Withdraw button); else the text. */
-  given?: KnownBlock[],
-): Promise<void> {
-  const blocks: KnownBlock[] = given ?? withSandboxLabel([section(text)], sandbox);
-  if (where.channelId) {
-    try {
-      await client.chat.postEphemeral({
-        channel: where.channelId,
-        user: where.userId,
-        text,
-        blocks,
-      });
-      return;
-    } catch (error) {
-      // The bot may not be in that channel (or it is gone): a DM is never lost.
-      logger.warn(
-        { err: error, channelId: where.channelId },
-        "ephemeral answer failed; sending a DM",
-      );
-    }
-  }
-  await client.chat.postMessage({ channel: where.userId, text, blocks });
-}
-
 // ---------------------------------------------------------------------------------------------
 // Listeners
 
@@ -204,8 +133,18 @@ async function tellRequester(
 export function registerPortOrderListeners(app: ListenerRegistry, services: Services): void {
   const { logger, provider } = services;
   const directory = new DcfDirectory(provider);
-  const updates = new LatestFirstUpdates((error) =>
-    logger.warn({ err: error }, "could not update the port order form"),
+  // No hash on the update: ordering is kept by the kit's newest-first updates; a hash would
+  // make a newer change lose to the update of an older one that landed first.
+  const rebuildPortOrder = rebuildOnChange(
+    services,
+    { callbackId: PORT_ORDER_VIEW, what: "port order" },
+    async (view) =>
+      portOrderModal({
+        metadata: parsePortOrderMetadata(view.private_metadata),
+        sandbox: services.sandbox,
+        currency: services.currency,
+        preview: await previewPortOrder({ provider, directory }, readPortOrderState(view.state)),
+      }),
   );
 
   // Search as you type: bounded so Slack's 3 seconds are never missed (a hint option instead).
@@ -268,27 +207,7 @@ export function registerPortOrderListeners(app: ListenerRegistry, services: Serv
     PORT_ORDER_ACTIONS.speed,
     PORT_ORDER_ACTIONS.term,
   ]) {
-    app.action<BlockAction>(actionId, async ({ ack, body, client }) => {
-      await ack();
-      const view = body.view;
-      if (!view || view.callback_id !== PORT_ORDER_VIEW) return;
-      const form = readPortOrderState(view.state?.values);
-      const metadata = parsePortOrderMetadata(view.private_metadata);
-      await updates.run(view.id, actionOrder(body), async () => {
-        const preview = await previewPortOrder({ provider, directory }, form);
-        // No hash: ordering is kept by `updates`; a hash would make a newer change lose to
-        // the update of an older one that landed first.
-        await client.views.update({
-          view_id: view.id,
-          view: portOrderModal({
-            metadata,
-            sandbox: services.sandbox,
-            currency: services.currency,
-            preview,
-          }),
-        });
-      });
-    });
+    app.action<BlockAction>(actionId, rebuildPortOrder);
   }
 
   app.view(PORT_ORDER_VIEW, async ({ ack, body, view, client }) => {
@@ -312,7 +231,13 @@ export function registerPortOrderListeners(app: ListenerRegistry, services: Serv
         response_action: "errors",
         errors: blockErrors(check.errors, PORT_ORDER_BLOCKS, view, "dcf"),
       });
-      record(services, body.user.id, "failed", started);
+      recordCommand(services, {
+        command: COMMAND_NAME,
+        userId: body.user.id,
+        outcome: "failed",
+        via: "modal",
+        startedAt: started,
+      });
       return;
     }
     const where = {
@@ -339,7 +264,13 @@ export function registerPortOrderListeners(app: ListenerRegistry, services: Serv
               : ack(),
         });
         if (!submitted.ok && submitted.field === "name") {
-          record(services, body.user.id, "failed", started);
+          recordCommand(services, {
+            command: COMMAND_NAME,
+            userId: body.user.id,
+            outcome: "failed",
+            via: "modal",
+            startedAt: started,
+          });
           return;
         }
         if (submitted.ok) {
@@ -354,27 +285,17 @@ export function registerPortOrderListeners(app: ListenerRegistry, services: Serv
         text = `:warning: Couldn't post *${escapeMrkdwn(submission.title)}* for approval, so nothing will be ordered. Try again in a minute.`;
       }
       try {
-        await tellRequester(client, where, text, services.sandbox, logger, blocks);
+        await tellPrivately(client, services, where, { text, ...(blocks ? { blocks } : {}) });
       } catch (error) {
         logger.error({ err: error }, "could not confirm the port order request");
       }
-      record(services, body.user.id, outcome, started);
+      recordCommand(services, {
+        command: COMMAND_NAME,
+        userId: body.user.id,
+        outcome: outcome,
+        via: "modal",
+        startedAt: started,
+      });
     });
   });
-}
-
-/** The audit line and metrics of a submission (the command itself only opened the form). */
-function record(services: Services, userId: string, outcome: Outcome, started: number): void {
-  services.metrics.commands.inc({ command: COMMAND_NAME, outcome });
-  services.logger.info(
-    {
-      audit: "command",
-      command: COMMAND_NAME,
-      userId,
-      outcome,
-      via: "modal",
-      ms: Math.round(performance.now() - started),
-    },
-    "command run",
-  );
 }

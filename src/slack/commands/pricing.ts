@@ -12,7 +12,8 @@ import type {
 } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
-import { capBlocks, labelledModal, truncate, withSandboxLabel } from "../../../views/blocks.js";
+import { capBlocks, labelledModal, withSandboxLabel } from "../../../views/blocks.js";
+import { describeFailure } from "../../../views/failures.js";
 import {
   ACTION_ORDER_THIS_L2,
   ACTION_ORDER_THIS_PORT,
@@ -54,7 +55,6 @@ import {
 import { problemReply, type Reply } from "../../../views/reply.js";
 import { newRequestId, withRequestId } from "../../context.js";
 import { COMMANDS, commandName } from "../../domain/commands.js";
-import type { Logger } from "../../log.js";
 import type { Dcf } from "../../provider/api.js";
 import { ProviderError } from "../../provider/errors.js";
 import type { Services } from "../../services.js";
@@ -84,12 +84,19 @@ import {
   type CommandHandler,
   type CommandHandlers,
   createConnectRouter,
-  failureText,
   type Outcome,
 } from "../connect.js";
+import {
+  acknowledgeEnterIn,
+  blockErrors,
+  checkboxTicked,
+  recordCommand,
+  selectedValue,
+  tellPrivately,
+  typedValue,
+  type Where,
+} from "../kit/index.js";
 import type { ListenerRegistry } from "../listenerTable.js";
-import { checkboxTicked, selectedValue, typedValue } from "../modalState.js";
-import { acknowledgeEnterIn } from "./enterKey.js";
 import { notYetAvailable } from "./notYetAvailable.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -356,42 +363,6 @@ export function readConnectionPriceForm(values: StateValues | unknown): Connecti
   };
 }
 
-const ERROR_TEXT_MAX = 300;
-
-/**
- * Field errors as Slack's `response_action: errors` wants them: keyed by input block_id. Slack
- * refuses errors for blocks the view does not have (the Speed input is absent until a data
- * center is picked), so those go to `fallback`'s block instead of being lost.
- */
-export function blockErrors<F extends string>(
-  errors: Partial<Record<F, string>>,
-  blockIds: Readonly<Record<F, string>>,
-  view: Pick<ViewOutput, "blocks">,
-  fallback: F,
-): Record<string, string> {
-  const inputs = new Set(
-    (view.blocks as unknown as Array<{ type?: unknown; block_id?: unknown }>)
-      .filter((b) => b?.type === "input" && typeof b.block_id === "string")
-      .map((b) => b.block_id as string),
-  );
-  const out: Record<string, string> = {};
-  const entries = Object.entries(errors) as Array<[F, string | undefined]>;
-  for (const [field, message] of entries) {
-    if (message && inputs.has(blockIds[field]))
-      out[blockIds[field]] = truncate(message, ERROR_TEXT_MAX);
-  }
-  // Only when the fallback field is fine: "Choose a speed" says nothing new next to "Choose a
-  // data center" (the Speed input appears once one is picked).
-  const target = blockIds[fallback];
-  if (out[target] === undefined) {
-    const moved = entries
-      .filter(([field, message]) => message && !inputs.has(blockIds[field]))
-      .map(([, message]) => message);
-    if (moved.length > 0) out[target] = truncate(moved.join("; "), ERROR_TEXT_MAX);
-  }
-  return out;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Answering a layer 2 price form before it closes
 
@@ -426,56 +397,19 @@ async function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | un
 // ---------------------------------------------------------------------------------------------
 // Answering privately after a modal (which has no response_url)
 
-interface Where {
-  channelId?: string;
-  userId: string;
-}
-
-/**
- * An ephemeral message in the channel the command came from; when that fails (the bot is not
- * in that channel, or it is gone), a direct message, so the answer is never lost.
- */
-async function answerPrivately(
+/** A RespondFn for the router that answers with tellPrivately. */
+function privateResponder(
   client: WebClient,
   where: Where,
-  message: { text: string; blocks?: unknown[] },
-  logger: Logger,
-): Promise<void> {
-  const blocks = message.blocks as KnownBlock[] | undefined;
-  if (where.channelId) {
-    try {
-      await client.chat.postEphemeral({
-        channel: where.channelId,
-        user: where.userId,
-        text: message.text,
-        ...(blocks ? { blocks } : {}),
-      });
-      return;
-    } catch (error) {
-      logger.warn(
-        { err: error, channelId: where.channelId },
-        "ephemeral answer failed; sending a DM",
-      );
-    }
-  }
-  await client.chat.postMessage({
-    channel: where.userId,
-    text: message.text,
-    ...(blocks ? { blocks } : {}),
-  });
-}
-
-/** A RespondFn for the router that answers with answerPrivately. */
-function privateResponder(client: WebClient, where: Where, logger: Logger): RespondFn {
+  services: Pick<Services, "logger" | "sandbox">,
+): RespondFn {
   return async (message) => {
     const m = typeof message === "string" ? { text: message } : message;
     const blocks = "blocks" in m && Array.isArray(m.blocks) ? (m.blocks as unknown[]) : undefined;
-    await answerPrivately(
-      client,
-      where,
-      { text: m.text ?? "", ...(blocks ? { blocks } : {}) },
-      logger,
-    );
+    await tellPrivately(client, services, where, {
+      text: m.text ?? "",
+      ...(blocks ? { blocks: blocks as KnownBlock[] } : {}),
+    });
     return new Response(null, { status: 200 });
   };
 }
@@ -496,11 +430,6 @@ function pricingRouter(services: Services) {
   handlers["price port"] = pricePort;
   handlers["price l2"] = priceL2;
   return createConnectRouter(handlers, services);
-}
-
-function record(services: Services, command: string, userId: string, outcome: Outcome): void {
-  services.metrics.commands.inc({ command, outcome });
-  services.logger.info({ audit: "command", command, userId, outcome, via: "modal" }, "command run");
 }
 
 /** Listeners (modal submissions, options loads, buttons) that belong to pricing. */
@@ -648,7 +577,7 @@ export function registerPricingListeners(app: ListenerRegistry, services: Servic
         page: 0,
         userId: body.user.id,
         channelId: where.channelId ?? "",
-        respond: privateResponder(client, where, logger),
+        respond: privateResponder(client, where, services),
         client,
         mode: "ephemeral",
       }),
@@ -701,7 +630,12 @@ export function registerPricingListeners(app: ListenerRegistry, services: Servic
           "srcDcf",
         ),
       });
-      record(services, "price l2", body.user.id, "failed");
+      recordCommand(services, {
+        command: "price l2",
+        userId: body.user.id,
+        outcome: "failed",
+        via: "modal",
+      });
       return;
     }
     await ack();
@@ -749,15 +683,20 @@ export function registerPricingListeners(app: ListenerRegistry, services: Servic
           { err: error, command: "price l2" },
           "command failed",
         );
-        message = { text: failureText(error) };
+        message = { text: describeFailure(error) };
       }
       try {
-        await answerPrivately(client, where, message, logger);
+        await tellPrivately(client, services, where, message);
       } catch (error) {
         outcome = "errored";
         logger.error({ err: error }, "could not answer the layer 2 price");
       }
-      record(services, "price l2", body.user.id, outcome);
+      recordCommand(services, {
+        command: "price l2",
+        userId: body.user.id,
+        outcome: outcome,
+        via: "modal",
+      });
     });
   });
 }

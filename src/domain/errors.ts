@@ -1,0 +1,83 @@
+/**
+ * One error module (issue 21), after bolt-js's CodedError: every failure a person may hear about
+ * carries a `code` every layer can branch on, and views/failures.ts words each code once
+ * (`describeFailure`). Pure: no I/O, so the layers below raise these and views read them.
+ */
+
+/** What went wrong, in the terms callers branch on. */
+export type ErrorCode =
+  /** The provider refused or failed a call; `userMessage` says what, in its words. */
+  | "provider"
+  /** Redis (approvals, tracking, names) did not answer: nobody's fault, nothing changed. */
+  | "storage_unavailable"
+  /** Refused for who asked (not a fault of the bot); the message says why. */
+  | "blocked";
+
+export class CodedError extends Error {
+  readonly code: ErrorCode;
+
+  constructor(code: ErrorCode, message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+/** True for a CodedError (of `code`, when given), also across module copies (by shape). */
+export function isCodedError(error: unknown, code?: ErrorCode): error is CodedError {
+  if (!(error instanceof Error)) return false;
+  const found = (error as { code?: unknown }).code;
+  return code === undefined ? isErrorCode(found) : found === code;
+}
+
+function isErrorCode(value: unknown): value is ErrorCode {
+  return value === "provider" || value === "storage_unavailable" || value === "blocked";
+}
+
+/** A command refused for who asked (not an error of the bot). */
+export class BlockedError extends CodedError {
+  constructor(message: string) {
+    super("blocked", message);
+    this.name = "BlockedError";
+  }
+}
+
+/** Redis did not answer a command; `cause` is ioredis's own error, for the log. */
+export class StorageUnavailableError extends CodedError {
+  constructor(override readonly cause: Error) {
+    super("storage_unavailable", `storage unavailable: ${cause.message}`);
+    this.name = "StorageUnavailableError";
+  }
+}
+
+/**
+ * ioredis's ways of saying Redis is out of reach: it gives up on a command after its retries
+ * (MaxRetriesPerRequestError) or refuses it on a closed connection. Read from the error's name
+ * and message because ioredis exports no error codes for these.
+ */
+function isRedisUnreachable(error: Error): boolean {
+  return (
+    error.name === "MaxRetriesPerRequestError" ||
+    /Connection is closed|ECONNREFUSED|Stream isn't writeable/.test(error.message)
+  );
+}
+
+/** Redis unreachable, raised as StorageUnavailableError or still ioredis's own error. */
+export function isStorageUnavailable(error: unknown): boolean {
+  if (isCodedError(error, "storage_unavailable")) return true;
+  return error instanceof Error && isRedisUnreachable(error);
+}
+
+/**
+ * Runs a Redis call and raises StorageUnavailableError when Redis is out of reach, so the layers
+ * above branch on a code, not on ioredis's wording. Other errors pass through unchanged.
+ */
+export async function storageCall<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof Error && !isCodedError(error) && isRedisUnreachable(error)) {
+      throw new StorageUnavailableError(error);
+    }
+    throw error;
+  }
+}

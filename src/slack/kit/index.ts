@@ -1,0 +1,21 @@
+// The Slack kit: the patterns every listener uses, written once (issue 21). A feature imports
+// what it needs from here; nothing here knows a feature.
+export {
+  postForApproval,
+  type StoreOutcome,
+  type SubmitOutcome,
+  type SubmitRefusal,
+  storeForApproval,
+  submitForApproval,
+  submittedReply,
+} from "./approvalRequest.js";
+export { recordCommand } from "./audit.js";
+export { acknowledgeEnter, acknowledgeEnterIn } from "./enterKey.js";
+export { blockErrors } from "./fieldErrors.js";
+export { checkboxTicked, selectedValue, typedValue } from "./formValues.js";
+export { actionOrder, NewestWins, rebuildOnChange } from "./newestWins.js";
+export { openThenFill } from "./openThenFill.js";
+export { APPROVALS_NOT_SET_UP, approvalsUnavailable } from "./requireApprovals.js";
+export { sandboxLabelledChat } from "./sandboxLabel.js";
+export { submitAndTell, submitFromForm } from "./submitForm.js";
+export { type Said, tellPrivately, type Where } from "./tellPrivately.js";

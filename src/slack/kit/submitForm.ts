@@ -1,0 +1,90 @@
+import type { KnownBlock } from "@slack/types";
+import type { WebClient } from "@slack/web-api";
+import { escapeMrkdwn } from "../../../views/blocks.js";
+import type { OrderSubmission } from "../../orders/index.js";
+import type { Services } from "../../services.js";
+import type { Outcome } from "../connect.js";
+import {
+  postForApproval,
+  type SubmitOutcome,
+  storeForApproval,
+  submittedReply,
+} from "./approvalRequest.js";
+import { recordCommand } from "./audit.js";
+import { tellPrivately } from "./tellPrivately.js";
+
+/** The order a form submits, as the approvals take it (wherever the order types live). */
+type FormSubmission = Parameters<typeof storeForApproval>[0]["submission"];
+
+/**
+ * Submits an order form's request and answers the form at the right moment: the request is
+ * stored (its name reserved atomically) *before* the form is answered, because only the
+ * answer to a view_submission can put an error next to a field. So when another request took
+ * the name between the form's own check and now (two people, or one double submit), the form
+ * stays open with the error at its name field and nothing is stored. Any other outcome closes
+ * the form first and is then posted; the caller tells the requester, as before.
+ *
+ * `answerForm(nameError)` acks the view submission: with the message as the name field's error,
+ * or plainly (closing the form) when there is none. It is called exactly once, also when storing
+ * throws (the error is rethrown after it).
+ */
+export async function submitFromForm(input: {
+  services: Services;
+  client: WebClient;
+  submission: FormSubmission;
+  answerForm: (nameError?: string) => Promise<void>;
+}): Promise<SubmitOutcome> {
+  const { services, client, submission, answerForm } = input;
+  let stored: Awaited<ReturnType<typeof storeForApproval>>;
+  try {
+    stored = await storeForApproval({ services, client, submission });
+  } catch (error) {
+    await answerForm();
+    throw error;
+  }
+  if (!stored.ok && stored.field === "name") {
+    await answerForm(stored.message);
+    return stored;
+  }
+  await answerForm();
+  if (!stored.ok) return stored;
+  return postForApproval({ services, client, approval: stored.approval });
+}
+
+/**
+ * The checked form goes to approval (see submitFromForm: a name taken meanwhile is answered
+ * next to the form's name field, and the form stays open) and the requester hears where it is.
+ * Only ids and the outcome are logged, never the call body (an IO-D body carries the BGP key).
+ */
+export async function submitAndTell(
+  services: Services,
+  client: WebClient,
+  command: string,
+  submission: OrderSubmission,
+  answerForm: (nameError?: string) => Promise<void>,
+): Promise<void> {
+  const where = submission.requester;
+  let outcome: Outcome = "succeeded";
+  let text: string;
+  let blocks: KnownBlock[] | undefined;
+  try {
+    const submitted = await submitFromForm({ services, client, submission, answerForm });
+    // Answered next to the name field, like the form's other errors (the form stays open).
+    if (!submitted.ok && submitted.field === "name") return;
+    if (submitted.ok) ({ text, blocks } = submittedReply(submitted));
+    else {
+      outcome = "blocked";
+      text = `:no_entry: ${submitted.message}`;
+    }
+  } catch (error) {
+    outcome = "errored";
+    services.logger.error({ err: error, command }, "could not submit the request for approval");
+    text = `:warning: Your request *${escapeMrkdwn(submission.title)}* could not be sent for approval; nothing was ordered. Try again in a minute.`;
+  }
+  try {
+    await tellPrivately(client, services, where, { text, ...(blocks ? { blocks } : {}) });
+  } catch (error) {
+    services.logger.error({ err: error, command }, "could not tell the requester");
+  }
+  recordCommand(services, { command, userId: where.userId, outcome, via: "modal" });
+}
