@@ -1,7 +1,7 @@
 import type { InputBlock, KnownBlock, ModalView } from "@slack/types";
 import { describe, expect, it } from "vitest";
+import { CLASSES_OF_SERVICE } from "../../src/domain/requestFacts.js";
 import { type DcfSuggestions, dcfRef } from "../../src/flows/pricing.js";
-import { CLASSES_OF_SERVICE } from "../../src/provider/rules.js";
 import { readConnectionPriceForm, readPortPriceForm } from "../../src/slack/commands/pricing.js";
 import { viewProblems } from "../../src/standin/index.js";
 import { createLocalModalSession, fillModal, inputLabels } from "../../src/standin/modal.js";
