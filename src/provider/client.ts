@@ -19,7 +19,7 @@ import {
   timeoutError,
 } from "./errors.js";
 import type { paths } from "./generated/provider.js";
-import { operationIdFor, providerCallFor } from "./operations.js";
+import { type OperationId, operationIdFor, providerCallFor } from "./operations.js";
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -105,6 +105,14 @@ function outcomeLabel(outcome: { status?: number; error?: ProviderError }): numb
 // Describe the original body; the rebuilt response carries the decoded text instead.
 const STALE_BODY_HEADERS = ["content-length", "content-encoding", "transfer-encoding"];
 
+/** How a request is named in logs, metrics and errors; a path outside the document is "unknown". */
+function callInfo(method: string, path: string, operation: OperationId | undefined): CallInfo {
+  const named = operation
+    ? providerCallFor(operation)
+    : { operation: "unknown", method, path, subject: "the request" };
+  return { ...named, requestId: currentRequestId() ?? newRequestId() };
+}
+
 function checkedBaseUrl(baseUrl: string): string {
   let url: URL;
   try {
@@ -139,17 +147,7 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
   const naming: Middleware = {
     onRequest({ request, schemaPath }) {
       const operation = operationIdFor(request.method, schemaPath);
-      calls.set(request, {
-        ...(operation
-          ? providerCallFor(operation)
-          : {
-              operation: "unknown",
-              method: request.method,
-              path: schemaPath,
-              subject: "the request",
-            }),
-        requestId: currentRequestId() ?? newRequestId(),
-      });
+      calls.set(request, callInfo(request.method, schemaPath, operation));
       request.headers.set("Authorization", `Bearer ${apiKey}`);
       return request;
     },
@@ -258,14 +256,8 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
   }
 
   async function providerFetch(input: Request): Promise<Response> {
-    const call: CallInfo = calls.get(input) ?? {
-      operation: "unknown",
-      method: input.method,
-      path: new URL(input.url).pathname,
-      subject: "the request",
-      requestId: currentRequestId() ?? newRequestId(),
-    };
     const path = new URL(input.url).pathname;
+    const call = calls.get(input) ?? callInfo(input.method, path, undefined);
     const safeRead = call.method === "GET";
     const maxAttempts = safeRead ? Math.max(1, retry.attempts) : 1;
 

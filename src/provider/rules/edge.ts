@@ -7,6 +7,11 @@ import { bool, fail, oneOf, required, strict, text, whenObject } from "./fields.
 import { hasOnlyVisibleCharacters, NAME_CHARACTERS_MESSAGE, NAME_MAX, nameField } from "./names.js";
 
 const NUMERIC = /^\d+(\.\d+)?$/;
+const EDGE_DETAILS_ERROR = required(
+  "Edge order details",
+  "Edge order details must be an object",
+  "Edge order details are required",
+);
 const WHOLE = /^\d+$/;
 
 function numericText(label: string, pattern: RegExp, example: string) {
@@ -81,13 +86,7 @@ export const edgePortOrderRule = strict(
           .min(1, "Draft order id can't be empty")
           .optional(),
       },
-      {
-        error: required(
-          "Edge order details",
-          "Edge order details must be an object",
-          "Edge order details are required",
-        ),
-      },
+      { error: EDGE_DETAILS_ERROR },
     ),
   },
   // The spec's own sample names the port `name`; docs/DESIGN.md §4 says send `portName`.
@@ -109,13 +108,7 @@ export const edgeDraftOrderRule = strict("Draft order", {
   speed: z
     .number({ error: required("Speed", "Speed must be a number of Mbps") })
     .positive("Speed must be greater than 0"),
-  edgePayload: z.record(z.string(), z.unknown(), {
-    error: required(
-      "Edge order details",
-      "Edge order details must be an object",
-      "Edge order details are required",
-    ),
-  }),
+  edgePayload: z.record(z.string(), z.unknown(), { error: EDGE_DETAILS_ERROR }),
 });
 export type EdgeDraftOrderBody = z.infer<typeof edgeDraftOrderRule>;
 
