@@ -2,6 +2,8 @@
 // concerns live here: a middleware names the operation and adds the bearer key; a custom
 // `fetch` does the per-attempt timeout, retries (safe reads only), logging, metrics and turns
 // every failure into a ProviderError. Callers therefore only ever see successful data.
+
+import { setTimeout as sleep } from "node:timers/promises";
 import createClient, { type Client, type Middleware } from "openapi-fetch";
 import { currentRequestId, newRequestId } from "../context.js";
 import { type Logger, REDACTION_MARK, scrubSecrets } from "../log.js";
@@ -16,199 +18,8 @@ import {
   parseRetryAfter,
   timeoutError,
 } from "./errors.js";
-import type { operations, paths } from "./generated/provider.js";
-
-// ---------------------------------------------------------------------------------------------
-// Operations of the document
-
-export type OperationId = keyof operations;
-export type HttpMethod = "get" | "put" | "post" | "patch" | "delete";
-
-interface OperationEntry {
-  method: HttpMethod;
-  path: keyof paths;
-  /** The thing the call is about, in the user's words, for error messages. */
-  subject: string;
-}
-
-/**
- * Every operation of openapi/provider.yaml: method, path template and what it is about.
- * Checked against the generated types below and against the YAML by a test.
- */
-export const OPERATIONS = {
-  getAuthToken: { method: "get", path: "/api/auth/token", subject: "the identity check" },
-  searchDataCenterFacilities: {
-    method: "get",
-    path: "/v2/data-center-facility/search",
-    subject: "the data center search",
-  },
-  listDataCenterFacilities: {
-    method: "get",
-    path: "/v2/data-center-facility",
-    subject: "the data center list",
-  },
-  calculatePricing: {
-    method: "post",
-    path: "/api/pricing/calculate",
-    subject: "the price calculation",
-  },
-  createPortOrder: {
-    method: "put",
-    path: "/api/company/{companyUsername}/ports/orders",
-    subject: "the port order",
-  },
-  getPortOrder: {
-    method: "get",
-    path: "/api/company/{companyName}/ports/orders/{orderId}",
-    subject: "the port order status",
-  },
-  listPorts: {
-    method: "get",
-    path: "/api/company/{companyUsername}/ports",
-    subject: "the port list",
-  },
-  getPort: {
-    method: "get",
-    path: "/api/company/{companyName}/ports/{portId}",
-    subject: "the port",
-  },
-  getPortInfo: {
-    method: "get",
-    path: "/app-user/{companyId}/ports/{portId}/info",
-    subject: "the port's capabilities",
-  },
-  listMetroCapabilities: {
-    method: "get",
-    path: "/api/company/{companyUsername}/metro/capabilities",
-    subject: "the metro list",
-  },
-  createLayer2Connection: {
-    method: "put",
-    path: "/api/v2/company/{companyUsername}/connections/layer2",
-    subject: "the layer 2 connection request",
-  },
-  getPrivateAsnSuggestion: {
-    method: "get",
-    path: "/api/private-asn/suggestion",
-    subject: "the private ASN suggestion",
-  },
-  listAsns: { method: "get", path: "/app-user/{companyId}/asns", subject: "the ASN list" },
-  createGiaService: {
-    method: "post",
-    path: "/app-user/{companyId}/gia-service",
-    subject: "the IO-D service request",
-  },
-  listCloudRouters: {
-    method: "get",
-    path: "/app-user/{companyId}/l3vpns",
-    subject: "the cloud router list",
-  },
-  listEdgeCountries: {
-    method: "get",
-    path: "/v2/edge/countries",
-    subject: "the Edge country list",
-  },
-  listEdgeBandwidths: {
-    method: "get",
-    path: "/v2/edge/bandwidth",
-    subject: "the Edge bandwidth list",
-  },
-  listEdgeContractTerms: {
-    method: "get",
-    path: "/v2/edge/contract-term",
-    subject: "the Edge contract term list",
-  },
-  getEdgePrice: { method: "post", path: "/v2/edge/price", subject: "the Edge quote" },
-  startEdgePriceSearch: {
-    method: "post",
-    path: "/v2/edge/price/search",
-    subject: "the Edge quote request",
-  },
-  getEdgePriceResult: {
-    method: "get",
-    path: "/v2/edge/price/result/{responseId}",
-    subject: "the Edge quote result",
-  },
-  calculateEdgePortPrice: {
-    method: "get",
-    path: "/v2/edge-ports/calculate-price",
-    subject: "the Edge discount code",
-  },
-  listEdgeLocations: {
-    method: "get",
-    path: "/v2/edge-ports/locations",
-    subject: "the Edge location list",
-  },
-  listEdgePortOrders: {
-    method: "get",
-    path: "/v2/edge-ports/orders",
-    subject: "the Edge order list",
-  },
-  listEdgeOrdersV1: {
-    method: "get",
-    path: "/api/company/{companyName}/ports/edge-orders",
-    subject: "the Edge order list",
-  },
-  createEdgePortOrder: {
-    method: "post",
-    path: "/api/company/{companyName}/ports/edge-orders",
-    subject: "the Edge port order",
-  },
-  sendEdgeSelect: {
-    method: "post",
-    path: "/v2/admin/edge-orders/send-select",
-    subject: "the 10 Gbps Edge enquiry",
-  },
-  sendEdgeEnquiry: {
-    method: "post",
-    path: "/v2/admin/edge-orders/send-enquiry",
-    subject: "the Edge enquiry",
-  },
-  listDraftOrders: { method: "get", path: "/v2/api/draft/orders", subject: "the draft order list" },
-  createDraftOrder: { method: "post", path: "/v2/api/draft/orders", subject: "the draft order" },
-  updateDraftOrder: {
-    method: "patch",
-    path: "/v2/api/draft/orders/{draftOrderId}",
-    subject: "the draft order update",
-  },
-  deleteDraftOrder: {
-    method: "delete",
-    path: "/v2/api/draft/orders/{draftOrderId}",
-    subject: "the draft order deletion",
-  },
-} as const satisfies Record<OperationId, OperationEntry>;
-
-// Compile-time proof that each entry's method and path lead to that very operation in the
-// generated types (a wrong path or method fails `tsc`).
-type Table = typeof OPERATIONS;
-type Mismatched = {
-  [K in OperationId]: paths[Table[K]["path"]][Table[K]["method"]] extends operations[K] ? never : K;
-}[OperationId];
-type AssertNone<T extends never> = T;
-export type OperationTableMatchesDocument = AssertNone<Mismatched>;
-
-const BY_METHOD_AND_PATH = new Map<string, OperationId>(
-  (Object.keys(OPERATIONS) as OperationId[]).map((id) => [
-    `${OPERATIONS[id].method.toUpperCase()} ${OPERATIONS[id].path}`,
-    id,
-  ]),
-);
-
-/** The operationId for an HTTP method and a path template of the document, if any. */
-export function operationIdFor(method: string, pathTemplate: string): OperationId | undefined {
-  return BY_METHOD_AND_PATH.get(`${method.toUpperCase()} ${pathTemplate}`);
-}
-
-/** How a call of this operation is named in errors. */
-export function providerCallFor(operation: OperationId): ProviderCall {
-  const entry = OPERATIONS[operation];
-  return {
-    operation,
-    method: entry.method.toUpperCase(),
-    path: entry.path,
-    subject: entry.subject,
-  };
-}
+import type { paths } from "./generated/provider.js";
+import { type OperationId, operationIdFor, providerCallFor } from "./operations.js";
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -294,19 +105,12 @@ function outcomeLabel(outcome: { status?: number; error?: ProviderError }): numb
 // Describe the original body; the rebuilt response carries the decoded text instead.
 const STALE_BODY_HEADERS = ["content-length", "content-encoding", "transfer-encoding"];
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
+/** How a request is named in logs, metrics and errors; a path outside the document is "unknown". */
+function callInfo(method: string, path: string, operation: OperationId | undefined): CallInfo {
+  const named = operation
+    ? providerCallFor(operation)
+    : { operation: "unknown", method, path, subject: "the request" };
+  return { ...named, requestId: currentRequestId() ?? newRequestId() };
 }
 
 function checkedBaseUrl(baseUrl: string): string {
@@ -343,17 +147,7 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
   const naming: Middleware = {
     onRequest({ request, schemaPath }) {
       const operation = operationIdFor(request.method, schemaPath);
-      calls.set(request, {
-        ...(operation
-          ? providerCallFor(operation)
-          : {
-              operation: "unknown",
-              method: request.method,
-              path: schemaPath,
-              subject: "the request",
-            }),
-        requestId: currentRequestId() ?? newRequestId(),
-      });
+      calls.set(request, callInfo(request.method, schemaPath, operation));
       request.headers.set("Authorization", `Bearer ${apiKey}`);
       return request;
     },
@@ -462,14 +256,8 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
   }
 
   async function providerFetch(input: Request): Promise<Response> {
-    const call: CallInfo = calls.get(input) ?? {
-      operation: "unknown",
-      method: input.method,
-      path: new URL(input.url).pathname,
-      subject: "the request",
-      requestId: currentRequestId() ?? newRequestId(),
-    };
     const path = new URL(input.url).pathname;
+    const call = calls.get(input) ?? callInfo(input.method, path, undefined);
     const safeRead = call.method === "GET";
     const maxAttempts = safeRead ? Math.max(1, retry.attempts) : 1;
 
@@ -493,7 +281,7 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
       const backoff = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1));
       const delay = result.retryAfterMs ?? Math.random() * backoff; // full jitter
       try {
-        await sleep(delay, input.signal);
+        await sleep(delay, undefined, { signal: input.signal });
       } catch {
         throw cancelledError({ ...call, requestId, attempts: attempt }, false);
       }

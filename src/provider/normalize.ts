@@ -1,10 +1,8 @@
-// Reading what the provider sends back, tolerantly: older records, speeds in several shapes,
-// statuses the spec does not list. Nothing here rejects a value it does not know.
+// Reading what the provider sends back, tolerantly: older records, statuses the spec does not
+// list, a port's connections. Nothing here rejects a value it does not know. (A speed in any of
+// its shapes is read by speedMbps in src/domain/requestFacts.ts, the one reader the bot has.)
 
 import { isTerminalStatus } from "../domain/statuses.js";
-
-// One speed reader for the whole bot: the request rules already have it.
-export { dcfSpeedsMbps, speedMbps } from "./rules.js";
 
 const EPOCH_MS = 0;
 

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { monthsOfTerm } from "../approvals/index.js";
 import { formatMoney } from "../domain/money.js";
+import { isSingapore, speedMbps } from "../domain/requestFacts.js";
 import { formatTerm } from "../domain/units.js";
 import type { OrderSubmission } from "../orders/index.js";
 import type { DraftOrder, DraftOrderRequest, ProviderApi } from "../provider/api.js";
@@ -10,12 +11,9 @@ import {
   edgeDraftOrderRule,
   edgePortOrderRule,
   edgeQuotationRule,
-  fieldErrors,
-  hasEmoji,
-  isSingapore,
-  ROOT_FIELD,
-  speedMbps,
-} from "../provider/rules.js";
+} from "../provider/rules/edge.js";
+import { fieldErrors, ROOT_FIELD } from "../provider/rules/fieldErrors.js";
+import { hasEmoji } from "../provider/rules/names.js";
 import type { Identity, Services } from "../services.js";
 
 /**

@@ -9,19 +9,18 @@ import {
   offeredAsnChoices,
   SERVICE_NAME_MAX,
 } from "../domain/iod.js";
+import { IOD_IPV6_BLOCK } from "../domain/requestFacts.js";
 import { formatMbps } from "../domain/units.js";
 import type { OrderSubmission } from "../orders/index.js";
 import type { Asn, CallOptions, Port } from "../provider/api.js";
 import { isProviderError } from "../provider/errors.js";
+import { fieldErrors, ROOT_FIELD } from "../provider/rules/fieldErrors.js";
 import {
-  fieldErrors,
   giaServiceRule,
   IOD_DURATION_UNIT,
-  IOD_IPV6_BLOCK,
   IOD_PAYMENT_TYPE,
   IOD_STATIC_PRIVATE_ASN,
-  ROOT_FIELD,
-} from "../provider/rules.js";
+} from "../provider/rules/iod.js";
 import type { Identity, Services } from "../services.js";
 import { isDeletedPort, type Loaded, oneLine, remainingCapacity, takenNames } from "./layer2.js";
 import { DeadlineExceededError, withDeadline } from "./pricing.js";

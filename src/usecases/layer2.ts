@@ -9,6 +9,7 @@ import {
   remainingCapacity,
 } from "../domain/connections.js";
 import { formatMoney } from "../domain/money.js";
+import { CLASSES_OF_SERVICE } from "../domain/requestFacts.js";
 import { formatMbps, formatSpeed, formatTerm } from "../domain/units.js";
 import type { OrderSubmission } from "../orders/index.js";
 import type {
@@ -20,13 +21,8 @@ import type {
   PricingResult,
 } from "../provider/api.js";
 import { isProviderError } from "../provider/errors.js";
-import {
-  CLASSES_OF_SERVICE,
-  fieldErrors,
-  layer2BusinessToBusinessRule,
-  layer2PortToPortRule,
-  ROOT_FIELD,
-} from "../provider/rules.js";
+import { fieldErrors, ROOT_FIELD } from "../provider/rules/fieldErrors.js";
+import { layer2BusinessToBusinessRule, layer2PortToPortRule } from "../provider/rules/layer2.js";
 import type { Identity, Services } from "../services.js";
 import { type CompanyCheck, checkCompanyExists } from "./companyCheck.js";
 import { companyMetros } from "./dcf.js";

@@ -7,18 +7,17 @@ import type { ApprovalRequest, ApprovalStatus } from "../approvals/index.js";
 import { type LoaKind, loaKind, nextLoaStep } from "../domain/loa.js";
 import { formatMoney } from "../domain/money.js";
 import { PORT_ORDER_TERMS, termWords } from "../domain/portTerms.js";
+import { speedMbps } from "../domain/requestFacts.js";
 import { formatMbps, formatSpeed } from "../domain/units.js";
 import type { OrderSubmission } from "../orders/index.js";
 import { ORDER_KINDS } from "../orders/kinds.js";
 import type { CallOptions, Dcf, Port, PricingResult, ProviderApi } from "../provider/api.js";
+import { fieldErrors, ROOT_FIELD } from "../provider/rules/fieldErrors.js";
 import {
-  fieldErrors,
   type PortOrderBody,
   portOrderBodyRule,
   portOrderRule,
-  ROOT_FIELD,
-  speedMbps,
-} from "../provider/rules.js";
+} from "../provider/rules/portOrder.js";
 import type { Identity } from "../services.js";
 import {
   type DcfDirectory,

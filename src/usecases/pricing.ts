@@ -5,6 +5,7 @@ import { z } from "zod";
 import { CONNECTION_BANDWIDTH_MAX_MBPS, CONNECTION_DURATION_UNITS } from "../domain/connections.js";
 import { DCF_SEARCH_MIN, isReady, offeredSpeeds } from "../domain/dcfs.js";
 import type { PortDurationUnit, PortTerm } from "../domain/portTerms.js";
+import { CLASSES_OF_SERVICE, speedMbps } from "../domain/requestFacts.js";
 import { isSet } from "../domain/timestamps.js";
 import { formatMbps, formatSpeed } from "../domain/units.js";
 import type {
@@ -15,13 +16,8 @@ import type {
   PricingResult,
   ProviderApi,
 } from "../provider/api.js";
-import {
-  CLASSES_OF_SERVICE,
-  fieldErrors,
-  pricingConnectionConfigRule,
-  pricingRequestRule,
-  speedMbps,
-} from "../provider/rules.js";
+import { fieldErrors } from "../provider/rules/fieldErrors.js";
+import { pricingConnectionConfigRule, pricingRequestRule } from "../provider/rules/pricing.js";
 
 export {
   CONNECTION_BANDWIDTH_MAX_MBPS,

@@ -1,7 +1,7 @@
 import type { ApprovalRequest } from "../approvals/index.js";
+import { speedMbps } from "../domain/requestFacts.js";
 import type { Port } from "../provider/api.js";
 import { connectionsOf, findConnectionById } from "../provider/normalize.js";
-import { speedMbps } from "../provider/rules.js";
 import type { Services } from "../services.js";
 
 /**

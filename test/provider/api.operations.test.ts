@@ -7,12 +7,8 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { createLogger } from "../../src/log.js";
 import { createProviderApi, OPERATION_METHODS } from "../../src/provider/api.js";
-import {
-  createProviderClient,
-  OPERATIONS,
-  type OperationId,
-  operationIdFor,
-} from "../../src/provider/client.js";
+import { createProviderClient } from "../../src/provider/client.js";
+import { OPERATIONS, type OperationId, operationIdFor } from "../../src/provider/operations.js";
 import { memoryLogStream } from "../support/recordingServer.js";
 
 const HTTP_METHODS = ["get", "put", "post", "patch", "delete", "head", "options", "trace"];

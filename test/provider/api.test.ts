@@ -9,8 +9,9 @@ import {
   type ProviderApi,
   type ProviderApiMethod,
 } from "../../src/provider/api.js";
-import { createProviderClient, type OperationId } from "../../src/provider/client.js";
+import { createProviderClient } from "../../src/provider/client.js";
 import { ProviderError } from "../../src/provider/errors.js";
+import type { OperationId } from "../../src/provider/operations.js";
 import {
   memoryLogStream,
   type RecordingServer,

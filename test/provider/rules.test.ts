@@ -2,27 +2,28 @@ import { describe, expect, expectTypeOf, it } from "vitest";
 import type { z } from "zod";
 import {
   dcfSpeedsMbps,
+  isPrivateAsn,
+  isSingapore,
+  speedMbps,
+} from "../../src/domain/requestFacts.js";
+import {
   edgeCalculatePriceQueryRule,
   edgeDraftOrderRule,
   edgePortOrderRule,
   edgeQuotationRule,
-  fieldErrors,
-  giaServiceRule,
-  IOD_STATIC_PRIVATE_ASN,
-  isPrivateAsn,
-  isSingapore,
+} from "../../src/provider/rules/edge.js";
+import { fieldErrors, ROOT_FIELD } from "../../src/provider/rules/fieldErrors.js";
+import { giaServiceRule, IOD_STATIC_PRIVATE_ASN } from "../../src/provider/rules/iod.js";
+import {
   type Layer2BusinessToBusinessRequest,
   type Layer2PortToPortRequest,
   type Layer2Request,
   layer2BusinessToBusinessRule,
   layer2PortToPortRule,
   layer2Rule,
-  portOrderBodyRule,
-  portOrderRule,
-  pricingRequestRule,
-  ROOT_FIELD,
-  speedMbps,
-} from "../../src/provider/rules.js";
+} from "../../src/provider/rules/layer2.js";
+import { portOrderBodyRule, portOrderRule } from "../../src/provider/rules/portOrder.js";
+import { pricingRequestRule } from "../../src/provider/rules/pricing.js";
 
 type Obj = Record<string, unknown>;
 

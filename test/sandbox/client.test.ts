@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../src/log.js";
 import { createProvider, type ProviderApi } from "../../src/provider/api.js";
-import { OPERATIONS } from "../../src/provider/client.js";
+import { OPERATIONS } from "../../src/provider/operations.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { SINGAPORE_QUOTE as SINGAPORE } from "./helpers.js";
 

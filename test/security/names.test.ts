@@ -1,13 +1,9 @@
 import { describe, expect, it } from "vitest";
-import {
-  edgeDraftOrderRule,
-  edgePortOrderRule,
-  giaServiceRule,
-  layer2PortToPortRule,
-  NAME_CHARACTERS_MESSAGE,
-  nameRuleMessage,
-  portOrderBodyRule,
-} from "../../src/provider/rules.js";
+import { edgeDraftOrderRule, edgePortOrderRule } from "../../src/provider/rules/edge.js";
+import { giaServiceRule } from "../../src/provider/rules/iod.js";
+import { layer2PortToPortRule } from "../../src/provider/rules/layer2.js";
+import { NAME_CHARACTERS_MESSAGE, nameRuleMessage } from "../../src/provider/rules/names.js";
+import { portOrderBodyRule } from "../../src/provider/rules/portOrder.js";
 
 /**
  * One rule for every name a person gives an order (port order, layer 2, IO-D, Edge port, Edge

@@ -1,6 +1,6 @@
 import type { InputBlock, KnownBlock, ModalView } from "@slack/types";
 import { describe, expect, it } from "vitest";
-import { CLASSES_OF_SERVICE } from "../../src/provider/rules.js";
+import { CLASSES_OF_SERVICE } from "../../src/domain/requestFacts.js";
 import { readConnectionPriceForm, readPortPriceForm } from "../../src/slack/commands/pricing.js";
 import { viewProblems } from "../../src/standin/index.js";
 import { createLocalModalSession, fillModal, inputLabels } from "../../src/standin/modal.js";
