@@ -11,7 +11,8 @@ import {
 } from "../../src/flows/edgeQuote.js";
 import { readEdgeQuoteForm } from "../../src/slack/commands/edgeQuote.js";
 import { viewProblems } from "../../src/standin/blockKit.js";
-import { createLocalModalSession, fillModal, inputLabels } from "../../src/standin/modal.js";
+import { inputLabels } from "../../src/standin/elements.js";
+import { createLocalModalSession, fillModal } from "../../src/standin/modal.js";
 import type { ViewOutput } from "../../src/standin/types.js";
 import {
   EDGE_ORDER_BLOCKS,

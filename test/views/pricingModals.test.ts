@@ -4,7 +4,8 @@ import { type DcfSuggestions, dcfRef } from "../../src/flows/pricing.js";
 import { CLASSES_OF_SERVICE } from "../../src/provider/rules.js";
 import { readConnectionPriceForm, readPortPriceForm } from "../../src/slack/commands/pricing.js";
 import { viewProblems } from "../../src/standin/index.js";
-import { createLocalModalSession, fillModal, inputLabels } from "../../src/standin/modal.js";
+import { inputLabels } from "../../src/standin/elements.js";
+import { createLocalModalSession, fillModal } from "../../src/standin/modal.js";
 import type { ViewOutput } from "../../src/standin/types.js";
 import { LIMITS } from "../../views/blocks.js";
 import {
