@@ -15,15 +15,7 @@ export {
 } from "./elements.js";
 export type { FaultSpec, RateLimitOptions } from "./faults.js";
 export type { StandinFile } from "./files.js";
-export {
-  createLocalModalSession,
-  type EnterKeyEffect,
-  enterKeyEffect,
-  type FillOptions,
-  fillModal,
-  type ModalInputs,
-  type ModalSession,
-} from "./modal.js";
+export * from "./modal.js";
 export {
   type Actor,
   blockActionsPayload,

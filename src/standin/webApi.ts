@@ -1,7 +1,15 @@
 import type { MessageMetadata } from "@slack/types";
 import { blockProblems, viewProblems } from "./blockKit.js";
 import { UPLOAD_PATH } from "./files.js";
-import type { SlackArgs, SlackBlock, SlackResult, StandinMessage, StandinView } from "./types.js";
+import { isObject } from "./json.js";
+import type {
+  SlackArgs,
+  SlackBlock,
+  SlackResult,
+  StandinChannel,
+  StandinMessage,
+  StandinView,
+} from "./types.js";
 import { MAX_MODAL_STACK, type Workspace } from "./workspace.js";
 
 /**
@@ -58,10 +66,6 @@ function text(value: unknown): string | undefined {
   return undefined;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** A message as the Web API shows it (without the stand-in's bookkeeping). */
 export function publicMessage(message: StandinMessage): Record<string, unknown> {
   const { channel: _channel, via: _via, deleted: _deleted, ...shown } = message;
@@ -113,6 +117,20 @@ function messageContent(args: SlackArgs, requireSomething: boolean): MessageCont
 }
 
 const isResult = (value: unknown): value is SlackResult => isObject(value) && "ok" in value;
+
+/** The message a chat.* call names by channel and `ts` (or `message_ts`), or Slack's error. */
+function namedMessage(
+  args: SlackArgs,
+  ws: Workspace,
+  tsField: "ts" | "message_ts",
+): { channel: StandinChannel; ts: string; message: StandinMessage } | SlackResult {
+  const channel = ws.resolveChannel(text(args.channel) ?? "");
+  if (!channel) return fail("channel_not_found");
+  const ts = text(args[tsField]);
+  const message = ts ? ws.findMessage(channel.id, ts) : undefined;
+  if (!ts || !message) return fail("message_not_found");
+  return { channel, ts, message };
+}
 
 function checkView(
   args: SlackArgs,
@@ -179,11 +197,9 @@ export const METHODS: Record<string, MethodHandler> = {
   },
 
   "chat.update": (args, ws) => {
-    const channel = ws.resolveChannel(text(args.channel) ?? "");
-    if (!channel) return fail("channel_not_found");
-    const ts = text(args.ts);
-    const existing = ts ? ws.findMessage(channel.id, ts) : undefined;
-    if (!ts || !existing) return fail("message_not_found");
+    const named = namedMessage(args, ws, "ts");
+    if (isResult(named)) return named;
+    const { channel, ts, message: existing } = named;
     if (existing.user !== ws.bot.userId) return fail("cant_update_message");
     const content = messageContent(args, false);
     if (isResult(content)) return content;
@@ -199,22 +215,18 @@ export const METHODS: Record<string, MethodHandler> = {
   },
 
   "chat.delete": (args, ws) => {
-    const channel = ws.resolveChannel(text(args.channel) ?? "");
-    if (!channel) return fail("channel_not_found");
-    const ts = text(args.ts);
-    const existing = ts ? ws.findMessage(channel.id, ts) : undefined;
-    if (!ts || !existing) return fail("message_not_found");
+    const named = namedMessage(args, ws, "ts");
+    if (isResult(named)) return named;
+    const { channel, ts, message: existing } = named;
     if (existing.user !== ws.bot.userId) return fail("cant_delete_message");
     ws.deleteMessage(channel.id, ts);
     return { ok: true, channel: channel.id, ts };
   },
 
   "chat.getPermalink": (args, ws) => {
-    const channel = ws.resolveChannel(text(args.channel) ?? "");
-    if (!channel) return fail("channel_not_found");
-    const ts = text(args.message_ts);
-    const message = ts ? ws.findMessage(channel.id, ts) : undefined;
-    if (!ts || !message) return fail("message_not_found");
+    const named = namedMessage(args, ws, "message_ts");
+    if (isResult(named)) return named;
+    const { channel, ts, message } = named;
     const thread =
       message.thread_ts && message.thread_ts !== ts
         ? `?thread_ts=${message.thread_ts}&cid=${channel.id}`

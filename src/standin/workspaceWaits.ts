@@ -14,12 +14,12 @@ import type { Workspace } from "./workspace.js";
 function workspaceSource<K extends keyof WorkspaceEvents, T>(
   workspace: Workspace,
   event: K,
-  pick: (...args: WorkspaceEvents[K]) => readonly T[],
+  pick: (item: WorkspaceEvents[K][0]) => readonly T[],
 ): Subscription<T> {
   return {
     subscribe: (listener) => {
-      const onEvent = (...args: WorkspaceEvents[K]) => {
-        for (const item of pick(...args)) listener(item);
+      const onEvent = (item: WorkspaceEvents[K][0]) => {
+        for (const picked of pick(item)) listener(picked);
       };
       // EventEmitter's typed overloads do not follow a generic event name.
       const emitter = workspace as unknown as {
@@ -32,6 +32,32 @@ function workspaceSource<K extends keyof WorkspaceEvents, T>(
   };
 }
 
+/** Resolves on a posted item (a message or an ephemeral one) matching `predicate`. */
+function waitForPosted<K extends "message" | "ephemeral">(
+  workspace: Workspace,
+  event: K,
+  posted: {
+    /** What is there already, oldest first. */
+    existing: () => WorkspaceEvents[K][0][];
+    /** Whether an announced item is one of these (and not deleted). */
+    accepts: (item: WorkspaceEvents[K][0]) => boolean;
+    what: string;
+  },
+  predicate: (item: WorkspaceEvents[K][0]) => boolean,
+  options: WaitOptions,
+): Promise<WorkspaceEvents[K][0]> {
+  return waitForMatch({
+    existing: posted.existing,
+    source: workspaceSource(workspace, event, (item) =>
+      posted.accepts(item) && !item.deleted ? [item] : [],
+    ),
+    predicate,
+    timeoutMs: options.timeoutMs,
+    what: `${posted.what} matching the predicate`,
+    seen: () => posted.existing().map((m) => `${m.ts} ${brief(m.text, 100)}`),
+  });
+}
+
 /** Resolves on a message (posted or edited) in `channelId` matching `predicate`. */
 export function waitForMessage(
   workspace: Workspace,
@@ -39,16 +65,17 @@ export function waitForMessage(
   predicate: (message: StandinMessage) => boolean,
   options: WaitOptions = {},
 ): Promise<StandinMessage> {
-  return waitForMatch({
-    existing: () => workspace.messages(channelId),
-    source: workspaceSource(workspace, "message", (message) =>
-      message.channel === channelId && !message.deleted ? [message] : [],
-    ),
+  return waitForPosted(
+    workspace,
+    "message",
+    {
+      existing: () => workspace.messages(channelId),
+      accepts: (message) => message.channel === channelId,
+      what: `a message in ${channelId}`,
+    },
     predicate,
-    timeoutMs: options.timeoutMs,
-    what: `a message in ${channelId} matching the predicate`,
-    seen: () => workspace.messages(channelId).map((m) => `${m.ts} ${brief(m.text, 100)}`),
-  });
+    options,
+  );
 }
 
 /** Resolves on an ephemeral message shown to `userId` matching `predicate`. */
@@ -58,16 +85,17 @@ export function waitForEphemeral(
   predicate: (message: StandinEphemeral) => boolean,
   options: WaitOptions = {},
 ): Promise<StandinEphemeral> {
-  return waitForMatch({
-    existing: () => workspace.ephemerals(userId),
-    source: workspaceSource(workspace, "ephemeral", (message) =>
-      message.user === userId && !message.deleted ? [message] : [],
-    ),
+  return waitForPosted(
+    workspace,
+    "ephemeral",
+    {
+      existing: () => workspace.ephemerals(userId),
+      accepts: (message) => message.user === userId,
+      what: `an ephemeral message to ${userId}`,
+    },
     predicate,
-    timeoutMs: options.timeoutMs,
-    what: `an ephemeral message to ${userId} matching the predicate`,
-    seen: () => workspace.ephemerals(userId).map((m) => `${m.ts} ${brief(m.text, 100)}`),
-  });
+    options,
+  );
 }
 
 /** Resolves when the modal `userId` sees (the top of their stack) matches `predicate`. */
