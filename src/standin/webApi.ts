@@ -142,6 +142,23 @@ function checkView(
   return args.view as Record<string, unknown>;
 }
 
+/**
+ * A modal opened by an interaction (views.open, views.push): a trigger id, a valid modal, and
+ * the trigger redeemed once, as Slack checks them; the person it belongs to, or Slack's error.
+ */
+function triggeredModal(
+  args: SlackArgs,
+  ws: Workspace,
+): { userId: string; view: Record<string, unknown> } | SlackResult {
+  const trigger = text(args.trigger_id);
+  if (!trigger) return fail("invalid_arguments");
+  const view = checkView(args, "modal");
+  if (isResult(view)) return view;
+  const redeemed = ws.redeemTrigger(trigger);
+  if ("error" in redeemed) return fail(redeemed.error);
+  return { userId: redeemed.userId, view };
+}
+
 function checkHash(args: SlackArgs, stored: StandinView): SlackResult | undefined {
   const hash = text(args.hash);
   return hash !== undefined && hash !== stored.view.hash ? fail("hash_conflict") : undefined;
@@ -286,27 +303,21 @@ export const METHODS: Record<string, MethodHandler> = {
   },
 
   "views.open": (args, ws) => {
-    const trigger = text(args.trigger_id);
-    if (!trigger) return fail("invalid_arguments");
-    const view = checkView(args, "modal");
-    if (isResult(view)) return view;
-    const redeemed = ws.redeemTrigger(trigger);
-    if ("error" in redeemed) return fail(redeemed.error);
+    const opened = triggeredModal(args, ws);
+    if (isResult(opened)) return opened;
+    const { userId, view } = opened;
     if (typeof view.external_id === "string" && ws.viewByExternalId(view.external_id)) {
       return fail("duplicate_external_id");
     }
-    return { ok: true, view: publicView(ws.openView(redeemed.userId, view)) };
+    return { ok: true, view: publicView(ws.openView(userId, view)) };
   },
 
   "views.push": (args, ws) => {
-    const trigger = text(args.trigger_id);
-    if (!trigger) return fail("invalid_arguments");
-    const view = checkView(args, "modal");
-    if (isResult(view)) return view;
-    const redeemed = ws.redeemTrigger(trigger);
-    if ("error" in redeemed) return fail(redeemed.error);
-    if (ws.stackDepth(redeemed.userId) >= MAX_MODAL_STACK) return fail("push_limit_reached");
-    const pushed = ws.pushView(redeemed.userId, view);
+    const pushing = triggeredModal(args, ws);
+    if (isResult(pushing)) return pushing;
+    const { userId, view } = pushing;
+    if (ws.stackDepth(userId) >= MAX_MODAL_STACK) return fail("push_limit_reached");
+    const pushed = ws.pushView(userId, view);
     return pushed ? { ok: true, view: publicView(pushed) } : fail("not_found");
   },
 
