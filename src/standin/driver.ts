@@ -1,4 +1,5 @@
 import type { BlockElementAction, SlashCommand } from "@slack/bolt";
+import { type ActionTarget, actionFor, actionSource, openStoredView } from "./actionTargets.js";
 import {
   findElement,
   findInputByLabel,
@@ -17,7 +18,6 @@ import {
 import {
   type ActionSource,
   type Actor,
-  actionTs,
   blockActionsPayload,
   blockSuggestionPayload,
   eventCallbackPayload,
@@ -28,8 +28,6 @@ import {
 import type { AppAck, Transport } from "./transport.js";
 import type {
   Option,
-  SlackBlock,
-  StandinMessage,
   StandinResponse,
   StandinView,
   ViewOutput,
@@ -45,7 +43,6 @@ import {
   untouchedStateValue,
 } from "./viewState.js";
 import { applySubmissionAck, type ViewSubmissionOutcome } from "./viewSubmission.js";
-import { publicMessage } from "./webApi.js";
 import type { Workspace } from "./workspace.js";
 import { viewChanged, waitForModal } from "./workspaceWaits.js";
 
@@ -56,20 +53,6 @@ import { viewChanged, waitForModal } from "./workspaceWaits.js";
  * applies it the way Slack does (an ack body shown as a message, `response_action` applied to
  * the person's modals, viewSubmission.ts).
  */
-
-/** A message a person can act on: a stored message, an ephemeral one, or `{channel, ts}`. */
-export type MessageRef = Pick<StandinMessage, "channel" | "ts">;
-
-/** A view a person can act on: its id, or the view itself. */
-export type ViewRef = string | { id: string } | { view: { id: string } };
-
-interface ActionTarget {
-  userId: string;
-  message?: MessageRef;
-  view?: ViewRef;
-  actionId: string;
-  blockId?: string;
-}
 
 export interface CommandOutcome extends AppAck {
   triggerId: string;
@@ -97,26 +80,6 @@ export interface SubmitOptions {
   allowMissingRequired?: boolean;
 }
 
-function viewIdOf(ref: ViewRef): string {
-  if (typeof ref === "string") return ref;
-  return "view" in ref ? ref.view.id : ref.id;
-}
-/** The block_actions `actions[]` entry for a change of this element to `value`. */
-function actionFor(located: LocatedElement, value: ViewStateValue | undefined): BlockElementAction {
-  const { element } = located;
-  const base = { action_id: located.actionId, block_id: located.blockId, action_ts: actionTs() };
-  if (element.type === "button") {
-    return {
-      ...base,
-      type: "button",
-      text: element.text as { type: "plain_text"; text: string },
-      ...(typeof element.value === "string" ? { value: element.value } : {}),
-      ...(typeof element.style === "string" ? { style: element.style } : {}),
-    } as BlockElementAction;
-  }
-  return { ...value, ...base, type: element.type } as BlockElementAction;
-}
-
 export class SlackAppDriver<T extends Transport = Transport> {
   constructor(
     private readonly workspace: Workspace,
@@ -135,17 +98,9 @@ export class SlackAppDriver<T extends Transport = Transport> {
     };
   }
 
-  private storedView(ref: ViewRef): StandinView {
-    const id = viewIdOf(ref);
-    const stored = this.workspace.view(id);
-    if (!stored) throw new Error(`No view ${id} in the stand-in`);
-    if (stored.closed) throw new Error(`View ${id} (${stored.view.callback_id}) is closed`);
-    return stored;
-  }
-
   /** The person's open modal: the given one, else the top of their stack (waiting for one to open). */
   private async openModal(userId: string, viewId?: string): Promise<StandinView> {
-    if (viewId !== undefined) return this.storedView(viewId);
+    if (viewId !== undefined) return openStoredView(this.workspace, viewId);
     return waitForModal(this.workspace, userId, () => true, {
       what: `a modal to open for ${userId}`,
     });
@@ -209,57 +164,13 @@ export class SlackAppDriver<T extends Transport = Transport> {
     return outcome;
   }
 
-  private actionSource(target: ActionTarget): {
-    source: ActionSource;
-    blocks: SlackBlock[] | undefined;
-  } {
-    if (target.view !== undefined) {
-      const stored = this.storedView(target.view);
-      return { source: { kind: "view", view: stored.view }, blocks: stored.view.blocks };
-    }
-    if (target.message === undefined) throw new Error("An action needs a message or a view");
-    const { channel: channelId, ts } = target.message;
-    const channel = this.workspace.resolveChannel(channelId);
-    if (!channel) throw new Error(`No channel ${channelId} in the stand-in workspace`);
-    const message = this.workspace.findMessage(channel.id, ts);
-    if (message) {
-      const responseUrl = this.workspace.createResponseUrl({
-        channel: channel.id,
-        userId: target.userId,
-        messageTs: ts,
-      });
-      return {
-        source: {
-          kind: "message",
-          channel,
-          message: { ...publicMessage(message), ts },
-          responseUrl,
-        },
-        blocks: message.blocks,
-      };
-    }
-    const ephemeral = this.workspace.findEphemeral(ts);
-    if (ephemeral && ephemeral.user === target.userId) {
-      const responseUrl = this.workspace.createResponseUrl({
-        channel: channel.id,
-        userId: target.userId,
-        ephemeralTs: ts,
-      });
-      return {
-        source: { kind: "ephemeral", channel, messageTs: ts, responseUrl },
-        blocks: ephemeral.blocks,
-      };
-    }
-    throw new Error(`No message ${ts} in ${channelId} that ${target.userId} can see`);
-  }
-
   /** Sends a block_actions for one element; for a view, the change is entered first. */
   private async act(
     target: ActionTarget,
     input: FieldInput | undefined,
     value?: string,
   ): Promise<AppAck> {
-    const { source, blocks } = this.actionSource(target);
+    const { source, blocks } = actionSource(this.workspace, target);
     const located = findElement(blocks, target.actionId, target.blockId);
     let stateValue: ViewStateValue | undefined;
     if (located.element.type !== "button") {
@@ -274,7 +185,7 @@ export class SlackAppDriver<T extends Transport = Transport> {
     }
     if (source.kind === "view" && stateValue) {
       this.workspace.enterValue(source.view.id, located.blockId, located.actionId, stateValue);
-      source.view = this.storedView(source.view.id).view;
+      source.view = openStoredView(this.workspace, source.view.id).view;
     }
     const action = actionFor(located, stateValue);
     if (value !== undefined && "value" in action) (action as { value?: string }).value = value;
@@ -329,7 +240,7 @@ export class SlackAppDriver<T extends Transport = Transport> {
     blockId: string | undefined,
     query: string,
   ): Promise<Option[]> {
-    const stored = this.storedView(viewId);
+    const stored = openStoredView(this.workspace, viewId);
     const located = findElement(stored.view.blocks, actionId, blockId);
     return this.suggestFrom(userId, { kind: "view", view: stored.view }, located, query);
   }
@@ -338,11 +249,11 @@ export class SlackAppDriver<T extends Transport = Transport> {
   modalSession(userId: string, viewId: string): ModalSession {
     const workspace = this.workspace;
     return {
-      view: () => this.storedView(viewId).view,
+      view: () => openStoredView(this.workspace, viewId).view,
       enter: (blockId, actionId, value) => workspace.enterValue(viewId, blockId, actionId, value),
       suggest: (blockId, actionId, query) => this.suggest(userId, viewId, actionId, blockId, query),
       dispatch: async (located, value) => {
-        const view = this.storedView(viewId).view;
+        const view = openStoredView(this.workspace, viewId).view;
         await this.sendActions(userId, { kind: "view", view }, [actionFor(located, value)]);
       },
       viewChanged: (hash, timeoutMs) => viewChanged(workspace, viewId, hash, timeoutMs),

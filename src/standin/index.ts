@@ -1,11 +1,10 @@
+export type { MessageRef, ViewRef } from "./actionTargets.js";
 export { blockProblems, viewProblems } from "./blockKit.js";
 export {
   type CommandOutcome,
   type EnterOutcome,
-  type MessageRef,
   SlackAppDriver,
   type SubmitOptions,
-  type ViewRef,
 } from "./driver.js";
 export {
   findElement,
