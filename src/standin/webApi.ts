@@ -15,7 +15,7 @@ import { MAX_MODAL_STACK, type Workspace } from "./workspace.js";
 /**
  * The Web API methods the bot calls, answered from the workspace state with Slack's result
  * shapes and error codes. Authentication, faults and rate limits are applied before a handler
- * runs (see server.ts); a handler only checks its arguments.
+ * runs (see webApiGate.ts); a handler only checks its arguments.
  */
 
 export type MethodHandler = (args: SlackArgs, workspace: Workspace) => SlackResult;
