@@ -1,17 +1,5 @@
 import { renderBlocks } from "./blocks.js";
-import {
-  $,
-  act,
-  clickHandler,
-  confirmDialog,
-  el,
-  expectChanges,
-  get,
-  mrkdwnContext,
-  page,
-  post,
-  ui,
-} from "./client.js";
+import { $, act, blocksEnv, el, expectChanges, get, page, post, ui } from "./client.js";
 import { syncMessages } from "./messages.js";
 import { renderModal } from "./modals.js";
 
@@ -149,14 +137,7 @@ function renderHome() {
     pane.replaceChildren(el("p", "home-empty", ["Opening the app's Home…"]));
     return;
   }
-  const env = {
-    document,
-    surface: "message",
-    mrkdwn: mrkdwnContext(),
-    values: home.values,
-    confirm: confirmDialog,
-    onAction: clickHandler({ viewId: home.id }),
-  };
+  const env = blocksEnv("message", { viewId: home.id }, { values: home.values });
   pane.replaceChildren(renderBlocks(env, home.blocks));
 }
 

@@ -106,7 +106,7 @@ export async function act(work) {
 }
 
 /** What a click or a pick in blocks sends, as the person, from a message or a view (`where`). */
-export function clickHandler(where) {
+function clickHandler(where) {
   return (block, element, value) =>
     act(() =>
       post("click", {
@@ -116,6 +116,21 @@ export function clickHandler(where) {
         ...(value === undefined ? {} : { value }),
       }),
     ).catch(() => {});
+}
+
+/**
+ * What blocks.js needs to render blocks on a surface ("message" or "modal"): mrkdwn names, the
+ * confirm dialog, and clicks sent from `where` (a message's channel and ts, or a viewId).
+ */
+export function blocksEnv(surface, where, more = {}) {
+  return {
+    document,
+    surface,
+    mrkdwn: mrkdwnContext(),
+    confirm: confirmDialog,
+    onAction: clickHandler(where),
+    ...more,
+  };
 }
 
 export function mrkdwnContext() {
@@ -159,7 +174,7 @@ export function initials(name) {
 
 // ---- a confirm dialog (Block Kit `confirm` objects) -------------------------------------------
 
-export function confirmDialog(dialog) {
+function confirmDialog(dialog) {
   return new Promise((resolve) => {
     const text = (t) => (t && typeof t.text === "string" ? t.text : "");
     const backdrop = el("div", "backdrop confirm-backdrop");

@@ -1,16 +1,5 @@
 import { renderBlocks } from "./blocks.js";
-import {
-  $,
-  clickHandler,
-  confirmDialog,
-  el,
-  hue,
-  initials,
-  mrkdwnContext,
-  page,
-  timeOf,
-  ui,
-} from "./client.js";
+import { $, blocksEnv, el, hue, initials, mrkdwnContext, page, timeOf, ui } from "./client.js";
 import { renderMrkdwn } from "./mrkdwn.js";
 
 /**
@@ -19,17 +8,11 @@ import { renderMrkdwn } from "./mrkdwn.js";
  */
 
 function messageEnv(message) {
-  return {
-    document,
-    surface: "message",
-    mrkdwn: mrkdwnContext(),
-    people: [],
-    channels: [],
-    confirm: confirmDialog,
-    onAction: clickHandler({ channel: message.channel, ts: message.ts }),
-    onInput: () => {},
-    suggest: async () => [],
-  };
+  return blocksEnv(
+    "message",
+    { channel: message.channel, ts: message.ts },
+    { people: [], channels: [], onInput: () => {}, suggest: async () => [] },
+  );
 }
 
 function messageNode(message, inThread) {

@@ -1,17 +1,5 @@
 import { renderBlocks } from "./blocks.js";
-import {
-  $,
-  act,
-  clickHandler,
-  confirmDialog,
-  el,
-  expectChanges,
-  get,
-  mrkdwnContext,
-  post,
-  toast,
-  ui,
-} from "./client.js";
+import { $, act, blocksEnv, el, expectChanges, get, post, toast, ui } from "./client.js";
 
 /**
  * The person's modal: the top of their stack shown as a form, each input sent as it changes
@@ -114,32 +102,31 @@ export function renderModal() {
     root.replaceChildren();
     return;
   }
-  const env = {
-    document,
-    surface: "modal",
-    mrkdwn: mrkdwnContext(),
-    values: view.values,
-    errors: view.errors,
-    people: (ui.data?.people ?? []).map((p) => ({ id: p.id, label: p.realName })),
-    channels: (ui.data?.channels ?? []).map((c) => ({ id: c.id, label: `#${c.name}` })),
-    confirm: confirmDialog,
-    register: (field) => {
-      field.shown = field.widget.value;
-      modal.fields.push(field);
+  const env = blocksEnv(
+    "modal",
+    { viewId: view.id },
+    {
+      values: view.values,
+      errors: view.errors,
+      people: (ui.data?.people ?? []).map((p) => ({ id: p.id, label: p.realName })),
+      channels: (ui.data?.channels ?? []).map((c) => ({ id: c.id, label: `#${c.name}` })),
+      register: (field) => {
+        field.shown = field.widget.value;
+        modal.fields.push(field);
+      },
+      onInput: (block, element, value) => syncInput(view.id, block, element, value),
+      suggest: async (block, element, query) => {
+        const result = await get("suggest", {
+          user: ui.user,
+          viewId: view.id,
+          blockId: block.block_id,
+          actionId: element.action_id,
+          query,
+        });
+        return result.options;
+      },
     },
-    onInput: (block, element, value) => syncInput(view.id, block, element, value),
-    onAction: clickHandler({ viewId: view.id }),
-    suggest: async (block, element, query) => {
-      const result = await get("suggest", {
-        user: ui.user,
-        viewId: view.id,
-        blockId: block.block_id,
-        actionId: element.action_id,
-        query,
-      });
-      return result.options;
-    },
-  };
+  );
   const title = el("h2", "", [view.title]);
   title.id = "modal-title";
   const closeX = el("button", "icon-btn", ["×"]);
