@@ -1,25 +1,38 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
-import { z } from "zod";
 import type { SlackAppDriver } from "../standin/driver.js";
-import {
-  type FieldInput,
-  findElement,
-  type LocatedElement,
-  stateValueFor,
-  untouchedStateValue,
-} from "../standin/modal.js";
+import { findElement, isExternalSelect, type LocatedElement } from "../standin/elements.js";
 import type { SlackStandin } from "../standin/server.js";
 import type { Option, StandinView, ViewStateValue } from "../standin/types.js";
-import { MAX_ADVANCE_MS, type SandboxTime } from "./sandboxTime.js";
+import {
+  type FieldInput,
+  stateValueFor,
+  typedQuery,
+  untouchedStateValue,
+} from "../standin/viewState.js";
+import {
+  advanceBody,
+  clickBody,
+  closeBody,
+  commandBody,
+  FieldProblem,
+  homeBody,
+  messageBody,
+  parse,
+  RequestProblem,
+  stateQuery,
+  submitBody,
+  suggestQuery,
+  viewInputBody,
+} from "./apiRequests.js";
+import type { SandboxTime } from "./sandboxTime.js";
 import { buildState, visibleChannels } from "./state.js";
 
 /**
  * The playground page's JSON API, on the stand-in's server (same origin as the page). Each call
  * is a person doing something in Slack's client, carried out through the stand-in's driver, so
  * the bot receives exactly what Slack would send (signed slash commands and interactions).
- * Bad input is answered 400 with `{ok: false, error}`; nothing a browser sends can crash the
- * process.
+ * Requests are checked in apiRequests.ts and routed in apiRoutes.ts, where bad input is answered
+ * 400 with `{ok: false, error}`; nothing a browser sends can crash the process.
  */
 
 export interface PlaygroundApiOptions {
@@ -37,115 +50,6 @@ export interface PlaygroundApiOptions {
 /** The only slash command the app has (docs/DESIGN.md, pinned). */
 export const PLAYGROUND_COMMAND = "/connect";
 
-const userId = z.string().regex(/^[UW][A-Z0-9]{2,20}$/, "a Slack user id (U…)");
-const channelId = z.string().regex(/^[CDG][A-Z0-9]{2,20}$/, "a Slack channel id (C…, D…)");
-const messageTs = z.string().regex(/^\d{1,12}\.\d{1,8}$/, "a message ts");
-const viewId = z.string().regex(/^V[A-Z0-9]{2,30}$/, "a view id (V…)");
-// Slack's own limit for block_id and action_id.
-const elementId = z.string().min(1).max(255);
-
-/** What a person gives an element: text, an option's value, several values, or a typed query. */
-const fieldInput = z.union([
-  z.string().max(3000),
-  z.number().finite(),
-  z.array(z.string().max(2000)).max(100),
-  z.object({ query: z.string().max(200), pick: z.string().max(2000).optional() }),
-]);
-
-const stateQuery = z.object({
-  user: userId,
-  since: z.coerce.number().int().min(0).optional(),
-});
-
-const commandBody = z.object({
-  user: userId,
-  channel: channelId,
-  /** The line as typed: `/connect price port`. */
-  text: z.string().trim().min(1).max(4000),
-});
-
-const messageBody = z.object({
-  user: userId,
-  channel: channelId,
-  // Slack's msg_too_long limit.
-  text: z.string().trim().min(1).max(40_000),
-  threadTs: messageTs.optional(),
-});
-
-const clickBody = z
-  .object({
-    user: userId,
-    channel: channelId.optional(),
-    ts: messageTs.optional(),
-    viewId: viewId.optional(),
-    blockId: elementId,
-    actionId: elementId,
-    /** For anything but a button: what was picked or entered. */
-    value: fieldInput.optional(),
-  })
-  .refine((b) => (b.viewId === undefined) !== (b.channel === undefined || b.ts === undefined), {
-    error: "give either channel and ts (a message) or viewId (a modal)",
-  });
-
-const viewInputBody = z.object({
-  user: userId,
-  viewId,
-  blockId: elementId,
-  actionId: elementId,
-  /** null: the person cleared the element. */
-  value: fieldInput.nullable(),
-});
-
-const submitBody = z.object({
-  user: userId,
-  viewId,
-  values: z
-    .record(elementId, z.record(elementId, fieldInput.nullable()))
-    .refine((v) => Object.keys(v).length <= 100, { error: "at most 100 blocks" })
-    .default({}),
-});
-
-const closeBody = z.object({ user: userId, viewId });
-const homeBody = z.object({ user: userId });
-
-const advanceBody = z.object({
-  user: userId,
-  /** How far to move the sandbox's clock forward (the page offers an hour, a day, a week). */
-  ms: z.number().int().min(60_000).max(MAX_ADVANCE_MS),
-});
-
-const suggestQuery = z.object({
-  user: userId,
-  viewId,
-  blockId: elementId,
-  actionId: elementId,
-  query: z.string().max(200).default(""),
-});
-
-/** A refusal the page shows to the person (an unknown message, an option not offered, …). */
-class RequestProblem extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly fieldErrors?: Record<string, string>,
-  ) {
-    super(message);
-  }
-}
-
-/**
- * A value the field refuses ("not a whole number", an option not offered). It is the person's
- * input being checked, as Slack's client does next to the field, not a bad request: the API
- * answers it 200 with `{ok: false, fieldErrors}`, so the browser logs no failed request.
- */
-class FieldProblem extends Error {}
-
-function parse<T>(schema: z.ZodType<T>, input: unknown): T {
-  const result = schema.safeParse(input);
-  if (!result.success) throw new RequestProblem(400, z.prettifyError(result.error));
-  return result.data;
-}
-
 /** What the person cleared an element to: Slack's empty value for its type. */
 function clearedValue(located: LocatedElement): ViewStateValue {
   const withoutInitial = Object.fromEntries(
@@ -153,9 +57,6 @@ function clearedValue(located: LocatedElement): ViewStateValue {
   ) as LocatedElement["element"];
   return untouchedStateValue(withoutInitial);
 }
-
-const isExternal = (located: LocatedElement) =>
-  located.element.type === "external_select" || located.element.type === "multi_external_select";
 
 export class PlaygroundApi {
   private version = 1;
@@ -330,9 +231,9 @@ export class PlaygroundApi {
       value = clearedValue(located);
     } else {
       let suggestions: Option[] | undefined;
-      if (isExternal(located)) {
+      if (isExternalSelect(located)) {
         // The app decides what an external select offers: ask it again rather than trust the page.
-        const query = typeof input === "object" && "query" in input ? input.query : String(input);
+        const query = typedQuery(input);
         suggestions = await this.driver().suggest(user, stored.view.id, actionId, blockId, query);
       }
       try {
@@ -414,7 +315,7 @@ export class PlaygroundApi {
     this.person(input.user);
     const stored = this.openView(input.user, input.viewId);
     const located = findElement(stored.view.blocks, input.actionId, input.blockId);
-    if (!isExternal(located)) {
+    if (!isExternalSelect(located)) {
       throw new RequestProblem(
         400,
         `"${input.actionId}" is a ${located.element.type}, not an external select`,
@@ -429,105 +330,4 @@ export class PlaygroundApi {
     );
     return { ok: true as const, options };
   }
-}
-
-function sendProblem(reply: FastifyReply, error: unknown): FastifyReply {
-  if (error instanceof RequestProblem) {
-    return reply.code(error.status).send({
-      ok: false,
-      error: error.message,
-      ...(error.fieldErrors ? { fieldErrors: error.fieldErrors } : {}),
-    });
-  }
-  // fetch() rejects with a TypeError when the bot cannot be reached at all.
-  if (error instanceof TypeError && /fetch failed/.test(error.message)) {
-    return reply.code(502).send({ ok: false, error: "The bot did not answer." });
-  }
-  // The driver refuses what Slack's client would not let a person do; say why.
-  const message = error instanceof Error ? error.message : "Something went wrong.";
-  return reply.code(400).send({ ok: false, error: message.slice(0, 500) });
-}
-
-/**
- * A page on another site must not drive the playground from the person's browser: posts must be
- * JSON (a cross-site form cannot send that without a CORS preflight, which is never granted),
- * and a request that names an Origin must come from this server's own.
- */
-function checkSameOrigin(request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined {
-  const origin = request.headers.origin;
-  if (origin !== undefined && origin !== `http://${request.headers.host ?? ""}`) {
-    return reply.code(403).send({ ok: false, error: "cross-origin requests are not allowed" });
-  }
-  if (request.method === "POST") {
-    const type = request.headers["content-type"] ?? "";
-    if (!type.toLowerCase().startsWith("application/json")) {
-      return reply
-        .code(415)
-        .send({ ok: false, error: "send JSON (content-type: application/json)" });
-    }
-  }
-  return undefined;
-}
-
-/** Registers `/playground/api/*` on the stand-in's fastify instance (before it listens). */
-export function registerPlaygroundApi(
-  server: FastifyInstance,
-  standin: SlackStandin,
-  options: PlaygroundApiOptions,
-): PlaygroundApi {
-  const api = new PlaygroundApi(standin, options);
-  const handle =
-    (work: (request: FastifyRequest) => unknown) =>
-    async (request: FastifyRequest, reply: FastifyReply) => {
-      reply.header("cache-control", "no-store");
-      const refused = checkSameOrigin(request, reply);
-      if (refused) return refused;
-      try {
-        return reply.send(await work(request));
-      } catch (error) {
-        return sendProblem(reply, error);
-      }
-    };
-  const base = "/playground/api";
-  server.get(
-    `${base}/state`,
-    handle((r) => api.state(r.query)),
-  );
-  server.get(
-    `${base}/suggest`,
-    handle((r) => api.suggest(r.query)),
-  );
-  server.post(
-    `${base}/command`,
-    handle((r) => api.command(r.body)),
-  );
-  server.post(
-    `${base}/message`,
-    handle((r) => api.message(r.body)),
-  );
-  server.post(
-    `${base}/click`,
-    handle((r) => api.click(r.body)),
-  );
-  server.post(
-    `${base}/view/input`,
-    handle((r) => api.viewInput(r.body)),
-  );
-  server.post(
-    `${base}/view/submit`,
-    handle((r) => api.submit(r.body)),
-  );
-  server.post(
-    `${base}/view/close`,
-    handle((r) => api.close(r.body)),
-  );
-  server.post(
-    `${base}/home/open`,
-    handle((r) => api.openHome(r.body)),
-  );
-  server.post(
-    `${base}/sandbox/advance`,
-    handle((r) => api.advanceSandboxTime(r.body)),
-  );
-  return api;
 }

@@ -13,7 +13,12 @@ const STATIC_DIR = fileURLToPath(new URL("./static/", import.meta.url));
 const FILES: Record<string, string> = {
   "index.html": "text/html; charset=utf-8",
   "playground.css": "text/css; charset=utf-8",
+  "blocks.css": "text/css; charset=utf-8",
+  "narrow.css": "text/css; charset=utf-8",
   "app.js": "text/javascript; charset=utf-8",
+  "client.js": "text/javascript; charset=utf-8",
+  "messages.js": "text/javascript; charset=utf-8",
+  "modals.js": "text/javascript; charset=utf-8",
   "blocks.js": "text/javascript; charset=utf-8",
   "mrkdwn.js": "text/javascript; charset=utf-8",
 };

@@ -3,7 +3,8 @@ import type { Logger } from "pino";
 import type { Clock } from "../sandbox/clock.js";
 import type { SlackAppDriver } from "../standin/driver.js";
 import { type SlackStandin, startSlackStandin } from "../standin/server.js";
-import { type PlaygroundApi, registerPlaygroundApi } from "./api.js";
+import type { PlaygroundApi } from "./api.js";
+import { registerPlaygroundApi } from "./apiRoutes.js";
 import { registerPlaygroundAssets } from "./assets.js";
 import { type DueReminders, type OpenTrackers, SandboxTime } from "./sandboxTime.js";
 

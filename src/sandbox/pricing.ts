@@ -96,6 +96,22 @@ export function priceTermMonths(durationUnit: string): number {
   throw new PricingError(`durationUnit must be y (a year) or m (a month), not "${durationUnit}"`);
 }
 
+/**
+ * The amounts of a price with no discount, as the provider answers them: the total, the monthly
+ * pre-authorisation, and the "basic" (before discount) amounts equal to them.
+ */
+function undiscounted(price: number, monthly: number) {
+  return {
+    price,
+    preAuthAmount: monthly,
+    amountSaved: null,
+    amountSavedTotal: null,
+    basicTotalAmount: price,
+    basicMonthlyAmount: monthly,
+    priceCalculatorAttributes: { discountIds: [], discounts: [] },
+  };
+}
+
 export function portPrice(
   ctx: PricingContext,
   input: PortPriceInput,
@@ -123,13 +139,7 @@ export function portPrice(
       discountId: null,
       durationUnit: input.durationUnit,
     },
-    price,
-    preAuthAmount: monthly,
-    amountSaved: null,
-    amountSavedTotal: null,
-    basicTotalAmount: price,
-    basicMonthlyAmount: monthly,
-    priceCalculatorAttributes: { discountIds: [], discounts: [] },
+    ...undiscounted(price, monthly),
   };
   if (includeCrossConnect) {
     result.crossConnectAmount = dcf.freeCrossConnect ? 0 : round2(CROSS_CONNECT_BASE * multiplier);
@@ -234,13 +244,7 @@ export function connectionPrice(
       classOfService: input.classOfService,
       discountId: null,
     },
-    price,
-    preAuthAmount: monthly,
-    amountSaved: null,
-    amountSavedTotal: null,
-    basicTotalAmount: price,
-    basicMonthlyAmount: monthly,
-    priceCalculatorAttributes: { discountIds: [], discounts: [] },
+    ...undiscounted(price, monthly),
     formula: CONNECTION_FORMULA,
     factors: [
       { name: "margin", number: CONNECTION_MARGIN, ref: null },

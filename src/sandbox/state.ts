@@ -30,15 +30,19 @@ export const REQUEST_LOG_LIMIT = 100_000;
  */
 export const REQUEST_LOG_SLACK = 1_000;
 
-export interface NewPortOrder {
-  companyId: string;
-  dcfId: string;
-  speed: number;
-  portName: string;
-  durationUnit: string;
-  paymentType: string;
-  isEdgePort: boolean;
-  edgePayload: Record<string, unknown> | null;
+/** What an order request gives; the state adds its id, times, kind and the port to be. */
+export interface NewPortOrder
+  extends Pick<
+    PortOrder,
+    | "companyId"
+    | "dcfId"
+    | "speed"
+    | "portName"
+    | "durationUnit"
+    | "paymentType"
+    | "isEdgePort"
+    | "edgePayload"
+  > {
   /**
    * Edge: the ordered offer's lead time in days, as its quote promised; the order is done that
    * many days after approval, so the sandbox keeps the promise the message made.

@@ -1,191 +1,64 @@
 import type { BlockElementAction, SlashCommand } from "@slack/bolt";
-import { viewProblems } from "./blockKit.js";
+import { type ActionTarget, actionFor, actionSource, openStoredView } from "./actionTargets.js";
 import {
-  enterKeyEffect,
-  type FieldInput,
-  type FillOptions,
-  fillModal,
   findElement,
   findInputByLabel,
+  isExternalSelect,
   type LocatedElement,
+  optionsOf,
+} from "./elements.js";
+import { isObject } from "./json.js";
+import {
+  enterKeyEffect,
+  type FillOptions,
+  fillModal,
   type ModalInputs,
   type ModalSession,
-  missingRequiredInputs,
-  requiredFieldErrors,
-  stateValueFor,
-  untouchedStateValue,
 } from "./modal.js";
 import {
   type ActionSource,
   type Actor,
-  actionTs,
   blockActionsPayload,
   blockSuggestionPayload,
   eventCallbackPayload,
-  requestBody,
   slashCommandPayload,
   viewClosedPayload,
   viewSubmissionPayload,
 } from "./payloads.js";
-import { signSlackRequest } from "./signing.js";
-import type { SocketModeHub } from "./socketMode.js";
+import type { AppAck, Transport } from "./transport.js";
 import type {
   Option,
-  SlackBlock,
-  StandinMessage,
   StandinResponse,
   StandinView,
   ViewOutput,
   ViewStateValue,
   ViewStateValues,
 } from "./types.js";
-import { DEFAULT_WAIT_MS } from "./waiters.js";
-import { MAX_MODAL_STACK, type Workspace } from "./workspace.js";
+import {
+  type FieldInput,
+  missingRequiredInputs,
+  requiredFieldErrors,
+  stateValueFor,
+  typedQuery,
+  untouchedStateValue,
+} from "./viewState.js";
+import { applySubmissionAck, type ViewSubmissionOutcome } from "./viewSubmission.js";
+import type { Workspace } from "./workspace.js";
+import { viewChanged, waitForModal } from "./workspaceWaits.js";
 
 /**
  * Acting as Slack towards the app: a person runs a command, clicks, picks, types into a modal,
- * submits or closes it; the driver sends what Slack would send (signed HTTP or a Socket Mode
- * envelope), returns the app's acknowledgement, and applies it the way Slack does (an ack body
- * shown as a message, `response_action` applied to the person's modals).
+ * submits or closes it; the driver sends what Slack would send through a transport
+ * (transport.ts: signed HTTP or a Socket Mode envelope), returns the app's acknowledgement, and
+ * applies it the way Slack does (an ack body shown as a message, `response_action` applied to
+ * the person's modals, viewSubmission.ts).
  */
-
-/** The app's acknowledgement: HTTP status and body (parsed JSON when JSON, else text). */
-export interface AppAck {
-  status: number;
-  body: unknown;
-}
-
-/** How a payload reaches the app. */
-export interface Transport {
-  /** `event`: an Events API delivery (`event_callback`). */
-  send(kind: "command" | "interaction" | "event", payload: object): Promise<AppAck>;
-}
-
-export interface HttpAppTarget {
-  /** The app's request URL, e.g. `http://127.0.0.1:3000/slack/events`. */
-  url: string;
-  signingSecret: string;
-}
-
-export interface RawPostOptions {
-  /** Unix seconds to sign with (a stale one to test the 5-minute window). */
-  timestamp?: number;
-  /** Sign with another secret (to test that the app refuses it). */
-  signingSecret?: string;
-  /**
-   * Send it as Slack's retry of an earlier delivery: `x-slack-retry-num`/`-reason`, and signed
-   * anew as Slack signs every delivery (the app refuses a signature it has seen before).
-   */
-  retry?: { num: number; reason: string };
-  headers?: Record<string, string>;
-}
-
-async function readAck(response: Response): Promise<AppAck> {
-  const text = await response.text();
-  const type = response.headers.get("content-type") ?? "";
-  if (text === "") return { status: response.status, body: undefined };
-  if (type.includes("application/json")) {
-    try {
-      return { status: response.status, body: JSON.parse(text) };
-    } catch {
-      return { status: response.status, body: text };
-    }
-  }
-  return { status: response.status, body: text };
-}
-
-/** Signed HTTP to the app's request URL, as Slack's HTTP delivery does. */
-export class HttpTransport implements Transport {
-  /** The latest timestamp this transport signed with (Unix seconds). */
-  private lastSignedAt = 0;
-
-  constructor(private readonly target: HttpAppTarget) {}
-
-  /** Posts a raw form body, signed (or mis-signed, with options) like Slack signs it. */
-  async postRaw(body: string, options: RawPostOptions = {}): Promise<AppAck> {
-    const now = Math.floor(Date.now() / 1000);
-    // Slack retries after its 3-second timeout at the earliest, so a retry's timestamp (whole
-    // seconds) is never its original's; the stand-in retries at once, hence "a second later".
-    const timestamp =
-      options.timestamp ?? (options.retry ? Math.max(now, this.lastSignedAt + 1) : now);
-    this.lastSignedAt = Math.max(this.lastSignedAt, timestamp);
-    const headers = signSlackRequest({
-      signingSecret: options.signingSecret ?? this.target.signingSecret,
-      body,
-      timestamp,
-    });
-    const retryHeaders: Record<string, string> = options.retry
-      ? {
-          "x-slack-retry-num": String(options.retry.num),
-          "x-slack-retry-reason": options.retry.reason,
-        }
-      : {};
-    const response = await fetch(this.target.url, {
-      method: "POST",
-      headers: { ...headers, ...retryHeaders, ...options.headers },
-      body,
-    });
-    return readAck(response);
-  }
-
-  send(kind: "command" | "interaction" | "event", payload: object): Promise<AppAck> {
-    // Events come as JSON, the rest as form bodies (Bolt parses by the content type).
-    if (kind === "event") {
-      return this.postRaw(JSON.stringify(payload), {
-        headers: { "content-type": "application/json" },
-      });
-    }
-    return this.postRaw(requestBody(kind, payload));
-  }
-}
-
-/** Socket Mode delivery: an envelope over the app's WebSocket, the ack's payload as the body. */
-export class SocketTransport implements Transport {
-  constructor(
-    private readonly hub: SocketModeHub,
-    private readonly timeoutMs = DEFAULT_WAIT_MS,
-  ) {}
-
-  async send(kind: "command" | "interaction" | "event", payload: object): Promise<AppAck> {
-    const ack = await this.hub.deliver(
-      kind === "command" ? "slash_commands" : kind === "event" ? "events_api" : "interactive",
-      payload as Record<string, unknown>,
-      {
-        timeoutMs: this.timeoutMs,
-      },
-    );
-    return { status: 200, body: Object.keys(ack).length === 0 ? undefined : ack };
-  }
-}
-
-/** A message a person can act on: a stored message, an ephemeral one, or `{channel, ts}`. */
-export type MessageRef = Pick<StandinMessage, "channel" | "ts">;
-
-/** A view a person can act on: its id, or the view itself. */
-export type ViewRef = string | { id: string } | { view: { id: string } };
-
-interface ActionTarget {
-  userId: string;
-  message?: MessageRef;
-  view?: ViewRef;
-  actionId: string;
-  blockId?: string;
-}
 
 export interface CommandOutcome extends AppAck {
   triggerId: string;
   responseUrl: string;
   /** What the ack body put in front of the person (Slack shows it as a message). */
   response?: StandinResponse;
-}
-
-export interface ViewSubmissionOutcome extends AppAck {
-  responseAction?: string;
-  errors?: Record<string, string>;
-  /** The person's top modal after the ack was applied (none when all closed). */
-  currentView?: StandinView;
-  /** What Slack would have refused in the app's answer (an invalid view, unknown block ids). */
-  problems: string[];
 }
 
 /** What Enter in a modal's text or number input led to (see modal.ts `enterKeyEffect`). */
@@ -207,31 +80,6 @@ export interface SubmitOptions {
   allowMissingRequired?: boolean;
 }
 
-function viewIdOf(ref: ViewRef): string {
-  if (typeof ref === "string") return ref;
-  return "view" in ref ? ref.view.id : ref.id;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** The block_actions `actions[]` entry for a change of this element to `value`. */
-function actionFor(located: LocatedElement, value: ViewStateValue | undefined): BlockElementAction {
-  const { element } = located;
-  const base = { action_id: located.actionId, block_id: located.blockId, action_ts: actionTs() };
-  if (element.type === "button") {
-    return {
-      ...base,
-      type: "button",
-      text: element.text as { type: "plain_text"; text: string },
-      ...(typeof element.value === "string" ? { value: element.value } : {}),
-      ...(typeof element.style === "string" ? { style: element.style } : {}),
-    } as BlockElementAction;
-  }
-  return { ...value, ...base, type: element.type } as BlockElementAction;
-}
-
 export class SlackAppDriver<T extends Transport = Transport> {
   constructor(
     private readonly workspace: Workspace,
@@ -250,37 +98,23 @@ export class SlackAppDriver<T extends Transport = Transport> {
     };
   }
 
-  private storedView(ref: ViewRef): StandinView {
-    const id = viewIdOf(ref);
-    const stored = this.workspace.view(id);
-    if (!stored) throw new Error(`No view ${id} in the stand-in`);
-    if (stored.closed) throw new Error(`View ${id} (${stored.view.callback_id}) is closed`);
-    return stored;
-  }
-
   /** The person's open modal: the given one, else the top of their stack (waiting for one to open). */
   private async openModal(userId: string, viewId?: string): Promise<StandinView> {
-    if (viewId !== undefined) return this.storedView(viewId);
-    const current = this.workspace.currentView(userId);
-    if (current) return current;
-    return new Promise((resolve, reject) => {
-      const onView = () => {
-        const top = this.workspace.currentView(userId);
-        if (!top) return;
-        clearTimeout(timer);
-        this.workspace.off("view", onView);
-        resolve(top);
-      };
-      const timer = setTimeout(() => {
-        this.workspace.off("view", onView);
-        reject(
-          new Error(
-            `Timed out after ${DEFAULT_WAIT_MS} ms waiting for a modal to open for ${userId}`,
-          ),
-        );
-      }, DEFAULT_WAIT_MS);
-      this.workspace.on("view", onView);
+    if (viewId !== undefined) return openStoredView(this.workspace, viewId);
+    return waitForModal(this.workspace, userId, () => true, {
+      what: `a modal to open for ${userId}`,
     });
+  }
+
+  /** Sends a block_actions payload for these actions, as this person, with a fresh trigger id. */
+  private sendActions(userId: string, source: ActionSource, actions: BlockElementAction[]) {
+    const payload = blockActionsPayload({
+      actor: this.actor(userId),
+      source,
+      actions,
+      triggerId: this.workspace.issueTrigger(userId),
+    });
+    return this.transport.send("interaction", payload);
   }
 
   /**
@@ -330,81 +164,32 @@ export class SlackAppDriver<T extends Transport = Transport> {
     return outcome;
   }
 
-  private actionSource(target: ActionTarget): {
-    source: ActionSource;
-    blocks: SlackBlock[] | undefined;
-  } {
-    if (target.view !== undefined) {
-      const stored = this.storedView(target.view);
-      return { source: { kind: "view", view: stored.view }, blocks: stored.view.blocks };
-    }
-    if (target.message === undefined) throw new Error("An action needs a message or a view");
-    const { channel: channelId, ts } = target.message;
-    const channel = this.workspace.resolveChannel(channelId);
-    if (!channel) throw new Error(`No channel ${channelId} in the stand-in workspace`);
-    const message = this.workspace.findMessage(channel.id, ts);
-    if (message) {
-      const { channel: _c, via: _v, deleted: _d, ...shown } = message;
-      const responseUrl = this.workspace.createResponseUrl({
-        channel: channel.id,
-        userId: target.userId,
-        messageTs: ts,
-      });
-      return {
-        source: { kind: "message", channel, message: shown, responseUrl },
-        blocks: message.blocks,
-      };
-    }
-    const ephemeral = this.workspace.findEphemeral(ts);
-    if (ephemeral && ephemeral.user === target.userId) {
-      const responseUrl = this.workspace.createResponseUrl({
-        channel: channel.id,
-        userId: target.userId,
-        ephemeralTs: ts,
-      });
-      return {
-        source: { kind: "ephemeral", channel, messageTs: ts, responseUrl },
-        blocks: ephemeral.blocks,
-      };
-    }
-    throw new Error(`No message ${ts} in ${channelId} that ${target.userId} can see`);
-  }
-
   /** Sends a block_actions for one element; for a view, the change is entered first. */
   private async act(
     target: ActionTarget,
     input: FieldInput | undefined,
     value?: string,
   ): Promise<AppAck> {
-    const { source, blocks } = this.actionSource(target);
+    const { source, blocks } = actionSource(this.workspace, target);
     const located = findElement(blocks, target.actionId, target.blockId);
     let stateValue: ViewStateValue | undefined;
     if (located.element.type !== "button") {
       if (input === undefined)
         throw new Error(`"${target.actionId}" is a ${located.element.type}; give a value`);
       let suggestions: Option[] | undefined;
-      if (
-        located.element.type === "external_select" ||
-        located.element.type === "multi_external_select"
-      ) {
-        const query = isObject(input) && !Array.isArray(input) ? input.query : String(input);
+      if (isExternalSelect(located)) {
+        const query = typedQuery(input);
         suggestions = await this.suggestFrom(target.userId, source, located, query);
       }
       stateValue = stateValueFor(located, input, suggestions);
     }
     if (source.kind === "view" && stateValue) {
       this.workspace.enterValue(source.view.id, located.blockId, located.actionId, stateValue);
-      source.view = this.storedView(source.view.id).view;
+      source.view = openStoredView(this.workspace, source.view.id).view;
     }
     const action = actionFor(located, stateValue);
     if (value !== undefined && "value" in action) (action as { value?: string }).value = value;
-    const payload = blockActionsPayload({
-      actor: this.actor(target.userId),
-      source,
-      actions: [action],
-      triggerId: this.workspace.issueTrigger(target.userId),
-    });
-    return this.transport.send("interaction", payload);
+    return this.sendActions(target.userId, source, [action]);
   }
 
   /** Clicks a button in a message or a view (`value` overrides the button's value). */
@@ -444,14 +229,7 @@ export class SlackAppDriver<T extends Transport = Transport> {
       source: where,
     });
     const ack = await this.transport.send("interaction", payload);
-    if (ack.status !== 200 || !isObject(ack.body)) return [];
-    if (Array.isArray(ack.body.options)) return ack.body.options as Option[];
-    if (Array.isArray(ack.body.option_groups)) {
-      return ack.body.option_groups.flatMap((group) =>
-        isObject(group) && Array.isArray(group.options) ? (group.options as Option[]) : [],
-      );
-    }
-    return [];
+    return ack.status === 200 && isObject(ack.body) ? optionsOf(ack.body) : [];
   }
 
   /** Types `query` into an external select of a view; returns the options the app offers. */
@@ -462,7 +240,7 @@ export class SlackAppDriver<T extends Transport = Transport> {
     blockId: string | undefined,
     query: string,
   ): Promise<Option[]> {
-    const stored = this.storedView(viewId);
+    const stored = openStoredView(this.workspace, viewId);
     const located = findElement(stored.view.blocks, actionId, blockId);
     return this.suggestFrom(userId, { kind: "view", view: stored.view }, located, query);
   }
@@ -471,38 +249,14 @@ export class SlackAppDriver<T extends Transport = Transport> {
   modalSession(userId: string, viewId: string): ModalSession {
     const workspace = this.workspace;
     return {
-      view: () => this.storedView(viewId).view,
+      view: () => openStoredView(this.workspace, viewId).view,
       enter: (blockId, actionId, value) => workspace.enterValue(viewId, blockId, actionId, value),
       suggest: (blockId, actionId, query) => this.suggest(userId, viewId, actionId, blockId, query),
       dispatch: async (located, value) => {
-        const view = this.storedView(viewId).view;
-        const payload = blockActionsPayload({
-          actor: this.actor(userId),
-          source: { kind: "view", view },
-          actions: [actionFor(located, value)],
-          triggerId: workspace.issueTrigger(userId),
-        });
-        await this.transport.send("interaction", payload);
+        const view = openStoredView(this.workspace, viewId).view;
+        await this.sendActions(userId, { kind: "view", view }, [actionFor(located, value)]);
       },
-      viewChanged: (hash, timeoutMs) =>
-        new Promise<boolean>((resolve) => {
-          const changed = () => workspace.view(viewId)?.view.hash !== hash;
-          if (changed()) {
-            resolve(true);
-            return;
-          }
-          const onView = (stored: StandinView) => {
-            if (stored.view.id !== viewId || !changed()) return;
-            clearTimeout(timer);
-            workspace.off("view", onView);
-            resolve(true);
-          };
-          const timer = setTimeout(() => {
-            workspace.off("view", onView);
-            resolve(false);
-          }, timeoutMs);
-          workspace.on("view", onView);
-        }),
+      viewChanged: (hash, timeoutMs) => viewChanged(workspace, viewId, hash, timeoutMs),
     };
   }
 
@@ -547,7 +301,7 @@ export class SlackAppDriver<T extends Transport = Transport> {
       triggerId: this.workspace.issueTrigger(userId),
     });
     const ack = await this.transport.send("interaction", payload);
-    return this.applySubmissionAck(userId, stored, ack);
+    return applySubmissionAck(this.workspace, userId, stored, ack);
   }
 
   /**
@@ -569,87 +323,14 @@ export class SlackAppDriver<T extends Transport = Transport> {
       const value =
         view.state.values[located.blockId]?.[located.actionId] ??
         untouchedStateValue(located.element);
-      const payload = blockActionsPayload({
-        actor: this.actor(userId),
-        source: { kind: "view", view },
-        actions: [actionFor(located, value)],
-        triggerId: this.workspace.issueTrigger(userId),
-      });
-      return { effect, ack: await this.transport.send("interaction", payload) };
+      return {
+        effect,
+        ack: await this.sendActions(userId, { kind: "view", view }, [actionFor(located, value)]),
+      };
     }
     const refused = requiredFieldErrors(view.blocks, view.state.values);
     if (Object.keys(refused).length > 0) return { effect, refused };
     return { effect, submitted: await this.submitView(userId, view.id) };
-  }
-
-  private applySubmissionAck(
-    userId: string,
-    submitted: StandinView,
-    ack: AppAck,
-  ): ViewSubmissionOutcome {
-    const outcome: ViewSubmissionOutcome = { ...ack, problems: [] };
-    const done = () => ({ ...outcome, currentView: this.workspace.currentView(userId) });
-    // Slack keeps the modal open and shows a connection error when the app fails to ack.
-    if (ack.status !== 200) {
-      outcome.problems.push(
-        `the app answered HTTP ${ack.status}; Slack would show an error in the modal`,
-      );
-      return done();
-    }
-    const body = ack.body;
-    if (body === undefined || (isObject(body) && Object.keys(body).length === 0)) {
-      this.workspace.closeView(userId, submitted.view.id);
-      return done();
-    }
-    if (!isObject(body) || typeof body.response_action !== "string") {
-      outcome.problems.push(
-        `unexpected ack body for view_submission: ${JSON.stringify(body).slice(0, 200)}`,
-      );
-      return done();
-    }
-    outcome.responseAction = body.response_action;
-    switch (body.response_action) {
-      case "errors": {
-        const errors = isObject(body.errors) ? (body.errors as Record<string, string>) : {};
-        const inputBlocks = new Set(
-          (submitted.view.blocks as unknown as Record<string, unknown>[])
-            .filter((b) => b.type === "input")
-            .map((b) => String(b.block_id)),
-        );
-        const unknown = Object.keys(errors).filter((id) => !inputBlocks.has(id));
-        if (unknown.length > 0) {
-          outcome.problems.push(
-            `errors name block_id(s) that are no input of the view: ${unknown.join(", ")}`,
-          );
-        }
-        outcome.errors = errors;
-        this.workspace.setViewErrors(submitted.view.id, errors);
-        return done();
-      }
-      case "update":
-      case "push": {
-        const problems = viewProblems(body.view, "modal");
-        if (problems.length > 0) {
-          outcome.problems.push(...problems);
-          return done();
-        }
-        const view = body.view as Record<string, unknown>;
-        if (body.response_action === "update") {
-          this.workspace.updateView(submitted.view.id, view);
-        } else if (this.workspace.stackDepth(userId) >= MAX_MODAL_STACK) {
-          outcome.problems.push("push_limit_reached: Slack stacks at most 3 modals");
-        } else {
-          this.workspace.pushView(userId, view);
-        }
-        return done();
-      }
-      case "clear":
-        this.workspace.clearModals(userId);
-        return done();
-      default:
-        outcome.problems.push(`unknown response_action "${body.response_action}"`);
-        return done();
-    }
   }
 
   /**

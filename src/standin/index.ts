@@ -1,40 +1,20 @@
+export type { MessageRef, ViewRef } from "./actionTargets.js";
 export { blockProblems, viewProblems } from "./blockKit.js";
 export {
-  type AppAck,
   type CommandOutcome,
   type EnterOutcome,
-  type HttpAppTarget,
-  HttpTransport,
-  type MessageRef,
-  type RawPostOptions,
   SlackAppDriver,
-  SocketTransport,
   type SubmitOptions,
-  type Transport,
-  type ViewRef,
-  type ViewSubmissionOutcome,
 } from "./driver.js";
-export type { FaultSpec, RateLimitOptions } from "./faults.js";
-export type { StandinFile } from "./files.js";
 export {
-  createLocalModalSession,
-  type EnterKeyEffect,
-  enterKeyEffect,
-  type FieldInput,
-  type FillOptions,
-  fillModal,
   findElement,
   findInputByLabel,
   inputLabels,
   interactiveElements,
-  type ModalInputs,
-  type ModalSession,
-  missingRequiredInputs,
-  REQUIRED_FIELD_MESSAGE,
-  requiredFieldErrors,
-  stateValueFor,
-  viewStateValues,
-} from "./modal.js";
+} from "./elements.js";
+export type { FaultSpec, RateLimitOptions } from "./faults.js";
+export type { StandinFile } from "./files.js";
+export * from "./modal.js";
 export {
   type Actor,
   blockActionsPayload,
@@ -66,5 +46,22 @@ export {
   signSlackRequest,
   slackSignature,
 } from "./signing.js";
+export {
+  type AppAck,
+  type HttpAppTarget,
+  HttpTransport,
+  type RawPostOptions,
+  SocketTransport,
+  type Transport,
+} from "./transport.js";
 export type * from "./types.js";
+export {
+  type FieldInput,
+  missingRequiredInputs,
+  REQUIRED_FIELD_MESSAGE,
+  requiredFieldErrors,
+  stateValueFor,
+  viewStateValues,
+} from "./viewState.js";
+export type { ViewSubmissionOutcome } from "./viewSubmission.js";
 export type { WaitOptions } from "./waiters.js";

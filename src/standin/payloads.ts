@@ -38,6 +38,17 @@ function teamField(actor: Actor) {
   return { id: actor.team.id, domain: actor.team.domain };
 }
 
+/** The fields every interaction payload opens with: who, in which team and app. */
+function interactionFields(actor: Actor) {
+  return {
+    team: teamField(actor),
+    user: userField(actor),
+    api_app_id: actor.apiAppId,
+    token: actor.verificationToken,
+    is_enterprise_install: false,
+  };
+}
+
 /** A Slack action timestamp (`1700000000.123456`). */
 export function actionTs(now = Date.now()): string {
   return `${Math.floor(now / 1000)}.${String((now % 1000) * 1000).padStart(6, "0")}`;
@@ -139,12 +150,8 @@ export function blockActionsPayload(
   const { actor, source } = input;
   const common = {
     type: "block_actions" as const,
-    user: userField(actor),
-    api_app_id: actor.apiAppId,
-    token: actor.verificationToken,
+    ...interactionFields(actor),
     trigger_id: input.triggerId,
-    team: teamField(actor),
-    is_enterprise_install: false,
     actions: input.actions,
   };
   if (source.kind === "view") {
@@ -158,53 +165,34 @@ export function blockActionsPayload(
     };
     return payload as BlockAction;
   }
-  if (source.kind === "ephemeral") {
-    // Slack does not send the message of an ephemeral message back.
-    return {
-      ...common,
-      container: {
-        type: "message",
-        message_ts: source.messageTs,
-        channel_id: source.channel.id,
-        is_ephemeral: true,
-      },
-      channel: { id: source.channel.id, name: source.channel.name },
-      state: { values: {} },
-      response_url: source.responseUrl,
-      ...overrides,
-    };
-  }
+  const ephemeral = source.kind === "ephemeral";
   return {
     ...common,
     container: {
       type: "message",
-      message_ts: source.message.ts,
+      message_ts: ephemeral ? source.messageTs : source.message.ts,
       channel_id: source.channel.id,
-      is_ephemeral: false,
+      is_ephemeral: ephemeral,
     },
     channel: { id: source.channel.id, name: source.channel.name },
-    message: { type: "message", ...source.message },
+    // Slack does not send the message of an ephemeral message back.
+    ...(ephemeral ? {} : { message: { type: "message", ...source.message } }),
     state: { values: {} },
     response_url: source.responseUrl,
     ...overrides,
-  };
+  } as BlockAction;
 }
 
 export function viewSubmissionPayload(
   input: { actor: Actor; view: ViewOutput; triggerId: string },
   overrides: Partial<ViewSubmitAction> = {},
 ): ViewSubmitAction {
-  const user = userField(input.actor);
   return {
     type: "view_submission",
-    team: teamField(input.actor),
-    user,
-    api_app_id: input.actor.apiAppId,
-    token: input.actor.verificationToken,
+    ...interactionFields(input.actor),
     trigger_id: input.triggerId,
     view: input.view,
     response_urls: [],
-    is_enterprise_install: false,
     ...overrides,
   };
 }
@@ -213,16 +201,11 @@ export function viewClosedPayload(
   input: { actor: Actor; view: ViewOutput; isCleared: boolean },
   overrides: Partial<ViewClosedAction> = {},
 ): ViewClosedAction {
-  const user = userField(input.actor);
   return {
     type: "view_closed",
-    team: teamField(input.actor),
-    user,
-    api_app_id: input.actor.apiAppId,
-    token: input.actor.verificationToken,
+    ...interactionFields(input.actor),
     view: input.view,
     is_cleared: input.isCleared,
-    is_enterprise_install: false,
     ...overrides,
   };
 }
@@ -253,11 +236,7 @@ export function blockSuggestionPayload(
         };
   return {
     type: "block_suggestion",
-    user: userField(actor),
-    api_app_id: actor.apiAppId,
-    token: actor.verificationToken,
-    team: teamField(actor),
-    is_enterprise_install: false,
+    ...interactionFields(actor),
     action_id: input.actionId,
     block_id: input.blockId,
     value: input.value,

@@ -1,39 +1,32 @@
 import type { AddressInfo } from "node:net";
-import { parse as parseQuery } from "node:querystring";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { Logger } from "pino";
-import {
-  type AppAck,
-  type CommandOutcome,
-  type HttpAppTarget,
-  HttpTransport,
-  SlackAppDriver,
-  SocketTransport,
-  type Transport,
-} from "./driver.js";
-import { ChannelRateLimiter, FaultPlan, type FaultSpec, type RateLimitOptions } from "./faults.js";
-import { MAX_UPLOAD_BYTES, type StandinFile, UPLOAD_PATH } from "./files.js";
+import { type CommandOutcome, SlackAppDriver } from "./driver.js";
+import type { FaultSpec, RateLimitOptions } from "./faults.js";
+import type { StandinFile } from "./files.js";
+import { registerSlackRoutes } from "./httpRoutes.js";
 import { defaultWorkspaceSeed, STANDIN_IDS, type WorkspaceSeed } from "./seed.js";
-import { FORM_CONTENT_TYPE } from "./signing.js";
 import { SOCKET_PATH, SocketModeHub } from "./socketMode.js";
+import { type HttpAppTarget, HttpTransport, SocketTransport, type Transport } from "./transport.js";
 import type {
   RecordedCall,
   SlackArgs,
-  SlackResult,
   StandinEphemeral,
   StandinMessage,
   StandinResponse,
   StandinView,
 } from "./types.js";
 import { brief, DEFAULT_WAIT_MS, type WaitOptions, waitForMatch } from "./waiters.js";
-import { answerMethod, decodeFormArgs, METHODS, needsAppToken } from "./webApi.js";
-import { RESPONSE_URL_MAX_USES, Workspace } from "./workspace.js";
+import { type Answer, WebApiGate } from "./webApiGate.js";
+import { Workspace } from "./workspace.js";
+import { waitForEphemeral, waitForMessage, waitForModal } from "./workspaceWaits.js";
 
 /**
  * The Slack stand-in: a local HTTP server that answers the Web API methods the bot calls (point
  * Bolt's `clientOptions.slackApiUrl` at `apiUrl`), records every call, serves response URLs
  * and Socket Mode, and drives the app as Slack would (see driver.ts). Shared by the end-to-end
- * tests and the playground.
+ * tests and the playground. This file is the stand-in's handle for tests: its state, waits,
+ * faults and drivers; the routes are httpRoutes.ts, the Web API's checks webApiGate.ts.
  */
 
 export interface SlackStandinOptions {
@@ -61,28 +54,12 @@ export const DEFAULT_BOT_TOKEN = "xoxb-standin-bot-token";
 export const DEFAULT_APP_TOKEN = "xapp-standin-app-token";
 const DEFAULT_VERIFICATION_TOKEN = "standin-verification-token";
 
-interface Answer {
-  status: number;
-  body: SlackResult;
-  headers: Record<string, string>;
-}
-
-function bearerToken(header: string | string[] | undefined): string | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  const match = value ? /^Bearer\s+(.+)$/i.exec(value.trim()) : null;
-  return match?.[1];
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 export class SlackStandin {
   readonly workspace: Workspace;
   readonly ids = STANDIN_IDS;
   readonly botToken: string;
-  private readonly appToken: string | undefined;
   private readonly verificationToken: string;
-  private readonly faults = new FaultPlan();
-  private readonly limiter: ChannelRateLimiter;
+  private readonly gate: WebApiGate;
   private readonly hub: SocketModeHub;
   private readonly recorded: RecordedCall[] = [];
   private readonly callListeners = new Set<(call: RecordedCall) => void>();
@@ -90,14 +67,21 @@ export class SlackStandin {
 
   constructor(
     private readonly server: FastifyInstance,
-    private readonly options: SlackStandinOptions,
+    options: SlackStandinOptions,
   ) {
     this.workspace = new Workspace(options.seed ?? defaultWorkspaceSeed());
     this.botToken = options.botToken ?? DEFAULT_BOT_TOKEN;
-    this.appToken = options.appToken;
     this.verificationToken = options.verificationToken ?? DEFAULT_VERIFICATION_TOKEN;
-    this.limiter = new ChannelRateLimiter(options.rateLimit?.messagesPerSecondPerChannel);
     this.hub = new SocketModeHub(this.workspace.bot.appId);
+    this.gate = new WebApiGate({
+      workspace: this.workspace,
+      botToken: this.botToken,
+      appToken: options.appToken,
+      rateLimit: options.rateLimit,
+      logger: options.logger,
+      socketUrl: () =>
+        `${this.baseUrl.replace(/^http/, "ws")}${SOCKET_PATH}?ticket=${this.hub.issueTicket()}`,
+    });
   }
 
   /** `http://127.0.0.1:PORT` */
@@ -121,60 +105,9 @@ export class SlackStandin {
   }
 
   // ---- the Web API --------------------------------------------------------------------------
-
-  private authError(method: string, token: string | undefined): string | undefined {
-    if (!token) return "not_authed";
-    if (needsAppToken(method)) {
-      if (!token.startsWith("xapp-")) return "not_allowed_token_type";
-      return this.appToken === undefined || token === this.appToken ? undefined : "invalid_auth";
-    }
-    if (token.startsWith("xapp-")) return "not_allowed_token_type";
-    return token === this.botToken ? undefined : "invalid_auth";
-  }
-
   /** @internal Answers one Web API call (faults, auth, rate limit, then the method). */
-  async answer(method: string, args: SlackArgs, token: string | undefined): Promise<Answer> {
-    const fault = this.faults.take(method);
-    if (fault) {
-      if (fault.delayMs > 0) await sleep(fault.delayMs);
-      const headers: Record<string, string> =
-        fault.retryAfterSeconds !== undefined
-          ? { "retry-after": String(fault.retryAfterSeconds) }
-          : {};
-      return { status: fault.status, body: { ok: false, error: fault.error }, headers };
-    }
-    if (!METHODS[method] && method !== "apps.connections.open") {
-      return {
-        status: 200,
-        body: { ok: false, error: "unknown_method", req_method: method },
-        headers: {},
-      };
-    }
-    const authError = this.authError(method, token);
-    if (authError) return { status: 200, body: { ok: false, error: authError }, headers: {} };
-    if (method === "apps.connections.open") {
-      const ticket = this.hub.issueTicket();
-      const wsUrl = `${this.baseUrl.replace(/^http/, "ws")}${SOCKET_PATH}?ticket=${ticket}`;
-      return { status: 200, body: { ok: true, url: wsUrl }, headers: {} };
-    }
-    if (method === "chat.postMessage" && typeof args.channel === "string") {
-      const channel = this.workspace.resolveChannel(args.channel)?.id ?? args.channel;
-      const retryAfter = this.limiter.check(channel);
-      if (retryAfter !== undefined) {
-        return {
-          status: 429,
-          body: { ok: false, error: "ratelimited" },
-          headers: { "retry-after": String(retryAfter) },
-        };
-      }
-    }
-    try {
-      return { status: 200, body: answerMethod(method, args, this.workspace), headers: {} };
-    } catch (error) {
-      // A bug here must not take the stand-in down mid-test; Slack answers such calls with a 500.
-      this.options.logger?.error({ err: error, method }, "stand-in method failed");
-      return { status: 500, body: { ok: false, error: "internal_error" }, headers: {} };
-    }
+  answer(method: string, args: SlackArgs, token: string | undefined): Promise<Answer> {
+    return this.gate.answer(method, args, token);
   }
 
   /** @internal */
@@ -244,23 +177,12 @@ export class SlackStandin {
     predicate: (message: StandinMessage) => boolean = () => true,
     options: WaitOptions = {},
   ): Promise<StandinMessage> {
-    const channelId = this.workspace.resolveChannel(channel)?.id ?? channel;
-    return waitForMatch({
-      existing: () => this.workspace.messages(channelId),
-      source: {
-        subscribe: (listener) => {
-          const onMessage = (message: StandinMessage) => {
-            if (message.channel === channelId && !message.deleted) listener(message);
-          };
-          this.workspace.on("message", onMessage);
-          return () => this.workspace.off("message", onMessage);
-        },
-      },
+    return waitForMessage(
+      this.workspace,
+      this.workspace.resolveChannel(channel)?.id ?? channel,
       predicate,
-      timeoutMs: options.timeoutMs,
-      what: `a message in ${channelId} matching the predicate`,
-      seen: () => this.workspace.messages(channelId).map((m) => `${m.ts} ${brief(m.text, 100)}`),
-    });
+      options,
+    );
   }
 
   ephemerals(userId?: string): StandinEphemeral[] {
@@ -273,22 +195,7 @@ export class SlackStandin {
     predicate: (message: StandinEphemeral) => boolean = () => true,
     options: WaitOptions = {},
   ): Promise<StandinEphemeral> {
-    return waitForMatch({
-      existing: () => this.workspace.ephemerals(userId),
-      source: {
-        subscribe: (listener) => {
-          const onEphemeral = (message: StandinEphemeral) => {
-            if (message.user === userId && !message.deleted) listener(message);
-          };
-          this.workspace.on("ephemeral", onEphemeral);
-          return () => this.workspace.off("ephemeral", onEphemeral);
-        },
-      },
-      predicate,
-      timeoutMs: options.timeoutMs,
-      what: `an ephemeral message to ${userId} matching the predicate`,
-      seen: () => this.workspace.ephemerals(userId).map((m) => `${m.ts} ${brief(m.text, 100)}`),
-    });
+    return waitForEphemeral(this.workspace, userId, predicate, options);
   }
 
   responses(): StandinResponse[] {
@@ -327,30 +234,7 @@ export class SlackStandin {
     predicate: (view: StandinView) => boolean = () => true,
     options: WaitOptions = {},
   ): Promise<StandinView> {
-    const current = () => {
-      const top = this.workspace.currentView(userId);
-      return top ? [top] : [];
-    };
-    return waitForMatch({
-      existing: current,
-      source: {
-        subscribe: (listener) => {
-          const onView = (stored: StandinView) => {
-            if (stored.userId !== userId) return;
-            for (const top of current()) listener(top);
-          };
-          this.workspace.on("view", onView);
-          return () => this.workspace.off("view", onView);
-        },
-      },
-      predicate,
-      timeoutMs: options.timeoutMs,
-      what: `a modal for ${userId} matching the predicate`,
-      seen: () =>
-        this.workspace
-          .modalStack(userId)
-          .map((v) => `${v.view.id} ${v.view.callback_id} "${v.view.title.text}"`),
-    });
+    return waitForModal(this.workspace, userId, predicate, options);
   }
 
   /** A person writes in a channel or thread (e.g. a reply under an approval request). */
@@ -384,16 +268,16 @@ export class SlackStandin {
 
   /** The next `count` calls of `method` fail: HTTP 429 + Retry-After, another status, or ok:false. */
   failNext(method: string, spec: FaultSpec = {}): void {
-    this.faults.failNext(method, spec);
+    this.gate.failNext(method, spec);
   }
 
   clearFaults(): void {
-    this.faults.clear();
+    this.gate.clearFaults();
   }
 
   /** Turns Slack's per-channel message rate limit on (a number) or off (undefined). */
   setRateLimit(options: RateLimitOptions): void {
-    this.limiter.setLimit(options.messagesPerSecondPerChannel);
+    this.gate.setRateLimit(options);
   }
 
   // ---- acting as Slack towards the app ------------------------------------------------------
@@ -447,110 +331,11 @@ export class SlackStandin {
   }
 }
 
-function parseBody(body: unknown): SlackArgs {
-  if (typeof body === "object" && body !== null && !Array.isArray(body)) return body as SlackArgs;
-  return {};
-}
-
 /** Starts the stand-in on 127.0.0.1 (a free port unless `port` is given). */
 export async function startSlackStandin(options: SlackStandinOptions = {}): Promise<SlackStandin> {
   const server = Fastify({ logger: false });
   const standin = new SlackStandin(server, options);
-
-  server.addContentTypeParser(FORM_CONTENT_TYPE, { parseAs: "string" }, (_request, body, done) => {
-    done(null, decodeFormArgs(parseQuery(String(body))));
-  });
-
-  server.post<{ Params: { method: string } }>("/api/:method", async (request, reply) => {
-    const method = request.params.method;
-    const { token: tokenArg, ...args } = parseBody(request.body);
-    const token =
-      bearerToken(request.headers.authorization) ??
-      (typeof tokenArg === "string" ? tokenArg : undefined);
-    const answer = await standin.answer(method, args, token);
-    standin.record({
-      method,
-      args,
-      at: Date.now(),
-      token,
-      status: answer.status,
-      ok: answer.body.ok,
-      ...(answer.body.ok ? {} : { error: answer.body.error }),
-    });
-    return reply.code(answer.status).headers(answer.headers).send(answer.body);
-  });
-
-  // The upload URL of files.getUploadURLExternal: the file's raw bytes (Slack also takes a
-  // multipart form; the stand-in takes raw bytes only and answers 415 to anything else).
-  server.addContentTypeParser(
-    "application/octet-stream",
-    { parseAs: "buffer", bodyLimit: MAX_UPLOAD_BYTES },
-    (_request, body, done) => done(null, body),
-  );
-  server.post<{ Params: { token: string } }>(`${UPLOAD_PATH}/:token`, async (request, reply) => {
-    const bytes = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-    const outcome = standin.workspace.files.receive(request.params.token, bytes);
-    standin.record({
-      method: "upload_url",
-      args: { bytes: bytes.length },
-      at: Date.now(),
-      token: undefined,
-      status: outcome === "ok" ? 200 : 404,
-      ok: outcome === "ok",
-      ...(outcome === "ok" ? {} : { error: outcome }),
-    });
-    // Slack's upload service answers a plain "OK - <bytes>".
-    return outcome === "ok"
-      ? reply.code(200).type("text/plain").send(`OK - ${bytes.length}`)
-      : reply.code(404).type("text/plain").send(outcome);
-  });
-
-  server.post<{ Params: { id: string } }>("/response/:id", async (request, reply) => {
-    const id = request.params.id;
-    const raw = parseBody(request.body);
-    // A form post carries the JSON in `payload`, like Slack's own form posts.
-    let body = raw;
-    if (typeof raw.payload === "string") {
-      try {
-        body = parseBody(JSON.parse(raw.payload));
-      } catch {
-        body = {};
-      }
-    }
-    const context = standin.workspace.responseUrlContext(id);
-    const answer = (status: number, result: SlackResult): AppAck => ({ status, body: result });
-    let outcome: AppAck;
-    if (!context) outcome = answer(404, { ok: false, error: "expired_url" });
-    else if (context.uses >= RESPONSE_URL_MAX_USES)
-      outcome = answer(404, { ok: false, error: "used_url" });
-    else if (
-      body.delete_original !== true &&
-      typeof body.text !== "string" &&
-      !Array.isArray(body.blocks)
-    ) {
-      outcome = answer(400, { ok: false, error: "no_text" });
-    } else {
-      standin.workspace.applyResponse(id, body, "response_url");
-      outcome = answer(200, { ok: true });
-    }
-    const result = outcome.body as SlackResult;
-    standin.record({
-      method: "response_url",
-      args: body,
-      at: Date.now(),
-      token: undefined,
-      status: outcome.status,
-      ok: result.ok,
-      ...(result.ok ? {} : { error: result.error }),
-    });
-    return reply.code(outcome.status).send(result);
-  });
-
-  server.server.on("upgrade", (request, socket, head) => {
-    if (!standin.socketHub.handleUpgrade(request, socket, head)) {
-      socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
-    }
-  });
+  registerSlackRoutes(server, standin);
 
   if (options.routes) await options.routes(server, standin);
 

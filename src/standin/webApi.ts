@@ -1,13 +1,21 @@
 import type { MessageMetadata } from "@slack/types";
 import { blockProblems, viewProblems } from "./blockKit.js";
 import { UPLOAD_PATH } from "./files.js";
-import type { SlackArgs, SlackBlock, SlackResult, StandinMessage, StandinView } from "./types.js";
+import { isObject } from "./json.js";
+import type {
+  SlackArgs,
+  SlackBlock,
+  SlackResult,
+  StandinChannel,
+  StandinMessage,
+  StandinView,
+} from "./types.js";
 import { MAX_MODAL_STACK, type Workspace } from "./workspace.js";
 
 /**
  * The Web API methods the bot calls, answered from the workspace state with Slack's result
  * shapes and error codes. Authentication, faults and rate limits are applied before a handler
- * runs (see server.ts); a handler only checks its arguments.
+ * runs (see webApiGate.ts); a handler only checks its arguments.
  */
 
 export type MethodHandler = (args: SlackArgs, workspace: Workspace) => SlackResult;
@@ -56,10 +64,6 @@ function text(value: unknown): string | undefined {
   if (typeof value === "string" && value !== "") return value;
   if (typeof value === "number") return String(value);
   return undefined;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** A message as the Web API shows it (without the stand-in's bookkeeping). */
@@ -114,6 +118,20 @@ function messageContent(args: SlackArgs, requireSomething: boolean): MessageCont
 
 const isResult = (value: unknown): value is SlackResult => isObject(value) && "ok" in value;
 
+/** The message a chat.* call names by channel and `ts` (or `message_ts`), or Slack's error. */
+function namedMessage(
+  args: SlackArgs,
+  ws: Workspace,
+  tsField: "ts" | "message_ts",
+): { channel: StandinChannel; ts: string; message: StandinMessage } | SlackResult {
+  const channel = ws.resolveChannel(text(args.channel) ?? "");
+  if (!channel) return fail("channel_not_found");
+  const ts = text(args[tsField]);
+  const message = ts ? ws.findMessage(channel.id, ts) : undefined;
+  if (!ts || !message) return fail("message_not_found");
+  return { channel, ts, message };
+}
+
 function checkView(
   args: SlackArgs,
   expected: "modal" | "home" | "any",
@@ -122,6 +140,23 @@ function checkView(
   if (problems.length > 0)
     return fail("invalid_arguments", { response_metadata: { messages: problems } });
   return args.view as Record<string, unknown>;
+}
+
+/**
+ * A modal opened by an interaction (views.open, views.push): a trigger id, a valid modal, and
+ * the trigger redeemed once, as Slack checks them; the person it belongs to, or Slack's error.
+ */
+function triggeredModal(
+  args: SlackArgs,
+  ws: Workspace,
+): { userId: string; view: Record<string, unknown> } | SlackResult {
+  const trigger = text(args.trigger_id);
+  if (!trigger) return fail("invalid_arguments");
+  const view = checkView(args, "modal");
+  if (isResult(view)) return view;
+  const redeemed = ws.redeemTrigger(trigger);
+  if ("error" in redeemed) return fail(redeemed.error);
+  return { userId: redeemed.userId, view };
 }
 
 function checkHash(args: SlackArgs, stored: StandinView): SlackResult | undefined {
@@ -179,11 +214,9 @@ export const METHODS: Record<string, MethodHandler> = {
   },
 
   "chat.update": (args, ws) => {
-    const channel = ws.resolveChannel(text(args.channel) ?? "");
-    if (!channel) return fail("channel_not_found");
-    const ts = text(args.ts);
-    const existing = ts ? ws.findMessage(channel.id, ts) : undefined;
-    if (!ts || !existing) return fail("message_not_found");
+    const named = namedMessage(args, ws, "ts");
+    if (isResult(named)) return named;
+    const { channel, ts, message: existing } = named;
     if (existing.user !== ws.bot.userId) return fail("cant_update_message");
     const content = messageContent(args, false);
     if (isResult(content)) return content;
@@ -199,22 +232,18 @@ export const METHODS: Record<string, MethodHandler> = {
   },
 
   "chat.delete": (args, ws) => {
-    const channel = ws.resolveChannel(text(args.channel) ?? "");
-    if (!channel) return fail("channel_not_found");
-    const ts = text(args.ts);
-    const existing = ts ? ws.findMessage(channel.id, ts) : undefined;
-    if (!ts || !existing) return fail("message_not_found");
+    const named = namedMessage(args, ws, "ts");
+    if (isResult(named)) return named;
+    const { channel, ts, message: existing } = named;
     if (existing.user !== ws.bot.userId) return fail("cant_delete_message");
     ws.deleteMessage(channel.id, ts);
     return { ok: true, channel: channel.id, ts };
   },
 
   "chat.getPermalink": (args, ws) => {
-    const channel = ws.resolveChannel(text(args.channel) ?? "");
-    if (!channel) return fail("channel_not_found");
-    const ts = text(args.message_ts);
-    const message = ts ? ws.findMessage(channel.id, ts) : undefined;
-    if (!ts || !message) return fail("message_not_found");
+    const named = namedMessage(args, ws, "message_ts");
+    if (isResult(named)) return named;
+    const { channel, ts, message } = named;
     const thread =
       message.thread_ts && message.thread_ts !== ts
         ? `?thread_ts=${message.thread_ts}&cid=${channel.id}`
@@ -274,27 +303,21 @@ export const METHODS: Record<string, MethodHandler> = {
   },
 
   "views.open": (args, ws) => {
-    const trigger = text(args.trigger_id);
-    if (!trigger) return fail("invalid_arguments");
-    const view = checkView(args, "modal");
-    if (isResult(view)) return view;
-    const redeemed = ws.redeemTrigger(trigger);
-    if ("error" in redeemed) return fail(redeemed.error);
+    const opened = triggeredModal(args, ws);
+    if (isResult(opened)) return opened;
+    const { userId, view } = opened;
     if (typeof view.external_id === "string" && ws.viewByExternalId(view.external_id)) {
       return fail("duplicate_external_id");
     }
-    return { ok: true, view: publicView(ws.openView(redeemed.userId, view)) };
+    return { ok: true, view: publicView(ws.openView(userId, view)) };
   },
 
   "views.push": (args, ws) => {
-    const trigger = text(args.trigger_id);
-    if (!trigger) return fail("invalid_arguments");
-    const view = checkView(args, "modal");
-    if (isResult(view)) return view;
-    const redeemed = ws.redeemTrigger(trigger);
-    if ("error" in redeemed) return fail(redeemed.error);
-    if (ws.stackDepth(redeemed.userId) >= MAX_MODAL_STACK) return fail("push_limit_reached");
-    const pushed = ws.pushView(redeemed.userId, view);
+    const pushing = triggeredModal(args, ws);
+    if (isResult(pushing)) return pushing;
+    const { userId, view } = pushing;
+    if (ws.stackDepth(userId) >= MAX_MODAL_STACK) return fail("push_limit_reached");
+    const pushed = ws.pushView(userId, view);
     return pushed ? { ok: true, view: publicView(pushed) } : fail("not_found");
   },
 

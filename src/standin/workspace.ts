@@ -1,61 +1,15 @@
-import { EventEmitter } from "node:events";
-import type { MessageMetadata } from "@slack/types";
-import { withSlackIds } from "./blockKit.js";
-import { FileStore } from "./files.js";
-import { MessageClock, slackId, triggerId, viewHash } from "./ids.js";
-import { viewStateValues } from "./modal.js";
-import type { WorkspaceSeed } from "./seed.js";
-import type {
-  SlackBlock,
-  StandinBot,
-  StandinChannel,
-  StandinEphemeral,
-  StandinMessage,
-  StandinResponse,
-  StandinTeam,
-  StandinUser,
-  StandinUserGroup,
-  StandinView,
-  ViewOutput,
-  ViewStateValue,
-} from "./types.js";
+import { Conversations } from "./conversations.js";
+import { slackId, triggerId } from "./ids.js";
+import type { Json } from "./json.js";
+import type { SlackBlock, StandinResponse, StandinView, ViewStateValue } from "./types.js";
+import { buildView, enteredKeptAcross, type ViewLinks } from "./viewRecord.js";
+import { viewStateValues } from "./viewState.js";
 
 /**
- * The workspace's state: people, user groups, channels, messages with threads, ephemeral
- * messages, views per person, trigger ids and response URLs. No HTTP here and no argument
- * checking (the Web API layer does that, with Slack's errors); every change is announced as an
- * event so that waiting code never polls.
+ * The stand-in's workspace: its conversations (conversations.ts) plus what interactions act on:
+ * trigger ids, views per person (modal stacks and App Home) and response URLs. Like the
+ * conversations, no HTTP and no argument checking here; every change is an event.
  */
-
-type Json = Record<string, unknown>;
-
-export interface WorkspaceEvents {
-  message: [StandinMessage];
-  ephemeral: [StandinEphemeral];
-  view: [StandinView];
-  response: [StandinResponse];
-}
-
-export interface NewMessage {
-  channel: string;
-  text?: string;
-  blocks?: SlackBlock[];
-  attachments?: unknown[];
-  metadata?: MessageMetadata;
-  thread_ts?: string;
-  /** Files shared with the message (files.completeUploadExternal). */
-  files?: StandinMessage["files"];
-  /** Posted by a person rather than the app. */
-  user?: string;
-  via: string;
-}
-
-export interface MessageChange {
-  text?: string;
-  blocks?: SlackBlock[];
-  attachments?: unknown[];
-  metadata?: MessageMetadata;
-}
 
 interface TriggerRecord {
   userId: string;
@@ -80,201 +34,13 @@ export const RESPONSE_URL_MAX_USES = 5;
 /** Modals stack at most three deep in Slack. */
 export const MAX_MODAL_STACK = 3;
 
-export class Workspace extends EventEmitter<WorkspaceEvents> {
-  readonly team: StandinTeam;
-  readonly bot: StandinBot;
-  readonly users = new Map<string, StandinUser>();
-  readonly userGroups = new Map<string, StandinUserGroup>();
-  readonly channels = new Map<string, StandinChannel>();
-  /** Files uploaded with files.getUploadURLExternal + files.completeUploadExternal. */
-  readonly files = new FileStore();
-  /** The stand-in's own address, for response URLs and permalinks; set once it listens. */
-  baseUrl = "http://127.0.0.1";
-
-  private readonly clock = new MessageClock();
-  private readonly messagesByChannel = new Map<string, StandinMessage[]>();
-  private readonly ephemeralList: StandinEphemeral[] = [];
+export class Workspace extends Conversations {
   private readonly viewsById = new Map<string, StandinView>();
   private readonly modalStacks = new Map<string, string[]>();
   private readonly homeViews = new Map<string, string>();
   private readonly triggers = new Map<string, TriggerRecord>();
   private readonly responseUrls = new Map<string, ResponseUrlContext>();
   private readonly responseList: StandinResponse[] = [];
-
-  constructor(seed: WorkspaceSeed) {
-    super();
-    this.setMaxListeners(0);
-    this.team = seed.team;
-    this.bot = seed.bot;
-    for (const user of seed.users) this.users.set(user.id, user);
-    for (const group of seed.userGroups) this.userGroups.set(group.id, group);
-    for (const channel of seed.channels) this.channels.set(channel.id, channel);
-  }
-
-  // ---- conversations ----------------------------------------------------------------------
-
-  /** The direct-message conversation with a person (created on first use, as Slack does). */
-  directMessage(userId: string): StandinChannel | undefined {
-    if (!this.users.has(userId)) return undefined;
-    const id = `D${userId.slice(1)}`;
-    let dm = this.channels.get(id);
-    if (!dm) {
-      dm = {
-        id,
-        name: userId,
-        is_channel: false,
-        is_private: true,
-        is_im: true,
-        user: userId,
-        created: Math.floor(Date.now() / 1000),
-        is_member: true,
-      };
-      this.channels.set(id, dm);
-    }
-    return dm;
-  }
-
-  /** A channel by id (C…, D…), by `#name` or name, or a person's DM by their user id. */
-  resolveChannel(ref: string): StandinChannel | undefined {
-    const byId = this.channels.get(ref);
-    if (byId) return byId;
-    if (/^[UW][A-Z0-9]+$/.test(ref)) return this.directMessage(ref);
-    const name = ref.startsWith("#") ? ref.slice(1) : ref;
-    for (const channel of this.channels.values()) {
-      if (channel.name === name && !channel.is_im) return channel;
-    }
-    return undefined;
-  }
-
-  // ---- messages ---------------------------------------------------------------------------
-
-  private channelList(channel: string): StandinMessage[] {
-    let list = this.messagesByChannel.get(channel);
-    if (!list) {
-      list = [];
-      this.messagesByChannel.set(channel, list);
-    }
-    return list;
-  }
-
-  findMessage(channel: string, ts: string): StandinMessage | undefined {
-    return this.messagesByChannel.get(channel)?.find((m) => m.ts === ts && !m.deleted);
-  }
-
-  /** The messages of a channel in order; with `threadTs`, that thread (parent first). */
-  messages(
-    channel: string,
-    options: { threadTs?: string; includeDeleted?: boolean } = {},
-  ): StandinMessage[] {
-    const list = this.messagesByChannel.get(channel) ?? [];
-    return list
-      .filter((m) => options.includeDeleted || !m.deleted)
-      .filter(
-        (m) =>
-          options.threadTs === undefined ||
-          m.ts === options.threadTs ||
-          m.thread_ts === options.threadTs,
-      )
-      .map((m) => structuredClone(m));
-  }
-
-  /** Every message in every channel, in the order they were posted. */
-  allMessages(): StandinMessage[] {
-    return [...this.messagesByChannel.values()]
-      .flat()
-      .filter((m) => !m.deleted)
-      .sort((a, b) => (a.ts < b.ts ? -1 : 1))
-      .map((m) => structuredClone(m));
-  }
-
-  postMessage(input: NewMessage): StandinMessage {
-    const ts = this.clock.next();
-    const fromApp = input.user === undefined;
-    // A reply to a reply lands in the parent's thread, as in Slack.
-    const parent = input.thread_ts ? this.findMessage(input.channel, input.thread_ts) : undefined;
-    const threadTs = parent?.thread_ts ?? input.thread_ts;
-    const message: StandinMessage = {
-      type: "message",
-      channel: input.channel,
-      ts,
-      user: input.user ?? this.bot.userId,
-      ...(fromApp ? { bot_id: this.bot.botId, app_id: this.bot.appId } : {}),
-      team: this.team.id,
-      text: input.text ?? "",
-      ...(input.blocks ? { blocks: withSlackIds(input.blocks) } : {}),
-      ...(input.attachments ? { attachments: input.attachments } : {}),
-      ...(input.metadata ? { metadata: input.metadata } : {}),
-      ...(input.files ? { files: input.files } : {}),
-      ...(threadTs ? { thread_ts: threadTs } : {}),
-      via: input.via,
-    };
-    this.channelList(input.channel).push(message);
-    if (threadTs) {
-      const root = this.findMessage(input.channel, threadTs);
-      if (root) {
-        root.thread_ts = threadTs;
-        root.reply_count = (root.reply_count ?? 0) + 1;
-        root.latest_reply = ts;
-        root.reply_users = [...new Set([...(root.reply_users ?? []), message.user])];
-      }
-    }
-    this.emit("message", structuredClone(message));
-    return structuredClone(message);
-  }
-
-  updateMessage(channel: string, ts: string, change: MessageChange): StandinMessage | undefined {
-    const message = this.findMessage(channel, ts);
-    if (!message) return undefined;
-    if (change.text !== undefined) message.text = change.text;
-    // Slack keeps the previous blocks/attachments when an update leaves them out.
-    if (change.blocks !== undefined) message.blocks = withSlackIds(change.blocks);
-    if (change.attachments !== undefined) message.attachments = change.attachments;
-    if (change.metadata !== undefined) message.metadata = change.metadata;
-    message.edited = { user: message.user, ts: this.clock.next() };
-    this.emit("message", structuredClone(message));
-    return structuredClone(message);
-  }
-
-  deleteMessage(channel: string, ts: string): boolean {
-    const message = this.findMessage(channel, ts);
-    if (!message) return false;
-    message.deleted = true;
-    this.emit("message", structuredClone(message));
-    return true;
-  }
-
-  postEphemeral(input: {
-    channel: string;
-    user: string;
-    text?: string;
-    blocks?: SlackBlock[];
-    thread_ts?: string;
-    via: string;
-  }): StandinEphemeral {
-    const ephemeral: StandinEphemeral = {
-      channel: input.channel,
-      user: input.user,
-      ts: this.clock.next(),
-      text: input.text ?? "",
-      ...(input.blocks ? { blocks: withSlackIds(input.blocks) } : {}),
-      ...(input.thread_ts ? { thread_ts: input.thread_ts } : {}),
-      via: input.via,
-    };
-    this.ephemeralList.push(ephemeral);
-    this.emit("ephemeral", structuredClone(ephemeral));
-    return structuredClone(ephemeral);
-  }
-
-  /** Ephemeral messages in the order they appeared; only one person's when `userId` is given. */
-  ephemerals(userId?: string): StandinEphemeral[] {
-    return this.ephemeralList
-      .filter((e) => !e.deleted && (userId === undefined || e.user === userId))
-      .map((e) => structuredClone(e));
-  }
-
-  findEphemeral(ts: string): StandinEphemeral | undefined {
-    return this.ephemeralList.find((e) => e.ts === ts && !e.deleted);
-  }
 
   // ---- trigger ids ------------------------------------------------------------------------
 
@@ -296,37 +62,14 @@ export class Workspace extends EventEmitter<WorkspaceEvents> {
 
   // ---- views ------------------------------------------------------------------------------
 
-  private buildView(
-    input: Json,
-    id: string,
-    links: { rootViewId: string | null; previousViewId: string | null },
-  ): ViewOutput {
-    const type = input.type === "home" ? "home" : "modal";
-    const plain = (value: unknown) =>
-      typeof value === "object" && value !== null
-        ? (value as { type: "plain_text"; text: string; emoji?: boolean })
-        : null;
-    return {
-      id,
-      team_id: this.team.id,
-      type,
-      callback_id: typeof input.callback_id === "string" ? input.callback_id : "",
-      external_id: typeof input.external_id === "string" ? input.external_id : "",
-      title: plain(input.title) ?? { type: "plain_text", text: "App Home" },
-      submit: plain(input.submit),
-      close: plain(input.close),
-      blocks: withSlackIds(Array.isArray(input.blocks) ? input.blocks : []),
-      private_metadata: typeof input.private_metadata === "string" ? input.private_metadata : "",
-      state: { values: {} },
-      hash: viewHash(),
-      root_view_id: links.rootViewId,
-      previous_view_id: links.previousViewId,
-      clear_on_close: input.clear_on_close === true,
-      notify_on_close: input.notify_on_close === true,
-      app_id: this.bot.appId,
-      app_installed_team_id: this.team.id,
-      bot_id: this.bot.botId,
-    };
+  /** A new view for this person, built from what the app sent, with nothing entered yet. */
+  private storeNewView(userId: string, id: string, input: Json, links: ViewLinks): StandinView {
+    return this.storeView({
+      view: buildView(input, id, links, this),
+      userId,
+      entered: {},
+      closed: false,
+    });
   }
 
   private refreshState(stored: StandinView): void {
@@ -374,12 +117,7 @@ export class Workspace extends EventEmitter<WorkspaceEvents> {
     for (const id of this.modalStacks.get(userId) ?? []) this.markClosed(id);
     const id = slackId("V");
     this.modalStacks.set(userId, [id]);
-    return this.storeView({
-      view: this.buildView(input, id, { rootViewId: id, previousViewId: null }),
-      userId,
-      entered: {},
-      closed: false,
-    });
+    return this.storeNewView(userId, id, input, { rootViewId: id, previousViewId: null });
   }
 
   /** Pushes a modal onto the person's stack; undefined when no modal is open. */
@@ -389,11 +127,9 @@ export class Workspace extends EventEmitter<WorkspaceEvents> {
     if (!previous) return undefined;
     const id = slackId("V");
     stack.push(id);
-    return this.storeView({
-      view: this.buildView(input, id, { rootViewId: stack[0] ?? id, previousViewId: previous }),
-      userId,
-      entered: {},
-      closed: false,
+    return this.storeNewView(userId, id, input, {
+      rootViewId: stack[0] ?? id,
+      previousViewId: previous,
     });
   }
 
@@ -414,31 +150,13 @@ export class Workspace extends EventEmitter<WorkspaceEvents> {
       input.external_id === undefined && stored.view.external_id
         ? { ...input, external_id: stored.view.external_id }
         : input;
-    const next = this.buildView(withExternal, id, {
+    const links = {
       rootViewId: stored.view.root_view_id,
       previousViewId: stored.view.previous_view_id,
-    });
-    const kept: Record<string, Record<string, ViewStateValue>> = {};
-    const nextIds = new Set<string>();
-    for (const block of next.blocks as unknown as Json[]) {
-      const elements = [
-        block.element,
-        block.accessory,
-        ...(Array.isArray(block.elements) ? block.elements : []),
-      ];
-      for (const element of elements) {
-        if (typeof element === "object" && element !== null && "action_id" in element) {
-          nextIds.add(`${String(block.block_id)}/${String((element as Json).action_id)}`);
-        }
-      }
-    }
-    for (const [blockId, actions] of Object.entries(stored.entered)) {
-      for (const [actionId, value] of Object.entries(actions)) {
-        if (nextIds.has(`${blockId}/${actionId}`))
-          kept[blockId] = { ...kept[blockId], [actionId]: value };
-      }
-    }
-    return this.storeView({ ...stored, view: next, entered: kept, errors: undefined });
+    };
+    const next = buildView(withExternal, id, links, this);
+    const entered = enteredKeptAcross(stored.entered, next);
+    return this.storeView({ ...stored, view: next, entered, errors: undefined });
   }
 
   publishHome(userId: string, input: Json): StandinView {
@@ -449,12 +167,7 @@ export class Workspace extends EventEmitter<WorkspaceEvents> {
     }
     const id = slackId("V");
     this.homeViews.set(userId, id);
-    return this.storeView({
-      view: this.buildView(input, id, { rootViewId: null, previousViewId: null }),
-      userId,
-      entered: {},
-      closed: false,
-    });
+    return this.storeNewView(userId, id, input, { rootViewId: null, previousViewId: null });
   }
 
   /** Records what the person entered in an element of a view. */
@@ -534,9 +247,7 @@ export class Workspace extends EventEmitter<WorkspaceEvents> {
       : undefined;
 
     if (body.delete_original === true || body.delete_original === "true") {
-      if (ephemeralOrigin) {
-        ephemeralOrigin.deleted = true;
-        this.emit("ephemeral", structuredClone(ephemeralOrigin));
+      if (ephemeralOrigin && this.deleteEphemeral(ephemeralOrigin.ts)) {
         return record("deleted", ephemeralOrigin.ts);
       }
       if (context.messageTs && this.deleteMessage(context.channel, context.messageTs)) {
@@ -545,11 +256,7 @@ export class Workspace extends EventEmitter<WorkspaceEvents> {
       return record("ignored");
     }
     if (body.replace_original === true || body.replace_original === "true") {
-      if (ephemeralOrigin) {
-        ephemeralOrigin.text = text ?? "";
-        if (blocks) ephemeralOrigin.blocks = withSlackIds(blocks);
-        else delete ephemeralOrigin.blocks;
-        this.emit("ephemeral", structuredClone(ephemeralOrigin));
+      if (ephemeralOrigin && this.replaceEphemeral(ephemeralOrigin.ts, text ?? "", blocks)) {
         return record("replaced", ephemeralOrigin.ts);
       }
       if (context.messageTs) {

@@ -2,7 +2,8 @@ import type { InputBlock, ModalView } from "@slack/types";
 import { describe, expect, it } from "vitest";
 import { readEdgeQuoteForm } from "../../src/slack/commands/edgeQuote.js";
 import { viewProblems } from "../../src/standin/blockKit.js";
-import { createLocalModalSession, fillModal, inputLabels } from "../../src/standin/modal.js";
+import { inputLabels } from "../../src/standin/elements.js";
+import { createLocalModalSession, fillModal } from "../../src/standin/modal.js";
 import type { ViewOutput } from "../../src/standin/types.js";
 import {
   checkEdgeQuoteForm,

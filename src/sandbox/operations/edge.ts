@@ -214,23 +214,20 @@ const createEdgePortOrder: OperationHandler = (req, { state }) => {
   return ok(presentPortOrder(state, order, "create"));
 };
 
-const sendEdgeSelect: OperationHandler = (req, { state }) => {
-  state.enquiries.push({
-    kind: "select",
-    body: req.body as Row,
-    at: new Date(state.nowMs()).toISOString(),
-  });
-  return noContent();
-};
+/** An Edge select or enquiry is recorded (`state.enquiries`) and answered 204, nothing more. */
+const recordEnquiry =
+  (kind: "select" | "enquiry"): OperationHandler =>
+  (req, { state }) => {
+    state.enquiries.push({
+      kind,
+      body: req.body as Row,
+      at: new Date(state.nowMs()).toISOString(),
+    });
+    return noContent();
+  };
 
-const sendEdgeEnquiry: OperationHandler = (req, { state }) => {
-  state.enquiries.push({
-    kind: "enquiry",
-    body: req.body as Row,
-    at: new Date(state.nowMs()).toISOString(),
-  });
-  return noContent();
-};
+const sendEdgeSelect = recordEnquiry("select");
+const sendEdgeEnquiry = recordEnquiry("enquiry");
 
 const listDraftOrders: OperationHandler = (_req, { state }) =>
   ok(state.liveDrafts().map((d) => presentDraft(state, d)));

@@ -92,6 +92,28 @@ const getPortInfo: OperationHandler = (req, { state }) => {
   return ok({ capabilities: { ...port.capabilities } });
 };
 
+/**
+ * A connection's or service's bandwidth: whole Mbps, at least 1, within what the port has left
+ * (layer 2 and IO-D share the port's capacity); else the provider's 400, naming the field.
+ */
+function bandwidthOnPort(
+  state: SandboxState,
+  port: Port,
+  value: unknown,
+  where: { product: string; field: string; port: string },
+): number {
+  const mbps = Number(value);
+  if (!Number.isInteger(mbps) || mbps < 1)
+    throw badRequest(`${where.product}: ${where.field} must be a whole number of Mbps, at least 1`);
+  const remaining = state.portCapacity(port).remaining;
+  if (mbps > remaining) {
+    throw badRequest(
+      `${where.product}: ${where.field} ${mbps} Mbps exceeds ${where.port} remaining capacity (${remaining} Mbps)`,
+    );
+  }
+  return mbps;
+}
+
 const createLayer2Connection: OperationHandler = (req, { state }) => {
   const company = ownCompanyByUsername(state, req.params.companyUsername);
   const body = req.body as Row;
@@ -106,15 +128,11 @@ const createLayer2Connection: OperationHandler = (req, { state }) => {
     );
   }
   const sourceMetroId = state.dcfById(source.dcfId)?.metroId ?? "";
-  const speed = Number(body.speed);
-  if (!Number.isInteger(speed) || speed < 1)
-    throw badRequest("Layer 2: speed must be a whole number of Mbps, at least 1");
-  const remaining = state.portCapacity(source).remaining;
-  if (speed > remaining) {
-    throw badRequest(
-      `Layer 2: speed ${speed} Mbps exceeds the source port's remaining capacity (${remaining} Mbps)`,
-    );
-  }
+  const speed = bandwidthOnPort(state, source, body.speed, {
+    product: "Layer 2",
+    field: "speed",
+    port: "the source port's",
+  });
   const destMetroId = String(body.destMetroId);
   let destPortId: string | undefined;
   let awaitsOtherCompany: boolean;
@@ -218,15 +236,11 @@ const createGiaService: OperationHandler = (req, { state }) => {
       `IO-D: port ${port.id} is not IO-D enabled (capabilities.giaStandardV1 is false)`,
     );
   }
-  const rateLimit = Number(body.rateLimit);
-  if (!Number.isInteger(rateLimit) || rateLimit < 1)
-    throw badRequest("IO-D: rateLimit must be a whole number of Mbps, at least 1");
-  const remaining = state.portCapacity(port).remaining;
-  if (rateLimit > remaining) {
-    throw badRequest(
-      `IO-D: rateLimit ${rateLimit} Mbps exceeds the port's remaining capacity (${remaining} Mbps)`,
-    );
-  }
+  const rateLimit = bandwidthOnPort(state, port, body.rateLimit, {
+    product: "IO-D",
+    field: "rateLimit",
+    port: "the port's",
+  });
   let asn: number;
   if (body.type === "DYNAMIC" && body.privateAsn === false) {
     const record = state.world.asns.find((a) => a.id === body.asnId);
