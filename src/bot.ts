@@ -9,7 +9,7 @@ import { withRequestId } from "./context.js";
 import { redisHomePages } from "./flows/home.js";
 import { trackingReader } from "./flows/trackingReads.js";
 import { type Jobs, startJobs } from "./jobs/index.js";
-import { DEFAULT_ACCEPTANCE_REMINDERS } from "./jobs/tracker.js";
+import { DEFAULT_ACCEPTANCE_REMINDERS } from "./jobs/trackerReminders.js";
 import { createLogger, type Logger } from "./log.js";
 import { createMetrics, type Metrics } from "./metrics.js";
 import { OrderLifecycle } from "./orders/index.js";

@@ -19,8 +19,10 @@ import {
   type ProviderRateLimiter,
 } from "./rateLimiter.js";
 import type { TrackingSchedule } from "./schedule.js";
-import type { AcceptanceReminders, TrackingObserver } from "./tracker.js";
-import { type ReadOrder, type ReadTarget, Tracker } from "./tracker.js";
+import { Tracker } from "./tracker.js";
+import type { AcceptanceReminders } from "./trackerReminders.js";
+import type { TrackingObserver } from "./trackerReports.js";
+import type { ReadOrder, ReadTarget } from "./trackInput.js";
 
 export {
   isTrackTargetKind,
@@ -38,6 +40,10 @@ export * from "./quotePoller.js";
 export * from "./rateLimiter.js";
 export * from "./schedule.js";
 export * from "./tracker.js";
+export * from "./trackerRecords.js";
+export * from "./trackerReminders.js";
+export * from "./trackerReports.js";
+export * from "./trackInput.js";
 export { closeRedis, closeWithTimeout, createCommandConnection, createWorkerConnection };
 
 /**

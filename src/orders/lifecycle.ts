@@ -33,7 +33,8 @@ import type {
   PlacementCallbacks,
   PlacementContext,
 } from "../jobs/placement.js";
-import type { Tracker, TrackingEvent } from "../jobs/tracker.js";
+import type { Tracker } from "../jobs/tracker.js";
+import type { TrackingEvent } from "../jobs/trackerReports.js";
 import type { ProviderApi } from "../provider/api.js";
 import { lookUpOrder, orderKind, placeOrder } from "./kinds.js";
 import { ProgressStore } from "./progress.js";

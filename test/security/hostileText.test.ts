@@ -15,7 +15,7 @@ import { type Layer2Quote, layer2Values } from "../../src/flows/layer2.js";
 import { loaPathOf } from "../../src/flows/portOrder.js";
 import * as orderMessages from "../../src/jobs/orderMessages.js";
 import { explainQuoteFailure } from "../../src/jobs/quotePoller.js";
-import type { TrackedOrder } from "../../src/jobs/tracker.js";
+import type { TrackedOrder } from "../../src/jobs/trackerRecords.js";
 import { ORDER_KINDS } from "../../src/orders/kinds.js";
 import { committedSpend } from "../../src/orders/spend.js";
 import { httpError } from "../../src/provider/errors.js";
