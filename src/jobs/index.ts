@@ -9,7 +9,9 @@ import {
   createWorkerConnection,
 } from "./connection.js";
 import { type DraftReminderCallbacks, DraftReminders } from "./draftReminders.js";
-import { errorText, type HomePublisher, Notifier, type SlackChatApi } from "./notifier.js";
+import { errorText } from "./errors.js";
+import type { HomePublisher } from "./homeRefresh.js";
+import { Notifier, type SlackChatApi } from "./notifier.js";
 import { Placement, type PlacementCallbacks, type StoreForPlacement } from "./placement.js";
 import { DEFAULT_PREFIX, QUEUE_NAMES } from "./queues.js";
 import { type QuoteCallbacks, QuotePoller } from "./quotePoller.js";
@@ -31,8 +33,12 @@ export {
   type TrackTargetKind,
 } from "../domain/statuses.js";
 export * from "./draftReminders.js";
+export * from "./errors.js";
+export * from "./homeRefresh.js";
 export * from "./notifier.js";
+export * from "./notifierInput.js";
 export * from "./orderMessages.js";
+export * from "./outbox.js";
 export * from "./placement.js";
 export * from "./placementJournal.js";
 export * from "./queues.js";

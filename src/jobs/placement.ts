@@ -12,7 +12,8 @@ import {
 } from "../approvals/types.js";
 import type { Logger } from "../log.js";
 import type { Metrics } from "../metrics.js";
-import { errorText, type Notifier } from "./notifier.js";
+import { errorText } from "./errors.js";
+import type { Notifier } from "./notifier.js";
 import { type JournalEntry, type PlacementAnswer, PlacementJournal } from "./placementJournal.js";
 import { readProviderFailure } from "./providerFailure.js";
 import { jobIdPart, QUEUE_NAMES, stateKey } from "./queues.js";

@@ -1,8 +1,9 @@
 import { statusKey, type TrackTarget } from "../domain/statuses.js";
 import type { Logger } from "../log.js";
 import { errorText } from "./errors.js";
-import { DEFAULT_MARKER_TTL_SECONDS, type Notifier } from "./notifier.js";
+import type { Notifier } from "./notifier.js";
 import { type OrderSnapshot, statusLineText, trackingStartedText } from "./orderMessages.js";
+import { DEFAULT_MARKER_TTL_SECONDS } from "./outbox.js";
 import { DAY_MS } from "./schedule.js";
 import { isOrderTarget, type TrackedOrder } from "./trackerRecords.js";
 
