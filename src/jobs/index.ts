@@ -12,7 +12,8 @@ import { type DraftReminderCallbacks, DraftReminders } from "./draftReminders.js
 import { errorText } from "./errors.js";
 import type { HomePublisher } from "./homeRefresh.js";
 import { Notifier, type SlackChatApi } from "./notifier.js";
-import { Placement, type PlacementCallbacks, type StoreForPlacement } from "./placement.js";
+import { Placement } from "./placement.js";
+import type { PlacementCallbacks, StoreForPlacement } from "./placementContract.js";
 import { DEFAULT_PREFIX, QUEUE_NAMES } from "./queues.js";
 import { type QuoteCallbacks, QuotePoller } from "./quotePoller.js";
 import {
@@ -40,6 +41,7 @@ export * from "./notifierInput.js";
 export * from "./orderMessages.js";
 export * from "./outbox.js";
 export * from "./placement.js";
+export * from "./placementContract.js";
 export * from "./placementJournal.js";
 export * from "./queues.js";
 export * from "./quotePoller.js";

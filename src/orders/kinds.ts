@@ -4,7 +4,7 @@ import { loaStatusText } from "../../views/format.js";
 import type { ApprovalKind, ApprovalRequest, PlacementResult } from "../approvals/index.js";
 import { nextLoaStep } from "../domain/loa.js";
 import type { TrackTarget } from "../domain/statuses.js";
-import { type LookupResult, NotLookableError } from "../jobs/placement.js";
+import { type LookupResult, NotLookableError } from "../jobs/placementContract.js";
 import type {
   EdgePortOrderRequest,
   GiaServiceRequest,

@@ -26,13 +26,13 @@ import {
   WITHDRAWN_NOTE,
 } from "../approvals/index.js";
 import type { Notifier } from "../jobs/notifier.js";
+import type { Placement } from "../jobs/placement.js";
 import type {
   EscalationCause,
   LookUpAgainOutcome,
-  Placement,
   PlacementCallbacks,
   PlacementContext,
-} from "../jobs/placement.js";
+} from "../jobs/placementContract.js";
 import type { Tracker } from "../jobs/tracker.js";
 import type { TrackingEvent } from "../jobs/trackerReports.js";
 import type { ProviderApi } from "../provider/api.js";
