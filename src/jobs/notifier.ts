@@ -13,7 +13,14 @@ import {
 } from "./outbox.js";
 import { jobIdPart, QUEUE_NAMES } from "./queues.js";
 import { deliver, type SendOutcome } from "./slackDelivery.js";
-import { delayStep, discardJob, findJob, type JobPartOptions, outcomeCounter } from "./stepJob.js";
+import {
+  delayStep,
+  findJob,
+  type JobPartOptions,
+  outcomeCounter,
+  recreateIfLost,
+  stepJobOptions,
+} from "./stepJob.js";
 
 /**
  * Every Slack message of the background side goes through here.
@@ -197,8 +204,10 @@ export class Notifier {
         continue;
       }
       const jobId = drainJobId(channel, gen);
-      if (action === 2 || !(await this.jobAlive(jobId))) {
-        await this.replaceJob(jobId, { channel, gen });
+      const found = await recreateIfLost(this.options.queue, jobId, () =>
+        this.options.queue.add("drain", { channel, gen }, drainJobOptions(jobId)),
+      );
+      if (found.recreated) {
         recreated += 1;
         this.options.logger.warn({ channel, jobId }, "notifier: re-created a lost drain job");
       }
@@ -312,11 +321,6 @@ export class Notifier {
   private async jobAlive(jobId: string): Promise<boolean> {
     return (await findJob(this.options.queue, jobId)).live;
   }
-
-  private async replaceJob(jobId: string, data: DrainJobData): Promise<void> {
-    await discardJob(await this.options.queue.getJob(jobId));
-    await this.options.queue.add("drain", data, drainJobOptions(jobId));
-  }
 }
 
 export function drainJobId(channel: string, gen: string): string {
@@ -324,14 +328,12 @@ export function drainJobId(channel: string, gen: string): string {
 }
 
 function drainJobOptions(jobId: string) {
-  return {
-    jobId,
-    removeOnComplete: true,
-    removeOnFail: { age: 7 * 24 * 3600 },
+  return stepJobOptions(jobId, {
+    keepFailedDays: 7,
     // Only unexpected errors (Redis) count as attempts; Slack failures are handled in the step.
     attempts: 10,
     backoff: { type: "exponential", delay: 1_000 },
-  };
+  });
 }
 
 function parseDrainData(data: unknown): DrainJobData | undefined {

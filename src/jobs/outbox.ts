@@ -1,6 +1,6 @@
 import type { Redis } from "ioredis";
 import type { SlackBlock } from "./notifier.js";
-import { defineScripts, type Script, stateKey } from "./queues.js";
+import { defineScripts, type Script, type ScriptSpec, stateKey } from "./queues.js";
 
 /**
  * The notifier's Redis side: one FIFO outbox (a list) per channel, the markers that make each
@@ -101,6 +101,14 @@ redis.call('SET', KEYS[1], gen)
 return {2, gen}
 `;
 
+/** The outbox's scripts (a changed Lua gets a new version: replicas never run each other's). */
+const SCRIPTS = {
+  enqueue: ["jobsNotifierEnqueueV2", ENQUEUE, 6],
+  head: ["jobsNotifierHeadV1", HEAD, 3],
+  settle: ["jobsNotifierSettleV2", SETTLE, 2],
+  revive: ["jobsNotifierReviveV1", REVIVE, 3],
+} as const satisfies Record<string, ScriptSpec>;
+
 /**
  * What queueing (or reviving) did: 0 nothing (a duplicate; an empty outbox), 1 the channel's
  * drainer `gen` will take it, 2 a new drainer generation `gen` was started (add its job).
@@ -116,7 +124,7 @@ interface MarkerRef {
 }
 
 export class Outbox {
-  private readonly scripts: Record<"enqueue" | "head" | "settle" | "revive", Script>;
+  private readonly scripts: Record<keyof typeof SCRIPTS, Script>;
 
   constructor(
     private readonly redis: Redis,
@@ -124,12 +132,7 @@ export class Outbox {
     /** How long a scope's markers de-duplicate after its last message, at least. */
     private readonly markerTtl: number,
   ) {
-    this.scripts = defineScripts(redis, {
-      enqueue: ["jobsNotifierEnqueueV2", ENQUEUE, 6],
-      head: ["jobsNotifierHeadV1", HEAD, 3],
-      settle: ["jobsNotifierSettleV2", SETTLE, 2],
-      revive: ["jobsNotifierReviveV1", REVIVE, 3],
-    });
+    this.scripts = defineScripts(redis, SCRIPTS);
   }
 
   /** Queues an item unless its key is already marked (queued, sent or dropped). */

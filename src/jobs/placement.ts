@@ -14,7 +14,14 @@ import { type JournalEntry, PlacementJournal } from "./placementJournal.js";
 import { PlacementOutcomes } from "./placementOutcomes.js";
 import { PlacementSender } from "./placementSend.js";
 import { jobIdPart, QUEUE_NAMES } from "./queues.js";
-import { discardJob, findJob, type JobPartOptions, outcomeCounter } from "./stepJob.js";
+import {
+  discardJob,
+  findJob,
+  type JobPartOptions,
+  outcomeCounter,
+  recreateIfLost,
+  stepJobOptions,
+} from "./stepJob.js";
 
 /**
  * Placing approved orders with the provider: once, and never losing the provider's answer.
@@ -149,14 +156,12 @@ export class Placement {
     await this.options.queue.add(
       "place",
       { approvalId, ...(options.takeOver ? { takeOver: true } : {}) },
-      {
-        jobId: placementJobId(approvalId),
-        removeOnComplete: true,
-        removeOnFail: { age: 30 * 24 * 3600 },
+      stepJobOptions(placementJobId(approvalId), {
+        keepFailedDays: 30,
         // Safe to retry: a retry takes over only a claim that sent nothing (the journal).
         attempts: 5,
         backoff: { type: "exponential", delay: 2_000 },
-      },
+      }),
     );
   }
 
@@ -214,10 +219,9 @@ export class Placement {
     const { store } = this.deps();
     let requeued = 0;
     for (const request of await store.findByStatus("approved")) {
-      const { job, live } = await findJob(this.options.queue, placementJobId(request.id));
-      if (live) continue;
-      await discardJob(job);
-      await this.enqueue(request.id);
+      const jobId = placementJobId(request.id);
+      const found = await recreateIfLost(this.options.queue, jobId, () => this.enqueue(request.id));
+      if (!found.recreated) continue;
       requeued += 1;
       this.count("requeued");
       this.options.logger.warn(

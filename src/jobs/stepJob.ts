@@ -1,4 +1,4 @@
-import { DelayedError, type Job, type Queue } from "bullmq";
+import { type BackoffOptions, DelayedError, type Job, type JobsOptions, type Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Logger } from "../log.js";
 import type { Metrics } from "../metrics.js";
@@ -52,6 +52,41 @@ export async function findJob(queue: Queue, jobId: string): Promise<FoundJob> {
 /** Removes a job that is over (if any), so that its id can be added afresh; never throws. */
 export async function discardJob(job: Job | undefined): Promise<void> {
   await job?.remove().catch(() => undefined);
+}
+
+/**
+ * A reconciler's repair: a job that is gone or over (completed, failed) is re-created by `add`,
+ * after what is left of it is removed (its id must be free); a live job is left alone. Says
+ * what it found, and whether it re-created the job.
+ */
+export async function recreateIfLost(
+  queue: Queue,
+  jobId: string,
+  add: () => Promise<unknown>,
+): Promise<{ state: string; recreated: boolean }> {
+  const { job, state, live } = await findJob(queue, jobId);
+  if (live) return { state, recreated: false };
+  await discardJob(job);
+  await add();
+  return { state, recreated: true };
+}
+
+/**
+ * A step job's options: removed once complete, kept `keepFailedDays` after failing (for a
+ * look). Its `attempts` and `backoff` cover only what a step does not handle itself (Redis
+ * trouble): each part handles its own failures (provider, Slack) inside the step.
+ */
+export function stepJobOptions(
+  jobId: string,
+  retry: { keepFailedDays: number; attempts: number; backoff: BackoffOptions },
+): JobsOptions {
+  return {
+    jobId,
+    removeOnComplete: true,
+    removeOnFail: { age: retry.keepFailedDays * 24 * 3600 },
+    attempts: retry.attempts,
+    backoff: retry.backoff,
+  };
 }
 
 /** Counts a step's outcome in `job_outcomes_total{queue,outcome}`. */

@@ -4,7 +4,13 @@ import type { Notifier } from "./notifier.js";
 import { stoppedText } from "./orderMessages.js";
 import { jobIdPart, QUEUE_NAMES } from "./queues.js";
 import { DAY_MS, DEFAULT_SCHEDULE, HOUR_MS, type TrackingSchedule } from "./schedule.js";
-import { discardJob, findJob, type JobPartOptions, outcomeCounter } from "./stepJob.js";
+import {
+  discardJob,
+  type JobPartOptions,
+  outcomeCounter,
+  recreateIfLost,
+  stepJobOptions,
+} from "./stepJob.js";
 import {
   F,
   isOrderTarget,
@@ -241,14 +247,15 @@ export class Tracker {
         await this.records.dropMember(member);
         continue;
       }
-      const { job, state, live } = await findJob(this.options.queue, trackJobIdOf(record.target));
-      if (live) continue;
-      await discardJob(job);
-      await this.addJob(record.target, 0);
+      const jobId = trackJobIdOf(record.target);
+      const found = await recreateIfLost(this.options.queue, jobId, () =>
+        this.addJob(record.target, 0),
+      );
+      if (!found.recreated) continue;
       recreated += 1;
       this.count("recreated");
       this.options.logger.warn(
-        { target: record.target.kind, id: record.target.id, state },
+        { target: record.target.kind, id: record.target.id, state: found.state },
         "tracker: re-created a lost tracking job",
       );
     }
@@ -270,13 +277,13 @@ export class Tracker {
       ? { orderId: target.id }
       : { target: { kind: target.kind, id: target.id } };
     await this.options.queue.add("track", data, {
-      jobId: trackJobIdOf(target),
+      ...stepJobOptions(trackJobIdOf(target), {
+        keepFailedDays: 30,
+        // Provider errors are handled inside the step; these attempts cover Redis trouble.
+        attempts: 100,
+        backoff: { type: "fixed", delay: 60_000 },
+      }),
       delay,
-      removeOnComplete: true,
-      removeOnFail: { age: 30 * 24 * 3600 },
-      // Provider errors are handled inside the step; these attempts cover Redis trouble.
-      attempts: 100,
-      backoff: { type: "fixed", delay: 60_000 },
     });
   }
 }

@@ -1,7 +1,7 @@
 import type { Redis } from "ioredis";
 import { isTrackTargetKind, type TrackTarget, type TrackTargetKind } from "../domain/statuses.js";
 import type { OrderKind } from "./orderMessages.js";
-import { defineScripts, type Script, stateKey } from "./queues.js";
+import { defineScripts, type Script, type ScriptSpec, stateKey } from "./queues.js";
 
 /**
  * A tracker's durable record: the truth about what is tracked (the BullMQ job only runs its
@@ -124,6 +124,13 @@ redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1
 `;
 
+/** The record's scripts (a changed Lua gets a new version: replicas never run each other's). */
+const SCRIPTS = {
+  track: ["jobsTrackerTrackV1", TRACK, 2],
+  save: ["jobsTrackerSaveV1", SAVE, 1],
+  end: ["jobsTrackerEndV1", END, 2],
+} as const satisfies Record<string, ScriptSpec>;
+
 /** Port and Edge orders share one namespace: both are port orders at the provider. */
 export function isOrderTarget(target: TrackTarget): boolean {
   return target.kind === "port-order" || target.kind === "edge-order";
@@ -147,7 +154,7 @@ export function targetOfMember(member: string): TrackTarget {
 const LOOKUP_ORDER: readonly TrackTargetKind[] = ["port-order", "port", "layer2", "iod"];
 
 export class TrackerRecords {
-  private readonly scripts: Record<"track" | "save" | "end", Script>;
+  private readonly scripts: Record<keyof typeof SCRIPTS, Script>;
 
   constructor(
     private readonly redis: Redis,
@@ -155,11 +162,7 @@ export class TrackerRecords {
     /** How long an ended record is kept (for list/debugging). */
     private readonly endedRetentionMs: number,
   ) {
-    this.scripts = defineScripts(redis, {
-      track: ["jobsTrackerTrackV1", TRACK, 2],
-      save: ["jobsTrackerSaveV1", SAVE, 1],
-      end: ["jobsTrackerEndV1", END, 2],
-    });
+    this.scripts = defineScripts(redis, SCRIPTS);
   }
 
   /**
