@@ -198,7 +198,8 @@ export class Notifier {
         // Nothing queued: a leftover channel entry (e.g. a drainer whose job was lost).
         if ((await this.outbox.length(channel)) === 0) {
           const drainerGen = await this.outbox.drainer(channel);
-          const alive = drainerGen ? await this.jobAlive(drainJobId(channel, drainerGen)) : false;
+          const drainJob = drainerGen ? drainJobId(channel, drainerGen) : undefined;
+          const alive = drainJob ? (await findJob(this.options.queue, drainJob)).live : false;
           if (!alive) await this.outbox.dropChannel(channel);
         }
         continue;
@@ -316,10 +317,6 @@ export class Notifier {
       }
     }
     return { queued: true };
-  }
-
-  private async jobAlive(jobId: string): Promise<boolean> {
-    return (await findJob(this.options.queue, jobId)).live;
   }
 }
 
