@@ -1,26 +1,15 @@
 import { randomBytes } from "node:crypto";
-
 import { createServer, type Server } from "node:http";
-
 import type { AddressInfo } from "node:net";
 import { WebClient } from "@slack/web-api";
-
 import { Redis } from "ioredis";
-
 import { ApprovalStore, policyApprovers } from "./approvals/index.js";
-
 import { type Config, configuredSecrets, DEFAULT_PARTNER_REMINDER_AFTER_DAYS } from "./config.js";
-
 import { withRequestId } from "./context.js";
-
 import { type Jobs, startJobs } from "./jobs/index.js";
-
-import { DEFAULT_ACCEPTANCE_REMINDERS } from "./jobs/tracker.js";
-
+import { DEFAULT_ACCEPTANCE_REMINDERS } from "./jobs/trackerReminders.js";
 import { createLogger, type Logger } from "./log.js";
-
 import { createMetrics, type Metrics } from "./metrics.js";
-
 import { OrderLifecycle } from "./orders/index.js";
 
 // Playground mode: the web page standing in for Slack's client (src/playground/).
@@ -30,26 +19,18 @@ import {
   type Playground,
   startPlaygroundAfresh,
 } from "./playground/index.js";
-
 import { createProvider } from "./provider/api.js";
-
 import { redisWarnings } from "./redisCheck.js";
-
 import { type Sandbox, type SandboxOptions, startSandbox } from "./sandbox/index.js";
-
 import { type Services, sharedAnswer, systemClock } from "./services.js";
-
 import {
   type HealthReport,
   operationalRoutes,
   type SlackConnection,
   startSlackApp,
 } from "./slack/app.js";
-
 import { edgeDraftReminderCallbacks, edgeQuoteCallbacks } from "./slack/edgeQuoteCallbacks.js";
-
 import { FollowUpLane } from "./slack/followUps.js";
-
 import { homePublisher, refreshHomesOf } from "./slack/home.js";
 import { sandboxLabelledChat } from "./slack/kit/index.js";
 import { registerListeners } from "./slack/listeners.js";

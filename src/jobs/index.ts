@@ -1,16 +1,13 @@
-import { type Job, Queue, Worker } from "bullmq";
-import { withRequestId } from "../context.js";
+import type { Job, Queue } from "bullmq";
 import type { Logger } from "../log.js";
 import type { Metrics } from "../metrics.js";
-import {
-  closeRedis,
-  closeWithTimeout,
-  createCommandConnection,
-  createWorkerConnection,
-} from "./connection.js";
+import { createCommandConnection, createWorkerConnection } from "./connection.js";
 import { type DraftReminderCallbacks, DraftReminders } from "./draftReminders.js";
-import { errorText, type HomePublisher, Notifier, type SlackChatApi } from "./notifier.js";
-import { Placement, type PlacementCallbacks, type StoreForPlacement } from "./placement.js";
+import { errorText } from "./errors.js";
+import type { HomePublisher } from "./homeRefresh.js";
+import { Notifier, type SlackChatApi } from "./notifier.js";
+import { Placement } from "./placement.js";
+import type { PlacementCallbacks, StoreForPlacement } from "./placementContract.js";
 import { DEFAULT_PREFIX, QUEUE_NAMES } from "./queues.js";
 import { type QuoteCallbacks, QuotePoller } from "./quotePoller.js";
 import {
@@ -19,8 +16,26 @@ import {
   type ProviderRateLimiter,
 } from "./rateLimiter.js";
 import type { TrackingSchedule } from "./schedule.js";
-import type { AcceptanceReminders, TrackingObserver } from "./tracker.js";
-import { type ReadOrder, type ReadTarget, Tracker } from "./tracker.js";
+import { Tracker } from "./tracker.js";
+import type { AcceptanceReminders } from "./trackerReminders.js";
+import type { TrackingObserver } from "./trackerReports.js";
+import type { ReadOrder, ReadTarget } from "./trackInput.js";
+import {
+  closeAfterFailedStart,
+  closeAll,
+  createQueues,
+  QUEUE_OF,
+  type Running,
+  startWorker,
+  type WorkerKind,
+  type WorkerSettings,
+  type WorkerTuning,
+} from "./workers.js";
+
+/**
+ * The job layer's one entry point (the composition root's `startJobs`) and its public API:
+ * everything a caller may use is exported here; the modules behind it are listed in README.md.
+ */
 
 export {
   isTrackTargetKind,
@@ -28,17 +43,38 @@ export {
   type TrackTarget,
   type TrackTargetKind,
 } from "../domain/statuses.js";
+export {
+  closeRedis,
+  closeWithTimeout,
+  createCommandConnection,
+  createWorkerConnection,
+} from "./connection.js";
 export * from "./draftReminders.js";
+export * from "./homeRefresh.js";
 export * from "./notifier.js";
+export { NotifierInputError } from "./notifierInput.js";
 export * from "./orderMessages.js";
+export { DEFAULT_MARKER_TTL_SECONDS, type MessageState } from "./outbox.js";
 export * from "./placement.js";
+export * from "./placementContract.js";
 export * from "./placementJournal.js";
 export * from "./queues.js";
 export * from "./quotePoller.js";
 export * from "./rateLimiter.js";
 export * from "./schedule.js";
 export * from "./tracker.js";
-export { closeRedis, closeWithTimeout, createCommandConnection, createWorkerConnection };
+export type { TrackedOrder } from "./trackerRecords.js";
+export * from "./trackerReminders.js";
+export type { TrackingEvent, TrackingObserver } from "./trackerReports.js";
+export {
+  type OrderRead,
+  type ReadOrder,
+  type ReadTarget,
+  type TargetRead,
+  type TrackInput,
+  TrackInputError,
+} from "./trackInput.js";
+export type { WorkerKind, WorkerTuning } from "./workers.js";
 
 /**
  * Starts the background side: queues always (any process can enqueue), workers only where
@@ -46,44 +82,6 @@ export { closeRedis, closeWithTimeout, createCommandConnection, createWorkerConn
  * producer only while `npm run worker` processes, or one process can do both; several replicas
  * may share one Redis and prefix.
  */
-
-type WorkerKind = "notify" | "tracking" | "quotes" | "placement" | "drafts" | "maintenance";
-
-export interface WorkerTuning {
-  concurrency?: number;
-  /** How long a job's lock lasts without renewal (a dead worker's job is handed back after). */
-  lockDuration?: number;
-  /** How often stalled jobs (locks expired) are looked for. */
-  stalledInterval?: number;
-  /** Stalls a job survives before it fails; long-lived jobs need many (restarts over weeks). */
-  maxStalledCount?: number;
-}
-
-const DEFAULT_TUNING: Record<WorkerKind, Required<WorkerTuning>> = {
-  notify: { concurrency: 20, lockDuration: 30_000, stalledInterval: 30_000, maxStalledCount: 20 },
-  // A tracking job lives for weeks: every restart mid-step is a stall; never let that kill it.
-  tracking: {
-    concurrency: 10,
-    lockDuration: 60_000,
-    stalledInterval: 30_000,
-    maxStalledCount: 1_000,
-  },
-  quotes: { concurrency: 10, lockDuration: 60_000, stalledInterval: 30_000, maxStalledCount: 20 },
-  // A stalled placement re-run carries its claim on by the placement journal (placement.ts).
-  placement: {
-    concurrency: 5,
-    lockDuration: 120_000,
-    stalledInterval: 30_000,
-    maxStalledCount: 5,
-  },
-  drafts: { concurrency: 5, lockDuration: 60_000, stalledInterval: 30_000, maxStalledCount: 20 },
-  maintenance: {
-    concurrency: 1,
-    lockDuration: 120_000,
-    stalledInterval: 30_000,
-    maxStalledCount: 5,
-  },
-};
 
 export interface StartJobsOptions<QuoteResult = unknown> {
   redisUrl: string;
@@ -183,14 +181,6 @@ export interface Jobs<QuoteResult = unknown> {
   close(timeoutMs?: number): Promise<{ clean: boolean }>;
 }
 
-/**
- * BullMQ logs every job event to a stream of 10,000 entries per queue by default (stored in
- * the queue's meta, read by its scripts), for QueueEvents listeners. Nothing here listens, and
- * with thousands of tracked orders that stream was a sixth of their Redis memory (npm run
- * bench); a short tail stays for debugging.
- */
-const EVENTS_KEPT = 100;
-
 export async function startJobs<QuoteResult = unknown>(
   options: StartJobsOptions<QuoteResult>,
 ): Promise<Jobs<QuoteResult>> {
@@ -201,28 +191,8 @@ export async function startJobs<QuoteResult = unknown>(
   const workerRedis = createWorkerConnection(options.redisUrl, `${prefix}:jobs:workers`);
   commandRedis.on("error", (error) => logger.warn({ err: errorText(error) }, "jobs: Redis error"));
   workerRedis.on("error", (error) => logger.warn({ err: errorText(error) }, "jobs: Redis error"));
-
-  const queueNames: Record<WorkerKind, string> = {
-    notify: QUEUE_NAMES.notify,
-    tracking: QUEUE_NAMES.tracking,
-    quotes: QUEUE_NAMES.quotes,
-    placement: QUEUE_NAMES.placement,
-    drafts: QUEUE_NAMES.drafts,
-    maintenance: QUEUE_NAMES.maintenance,
-  };
-  const queues = Object.fromEntries(
-    (Object.keys(queueNames) as WorkerKind[]).map((kind) => {
-      const queue = new Queue(queueNames[kind], {
-        connection: commandRedis,
-        prefix,
-        streams: { events: { maxLen: EVENTS_KEPT } },
-      });
-      queue.on("error", (error) =>
-        logger.warn({ queue: queueNames[kind], err: errorText(error) }, "jobs: queue error"),
-      );
-      return [kind, queue];
-    }),
-  ) as Record<WorkerKind, Queue>;
+  const queues = createQueues(commandRedis, prefix, logger);
+  const running: Running = { workers: [], queues, connections: [workerRedis, commandRedis] };
 
   const notifier = new Notifier({
     redis: commandRedis,
@@ -307,64 +277,27 @@ export async function startJobs<QuoteResult = unknown>(
     return report;
   }
 
-  const workers: Worker[] = [];
-  const startWorker = (
-    kind: WorkerKind,
-    process: (job: Job, token?: string) => Promise<unknown>,
-  ) => {
-    const tuning = {
-      ...DEFAULT_TUNING[kind],
-      ...options.workerTuning?.[kind],
-      ...(options.concurrency?.[kind] ? { concurrency: options.concurrency[kind] } : {}),
-    };
-    const worker = new Worker(
-      queueNames[kind],
-      (job, token) => withRequestId(`${kind}-${job.id ?? "job"}`, () => process(job, token)),
-      { connection: workerRedis, prefix, ...tuning },
-    );
-    worker.on("error", (error) =>
-      logger.warn({ queue: queueNames[kind], err: errorText(error) }, "jobs: worker error"),
-    );
-    worker.on("failed", (job, error) => {
-      metrics?.jobOutcomes.inc({ queue: queueNames[kind], outcome: "error" });
-      logger.error(
-        {
-          queue: queueNames[kind],
-          jobId: job?.id,
-          attempts: job?.attemptsMade,
-          err: error.message,
-        },
-        "jobs: job failed",
-      );
-    });
-    workers.push(worker);
+  const settings: WorkerSettings = {
+    connection: workerRedis,
+    prefix,
+    logger,
+    metrics,
+    workerTuning: options.workerTuning,
+    concurrency: options.concurrency,
+  };
+  const run = (kind: WorkerKind, process: (job: Job, token?: string) => Promise<unknown>) => {
+    running.workers.push(startWorker(kind, process, settings));
   };
 
-  async function shutdownAfterFailedStart(): Promise<void> {
-    await Promise.all(workers.map((worker) => closeWithTimeout(worker, 2_000)));
-    await Promise.all(Object.values(queues).map((queue) => closeWithTimeout(queue, 2_000)));
-    await Promise.all([closeRedis(workerRedis, 1_000), closeRedis(commandRedis, 1_000)]);
-  }
-
-  if (options.workers !== false) {
-    try {
-      await startWorkers();
-    } catch (error) {
-      // E.g. Redis unreachable at start: leave no connections or workers behind.
-      await shutdownAfterFailedStart();
-      throw error;
-    }
-  }
-
   async function startWorkers(): Promise<void> {
-    if (options.slack) startWorker("notify", (job, token) => notifier.process(job, token));
+    if (options.slack) run("notify", (job, token) => notifier.process(job, token));
     if (options.readTarget || options.readOrder)
-      startWorker("tracking", (job, token) => tracker.process(job, token));
-    if (options.quotes) startWorker("quotes", (job, token) => quotePoller.process(job, token));
-    if (options.placement) startWorker("placement", (job) => placement.processJob(job));
+      run("tracking", (job, token) => tracker.process(job, token));
+    if (options.quotes) run("quotes", (job, token) => quotePoller.process(job, token));
+    if (options.placement) run("placement", (job) => placement.processJob(job));
     if (options.draftReminders?.callbacks)
-      startWorker("drafts", (job, token) => draftReminders.process(job, token));
-    startWorker("maintenance", () => runMaintenance());
+      run("drafts", (job, token) => draftReminders.process(job, token));
+    run("maintenance", () => runMaintenance());
     const every = options.maintenanceEveryMs ?? 5 * 60_000;
     if (every > 0) {
       await queues.maintenance.upsertJobScheduler(
@@ -381,12 +314,22 @@ export async function startJobs<QuoteResult = unknown>(
     }
   }
 
+  if (options.workers !== false) {
+    try {
+      await startWorkers();
+    } catch (error) {
+      // E.g. Redis unreachable at start: leave no connections or workers behind.
+      await closeAfterFailedStart(running);
+      throw error;
+    }
+  }
+
   async function refreshQueueDepths(): Promise<void> {
     if (!metrics) return;
     for (const kind of Object.keys(queues) as WorkerKind[]) {
       const counts = await queues[kind].getJobCounts("waiting", "delayed", "active", "failed");
       for (const [state, count] of Object.entries(counts)) {
-        metrics.queueDepth.set({ queue: queueNames[kind], state }, count);
+        metrics.queueDepth.set({ queue: QUEUE_OF[kind], state }, count);
       }
     }
     metrics.queueDepth.set(
@@ -410,30 +353,7 @@ export async function startJobs<QuoteResult = unknown>(
   function close(timeoutMs = 10_000): Promise<{ clean: boolean }> {
     closing ??= (async () => {
       if (depthTimer) clearInterval(depthTimer);
-      const started = Date.now();
-      const left = () => Math.max(0, timeoutMs - (Date.now() - started));
-      // Most of the budget lets active jobs finish; the rest is for dropping connections.
-      const graceful = await Promise.all(
-        workers.map((worker) => closeWithTimeout(worker, Math.floor(timeoutMs * 0.7))),
-      );
-      let clean = graceful.every(Boolean);
-      if (!clean) {
-        logger.warn("jobs: workers did not finish in time; handing their jobs back");
-        await Promise.all(
-          workers.map((worker, i) =>
-            graceful[i] ? true : closeWithTimeout({ close: () => worker.disconnect() }, left() / 3),
-          ),
-        );
-      }
-      const queuesClosed = await Promise.all(
-        Object.values(queues).map((queue) => closeWithTimeout(queue, left() / 2)),
-      );
-      clean = clean && queuesClosed.every(Boolean);
-      const redisClosed = await Promise.all([
-        closeRedis(workerRedis, left() / 2),
-        closeRedis(commandRedis, left() / 2),
-      ]);
-      return { clean: clean && redisClosed.every(Boolean) };
+      return closeAll(running, timeoutMs, logger);
     })();
     return closing;
   }

@@ -153,28 +153,27 @@ function waitHint(ref: OrderRef, snapshot: OrderSnapshot): string | undefined {
   if (awaited === "customer") {
     return "Allocated: waiting for the physical connection (the cross connect).";
   }
-  if (kind === "port-order" || kind === "edge-order") {
-    switch (statusKey(snapshot.status)) {
-      case "created":
-        return "Waiting for the provider's administrators to approve it.";
-      case "allocated":
-        return "The port is allocated.";
-      case "activating":
-      case "progressing":
-      case "processing":
-        return "The provider is provisioning the port.";
-    }
-  }
-  switch (statusKey(snapshot.status)) {
-    case "accepted":
-      return "Accepted: the provider is setting it up.";
-    case "manual":
-      return "The provider is setting it up by hand.";
-    case "creating":
-      return "The provider is creating it.";
-  }
-  return undefined;
+  const key = statusKey(snapshot.status);
+  const orderHint =
+    kind === "port-order" || kind === "edge-order" ? ORDER_HINTS.get(key) : undefined;
+  return orderHint ?? HINTS.get(key);
 }
+
+/** What a port or Edge order's status means while it is under way, by status key. */
+const ORDER_HINTS: ReadonlyMap<string, string> = new Map([
+  ["created", "Waiting for the provider's administrators to approve it."],
+  ["allocated", "The port is allocated."],
+  ["activating", "The provider is provisioning the port."],
+  ["progressing", "The provider is provisioning the port."],
+  ["processing", "The provider is provisioning the port."],
+]);
+
+/** What any target's status means while it is under way, by status key. */
+const HINTS: ReadonlyMap<string, string> = new Map([
+  ["accepted", "Accepted: the provider is setting it up."],
+  ["manual", "The provider is setting it up by hand."],
+  ["creating", "The provider is creating it."],
+]);
 
 /**
  * The status line of a message the caller asked to keep current in place (`statusMessageTs`,

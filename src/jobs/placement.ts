@@ -1,24 +1,33 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import type { Job, Queue } from "bullmq";
-import type { Redis } from "ioredis";
-import { persistently } from "../approvals/persistently.js";
-import type { ApprovalStore, TransitionResult } from "../approvals/store.js";
+import type { Job } from "bullmq";
+import { ApprovalRecordError, type ApprovalRequest } from "../approvals/types.js";
+import type { Notifier } from "./notifier.js";
+import type {
+  JournalForPlacement,
+  LookUpAgainOutcome,
+  PlacementCallbacks,
+  PlacementOutcome,
+  StoreForPlacement,
+} from "./placementContract.js";
+import { type JournalEntry, PlacementJournal } from "./placementJournal.js";
+import { PlacementOutcomes } from "./placementOutcomes.js";
+import { PlacementSender } from "./placementSend.js";
+import { jobIdPart, QUEUE_NAMES } from "./queues.js";
 import {
-  ApprovalRecordError,
-  type ApprovalRequest,
-  type PlacementError,
-  type PlacementResult,
-} from "../approvals/types.js";
-import type { Logger } from "../log.js";
-import type { Metrics } from "../metrics.js";
-import { errorText, type Notifier } from "./notifier.js";
-import { type JournalEntry, type PlacementAnswer, PlacementJournal } from "./placementJournal.js";
-import { readProviderFailure } from "./providerFailure.js";
-import { jobIdPart, QUEUE_NAMES, stateKey } from "./queues.js";
+  discardJob,
+  findJob,
+  type JobPartOptions,
+  outcomeCounter,
+  recreateIfLost,
+  stepJobOptions,
+} from "./stepJob.js";
 
 /**
  * Placing approved orders with the provider: once, and never losing the provider's answer.
+ * This file is the job and the rules of who may carry a request on; sending is
+ * placementSend.ts', recording and telling outcomes placementOutcomes.ts', the contract with
+ * the caller placementContract.ts'.
  *
  * Two records guard it. The ApprovalStore's `claim` (approved → executing, atomic) picks the one
  * worker that may place an attempt (docs/DESIGN.md §5); the job id (`place-<approvalId>`) only saves
@@ -81,84 +90,7 @@ import { jobIdPart, QUEUE_NAMES, stateKey } from "./queues.js";
  * outcome call it once.
  */
 
-export type StoreForPlacement = Pick<
-  ApprovalStore,
-  "get" | "claim" | "complete" | "fail" | "markUnknown" | "reconcile" | "findByStatus"
->;
-
-export type JournalForPlacement = Pick<
-  PlacementJournal,
-  "read" | "intend" | "own" | "startSending" | "recordAnswer"
->;
-
-/** What looking an order up at the provider found. Throw when it cannot tell. */
-export type LookupResult =
-  | { found: true; result: PlacementResult }
-  /** `detail`: what "not found" means for this kind, when more than "nothing by that name". */
-  | { found: false; detail?: string };
-
-/**
- * Thrown by a `reconcile` callback when this kind of order cannot be looked up yet (a port
- * order before its port exists), as opposed to a look-up that failed.
- */
-export class NotLookableError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "NotLookableError";
-  }
-}
-
-/** Why a person is asked: the order was sent, no answer came, and the look-up did not settle it. */
-export type EscalationCause =
-  /** Sent, no answer, the look-up found nothing (yet). */
-  | { kind: "not-found"; detail: string }
-  /** Sent, no answer, and the look-up itself failed. */
-  | { kind: "lookup-failed"; detail: string }
-  /** Sent, no answer, and this kind cannot be looked up yet. */
-  | { kind: "not-lookable"; detail: string };
-
-export interface PlacementContext {
-  notifier: Pick<Notifier, "post" | "update">;
-  /** The notification scope of this request (one per request, all outcomes). */
-  notifyScope: string;
-  /** A notification key for this outcome, within the scope (suffix it per message). */
-  notifyKey: string;
-}
-
-export interface PlacementCallbacks {
-  /** Sends the approved request's provider call (no retries for non-idempotent calls). */
-  place: (request: ApprovalRequest) => Promise<PlacementResult>;
-  /**
-   * Looks the order up when the outcome of `place` is unknown (e.g. by `reconcileKey`). Throws
-   * NotLookableError when this kind cannot be looked up yet, anything else when the look-up
-   * failed.
-   */
-  reconcile: (request: ApprovalRequest) => Promise<LookupResult>;
-  onPlaced: (
-    request: ApprovalRequest,
-    result: PlacementResult,
-    ctx: PlacementContext,
-  ) => Promise<void>;
-  onFailed: (
-    request: ApprovalRequest,
-    error: PlacementError,
-    ctx: PlacementContext,
-  ) => Promise<void>;
-  /** The outcome is unknown and the look-up did not settle it: a person must check. */
-  onEscalate: (
-    request: ApprovalRequest,
-    cause: EscalationCause,
-    ctx: PlacementContext,
-  ) => Promise<void>;
-}
-
-export interface PlacementOptions {
-  queue: Queue;
-  /** A command connection, for the "told" markers and the journal. */
-  redis: Redis;
-  prefix: string;
-  logger: Logger;
-  metrics?: Pick<Metrics, "jobOutcomes">;
+export interface PlacementOptions extends JobPartOptions {
   notifier: Pick<Notifier, "post" | "update">;
   /** Needed only where placement jobs are processed and reconciled. */
   store?: StoreForPlacement;
@@ -174,28 +106,6 @@ export interface PlacementOptions {
   answerWriteTimeoutMs?: number;
 }
 
-export type PlacementOutcome =
-  | "placed"
-  | "failed"
-  | "reconciled"
-  | "escalated"
-  | "not-claimed"
-  /** Another worker took the claim over before this one sent anything. */
-  | "handed-over"
-  | "invalid-job";
-
-/**
- * `lookUpAgain`: `reconciled` — settled (found at the provider, or by an answer recorded
- * meanwhile); `escalated` — still nothing, the person is told again; `not-unknown` — the
- * request is not (or no longer) waiting for a look-up.
- */
-export type LookUpAgainOutcome = "reconciled" | "escalated" | "not-unknown";
-
-const TOLD_TTL_SECONDS = 90 * 24 * 3600;
-const TELL_LEASE_SECONDS = 120;
-/** How long a claim's owner retries marking it `sending` before giving up (and not sending). */
-const SENDING_WRITE_TIMEOUT_MS = 60_000;
-
 export function placementJobId(approvalId: string): string {
   return `place-${jobIdPart(approvalId)}`;
 }
@@ -205,51 +115,53 @@ export function defaultWorkerId(): string {
 }
 
 export class Placement {
-  private readonly queue: Queue;
-  private readonly redis: Redis;
-  private readonly prefix: string;
-  private readonly logger: Logger;
-  private readonly metrics?: Pick<Metrics, "jobOutcomes">;
-  private readonly notifier: Pick<Notifier, "post" | "update">;
-  private readonly store?: StoreForPlacement;
-  private readonly callbacks?: PlacementCallbacks;
-  private readonly journal: JournalForPlacement;
   readonly workerId: string;
+  private readonly journal: JournalForPlacement;
+  private readonly outcomes: PlacementOutcomes;
+  private readonly sender: PlacementSender;
   private readonly now: () => Date;
   private readonly stuckAfterMs: number;
-  private readonly answerWriteTimeoutMs: number;
+  private readonly count: (outcome: string) => void;
 
-  constructor(options: PlacementOptions) {
-    this.queue = options.queue;
-    this.redis = options.redis;
-    this.prefix = options.prefix;
-    this.logger = options.logger;
-    this.metrics = options.metrics;
-    this.notifier = options.notifier;
-    this.store = options.store;
-    this.callbacks = options.callbacks;
+  constructor(private readonly options: PlacementOptions) {
     this.workerId = options.workerId ?? defaultWorkerId();
     this.now = options.now ?? (() => new Date());
     this.stuckAfterMs = options.stuckAfterMs ?? 5 * 60_000;
-    this.answerWriteTimeoutMs = options.answerWriteTimeoutMs ?? 10 * 60_000;
+    this.count = outcomeCounter(options.metrics, QUEUE_NAMES.placement);
     this.journal =
       options.journal ??
       new PlacementJournal({ redis: options.redis, prefix: options.prefix, now: this.now });
+    const deps = () => this.deps();
+    this.outcomes = new PlacementOutcomes({
+      redis: options.redis,
+      prefix: options.prefix,
+      logger: options.logger,
+      notifier: options.notifier,
+      workerId: this.workerId,
+      answerWriteTimeoutMs: options.answerWriteTimeoutMs ?? 10 * 60_000,
+      count: this.count,
+      deps,
+    });
+    this.sender = new PlacementSender({
+      journal: this.journal,
+      logger: options.logger,
+      workerId: this.workerId,
+      outcomes: this.outcomes,
+      deps,
+    });
   }
 
   /** Queues the placement of an approved request (a no-op while its job exists). */
   async enqueue(approvalId: string, options: { takeOver?: boolean } = {}): Promise<void> {
-    await this.queue.add(
+    await this.options.queue.add(
       "place",
       { approvalId, ...(options.takeOver ? { takeOver: true } : {}) },
-      {
-        jobId: placementJobId(approvalId),
-        removeOnComplete: true,
-        removeOnFail: { age: 30 * 24 * 3600 },
+      stepJobOptions(placementJobId(approvalId), {
+        keepFailedDays: 30,
         // Safe to retry: a retry takes over only a claim that sent nothing (the journal).
         attempts: 5,
         backoff: { type: "exponential", delay: 2_000 },
-      },
+      }),
     );
   }
 
@@ -258,7 +170,7 @@ export class Placement {
     const data = job.data as { approvalId?: unknown; takeOver?: unknown } | undefined;
     const approvalId = data?.approvalId;
     if (typeof approvalId !== "string") {
-      this.logger.error({ jobId: job.id }, "placement: job without an approval id");
+      this.options.logger.error({ jobId: job.id }, "placement: job without an approval id");
       return "invalid-job";
     }
     // Handed over by the reconciler, a retry (the previous attempt threw) or a re-run after a
@@ -286,9 +198,12 @@ export class Placement {
       const intended = record.attempts + 1;
       await this.journal.intend(approvalId, intended);
       const claim = await store.claim(approvalId, this.workerId);
-      if (claim.ok) return this.placeClaimed(claim.record, intended);
+      if (claim.ok) return this.sender.placeClaimed(claim.record, intended);
       if (!("record" in claim)) {
-        this.logger.warn({ approvalId, reason: claim.reason }, "placement: nothing to place");
+        this.options.logger.warn(
+          { approvalId, reason: claim.reason },
+          "placement: nothing to place",
+        );
         return "not-claimed";
       }
       record = claim.record;
@@ -304,13 +219,15 @@ export class Placement {
     const { store } = this.deps();
     let requeued = 0;
     for (const request of await store.findByStatus("approved")) {
-      if (await this.jobAlive(request.id)) continue;
-      const old = await this.queue.getJob(placementJobId(request.id));
-      if (old) await old.remove().catch(() => undefined);
-      await this.enqueue(request.id);
+      const jobId = placementJobId(request.id);
+      const found = await recreateIfLost(this.options.queue, jobId, () => this.enqueue(request.id));
+      if (!found.recreated) continue;
       requeued += 1;
       this.count("requeued");
-      this.logger.warn({ approvalId: request.id }, "placement: re-queued an approved request");
+      this.options.logger.warn(
+        { approvalId: request.id },
+        "placement: re-queued an approved request",
+      );
     }
 
     let stuck = 0;
@@ -320,22 +237,21 @@ export class Placement {
       const entry = await this.entryFor(request);
       const lastChange = Math.max(Date.parse(request.updatedAt), entry ? Date.parse(entry.at) : 0);
       if (now - lastChange < this.stuckAfterMs) continue;
-      const job = await this.queue.getJob(placementJobId(request.id));
-      const state = job ? await job.getState() : undefined;
+      const { job, state, live } = await findJob(this.options.queue, placementJobId(request.id));
       if (state === "active") continue;
       stuck += 1;
       this.count("stuck");
-      this.logger.warn(
+      this.options.logger.warn(
         { approvalId: request.id, claimedBy: request.claimedBy, journal: entry?.state ?? "none" },
         "placement: request stuck in executing; handing it to a placement job to carry on",
       );
       settledNow.add(request.id);
       // Carried on in a placement job, not here: a crash of that job mid-way (while sending, or
       // telling the thread) is re-run by BullMQ, where nothing would re-run this reconciler's.
-      if (job && state !== "completed" && state !== "failed" && state !== "unknown") {
+      if (live && job) {
         await job.updateData({ approvalId: request.id, takeOver: true });
       } else {
-        if (job) await job.remove().catch(() => undefined);
+        await discardJob(job);
         await this.enqueue(request.id, { takeOver: true });
       }
     }
@@ -345,11 +261,11 @@ export class Placement {
       if (settledNow.has(request.id)) continue;
       const answer = (await this.entryFor(request))?.answer;
       if (answer) {
-        await this.settle(request, answer, true);
+        await this.outcomes.settle(request, answer, true);
         continue;
       }
       retriedLookups += 1;
-      await this.lookUp(request, `escalated:${request.attempts}`);
+      await this.outcomes.lookUp(request, `escalated:${request.attempts}`);
     }
     return { requeued, stuck, retriedLookups };
   }
@@ -363,199 +279,14 @@ export class Placement {
     if (record?.status !== "unknown") return "not-unknown";
     const answer = (await this.entryFor(record))?.answer;
     const outcome = answer
-      ? await this.settle(record, answer, true)
+      ? await this.outcomes.settle(record, answer, true)
       : // Its own event: every press gets its answer in the thread.
-        await this.lookUp(
+        await this.outcomes.lookUp(
           record,
           `escalated:${record.attempts}:again:${randomBytes(4).toString("hex")}`,
         );
     if (outcome === "escalated") return "escalated";
     return outcome === "not-claimed" ? "not-unknown" : "reconciled";
-  }
-
-  /** This process won the claim of attempt `intended` (or a later one). */
-  private async placeClaimed(
-    request: ApprovalRequest,
-    intended: number,
-  ): Promise<PlacementOutcome> {
-    const attempt = request.attempts;
-    // Claimed meanwhile under a later number (a failure and a retry raced this worker's read):
-    // its entry starts now; nobody else may send a claim whose journal is missing.
-    if (attempt !== intended) await this.journal.intend(request.id, attempt);
-    if (!(await this.journal.own(request.id, attempt, this.workerId, ""))) {
-      this.logger.warn(
-        { approvalId: request.id, attempt, workerId: this.workerId },
-        "placement: the claim was taken over before this worker named itself; not sending",
-      );
-      return "handed-over";
-    }
-    this.logger.info(
-      { approvalId: request.id, attempt, workerId: this.workerId },
-      "placement: claimed; placing the order",
-    );
-    return this.send(request);
-  }
-
-  /** Sends the claimed request, records the answer, settles it. The journal says it is ours. */
-  private async send(request: ApprovalRequest): Promise<PlacementOutcome> {
-    const { store, callbacks } = this.deps();
-    const approvalId = request.id;
-    const attempt = request.attempts;
-    const log = { approvalId, attempt, workerId: this.workerId };
-    const mayLeave = await this.persistently(
-      "mark the order as being sent",
-      () => this.journal.startSending(approvalId, attempt, this.workerId),
-      log,
-      SENDING_WRITE_TIMEOUT_MS,
-    );
-    if (!mayLeave) {
-      this.logger.warn(log, "placement: another worker took the claim over; not sending");
-      return "handed-over";
-    }
-
-    let answer: PlacementAnswer;
-    try {
-      const result = await callbacks.place(request);
-      answer = { outcome: "placed", result };
-      // First, before any write: the answer is never only in memory.
-      this.logger.info(
-        { ...log, orderId: result.providerId, providerStatus: result.status },
-        "placement: the provider accepted the order",
-      );
-    } catch (error) {
-      const failure = readProviderFailure(error);
-      if (failure.outcomeUnknown !== false) {
-        this.logger.error(
-          { ...log, httpStatus: failure.httpStatus, err: failure.detail },
-          "placement: outcome unknown; looking it up, never resending",
-        );
-        const unknown = await store.markUnknown(
-          approvalId,
-          `outcome unknown: ${failure.detail}`.slice(0, 500),
-          { attempt },
-        );
-        if (!unknown.ok) {
-          this.logger.error(
-            { ...log, reason: unknown.reason },
-            "placement: could not mark unknown",
-          );
-          return "not-claimed";
-        }
-        return this.lookUp(unknown.record, `escalated:${attempt}`);
-      }
-      answer = {
-        outcome: "refused",
-        error: {
-          message: failure.userMessage,
-          ...(failure.httpStatus !== undefined ? { httpStatus: failure.httpStatus } : {}),
-        },
-      };
-      this.logger.warn(
-        { ...log, httpStatus: failure.httpStatus, err: failure.detail },
-        "placement: the provider refused the order",
-      );
-    }
-
-    const orderId = answer.outcome === "placed" ? answer.result.providerId : undefined;
-    const recorded = await this.persistently(
-      "record the provider's answer",
-      () => this.journal.recordAnswer(approvalId, attempt, answer),
-      { ...log, orderId },
-    ).catch((error: unknown) => {
-      this.logger.error(
-        { ...log, orderId, answer: answer.outcome, err: errorText(error).slice(0, 300) },
-        "placement: gave up recording the provider's answer; it is only in this log",
-      );
-      throw error;
-    });
-    if (recorded === "newer-attempt") {
-      this.logger.error(
-        { ...log, orderId, answer: answer.outcome },
-        "placement: the provider answered an attempt the request has moved past (placed again?)",
-      );
-    }
-    return this.settle(request, answer, false);
-  }
-
-  /**
-   * Records a journalled answer in the store (complete/fail; reconcile when the request became
-   * `unknown` meanwhile) and tells. Retried across Redis outages like the journal's write.
-   */
-  private async settle(
-    request: ApprovalRequest,
-    answer: PlacementAnswer,
-    takeOverLease: boolean,
-  ): Promise<PlacementOutcome> {
-    const { store, callbacks } = this.deps();
-    const approvalId = request.id;
-    const attempt = request.attempts;
-    const log = { approvalId, attempt, workerId: this.workerId };
-    const write = (what: string, step: () => Promise<TransitionResult>) =>
-      this.persistently(what, step, log);
-
-    let viaReconcile = false;
-    let step = await write("record the answer on the request", () =>
-      answer.outcome === "placed"
-        ? store.complete(approvalId, answer.result, { attempt })
-        : store.fail(approvalId, answer.error, { attempt }),
-    );
-    const current = recordOf(step);
-    if (!step.ok && current?.status === "unknown" && current.attempts === attempt) {
-      // Another worker looked up meanwhile and found nothing: the answer settles it.
-      viaReconcile = true;
-      step = await write("settle the unknown request with the answer", () =>
-        store.reconcile(
-          approvalId,
-          answer.outcome === "placed"
-            ? {
-                by: this.workerId,
-                outcome: "placed",
-                result: answer.result,
-                note: "the provider's answer arrived after a look-up",
-              }
-            : {
-                by: this.workerId,
-                outcome: "failed",
-                error: answer.error,
-                note: "the provider's refusal arrived after a look-up",
-              },
-        ),
-      );
-    }
-    const record = recordOf(step);
-    const settledAs = answer.outcome === "placed" ? "placed" : "failed";
-    if (record?.status !== settledAs || record.attempts !== attempt) {
-      this.logger.error(
-        {
-          ...log,
-          answer: answer.outcome,
-          orderId: answer.outcome === "placed" ? answer.result.providerId : undefined,
-          status: record?.status,
-        },
-        "placement: the request moved on before the provider's answer was recorded on it (the answer is in the journal)",
-      );
-      return "not-claimed";
-    }
-    // Settled here, or by another worker with the same answer: tell either way (once, leased).
-    if (answer.outcome === "placed") {
-      await this.tell(
-        record,
-        "placed",
-        (ctx) => callbacks.onPlaced(record, answer.result, ctx),
-        takeOverLease,
-      );
-    } else {
-      await this.tell(
-        record,
-        `failed:${attempt}`,
-        (ctx) => callbacks.onFailed(record, record.error ?? answer.error, ctx),
-        takeOverLease,
-      );
-    }
-    if (!step.ok) return "not-claimed";
-    const outcome = viaReconcile ? "reconciled" : settledAs;
-    this.count(outcome);
-    return outcome;
   }
 
   /**
@@ -568,31 +299,34 @@ export class Placement {
     const attempt = record.attempts;
     const log = { approvalId, attempt, status: record.status, claimedBy: record.claimedBy };
     if (record.status === "placed" || record.status === "failed") {
-      this.logger.info(log, "placement: already settled");
-      await this.tellSettled(record, takeOver);
+      this.options.logger.info(log, "placement: already settled");
+      await this.outcomes.tellSettled(record, takeOver);
       return "not-claimed";
     }
     if (record.status !== "executing" && record.status !== "unknown") {
-      this.logger.info(log, "placement: nothing to place");
+      this.options.logger.info(log, "placement: nothing to place");
       return "not-claimed";
     }
     const entry = await this.entryFor(record);
-    if (entry?.answer) return this.settle(record, entry.answer, takeOver);
+    if (entry?.answer) return this.outcomes.settle(record, entry.answer, takeOver);
     if (record.status === "unknown" || !takeOver) {
-      this.logger.info(log, "placement: not claimed (someone else has it, or it awaits a look-up)");
+      this.options.logger.info(
+        log,
+        "placement: not claimed (someone else has it, or it awaits a look-up)",
+      );
       return "not-claimed";
     }
 
     if (entry?.state === "claimed") {
       if (!(await this.journal.own(approvalId, attempt, this.workerId, entry.owner))) {
-        this.logger.info(log, "placement: the claim moved on meanwhile; leaving it");
+        this.options.logger.info(log, "placement: the claim moved on meanwhile; leaving it");
         return "handed-over";
       }
-      this.logger.warn(
+      this.options.logger.warn(
         { ...log, previousOwner: entry.owner, workerId: this.workerId },
         "placement: took over a claim that sent nothing; sending it",
       );
-      return this.send(record);
+      return this.sender.send(record);
     }
     // `sending` (or an unreadable answer): the request may have left. No entry for this
     // attempt: claimed by a version without the journal, which may have sent it. Look up.
@@ -604,146 +338,25 @@ export class Placement {
       { attempt },
     );
     if (!unknown.ok) return "not-claimed";
-    this.logger.error(
+    this.options.logger.error(
       { ...log, journal: entry?.state ?? "none" },
       "placement: sent without a recorded answer; looking it up, never resending",
     );
-    return this.lookUp(unknown.record, `escalated:${attempt}`);
-  }
-
-  /** Looks an unknown-outcome order up; settles it when found, else escalates (once per event). */
-  private async lookUp(request: ApprovalRequest, tellEvent: string): Promise<PlacementOutcome> {
-    const { store, callbacks } = this.deps();
-    let lookup: LookupResult;
-    let cause: EscalationCause;
-    try {
-      lookup = await callbacks.reconcile(request);
-      cause = {
-        kind: "not-found",
-        detail:
-          (!lookup.found && lookup.detail) ||
-          (request.reconcileKey
-            ? `nothing named ${request.reconcileKey} at the provider yet`
-            : "nothing found at the provider yet"),
-      };
-    } catch (error) {
-      lookup = { found: false };
-      cause = isNotLookable(error)
-        ? { kind: "not-lookable", detail: errorText(error) }
-        : { kind: "lookup-failed", detail: lookupFailureText(error) };
-    }
-    if (lookup.found) {
-      const settled = await store.reconcile(request.id, {
-        by: this.workerId,
-        outcome: "placed",
-        result: lookup.result,
-        note: `found at the provider${request.reconcileKey ? ` by ${request.reconcileKey}` : ""}`,
-      });
-      const record = settled.ok ? settled.record : await store.get(request.id);
-      if (record?.status === "placed") {
-        await this.tell(record, "placed", (ctx) => callbacks.onPlaced(record, lookup.result, ctx));
-        this.count("reconciled");
-        return "reconciled";
-      }
-      return "not-claimed";
-    }
-    this.logger.warn(
-      { approvalId: request.id, cause: cause.kind, detail: cause.detail },
-      "placement: the look-up did not settle an unknown outcome; asking a person",
-    );
-    await this.tell(request, tellEvent, (ctx) => callbacks.onEscalate(request, cause, ctx));
-    this.count("escalated");
-    return "escalated";
-  }
-
-  /** Placed or failed: call the callback if it was never confirmed (a crash right after). */
-  private async tellSettled(record: ApprovalRequest, takeOverLease: boolean): Promise<void> {
-    const { callbacks } = this.deps();
-    if (record.status === "placed" && record.result) {
-      const result = record.result;
-      await this.tell(
-        record,
-        "placed",
-        (ctx) => callbacks.onPlaced(record, result, ctx),
-        takeOverLease,
-      );
-    } else if (record.status === "failed" && record.error) {
-      const error = record.error;
-      await this.tell(
-        record,
-        `failed:${record.attempts}`,
-        (ctx) => callbacks.onFailed(record, error, ctx),
-        takeOverLease,
-      );
-    }
-  }
-
-  /**
-   * Calls `callback` unless it already succeeded (or is running elsewhere) for this event. A
-   * short lease taken with NX makes two replicas that reach the same outcome call it once; the
-   * lease expires if the caller dies mid-call, so the next run calls it again (at least once).
-   * A job re-run after a stall or a failed attempt may come back before the lease expires, and
-   * is the only run that will: `takeOverLease` lets it call unless the callback was confirmed.
-   */
-  private async tell(
-    request: ApprovalRequest,
-    event: string,
-    callback: (ctx: PlacementContext) => Promise<void>,
-    takeOverLease = false,
-  ): Promise<void> {
-    const key = stateKey(this.prefix, "placement", "told", request.id, event);
-    const leased =
-      (await this.redis.set(key, "calling", "EX", TELL_LEASE_SECONDS, "NX")) === "OK" ||
-      // Should the holder still be alive after all, this is a second call, which callbacks
-      // tolerate (they post with ctx.notifyKey; tracking an order is idempotent).
-      (takeOverLease && (await this.redis.get(key)) === "calling");
-    if (!leased) return;
-    try {
-      await callback({
-        notifier: this.notifier,
-        notifyScope: `approval:${request.id}`,
-        notifyKey: event,
-      });
-    } catch (error) {
-      await this.redis.del(key);
-      throw error;
-    }
-    await this.redis.set(key, "done", "EX", TOLD_TTL_SECONDS);
-  }
-
-  /**
-   * Runs a write until it succeeds, retrying (100 ms doubling to 2 s apart) for up to
-   * `timeoutMs` while Redis is unavailable: the bot's connections fail fast then ("Stream isn't
-   * writeable", "Connection is closed."), and the provider's answer must outlive an outage.
-   * Real time, not the injected clock: this is about waiting for Redis to come back.
-   */
-  /** {@link persistently}, logging each tenth failure as this placement's. */
-  private persistently<T>(
-    what: string,
-    write: () => Promise<T>,
-    log: Record<string, unknown>,
-    timeoutMs = this.answerWriteTimeoutMs,
-  ): Promise<T> {
-    return persistently(write, {
-      what,
-      timeoutMs,
-      warn: (failures, error) =>
-        this.logger.warn(
-          { ...log, failures, err: errorText(error) },
-          `placement: could not ${what}; retrying until Redis answers`,
-        ),
-    });
+    return this.outcomes.lookUp(unknown.record, `escalated:${attempt}`);
   }
 
   private async readRecord(approvalId: string): Promise<ApprovalRequest | null> {
     const { store } = this.deps();
     try {
       const record = await store.get(approvalId);
-      if (!record) this.logger.warn({ approvalId }, "placement: no such request");
+      if (!record) this.options.logger.warn({ approvalId }, "placement: no such request");
       return record;
     } catch (error) {
       if (!(error instanceof ApprovalRecordError)) throw error;
-      this.logger.error({ approvalId, err: error.message }, "placement: unreadable request");
+      this.options.logger.error(
+        { approvalId, err: error.message },
+        "placement: unreadable request",
+      );
       return null;
     }
   }
@@ -754,37 +367,11 @@ export class Placement {
     return entry?.attempt === request.attempts ? entry : undefined;
   }
 
-  private async jobAlive(approvalId: string): Promise<boolean> {
-    const job = await this.queue.getJob(placementJobId(approvalId));
-    if (!job) return false;
-    const state = await job.getState();
-    return state !== "completed" && state !== "failed" && state !== "unknown";
-  }
-
   private deps(): { store: StoreForPlacement; callbacks: PlacementCallbacks } {
-    if (!this.store || !this.callbacks) {
+    const { store, callbacks } = this.options;
+    if (!store || !callbacks) {
       throw new Error("placement: no approval store or provider callbacks on this process");
     }
-    return { store: this.store, callbacks: this.callbacks };
+    return { store, callbacks };
   }
-
-  private count(outcome: string): void {
-    this.metrics?.jobOutcomes.inc({ queue: QUEUE_NAMES.placement, outcome });
-  }
-}
-
-function recordOf(step: TransitionResult): ApprovalRequest | undefined {
-  return step.ok || "record" in step ? step.record : undefined;
-}
-
-function isNotLookable(error: unknown): boolean {
-  // By name too: a second copy of this module (tests, bundling) makes `instanceof` miss.
-  return error instanceof NotLookableError || (error as Error | null)?.name === "NotLookableError";
-}
-
-/** A failed look-up in words a person can read: the provider client's, else the error's own. */
-function lookupFailureText(error: unknown): string {
-  const failure = readProviderFailure(error);
-  const fromProvider = failure.httpStatus !== undefined || failure.outcomeUnknown !== undefined;
-  return fromProvider ? failure.userMessage : failure.detail;
 }

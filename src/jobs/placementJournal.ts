@@ -5,7 +5,8 @@ import {
   placementErrorSchema,
   placementResultSchema,
 } from "../approvals/types.js";
-import { defineScript, stateKey } from "./queues.js";
+import { defineScripts, type Script, type ScriptSpec, stateKey } from "./queues.js";
+import { DAY_MS } from "./schedule.js";
 
 /**
  * The placement journal: how far the placement of one approval attempt got, written to Redis in
@@ -93,7 +94,13 @@ redis.call('HSET', KEYS[1], 'attempt', ARGV[1], 'state', 'answered', 'at', ARGV[
 return 1
 `;
 
-const DAY_MS = 24 * 60 * 60 * 1000;
+/** The journal's scripts, by the ioredis command names replicas know them by. */
+const SCRIPTS = {
+  intend: ["placementJournalIntend", INTEND, 1],
+  move: ["placementJournalMove", MOVE, 1],
+  answer: ["placementJournalAnswer", ANSWER, 1],
+} as const satisfies Record<string, ScriptSpec>;
+
 /** A larger provider record is replaced by a marker (as the approval store does; ids stay). */
 const MAX_RECORD_BYTES = 16 * 1024;
 
@@ -102,22 +109,14 @@ export class PlacementJournal {
   private readonly prefix: string;
   private readonly now: () => Date;
   private readonly ttlMs: number;
-  private readonly scripts: {
-    intend: ReturnType<typeof defineScript>;
-    move: ReturnType<typeof defineScript>;
-    answer: ReturnType<typeof defineScript>;
-  };
+  private readonly scripts: Record<keyof typeof SCRIPTS, Script>;
 
   constructor(options: PlacementJournalOptions) {
     this.redis = options.redis;
     this.prefix = options.prefix;
     this.now = options.now ?? (() => new Date());
     this.ttlMs = Math.round((options.retentionDays ?? 100) * DAY_MS);
-    this.scripts = {
-      intend: defineScript(this.redis, "placementJournalIntend", INTEND, 1),
-      move: defineScript(this.redis, "placementJournalMove", MOVE, 1),
-      answer: defineScript(this.redis, "placementJournalAnswer", ANSWER, 1),
-    };
+    this.scripts = defineScripts(this.redis, SCRIPTS);
   }
 
   /** The entry as it is, or null when there is none (or it cannot be read: treated as none). */

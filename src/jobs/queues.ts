@@ -62,3 +62,24 @@ export function defineScript(
     return call.call(redis, ...keys, ...args);
   };
 }
+
+/** A defined script's caller (see defineScript). */
+export type Script = ReturnType<typeof defineScript>;
+
+/** A script to define: its ioredis command name (with a version), its Lua, its key count. */
+export type ScriptSpec = readonly [name: string, lua: string, numberOfKeys: number];
+
+/**
+ * Defines a part's scripts at once: `{ field: [name, lua, numberOfKeys] }` → callers by field.
+ * The names are the ioredis commands (and versions) scripts are known by: changing a script's
+ * Lua means a new name, so replicas of two versions never run each other's.
+ */
+export function defineScripts<K extends string>(
+  redis: Redis,
+  scripts: Record<K, ScriptSpec>,
+): Record<K, Script> {
+  const entries = Object.entries(scripts) as [K, ScriptSpec][];
+  return Object.fromEntries(
+    entries.map(([field, [name, lua, keys]]) => [field, defineScript(redis, name, lua, keys)]),
+  ) as Record<K, Script>;
+}

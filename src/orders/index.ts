@@ -1,7 +1,7 @@
 import type { CreateApprovalInput } from "../approvals/index.js";
 
-export type { EscalationCause, LookUpAgainOutcome } from "../jobs/placement.js";
-export type { TrackTarget } from "../jobs/tracker.js";
+export type { TrackTarget } from "../domain/statuses.js";
+export type { EscalationCause, LookUpAgainOutcome } from "../jobs/placementContract.js";
 export {
   lookUpOrder,
   ORDER_KINDS,

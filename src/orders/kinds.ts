@@ -3,8 +3,8 @@ import { escapeMrkdwn } from "../../views/blocks.js";
 import { loaStatusText } from "../../views/format.js";
 import type { ApprovalKind, ApprovalRequest, PlacementResult } from "../approvals/index.js";
 import { nextLoaStep } from "../domain/loa.js";
-import { type LookupResult, NotLookableError } from "../jobs/placement.js";
-import type { TrackTarget } from "../jobs/tracker.js";
+import type { TrackTarget } from "../domain/statuses.js";
+import { type LookupResult, NotLookableError } from "../jobs/placementContract.js";
 import type {
   EdgePortOrderRequest,
   GiaServiceRequest,

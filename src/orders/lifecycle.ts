@@ -26,14 +26,15 @@ import {
   WITHDRAWN_NOTE,
 } from "../approvals/index.js";
 import type { Notifier } from "../jobs/notifier.js";
+import type { Placement } from "../jobs/placement.js";
 import type {
   EscalationCause,
   LookUpAgainOutcome,
-  Placement,
   PlacementCallbacks,
   PlacementContext,
-} from "../jobs/placement.js";
-import type { Tracker, TrackingEvent } from "../jobs/tracker.js";
+} from "../jobs/placementContract.js";
+import type { Tracker } from "../jobs/tracker.js";
+import type { TrackingEvent } from "../jobs/trackerReports.js";
 import type { ProviderApi } from "../provider/api.js";
 import { lookUpOrder, orderKind, placeOrder } from "./kinds.js";
 import { ProgressStore } from "./progress.js";

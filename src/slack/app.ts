@@ -1,12 +1,9 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { App, type CustomRoute, HTTPReceiver } from "@slack/bolt";
-
 import { WebClient, type WebClientOptions } from "@slack/web-api";
-
 import type { Redis } from "ioredis";
 import { DEFAULT_SLACK_MAX_BODY_BYTES } from "../config.js";
-
 import type { Logger } from "../log.js";
 import type { Metrics } from "../metrics.js";
 import { botAuthorization } from "./authorization.js";

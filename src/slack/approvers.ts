@@ -8,7 +8,6 @@ import {
   requirementFor,
   type TransitionResult,
 } from "../approvals/index.js";
-
 import type { Services } from "../services.js";
 
 /**

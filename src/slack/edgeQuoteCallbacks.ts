@@ -1,6 +1,5 @@
 import type { KnownBlock } from "@slack/types";
 import { capBlocks, withSandboxLabel } from "../../views/blocks.js";
-
 import {
   draftExpiryReminder,
   type Message,
@@ -9,7 +8,6 @@ import {
   quoteReadyMessage,
   quoteRef,
 } from "../../views/edgeQuote.js";
-
 import type { DraftReminderCallbacks, QuoteCallbacks, QuoteContext } from "../jobs/index.js";
 import type { Services } from "../services.js";
 import {

@@ -7,14 +7,10 @@ import {
   HOME_QUICK_ACTIONS,
   homeView,
 } from "../../views/home.js";
-
 import { type ApprovalRequest, canApprove } from "../approvals/index.js";
-
 import type { Services } from "../services.js";
 import { audienceOf, type HomeSources, readHome } from "../usecases/home.js";
-
 import { groupMembersVia, requirementOf } from "./approvals.js";
-
 import type { ListenerRegistry } from "./listenerTable.js";
 
 /**

@@ -1,5 +1,4 @@
 import { type Logger as BoltLogger, LogLevel } from "@slack/bolt";
-
 import type { Logger } from "../log.js";
 
 const pinoLevel: Record<LogLevel, string> = {

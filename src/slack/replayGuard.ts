@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-
 import type { Redis } from "ioredis";
 import type { Logger } from "../log.js";
 

@@ -1,14 +1,11 @@
 import type { WebClient } from "@slack/web-api";
 import { sandboxLabelledBlocks } from "../../views/blocks.js";
-
 import { type CardInDmReason, cardInDmText } from "../../views/requestCard.js";
-
 import {
   type ApprovalRequest,
   persistently,
   SLACK_REFS_WRITE_TIMEOUT_MS,
 } from "../approvals/index.js";
-
 import type { Services } from "../services.js";
 
 /**

@@ -1,5 +1,4 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
   type BufferedIncomingMessage,
@@ -7,7 +6,6 @@ import {
   type HTTPReceiver,
   isRawBodyError,
 } from "@slack/bolt";
-
 import type { Logger } from "../log.js";
 import type { SeenSignatures } from "./replayGuard.js";
 

@@ -1,14 +1,10 @@
 import type { WebClient } from "@slack/web-api";
 import { escapeMrkdwn, sandboxLabelledBlocks } from "../../views/blocks.js";
-
 import { trackedOrdersView } from "../../views/tracking.js";
-
 import { canApprove } from "../approvals/index.js";
-
 import type { Services } from "../services.js";
 import type { OrderTracking } from "../usecases/orders.js";
 import { groupMembersVia } from "./approvals.js";
-
 import type { CommandHandler } from "./connect.js";
 
 /**

@@ -2,7 +2,8 @@ import type { Redis } from "ioredis";
 import type { HomeInput, HomeTracked } from "../../views/home.js";
 import type { ApprovalRequest, ApprovalStore } from "../approvals/index.js";
 import { HOME_PAGE_SIZE } from "../domain/paging.js";
-import type { TrackedOrder, Tracker } from "../jobs/tracker.js";
+import type { Tracker } from "../jobs/tracker.js";
+import type { TrackedOrder } from "../jobs/trackerRecords.js";
 import { committedSpend } from "../orders/spend.js";
 
 /**

@@ -1,5 +1,5 @@
 import type { TrackTarget, TrackTargetKind } from "../domain/statuses.js";
-import type { TargetRead } from "../jobs/tracker.js";
+import type { TargetRead } from "../jobs/trackInput.js";
 import type { ProviderApi } from "../provider/api.js";
 import { findConnectionById } from "../provider/normalize.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { APPROVAL_KINDS, type ApprovalRequest } from "../../src/approvals/index.js";
-import { NotLookableError } from "../../src/jobs/placement.js";
+import { NotLookableError } from "../../src/jobs/placementContract.js";
 import { lookUpOrder, ORDER_KINDS, placeOrder } from "../../src/orders/kinds.js";
 import type { ProviderApi } from "../../src/provider/api.js";
 

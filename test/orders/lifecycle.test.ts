@@ -5,8 +5,8 @@ import {
   ApprovalStore,
   type CreateApprovalInput,
 } from "../../src/approvals/index.js";
-import type { PlacementContext } from "../../src/jobs/placement.js";
-import { NotLookableError } from "../../src/jobs/placement.js";
+import type { PlacementContext } from "../../src/jobs/placementContract.js";
+import { NotLookableError } from "../../src/jobs/placementContract.js";
 import { type LifecycleJobs, OrderLifecycle } from "../../src/orders/lifecycle.js";
 import type { ProviderApi } from "../../src/provider/api.js";
 import {

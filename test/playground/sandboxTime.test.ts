@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { TrackedOrder, TrackTarget } from "../../src/jobs/tracker.js";
+import type { TrackTarget } from "../../src/domain/statuses.js";
+import type { TrackedOrder } from "../../src/jobs/trackerRecords.js";
 import {
   createPlayground,
   type OpenTrackers,

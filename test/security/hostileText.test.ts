@@ -4,11 +4,10 @@ import type { ApprovalRequest } from "../../src/approvals/index.js";
 import { COMMANDS } from "../../src/domain/commands.js";
 import * as orderMessages from "../../src/jobs/orderMessages.js";
 import { explainQuoteFailure } from "../../src/jobs/quotePoller.js";
-import type { TrackedOrder } from "../../src/jobs/tracker.js";
+import type { TrackedOrder } from "../../src/jobs/trackerRecords.js";
 import { ORDER_KINDS } from "../../src/orders/kinds.js";
 import { committedSpend } from "../../src/orders/spend.js";
 import { httpError } from "../../src/provider/errors.js";
-
 import {
   type EdgeOrderSource,
   readBandwidths,

@@ -21,7 +21,6 @@ import {
   truncate,
   withSandboxLabel,
 } from "../../../views/blocks.js";
-
 import {
   countryOptions,
   EDGE_DISCOUNT_BLOCK,
@@ -47,7 +46,6 @@ import {
   parseEdgeMetadata,
   renameDraftModal,
 } from "../../../views/edgeModals.js";
-
 import {
   draftNoticeText,
   draftSavedMessage,
@@ -60,14 +58,10 @@ import {
   quoteReadyMessage,
   quoteRequestedMessage,
 } from "../../../views/edgeQuote.js";
-
 import { problemReply } from "../../../views/reply.js";
-
 import { explainQuoteFailure } from "../../jobs/index.js";
-
 import type { DraftOrder } from "../../provider/api.js";
 import { isProviderError } from "../../provider/errors.js";
-
 import type { Services } from "../../services.js";
 import {
   buildEdgeOrder,
@@ -94,7 +88,6 @@ import {
   tenGigabitRequest,
   within,
 } from "../../usecases/edgeQuote.js";
-
 import type { CommandHandler } from "../connect.js";
 import {
   acknowledgeEnterIn,

@@ -1,11 +1,7 @@
 import { helpView } from "../../../views/help.js";
-
 import { whoamiView } from "../../../views/whoami.js";
-
 import { COMMANDS } from "../../domain/commands.js";
-
 import { exampleIds } from "../../usecases/helpExamples.js";
-
 import type { CommandHandler } from "../connect.js";
 
 export const help: CommandHandler = async (ctx) => {

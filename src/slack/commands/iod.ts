@@ -11,11 +11,8 @@ import {
   IOD_VIEW,
   iodModal,
 } from "../../../views/iodModal.js";
-
 import { parseOrderMetadata } from "../../../views/layer2Modal.js";
-
 import { newRequestId, withRequestId } from "../../context.js";
-
 import type { Services } from "../../services.js";
 import {
   checkIodSubmission,
@@ -23,7 +20,6 @@ import {
   type IodForm,
   loadIodModal,
 } from "../../usecases/iod.js";
-
 import type { CommandHandler } from "../connect.js";
 import {
   acknowledgeEnterIn,

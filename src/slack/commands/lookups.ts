@@ -1,10 +1,7 @@
 import type { BlockAction, ButtonAction, SlackActionMiddlewareArgs } from "@slack/bolt";
 import { asnView } from "../../../views/asn.js";
-
 import { sandboxLabelledBlocks } from "../../../views/blocks.js";
-
 import { DCF_PAGE_SIZE, dcfListView } from "../../../views/dcf.js";
-
 import {
   EDGE_ITEM_PAGE_SIZE,
   EDGE_LOCATION_PAGE_SIZE,

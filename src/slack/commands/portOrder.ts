@@ -7,9 +7,7 @@ import type { BlockAction, ButtonAction } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
 import { escapeMrkdwn } from "../../../views/blocks.js";
-
 import { ACTION_ORDER_THIS_PORT, parsePortOrderThis } from "../../../views/orderThis.js";
-
 import {
   PORT_ORDER_ACTIONS,
   PORT_ORDER_BLOCKS,
@@ -17,13 +15,9 @@ import {
   parsePortOrderMetadata,
   portOrderModal,
 } from "../../../views/portOrderModal.js";
-
 import { dcfSuggestionOptions } from "../../../views/pricingModals.js";
-
 import { problemReply } from "../../../views/reply.js";
-
 import { canRequest } from "../../approvals/index.js";
-
 import { newRequestId, withRequestId } from "../../context.js";
 import { BlockedError } from "../../domain/errors.js";
 import type { Services } from "../../services.js";

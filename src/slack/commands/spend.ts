@@ -2,14 +2,12 @@
 // read from the placed approval records, shown, and exported to the person's DM as CSV.
 import type { BlockAction, ButtonAction } from "@slack/bolt";
 import { capBlocks, withSandboxLabel } from "../../../views/blocks.js";
-
 import {
   SPEND_EXPORT_BUTTON,
   spendExportNotice,
   spendFileMessage,
   spendView,
 } from "../../../views/spend.js";
-
 import {
   type LedgerMonth,
   ledgerEntries,
@@ -18,13 +16,10 @@ import {
   monthlySpend,
   parseLedgerMonth,
 } from "../../orders/ledger.js";
-
 import { ledgerCsv, ledgerFileName } from "../../orders/ledgerCsv.js";
-
 import type { Services } from "../../services.js";
 import type { CommandHandler } from "../connect.js";
 import { uploadToDirectMessage } from "../fileUpload.js";
-
 import type { ListenerRegistry } from "../listenerTable.js";
 
 export const SPEND_USAGE =

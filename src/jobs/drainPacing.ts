@@ -1,0 +1,101 @@
+import type { OutboxItem } from "./outbox.js";
+import type { SendOutcome } from "./slackDelivery.js";
+
+/**
+ * What the drainer of a channel does after one Slack call, decided here (pure) and carried
+ * out by the notifier: how the item leaves the outbox (its marker), what is counted and logged,
+ * and how long the channel waits before its next message. Slack allows about one message per
+ * second per channel, so every outcome waits at least the channel's pace; a 429 waits as long
+ * as Slack asks with the message still at the head (a thread's order holds across 429s);
+ * transient failures back off, then the message is dropped as `failed`.
+ */
+
+export interface PacingSettings {
+  /** Gap between two messages of one channel. */
+  intervalMs: number;
+  /** A person's Home outbox is paced by its debounce window instead. */
+  homeDebounceMs: number;
+  /** Transient failures of one message before it is dropped. */
+  maxAttempts: number;
+  retryBaseMs: number;
+  retryMaxMs: number;
+}
+
+export interface Pace {
+  /** The item's marker as it leaves the outbox; undefined: it stays at the head. */
+  marker?: string;
+  /** For `job_outcomes_total`. */
+  outcome: string;
+  /** The drain job's consecutive failures from now on (0 after anything but a retry). */
+  failures: number;
+  /** How long the channel waits before its next step. */
+  delayMs: number;
+  log?: { level: "info" | "warn" | "error"; fields: Record<string, unknown>; message: string };
+}
+
+export function paceAfter(
+  outcome: SendOutcome,
+  item: OutboxItem,
+  failuresSoFar: number,
+  settings: PacingSettings,
+): Pace {
+  const pace = item.op === "home" ? settings.homeDebounceMs : settings.intervalMs;
+  switch (outcome.kind) {
+    case "sent":
+      return {
+        marker: `sent|${outcome.ts ?? ""}`,
+        outcome: item.op === "post" ? "posted" : item.op === "home" ? "published" : "updated",
+        failures: 0,
+        delayMs: pace,
+      };
+    case "rate-limited":
+      return {
+        outcome: "rate_limited",
+        failures: failuresSoFar,
+        delayMs: Math.max(outcome.retryAfterMs, pace),
+        log: {
+          level: "info",
+          fields: { retryAfterMs: outcome.retryAfterMs },
+          message: "notifier: rate limited",
+        },
+      };
+    case "permanent":
+      return {
+        marker: `dropped|${outcome.error}`,
+        outcome: "dropped",
+        failures: 0,
+        delayMs: pace,
+        log: {
+          level: "warn",
+          fields: { error: outcome.error },
+          message: "notifier: dropped a message Slack refuses",
+        },
+      };
+    case "transient": {
+      const failures = failuresSoFar + 1;
+      if (failures >= settings.maxAttempts) {
+        return {
+          marker: `dropped|${outcome.detail.slice(0, 100)}`,
+          outcome: "failed",
+          failures: 0,
+          delayMs: pace,
+          log: {
+            level: "error",
+            fields: { failures, detail: outcome.detail },
+            message: "notifier: gave up on a message after repeated failures",
+          },
+        };
+      }
+      return {
+        outcome: "retry",
+        failures,
+        delayMs: Math.min(settings.retryBaseMs * 2 ** (failures - 1), settings.retryMaxMs),
+        log: {
+          level: "warn",
+          fields: { failures, detail: outcome.detail },
+          message: "notifier: Slack call failed; will retry",
+        },
+      };
+    }
+  }
+}

@@ -1,0 +1,271 @@
+import type { Redis } from "ioredis";
+import { persistently } from "../approvals/persistently.js";
+import type { TransitionResult } from "../approvals/store.js";
+import type { ApprovalRequest } from "../approvals/types.js";
+import type { Logger } from "../log.js";
+import { errorText } from "./errors.js";
+import type { Notifier } from "./notifier.js";
+import {
+  type EscalationCause,
+  type LookupResult,
+  NotLookableError,
+  type PlacementCallbacks,
+  type PlacementContext,
+  type PlacementOutcome,
+  type StoreForPlacement,
+} from "./placementContract.js";
+import type { PlacementAnswer } from "./placementJournal.js";
+import { readProviderFailure } from "./providerFailure.js";
+import { stateKey } from "./queues.js";
+
+/**
+ * What becomes of an attempt once its outcome is known, or known to be unknown: the provider's
+ * answer recorded on the request (complete/fail, or reconcile when the request became `unknown`
+ * meanwhile), an unknown outcome looked up (found → placed; else a person is asked), and each
+ * outcome told to the caller's callback at least once and, across replicas, once (leased
+ * markers `placement:told:<id>:<event>`). The order of those writes is what makes a crash at
+ * any point safe; placement.ts (top) says why.
+ */
+
+const TOLD_TTL_SECONDS = 90 * 24 * 3600;
+const TELL_LEASE_SECONDS = 120;
+
+export interface PlacementOutcomeParts {
+  /** A command connection, for the "told" markers. */
+  redis: Redis;
+  prefix: string;
+  logger: Logger;
+  notifier: Pick<Notifier, "post" | "update">;
+  /** Names this process in the request's history. */
+  workerId: string;
+  /** How long a worker holding the provider's answer retries writing it. */
+  answerWriteTimeoutMs: number;
+  count: (outcome: string) => void;
+  /** The store and callbacks; throws where this process has none. */
+  deps: () => { store: StoreForPlacement; callbacks: PlacementCallbacks };
+}
+
+export class PlacementOutcomes {
+  constructor(private readonly parts: PlacementOutcomeParts) {}
+
+  /**
+   * Records a journalled answer in the store (complete/fail; reconcile when the request became
+   * `unknown` meanwhile) and tells. Retried across Redis outages like the journal's write.
+   */
+  async settle(
+    request: ApprovalRequest,
+    answer: PlacementAnswer,
+    takeOverLease: boolean,
+  ): Promise<PlacementOutcome> {
+    const { store, callbacks } = this.parts.deps();
+    const approvalId = request.id;
+    const attempt = request.attempts;
+    const log = { approvalId, attempt, workerId: this.parts.workerId };
+    const write = (what: string, step: () => Promise<TransitionResult>) =>
+      this.persistently(what, step, log);
+
+    let viaReconcile = false;
+    let step = await write("record the answer on the request", () =>
+      answer.outcome === "placed"
+        ? store.complete(approvalId, answer.result, { attempt })
+        : store.fail(approvalId, answer.error, { attempt }),
+    );
+    const current = recordOf(step);
+    if (!step.ok && current?.status === "unknown" && current.attempts === attempt) {
+      // Another worker looked up meanwhile and found nothing: the answer settles it.
+      viaReconcile = true;
+      step = await write("settle the unknown request with the answer", () =>
+        store.reconcile(
+          approvalId,
+          answer.outcome === "placed"
+            ? {
+                by: this.parts.workerId,
+                outcome: "placed",
+                result: answer.result,
+                note: "the provider's answer arrived after a look-up",
+              }
+            : {
+                by: this.parts.workerId,
+                outcome: "failed",
+                error: answer.error,
+                note: "the provider's refusal arrived after a look-up",
+              },
+        ),
+      );
+    }
+    const record = recordOf(step);
+    const settledAs = answer.outcome === "placed" ? "placed" : "failed";
+    if (record?.status !== settledAs || record.attempts !== attempt) {
+      this.parts.logger.error(
+        {
+          ...log,
+          answer: answer.outcome,
+          orderId: answer.outcome === "placed" ? answer.result.providerId : undefined,
+          status: record?.status,
+        },
+        "placement: the request moved on before the provider's answer was recorded on it (the answer is in the journal)",
+      );
+      return "not-claimed";
+    }
+    // Settled here, or by another worker with the same answer: tell either way (once, leased).
+    if (answer.outcome === "placed") {
+      await this.tell(
+        record,
+        "placed",
+        (ctx) => callbacks.onPlaced(record, answer.result, ctx),
+        takeOverLease,
+      );
+    } else {
+      await this.tell(
+        record,
+        `failed:${attempt}`,
+        (ctx) => callbacks.onFailed(record, record.error ?? answer.error, ctx),
+        takeOverLease,
+      );
+    }
+    if (!step.ok) return "not-claimed";
+    const outcome = viaReconcile ? "reconciled" : settledAs;
+    this.parts.count(outcome);
+    return outcome;
+  }
+
+  /** Looks an unknown-outcome order up; settles it when found, else escalates (once per event). */
+  async lookUp(request: ApprovalRequest, tellEvent: string): Promise<PlacementOutcome> {
+    const { store, callbacks } = this.parts.deps();
+    let lookup: LookupResult;
+    let cause: EscalationCause;
+    try {
+      lookup = await callbacks.reconcile(request);
+      cause = {
+        kind: "not-found",
+        detail:
+          (!lookup.found && lookup.detail) ||
+          (request.reconcileKey
+            ? `nothing named ${request.reconcileKey} at the provider yet`
+            : "nothing found at the provider yet"),
+      };
+    } catch (error) {
+      lookup = { found: false };
+      cause = isNotLookable(error)
+        ? { kind: "not-lookable", detail: errorText(error) }
+        : { kind: "lookup-failed", detail: lookupFailureText(error) };
+    }
+    if (lookup.found) {
+      const settled = await store.reconcile(request.id, {
+        by: this.parts.workerId,
+        outcome: "placed",
+        result: lookup.result,
+        note: `found at the provider${request.reconcileKey ? ` by ${request.reconcileKey}` : ""}`,
+      });
+      const record = settled.ok ? settled.record : await store.get(request.id);
+      if (record?.status === "placed") {
+        await this.tell(record, "placed", (ctx) => callbacks.onPlaced(record, lookup.result, ctx));
+        this.parts.count("reconciled");
+        return "reconciled";
+      }
+      return "not-claimed";
+    }
+    this.parts.logger.warn(
+      { approvalId: request.id, cause: cause.kind, detail: cause.detail },
+      "placement: the look-up did not settle an unknown outcome; asking a person",
+    );
+    await this.tell(request, tellEvent, (ctx) => callbacks.onEscalate(request, cause, ctx));
+    this.parts.count("escalated");
+    return "escalated";
+  }
+
+  /** Placed or failed: call the callback if it was never confirmed (a crash right after). */
+  async tellSettled(record: ApprovalRequest, takeOverLease: boolean): Promise<void> {
+    const { callbacks } = this.parts.deps();
+    if (record.status === "placed" && record.result) {
+      const result = record.result;
+      await this.tell(
+        record,
+        "placed",
+        (ctx) => callbacks.onPlaced(record, result, ctx),
+        takeOverLease,
+      );
+    } else if (record.status === "failed" && record.error) {
+      const error = record.error;
+      await this.tell(
+        record,
+        `failed:${record.attempts}`,
+        (ctx) => callbacks.onFailed(record, error, ctx),
+        takeOverLease,
+      );
+    }
+  }
+
+  /**
+   * Calls `callback` unless it already succeeded (or is running elsewhere) for this event. A
+   * short lease taken with NX makes two replicas that reach the same outcome call it once; the
+   * lease expires if the caller dies mid-call, so the next run calls it again (at least once).
+   * A job re-run after a stall or a failed attempt may come back before the lease expires, and
+   * is the only run that will: `takeOverLease` lets it call unless the callback was confirmed.
+   */
+  private async tell(
+    request: ApprovalRequest,
+    event: string,
+    callback: (ctx: PlacementContext) => Promise<void>,
+    takeOverLease = false,
+  ): Promise<void> {
+    const key = stateKey(this.parts.prefix, "placement", "told", request.id, event);
+    const leased =
+      (await this.parts.redis.set(key, "calling", "EX", TELL_LEASE_SECONDS, "NX")) === "OK" ||
+      // Should the holder still be alive after all, this is a second call, which callbacks
+      // tolerate (they post with ctx.notifyKey; tracking an order is idempotent).
+      (takeOverLease && (await this.parts.redis.get(key)) === "calling");
+    if (!leased) return;
+    try {
+      await callback({
+        notifier: this.parts.notifier,
+        notifyScope: `approval:${request.id}`,
+        notifyKey: event,
+      });
+    } catch (error) {
+      await this.parts.redis.del(key);
+      throw error;
+    }
+    await this.parts.redis.set(key, "done", "EX", TOLD_TTL_SECONDS);
+  }
+
+  /**
+   * Runs a write until it succeeds, retrying (100 ms doubling to 2 s apart) for up to
+   * `timeoutMs` while Redis is unavailable: the bot's connections fail fast then ("Stream isn't
+   * writeable", "Connection is closed."), and the provider's answer must outlive an outage.
+   * Real time, not the injected clock: this is about waiting for Redis to come back. Each tenth
+   * failure is logged as this placement's ({@link persistently}).
+   */
+  persistently<T>(
+    what: string,
+    write: () => Promise<T>,
+    log: Record<string, unknown>,
+    timeoutMs = this.parts.answerWriteTimeoutMs,
+  ): Promise<T> {
+    return persistently(write, {
+      what,
+      timeoutMs,
+      warn: (failures, error) =>
+        this.parts.logger.warn(
+          { ...log, failures, err: errorText(error) },
+          `placement: could not ${what}; retrying until Redis answers`,
+        ),
+    });
+  }
+}
+
+function recordOf(step: TransitionResult): ApprovalRequest | undefined {
+  return step.ok || "record" in step ? step.record : undefined;
+}
+
+function isNotLookable(error: unknown): boolean {
+  // By name too: a second copy of this module (tests, bundling) makes `instanceof` miss.
+  return error instanceof NotLookableError || (error as Error | null)?.name === "NotLookableError";
+}
+
+/** A failed look-up in words a person can read: the provider client's, else the error's own. */
+function lookupFailureText(error: unknown): string {
+  const failure = readProviderFailure(error);
+  const fromProvider = failure.httpStatus !== undefined || failure.outcomeUnknown !== undefined;
+  return fromProvider ? failure.userMessage : failure.detail;
+}

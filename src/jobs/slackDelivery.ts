@@ -1,0 +1,56 @@
+import type { SlackChatApi } from "./notifier.js";
+import type { OutboxItem } from "./outbox.js";
+import { classifySlackError, classifySlackResult, type SlackFailure } from "./slackFailure.js";
+
+/**
+ * One outbox item to Slack: `chat.postMessage` or `chat.update`, and what came of it — sent
+ * (with the message's ts, kept in its marker so later updates can name it by key) or a
+ * classified failure (slackFailure.ts). Never throws: the drainer decides what a failure means
+ * for the channel's pace (drainPacing.ts).
+ */
+
+export type SendOutcome = { kind: "sent"; ts: string | undefined } | SlackFailure;
+
+/**
+ * Sends a `post` or `update` item. An update by message key is resolved now (`resolveTs`), when
+ * the post it names has been sent: it was queued before the update, in the same outbox.
+ */
+export async function deliver(
+  slack: SlackChatApi,
+  item: OutboxItem,
+  resolveTs: (
+    scope: string | undefined,
+    messageKey: string | undefined,
+  ) => Promise<string | undefined>,
+): Promise<SendOutcome> {
+  try {
+    if (item.op === "post") {
+      const result = await slack.postMessage({
+        channel: item.ch,
+        text: item.text,
+        ...(item.th ? { thread_ts: item.th } : {}),
+        ...(item.blocks ? { blocks: item.blocks } : {}),
+      });
+      return classifySlackResult(result) ?? { kind: "sent", ts: readTs(result) };
+    }
+    const ts = item.ts ?? (await resolveTs(item.sc, item.mk));
+    if (ts === undefined) {
+      return { kind: "permanent", error: "message_not_posted", detail: "unknown message key" };
+    }
+    const result = await slack.update({
+      channel: item.ch,
+      ts,
+      text: item.text,
+      ...(item.blocks ? { blocks: item.blocks } : {}),
+    });
+    return classifySlackResult(result) ?? { kind: "sent", ts };
+  } catch (error) {
+    return classifySlackError(error);
+  }
+}
+
+function readTs(result: unknown): string | undefined {
+  if (typeof result !== "object" || result === null) return undefined;
+  const ts = (result as { ts?: unknown }).ts;
+  return typeof ts === "string" ? ts : undefined;
+}

@@ -1,0 +1,185 @@
+import { type Job, Queue, Worker } from "bullmq";
+import type { Redis } from "ioredis";
+import { withRequestId } from "../context.js";
+import type { Logger } from "../log.js";
+import type { Metrics } from "../metrics.js";
+import { closeRedis, closeWithTimeout } from "./connection.js";
+import { errorText } from "./errors.js";
+import { QUEUE_NAMES, type QueueName } from "./queues.js";
+
+/**
+ * The BullMQ side of startJobs: one queue per kind of work (always: any process may enqueue),
+ * a worker per kind where this process processes it, each kind's lock and stall settings, and
+ * the bounded shutdown of all of them. What a job does is its part's (notifier.ts, tracker.ts…);
+ * here only how it is run.
+ */
+
+export type WorkerKind = "notify" | "tracking" | "quotes" | "placement" | "drafts" | "maintenance";
+
+export interface WorkerTuning {
+  concurrency?: number;
+  /** How long a job's lock lasts without renewal (a dead worker's job is handed back after). */
+  lockDuration?: number;
+  /** How often stalled jobs (locks expired) are looked for. */
+  stalledInterval?: number;
+  /** Stalls a job survives before it fails; long-lived jobs need many (restarts over weeks). */
+  maxStalledCount?: number;
+}
+
+const DEFAULT_TUNING: Record<WorkerKind, Required<WorkerTuning>> = {
+  notify: { concurrency: 20, lockDuration: 30_000, stalledInterval: 30_000, maxStalledCount: 20 },
+  // A tracking job lives for weeks: every restart mid-step is a stall; never let that kill it.
+  tracking: {
+    concurrency: 10,
+    lockDuration: 60_000,
+    stalledInterval: 30_000,
+    maxStalledCount: 1_000,
+  },
+  quotes: { concurrency: 10, lockDuration: 60_000, stalledInterval: 30_000, maxStalledCount: 20 },
+  // A stalled placement re-run carries its claim on by the placement journal (placement.ts).
+  placement: {
+    concurrency: 5,
+    lockDuration: 120_000,
+    stalledInterval: 30_000,
+    maxStalledCount: 5,
+  },
+  drafts: { concurrency: 5, lockDuration: 60_000, stalledInterval: 30_000, maxStalledCount: 20 },
+  maintenance: {
+    concurrency: 1,
+    lockDuration: 120_000,
+    stalledInterval: 30_000,
+    maxStalledCount: 5,
+  },
+};
+
+/** The queue of each kind of work. */
+export const QUEUE_OF: Record<WorkerKind, QueueName> = {
+  notify: QUEUE_NAMES.notify,
+  tracking: QUEUE_NAMES.tracking,
+  quotes: QUEUE_NAMES.quotes,
+  placement: QUEUE_NAMES.placement,
+  drafts: QUEUE_NAMES.drafts,
+  maintenance: QUEUE_NAMES.maintenance,
+};
+
+/**
+ * BullMQ logs every job event to a stream of 10,000 entries per queue by default (stored in
+ * the queue's meta, read by its scripts), for QueueEvents listeners. Nothing here listens, and
+ * with thousands of tracked orders that stream was a sixth of their Redis memory (npm run
+ * bench); a short tail stays for debugging.
+ */
+const EVENTS_KEPT = 100;
+
+/** Every kind's queue, on the command connection. */
+export function createQueues(
+  connection: Redis,
+  prefix: string,
+  logger: Logger,
+): Record<WorkerKind, Queue> {
+  return Object.fromEntries(
+    (Object.keys(QUEUE_OF) as WorkerKind[]).map((kind) => {
+      const queue = new Queue(QUEUE_OF[kind], {
+        connection,
+        prefix,
+        streams: { events: { maxLen: EVENTS_KEPT } },
+      });
+      queue.on("error", (error) =>
+        logger.warn({ queue: QUEUE_OF[kind], err: errorText(error) }, "jobs: queue error"),
+      );
+      return [kind, queue];
+    }),
+  ) as Record<WorkerKind, Queue>;
+}
+
+export interface WorkerSettings {
+  /** A worker connection (`maxRetriesPerRequest: null`). */
+  connection: Redis;
+  prefix: string;
+  logger: Logger;
+  metrics?: Pick<Metrics, "jobOutcomes">;
+  workerTuning?: Partial<Record<WorkerKind, WorkerTuning>>;
+  /** Shorthand for workerTuning.*.concurrency. */
+  concurrency?: Partial<Record<WorkerKind, number>>;
+}
+
+/** A worker of one kind: each job runs under its own request id; failures are logged, counted. */
+export function startWorker(
+  kind: WorkerKind,
+  process: (job: Job, token?: string) => Promise<unknown>,
+  settings: WorkerSettings,
+): Worker {
+  const { connection, prefix, logger, metrics } = settings;
+  const queue = QUEUE_OF[kind];
+  const tuning = {
+    ...DEFAULT_TUNING[kind],
+    ...settings.workerTuning?.[kind],
+    ...(settings.concurrency?.[kind] ? { concurrency: settings.concurrency[kind] } : {}),
+  };
+  const worker = new Worker(
+    queue,
+    (job, token) => withRequestId(`${kind}-${job.id ?? "job"}`, () => process(job, token)),
+    { connection, prefix, ...tuning },
+  );
+  worker.on("error", (error) =>
+    logger.warn({ queue, err: errorText(error) }, "jobs: worker error"),
+  );
+  worker.on("failed", (job, error) => {
+    metrics?.jobOutcomes.inc({ queue, outcome: "error" });
+    logger.error(
+      { queue, jobId: job?.id, attempts: job?.attemptsMade, err: error.message },
+      "jobs: job failed",
+    );
+  });
+  return worker;
+}
+
+export interface Running {
+  workers: Worker[];
+  queues: Record<WorkerKind, Queue>;
+  /** The worker connection, then the command connection. */
+  connections: [Redis, Redis];
+}
+
+/**
+ * Stops taking work, lets active jobs finish for 70 % of `timeoutMs`, then drops the
+ * connections (unfinished jobs are handed back when their locks expire), closes the queues and
+ * Redis. Always resolves within about `timeoutMs`.
+ */
+export async function closeAll(
+  { workers, queues, connections }: Running,
+  timeoutMs: number,
+  logger: Logger,
+): Promise<{ clean: boolean }> {
+  const started = Date.now();
+  const left = () => Math.max(0, timeoutMs - (Date.now() - started));
+  // Most of the budget lets active jobs finish; the rest is for dropping connections.
+  const graceful = await Promise.all(
+    workers.map((worker) => closeWithTimeout(worker, Math.floor(timeoutMs * 0.7))),
+  );
+  let clean = graceful.every(Boolean);
+  if (!clean) {
+    logger.warn("jobs: workers did not finish in time; handing their jobs back");
+    await Promise.all(
+      workers.map((worker, i) =>
+        graceful[i] ? true : closeWithTimeout({ close: () => worker.disconnect() }, left() / 3),
+      ),
+    );
+  }
+  const queuesClosed = await Promise.all(
+    Object.values(queues).map((queue) => closeWithTimeout(queue, left() / 2)),
+  );
+  clean = clean && queuesClosed.every(Boolean);
+  const redisClosed = await Promise.all(connections.map((redis) => closeRedis(redis, left() / 2)));
+  return { clean: clean && redisClosed.every(Boolean) };
+}
+
+/** After a start that failed (e.g. Redis unreachable): leave no connections or workers behind. */
+export async function closeAfterFailedStart({
+  workers,
+  queues,
+  connections,
+}: Running): Promise<void> {
+  await Promise.all(workers.map((worker) => closeWithTimeout(worker, 2_000)));
+  await Promise.all(Object.values(queues).map((queue) => closeWithTimeout(queue, 2_000)));
+  await Promise.all(connections.map((redis) => closeRedis(redis, 1_000)));
+}

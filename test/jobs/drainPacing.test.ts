@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import { type PacingSettings, paceAfter } from "../../src/jobs/drainPacing.js";
+import type { OutboxItem } from "../../src/jobs/outbox.js";
+
+const settings: PacingSettings = {
+  intervalMs: 1_100,
+  homeDebounceMs: 2_000,
+  maxAttempts: 3,
+  retryBaseMs: 2_000,
+  retryMaxMs: 5_000,
+};
+
+const item = (op: OutboxItem["op"]): OutboxItem => ({
+  sc: "order:1:t1",
+  k: "line",
+  op,
+  ch: "C1",
+  text: "hello",
+  at: 0,
+});
+
+describe("drain pacing", () => {
+  it("marks a sent message with its ts and waits the channel's pace", () => {
+    expect(paceAfter({ kind: "sent", ts: "1.2" }, item("post"), 2, settings)).toEqual({
+      marker: "sent|1.2",
+      outcome: "posted",
+      failures: 0,
+      delayMs: 1_100,
+    });
+    expect(paceAfter({ kind: "sent", ts: undefined }, item("update"), 0, settings)).toMatchObject({
+      marker: "sent|",
+      outcome: "updated",
+    });
+  });
+
+  it("paces a person's Home by the debounce window", () => {
+    expect(paceAfter({ kind: "sent", ts: undefined }, item("home"), 0, settings)).toMatchObject({
+      outcome: "published",
+      delayMs: 2_000,
+    });
+  });
+
+  it("keeps a rate-limited message at the head for as long as Slack asks, never less than the pace", () => {
+    const limited = (retryAfterMs: number) =>
+      paceAfter({ kind: "rate-limited", retryAfterMs, detail: "429" }, item("post"), 1, settings);
+    expect(limited(30_000)).toMatchObject({
+      outcome: "rate_limited",
+      failures: 1,
+      delayMs: 30_000,
+    });
+    expect(limited(30_000).marker).toBeUndefined();
+    expect(limited(10).delayMs).toBe(1_100);
+  });
+
+  it("drops what Slack refuses, with the reason in the marker", () => {
+    const pace = paceAfter(
+      { kind: "permanent", error: "channel_not_found", detail: "gone" },
+      item("post"),
+      1,
+      settings,
+    );
+    expect(pace).toMatchObject({
+      marker: "dropped|channel_not_found",
+      outcome: "dropped",
+      failures: 0,
+      delayMs: 1_100,
+    });
+    expect(pace.log?.level).toBe("warn");
+  });
+
+  it("backs off on transient failures, doubling to the cap, then gives up", () => {
+    const transient = (failuresSoFar: number) =>
+      paceAfter({ kind: "transient", detail: "x".repeat(150) }, item("post"), failuresSoFar, {
+        ...settings,
+        maxAttempts: 4,
+      });
+    expect(transient(0)).toMatchObject({ outcome: "retry", failures: 1, delayMs: 2_000 });
+    expect(transient(0).marker).toBeUndefined();
+    expect(transient(1)).toMatchObject({ failures: 2, delayMs: 4_000 });
+    expect(transient(2)).toMatchObject({ failures: 3, delayMs: 5_000 });
+    const gaveUp = transient(3);
+    expect(gaveUp).toMatchObject({ outcome: "failed", failures: 0, delayMs: 1_100 });
+    // The marker keeps a bounded reason.
+    expect(gaveUp.marker).toBe(`dropped|${"x".repeat(100)}`);
+    expect(gaveUp.log?.level).toBe("error");
+  });
+});
