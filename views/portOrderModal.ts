@@ -3,7 +3,7 @@ import { DCF_SEARCH_MIN, isReady, offeredSpeeds } from "../src/domain/dcfs.js";
 import { formatMoney } from "../src/domain/money.js";
 import { PORT_ORDER_TERMS, termValue, termWords } from "../src/domain/portTerms.js";
 import type { Dcf } from "../src/provider/api.js";
-import type { LoaPath, PortOrderField, PortOrderPreview } from "../src/usecases/portOrder.js";
+import type { LoaPath, PortOrderField, PortOrderPreview } from "../src/usecases/portOrderForm.js";
 import {
   context,
   escapeMrkdwn,

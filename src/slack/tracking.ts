@@ -6,7 +6,7 @@ import { trackedOrdersView } from "../../views/tracking.js";
 import { canApprove } from "../approvals/index.js";
 
 import type { Services } from "../services.js";
-import type { OrderTracking } from "../usecases/orders.js";
+import type { OrderTracking } from "../usecases/orderLookup.js";
 import { groupMembersVia } from "./approvals.js";
 
 import type { CommandHandler } from "./connect.js";

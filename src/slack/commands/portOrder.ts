@@ -27,13 +27,9 @@ import { canRequest } from "../../approvals/index.js";
 import { newRequestId, withRequestId } from "../../context.js";
 import { BlockedError } from "../../domain/errors.js";
 import type { Services } from "../../services.js";
-import {
-  checkPortOrder,
-  type PortOrderForm,
-  portOrderSubmission,
-  previewPortOrder,
-  requestedPortNames,
-} from "../../usecases/portOrder.js";
+import { checkPortOrder, requestedPortNames } from "../../usecases/portOrderCheck.js";
+import { type PortOrderForm, previewPortOrder } from "../../usecases/portOrderForm.js";
+import { portOrderSubmission } from "../../usecases/portOrderSubmission.js";
 import { DcfDirectory, suggestDcfs } from "../../usecases/pricing.js";
 import { groupMembersVia } from "../approvals.js";
 import type { CommandHandler, Outcome } from "../connect.js";
