@@ -45,6 +45,9 @@ export const PORT_ORDER_ACTIONS = {
   portName: "port_order_name_input",
 } as const satisfies Record<PortOrderField, string>;
 
+/** The form's title, also on the loading modal that opens before it (Order this). */
+export const PORT_ORDER_TITLE = "Order a port";
+
 /** The live price (or why there is none yet). */
 export const PORT_ORDER_PRICE_BLOCK = "port_order_price";
 /** What happens after the order: how the LOA for the cross connect arrives. */
@@ -280,7 +283,7 @@ export function portOrderModal(state: PortOrderModalInput): ModalView {
     type: "modal",
     callback_id: PORT_ORDER_VIEW,
     private_metadata: encodePortOrderMetadata(state.metadata),
-    title: plainText("Order a port".slice(0, TITLE_MAX)),
+    title: plainText(PORT_ORDER_TITLE.slice(0, TITLE_MAX)),
     submit: plainText("Request approval"),
     close: plainText("Cancel"),
     blocks: withSandboxLabel(blocks, state.sandbox),

@@ -12,14 +12,10 @@ import { registerIodListeners } from "./commands/iod.js";
 import { registerLayer2Listeners } from "./commands/layer2.js";
 
 import { registerLookupListeners } from "./commands/lookups.js";
-
-import { registerPortOrderListeners } from "./commands/portOrder.js";
-
 import { registerPricingListeners } from "./commands/pricing.js";
-
 import { registerSpendListeners } from "./commands/spend.js";
-
 import { createConnectRouter } from "./connect.js";
+import { registerPortOrderListeners } from "./features/portOrder/index.js";
 
 import type { FollowUpLane } from "./followUps.js";
 import { registerHomeEvents, registerHomeListeners } from "./home.js";
