@@ -2,8 +2,9 @@ import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from "@slack/
 import { DCF_SEARCH_MIN, isReady, offeredSpeeds } from "../src/domain/dcfs.js";
 import { formatMoney } from "../src/domain/money.js";
 import { PORT_ORDER_TERMS, termValue, termWords } from "../src/domain/portTerms.js";
+import { NAME_MAX } from "../src/domain/requestFacts.js";
 import type { Dcf } from "../src/provider/api.js";
-import type { LoaPath, PortOrderField, PortOrderPreview } from "../src/usecases/portOrder.js";
+import type { LoaPath, PortOrderField, PortOrderPreview } from "../src/usecases/portOrderForm.js";
 import {
   context,
   escapeMrkdwn,
@@ -44,13 +45,13 @@ export const PORT_ORDER_ACTIONS = {
   portName: "port_order_name_input",
 } as const satisfies Record<PortOrderField, string>;
 
+/** The form's title, also on the loading modal that opens before it (Order this). */
+export const PORT_ORDER_TITLE = "Order a port";
+
 /** The live price (or why there is none yet). */
 export const PORT_ORDER_PRICE_BLOCK = "port_order_price";
 /** What happens after the order: how the LOA for the cross connect arrives. */
 export const PORT_ORDER_LOA_BLOCK = "port_order_loa";
-
-/** The port order rule's limit on the port name (src/provider/rules.ts). */
-export const PORT_NAME_MAX_LENGTH = 100;
 
 const TITLE_MAX = 24;
 
@@ -212,7 +213,7 @@ function portNameInput(): InputBlock {
       type: "plain_text_input",
       action_id: PORT_ORDER_ACTIONS.portName,
       min_length: 1,
-      max_length: PORT_NAME_MAX_LENGTH,
+      max_length: NAME_MAX,
       placeholder: plainText("e.g. ams-core-01"),
     },
     {
@@ -282,7 +283,7 @@ export function portOrderModal(state: PortOrderModalInput): ModalView {
     type: "modal",
     callback_id: PORT_ORDER_VIEW,
     private_metadata: encodePortOrderMetadata(state.metadata),
-    title: plainText("Order a port".slice(0, TITLE_MAX)),
+    title: plainText(PORT_ORDER_TITLE.slice(0, TITLE_MAX)),
     submit: plainText("Request approval"),
     close: plainText("Cancel"),
     blocks: withSandboxLabel(blocks, state.sandbox),

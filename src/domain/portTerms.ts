@@ -1,8 +1,8 @@
 /**
  * The port terms the bot offers and how they are written: the provider prices two (1 year, `y`;
  * month to month, `m`), so the price command, the price form and the port order form offer those
- * and nothing else. Used by the use cases (src/usecases/pricing.ts, portOrder.ts, which re-export
- * these) and the forms (views/). Pure.
+ * and nothing else. Used by the use cases (src/usecases/pricing.ts, which re-exports these, and
+ * portOrderForm.ts) and the forms (views/). Pure.
  */
 
 import { formatSpeed } from "./units.js";

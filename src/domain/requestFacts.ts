@@ -47,6 +47,13 @@ export function dcfSpeedsMbps(speeds: readonly unknown[]): number[] {
   return [...out].sort((a, b) => a - b);
 }
 
+/**
+ * Longest name the bot sends (the spec gives no limit; a longer one is a paste mistake). The
+ * name rule (src/provider/rules/names.ts) refuses longer ones and the forms (views/) cap their
+ * name inputs at it.
+ */
+export const NAME_MAX = 100;
+
 export const CLASSES_OF_SERVICE = ["GOLD", "SILVERPLUS", "SILVER", "BRONZE"] as const;
 
 export const IOD_IPV6_BLOCK = 48;

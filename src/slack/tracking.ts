@@ -3,7 +3,7 @@ import { escapeMrkdwn, sandboxLabelledBlocks } from "../../views/blocks.js";
 import { trackedOrdersView } from "../../views/tracking.js";
 import { canApprove } from "../approvals/index.js";
 import type { Services } from "../services.js";
-import type { OrderTracking } from "../usecases/orders.js";
+import type { OrderTracking } from "../usecases/orderLookup.js";
 import { groupMembersVia } from "./approvals.js";
 import type { CommandHandler } from "./connect.js";
 

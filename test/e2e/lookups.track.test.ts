@@ -5,7 +5,7 @@ import { createLogger } from "../../src/log.js";
 import { httpError } from "../../src/provider/errors.js";
 import type { Services } from "../../src/services.js";
 import { onTrackOrder, trackingUnavailableText } from "../../src/slack/commands/lookups.js";
-import type { OrderTracking, TrackOrderRequest } from "../../src/usecases/orders.js";
+import type { OrderTracking, TrackOrderRequest } from "../../src/usecases/orderLookup.js";
 
 // The Track button's listener called directly with a click as Bolt hands it over: the seam
 // where the background jobs plug their tracker in (the end-to-end file covers "no tracker").

@@ -183,9 +183,13 @@ describe("/connect price, end to end", () => {
         message: reply,
         actionId: ACTION_ORDER_THIS_PORT,
       });
+      // The form, not the loading modal that opens before it (same callback id).
       const opened = await env.standin.waitForView(
         USER,
-        (v) => v.view.callback_id === PORT_ORDER_VIEW && v.view.id !== before,
+        (v) =>
+          v.view.callback_id === PORT_ORDER_VIEW &&
+          v.view.id !== before &&
+          JSON.stringify(v.view.blocks).includes(PORT_ORDER_BLOCKS.speed),
       );
       const blocks = opened.view.blocks as Array<{ block_id?: string; element?: unknown }>;
       const ld8 = dcf("ironbridge-docklands-ld8");

@@ -18,7 +18,7 @@ import {
 } from "../../src/usecases/edgeQuote.js";
 import { iodValues } from "../../src/usecases/iod.js";
 import { type Layer2Quote, layer2Values } from "../../src/usecases/layer2.js";
-import { loaPathOf } from "../../src/usecases/portOrder.js";
+import { loaPathOf } from "../../src/usecases/portOrderForm.js";
 import * as approvals from "../../views/approvals.js";
 import * as asn from "../../views/asn.js";
 import * as blocks from "../../views/blocks.js";

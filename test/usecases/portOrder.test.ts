@@ -12,17 +12,18 @@ import { httpError } from "../../src/provider/errors.js";
 import {
   type CheckedPortOrder,
   checkPortOrder,
-  loaPathOf,
   PLACED_LOOKBACK_DAYS,
   type PortOrderDeps,
-  type PortOrderForm,
-  portOrderSubmission,
-  portPriceText,
-  previewPortOrder,
-  readPortOrderForm,
   requestedPortNames,
   speedForOrder,
-} from "../../src/usecases/portOrder.js";
+} from "../../src/usecases/portOrderCheck.js";
+import {
+  loaPathOf,
+  type PortOrderForm,
+  previewPortOrder,
+  readPortOrderForm,
+} from "../../src/usecases/portOrderForm.js";
+import { portOrderSubmission, portPriceText } from "../../src/usecases/portOrderSubmission.js";
 import { DcfDirectory, dcfRef } from "../../src/usecases/pricing.js";
 import {
   connect,

@@ -1,10 +1,8 @@
 // The name rule: one rule for every name the bot sends (port, connection, IO-D service, draft),
 // because a name becomes a label in the provider's portal, every listing and command line, and
 // the approval an approver reads. Kept apart from the request families that all use it.
+import { NAME_MAX } from "../../domain/requestFacts.js";
 import { text } from "./fields.js";
-
-/** Longest name the bot sends (the spec gives no limit; a longer one is a paste mistake). */
-export const NAME_MAX = 100;
 
 // Names appear in Slack messages and the provider's listings, where a line break, tab or other
 // control character is a paste mistake, not intent.

@@ -1,5 +1,6 @@
 import { listApprovals } from "../approvals.js";
 import type { CommandHandlers } from "../connect.js";
+import { portOrder } from "../features/portOrder/command.js";
 import { track } from "../tracking.js";
 import { showPolicy, withdrawCommand } from "../withdraw.js";
 import { edgeQuote } from "./edgeQuote.js";
@@ -7,7 +8,6 @@ import { help, whoami } from "./general.js";
 import { iod } from "./iod.js";
 import { layer2 } from "./layer2.js";
 import * as lookups from "./lookups.js";
-import { portOrder } from "./portOrder.js";
 import * as pricing from "./pricing.js";
 import { spend } from "./spend.js";
 

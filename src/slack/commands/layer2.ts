@@ -41,8 +41,8 @@ import {
   submitAndTell,
   typedValue,
 } from "../kit/index.js";
+import { orderRefusal } from "../kit/orderRefusal.js";
 import type { ListenerRegistry } from "../listenerTable.js";
-import { orderRefusal } from "./portOrder.js";
 
 // ---------------------------------------------------------------------------------------------
 // Reading a modal's state (whatever arrived: a forged payload is no different from a real one)

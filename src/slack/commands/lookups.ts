@@ -25,7 +25,7 @@ import {
   lookUpPortOrder,
   type OrderTracking,
   requestOrderTracking,
-} from "../../usecases/orders.js";
+} from "../../usecases/orderLookup.js";
 import { type IdCheck, listCompanyPorts, lookUpPort, parseRecordId } from "../../usecases/ports.js";
 import { listRouters } from "../../usecases/routers.js";
 import { lookUpService, type ServiceDetail } from "../../usecases/services.js";

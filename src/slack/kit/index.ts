@@ -15,6 +15,7 @@ export { blockErrors } from "./fieldErrors.js";
 export { checkboxTicked, selectedValue, typedValue } from "./formValues.js";
 export { actionOrder, NewestWins, rebuildOnChange } from "./newestWins.js";
 export { openThenFill } from "./openThenFill.js";
+export { type OrderRefusal, orderRefusal } from "./orderRefusal.js";
 export { APPROVALS_NOT_SET_UP, approvalsUnavailable } from "./requireApprovals.js";
 export { sandboxLabelledChat } from "./sandboxLabel.js";
 export { submitAndTell, submitFromForm } from "./submitForm.js";

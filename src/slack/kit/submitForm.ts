@@ -62,6 +62,8 @@ export async function submitAndTell(
   command: string,
   submission: OrderSubmission,
   answerForm: (nameError?: string) => Promise<void>,
+  /** `performance.now()` when the submission came in: its latency is recorded with it. */
+  startedAt?: number,
 ): Promise<void> {
   const where = submission.requester;
   let outcome: Outcome = "succeeded";
@@ -86,5 +88,11 @@ export async function submitAndTell(
   } catch (error) {
     services.logger.error({ err: error, command }, "could not tell the requester");
   }
-  recordCommand(services, { command, userId: where.userId, outcome, via: "modal" });
+  recordCommand(services, {
+    command,
+    userId: where.userId,
+    outcome,
+    via: "modal",
+    ...(startedAt !== undefined ? { startedAt } : {}),
+  });
 }

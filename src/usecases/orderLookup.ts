@@ -1,12 +1,11 @@
+// `/connect order <id>`: a port order's status looked up by id, and the hand-over point for
+// tracking it from the order message's Track button. Named for the look-up, apart from the port
+// order form (portOrderForm.ts, portOrderCheck.ts, portOrderSubmission.ts) and src/orders.
 import type { PortOrderRead } from "../provider/api.js";
 import type { Services } from "../services.js";
 import { isNotFound } from "./ports.js";
 
-/** A port order's status, and the hand-over point for tracking it from the Track button. */
-
 export type OrderDeps = Pick<Services, "provider" | "identity">;
-
-export { parseRecordId } from "./ports.js";
 
 export type PortOrderLookup =
   | { found: true; order: PortOrderRead }

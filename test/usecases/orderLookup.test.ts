@@ -7,7 +7,7 @@ import {
   type OrderTracking,
   requestOrderTracking,
   type TrackOrderRequest,
-} from "../../src/usecases/orders.js";
+} from "../../src/usecases/orderLookup.js";
 
 const IDENTITY = {
   userId: "u1",

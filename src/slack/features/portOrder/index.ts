@@ -1,0 +1,32 @@
+// `/connect port order`, the feature: the command (command.ts) and the listeners of its form,
+// one file each. The work is in src/usecases/portOrderForm.ts, portOrderCheck.ts and
+// portOrderSubmission.ts; what people see is views/portOrderModal.ts.
+import type { BlockAction, ButtonAction } from "@slack/bolt";
+import { ACTION_ORDER_THIS_PORT } from "../../../../views/orderThis.js";
+import { PORT_ORDER_ACTIONS, PORT_ORDER_VIEW } from "../../../../views/portOrderModal.js";
+import type { Services } from "../../../services.js";
+import { DcfDirectory } from "../../../usecases/pricing.js";
+import { acknowledgeEnterIn } from "../../kit/index.js";
+import type { ListenerRegistry } from "../../listenerTable.js";
+import { dcfOptions } from "./dcfOptions.js";
+import { portOrderFormChanged } from "./formChanged.js";
+import { portOrderFormSubmitted } from "./formSubmitted.js";
+import { orderThisPort } from "./orderThisButton.js";
+
+/** Listeners (modal submission, options loads, changes, the Order this button) of the form. */
+export function registerPortOrderListeners(app: ListenerRegistry, services: Services): void {
+  // One short cache of the data centers for the options, the preview and Order this.
+  const directory = new DcfDirectory(services.provider);
+  app.options(PORT_ORDER_ACTIONS.dcf, dcfOptions(services, directory));
+  acknowledgeEnterIn(app, [PORT_ORDER_ACTIONS.portName]);
+  app.action<BlockAction<ButtonAction>>(ACTION_ORDER_THIS_PORT, orderThisPort(services, directory));
+  const formChanged = portOrderFormChanged(services, directory);
+  for (const actionId of [
+    PORT_ORDER_ACTIONS.dcf,
+    PORT_ORDER_ACTIONS.speed,
+    PORT_ORDER_ACTIONS.term,
+  ]) {
+    app.action<BlockAction>(actionId, formChanged);
+  }
+  app.view(PORT_ORDER_VIEW, portOrderFormSubmitted(services));
+}
