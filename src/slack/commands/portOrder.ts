@@ -35,8 +35,8 @@ import {
   requestedPortNames,
 } from "../../usecases/portOrder.js";
 import { DcfDirectory, suggestDcfs } from "../../usecases/pricing.js";
-import { groupMembersVia } from "../approvals.js";
 import type { CommandHandler, Outcome } from "../connect.js";
+import { groupMembersVia } from "../features/approvals/approvers.js";
 import {
   acknowledgeEnterIn,
   blockErrors,

@@ -7,9 +7,9 @@ import {
   isListed,
   requirementFor,
   type TransitionResult,
-} from "../approvals/index.js";
+} from "../../../approvals/index.js";
 
-import type { Services } from "../services.js";
+import type { Services } from "../../../services.js";
 
 /**
  * Who may decide a request and how an approval is counted, for every place with Approve and
