@@ -1,6 +1,6 @@
 // Submitting an order for approval, as every order form does: the request stored with its name
 // reserved, posted to the approvals channel, its card posted where it was asked, the requester's
-// confirmation. The approval listeners (deciding) live in src/slack/approvals.ts.
+// confirmation. The approval listeners (deciding) live in src/slack/features/approvals/.
 import type { WebClient } from "@slack/web-api";
 import { approvalMessageView, submittedView } from "../../../views/approvals.js";
 import type { Reply } from "../../../views/reply.js";
