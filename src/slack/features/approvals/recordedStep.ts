@@ -2,20 +2,27 @@ import { describeRefusal } from "../../../../views/refusals.js";
 import type { ApprovalRequest, TransitionResult } from "../../../approvals/index.js";
 import type { Services } from "../../../services.js";
 import { tellPrivately } from "../../kit/index.js";
-import { type ApproverClick, type ApproverStep, auditApproval } from "./approverClick.js";
+import {
+  type ApproverClick,
+  type ApproverStep,
+  approverAction,
+  auditApproval,
+} from "./approverClick.js";
 
 /**
  * The step of the buttons that move a request (Approve, Retry, Place again, Mark failed):
  * stored, acked, then followed up (thread, message, jobs). A refusal is told privately.
  */
-export function recordedStep(
-  services: Services,
-  name: string,
-  outcome: string,
-  move: (
-    click: ApproverClick,
-  ) => Promise<TransitionResult | { ok: false; reason: "look-up-first"; record: ApprovalRequest }>,
-): ApproverStep {
+type Move = (
+  click: ApproverClick,
+) => Promise<TransitionResult | { ok: false; reason: "look-up-first"; record: ApprovalRequest }>;
+
+/** The listener of a button that moves the request: the approver checks, then `move`, stored. */
+export function recordedButton(services: Services, name: string, outcome: string, move: Move) {
+  return approverAction(services, name, recordedStep(services, name, outcome, move));
+}
+
+function recordedStep(services: Services, name: string, outcome: string, move: Move): ApproverStep {
   return async (click, recorded) => {
     const moved = await move(click);
     await recorded();

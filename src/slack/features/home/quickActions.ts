@@ -1,19 +1,15 @@
 import type { App, RespondFn } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
-import type { WebClient } from "@slack/web-api";
 import { HOME_QUICK_ACTIONS } from "../../../../views/home.js";
+import type { createConnectRouter } from "../../connect.js";
 
-/** `/connect` run with plain inputs (src/slack/connect.ts `createConnectRouter().run`). */
-export type RunCommand = (input: {
-  text: string;
-  page: number;
-  userId: string;
-  channelId: string;
-  triggerId?: string;
-  respond: RespondFn;
-  client: WebClient;
-  mode: "ephemeral";
-}) => Promise<unknown>;
+/**
+ * `/connect` run with plain inputs (src/slack/connect.ts `createConnectRouter().run`, injected
+ * by listeners.ts): Home answers privately only.
+ */
+export type RunCommand = (
+  input: Parameters<ReturnType<typeof createConnectRouter>["run"]>[0] & { mode: "ephemeral" },
+) => Promise<unknown>;
 
 type ActionArgs = Parameters<Parameters<App["action"]>[1]>[0];
 
