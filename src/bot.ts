@@ -30,8 +30,8 @@ import {
   startSlackApp,
 } from "./slack/app.js";
 import { edgeDraftReminderCallbacks, edgeQuoteCallbacks } from "./slack/edgeQuoteCallbacks.js";
+import { homePublisher, refreshHomesOf } from "./slack/features/home/publish.js";
 import { FollowUpLane } from "./slack/followUps.js";
-import { homePublisher, refreshHomesOf } from "./slack/home.js";
 import { sandboxLabelledChat } from "./slack/kit/index.js";
 import { registerListeners } from "./slack/listeners.js";
 import { type SlackStandin, STANDIN_IDS } from "./standin/index.js";

@@ -1,21 +1,21 @@
 import type { App } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
 import type { Services } from "../services.js";
-import { registerApprovalListeners } from "./approvals.js";
 import { registerEdgeQuoteListeners } from "./commands/edgeQuote.js";
 import { commandHandlers } from "./commands/index.js";
 import { registerIodListeners } from "./commands/iod.js";
 import { registerLayer2Listeners } from "./commands/layer2.js";
-import { registerLookupListeners } from "./commands/lookups.js";
 import { registerPricingListeners } from "./commands/pricing.js";
-import { registerSpendListeners } from "./commands/spend.js";
 import { createConnectRouter } from "./connect.js";
+import { registerApprovalListeners } from "./features/approvals/index.js";
+import { registerHomeEvents, registerHomeListeners } from "./features/home/index.js";
+import { registerLookupListeners } from "./features/lookups/index.js";
+import { slackOrderTracking } from "./features/lookups/tracking.js";
 import { registerPortOrderListeners } from "./features/portOrder/index.js";
+import { registerSpendListeners } from "./features/spend/index.js";
+import { registerWithdrawListeners } from "./features/withdraw/index.js";
 import type { FollowUpLane } from "./followUps.js";
-import { registerHomeEvents, registerHomeListeners } from "./home.js";
 import { type ListenerRegistry, registerThroughTable } from "./listenerTable.js";
-import { slackOrderTracking } from "./tracking.js";
-import { registerWithdrawListeners } from "./withdraw.js";
 
 /** Wires every listener kind (commands, actions, views, options) onto the app. */
 export function registerListeners(

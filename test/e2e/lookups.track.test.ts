@@ -4,7 +4,10 @@ import { describe, expect, it } from "vitest";
 import { createLogger } from "../../src/log.js";
 import { httpError } from "../../src/provider/errors.js";
 import type { Services } from "../../src/services.js";
-import { onTrackOrder, trackingUnavailableText } from "../../src/slack/commands/lookups.js";
+import {
+  onTrackOrder,
+  trackingUnavailableText,
+} from "../../src/slack/features/lookups/trackOrderButton.js";
 import type { OrderTracking, TrackOrderRequest } from "../../src/usecases/orderLookup.js";
 
 // The Track button's listener called directly with a click as Bolt hands it over: the seam

@@ -1,15 +1,14 @@
-import { listApprovals } from "../approvals.js";
 import type { CommandHandlers } from "../connect.js";
+import { listApprovals } from "../features/approvals/command.js";
+import { help, policy, whoami } from "../features/general/command.js";
+import * as lookups from "../features/lookups/command.js";
 import { portOrder } from "../features/portOrder/command.js";
-import { track } from "../tracking.js";
-import { showPolicy, withdrawCommand } from "../withdraw.js";
+import { spend } from "../features/spend/command.js";
+import { withdrawCommand } from "../features/withdraw/command.js";
 import { edgeQuote } from "./edgeQuote.js";
-import { help, whoami } from "./general.js";
 import { iod } from "./iod.js";
 import { layer2 } from "./layer2.js";
-import * as lookups from "./lookups.js";
 import * as pricing from "./pricing.js";
-import { spend } from "./spend.js";
 
 /** Every subcommand of the registry has exactly one handler (the type makes it so). */
 export const commandHandlers: CommandHandlers = {
@@ -31,9 +30,9 @@ export const commandHandlers: CommandHandlers = {
   l2: lookups.formOrLookup(layer2, "layer2"),
   iod: lookups.formOrLookup(iod, "iod"),
   "edge quote": edgeQuote,
-  track,
+  track: lookups.track,
   approvals: listApprovals,
-  policy: showPolicy,
+  policy,
   withdraw: withdrawCommand,
   spend,
 };

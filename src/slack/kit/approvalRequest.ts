@@ -1,6 +1,6 @@
 // Submitting an order for approval, as every order form does: the request stored with its name
 // reserved, posted to the approvals channel, its card posted where it was asked, the requester's
-// confirmation. The approval listeners (deciding) live in src/slack/approvals.ts.
+// confirmation. The approval listeners (deciding) live in src/slack/features/approvals/.
 import type { WebClient } from "@slack/web-api";
 import { approvalMessageView, submittedView } from "../../../views/approvals.js";
 import type { Reply } from "../../../views/reply.js";
@@ -14,8 +14,8 @@ import {
 } from "../../approvals/index.js";
 import type { OrderSubmission } from "../../orders/index.js";
 import type { Services } from "../../services.js";
-import { groupMembersVia } from "../approvers.js";
-import { postRequestCard } from "../requestCard.js";
+import { groupMembersVia } from "../features/approvals/approvers.js";
+import { postRequestCard } from "../features/approvals/requestCard.js";
 import { APPROVALS_NOT_SET_UP } from "./requireApprovals.js";
 
 export type SubmitOutcome = { ok: true; approval: ApprovalRequest; link?: string } | SubmitRefusal;

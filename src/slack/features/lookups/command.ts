@@ -1,36 +1,36 @@
-import type { BlockAction, ButtonAction, SlackActionMiddlewareArgs } from "@slack/bolt";
-import { asnView } from "../../../views/asn.js";
-import { sandboxLabelledBlocks } from "../../../views/blocks.js";
-import { DCF_PAGE_SIZE, dcfListView } from "../../../views/dcf.js";
+import { asnView } from "../../../../views/asn.js";
+import { escapeMrkdwn } from "../../../../views/blocks.js";
+import { DCF_PAGE_SIZE, dcfListView } from "../../../../views/dcf.js";
 import {
   EDGE_ITEM_PAGE_SIZE,
   EDGE_LOCATION_PAGE_SIZE,
   edgeDraftsView,
   edgeLocationsView,
   edgeOrdersView,
-} from "../../../views/edge.js";
-import { describeFailure } from "../../../views/failures.js";
-import { code } from "../../../views/format.js";
-import { ACTION_ORDER_TRACK, portOrderView } from "../../../views/orders.js";
-import { PORT_PAGE_SIZE, portDetailView, portListView } from "../../../views/ports.js";
-import { problemReply } from "../../../views/reply.js";
-import { cloudRoutersView, ROUTER_PAGE_SIZE } from "../../../views/routers.js";
-import { serviceDetailView, serviceNotFoundText } from "../../../views/services.js";
-import { COMMAND } from "../../domain/commands.js";
-import type { Services } from "../../services.js";
-import { lookUpAsns } from "../../usecases/asn.js";
-import { DCF_QUERY_MAX, parseDcfQuery, searchFacilities } from "../../usecases/dcf.js";
-import { listEdgeDrafts, listEdgeLocations, listEdgeOrders } from "../../usecases/edge.js";
+} from "../../../../views/edge.js";
+import { code } from "../../../../views/format.js";
+import { portOrderView } from "../../../../views/orders.js";
+import { PORT_PAGE_SIZE, portDetailView, portListView } from "../../../../views/ports.js";
+import { problemReply } from "../../../../views/reply.js";
+import { cloudRoutersView, ROUTER_PAGE_SIZE } from "../../../../views/routers.js";
+import { serviceDetailView, serviceNotFoundText } from "../../../../views/services.js";
+import { trackedOrdersView } from "../../../../views/tracking.js";
+import { canApprove } from "../../../approvals/index.js";
+import { COMMAND } from "../../../domain/commands.js";
+import { lookUpAsns } from "../../../usecases/asn.js";
+import { DCF_QUERY_MAX, parseDcfQuery, searchFacilities } from "../../../usecases/dcf.js";
+import { listEdgeDrafts, listEdgeLocations, listEdgeOrders } from "../../../usecases/edge.js";
+import { lookUpPortOrder } from "../../../usecases/orderLookup.js";
 import {
-  lookUpPortOrder,
-  type OrderTracking,
-  requestOrderTracking,
-} from "../../usecases/orderLookup.js";
-import { type IdCheck, listCompanyPorts, lookUpPort, parseRecordId } from "../../usecases/ports.js";
-import { listRouters } from "../../usecases/routers.js";
-import { lookUpService, type ServiceDetail } from "../../usecases/services.js";
-import type { CommandContext, CommandHandler } from "../connect.js";
-import type { ListenerRegistry } from "../listenerTable.js";
+  type IdCheck,
+  listCompanyPorts,
+  lookUpPort,
+  parseRecordId,
+} from "../../../usecases/ports.js";
+import { listRouters } from "../../../usecases/routers.js";
+import { lookUpService, type ServiceDetail } from "../../../usecases/services.js";
+import type { CommandContext, CommandHandler } from "../../connect.js";
+import { groupMembersVia } from "../approvals/approvers.js";
 
 // The look-up commands: parse the arguments, call the flow, render the view. Input problems
 // answer with a short usage line (Reply.problem); provider failures are thrown to the router,
@@ -225,80 +225,40 @@ export const edgeDrafts: CommandHandler = async (ctx) => {
   await ctx.reply(edgeDraftsView(result.drafts, result.page, timeZone, ctx.services.clock.now()));
 };
 
-// ---------------------------------------------------------------------------------------------
-// The Track button of `/connect order`
-
-/** What the Track button says while no tracker is plugged in. */
-export function trackingUnavailableText(orderId: string): string {
-  return `Tracking starts once background jobs are enabled for this bot; until then, check the order again with \`${COMMAND} order ${orderId}\`.`;
-}
-
-type TrackClick = Pick<
-  SlackActionMiddlewareArgs<BlockAction<ButtonAction>>,
-  "ack" | "body" | "action" | "respond"
->;
-
-/**
- * The Track button's listener. The jobs work plugs its tracker in through `tracking`; until
- * then the person is told that tracking is not running — nothing pretends to track.
- */
-export function onTrackOrder(services: Services, tracking?: OrderTracking) {
-  return async ({ ack, body, action, respond }: TrackClick): Promise<void> => {
-    await ack();
-    const id = parseRecordId([action.value ?? ""]);
-    const userId = body.user.id;
-    const channelId = body.channel?.id ?? body.container?.channel_id ?? "";
-    let text: string;
-    try {
-      if (!id.ok) {
-        text = ":warning: This Track button carries no order id; run the order look-up again.";
-      } else {
-        const outcome = await requestOrderTracking(tracking, {
-          orderId: id.id,
-          userId,
-          channelId,
-        });
-        text = outcome.started ? outcome.text : trackingUnavailableText(id.id);
-      }
-      services.logger.info(
-        {
-          audit: "action",
-          action: ACTION_ORDER_TRACK,
-          userId,
-          channelId,
-          orderId: id.ok ? id.id : undefined,
-        },
-        "track order clicked",
-      );
-    } catch (error) {
-      services.logger.warn({ err: error, action: ACTION_ORDER_TRACK }, "could not start tracking");
-      text = describeFailure(error);
+/** `/connect track` lists tracked orders; `/connect track stop <orderId>` stops one (owner or approver). */
+export const track: CommandHandler = async (ctx) => {
+  const tracker = ctx.services.jobs.tracker;
+  if (ctx.args[0]?.toLowerCase() === "stop") {
+    const orderId = ctx.args[1];
+    if (!orderId || ctx.args.length > 2) {
+      await ctx.reply({
+        text: "Usage: `/connect track stop &lt;orderId&gt;`",
+        blocks: [],
+        problem: true,
+      });
+      return;
     }
-    const blocks = sandboxLabelledBlocks({ text }, services.sandbox);
-    await respond({
-      response_type: "ephemeral",
-      replace_original: false,
-      text,
-      ...(blocks ? { blocks } : {}),
-    }).catch((error: unknown) =>
-      services.logger.warn({ err: error }, "could not answer the Track click"),
-    );
-  };
-}
-
-export interface LookupListenerOptions {
-  /** The order tracker of the background jobs, when they run in this process. */
-  orderTracking?: OrderTracking;
-}
-
-/** Listeners (buttons, options) that belong to the look-up commands. */
-export function registerLookupListeners(
-  app: ListenerRegistry,
-  services: Services,
-  options: LookupListenerOptions = {},
-): void {
-  app.action<BlockAction<ButtonAction>>(
-    ACTION_ORDER_TRACK,
-    onTrackOrder(services, options.orderTracking),
-  );
-}
+    const settings = ctx.services.approvals;
+    const result = await tracker.stop(orderId, ctx.userId, {
+      isApprover: async (userId) =>
+        (
+          await canApprove({
+            userId,
+            requesterId: "",
+            approvers: settings.approvers,
+            groupMembers: groupMembersVia(ctx.client),
+            allowSelfApproval: true,
+          })
+        ).allowed,
+    });
+    const text = result.ok
+      ? `Stopped tracking port order \`${escapeMrkdwn(orderId)}\`.`
+      : result.reason === "not-tracked"
+        ? `Port order \`${escapeMrkdwn(orderId)}\` is not being tracked.`
+        : "Only the person who started tracking this order, or an approver, can stop it.";
+    await ctx.reply({ text, blocks: [], problem: !result.ok });
+    return;
+  }
+  const open = (await tracker.list()).filter((t) => t.open);
+  await ctx.reply(trackedOrdersView(open, await ctx.timeZone()));
+};

@@ -1,11 +1,7 @@
 import type { WebClient } from "@slack/web-api";
-import { escapeMrkdwn, sandboxLabelledBlocks } from "../../views/blocks.js";
-import { trackedOrdersView } from "../../views/tracking.js";
-import { canApprove } from "../approvals/index.js";
-import type { Services } from "../services.js";
-import type { OrderTracking } from "../usecases/orderLookup.js";
-import { groupMembersVia } from "./approvals.js";
-import type { CommandHandler } from "./connect.js";
+import { escapeMrkdwn, sandboxLabelledBlocks } from "../../../../views/blocks.js";
+import type { Services } from "../../../services.js";
+import type { OrderTracking } from "../../../usecases/orderLookup.js";
 
 /**
  * The Track button of `/connect order`: the answer there is private, but progress belongs in
@@ -46,41 +42,3 @@ export function slackOrderTracking(services: Services, client: WebClient): Order
     },
   };
 }
-
-/** `/connect track` lists tracked orders; `/connect track stop <orderId>` stops one (owner or approver). */
-export const track: CommandHandler = async (ctx) => {
-  const tracker = ctx.services.jobs.tracker;
-  if (ctx.args[0]?.toLowerCase() === "stop") {
-    const orderId = ctx.args[1];
-    if (!orderId || ctx.args.length > 2) {
-      await ctx.reply({
-        text: "Usage: `/connect track stop &lt;orderId&gt;`",
-        blocks: [],
-        problem: true,
-      });
-      return;
-    }
-    const settings = ctx.services.approvals;
-    const result = await tracker.stop(orderId, ctx.userId, {
-      isApprover: async (userId) =>
-        (
-          await canApprove({
-            userId,
-            requesterId: "",
-            approvers: settings.approvers,
-            groupMembers: groupMembersVia(ctx.client),
-            allowSelfApproval: true,
-          })
-        ).allowed,
-    });
-    const text = result.ok
-      ? `Stopped tracking port order \`${escapeMrkdwn(orderId)}\`.`
-      : result.reason === "not-tracked"
-        ? `Port order \`${escapeMrkdwn(orderId)}\` is not being tracked.`
-        : "Only the person who started tracking this order, or an approver, can stop it.";
-    await ctx.reply({ text, blocks: [], problem: !result.ok });
-    return;
-  }
-  const open = (await tracker.list()).filter((t) => t.open);
-  await ctx.reply(trackedOrdersView(open, await ctx.timeZone()));
-};

@@ -1,0 +1,38 @@
+import { approvalsListView } from "../../../../views/approvals.js";
+import type { CommandHandler } from "../../connect.js";
+
+/** `/connect approvals [all]`: what is waiting for a decision (or the last 90 days). */
+export const listApprovals: CommandHandler = async (ctx) => {
+  const settings = ctx.services.approvals;
+  const scope = ctx.args[0]?.toLowerCase() === "all" ? "all" : "pending";
+  if (ctx.args.length > (scope === "all" ? 1 : 0)) {
+    await ctx.reply({ text: "Usage: `/connect approvals [all]`", blocks: [], problem: true });
+    return;
+  }
+  const pending =
+    scope === "all"
+      ? await settings.store.list({ since: new Date(Date.now() - 90 * 24 * 3600_000), limit: 41 })
+      : await settings.store.listPending();
+  const links = new Map<string, string>();
+  await Promise.all(
+    pending.slice(0, 40).map(async (record) => {
+      if (!record.slack.approvalChannel || !record.slack.approvalTs) return;
+      const link = await ctx.client.chat
+        .getPermalink({
+          channel: record.slack.approvalChannel,
+          message_ts: record.slack.approvalTs,
+        })
+        .then((r) => r.permalink)
+        .catch(() => undefined);
+      if (link) links.set(record.id, link);
+    }),
+  );
+  // The audit trail shows how each placed order ended (done, failed, cancelled), not "Ordered".
+  const progress =
+    scope === "all"
+      ? await ctx.services.orders.progressOf(
+          pending.filter((r) => r.status === "placed").map((r) => r.id),
+        )
+      : new Map();
+  await ctx.reply(approvalsListView(pending, links, scope, progress));
+};

@@ -1,0 +1,23 @@
+import type { Services } from "../../../services.js";
+import { recordedButton } from "./recordedStep.js";
+
+/**
+ * The approver's buttons on a placement that went wrong (src/orders/lifecycle.ts): Retry, Place
+ * again (only after a look-up found nothing) and Mark failed. Each moves the request, so each is
+ * stored before it is acked.
+ */
+
+export const retryButton = (services: Services) =>
+  recordedButton(services, "retry", "retried", (click) =>
+    services.orders.retry(click.record.id, click.userId),
+  );
+
+export const placeAgainButton = (services: Services) =>
+  recordedButton(services, "place-again", "placing again", (click) =>
+    services.orders.placeAgain(click.record.id, click.userId),
+  );
+
+export const markFailedButton = (services: Services) =>
+  recordedButton(services, "mark-failed", "marked failed", (click) =>
+    services.orders.markFailed(click.record.id, click.userId),
+  );

@@ -1,0 +1,37 @@
+import { helpView } from "../../../../views/help.js";
+import { policyView } from "../../../../views/policy.js";
+import { whoamiView } from "../../../../views/whoami.js";
+import { defaultPolicy } from "../../../approvals/index.js";
+import { COMMANDS } from "../../../domain/commands.js";
+import { exampleIds } from "../../../usecases/helpExamples.js";
+import type { CommandHandler } from "../../connect.js";
+
+// The general commands: what the bot can do (help), who it is (whoami) and who approves what
+// (policy). Read-only, no listeners of their own.
+
+export const help: CommandHandler = async (ctx) => {
+  const ids = await exampleIds(ctx.services);
+  await ctx.reply(
+    helpView(COMMANDS, {
+      "<portId>": ids.portId,
+      "<connectionId>": ids.connectionId,
+      "<serviceId>": ids.serviceId,
+    }),
+  );
+};
+
+export const whoami: CommandHandler = async (ctx) => {
+  const identity = await ctx.services.identity();
+  await ctx.reply(whoamiView(identity, ctx.userId));
+};
+
+/** `/connect policy`: who approves what, in words. */
+export const policy: CommandHandler = async (ctx) => {
+  const settings = ctx.services.approvals;
+  await ctx.reply(
+    policyView(settings.policy ?? defaultPolicy(settings.approvers), {
+      fromFile: settings.policy !== undefined,
+      allowSelfApproval: settings.allowSelfApproval,
+    }),
+  );
+};

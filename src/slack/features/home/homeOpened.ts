@@ -1,0 +1,21 @@
+import type { App } from "@slack/bolt";
+import type { Services } from "../../../services.js";
+import { homePublisher } from "./publish.js";
+
+type HomeOpenedArgs = Parameters<Parameters<App["event"]>[1]>[0] & {
+  event: { tab?: string; user: string };
+};
+
+/** `app_home_opened`: opening the Home tab publishes it at once. */
+export function homeOpened(services: Services) {
+  return async ({ event, client }: Pick<HomeOpenedArgs, "event" | "client">) => {
+    // The Messages tab opens the same event; only the Home tab is ours to draw.
+    if (event.tab !== "home") return;
+    await homePublisher(
+      services,
+      client,
+    )(event.user).catch((error: unknown) =>
+      services.logger.warn({ err: error, userId: event.user }, "App Home not published"),
+    );
+  };
+}

@@ -1,0 +1,74 @@
+import type { BlockAction, ButtonAction, SlackActionMiddlewareArgs } from "@slack/bolt";
+import type { WebClient } from "@slack/web-api";
+import { capBlocks, withSandboxLabel } from "../../../../views/blocks.js";
+import { spendExportNotice, spendFileMessage } from "../../../../views/spend.js";
+import { parseLedgerMonth } from "../../../orders/ledger.js";
+import { ledgerCsv, ledgerFileName } from "../../../orders/ledgerCsv.js";
+import type { Services } from "../../../services.js";
+import { readSpend } from "./command.js";
+import { uploadToDirectMessage } from "./fileUpload.js";
+
+type ExportClick = Pick<
+  SlackActionMiddlewareArgs<BlockAction<ButtonAction>>,
+  "ack" | "body" | "action" | "respond"
+> & { client: WebClient };
+
+/**
+ * Export CSV: the month's ledger, uploaded to the clicker's direct messages with the bot; the
+ * click is answered privately where it was made (done, or why not).
+ */
+export function exportButton(services: Services) {
+  return async ({ ack, body, action, client, respond }: ExportClick) => {
+    await ack();
+    const userId = body.user.id;
+    const tell = (notice: ReturnType<typeof spendExportNotice>) =>
+      respond({
+        response_type: "ephemeral",
+        replace_original: false,
+        text: notice.text,
+        blocks: capBlocks(withSandboxLabel(notice.blocks, services.sandbox)),
+      }).catch((error: unknown) =>
+        services.logger.warn({ err: error }, "spend: could not answer the export click"),
+      );
+    const month = parseLedgerMonth(action.value ?? "");
+    if (!month) {
+      await tell(
+        spendExportNotice({
+          ok: false,
+          reason: "this button carries no month; run the command again.",
+        }),
+      );
+      return;
+    }
+    try {
+      const ledger = await readSpend(services, month);
+      const message = spendFileMessage(month.key, ledger.entries.length, services.currency);
+      const file = await uploadToDirectMessage(client, {
+        userId,
+        filename: ledgerFileName(month.key),
+        title: `Spend ledger ${month.key}`,
+        content: ledgerCsv(ledger),
+        blocks: capBlocks(withSandboxLabel(message.blocks, services.sandbox)),
+      });
+      services.logger.info(
+        {
+          audit: "spend export",
+          userId,
+          month: month.key,
+          rows: ledger.entries.length,
+          fileId: file.fileId,
+        },
+        "spend ledger exported",
+      );
+      await tell(spendExportNotice({ ok: true, monthKey: month.key, rows: ledger.entries.length }));
+    } catch (error) {
+      services.logger.warn({ err: error, userId, month: month.key }, "spend: export failed");
+      await tell(
+        spendExportNotice({
+          ok: false,
+          reason: "Slack did not take the file; try again in a minute.",
+        }),
+      );
+    }
+  };
+}

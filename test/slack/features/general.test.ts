@@ -1,0 +1,62 @@
+// The general commands (src/slack/features/general): help, whoami and policy, called with a
+// fake command context. The feature registers no listeners; its answers are its handlers'.
+import { describe, expect, it } from "vitest";
+import { defaultPolicy } from "../../../src/approvals/index.js";
+import { COMMANDS } from "../../../src/domain/commands.js";
+import type { Identity, Services } from "../../../src/services.js";
+import type { CommandContext } from "../../../src/slack/connect.js";
+import { help, policy, whoami } from "../../../src/slack/features/general/command.js";
+import { helpView } from "../../../views/help.js";
+import { policyView } from "../../../views/policy.js";
+import type { Reply } from "../../../views/reply.js";
+import { whoamiView } from "../../../views/whoami.js";
+import { fakeClient, listenerServices } from "../../support/fakeSlack.js";
+
+const identity: Identity = { userId: "prov-user-1", companyId: "comp-1", companyUsername: "acme" };
+
+function context(name: CommandContext["name"], services: Services) {
+  const replies: Reply[] = [];
+  const ctx: CommandContext = {
+    name,
+    args: [],
+    page: 0,
+    userId: "U0ASKER01",
+    channelId: "C0GENERAL1",
+    services,
+    client: fakeClient().client,
+    timeZone: async () => undefined,
+    reply: async (reply) => void replies.push(reply),
+    openModal: async () => undefined,
+  };
+  return { ctx, replies };
+}
+
+describe("general commands", () => {
+  it("whoami says who the bot acts as, for the person asking", async () => {
+    const { ctx, replies } = context(
+      "whoami",
+      listenerServices({ identity: async () => identity }),
+    );
+    await whoami(ctx);
+    expect(replies).toEqual([whoamiView(identity, "U0ASKER01")]);
+  });
+
+  it("policy words the default policy from APPROVERS when there is no policy file", async () => {
+    const approvals = { approvers: ["U0APPROVE1"], allowSelfApproval: false };
+    const { ctx, replies } = context("policy", listenerServices({ approvals } as never));
+    await policy(ctx);
+    expect(replies).toEqual([
+      policyView(defaultPolicy(["U0APPROVE1"]), { fromFile: false, allowSelfApproval: false }),
+    ]);
+  });
+
+  it("help lists every command, with a real port id as the example when there is one", async () => {
+    const provider = { listPorts: async () => [{ id: "port-abc-1" }] };
+    const { ctx, replies } = context(
+      "help",
+      listenerServices({ identity: async () => identity, provider } as never),
+    );
+    await help(ctx);
+    expect(replies).toEqual([helpView(COMMANDS, { "<portId>": "port-abc-1" })]);
+  });
+});
