@@ -15,13 +15,10 @@ import { DCF_SEARCH_MIN, dcfRef, isReady, offeredSpeeds } from "../src/domain/dc
 import { PORT_TERMS, type PortTerm, termText } from "../src/domain/portTerms.js";
 import { CLASSES_OF_SERVICE } from "../src/domain/requestFacts.js";
 import type { Dcf } from "../src/provider/api.js";
-import type {
-  ConnectionPriceFormField,
-  DcfSuggestions,
-  PortArgsProblem,
-  PortPriceField,
-  PortPriceFormField,
-} from "../src/usecases/pricing.js";
+import type { ConnectionPriceFormField } from "../src/usecases/pricing/connectionPrice.js";
+import type { PortPriceFormField } from "../src/usecases/pricing/portPrice.js";
+import type { PortArgsProblem, PortPriceField } from "../src/usecases/pricing/portPriceArgs.js";
+import type { DcfSuggestions } from "../src/usecases/shared/dcfDirectory.js";
 import {
   context,
   escapeMrkdwn,

@@ -4,9 +4,10 @@
 // views/portOrderModal.ts.
 
 import type { ApprovalRequest, ApprovalStatus } from "../approvals/index.js";
+import { isReady, offeredSpeeds } from "../domain/dcfs.js";
 import { type LoaKind, loaKind, nextLoaStep } from "../domain/loa.js";
 import { formatMoney } from "../domain/money.js";
-import { PORT_ORDER_TERMS, termWords } from "../domain/portTerms.js";
+import { PORT_ORDER_TERMS, type PortTerm, termWords } from "../domain/portTerms.js";
 import { speedMbps } from "../domain/requestFacts.js";
 import { formatMbps, formatSpeed } from "../domain/units.js";
 import type { OrderSubmission } from "../orders/index.js";
@@ -19,20 +20,12 @@ import {
   portOrderRule,
 } from "../provider/rules/portOrder.js";
 import type { Identity } from "../services.js";
-import {
-  type DcfDirectory,
-  DeadlineExceededError,
-  type FormCheck,
-  isDeleted,
-  isReady,
-  offeredSpeeds,
-  type PortTerm,
-  parseDcfRef,
-  pricePort,
-  readPortTerm,
-  SUBMISSION_DEADLINE_MS,
-  withDeadline,
-} from "./pricing.js";
+import { DeadlineExceededError, withDeadline } from "./pricing.js";
+import type { DcfDirectory } from "./shared/dcfDirectory.js";
+import { isDeleted, parseDcfRef } from "./shared/dcfFacts.js";
+import { type FormCheck, SUBMISSION_DEADLINE_MS } from "./shared/formChecks.js";
+import { readPortTerm } from "./shared/portTermReading.js";
+import { pricePort } from "./shared/prices.js";
 
 export { PORT_ORDER_TERMS, termValue, termWords } from "../domain/portTerms.js";
 

@@ -1,12 +1,13 @@
 import type { InputBlock, KnownBlock, ModalView } from "@slack/types";
 import { describe, expect, it } from "vitest";
+import { dcfRef } from "../../src/domain/dcfs.js";
 import { CLASSES_OF_SERVICE } from "../../src/domain/requestFacts.js";
 import { readConnectionPriceForm, readPortPriceForm } from "../../src/slack/commands/pricing.js";
 import { inputLabels } from "../../src/standin/elements.js";
 import { viewProblems } from "../../src/standin/index.js";
 import { createLocalModalSession, fillModal } from "../../src/standin/modal.js";
 import type { ViewOutput } from "../../src/standin/types.js";
-import { type DcfSuggestions, dcfRef } from "../../src/usecases/pricing.js";
+import type { DcfSuggestions } from "../../src/usecases/shared/dcfDirectory.js";
 import { LIMITS } from "../../views/blocks.js";
 import {
   connectionPriceModal,

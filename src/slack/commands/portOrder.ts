@@ -34,7 +34,7 @@ import {
   previewPortOrder,
   requestedPortNames,
 } from "../../usecases/portOrder.js";
-import { DcfDirectory, suggestDcfs } from "../../usecases/pricing.js";
+import { DcfDirectory, suggestDcfs } from "../../usecases/shared/dcfDirectory.js";
 import { groupMembersVia } from "../approvals.js";
 import type { CommandHandler, Outcome } from "../connect.js";
 import {

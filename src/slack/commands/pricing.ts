@@ -55,30 +55,32 @@ import {
 import { problemReply, type Reply } from "../../../views/reply.js";
 import { newRequestId, withRequestId } from "../../context.js";
 import { COMMANDS, commandName } from "../../domain/commands.js";
+import { dcfRef } from "../../domain/dcfs.js";
+import { type PortTerm, portPriceCommandText, termText } from "../../domain/portTerms.js";
 import type { Dcf } from "../../provider/api.js";
 import { ProviderError } from "../../provider/errors.js";
 import type { Services } from "../../services.js";
-import { findConnectionEnd, parseConnectionPriceArgs } from "../../usecases/connectionPriceArgs.js";
 import {
   type ConnectionPriceForm,
   checkConnectionPriceForm,
+} from "../../usecases/pricing/connectionPrice.js";
+import {
+  findConnectionEnd,
+  parseConnectionPriceArgs,
+} from "../../usecases/pricing/connectionPriceArgs.js";
+import { resolveDcf } from "../../usecases/pricing/dcfResolution.js";
+import {
   checkPortPriceForm,
-  DcfDirectory,
-  dcfRef,
   type PortPriceForm,
   type PortQuote,
-  type PortTerm,
-  parseDcfRef,
-  parsePortPriceArgs,
-  portPriceCommandText,
-  priceConnection,
   quotePortPrice,
-  readPortTerm,
-  resolveDcf,
-  suggestDcfs,
-  termText,
-  withDeadline,
-} from "../../usecases/pricing.js";
+} from "../../usecases/pricing/portPrice.js";
+import { parsePortPriceArgs } from "../../usecases/pricing/portPriceArgs.js";
+import { withDeadline } from "../../usecases/pricing.js";
+import { DcfDirectory, suggestDcfs } from "../../usecases/shared/dcfDirectory.js";
+import { parseDcfRef } from "../../usecases/shared/dcfFacts.js";
+import { readPortTerm } from "../../usecases/shared/portTermReading.js";
+import { priceConnection } from "../../usecases/shared/prices.js";
 import {
   type CommandContext,
   type CommandHandler,
