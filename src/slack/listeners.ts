@@ -15,11 +15,10 @@ import { registerLookupListeners } from "./commands/lookups.js";
 
 import { registerPortOrderListeners } from "./commands/portOrder.js";
 
-import { registerPricingListeners } from "./commands/pricing.js";
-
 import { registerSpendListeners } from "./commands/spend.js";
 
 import { createConnectRouter } from "./connect.js";
+import { registerPricingListeners } from "./features/pricing/index.js";
 
 import type { FollowUpLane } from "./followUps.js";
 import { registerHomeEvents, registerHomeListeners } from "./home.js";
@@ -41,6 +40,7 @@ export function registerListeners(
     const router = createConnectRouter(commandHandlers, services, followUps);
     router.register(registry);
     registerFeatures(registry, services, client);
+    registerPricingListeners(registry, services, router.run);
     registerHomeListeners(registry, services, router.run);
   });
   registerHomeEvents(app, services);
@@ -50,7 +50,6 @@ function registerFeatures(app: ListenerRegistry, services: Services, client: Web
   registerLookupListeners(app, services, {
     orderTracking: slackOrderTracking(services, client),
   });
-  registerPricingListeners(app, services);
   registerApprovalListeners(app, services);
   registerWithdrawListeners(app, services);
   registerPortOrderListeners(app, services);

@@ -1,6 +1,7 @@
 import { listApprovals } from "../approvals.js";
 
 import type { CommandHandlers } from "../connect.js";
+import { priceL2, pricePort } from "../features/pricing/command.js";
 import { track } from "../tracking.js";
 
 import { showPolicy, withdrawCommand } from "../withdraw.js";
@@ -16,7 +17,6 @@ import { layer2 } from "./layer2.js";
 import * as lookups from "./lookups.js";
 import { portOrder } from "./portOrder.js";
 
-import * as pricing from "./pricing.js";
 import { spend } from "./spend.js";
 
 /** Every subcommand of the registry has exactly one handler (the type makes it so). */
@@ -32,8 +32,8 @@ export const commandHandlers: CommandHandlers = {
   "edge locations": lookups.edgeLocations,
   "edge orders": lookups.edgeOrders,
   "edge drafts": lookups.edgeDrafts,
-  "price port": pricing.pricePort,
-  "price l2": pricing.priceL2,
+  "price port": pricePort,
+  "price l2": priceL2,
   "port order": portOrder,
   // With an id argument these two look a connection or service up instead of opening the form.
   l2: lookups.formOrLookup(layer2, "layer2"),

@@ -7,9 +7,8 @@ import type { BlockAction, ButtonAction } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
 import { escapeMrkdwn } from "../../../views/blocks.js";
-
+import { dcfSuggestionOptions } from "../../../views/dcfOptions.js";
 import { ACTION_ORDER_THIS_PORT, parsePortOrderThis } from "../../../views/orderThis.js";
-
 import {
   PORT_ORDER_ACTIONS,
   PORT_ORDER_BLOCKS,
@@ -17,8 +16,6 @@ import {
   parsePortOrderMetadata,
   portOrderModal,
 } from "../../../views/portOrderModal.js";
-
-import { dcfSuggestionOptions } from "../../../views/pricingModals.js";
 
 import { problemReply } from "../../../views/reply.js";
 
