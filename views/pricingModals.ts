@@ -333,7 +333,7 @@ export function connectionPriceModal(
       "Bandwidth",
       // No min_value/max_value on number inputs: Slack's client checks those itself and shows
       // only that error, hiding every other problem until the next submit. The range is checked
-      // with everything else (flows/pricing.ts) and said in the hint.
+      // with everything else (src/usecases/pricing/connectionPrice.ts) and said in the hint.
       {
         type: "number_input",
         action_id: L2_PRICE_ACTIONS.bandwidth,
