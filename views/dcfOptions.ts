@@ -1,12 +1,12 @@
-// A data center as a select option, and what a data center select's options load answers: the
-// price forms and the port order form offer data centers the same way.
+// A data center as a select option, what a data center select's options load answers, and its
+// speeds as options: the price forms and the port order form offer data centers the same way.
 import type { PlainTextOption } from "@slack/types";
 import { DCF_SEARCH_MIN, dcfRef, isReady, offeredSpeeds } from "../src/domain/dcfs.js";
 import type { Dcf } from "../src/provider/api.js";
 import type { DcfSuggestions } from "../src/usecases/shared/dcfDirectory.js";
 import { LIMITS, option, plainFromMrkdwn, truncate } from "./blocks.js";
 import { type DcfRecord, dcfFeatures } from "./dcf.js";
-import { formatSpeed } from "./format.js";
+import { formatMbps, formatSpeed } from "./format.js";
 
 /** Values of the hint options an options load answers with when it has no data center. */
 export const DCF_HINT_PREFIX = "hint:";
@@ -76,4 +76,11 @@ export function dcfSuggestionOptions(
       }
       return suggestions.dcfs.slice(0, LIMITS.staticOptions).map(dcfOption);
   }
+}
+
+/** The Speed options: exactly the DCF's valid speeds, "10G" with "10,000 Mbps" below. */
+export function speedOptions(speeds: readonly number[]): PlainTextOption[] {
+  return speeds
+    .slice(0, LIMITS.staticOptions)
+    .map((mbps) => option(formatSpeed(mbps), String(mbps), formatMbps(mbps)));
 }

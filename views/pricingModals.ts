@@ -18,17 +18,9 @@ import type { Dcf } from "../src/provider/api.js";
 import type { ConnectionPriceFormField } from "../src/usecases/pricing/connectionPrice.js";
 import type { PortPriceFormField } from "../src/usecases/pricing/portPrice.js";
 import type { PortPriceField } from "../src/usecases/pricing/portPriceArgs.js";
-import {
-  context,
-  escapeMrkdwn,
-  LIMITS,
-  option,
-  plainFromMrkdwn,
-  section,
-  truncate,
-} from "./blocks.js";
-import { dcfOption } from "./dcfOptions.js";
-import { formatMbps, formatSpeed, textOr } from "./format.js";
+import { context, escapeMrkdwn, option, plainFromMrkdwn, section, truncate } from "./blocks.js";
+import { dcfOption, speedOptions } from "./dcfOptions.js";
+import { formatMbps, textOr } from "./format.js";
 import { channelIdField, metadataFields } from "./modalMetadata.js";
 
 /**
@@ -157,12 +149,6 @@ const TERM_LABELS: Record<string, string> = { y: "1 year", m: "Month to month" }
 export const PORT_TERM_OPTIONS: PlainTextOption[] = PORT_TERMS.map((t) =>
   option(TERM_LABELS[t.durationUnit] ?? termText(t), termText(t)),
 );
-
-function speedOptions(speeds: readonly number[]): PlainTextOption[] {
-  return speeds
-    .slice(0, LIMITS.staticOptions)
-    .map((mbps) => option(formatSpeed(mbps), String(mbps), formatMbps(mbps)));
-}
 
 // ---------------------------------------------------------------------------------------------
 // The port modal
