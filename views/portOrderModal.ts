@@ -15,9 +15,9 @@ import {
   withSandboxLabel,
 } from "./blocks.js";
 import { type DcfRecord, dcfFeatures, dcfPlace } from "./dcf.js";
+import { dcfOption } from "./dcfOptions.js";
 import { DASH, formatMbps, formatSpeed, textOr } from "./format.js";
 import { channelIdField, metadataFields } from "./modalMetadata.js";
-import { dcfOption } from "./pricingModals.js";
 
 /**
  * The port order modal (`/connect port order`): data center (search as you type), the speeds of

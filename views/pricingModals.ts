@@ -11,30 +11,17 @@ import {
   CONNECTION_BANDWIDTH_MAX_MBPS,
   CONNECTION_DURATION_UNITS,
 } from "../src/domain/connections.js";
-import { DCF_SEARCH_MIN, dcfRef, isReady, offeredSpeeds } from "../src/domain/dcfs.js";
+import { DCF_SEARCH_MIN, isReady, offeredSpeeds } from "../src/domain/dcfs.js";
 import { PORT_TERMS, type PortTerm, termText } from "../src/domain/portTerms.js";
 import { CLASSES_OF_SERVICE } from "../src/domain/requestFacts.js";
 import type { Dcf } from "../src/provider/api.js";
-import type {
-  ConnectionPriceFormField,
-  DcfSuggestions,
-  PortArgsProblem,
-  PortPriceField,
-  PortPriceFormField,
-} from "../src/usecases/pricing.js";
-import {
-  context,
-  escapeMrkdwn,
-  LIMITS,
-  option,
-  plainFromMrkdwn,
-  section,
-  truncate,
-} from "./blocks.js";
-import { type DcfRecord, dcfFeatures } from "./dcf.js";
-import { code, formatMbps, formatSpeed, formatTerm, textOr } from "./format.js";
+import type { ConnectionPriceFormField } from "../src/usecases/pricing/connectionPrice.js";
+import type { PortPriceFormField } from "../src/usecases/pricing/portPrice.js";
+import type { PortPriceField } from "../src/usecases/pricing/portPriceArgs.js";
+import { context, escapeMrkdwn, option, plainFromMrkdwn, section, truncate } from "./blocks.js";
+import { dcfOption, speedOptions } from "./dcfOptions.js";
+import { formatMbps, textOr } from "./format.js";
 import { channelIdField, metadataFields } from "./modalMetadata.js";
-import { problemReply, type Reply } from "./reply.js";
 
 /**
  * The pricing modals (`/connect price port`, `/connect price l2`) and the inline price command's
@@ -85,9 +72,6 @@ export const L2_PRICE_ACTIONS = {
 /** The value of the one "Include cross connect" checkbox. */
 export const CROSS_CONNECT_VALUE = "xc";
 
-/** Values of the hint options an options load answers with when it has no data center. */
-export const DCF_HINT_PREFIX = "hint:";
-
 const TITLE_MAX = 24;
 
 // ---------------------------------------------------------------------------------------------
@@ -115,76 +99,6 @@ export function parseMetadata(text: unknown): PriceModalMetadata {
     ...channelIdField(fields),
     ...(typeof s === "number" && Number.isSafeInteger(s) && s > 0 ? { speedMbps: s } : {}),
   };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Data center options
-
-/** Option and description texts are plain text: undo the mrkdwn escaping of shared helpers. */
-const plain = plainFromMrkdwn;
-
-function city(dcf: Dcf): string | undefined {
-  const addresses = Array.isArray(dcf.company?.addresses) ? dcf.company.addresses : [];
-  const address =
-    addresses.find((a) => a?.primary === true) ??
-    addresses.find((a) => a?.registered === true) ??
-    addresses[0];
-  const parts = [address?.city, address?.country].filter(
-    (p): p is string => typeof p === "string" && p.trim() !== "",
-  );
-  return parts.length > 0 ? parts.join(", ") : undefined;
-}
-
-function airportCodes(dcf: Dcf): string[] {
-  const codes = dcf.dataCenterFacility?.airportCodes;
-  return Array.isArray(codes) ? codes.filter((c): c is string => typeof c === "string") : [];
-}
-
-/** One DCF as a select option: name and city; airport codes, speeds and tags below. */
-export function dcfOption(dcf: Dcf): PlainTextOption {
-  const name = dcf.name?.trim() || dcf.username || dcf.id;
-  const place = city(dcf);
-  const speeds = offeredSpeeds(dcf);
-  const details = [
-    airportCodes(dcf).join("/"),
-    speeds.length > 0 ? speeds.map(formatSpeed).join(", ") : undefined,
-    ...dcfFeatures(dcf as DcfRecord).map(plain),
-    isReady(dcf) ? undefined : "not ready",
-  ].filter((d): d is string => typeof d === "string" && d !== "");
-  return option(
-    place ? `${truncate(name, LIMITS.optionText - place.length - 3)} · ${place}` : name,
-    dcfRef(dcf),
-    details.length > 0 ? details.join(" · ") : undefined,
-  );
-}
-
-function hintOption(text: string, kind: string): PlainTextOption {
-  return option(text, `${DCF_HINT_PREFIX}${kind}`);
-}
-
-/** What an options load answers: the matching DCFs, or one option saying why there are none. */
-export function dcfSuggestionOptions(
-  suggestions: DcfSuggestions,
-  typed: string,
-): PlainTextOption[] {
-  switch (suggestions.kind) {
-    case "too-short":
-      return [
-        hintOption(
-          `Type at least ${DCF_SEARCH_MIN} letters of a name, city or airport code`,
-          "short",
-        ),
-      ];
-    case "timeout":
-      return [hintOption("The provider is slow to answer: type again to retry", "timeout")];
-    case "failed":
-      return [hintOption(`Search failed: ${suggestions.message}`, "failed")];
-    case "found":
-      if (suggestions.dcfs.length === 0) {
-        return [hintOption(`No data center matches "${typed.trim()}"`, "none")];
-      }
-      return suggestions.dcfs.slice(0, LIMITS.staticOptions).map(dcfOption);
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -236,12 +150,6 @@ export const PORT_TERM_OPTIONS: PlainTextOption[] = PORT_TERMS.map((t) =>
   option(TERM_LABELS[t.durationUnit] ?? termText(t), termText(t)),
 );
 
-function speedOptions(speeds: readonly number[]): PlainTextOption[] {
-  return speeds
-    .slice(0, LIMITS.staticOptions)
-    .map((mbps) => option(formatSpeed(mbps), String(mbps), formatMbps(mbps)));
-}
-
 // ---------------------------------------------------------------------------------------------
 // The port modal
 
@@ -290,7 +198,11 @@ function chosenDcfBlocks(state: PortPriceModalInput): KnownBlock[] {
       PORT_PRICE_BLOCKS.speed,
       "Speed",
       staticSelect(PORT_PRICE_ACTIONS.speed, speedOptions(speeds), initial, "Choose a speed"),
-      { hint: plainText(`The speeds ${plain(textOr(dcf.name, "this data center"))} offers`) },
+      {
+        hint: plainText(
+          `The speeds ${plainFromMrkdwn(textOr(dcf.name, "this data center"))} offers`,
+        ),
+      },
     ),
   );
   return blocks;
@@ -407,7 +319,7 @@ export function connectionPriceModal(
       "Bandwidth",
       // No min_value/max_value on number inputs: Slack's client checks those itself and shows
       // only that error, hiding every other problem until the next submit. The range is checked
-      // with everything else (flows/pricing.ts) and said in the hint.
+      // with everything else (src/usecases/pricing/connectionPrice.ts) and said in the hint.
       {
         type: "number_input",
         action_id: L2_PRICE_ACTIONS.bandwidth,
@@ -462,98 +374,6 @@ export function connectionPriceModal(
     submit: plainText("Price"),
     close: plainText("Cancel"),
     blocks,
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Inline answers that are not a price
-
-const EXAMPLE = `${COMMAND} price port AMS 10G 1y`;
-
-export function noDcfMatchReply(query: string): Reply {
-  const q = escapeMrkdwn(query);
-  return problemReply(
-    `:mag: No data center matches "${q}". Try part of the name, a city, an airport code or a username (\`${COMMAND} dcf ${q}\` searches), e.g. \`${EXAMPLE}\`.`,
-  );
-}
-
-function dcfLabel(dcf: Dcf): string {
-  return `*${textOr(dcf.name, "The data center")}*${dcf.username ? ` (${code(dcf.username)})` : ""}`;
-}
-
-/** A speed the DCF does not offer: the valid ones, and the command with one of them. */
-export function speedNotOfferedReply(
-  dcf: Dcf,
-  speedMbps: number,
-  offered: readonly number[],
-  term: Pick<PortTerm, "value" | "unit">,
-): Reply {
-  const valid = offered.map(formatSpeed).join(", ");
-  const suggestion = offered.includes(10000) ? 10000 : offered[0];
-  const retry =
-    suggestion !== undefined
-      ? ` e.g. \`${escapeMrkdwn(`${COMMAND} price port ${dcf.username ?? dcf.id} ${formatSpeed(suggestion)} ${termText(term)}`)}\``
-      : "";
-  return problemReply(
-    `:warning: ${dcfLabel(dcf)} doesn't offer ${formatSpeed(speedMbps)} ports. Valid speeds there: ${valid}.${retry}`,
-  );
-}
-
-export function dcfNotReadyReply(dcf: Dcf): Reply {
-  return problemReply(
-    `:construction: ${dcfLabel(dcf)} is not ready for orders yet, so the provider has no price for it. Find another in the same metro with \`${COMMAND} dcf\`.`,
-  );
-}
-
-const TERM_HELP =
-  "The provider prices a port for a 1-year term (`1y` or `12m`) or month to month (`1m`)";
-
-/** The inline command had something in the speed or term place that cannot be used. */
-export function portArgsProblemReply(problem: PortArgsProblem): Reply {
-  switch (problem.kind) {
-    case "speed":
-      return problemReply(
-        `:warning: Couldn't read "${escapeMrkdwn(problem.text)}" as a speed. Use e.g. \`10G\`, \`1000\` (Mbps) or \`100M\`: \`${EXAMPLE}\`.`,
-      );
-    case "term":
-      return problemReply(
-        problem.value !== undefined && problem.unit !== undefined
-          ? `:warning: ${TERM_HELP}; there is no ${formatTerm(problem.value, problem.unit, "adjective")} term. Price \`1y\` and ask the provider about longer commitments.`
-          : `:warning: Couldn't read "${escapeMrkdwn(problem.text)}" as a term. ${TERM_HELP}: \`${EXAMPLE}\`.`,
-      );
-    case "dcf-too-long":
-      return problemReply(
-        `:warning: That data center text is ${problem.length} characters long; type part of a name, a city or an airport code instead: \`${EXAMPLE}\`.`,
-      );
-  }
-}
-
-/** Adds a line under a price saying why this data center was picked among several. */
-export function withNarrowedNote(
-  reply: Reply,
-  query: string,
-  matched: number,
-  speedMbps: number,
-): Reply {
-  const note = context(
-    `Only this one of the ${matched} data centers matching "${escapeMrkdwn(query)}" can price ${formatSpeed(speedMbps)}.`,
-  );
-  const [first, ...rest] = reply.blocks;
-  return { ...reply, blocks: first ? [first, note, ...rest] : [note] };
-}
-
-/** Adds a line under the answer naming the words of the command that were not used. */
-export function withIgnoredNote(reply: Reply, ignored: readonly string[]): Reply {
-  if (ignored.length === 0) return reply;
-  const words = truncate(ignored.join(" "), 80);
-  const note = context(
-    `:information_source: Ignored ${code(words)}: the price needs only a data center, a speed and a term.`,
-  );
-  const [first, ...rest] = reply.blocks;
-  return {
-    ...reply,
-    text: `${reply.text} (ignored: ${escapeMrkdwn(words)})`,
-    blocks: first ? [first, note, ...rest] : [note],
   };
 }
 

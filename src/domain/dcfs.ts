@@ -1,7 +1,7 @@
 /**
  * What a data center facility (DCF) offers: its speeds, whether it is ready, how a form refers to
  * it, and the shortest text worth searching for. Used by the pricing and port order use cases
- * (src/usecases/pricing.ts re-exports these) and their forms (views/). Pure.
+ * (src/usecases/pricing/, portOrder.ts) and their forms (views/). Pure.
  */
 
 import type { components } from "../provider/generated/provider.js";

@@ -1,8 +1,8 @@
 /**
  * The port terms the bot offers and how they are written: the provider prices two (1 year, `y`;
  * month to month, `m`), so the price command, the price form and the port order form offer those
- * and nothing else. Used by the use cases (src/usecases/pricing.ts, which re-exports these, and
- * portOrderForm.ts) and the forms (views/). Pure.
+ * and nothing else. Used by the use cases (src/usecases/pricing/, portOrderForm.ts) and the forms
+ * (views/). Pure.
  */
 
 import { formatSpeed } from "./units.js";
@@ -34,7 +34,7 @@ export function termText(term: { value: number; unit: string }): string {
  * ("y" shown) and no term length, and so does the port price request. A "24 months" or
  * "36 months" choice could not be sent: the provider would record the very same `y` order as for
  * 12 months while the approver approved a longer commitment. So, like pricing (readPortTerm in
- * src/usecases/pricing.ts), the form offers only what the provider can express — 1 year (`y`,
+ * src/usecases/shared/portTermReading.ts), the form offers only what the provider can express — 1 year (`y`,
  * 12 months) and month to month (`m`) — and the price shown, the summary approved and the body
  * sent all carry the same `durationUnit`. Longer commitments are a matter for the provider's
  * sales team, not this body.

@@ -5,13 +5,13 @@ import { registerEdgeQuoteListeners } from "./commands/edgeQuote.js";
 import { commandHandlers } from "./commands/index.js";
 import { registerIodListeners } from "./commands/iod.js";
 import { registerLayer2Listeners } from "./commands/layer2.js";
-import { registerPricingListeners } from "./commands/pricing.js";
 import { createConnectRouter } from "./connect.js";
 import { registerApprovalListeners } from "./features/approvals/index.js";
 import { registerHomeEvents, registerHomeListeners } from "./features/home/index.js";
 import { registerLookupListeners } from "./features/lookups/index.js";
 import { slackOrderTracking } from "./features/lookups/tracking.js";
 import { registerPortOrderListeners } from "./features/portOrder/index.js";
+import { registerPricingListeners } from "./features/pricing/index.js";
 import { registerSpendListeners } from "./features/spend/index.js";
 import { registerWithdrawListeners } from "./features/withdraw/index.js";
 import type { FollowUpLane } from "./followUps.js";
@@ -29,6 +29,7 @@ export function registerListeners(
     router.register(registry);
     registerFeatures(registry, services, client);
     registerHomeListeners(registry, services, router.run);
+    registerPricingListeners(registry, services, router.run);
   });
   registerHomeEvents(app, services);
 }
@@ -37,7 +38,6 @@ function registerFeatures(app: ListenerRegistry, services: Services, client: Web
   registerLookupListeners(app, services, {
     orderTracking: slackOrderTracking(services, client),
   });
-  registerPricingListeners(app, services);
   registerApprovalListeners(app, services);
   registerWithdrawListeners(app, services);
   registerPortOrderListeners(app, services);

@@ -8,6 +8,7 @@ import {
   portMetroId,
   remainingCapacity,
 } from "../domain/connections.js";
+import { isReady } from "../domain/dcfs.js";
 import { formatMoney } from "../domain/money.js";
 import { CLASSES_OF_SERVICE } from "../domain/requestFacts.js";
 import { formatMbps, formatSpeed, formatTerm } from "../domain/units.js";
@@ -27,13 +28,9 @@ import type { Identity, Services } from "../services.js";
 import { type CompanyCheck, checkCompanyExists } from "./companyCheck.js";
 import { companyMetros } from "./dcf.js";
 import { recordId } from "./ports.js";
-import {
-  DeadlineExceededError,
-  isDeleted as isDeletedDcf,
-  isReady,
-  priceConnection,
-  withDeadline,
-} from "./pricing.js";
+import { DeadlineExceededError, withDeadline } from "./pricing.js";
+import { isDeleted as isDeletedDcf } from "./shared/dcfFacts.js";
+import { priceConnection } from "./shared/prices.js";
 
 export {
   CONNECTION_NAME_MAX,

@@ -20,14 +20,10 @@ import {
   readPortOrderForm,
   userMessageOf,
 } from "./portOrderForm.js";
-import {
-  DeadlineExceededError,
-  type FormCheck,
-  isDeleted,
-  pricePort,
-  SUBMISSION_DEADLINE_MS,
-  withDeadline,
-} from "./pricing.js";
+import { DeadlineExceededError, withDeadline } from "./pricing.js";
+import { isDeleted } from "./shared/dcfFacts.js";
+import { type FormCheck, SUBMISSION_DEADLINE_MS } from "./shared/formChecks.js";
+import { pricePort } from "./shared/prices.js";
 
 // ---------------------------------------------------------------------------------------------
 // Unique port names

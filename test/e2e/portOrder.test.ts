@@ -1,10 +1,10 @@
 import type { ViewStateValue } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dcfRef } from "../../src/domain/dcfs.js";
 import { formatMoney as moneyIn } from "../../src/domain/money.js";
 import type { Dcf } from "../../src/provider/api.js";
 import type { StandinView } from "../../src/standin/index.js";
-import { dcfRef } from "../../src/usecases/pricing.js";
 import { formatSpeed } from "../../views/format.js";
 
 /** Amounts as the bot shows them: the harness sets no PRICE_CURRENCY, so USD. */

@@ -1,8 +1,8 @@
 import type { KnownBlock } from "@slack/types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dcfRef } from "../../src/domain/dcfs.js";
 import { formatMoney as moneyIn } from "../../src/domain/money.js";
 import type { Dcf } from "../../src/provider/api.js";
-import { dcfRef } from "../../src/usecases/pricing.js";
 
 /** Amounts as the bot shows them: the harness sets no PRICE_CURRENCY, so USD. */
 const formatMoney = (amount: unknown) => moneyIn(amount, "USD") ?? "—";

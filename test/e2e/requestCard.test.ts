@@ -2,11 +2,11 @@ import type { KnownBlock } from "@slack/types";
 import { WebClient } from "@slack/web-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../../src/approvals/index.js";
+import { dcfRef } from "../../src/domain/dcfs.js";
 import { formatMoney as moneyIn } from "../../src/domain/money.js";
 import type { OrderSubmission } from "../../src/orders/index.js";
 import { submitForApproval } from "../../src/slack/kit/index.js";
 import type { StandinMessage } from "../../src/standin/index.js";
-import { dcfRef } from "../../src/usecases/pricing.js";
 import { ACTION_WITHDRAW } from "../../views/approvals.js";
 import { formatSpeed } from "../../views/format.js";
 

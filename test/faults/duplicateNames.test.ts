@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { dcfRef } from "../../src/domain/dcfs.js";
 import {
   type AppAck,
   interactionBody,
   type StandinView,
   viewSubmissionPayload,
 } from "../../src/standin/index.js";
-import { dcfRef } from "../../src/usecases/pricing.js";
 import { PORT_ORDER_BLOCKS, PORT_ORDER_VIEW } from "../../views/portOrderModal.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
 import { waitFor } from "../harness/index.js";

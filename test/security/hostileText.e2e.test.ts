@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dcfRef } from "../../src/domain/dcfs.js";
 import type { Dcf } from "../../src/provider/api.js";
 import { NAME_CHARACTERS_MESSAGE } from "../../src/provider/rules/names.js";
 import type { RecordedCall } from "../../src/standin/types.js";
-import { dcfRef } from "../../src/usecases/pricing.js";
 import { PORT_ORDER_BLOCKS, PORT_ORDER_VIEW } from "../../views/portOrderModal.js";
 import { writeReliabilityResult } from "../faults/reliabilityResults.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";

@@ -23,6 +23,7 @@ import * as approvals from "../../views/approvals.js";
 import * as asn from "../../views/asn.js";
 import * as blocks from "../../views/blocks.js";
 import * as dcf from "../../views/dcf.js";
+import * as dcfOptions from "../../views/dcfOptions.js";
 import * as edge from "../../views/edge.js";
 import * as edgeModals from "../../views/edgeModals.js";
 import * as edgeQuote from "../../views/edgeQuote.js";
@@ -42,6 +43,7 @@ import * as portOrderModal from "../../views/portOrderModal.js";
 import * as ports from "../../views/ports.js";
 import * as pricing from "../../views/pricing.js";
 import * as pricingModals from "../../views/pricingModals.js";
+import * as pricingReplies from "../../views/pricingReplies.js";
 import * as refusals from "../../views/refusals.js";
 import * as reply from "../../views/reply.js";
 import * as requestCard from "../../views/requestCard.js";
@@ -772,7 +774,7 @@ const VIEW_CASES: Record<string, Case> = {
     [
       { kind: "found", dcfs: poison([dcfOnNet], h, keep()) },
       { kind: "failed", message: h },
-    ].map((s) => pricingModals.dcfSuggestionOptions(s as never, h)),
+    ].map((s) => dcfOptions.dcfSuggestionOptions(s as never, h)),
   portPriceModal: (h) => [
     pricingModals.portPriceModal({
       metadata: {},
@@ -783,17 +785,17 @@ const VIEW_CASES: Record<string, Case> = {
   ],
   incompleteCommandNote: (h) => pricingModals.incompleteCommandNote(h, ["dcf", "speed"] as never),
   connectionPriceModal: () => pricingModals.connectionPriceModal({}),
-  noDcfMatchReply: (h) => pricingModals.noDcfMatchReply(h),
+  noDcfMatchReply: (h) => pricingReplies.noDcfMatchReply(h),
   speedNotOfferedReply: (h) =>
-    pricingModals.speedNotOfferedReply(poison(dcfOnNet, h, keep()), 25000, [1000], term),
-  dcfNotReadyReply: (h) => pricingModals.dcfNotReadyReply(poison(dcfOnNet, h, keep())),
+    pricingReplies.speedNotOfferedReply(poison(dcfOnNet, h, keep()), 25000, [1000], term),
+  dcfNotReadyReply: (h) => pricingReplies.dcfNotReadyReply(poison(dcfOnNet, h, keep())),
   portArgsProblemReply: (h) =>
     [
       { kind: "speed", text: h },
       { kind: "term", text: h, value: 12, unit: h },
       { kind: "dcf-too-long", length: 4000 },
-    ].map((p) => pricingModals.portArgsProblemReply(p as never)),
-  withNarrowedNote: (h) => pricingModals.withNarrowedNote({ text: "x", blocks: [] }, h, 3, 1000),
+    ].map((p) => pricingReplies.portArgsProblemReply(p as never)),
+  withNarrowedNote: (h) => pricingReplies.withNarrowedNote({ text: "x", blocks: [] }, h, 3, 1000),
   connectionArgsNote: (h) => [
     pricingModals.connectionArgsNote(
       [
@@ -803,7 +805,7 @@ const VIEW_CASES: Record<string, Case> = {
       h,
     ),
   ],
-  withIgnoredNote: (h) => pricingModals.withIgnoredNote({ text: "x", blocks: [] }, [h, "more"]),
+  withIgnoredNote: (h) => pricingReplies.withIgnoredNote({ text: "x", blocks: [] }, [h, "more"]),
   severalDcfsNote: (h) => pricingModals.severalDcfsNote(h, 3),
   // views/reply.ts
   sharedByContext: (h) => reply.sharedByContext(REQUESTER, `/connect ${h}`, [h, h]),
@@ -931,6 +933,7 @@ const VIEW_MODULES = {
   asn,
   blocks,
   dcf,
+  dcfOptions,
   edge,
   edgeModals,
   edgeQuote,
@@ -948,6 +951,7 @@ const VIEW_MODULES = {
   ports,
   pricing,
   pricingModals,
+  pricingReplies,
   refusals,
   reply,
   requestCard,
@@ -1100,7 +1104,7 @@ describe("hostile text never forms a mention or a link", () => {
     const view = approvals.approvalMessageView({ ...approval, title: typed });
     const header = view.blocks.find((b) => b.type === "header");
     expect(header?.type === "header" && header.text.text).toBe(`Port order: ${typed}`);
-    const option = pricingModals.dcfOption({ ...dcfOnNet, name: typed });
+    const option = dcfOptions.dcfOption({ ...dcfOnNet, name: typed });
     expect(option.text.text).toContain(typed);
     expect(option.text.text).not.toContain("&lt;");
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseConnectionPriceArgs } from "../../src/usecases/connectionPriceArgs.js";
+import { parseConnectionPriceArgs } from "../../src/usecases/pricing/connectionPriceArgs.js";
 
 const words = (text: string) => text.split(" ");
 

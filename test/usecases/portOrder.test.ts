@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApprovalInputSchema } from "../../src/approvals/types.js";
+import { dcfRef } from "../../src/domain/dcfs.js";
 import type {
   Dcf,
   DcfFilter,
@@ -24,7 +25,7 @@ import {
   readPortOrderForm,
 } from "../../src/usecases/portOrderForm.js";
 import { portOrderSubmission, portPriceText } from "../../src/usecases/portOrderSubmission.js";
-import { DcfDirectory, dcfRef } from "../../src/usecases/pricing.js";
+import { DcfDirectory } from "../../src/usecases/shared/dcfDirectory.js";
 import {
   connect,
   deleteKeys,

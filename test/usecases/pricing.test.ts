@@ -2,30 +2,25 @@
 // data center a person means, pricing, the modal checks (which must hold against any payload)
 // and the bounded look-ups Slack's 3 seconds need.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { dcfRef } from "../../src/domain/dcfs.js";
+import { portPriceCommandText } from "../../src/domain/portTerms.js";
 import { createLogger } from "../../src/log.js";
 import { createProviderApi, type Dcf, type ProviderApi } from "../../src/provider/api.js";
 import { createProviderClient } from "../../src/provider/client.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { checkConnectionPriceForm } from "../../src/usecases/pricing/connectionPrice.js";
+import { canPrice, partialDcfTerms, resolveDcf } from "../../src/usecases/pricing/dcfResolution.js";
+import { checkPortPriceForm, quotePortPrice } from "../../src/usecases/pricing/portPrice.js";
+import { parsePortPriceArgs } from "../../src/usecases/pricing/portPriceArgs.js";
+import { DeadlineExceededError, withDeadline } from "../../src/usecases/pricing.js";
+import { DcfDirectory, suggestDcfs } from "../../src/usecases/shared/dcfDirectory.js";
+import { parseDcfRef } from "../../src/usecases/shared/dcfFacts.js";
+import { readPortTerm } from "../../src/usecases/shared/portTermReading.js";
 import {
-  canPrice,
-  checkConnectionPriceForm,
-  checkPortPriceForm,
-  DcfDirectory,
-  DeadlineExceededError,
-  dcfRef,
   PricingRequestError,
-  parseDcfRef,
-  parsePortPriceArgs,
-  partialDcfTerms,
-  portPriceCommandText,
   priceConnection,
   pricePort,
-  quotePortPrice,
-  readPortTerm,
-  resolveDcf,
-  suggestDcfs,
-  withDeadline,
-} from "../../src/usecases/pricing.js";
+} from "../../src/usecases/shared/prices.js";
 import { scanErrorWords } from "../support/plainWords.js";
 import { memoryLogStream } from "../support/recordingServer.js";
 

@@ -1,34 +1,38 @@
 import type { InputBlock, KnownBlock, ModalView } from "@slack/types";
 import { describe, expect, it } from "vitest";
+import { dcfRef } from "../../src/domain/dcfs.js";
 import { CLASSES_OF_SERVICE } from "../../src/domain/requestFacts.js";
-import { readConnectionPriceForm, readPortPriceForm } from "../../src/slack/commands/pricing.js";
+import {
+  readConnectionPriceForm,
+  readPortPriceForm,
+} from "../../src/slack/features/pricing/readForms.js";
 import { inputLabels } from "../../src/standin/elements.js";
 import { viewProblems } from "../../src/standin/index.js";
 import { createLocalModalSession, fillModal } from "../../src/standin/modal.js";
 import type { ViewOutput } from "../../src/standin/types.js";
-import { type DcfSuggestions, dcfRef } from "../../src/usecases/pricing.js";
+import type { DcfSuggestions } from "../../src/usecases/shared/dcfDirectory.js";
 import { LIMITS } from "../../views/blocks.js";
+import { DCF_HINT_PREFIX, dcfOption, dcfSuggestionOptions } from "../../views/dcfOptions.js";
 import {
   connectionPriceModal,
-  DCF_HINT_PREFIX,
-  dcfOption,
-  dcfSuggestionOptions,
   encodeMetadata,
   incompleteCommandNote,
   L2_PRICE_ACTIONS,
   L2_PRICE_BLOCKS,
-  noDcfMatchReply,
   PORT_PRICE_ACTIONS,
   PORT_PRICE_BLOCKS,
   PRICE_L2_VIEW,
   PRICE_PORT_NOTE_BLOCK,
   PRICE_PORT_VIEW,
   parseMetadata,
-  portArgsProblemReply,
   portPriceModal,
+} from "../../views/pricingModals.js";
+import {
+  noDcfMatchReply,
+  portArgsProblemReply,
   speedNotOfferedReply,
   withNarrowedNote,
-} from "../../views/pricingModals.js";
+} from "../../views/pricingReplies.js";
 import { dcfEdgeFree, dcfOffNet, dcfOnNet } from "./fixtures.js";
 import { expectNoRawAngleBrackets, expectWithinSlackLimits, readable } from "./support.js";
 

@@ -3,12 +3,12 @@ import { listApprovals } from "../features/approvals/command.js";
 import { help, policy, whoami } from "../features/general/command.js";
 import * as lookups from "../features/lookups/command.js";
 import { portOrder } from "../features/portOrder/command.js";
+import { priceL2, pricePort } from "../features/pricing/command.js";
 import { spend } from "../features/spend/command.js";
 import { withdrawCommand } from "../features/withdraw/command.js";
 import { edgeQuote } from "./edgeQuote.js";
 import { iod } from "./iod.js";
 import { layer2 } from "./layer2.js";
-import * as pricing from "./pricing.js";
 
 /** Every subcommand of the registry has exactly one handler (the type makes it so). */
 export const commandHandlers: CommandHandlers = {
@@ -23,8 +23,8 @@ export const commandHandlers: CommandHandlers = {
   "edge locations": lookups.edgeLocations,
   "edge orders": lookups.edgeOrders,
   "edge drafts": lookups.edgeDrafts,
-  "price port": pricing.pricePort,
-  "price l2": pricing.priceL2,
+  "price port": pricePort,
+  "price l2": priceL2,
   "port order": portOrder,
   // With an id argument these two look a connection or service up instead of opening the form.
   l2: lookups.formOrLookup(layer2, "layer2"),

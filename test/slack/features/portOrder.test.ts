@@ -5,13 +5,13 @@
 import { describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../../../src/approvals/index.js";
 import { NameReservedError } from "../../../src/approvals/index.js";
+import { dcfRef } from "../../../src/domain/dcfs.js";
 import { BlockedError } from "../../../src/domain/errors.js";
 import type { Dcf, Port, ProviderApi } from "../../../src/provider/api.js";
 import type { Services } from "../../../src/services.js";
 import type { CommandContext } from "../../../src/slack/connect.js";
 import { portOrder } from "../../../src/slack/features/portOrder/command.js";
 import { registerPortOrderListeners } from "../../../src/slack/features/portOrder/index.js";
-import { dcfRef } from "../../../src/usecases/pricing.js";
 import { SANDBOX_LABEL } from "../../../views/blocks.js";
 import { ACTION_ORDER_THIS_PORT, encodePortOrderThis } from "../../../views/orderThis.js";
 import {

@@ -1,9 +1,9 @@
 // The Data center select's options, searched as the person types. Bounded so Slack's 3 seconds
 // are never missed: on a timeout or failure the options hold a hint instead.
 import type { SlackOptionsMiddlewareArgs } from "@slack/bolt";
-import { dcfSuggestionOptions } from "../../../../views/pricingModals.js";
+import { dcfSuggestionOptions } from "../../../../views/dcfOptions.js";
 import type { Services } from "../../../services.js";
-import { type DcfDirectory, suggestDcfs } from "../../../usecases/pricing.js";
+import { type DcfDirectory, suggestDcfs } from "../../../usecases/shared/dcfDirectory.js";
 
 type OptionsArgs = Pick<SlackOptionsMiddlewareArgs<"block_suggestion">, "ack" | "payload">;
 

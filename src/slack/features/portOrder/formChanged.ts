@@ -3,7 +3,7 @@
 import { PORT_ORDER_VIEW, parsePortOrderMetadata } from "../../../../views/portOrderModal.js";
 import type { Services } from "../../../services.js";
 import { previewPortOrder } from "../../../usecases/portOrderForm.js";
-import type { DcfDirectory } from "../../../usecases/pricing.js";
+import type { DcfDirectory } from "../../../usecases/shared/dcfDirectory.js";
 import { rebuildOnChange } from "../../kit/index.js";
 import { portOrderForm, readPortOrderState } from "./formState.js";
 

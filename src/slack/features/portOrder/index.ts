@@ -5,7 +5,7 @@ import type { BlockAction, ButtonAction } from "@slack/bolt";
 import { ACTION_ORDER_THIS_PORT } from "../../../../views/orderThis.js";
 import { PORT_ORDER_ACTIONS, PORT_ORDER_VIEW } from "../../../../views/portOrderModal.js";
 import type { Services } from "../../../services.js";
-import { DcfDirectory } from "../../../usecases/pricing.js";
+import { DcfDirectory } from "../../../usecases/shared/dcfDirectory.js";
 import { acknowledgeEnterIn } from "../../kit/index.js";
 import type { ListenerRegistry } from "../../listenerTable.js";
 import { dcfOptions } from "./dcfOptions.js";

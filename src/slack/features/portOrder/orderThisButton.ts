@@ -11,7 +11,7 @@ import { parsePortOrderThis } from "../../../../views/orderThis.js";
 import { PORT_ORDER_TITLE, PORT_ORDER_VIEW } from "../../../../views/portOrderModal.js";
 import type { Services } from "../../../services.js";
 import { type PortOrderForm, previewPortOrder } from "../../../usecases/portOrderForm.js";
-import type { DcfDirectory } from "../../../usecases/pricing.js";
+import type { DcfDirectory } from "../../../usecases/shared/dcfDirectory.js";
 import { openThenFill, orderRefusal } from "../../kit/index.js";
 import { portOrderForm } from "./formState.js";
 

@@ -1,0 +1,49 @@
+// Pricing's listeners: the data center options loads, the port form's data center change, the
+// Enter acks of the layer 2 form's typed inputs, the pick buttons and the two form submissions.
+// The commands themselves (command.ts) are in the main handler table (commands/index.ts); the
+// pick buttons and the port form re-run the inline command through the main router's `run`,
+// injected here rather than rebuilt.
+
+import type { BlockAction, ButtonAction, ExternalSelectAction } from "@slack/bolt";
+import { ACTION_PRICE_PICK_DCF } from "../../../../views/pricing.js";
+import {
+  L2_PRICE_ACTIONS,
+  PORT_PRICE_ACTIONS,
+  PRICE_L2_VIEW,
+  PRICE_PORT_VIEW,
+} from "../../../../views/pricingModals.js";
+import type { Services } from "../../../services.js";
+import { DcfDirectory } from "../../../usecases/shared/dcfDirectory.js";
+import { acknowledgeEnterIn } from "../../kit/index.js";
+import type { ListenerRegistry } from "../../listenerTable.js";
+import { dcfOptionsLoad } from "./dcfOptions.js";
+import { l2FormSubmitted } from "./l2FormSubmitted.js";
+import { pricePickButton } from "./pickButton.js";
+import { portDcfChanged } from "./portDcfChanged.js";
+import { portFormSubmitted } from "./portFormSubmitted.js";
+import type { RunCommand } from "./reinvoke.js";
+
+export function registerPricingListeners(
+  app: ListenerRegistry,
+  services: Services,
+  run: RunCommand,
+): void {
+  // One directory for the feature: a DCF the options load found is there for the pick.
+  const directory = new DcfDirectory(services.provider);
+  const options = dcfOptionsLoad(directory, services);
+  for (const actionId of [
+    PORT_PRICE_ACTIONS.dcf,
+    L2_PRICE_ACTIONS.srcDcf,
+    L2_PRICE_ACTIONS.destDcf,
+  ]) {
+    app.options(actionId, options);
+  }
+  acknowledgeEnterIn(app, [L2_PRICE_ACTIONS.bandwidth, L2_PRICE_ACTIONS.duration]);
+  app.action<BlockAction<ExternalSelectAction>>(
+    PORT_PRICE_ACTIONS.dcf,
+    portDcfChanged(directory, services),
+  );
+  app.action<BlockAction<ButtonAction>>(ACTION_PRICE_PICK_DCF, pricePickButton(run));
+  app.view(PRICE_PORT_VIEW, portFormSubmitted(directory, services, run));
+  app.view(PRICE_L2_VIEW, l2FormSubmitted(directory, services));
+}

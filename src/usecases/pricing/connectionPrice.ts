@@ -1,0 +1,133 @@
+// A layer 2 connection's price: the price form's submission, checked (shapes, both data centers,
+// the provider's connection rule) before the provider is asked.
+import { z } from "zod";
+import {
+  CONNECTION_BANDWIDTH_MAX_MBPS,
+  CONNECTION_DURATION_UNITS,
+} from "../../domain/connections.js";
+import { CLASSES_OF_SERVICE } from "../../domain/requestFacts.js";
+import { formatMbps } from "../../domain/units.js";
+import type { ConnectionPriceConfig, Dcf } from "../../provider/api.js";
+import { fieldErrors } from "../../provider/rules/fieldErrors.js";
+import { pricingConnectionConfigRule } from "../../provider/rules/pricing.js";
+import type { DcfDirectory } from "../shared/dcfDirectory.js";
+import {
+  errorsByField,
+  type FormCheck,
+  SUBMISSION_DEADLINE_MS,
+  zodFieldErrors,
+} from "../shared/formChecks.js";
+import { dcfChoice, dcfIdOf, lookUpForForm } from "./dcfFields.js";
+
+export interface ConnectionPriceForm {
+  srcDcf?: unknown;
+  destDcf?: unknown;
+  bandwidth?: unknown;
+  classOfService?: unknown;
+  duration?: unknown;
+  durationUnit?: unknown;
+}
+
+export type ConnectionPriceFormField = keyof ConnectionPriceForm;
+
+const CONNECTION_RULE_FIELDS: Readonly<Record<string, ConnectionPriceFormField>> = {
+  srcDcf: "srcDcf",
+  destDcf: "destDcf",
+  bandwidth: "bandwidth",
+  classOfService: "classOfService",
+  duration: "duration",
+  "duration.value": "duration",
+  "duration.unit": "durationUnit",
+};
+
+const BANDWIDTH_RANGE = `from 1 Mbps to ${formatMbps(CONNECTION_BANDWIDTH_MAX_MBPS)} (100 Gbps, the fastest port)`;
+
+/** Terms longer than this many units are no term a person means (and overflow nothing). */
+const DURATION_MAX = 999;
+
+/** A whole number typed into the form, with its range said in words when it is outside it. */
+const wholeNumber = (label: string, range: { max: number; words: string }, unit?: string) => {
+  const outside = `${label} must be ${range.words}`;
+  return z
+    .string({
+      error: (iss) =>
+        iss.input === undefined || iss.input === null
+          ? `Enter the ${label.toLowerCase()}`
+          : `${label} must be a whole number`,
+    })
+    .trim()
+    .min(1, `Enter the ${label.toLowerCase()}`)
+    .regex(/^\d+$/, `${label} must be a whole number${unit ? ` of ${unit}` : ""}, ${range.words}`)
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= range.max, outside);
+};
+
+const connectionPriceFormRule = z.object({
+  srcDcf: dcfChoice("Choose the source data center", "Pick the source data center from the list"),
+  destDcf: dcfChoice(
+    "Choose the destination data center",
+    "Pick the destination data center from the list",
+  ),
+  bandwidth: wholeNumber(
+    "Bandwidth",
+    { max: CONNECTION_BANDWIDTH_MAX_MBPS, words: BANDWIDTH_RANGE },
+    "Mbps",
+  ),
+  classOfService: z.enum(CLASSES_OF_SERVICE, {
+    error: `Class of service must be one of ${CLASSES_OF_SERVICE.join(", ")}`,
+  }),
+  duration: wholeNumber("Duration", { max: DURATION_MAX, words: `from 1 to ${DURATION_MAX}` }),
+  durationUnit: z.enum(CONNECTION_DURATION_UNITS, {
+    error: "Duration unit must be months or weeks",
+  }),
+});
+
+export interface CheckedConnectionPrice {
+  srcDcf: Dcf;
+  destDcf: Dcf;
+  config: ConnectionPriceConfig;
+}
+
+/**
+ * Checks the layer 2 modal's values: shapes (zod) and both DCFs (looked up in parallel within
+ * the deadline) together, so every problem is answered in one go; then the provider's
+ * connection rule.
+ */
+export async function checkConnectionPriceForm(
+  directory: DcfDirectory,
+  form: ConnectionPriceForm,
+  deadlineMs = SUBMISSION_DEADLINE_MS,
+): Promise<FormCheck<CheckedConnectionPrice, ConnectionPriceFormField>> {
+  const parsed = connectionPriceFormRule.safeParse(form);
+  const errors: Partial<Record<ConnectionPriceFormField, string>> = parsed.success
+    ? {}
+    : zodFieldErrors<ConnectionPriceFormField>(parsed.error);
+  // The data centers are looked up even when another field is wrong: one answer, all problems.
+  const srcId = dcfIdOf(form.srcDcf);
+  const destId = dcfIdOf(form.destDcf);
+  const [src, dest] = await Promise.all([
+    srcId === undefined ? undefined : lookUpForForm(directory, srcId, deadlineMs),
+    destId === undefined ? undefined : lookUpForForm(directory, destId, deadlineMs),
+  ]);
+  if (src && "error" in src) errors.srcDcf ??= src.error;
+  if (dest && "error" in dest) errors.destDcf ??= dest.error;
+  if (!parsed.success || !src || "error" in src || !dest || "error" in dest) {
+    return { ok: false, errors };
+  }
+  const value = parsed.data;
+  const config = {
+    bandwidth: value.bandwidth,
+    classOfService: value.classOfService,
+    duration: { value: value.duration, unit: value.durationUnit },
+    srcDcf: src.dcf.id,
+    destDcf: dest.dcf.id,
+  };
+  const rule = pricingConnectionConfigRule.safeParse(config);
+  if (!rule.success) {
+    return {
+      ok: false,
+      errors: errorsByField(fieldErrors(rule.error), CONNECTION_RULE_FIELDS, "srcDcf"),
+    };
+  }
+  return { ok: true, value: { srcDcf: src.dcf, destDcf: dest.dcf, config: rule.data } };
+}
