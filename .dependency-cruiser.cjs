@@ -120,6 +120,25 @@ module.exports = {
       to: { path: "^views/", dependencyTypesNot: TYPE_ONLY },
     },
     {
+      name: "slack-kit-and-plumbing-never-import-features",
+      comment:
+        "src/slack/kit (the patterns every listener uses) and the adapter's plumbing may not import a feature folder: a piece two features need goes into the kit. Only src/slack/listeners.ts and src/slack/commands/index.ts wire the features.",
+      severity: "error",
+      from: {
+        path: "^src/slack/",
+        pathNot: ["^src/slack/features/", "^src/slack/listeners\\.ts$", "^src/slack/commands/index\\.ts$"],
+      },
+      to: { path: "^src/slack/features/" },
+    },
+    {
+      name: "features-never-import-each-other",
+      comment:
+        "A Slack feature folder (src/slack/features/<feature>/) may not import another feature's: what two features share belongs in src/slack/kit (or below, in a use case or src/domain).",
+      severity: "error",
+      from: { path: "^src/slack/features/([^/]+)/" },
+      to: { path: "^src/slack/features/", pathNot: "^src/slack/features/$1/" },
+    },
+    {
       name: "local-only-parts-stay-at-the-edge",
       comment:
         "src/playground, src/standin and src/sandbox (the local Slack, its page and the provider simulator) are wired only by the entry point src/bot.ts (and tests): no layer may import them.",

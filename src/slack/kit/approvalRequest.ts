@@ -14,8 +14,8 @@ import {
 } from "../../approvals/index.js";
 import type { OrderSubmission } from "../../orders/index.js";
 import type { Services } from "../../services.js";
-import { groupMembersVia } from "../features/approvals/approvers.js";
-import { postRequestCard } from "../features/approvals/requestCard.js";
+import { groupMembersVia } from "./approvers.js";
+import { postRequestCard } from "./requestCard.js";
 import { APPROVALS_NOT_SET_UP } from "./requireApprovals.js";
 
 export type SubmitOutcome = { ok: true; approval: ApprovalRequest; link?: string } | SubmitRefusal;

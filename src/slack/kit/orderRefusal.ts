@@ -3,7 +3,7 @@
 import type { WebClient } from "@slack/web-api";
 import { canRequest } from "../../approvals/index.js";
 import type { Services } from "../../services.js";
-import { groupMembersVia } from "../features/approvals/approvers.js";
+import { groupMembersVia } from "./approvers.js";
 import { approvalsUnavailable } from "./requireApprovals.js";
 
 export interface OrderRefusal {

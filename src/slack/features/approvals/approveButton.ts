@@ -1,5 +1,5 @@
 import type { Services } from "../../../services.js";
-import { approveAs } from "./approvers.js";
+import { approveAs } from "../../kit/approvers.js";
 import { recordedButton } from "./recordedStep.js";
 
 /** Approve (approval message or App Home): counts the clicker's approval, exactly once. */

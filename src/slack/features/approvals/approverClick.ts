@@ -5,7 +5,7 @@ import type { ApprovalRequest } from "../../../approvals/index.js";
 import { isStorageUnavailable } from "../../../domain/errors.js";
 import type { Services } from "../../../services.js";
 import { tellPrivately } from "../../kit/index.js";
-import { authorizeApprover } from "./approvers.js";
+import { authorizeApprover } from "../../kit/approvers.js";
 
 /**
  * What every approver button shares (Approve, Reject, Retry, Place again, Mark failed, Look up

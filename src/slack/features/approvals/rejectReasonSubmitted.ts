@@ -10,7 +10,7 @@ import { describeRefusal } from "../../../../views/refusals.js";
 import { isStorageUnavailable } from "../../../domain/errors.js";
 import type { Services } from "../../../services.js";
 import { auditApproval, isOwnApprovalMessage, NOT_ITS_MESSAGE } from "./approverClick.js";
-import { authorizeApprover } from "./approvers.js";
+import { authorizeApprover } from "../../kit/approvers.js";
 
 type ViewArgs = Parameters<Parameters<App["view"]>[1]>[0];
 

@@ -6,7 +6,7 @@ import { type ApprovalRequest, canApprove } from "../../../approvals/index.js";
 import type { Services } from "../../../services.js";
 import { audienceOf, type HomeSources, readHome } from "../../../usecases/home.js";
 
-import { groupMembersVia, requirementOf } from "../approvals/approvers.js";
+import { groupMembersVia, requirementOf } from "../../kit/approvers.js";
 
 /**
  * Publishing a person's App Home (`views.publish`): their own view of what waits on them, what

@@ -30,7 +30,7 @@ import {
 import { listRouters } from "../../../usecases/routers.js";
 import { lookUpService, type ServiceDetail } from "../../../usecases/services.js";
 import type { CommandContext, CommandHandler } from "../../connect.js";
-import { groupMembersVia } from "../approvals/approvers.js";
+import { groupMembersVia } from "../../kit/approvers.js";
 
 // The look-up commands: parse the arguments, call the flow, render the view. Input problems
 // answer with a short usage line (Reply.problem); provider failures are thrown to the router,

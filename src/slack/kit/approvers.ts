@@ -7,8 +7,8 @@ import {
   isListed,
   requirementFor,
   type TransitionResult,
-} from "../../../approvals/index.js";
-import type { Services } from "../../../services.js";
+} from "../../approvals/index.js";
+import type { Services } from "../../services.js";
 
 /**
  * Who may decide a request and how an approval is counted, for every place with Approve and

@@ -1,12 +1,12 @@
 import type { WebClient } from "@slack/web-api";
-import { sandboxLabelledBlocks } from "../../../../views/blocks.js";
-import { type CardInDmReason, cardInDmText } from "../../../../views/requestCard.js";
+import { sandboxLabelledBlocks } from "../../../views/blocks.js";
+import { type CardInDmReason, cardInDmText } from "../../../views/requestCard.js";
 import {
   type ApprovalRequest,
   persistently,
   SLACK_REFS_WRITE_TIMEOUT_MS,
-} from "../../../approvals/index.js";
-import type { Services } from "../../../services.js";
+} from "../../approvals/index.js";
+import type { Services } from "../../services.js";
 
 /**
  * The request card's first post (issue 24). Like the approval message it is posted directly at
