@@ -14,7 +14,7 @@ import {
   SERVICE_NAME_MAX,
 } from "../src/domain/iod.js";
 import { BGP_KEY_MAX, BGP_KEY_MIN, IOD_IPV6_BLOCK } from "../src/domain/requestFacts.js";
-import type { IodField, IodModalData } from "../src/usecases/iod.js";
+import type { IodField, IodModalData } from "../src/usecases/iod/form.js";
 import {
   context,
   escapeMrkdwn,
@@ -35,7 +35,7 @@ import {
   radioButtons,
   staticSelect,
   textInput,
-} from "./layer2Modal.js";
+} from "./orderForms.js";
 
 /**
  * The Internet On-Demand modal (`/connect iod`). It offers only the combinations the spec's IO-D
