@@ -6,20 +6,13 @@ import { registerApprovalListeners } from "./approvals.js";
 import { registerEdgeQuoteListeners } from "./commands/edgeQuote.js";
 
 import { commandHandlers } from "./commands/index.js";
-
-import { registerIodListeners } from "./commands/iod.js";
-
-import { registerLayer2Listeners } from "./commands/layer2.js";
-
 import { registerLookupListeners } from "./commands/lookups.js";
-
 import { registerPortOrderListeners } from "./commands/portOrder.js";
-
 import { registerPricingListeners } from "./commands/pricing.js";
-
 import { registerSpendListeners } from "./commands/spend.js";
-
 import { createConnectRouter } from "./connect.js";
+import { registerIodListeners } from "./features/iod/index.js";
+import { registerLayer2Listeners } from "./features/layer2/index.js";
 
 import type { FollowUpLane } from "./followUps.js";
 import { registerHomeEvents, registerHomeListeners } from "./home.js";

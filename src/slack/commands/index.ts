@@ -1,17 +1,12 @@
 import { listApprovals } from "../approvals.js";
 
 import type { CommandHandlers } from "../connect.js";
+import { iod } from "../features/iod/command.js";
+import { layer2 } from "../features/layer2/command.js";
 import { track } from "../tracking.js";
-
 import { showPolicy, withdrawCommand } from "../withdraw.js";
-
 import { edgeQuote } from "./edgeQuote.js";
-
 import { help, whoami } from "./general.js";
-
-import { iod } from "./iod.js";
-
-import { layer2 } from "./layer2.js";
 
 import * as lookups from "./lookups.js";
 import { portOrder } from "./portOrder.js";
