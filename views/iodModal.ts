@@ -34,6 +34,7 @@ import {
   portOption,
   radioButtons,
   staticSelect,
+  TITLE_MAX,
   textInput,
 } from "./orderForms.js";
 
@@ -64,7 +65,7 @@ export const IOD_BLOCKS = {
 
 /**
  * Typed inputs that change nothing else: Enter there only confirms the field and never submits
- * the order (layer2Modal.ts `inputBlock` says why).
+ * the order (orderForms.ts `inputBlock` says why).
  */
 export const IOD_ENTER_ONLY_FIELDS = [
   "privateAsn",
@@ -101,8 +102,6 @@ export const IOD_DISPATCH_FIELDS = [
 
 export const IOD_PORT_STATUS_BLOCK = "iod_port_status";
 export const IOD_ROUTING_NOTE_BLOCK = "iod_routing_note";
-
-const TITLE_MAX = 24;
 
 const ROUTING_OPTIONS: PlainTextOption[] = [
   option("Dynamic (BGP)", "DYNAMIC", "You peer with the provider over BGP"),

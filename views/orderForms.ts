@@ -68,7 +68,7 @@ export const plain = plainFromMrkdwn;
  * key pressed to finish a field. The alternatives were worse: marking later fields optional
  * makes Slack label required fields "(optional)" and still sends the half-filled order; a
  * multi-step form would split a form that is rebuilt in place anyway. Typed inputs whose value
- * changes nothing else get an ack-only listener (src/slack/commands/enterKey.ts).
+ * changes nothing else get an ack-only listener (src/slack/kit/enterKey.ts).
  */
 const TYPED_ELEMENTS = new Set(["plain_text_input", "number_input"]);
 
@@ -180,13 +180,13 @@ export function orderLoadingModal(
   what: string,
   sandbox: boolean,
 ): ModalView {
-  return {
-    type: "modal",
-    callback_id: callbackId,
-    title: plainText(truncate(title, TITLE_MAX)),
-    close: plainText("Cancel"),
-    blocks: withSandboxLabel([section(`:hourglass_flowing_sand: Loading ${what}…`)], sandbox),
-  };
+  return noticeModal(
+    callbackId,
+    title,
+    `:hourglass_flowing_sand: Loading ${what}…`,
+    "Cancel",
+    sandbox,
+  );
 }
 
 /** The form could not be loaded at all: say why, no submit button. */
@@ -196,11 +196,22 @@ export function orderProblemModal(
   problem: string,
   sandbox: boolean,
 ): ModalView {
+  return noticeModal(callbackId, title, problem, "Close", sandbox);
+}
+
+/** A form's modal that only says something (no inputs, no submit button). */
+function noticeModal(
+  callbackId: string,
+  title: string,
+  text: string,
+  close: string,
+  sandbox: boolean,
+): ModalView {
   return {
     type: "modal",
     callback_id: callbackId,
     title: plainText(truncate(title, TITLE_MAX)),
-    close: plainText("Close"),
-    blocks: withSandboxLabel([section(problem)], sandbox),
+    close: plainText(close),
+    blocks: withSandboxLabel([section(text)], sandbox),
   };
 }

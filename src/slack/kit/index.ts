@@ -13,7 +13,7 @@ export { recordCommand } from "./audit.js";
 export { acknowledgeEnter, acknowledgeEnterIn } from "./enterKey.js";
 export { blockErrors } from "./fieldErrors.js";
 export { checkboxTicked, selectedValue, typedValue } from "./formValues.js";
-export { actionOrder, NewestWins, rebuildOnChange } from "./newestWins.js";
+export { actionOrder, NewestWins, rebuildOnChange, registerFormChanges } from "./newestWins.js";
 export { openThenFill } from "./openThenFill.js";
 export { type OrderThisAt, orderThisButton, type RequesterCheck } from "./orderThis.js";
 export { APPROVALS_NOT_SET_UP, approvalsUnavailable } from "./requireApprovals.js";

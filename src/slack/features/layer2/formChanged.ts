@@ -1,6 +1,5 @@
 // The layer 2 form rebuilt in place when an input that changes it is set (the newest change
 // wins), and Enter in a typed input that changes nothing acked without submitting.
-import type { BlockAction } from "@slack/bolt";
 import {
   LAYER2_ACTIONS,
   LAYER2_DISPATCH_FIELDS,
@@ -10,26 +9,25 @@ import {
 import { parseOrderMetadata } from "../../../../views/orderForms.js";
 import type { Services } from "../../../services.js";
 import { loadLayer2Modal } from "../../../usecases/layer2/load.js";
-import { acknowledgeEnterIn, rebuildOnChange } from "../../kit/index.js";
+import { registerFormChanges } from "../../kit/index.js";
 import type { ListenerRegistry } from "../../listenerTable.js";
 import { layer2View, readLayer2Form } from "./form.js";
 
 export function registerLayer2FormChanged(app: ListenerRegistry, services: Services): void {
-  const rebuild = rebuildOnChange(
+  registerFormChanges(
+    app,
     services,
-    { callbackId: LAYER2_VIEW, what: "layer 2" },
+    {
+      callbackId: LAYER2_VIEW,
+      what: "layer 2",
+      rebuildOn: LAYER2_DISPATCH_FIELDS.map((field) => LAYER2_ACTIONS[field]),
+      enterOnly: LAYER2_ENTER_ONLY_FIELDS.map((field) => LAYER2_ACTIONS[field]),
+    },
     async (view) =>
       layer2View(
         services,
         await loadLayer2Modal(services, readLayer2Form(view.state)),
         parseOrderMetadata(view.private_metadata),
       ),
-  );
-  for (const field of LAYER2_DISPATCH_FIELDS) {
-    app.action<BlockAction>(LAYER2_ACTIONS[field], rebuild);
-  }
-  acknowledgeEnterIn(
-    app,
-    LAYER2_ENTER_ONLY_FIELDS.map((field) => LAYER2_ACTIONS[field]),
   );
 }
