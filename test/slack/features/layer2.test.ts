@@ -12,6 +12,7 @@ import {
   LAYER2_BLOCKS,
   LAYER2_DISPATCH_FIELDS,
   LAYER2_ENTER_ONLY_FIELDS,
+  LAYER2_REVIEW_BLOCK,
   LAYER2_VIEW,
 } from "../../../views/layer2Modal.js";
 import { encodeOrderMetadata } from "../../../views/orderForms.js";
@@ -23,6 +24,7 @@ import {
   fakeRespond,
   listenerServices,
 } from "../../support/fakeSlack.js";
+import { connectionPriceResult } from "../../views/fixtures.js";
 
 const IDENTITY = {
   userId: "u1",
@@ -301,6 +303,58 @@ describe("layer 2 form submitted", () => {
     expect(answer.response_action).toBe("errors");
     expect(answer.errors[LAYER2_BLOCKS.sourcePort]).toBe("Choose the source port");
     expect(answer.errors[LAYER2_BLOCKS.destPort]).toBe("Enter the destination port id");
+    expect(client.calls).toEqual([]);
+  });
+
+  it("shows the price for review, updating the form, when none was shown for these inputs", async () => {
+    const theirs: Port = {
+      id: "500000000000000000000099",
+      name: "globex-lon-01",
+      companyId: "600000000000000000000099",
+      company: { username: "globex-cloud", name: "Globex Cloud" },
+      speed: { value: 1000, name: "1000 Mbps" },
+      dataCenterFacilityId: "dcf-lon-1",
+      dataCenterFacility: { id: "dcf-lon-1", name: "Telehouse North" },
+      metroId: "metro-lon",
+      capacity: { total: 1000, utilised: 0, remaining: 1000 },
+    };
+    const { slack } = setUp({
+      provider: {
+        getPort: async () => theirs,
+        priceConnections: async () => [connectionPriceResult],
+      },
+    });
+    const selected = (value: string) => ({ type: "static_select", selected_option: { value } });
+    const typed = (value: string) => ({ type: "plain_text_input", value });
+    const at = (field: keyof typeof LAYER2_BLOCKS, entry: unknown) => ({
+      [LAYER2_BLOCKS[field]]: { [LAYER2_ACTIONS[field]]: entry },
+    });
+    const values = {
+      ...at("mode", { type: "radio_buttons", selected_option: { value: "port-to-port" } }),
+      ...at("sourcePort", selected(port.id)),
+      ...at("destPort", typed(theirs.id)),
+      ...at("bandwidth", { type: "number_input", value: "100" }),
+      ...at("classOfService", selected("GOLD")),
+      ...at("duration", { type: "number_input", value: "12" }),
+      ...at("durationUnit", selected("m")),
+      ...at("evergreen", { type: "checkboxes", selected_options: [] }),
+      ...at("name", typed("ams-to-globex")),
+    };
+    const { ack, acked } = fakeAck();
+    const client = fakeClient();
+    await slack.run("view", LAYER2_VIEW, {
+      ...submitted(values, { channelId: "C0GENERAL1" }),
+      ack,
+      client: client.client,
+    });
+    expect(acked).toHaveLength(1);
+    const answer = acked[0] as { response_action: string; view: ModalView };
+    expect(answer.response_action).toBe("update");
+    expect(answer.view.callback_id).toBe(LAYER2_VIEW);
+    expect(JSON.stringify(answer.view.blocks)).toContain(LAYER2_REVIEW_BLOCK);
+    // The price shown is remembered with the channel, so the next submit can be ready.
+    expect(JSON.parse(answer.view.private_metadata ?? "{}")).toMatchObject({ c: "C0GENERAL1" });
+    expect(JSON.parse(answer.view.private_metadata ?? "{}").p).toEqual(expect.any(String));
     expect(client.calls).toEqual([]);
   });
 
