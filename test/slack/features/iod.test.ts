@@ -1,7 +1,6 @@
 // The IO-D feature's listeners with fake ack/client (test/support/fakeSlack.ts): the form's
 // rebuilds and Enter acks, and its submission's refusal paths. The submission that reaches
 // approval is the end-to-end suite's (test/e2e/iod.test.ts).
-import type { ModalView } from "@slack/types";
 import { describe, expect, it } from "vitest";
 import type { Port, ProviderApi } from "../../../src/provider/api.js";
 import type { Services } from "../../../src/services.js";
@@ -14,28 +13,22 @@ import {
   IOD_ENTER_ONLY_FIELDS,
   IOD_VIEW,
 } from "../../../views/iodModal.js";
-import { encodeOrderMetadata } from "../../../views/orderForms.js";
 import { fakeAck, fakeClient, fakeRegistry, listenerServices } from "../../support/fakeSlack.js";
-
-const IDENTITY = {
-  userId: "u1",
-  companyId: "600000000000000000000001",
-  companyUsername: "acme-networks",
-  companyName: "Acme Networks",
-};
+import {
+  APPROVALS_NOT_SET_UP,
+  APPROVALS_SET_UP,
+  expectEnterOnly,
+  expectOtherFormLeftAlone,
+  expectRebuiltInPlace,
+  IDENTITY,
+  submittedView,
+} from "./orderFormSupport.js";
 
 const port: Port = {
   id: "500000000000000000000001",
   name: "ams-core-1",
   speed: { value: 10000, name: "10000 Mbps" },
   capacity: { total: 10000, utilised: 0, remaining: 10000 },
-};
-
-const APPROVALS_SET_UP = {
-  channel: "C0APPROVAL",
-  approvers: ["U0APPROVER"],
-  requesters: [],
-  store: { findByStatus: async () => [] },
 };
 
 function setUp(parts: Partial<Services> = {}) {
@@ -56,17 +49,7 @@ function setUp(parts: Partial<Services> = {}) {
   return slack;
 }
 
-function submitted() {
-  return {
-    body: { user: { id: "U0REQUEST1" } },
-    view: {
-      callback_id: IOD_VIEW,
-      private_metadata: encodeOrderMetadata({ channelId: "C0GENERAL1" }),
-      blocks: Object.values(IOD_BLOCKS).map((block_id) => ({ type: "input", block_id })),
-      state: { values: {} },
-    },
-  };
-}
+const submitted = () => submittedView(IOD_VIEW, IOD_BLOCKS, {}, { channelId: "C0GENERAL1" });
 
 describe("IO-D listeners", () => {
   it("registers each rebuilding input, each Enter-only input and the form", () => {
@@ -86,53 +69,19 @@ describe("IO-D form changes", () => {
   for (const field of IOD_DISPATCH_FIELDS) {
     it(`acks ${field} at once and rebuilds the form in place`, async () => {
       const slack = setUp({ sandbox: true });
-      const { ack, acked } = fakeAck();
-      const client = fakeClient();
-      await slack.run("action", IOD_ACTIONS[field], {
-        ack,
-        client: client.client,
-        body: {
-          view: {
-            id: "V1",
-            callback_id: IOD_VIEW,
-            private_metadata: encodeOrderMetadata({ channelId: "C0GENERAL1" }),
-            state: { values: {} },
-          },
-          actions: [{ action_ts: "1700000000.000100" }],
-        },
-      });
-      expect(acked).toEqual([undefined]);
-      const [update] = client.callsTo("views.update");
-      expect(update?.view_id).toBe("V1");
-      const view = update?.view as ModalView;
-      expect(view.callback_id).toBe(IOD_VIEW);
-      expect(JSON.parse(view.private_metadata ?? "{}")).toEqual({ c: "C0GENERAL1" });
+      const view = await expectRebuiltInPlace(slack, IOD_ACTIONS[field], IOD_VIEW);
       expect(JSON.stringify(view.blocks)).toContain(port.id);
       expect(JSON.stringify(view.blocks)).toContain(SANDBOX_LABEL);
     });
   }
 
   it("leaves another form alone", async () => {
-    const slack = setUp();
-    const { ack, acked } = fakeAck();
-    const client = fakeClient();
-    await slack.run("action", IOD_ACTIONS.routing, {
-      ack,
-      client: client.client,
-      body: { view: { id: "V1", callback_id: "other_form" }, actions: [] },
-    });
-    expect(acked).toEqual([undefined]);
-    expect(client.calls).toEqual([]);
+    await expectOtherFormLeftAlone(setUp(), IOD_ACTIONS.routing);
   });
 
   for (const field of IOD_ENTER_ONLY_FIELDS) {
     it(`acks Enter in ${field} and nothing else`, async () => {
-      const slack = setUp();
-      const { ack, acked } = fakeAck();
-      const client = fakeClient();
-      await slack.run("action", IOD_ACTIONS[field], { ack, client: client.client, body: {} });
-      expect(acked).toEqual([undefined]);
-      expect(client.calls).toEqual([]);
+      await expectEnterOnly(setUp(), IOD_ACTIONS[field]);
     });
   }
 });
@@ -140,7 +89,7 @@ describe("IO-D form changes", () => {
 describe("IO-D form submitted", () => {
   it("refuses at the name field while approvals are not set up", async () => {
     const slack = setUp({
-      approvals: { channel: undefined, approvers: [] } as unknown as Services["approvals"],
+      approvals: APPROVALS_NOT_SET_UP as unknown as Services["approvals"],
     });
     const { ack, acked } = fakeAck();
     const client = fakeClient();

@@ -15,7 +15,6 @@ import {
   LAYER2_REVIEW_BLOCK,
   LAYER2_VIEW,
 } from "../../../views/layer2Modal.js";
-import { encodeOrderMetadata } from "../../../views/orderForms.js";
 import { ACTION_ORDER_THIS_L2, encodeLayer2OrderThis } from "../../../views/orderThis.js";
 import {
   fakeAck,
@@ -25,13 +24,15 @@ import {
   listenerServices,
 } from "../../support/fakeSlack.js";
 import { connectionPriceResult } from "../../views/fixtures.js";
-
-const IDENTITY = {
-  userId: "u1",
-  companyId: "600000000000000000000001",
-  companyUsername: "acme-networks",
-  companyName: "Acme Networks",
-};
+import {
+  APPROVALS_NOT_SET_UP,
+  APPROVALS_SET_UP,
+  expectEnterOnly,
+  expectOtherFormLeftAlone,
+  expectRebuiltInPlace,
+  IDENTITY,
+  submittedView,
+} from "./orderFormSupport.js";
 
 const port: Port = {
   id: "500000000000000000000001",
@@ -40,13 +41,6 @@ const port: Port = {
   dataCenterFacilityId: "dcf-ams-1",
   dataCenterFacility: { id: "dcf-ams-1", name: "Equinix AM3" },
   capacity: { total: 10000, utilised: 0, remaining: 10000 },
-};
-
-const APPROVALS_SET_UP = {
-  channel: "C0APPROVAL",
-  approvers: ["U0APPROVER"],
-  requesters: [],
-  store: { findByStatus: async () => [] },
 };
 
 function setUp(
@@ -89,17 +83,8 @@ function openedView(client: ReturnType<typeof fakeClient>): ModalView {
   return client.callsTo("views.update").at(-1)?.view as ModalView;
 }
 
-function submitted(values: Record<string, unknown> = {}, metadata = {}) {
-  return {
-    body: { user: { id: "U0REQUEST1" } },
-    view: {
-      callback_id: LAYER2_VIEW,
-      private_metadata: encodeOrderMetadata(metadata),
-      blocks: Object.values(LAYER2_BLOCKS).map((block_id) => ({ type: "input", block_id })),
-      state: { values },
-    },
-  };
-}
+const submitted = (values: Record<string, unknown> = {}, metadata = {}) =>
+  submittedView(LAYER2_VIEW, LAYER2_BLOCKS, values, metadata);
 
 describe("layer 2 listeners", () => {
   it("registers the Order this button, each rebuilding input, each Enter-only input and the form", () => {
@@ -134,7 +119,7 @@ describe("Order this (layer 2)", () => {
   });
 
   it("refuses privately under the price, opening nothing, when approvals are not set up", async () => {
-    const { slack } = setUp({ approvals: { channel: undefined, approvers: [], requesters: [] } });
+    const { slack } = setUp({ approvals: APPROVALS_NOT_SET_UP });
     const { ack, acked } = fakeAck();
     const { respond, responded } = fakeRespond();
     const client = fakeClient();
@@ -228,59 +213,25 @@ describe("layer 2 form changes", () => {
   for (const field of LAYER2_DISPATCH_FIELDS) {
     it(`acks ${field} at once and rebuilds the form in place`, async () => {
       const { slack } = setUp({ sandbox: true });
-      const { ack, acked } = fakeAck();
-      const client = fakeClient();
-      await slack.run("action", LAYER2_ACTIONS[field], {
-        ack,
-        client: client.client,
-        body: {
-          view: {
-            id: "V1",
-            callback_id: LAYER2_VIEW,
-            private_metadata: encodeOrderMetadata({ channelId: "C0GENERAL1" }),
-            state: { values: {} },
-          },
-          actions: [{ action_ts: "1700000000.000100" }],
-        },
-      });
-      expect(acked).toEqual([undefined]);
-      const [update] = client.callsTo("views.update");
-      expect(update?.view_id).toBe("V1");
-      const view = update?.view as ModalView;
-      expect(view.callback_id).toBe(LAYER2_VIEW);
-      expect(JSON.parse(view.private_metadata ?? "{}")).toEqual({ c: "C0GENERAL1" });
+      const view = await expectRebuiltInPlace(slack, LAYER2_ACTIONS[field], LAYER2_VIEW);
       expect(JSON.stringify(view.blocks)).toContain(SANDBOX_LABEL);
     });
   }
 
   it("leaves another form alone", async () => {
-    const { slack } = setUp();
-    const { ack, acked } = fakeAck();
-    const client = fakeClient();
-    await slack.run("action", LAYER2_ACTIONS.mode, {
-      ack,
-      client: client.client,
-      body: { view: { id: "V1", callback_id: "other_form" }, actions: [] },
-    });
-    expect(acked).toEqual([undefined]);
-    expect(client.calls).toEqual([]);
+    await expectOtherFormLeftAlone(setUp().slack, LAYER2_ACTIONS.mode);
   });
 
   for (const field of LAYER2_ENTER_ONLY_FIELDS) {
     it(`acks Enter in ${field} and nothing else`, async () => {
-      const { slack } = setUp();
-      const { ack, acked } = fakeAck();
-      const client = fakeClient();
-      await slack.run("action", LAYER2_ACTIONS[field], { ack, client: client.client, body: {} });
-      expect(acked).toEqual([undefined]);
-      expect(client.calls).toEqual([]);
+      await expectEnterOnly(setUp().slack, LAYER2_ACTIONS[field]);
     });
   }
 });
 
 describe("layer 2 form submitted", () => {
   it("refuses at the name field while approvals are not set up", async () => {
-    const { slack } = setUp({ approvals: { channel: undefined, approvers: [], requesters: [] } });
+    const { slack } = setUp({ approvals: APPROVALS_NOT_SET_UP });
     const { ack, acked } = fakeAck();
     const client = fakeClient();
     await slack.run("view", LAYER2_VIEW, { ...submitted(), ack, client: client.client });
