@@ -1,12 +1,4 @@
-import type {
-  Checkboxes,
-  InputBlock,
-  KnownBlock,
-  ModalView,
-  PlainTextOption,
-  RadioButtons,
-  StaticSelect,
-} from "@slack/types";
+import type { Checkboxes, InputBlock, KnownBlock, ModalView, PlainTextOption } from "@slack/types";
 import { COMMAND } from "../src/domain/commands.js";
 import {
   CONNECTION_NAME_MAX,
@@ -24,14 +16,12 @@ import {
   escapeMrkdwn,
   LIMITS,
   option,
-  plainFromMrkdwn,
   section,
   truncate,
   withSandboxLabel,
 } from "./blocks.js";
 import { dcfPlace } from "./dcf.js";
 import { code, formatMbps, formatSpeed, statusBadge, textOr } from "./format.js";
-import { channelIdField, metadataFields } from "./modalMetadata.js";
 import {
   encodeOrderMetadata,
   inputBlock,

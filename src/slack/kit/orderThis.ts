@@ -1,3 +1,5 @@
+// "Order this" under a price opens an order form prefilled from the price (layer 2; port order
+// has the same shape): ack, read the pick, ask whether this person may order, then open.
 import type {
   AllMiddlewareArgs,
   BlockAction,
