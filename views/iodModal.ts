@@ -14,7 +14,7 @@ import {
   SERVICE_NAME_MAX,
 } from "../src/domain/iod.js";
 import { BGP_KEY_MAX, BGP_KEY_MIN, IOD_IPV6_BLOCK } from "../src/domain/requestFacts.js";
-import type { IodField, IodModalData } from "../src/usecases/iod.js";
+import type { IodField, IodModalData } from "../src/usecases/iod/form.js";
 import {
   context,
   escapeMrkdwn,
@@ -34,8 +34,9 @@ import {
   portOption,
   radioButtons,
   staticSelect,
+  TITLE_MAX,
   textInput,
-} from "./layer2Modal.js";
+} from "./orderForms.js";
 
 /**
  * The Internet On-Demand modal (`/connect iod`). It offers only the combinations the spec's IO-D
@@ -64,7 +65,7 @@ export const IOD_BLOCKS = {
 
 /**
  * Typed inputs that change nothing else: Enter there only confirms the field and never submits
- * the order (layer2Modal.ts `inputBlock` says why).
+ * the order (orderForms.ts `inputBlock` says why).
  */
 export const IOD_ENTER_ONLY_FIELDS = [
   "privateAsn",
@@ -101,8 +102,6 @@ export const IOD_DISPATCH_FIELDS = [
 
 export const IOD_PORT_STATUS_BLOCK = "iod_port_status";
 export const IOD_ROUTING_NOTE_BLOCK = "iod_routing_note";
-
-const TITLE_MAX = 24;
 
 const ROUTING_OPTIONS: PlainTextOption[] = [
   option("Dynamic (BGP)", "DYNAMIC", "You peer with the provider over BGP"),

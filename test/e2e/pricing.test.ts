@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatMoney as moneyIn } from "../../src/domain/money.js";
 import type { Dcf, PricingResult } from "../../src/provider/api.js";
 import type { StandinEphemeral, ViewStateValue, ViewStateValues } from "../../src/standin/index.js";
-import { portDcfId } from "../../src/usecases/layer2.js";
+import { portDcfId } from "../../src/usecases/layer2/load.js";
 import { LAYER2_BLOCKS, LAYER2_VIEW } from "../../views/layer2Modal.js";
 import { ACTION_ORDER_THIS_L2, ACTION_ORDER_THIS_PORT } from "../../views/orderThis.js";
 import { PORT_ORDER_BLOCKS, PORT_ORDER_VIEW } from "../../views/portOrderModal.js";

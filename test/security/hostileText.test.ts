@@ -16,8 +16,8 @@ import {
   readQuoteResult,
   readTerms,
 } from "../../src/usecases/edgeQuote.js";
-import { iodValues } from "../../src/usecases/iod.js";
-import { type Layer2Quote, layer2Values } from "../../src/usecases/layer2.js";
+import { iodValues } from "../../src/usecases/iod/form.js";
+import { type Layer2Quote, layer2Values } from "../../src/usecases/layer2/form.js";
 import { loaPathOf } from "../../src/usecases/portOrderForm.js";
 import * as approvals from "../../views/approvals.js";
 import * as asn from "../../views/asn.js";
@@ -35,6 +35,7 @@ import * as iodModal from "../../views/iodModal.js";
 import * as layer2Modal from "../../views/layer2Modal.js";
 import * as list from "../../views/list.js";
 import * as modalMetadata from "../../views/modalMetadata.js";
+import * as orderForms from "../../views/orderForms.js";
 import * as orderProgress from "../../views/orderProgress.js";
 import * as orders from "../../views/orders.js";
 import * as orderThis from "../../views/orderThis.js";
@@ -670,8 +671,9 @@ const VIEW_CASES: Record<string, Case> = {
       { metadata: {}, sandbox: false, currency: "USD" },
     ),
   ],
-  orderLoadingModal: (h) => layer2Modal.orderLoadingModal("cb", h, h, true),
-  orderProblemModal: (h) => layer2Modal.orderProblemModal("cb", h, h, true),
+  // views/orderForms.ts
+  orderLoadingModal: (h) => orderForms.orderLoadingModal("cb", h, h, true),
+  orderProblemModal: (h) => orderForms.orderProblemModal("cb", h, h, true),
   // views/list.ts
   fallbackText: (h) => list.fallbackText(h),
   rangeText: () => list.rangeText(1, 10, 30),
@@ -944,6 +946,7 @@ const VIEW_MODULES = {
   layer2Modal,
   list,
   modalMetadata,
+  orderForms,
   orderProgress,
   orders,
   policy,

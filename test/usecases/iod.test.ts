@@ -1,16 +1,13 @@
 import { Writable } from "node:stream";
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { offeredAsnChoices } from "../../src/domain/iod.js";
 import { createLogger } from "../../src/log.js";
 import type { Asn, Port, PortCapabilities, ProviderApi } from "../../src/provider/api.js";
 import { httpError } from "../../src/provider/errors.js";
-import {
-  checkIodSubmission,
-  type IodDeps,
-  type IodForm,
-  loadIodModal,
-  offeredAsnChoices,
-} from "../../src/usecases/iod.js";
+import type { IodDeps, IodForm } from "../../src/usecases/iod/form.js";
+import { loadIodModal } from "../../src/usecases/iod/load.js";
+import { checkIodSubmission } from "../../src/usecases/iod/submission.js";
 import { connect, deleteKeys, newStore, portOrderInput, runPrefix } from "../approvals/support.js";
 import { apiWordsIn, scanErrorWords } from "../support/plainWords.js";
 

@@ -10,13 +10,10 @@ import type {
   ProviderApi,
 } from "../../src/provider/api.js";
 import { httpError } from "../../src/provider/errors.js";
-import {
-  checkLayer2Submission,
-  type Layer2Deps,
-  type Layer2Form,
-  loadLayer2Modal,
-  takenNames,
-} from "../../src/usecases/layer2.js";
+import type { Layer2Deps, Layer2Form } from "../../src/usecases/layer2/form.js";
+import { loadLayer2Modal } from "../../src/usecases/layer2/load.js";
+import { checkLayer2Submission } from "../../src/usecases/layer2/submission.js";
+import { takenNames } from "../../src/usecases/shared/orderForms.js";
 import { connect, deleteKeys, newStore, portOrderInput, runPrefix } from "../approvals/support.js";
 import { scanErrorWords } from "../support/plainWords.js";
 import { connectionPriceResult } from "../views/fixtures.js";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { Asn, Port } from "../../src/provider/api.js";
 import { inputLabels, viewProblems } from "../../src/standin/index.js";
 import type { ViewOutput } from "../../src/standin/types.js";
-import { type IodForm, type IodModalData, iodValues } from "../../src/usecases/iod.js";
+import { type IodForm, type IodModalData, iodValues } from "../../src/usecases/iod/form.js";
 import { SANDBOX_LABEL } from "../../views/blocks.js";
 import {
   IOD_ACTIONS,
@@ -15,7 +15,7 @@ import {
   IOD_VIEW,
   iodModal,
 } from "../../views/iodModal.js";
-import { parseOrderMetadata } from "../../views/layer2Modal.js";
+import { parseOrderMetadata } from "../../views/orderForms.js";
 import { asnPublic, portActive } from "./fixtures.js";
 import { readable } from "./support.js";
 

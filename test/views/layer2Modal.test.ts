@@ -1,5 +1,6 @@
 import type { InputBlock, KnownBlock, ModalView } from "@slack/types";
 import { describe, expect, it } from "vitest";
+import { LAYER2_NOTICE } from "../../src/domain/connections.js";
 import type { MetroCapability, Port } from "../../src/provider/api.js";
 import {
   createLocalModalSession,
@@ -9,14 +10,12 @@ import {
 } from "../../src/standin/index.js";
 import type { ViewOutput } from "../../src/standin/types.js";
 import {
-  LAYER2_NOTICE,
   type Layer2ModalData,
   type Layer2Quote,
   layer2Values,
-} from "../../src/usecases/layer2.js";
+} from "../../src/usecases/layer2/form.js";
 import { SANDBOX_LABEL } from "../../views/blocks.js";
 import {
-  encodeOrderMetadata,
   LAYER2_ACTIONS,
   LAYER2_BLOCKS,
   LAYER2_DEST_DETAILS_BLOCK,
@@ -26,9 +25,12 @@ import {
   LAYER2_REVIEW_BLOCK,
   LAYER2_VIEW,
   layer2Modal,
+} from "../../views/layer2Modal.js";
+import {
+  encodeOrderMetadata,
   orderLoadingModal,
   parseOrderMetadata,
-} from "../../views/layer2Modal.js";
+} from "../../views/orderForms.js";
 import { connectionPriceResult, dcfOnNet, metroAms, portActive } from "./fixtures.js";
 import { readable } from "./support.js";
 

@@ -1,14 +1,14 @@
 import type { CommandHandlers } from "../connect.js";
 import { listApprovals } from "../features/approvals/command.js";
 import { help, policy, whoami } from "../features/general/command.js";
+import { iod } from "../features/iod/command.js";
+import { layer2 } from "../features/layer2/command.js";
 import * as lookups from "../features/lookups/command.js";
 import { portOrder } from "../features/portOrder/command.js";
 import { priceL2, pricePort } from "../features/pricing/command.js";
 import { spend } from "../features/spend/command.js";
 import { withdrawCommand } from "../features/withdraw/command.js";
 import { edgeQuote } from "./edgeQuote.js";
-import { iod } from "./iod.js";
-import { layer2 } from "./layer2.js";
 
 /** Every subcommand of the registry has exactly one handler (the type makes it so). */
 export const commandHandlers: CommandHandlers = {

@@ -2,6 +2,8 @@ import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from "
 import type { ModalView } from "@slack/types";
 import { newRequestId, withRequestId } from "../../context.js";
 import type { Services } from "../../services.js";
+import type { ListenerRegistry } from "../listenerTable.js";
+import { acknowledgeEnterIn } from "./enterKey.js";
 
 /**
  * Runs the modal updates of one view one at a time, newest state last. Each change (data
@@ -96,4 +98,24 @@ export function rebuildOnChange(
       }),
     );
   };
+}
+
+/**
+ * A form's change listeners: each input in `rebuildOn` rebuilds the form (rebuildOnChange), each
+ * in `enterOnly` (typed inputs whose value changes nothing else) acks Enter and nothing more.
+ */
+export function registerFormChanges(
+  app: ListenerRegistry,
+  services: Pick<Services, "logger">,
+  form: {
+    callbackId: string;
+    what: string;
+    rebuildOn: readonly string[];
+    enterOnly: readonly string[];
+  },
+  build: (view: { state: unknown; private_metadata: string }) => Promise<ModalView>,
+): void {
+  const rebuild = rebuildOnChange(services, form, build);
+  for (const actionId of form.rebuildOn) app.action<BlockAction>(actionId, rebuild);
+  acknowledgeEnterIn(app, form.enterOnly);
 }

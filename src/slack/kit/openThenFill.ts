@@ -1,6 +1,6 @@
 import type { ModalView } from "@slack/types";
 import { describeFailure } from "../../../views/failures.js";
-import { orderLoadingModal, orderProblemModal } from "../../../views/layer2Modal.js";
+import { orderLoadingModal, orderProblemModal } from "../../../views/orderForms.js";
 import { problemReply } from "../../../views/reply.js";
 import type { CommandContext } from "../connect.js";
 

@@ -1,6 +1,13 @@
-import type { KnownBlock } from "@slack/types";
+import type {
+  AllMiddlewareArgs,
+  SlackViewMiddlewareArgs,
+  ViewOutput,
+  ViewSubmitAction,
+} from "@slack/bolt";
+import type { KnownBlock, ModalView } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
 import { escapeMrkdwn } from "../../../views/blocks.js";
+import { newRequestId, withRequestId } from "../../context.js";
 import type { OrderSubmission } from "../../orders/index.js";
 import type { Services } from "../../services.js";
 import type { Outcome } from "../connect.js";
@@ -11,6 +18,8 @@ import {
   submittedReply,
 } from "./approvalRequest.js";
 import { recordCommand } from "./audit.js";
+import { blockErrors } from "./fieldErrors.js";
+import { approvalsUnavailable } from "./requireApprovals.js";
 import { tellPrivately } from "./tellPrivately.js";
 
 /** The order a form submits, as the approvals take it (wherever the order types live). */
@@ -95,4 +104,66 @@ export async function submitAndTell(
     via: "modal",
     ...(startedAt !== undefined ? { startedAt } : {}),
   });
+}
+
+/** What an order form's check answers: field errors, a view to show instead, or the order. */
+export type FormCheck<F extends string> =
+  | { kind: "invalid"; errors: Partial<Record<F, string>> }
+  | { kind: "update"; view: ModalView }
+  | { kind: "ready"; submission: OrderSubmission };
+
+type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
+
+/**
+ * An order form's submit: refused inside the form while approvals are not set up; else checked
+ * (`check`, against fresh data), its errors answered next to their fields (a check that throws
+ * reads "press Submit again" at the name), and a ready order submitted (submitAndTell).
+ * `form.what` names the form in the log; `form.command` in the audit line.
+ */
+export function checkThenSubmit<F extends string>(
+  services: Services,
+  form: { command: string; what: string; blocks: Readonly<Record<F, string>>; nameField: F },
+  check: (view: ViewOutput, userId: string) => Promise<FormCheck<F>>,
+): (args: ViewArgs) => Promise<void> {
+  return async ({ ack, body, view, client }) => {
+    const answerErrors = (errors: Partial<Record<F, string>>) =>
+      ack({
+        response_action: "errors",
+        errors: blockErrors(errors, form.blocks, view, form.nameField),
+      });
+    const atName = (message: string) =>
+      ({ [form.nameField]: message }) as Partial<Record<F, string>>;
+    const unavailable = approvalsUnavailable(services);
+    if (unavailable) {
+      await answerErrors(atName(unavailable));
+      return;
+    }
+    let checked: FormCheck<F>;
+    try {
+      checked = await check(view, body.user.id);
+    } catch (error) {
+      services.logger.error({ err: error }, `${form.what} form check failed`);
+      checked = {
+        kind: "invalid",
+        errors: atName("Something went wrong on our side; press Submit again."),
+      };
+    }
+    switch (checked.kind) {
+      case "invalid":
+        await answerErrors(checked.errors);
+        return;
+      case "update":
+        await ack({ response_action: "update", view: checked.view });
+        return;
+      case "ready": {
+        const { submission } = checked;
+        await withRequestId(newRequestId(), () =>
+          submitAndTell(services, client, form.command, submission, (nameError) =>
+            nameError ? answerErrors(atName(nameError)) : ack(),
+          ),
+        );
+        return;
+      }
+    }
+  };
 }

@@ -4,8 +4,8 @@ import { describeFailure } from "../../../../views/failures.js";
 import type { ApprovalRequest } from "../../../approvals/index.js";
 import { isStorageUnavailable } from "../../../domain/errors.js";
 import type { Services } from "../../../services.js";
-import { tellPrivately } from "../../kit/index.js";
 import { authorizeApprover } from "../../kit/approvers.js";
+import { tellPrivately } from "../../kit/index.js";
 
 /**
  * What every approver button shares (Approve, Reject, Retry, Place again, Mark failed, Look up

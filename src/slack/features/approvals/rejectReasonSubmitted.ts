@@ -9,8 +9,8 @@ import { describeFailure } from "../../../../views/failures.js";
 import { describeRefusal } from "../../../../views/refusals.js";
 import { isStorageUnavailable } from "../../../domain/errors.js";
 import type { Services } from "../../../services.js";
-import { auditApproval, isOwnApprovalMessage, NOT_ITS_MESSAGE } from "./approverClick.js";
 import { authorizeApprover } from "../../kit/approvers.js";
+import { auditApproval, isOwnApprovalMessage, NOT_ITS_MESSAGE } from "./approverClick.js";
 
 type ViewArgs = Parameters<Parameters<App["view"]>[1]>[0];
 

@@ -1,5 +1,10 @@
+// The IO-D submission: the form checked against fresh provider data (load.ts) and the
+// provider's IO-D rules (giaServiceRule), only the fields of the chosen routing and ASN read;
+// what passes becomes the order handed to approval. The BGP key goes into the provider call and
+// nowhere else: the summary says "set (hidden)".
+
+import { remainingCapacity } from "../../domain/connections.js";
 import {
-  IOD_ASN_CHOICES,
   type IodAsnChoice,
   IPV4_BLOCKS,
   IPV4_NONE,
@@ -7,256 +12,37 @@ import {
   iodBillingText,
   notEnabledText,
   offeredAsnChoices,
-  SERVICE_NAME_MAX,
-} from "../domain/iod.js";
-import { IOD_IPV6_BLOCK } from "../domain/requestFacts.js";
-import { formatMbps } from "../domain/units.js";
-import type { OrderSubmission } from "../orders/index.js";
-import type { Asn, CallOptions, Port } from "../provider/api.js";
-import { isProviderError } from "../provider/errors.js";
-import { fieldErrors, ROOT_FIELD } from "../provider/rules/fieldErrors.js";
+} from "../../domain/iod.js";
+import { IOD_IPV6_BLOCK } from "../../domain/requestFacts.js";
+import { formatMbps } from "../../domain/units.js";
+import type { OrderSubmission } from "../../orders/index.js";
+import type { Asn, Port } from "../../provider/api.js";
 import {
   giaServiceRule,
   IOD_DURATION_UNIT,
   IOD_PAYMENT_TYPE,
   IOD_STATIC_PRIVATE_ASN,
-} from "../provider/rules/iod.js";
-import type { Identity, Services } from "../services.js";
-import { isDeletedPort, type Loaded, oneLine, remainingCapacity, takenNames } from "./layer2.js";
-import { DeadlineExceededError, withDeadline } from "./pricing.js";
-
-export {
-  DEFAULT_DURATION_DAYS,
-  DEFAULT_IPV4_BLOCK,
-  IOD_ASN_CHOICES,
-  type IodAsnChoice,
-  IPV4_BLOCKS,
-  IPV4_NONE,
-  IPV6_OFF,
-  notEnabledText,
-  offeredAsnChoices,
-  SERVICE_NAME_MAX,
-} from "../domain/iod.js";
-
-/**
- * Internet On-Demand (`/connect iod`): an IO-D service on one of the company's IO-D enabled
- * ports, with DYNAMIC (BGP) or STATIC routing and a private or public ASN. The form offers only
- * what the spec's IO-D rules allow; the submission is checked again against fresh provider data
- * and `giaServiceRule`. The BGP key goes into the provider call and nowhere else: the summary
- * says "set (hidden)".
- */
-
-export type IodDeps = Pick<Services, "provider" | "identity" | "logger" | "approvals">;
-
-export const IOD_ROUTINGS = ["DYNAMIC", "STATIC"] as const;
-export type IodRouting = (typeof IOD_ROUTINGS)[number];
-
-const GEO_CITY_MAX = 100;
-
-/** What the modal holds, as raw as it arrived. */
-export interface IodForm {
-  accessPort?: unknown;
-  routing?: unknown;
-  asnChoice?: unknown;
-  privateAsn?: unknown;
-  publicAsn?: unknown;
-  bgpKey?: unknown;
-  ipBlock?: unknown;
-  ipv6?: unknown;
-  rateLimit?: unknown;
-  duration?: unknown;
-  geoCountry?: unknown;
-  geoCity?: unknown;
-  name?: unknown;
-}
-export type IodField = keyof IodForm;
-
-/** The values to show again when the modal is rebuilt. Never the BGP key. */
-export interface IodValues {
-  accessPortId?: string;
-  routing: IodRouting;
-  asnChoice?: IodAsnChoice;
-  privateAsn?: string;
-  publicAsnId?: string;
-  ipBlock?: string;
-  ipv6: string;
-  rateLimit?: string;
-  duration?: string;
-  geoCountry?: string;
-  geoCity?: string;
-  name?: string;
-}
-
-export type IodCapability =
-  | { kind: "enabled" }
-  | { kind: "not-enabled" }
-  | { kind: "unknown"; problem: string };
-
-export interface IodModalData {
-  values: IodValues;
-  identity: Identity;
-  /** The company's ports with free capacity (the only ones an IO-D service can use). */
-  ports: Loaded<Port[]>;
-  port?: Port;
-  capability?: IodCapability;
-  /** DYNAMIC only: the provider's suggestion (undefined when it could not be had). */
-  suggestedAsn?: number;
-  /** DYNAMIC only: the company's verified public ASNs. */
-  publicAsns?: Loaded<Asn[]>;
-  /** The ASN choice in effect (what the form shows selected). */
-  asnChoice?: IodAsnChoice;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Reading raw values
-
-function text(x: unknown, max = 200): string | undefined {
-  if (typeof x !== "string") return undefined;
-  const trimmed = x.trim();
-  return trimmed === "" || trimmed.length > max ? undefined : trimmed;
-}
-
-/** The longest term the form takes: five digits of days (whole() reads no more). */
-const IOD_DURATION_MAX_DAYS = 99_999;
-
-function whole(x: unknown, digits = 9): number | undefined {
-  const t = typeof x === "number" ? String(x) : text(x, 12);
-  if (t === undefined || !new RegExp(`^\\d{1,${digits}}$`).test(t)) return undefined;
-  return Number(t);
-}
-
-function routingOf(x: unknown): IodRouting {
-  return x === "STATIC" ? "STATIC" : "DYNAMIC";
-}
-
-function asnChoiceOf(x: unknown): IodAsnChoice | undefined {
-  return (IOD_ASN_CHOICES as readonly unknown[]).includes(x) ? (x as IodAsnChoice) : undefined;
-}
-
-export function iodValues(form: IodForm): IodValues {
-  const asnChoice = asnChoiceOf(form.asnChoice);
-  return {
-    accessPortId: text(form.accessPort),
-    routing: routingOf(form.routing),
-    ...(asnChoice ? { asnChoice } : {}),
-    privateAsn: text(form.privateAsn, 12),
-    publicAsnId: text(form.publicAsn),
-    ipBlock: text(form.ipBlock, 4),
-    ipv6: text(form.ipv6, 4) ?? IPV6_OFF,
-    rateLimit: text(form.rateLimit, 12),
-    duration: text(form.duration, 12),
-    geoCountry: text(form.geoCountry, 10),
-    geoCity: text(form.geoCity, GEO_CITY_MAX),
-    name: text(form.name, SERVICE_NAME_MAX),
-  };
-}
-
-/** The verified public ASNs of a listing: the filter is the provider's, checked again here. */
-export function verifiedPublicAsns(asns: readonly Asn[]): Asn[] {
-  return asns.filter(
-    (a) => typeof a?.id === "string" && a.private !== true && a.status === "VERIFIED",
-  );
-}
-
-// ---------------------------------------------------------------------------------------------
-// The loader
-
-function problemOf(error: unknown, what: string): string {
-  return isProviderError(error) ? error.userMessage : `Couldn't load ${what}; try again.`;
-}
-
-async function loaded<T>(what: string, load: () => Promise<T>): Promise<Loaded<T>> {
-  try {
-    return { ok: true, value: await load() };
-  } catch (error) {
-    return { ok: false, problem: problemOf(error, what) };
-  }
-}
-
-async function capabilityOf(
-  deps: IodDeps,
-  identity: Identity,
-  portId: string,
-  opts: CallOptions,
-): Promise<IodCapability> {
-  try {
-    const info = await deps.provider.getPortInfo(identity.companyId, portId, opts);
-    return info.capabilities?.giaStandardV1 === true
-      ? { kind: "enabled" }
-      : { kind: "not-enabled" };
-  } catch (error) {
-    return { kind: "unknown", problem: problemOf(error, "the port's capabilities") };
-  }
-}
-
-/** The ASN choice in effect: the one made, else the first one offered. */
-function effectiveAsnChoice(
-  chosen: IodAsnChoice | undefined,
-  offered: readonly IodAsnChoice[],
-): IodAsnChoice | undefined {
-  return chosen && offered.includes(chosen) ? chosen : offered[0];
-}
-
-/**
- * Reads what the IO-D modal shows: the ports with free capacity; for a chosen port whether it
- * is IO-D enabled (capabilities.giaStandardV1); for DYNAMIC routing the suggested private ASN
- * and the verified public ASNs. Failed parts become problems to show.
- */
-export async function loadIodModal(
-  deps: IodDeps,
-  form: IodForm,
-  opts: CallOptions = {},
-): Promise<IodModalData> {
-  const values = iodValues(form);
-  const identity = await deps.identity();
-  const signal = opts.signal ? { signal: opts.signal } : {};
-  const dynamic = values.routing === "DYNAMIC";
-  const [ports, capability, suggestedAsn, publicAsns] = await Promise.all([
-    loaded("your ports", async () =>
-      (
-        await deps.provider.listPorts(identity.companyUsername, { deleted: false, ...signal })
-      ).filter(
-        (p) => typeof p?.id === "string" && !isDeletedPort(p) && (remainingCapacity(p) ?? 0) > 0,
-      ),
-    ),
-    values.accessPortId
-      ? capabilityOf(deps, identity, values.accessPortId, signal)
-      : Promise.resolve(undefined),
-    dynamic
-      ? deps.provider.suggestPrivateAsn(signal).then(
-          (asn) => asn,
-          (error: unknown) => {
-            deps.logger.warn({ err: error }, "IO-D form: private ASN suggestion unavailable");
-            return undefined;
-          },
-        )
-      : Promise.resolve(undefined),
-    dynamic
-      ? loaded("your verified ASNs", async () =>
-          verifiedPublicAsns(await deps.provider.listVerifiedAsns(identity.companyId, signal)),
-        )
-      : Promise.resolve(undefined),
-  ]);
-  const port = ports.ok ? ports.value.find((p) => p.id === values.accessPortId) : undefined;
-  const data: IodModalData = {
-    values,
-    identity,
-    ports,
-    ...(port ? { port } : {}),
-    // A capability is only worth showing for a port of the list.
-    ...(port && capability ? { capability } : {}),
-    ...(suggestedAsn !== undefined ? { suggestedAsn } : {}),
-    ...(publicAsns ? { publicAsns } : {}),
-  };
-  if (dynamic) {
-    const asnChoice = effectiveAsnChoice(values.asnChoice, offeredAsnChoices(data));
-    if (asnChoice) data.asnChoice = asnChoice;
-  }
-  return data;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The submission
+} from "../../provider/rules/iod.js";
+import {
+  addRuleErrors,
+  loadForCheck,
+  oneLine,
+  portLabel,
+  SLOW_PROVIDER,
+  takenName,
+} from "../shared/orderForms.js";
+import {
+  asnChoiceOf,
+  GEO_CITY_MAX,
+  IOD_DURATION_MAX_DAYS,
+  type IodDeps,
+  type IodField,
+  type IodForm,
+  type IodModalData,
+  type IodRouting,
+  whole,
+} from "./form.js";
+import { loadIodModal } from "./load.js";
 
 export type IodErrors = Partial<Record<IodField, string>>;
 
@@ -301,10 +87,6 @@ function rulePathToField(path: string, routing: IodRouting): IodField {
     default:
       return "name";
   }
-}
-
-function portLabel(port: Port): string {
-  return `${port.name?.trim() || "Unnamed port"} (${port.id})`;
 }
 
 function placeOf(port: Port): string | undefined {
@@ -441,8 +223,8 @@ function checkValues(
   if (cityRaw !== undefined && cityRaw.length > GEO_CITY_MAX) {
     errors.geoCity = `Geo city must be at most ${GEO_CITY_MAX} characters`;
   }
-  const name = typeof form.name === "string" ? form.name.trim() : "";
-  if (name !== "" && taken.has(name.toLowerCase())) {
+  const name = takenName(form.name, taken);
+  if (name) {
     errors.name = `A connection, service or request named "${name}" already exists: choose another name`;
   }
 
@@ -461,10 +243,7 @@ function checkValues(
   };
   const rule = giaServiceRule.safeParse(body);
   if (!rule.success) {
-    for (const [path, message] of Object.entries(fieldErrors(rule.error))) {
-      const field = path === ROOT_FIELD ? "name" : rulePathToField(path, values.routing);
-      errors[field] ??= message;
-    }
+    addRuleErrors(errors, rule.error, (path) => rulePathToField(path, values.routing), "name");
   }
   if (Object.keys(errors).length > 0 || !rule.success || !port) return { errors };
 
@@ -520,22 +299,11 @@ export async function checkIodSubmission(
   deps: IodDeps,
   input: { form: IodForm; requester: OrderSubmission["requester"]; deadlineMs?: number },
 ): Promise<IodCheck> {
-  let data: IodModalData;
-  let taken: Set<string>;
-  try {
-    data = await withDeadline(input.deadlineMs ?? IOD_SUBMIT_DEADLINE_MS, (signal) =>
-      loadIodModal(deps, input.form, { signal }),
-    );
-    taken = await takenNames(deps, data.ports.ok ? data.ports.value : []);
-  } catch (error) {
-    if (error instanceof DeadlineExceededError) {
-      return {
-        kind: "invalid",
-        errors: { accessPort: "The provider is slow to answer right now: press Submit again." },
-      };
-    }
-    throw error;
-  }
+  const fresh = await loadForCheck(deps, input.deadlineMs ?? IOD_SUBMIT_DEADLINE_MS, (signal) =>
+    loadIodModal(deps, input.form, { signal }),
+  );
+  if (!fresh) return { kind: "invalid", errors: { accessPort: SLOW_PROVIDER } };
+  const { data, taken } = fresh;
   const checked = checkValues(data, input.form, taken);
   if ("errors" in checked) return { kind: "invalid", errors: checked.errors };
   const { body, port } = checked;

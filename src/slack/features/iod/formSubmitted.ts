@@ -1,0 +1,29 @@
+// The IO-D form submitted: checked again against fresh provider data and the IO-D rules; the
+// order goes to approval and the requester hears where it is.
+import { IOD_BLOCKS, IOD_VIEW } from "../../../../views/iodModal.js";
+import { parseOrderMetadata } from "../../../../views/orderForms.js";
+import type { Services } from "../../../services.js";
+import { checkIodSubmission } from "../../../usecases/iod/submission.js";
+import { checkThenSubmit } from "../../kit/index.js";
+import type { ListenerRegistry } from "../../listenerTable.js";
+import { readIodForm } from "./form.js";
+
+export function registerIodFormSubmitted(app: ListenerRegistry, services: Services): void {
+  app.view(
+    IOD_VIEW,
+    checkThenSubmit(
+      services,
+      { command: "iod", what: "IO-D", blocks: IOD_BLOCKS, nameField: "name" },
+      async (view, userId) => {
+        const metadata = parseOrderMetadata(view.private_metadata);
+        return checkIodSubmission(services, {
+          form: readIodForm(view.state?.values),
+          requester: {
+            userId,
+            ...(metadata.channelId ? { channelId: metadata.channelId } : {}),
+          },
+        });
+      },
+    ),
+  );
+}

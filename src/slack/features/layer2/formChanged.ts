@@ -1,0 +1,33 @@
+// The layer 2 form rebuilt in place when an input that changes it is set (the newest change
+// wins), and Enter in a typed input that changes nothing acked without submitting.
+import {
+  LAYER2_ACTIONS,
+  LAYER2_DISPATCH_FIELDS,
+  LAYER2_ENTER_ONLY_FIELDS,
+  LAYER2_VIEW,
+} from "../../../../views/layer2Modal.js";
+import { parseOrderMetadata } from "../../../../views/orderForms.js";
+import type { Services } from "../../../services.js";
+import { loadLayer2Modal } from "../../../usecases/layer2/load.js";
+import { registerFormChanges } from "../../kit/index.js";
+import type { ListenerRegistry } from "../../listenerTable.js";
+import { layer2View, readLayer2Form } from "./form.js";
+
+export function registerLayer2FormChanged(app: ListenerRegistry, services: Services): void {
+  registerFormChanges(
+    app,
+    services,
+    {
+      callbackId: LAYER2_VIEW,
+      what: "layer 2",
+      rebuildOn: LAYER2_DISPATCH_FIELDS.map((field) => LAYER2_ACTIONS[field]),
+      enterOnly: LAYER2_ENTER_ONLY_FIELDS.map((field) => LAYER2_ACTIONS[field]),
+    },
+    async (view) =>
+      layer2View(
+        services,
+        await loadLayer2Modal(services, readLayer2Form(view.state)),
+        parseOrderMetadata(view.private_metadata),
+      ),
+  );
+}

@@ -1,0 +1,99 @@
+// The IO-D form's loader: the ports with free capacity, whether the chosen port is IO-D enabled,
+// and for DYNAMIC routing the suggested private ASN and the verified public ASNs. The
+// submission runs it again (submission.ts), never trusting what the modal showed.
+
+import { remainingCapacity } from "../../domain/connections.js";
+import { type IodAsnChoice, offeredAsnChoices } from "../../domain/iod.js";
+import type { CallOptions } from "../../provider/api.js";
+import type { Identity } from "../../services.js";
+import { isDeletedPort, loaded, problemOf } from "../shared/orderForms.js";
+import {
+  type IodCapability,
+  type IodDeps,
+  type IodForm,
+  type IodModalData,
+  iodValues,
+  verifiedPublicAsns,
+} from "./form.js";
+
+async function capabilityOf(
+  deps: IodDeps,
+  identity: Identity,
+  portId: string,
+  opts: CallOptions,
+): Promise<IodCapability> {
+  try {
+    const info = await deps.provider.getPortInfo(identity.companyId, portId, opts);
+    return info.capabilities?.giaStandardV1 === true
+      ? { kind: "enabled" }
+      : { kind: "not-enabled" };
+  } catch (error) {
+    return { kind: "unknown", problem: problemOf(error, "the port's capabilities") };
+  }
+}
+
+/** The ASN choice in effect: the one made, else the first one offered. */
+function effectiveAsnChoice(
+  chosen: IodAsnChoice | undefined,
+  offered: readonly IodAsnChoice[],
+): IodAsnChoice | undefined {
+  return chosen && offered.includes(chosen) ? chosen : offered[0];
+}
+
+/**
+ * Reads what the IO-D modal shows: the ports with free capacity; for a chosen port whether it
+ * is IO-D enabled (capabilities.giaStandardV1); for DYNAMIC routing the suggested private ASN
+ * and the verified public ASNs. Failed parts become problems to show.
+ */
+export async function loadIodModal(
+  deps: IodDeps,
+  form: IodForm,
+  opts: CallOptions = {},
+): Promise<IodModalData> {
+  const values = iodValues(form);
+  const identity = await deps.identity();
+  const signal = opts.signal ? { signal: opts.signal } : {};
+  const dynamic = values.routing === "DYNAMIC";
+  const [ports, capability, suggestedAsn, publicAsns] = await Promise.all([
+    loaded("your ports", async () =>
+      (
+        await deps.provider.listPorts(identity.companyUsername, { deleted: false, ...signal })
+      ).filter(
+        (p) => typeof p?.id === "string" && !isDeletedPort(p) && (remainingCapacity(p) ?? 0) > 0,
+      ),
+    ),
+    values.accessPortId
+      ? capabilityOf(deps, identity, values.accessPortId, signal)
+      : Promise.resolve(undefined),
+    dynamic
+      ? deps.provider.suggestPrivateAsn(signal).then(
+          (asn) => asn,
+          (error: unknown) => {
+            deps.logger.warn({ err: error }, "IO-D form: private ASN suggestion unavailable");
+            return undefined;
+          },
+        )
+      : Promise.resolve(undefined),
+    dynamic
+      ? loaded("your verified ASNs", async () =>
+          verifiedPublicAsns(await deps.provider.listVerifiedAsns(identity.companyId, signal)),
+        )
+      : Promise.resolve(undefined),
+  ]);
+  const port = ports.ok ? ports.value.find((p) => p.id === values.accessPortId) : undefined;
+  const data: IodModalData = {
+    values,
+    identity,
+    ports,
+    ...(port ? { port } : {}),
+    // A capability is only worth showing for a port of the list.
+    ...(port && capability ? { capability } : {}),
+    ...(suggestedAsn !== undefined ? { suggestedAsn } : {}),
+    ...(publicAsns ? { publicAsns } : {}),
+  };
+  if (dynamic) {
+    const asnChoice = effectiveAsnChoice(values.asnChoice, offeredAsnChoices(data));
+    if (asnChoice) data.asnChoice = asnChoice;
+  }
+  return data;
+}

@@ -1,0 +1,107 @@
+// The layer 2 submission: the form checked again against fresh provider data within Slack's
+// deadline, the price the person saw compared with the price now, and the order handed to
+// approval (OrderSubmission) with its title, summary, provider call and price.
+import { monthsOfTerm } from "../../approvals/index.js";
+import { formatMoney } from "../../domain/money.js";
+import { formatMbps, formatTerm } from "../../domain/units.js";
+import type { OrderSubmission } from "../../orders/index.js";
+import { loadForCheck, oneLine, SLOW_PROVIDER } from "../shared/orderForms.js";
+import { checkValues, type Layer2Errors } from "./check.js";
+import type { Layer2Deps, Layer2Field, Layer2Form, Layer2ModalData, Layer2Quote } from "./form.js";
+import { loadLayer2Modal } from "./load.js";
+
+export type Layer2Check =
+  | { kind: "invalid"; errors: Layer2Errors }
+  /** Valid, but the price was not shown for these inputs (or changed): show it, then resubmit. */
+  | { kind: "review"; data: Layer2ModalData }
+  | { kind: "ready"; submission: OrderSubmission; data: Layer2ModalData };
+
+/**
+ * Slack waits 3 s for a submission's answer; the provider gets 2 of them (two round trips: the
+ * look-ups, then the price), leaving room for Redis, the network and the ack.
+ */
+export const LAYER2_SUBMIT_DEADLINE_MS = 2_000;
+
+/** The commitment's length for the spend ledger, when the body's term reads as months. */
+function termOf(value: unknown, unit: unknown): { termMonths?: number } {
+  const months = monthsOfTerm(value, unit);
+  return months === undefined ? {} : { termMonths: months };
+}
+
+function finite(x: unknown): x is number {
+  return typeof x === "number" && Number.isFinite(x);
+}
+
+function priceText(quote: Layer2Quote, currency: string): string {
+  const term = formatTerm(quote.config.duration.value, quote.config.duration.unit);
+  const monthly = formatMoney(
+    quote.result.basicMonthlyAmount ?? quote.result.preAuthAmount,
+    currency,
+  );
+  const total = `${formatMoney(quote.result.price, currency) ?? "no total given"} for ${term}`;
+  return monthly !== undefined ? `${total} (${monthly} a month)` : total;
+}
+
+/**
+ * Checks a submitted layer 2 form against fresh provider data, within `deadlineMs`. `shownPrice`
+ * is the key of the price the modal showed: a different (or no) price means "show it first".
+ */
+export async function checkLayer2Submission(
+  deps: Layer2Deps,
+  input: {
+    form: Layer2Form;
+    shownPrice?: string;
+    requester: OrderSubmission["requester"];
+    /** The ISO 4217 code the price is labelled with (PRICE_CURRENCY). */
+    currency: string;
+    deadlineMs?: number;
+  },
+): Promise<Layer2Check> {
+  const fresh = await loadForCheck(deps, input.deadlineMs ?? LAYER2_SUBMIT_DEADLINE_MS, (signal) =>
+    loadLayer2Modal(deps, input.form, { signal }),
+  );
+  if (!fresh) return { kind: "invalid", errors: { sourcePort: SLOW_PROVIDER } };
+  const { data, taken } = fresh;
+  const checked = checkValues(data, input.form, taken);
+  if ("errors" in checked) return { kind: "invalid", errors: checked.errors };
+  const price = data.price;
+  if (!price?.ok) {
+    const field: Layer2Field = data.values.mode === "business-to-business" ? "destDcf" : "destPort";
+    return {
+      kind: "invalid",
+      errors: { [field]: `No price for this connection: ${price?.problem ?? "try again"}` },
+    };
+  }
+  if (price.value.key !== input.shownPrice) return { kind: "review", data };
+
+  const identity = data.identity;
+  const body = checked.body;
+  const name = String(body.name);
+  return {
+    kind: "ready",
+    data,
+    submission: {
+      kind: "layer2",
+      title: oneLine(
+        // The approval message's header puts "Layer 2 connection: " in front: no second colon.
+        `${name} — ${data.source?.name ?? body.portId} → ${checked.destLabel} · ${formatMbps(Number(body.speed))} ${String(body.classOfService)}`,
+      ),
+      summary: checked.summary,
+      call: {
+        operation: "createLayer2Connection",
+        pathParams: { companyUsername: identity.companyUsername },
+        body,
+      },
+      reconcileKey: name,
+      price: {
+        ...(finite(price.value.result.price) ? { total: price.value.result.price } : {}),
+        ...(finite(price.value.result.basicMonthlyAmount)
+          ? { monthly: price.value.result.basicMonthlyAmount }
+          : {}),
+        text: priceText(price.value, input.currency),
+        ...termOf(body.duration, body.durationUnit),
+      },
+      requester: input.requester,
+    },
+  };
+}
