@@ -23,7 +23,7 @@ import {
 } from "../provider/rules/iod.js";
 import type { Identity, Services } from "../services.js";
 import { isDeletedPort, type Loaded, oneLine, remainingCapacity, takenNames } from "./layer2.js";
-import { DeadlineExceededError, withDeadline } from "./pricing.js";
+import { DeadlineExceededError, withDeadline } from "./shared/deadline.js";
 
 export {
   DEFAULT_DURATION_DAYS,

@@ -27,13 +27,8 @@ import type { Identity, Services } from "../services.js";
 import { type CompanyCheck, checkCompanyExists } from "./companyCheck.js";
 import { companyMetros } from "./dcf.js";
 import { recordId } from "./ports.js";
-import {
-  DeadlineExceededError,
-  isDeleted as isDeletedDcf,
-  isReady,
-  priceConnection,
-  withDeadline,
-} from "./pricing.js";
+import { isDeleted as isDeletedDcf, isReady, priceConnection } from "./pricing.js";
+import { DeadlineExceededError, withDeadline } from "./shared/deadline.js";
 
 export {
   CONNECTION_NAME_MAX,

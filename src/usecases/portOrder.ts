@@ -21,7 +21,6 @@ import {
 import type { Identity } from "../services.js";
 import {
   type DcfDirectory,
-  DeadlineExceededError,
   type FormCheck,
   isDeleted,
   isReady,
@@ -31,8 +30,8 @@ import {
   pricePort,
   readPortTerm,
   SUBMISSION_DEADLINE_MS,
-  withDeadline,
 } from "./pricing.js";
+import { DeadlineExceededError, withDeadline } from "./shared/deadline.js";
 
 export { PORT_ORDER_TERMS, termValue, termWords } from "../domain/portTerms.js";
 

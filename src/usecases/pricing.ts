@@ -18,6 +18,7 @@ import type {
 } from "../provider/api.js";
 import { fieldErrors } from "../provider/rules/fieldErrors.js";
 import { pricingConnectionConfigRule, pricingRequestRule } from "../provider/rules/pricing.js";
+import { DeadlineExceededError, withDeadline } from "./shared/deadline.js";
 
 export {
   CONNECTION_BANDWIDTH_MAX_MBPS,
@@ -290,37 +291,6 @@ export function parseDcfRef(value: unknown): string | undefined {
   if (typeof value !== "string" || value.length > 150) return undefined;
   const id = value.split("|", 1)[0] ?? "";
   return DCF_ID.test(id) ? id : undefined;
-}
-
-/** Raised when a bounded provider call did not answer in time. */
-export class DeadlineExceededError extends Error {
-  constructor(readonly ms: number) {
-    super(`no answer within ${ms} ms`);
-    this.name = "DeadlineExceededError";
-  }
-}
-
-/**
- * Runs a provider call that must answer within `ms` (Slack waits 3 s for an options load or a
- * modal submission's ack): the call is aborted and DeadlineExceededError thrown after that.
- */
-export async function withDeadline<T>(
-  ms: number,
-  call: (signal: AbortSignal) => Promise<T>,
-): Promise<T> {
-  const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      reject(new DeadlineExceededError(ms));
-    }, ms);
-  });
-  try {
-    return await Promise.race([call(controller.signal), deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /**

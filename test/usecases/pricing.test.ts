@@ -11,7 +11,6 @@ import {
   checkConnectionPriceForm,
   checkPortPriceForm,
   DcfDirectory,
-  DeadlineExceededError,
   dcfRef,
   PricingRequestError,
   parseDcfRef,
@@ -24,8 +23,8 @@ import {
   readPortTerm,
   resolveDcf,
   suggestDcfs,
-  withDeadline,
 } from "../../src/usecases/pricing.js";
+import { DeadlineExceededError, withDeadline } from "../../src/usecases/shared/deadline.js";
 import { scanErrorWords } from "../support/plainWords.js";
 import { memoryLogStream } from "../support/recordingServer.js";
 

@@ -77,8 +77,8 @@ import {
   resolveDcf,
   suggestDcfs,
   termText,
-  withDeadline,
 } from "../../usecases/pricing.js";
+import { withDeadline } from "../../usecases/shared/deadline.js";
 import {
   type CommandContext,
   type CommandHandler,
