@@ -1,6 +1,4 @@
 import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from "@slack/types";
-import { formatMoney } from "../src/domain/money.js";
-import { isSingapore } from "../src/domain/requestFacts.js";
 import {
   ADDRESS_MAX,
   cheapestOffer,
@@ -8,18 +6,18 @@ import {
   DISCOUNT_CODE_MAX,
   describeRequest,
   EDGE_NAME_MAX,
-  type EdgeCatalogue,
-  type EdgeCountryChoice,
   type EdgeOffer,
-  type EdgeOrderField,
-  type EdgeOrderSource,
-  type EdgeQuoteField,
   offerCurrency,
   POST_CODE_MAX,
   requestTermMonths,
-} from "../src/usecases/edgeQuote.js";
+} from "../src/domain/edge.js";
+import { formatMoney } from "../src/domain/money.js";
+import { isSingapore } from "../src/domain/requestFacts.js";
+import type { EdgeCatalogue, EdgeCountryChoice } from "../src/usecases/edge/catalogue.js";
+import type { EdgeOrderField, EdgeOrderSource } from "../src/usecases/edge/order.js";
+import type { EdgeQuoteField, QuoteRef } from "../src/usecases/edge/quote.js";
 import { context, escapeMrkdwn, LIMITS, option, section, truncate } from "./blocks.js";
-import { encodeQuoteRef, parseQuoteRef, type QuoteRef } from "./edgeQuote.js";
+import { encodeQuoteRef, parseQuoteRef } from "./edgeQuote.js";
 import { code } from "./format.js";
 import { channelIdField, metadataFields } from "./modalMetadata.js";
 

@@ -1,6 +1,5 @@
 import type { ActionsBlock, Button, KnownBlock } from "@slack/types";
 import { COMMAND } from "../src/domain/commands.js";
-import { formatMoney } from "../src/domain/money.js";
 import {
   cheapestOffer,
   countryName,
@@ -8,15 +7,15 @@ import {
   type EdgeOffer,
   type EdgeQuotationRequest,
   type EdgeQuote,
-  type EdgeQuoteForm,
-  formOfRequest,
   MAX_OFFERS,
   offerCurrency,
   offersTenGigEnquiry,
   otherOfferFields,
   requestTermMonths,
   termCost,
-} from "../src/usecases/edgeQuote.js";
+} from "../src/domain/edge.js";
+import { formatMoney } from "../src/domain/money.js";
+import type { QuoteRef } from "../src/usecases/edge/quote.js";
 import {
   actions,
   button,
@@ -65,26 +64,7 @@ export interface Message {
 // ---------------------------------------------------------------------------------------------
 // The quote reference carried by the buttons
 
-/**
- * What a quote's buttons carry: the quote key (responseId), the form that recreates the request
- * (country key, bandwidth and term keys, address, post code) and the discount code applied.
- * The country object itself is not carried (its size is not bounded by the spec): it is looked
- * up again in the Edge country list, which also re-checks everything.
- */
-export interface QuoteRef {
-  responseId: string;
-  form: Required<EdgeQuoteForm>;
-  discountCode?: string;
-}
-
-export function quoteRef(
-  responseId: string,
-  request: EdgeQuotationRequest,
-  discountCode?: string,
-): QuoteRef {
-  return { responseId, form: formOfRequest(request), ...(discountCode ? { discountCode } : {}) };
-}
-
+/** A quote reference (src/usecases/edge/quote.ts QuoteRef) as a button value, within Slack's limit. */
 export function encodeQuoteRef(ref: QuoteRef): string | undefined {
   const value = JSON.stringify({
     r: ref.responseId,

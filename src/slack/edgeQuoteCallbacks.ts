@@ -7,17 +7,12 @@ import {
   quoteAnsweredRootMessage,
   quoteFailedMessage,
   quoteReadyMessage,
-  quoteRef,
 } from "../../views/edgeQuote.js";
-
+import type { EdgeQuotationRequest } from "../domain/edge.js";
 import type { DraftReminderCallbacks, QuoteCallbacks, QuoteContext } from "../jobs/index.js";
+import { quoteStatus, readQuoteResult } from "../provider/edgeResponses.js";
 import type { Services } from "../services.js";
-import {
-  type EdgeQuotationRequest,
-  quoteStatus,
-  readQuoteResult,
-  readStoredRequest,
-} from "../usecases/edgeQuote.js";
+import { quoteRef, readStoredRequest } from "../usecases/edge/quote.js";
 
 /**
  * The quote poller's collaborators (src/jobs/quotePoller.ts) for Edge quotes: read the result,

@@ -7,16 +7,11 @@ import { explainQuoteFailure } from "../../src/jobs/quotePoller.js";
 import type { TrackedOrder } from "../../src/jobs/tracker.js";
 import { ORDER_KINDS } from "../../src/orders/kinds.js";
 import { committedSpend } from "../../src/orders/spend.js";
+import { readOffer, readQuoteResult } from "../../src/provider/edgeResponses.js";
 import { httpError } from "../../src/provider/errors.js";
-
-import {
-  type EdgeOrderSource,
-  readBandwidths,
-  readCountries,
-  readOffer,
-  readQuoteResult,
-  readTerms,
-} from "../../src/usecases/edgeQuote.js";
+import { readBandwidths, readCountries, readTerms } from "../../src/usecases/edge/catalogue.js";
+import type { EdgeOrderSource } from "../../src/usecases/edge/order.js";
+import { quoteRef } from "../../src/usecases/edge/quote.js";
 import { iodValues } from "../../src/usecases/iod.js";
 import { type Layer2Quote, layer2Values } from "../../src/usecases/layer2.js";
 import { loaPathOf } from "../../src/usecases/portOrder.js";
@@ -205,7 +200,7 @@ const edgeSource = (h: string): EdgeOrderSource => ({
   offers: [readOffer(poison(offerItem, h, keep()), 0)],
   draft: { id: h, name: h },
 });
-const quoteRefOf = (h: string) => edgeQuote.quoteRef(h, poison(edgeRequest, h, keep()), h);
+const quoteRefOf = (h: string) => quoteRef(h, poison(edgeRequest, h, keep()), h);
 
 const identity = (h: string) => ({
   userId: h,

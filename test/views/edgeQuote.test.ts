@@ -1,7 +1,8 @@
 import type { ActionsBlock, Button, KnownBlock } from "@slack/types";
 import { describe, expect, it } from "vitest";
+import { readQuoteResult } from "../../src/provider/edgeResponses.js";
 import { blockProblems } from "../../src/standin/blockKit.js";
-import { readQuoteResult } from "../../src/usecases/edgeQuote.js";
+import { quoteRef } from "../../src/usecases/edge/quote.js";
 import { LIMITS, withSandboxLabel } from "../../views/blocks.js";
 import {
   draftActionsBlock,
@@ -15,7 +16,6 @@ import {
   quoteAnsweredRootMessage,
   quoteFailedMessage,
   quoteReadyMessage,
-  quoteRef,
   quoteRequestedMessage,
 } from "../../views/edgeQuote.js";
 import { readable } from "./support.js";

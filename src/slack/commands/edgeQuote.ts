@@ -1,7 +1,7 @@
 // Slack glue for Edge quotes: `/connect edge quote` (the form), its country change and options
 // load, the quote's buttons (order, discount code, draft, 10 Gbps offer, support, again), the
 // draft buttons of `/connect edge drafts`, and the modal submissions. The work is in
-// src/usecases/edgeQuote.ts; what people see is in views/edgeModals.ts and views/edgeQuote.ts; the
+// src/usecases/edge/; what people see is in views/edgeModals.ts and views/edgeQuote.ts; the
 // polling of a requested quote is the jobs' quote poller (src/slack/edgeQuoteCallbacks.ts).
 
 import type {
@@ -56,45 +56,40 @@ import {
   enquirySentMessage,
   type Message,
   parseQuoteRef,
-  type QuoteRef,
   quoteReadyMessage,
   quoteRequestedMessage,
 } from "../../../views/edgeQuote.js";
 
 import { problemReply } from "../../../views/reply.js";
-
+import { type EdgeQuotationRequest, requestMbps, tenGigabitRequest } from "../../domain/edge.js";
 import { explainQuoteFailure } from "../../jobs/index.js";
-
 import type { DraftOrder } from "../../provider/api.js";
 import { isProviderError } from "../../provider/errors.js";
-
 import type { Services } from "../../services.js";
+import { edgeCatalogue, matchCountries, pickCountry } from "../../usecases/edge/catalogue.js";
 import {
-  buildEdgeOrder,
-  checkDiscountCode,
   checkDraftName,
-  checkEdgeQuoteForm,
   draftBody,
   draftSavedBy,
-  type EdgeOrderSource,
-  type EdgeQuotationRequest,
-  type EdgeQuoteForm,
-  EdgeTimeoutError,
-  edgeCatalogue,
   findDraft,
-  loadQuote,
-  matchCountries,
-  pickCountry,
-  refreshCountry,
   renameBody,
-  requestMbps,
+} from "../../usecases/edge/drafts.js";
+import {
+  buildEdgeOrder,
+  type EdgeOrderSource,
   sourceFromDraft,
   sourceFromQuote,
   takenPortNames,
-  tenGigabitRequest,
-  within,
-} from "../../usecases/edgeQuote.js";
-
+} from "../../usecases/edge/order.js";
+import {
+  checkDiscountCode,
+  checkEdgeQuoteForm,
+  type EdgeQuoteForm,
+  loadQuote,
+  type QuoteRef,
+  refreshCountry,
+} from "../../usecases/edge/quote.js";
+import { DeadlineExceededError, withDeadline } from "../../usecases/shared/deadline.js";
 import type { CommandHandler } from "../connect.js";
 import {
   acknowledgeEnterIn,
@@ -132,7 +127,7 @@ function labelled(services: Services, blocks: KnownBlock[]): KnownBlock[] {
 /** A short, specific sentence for a failure; never a stack trace or a secret. */
 export function failureWords(error: unknown): string {
   if (error instanceof QuoteNoLongerOffered) return error.message;
-  if (error instanceof EdgeTimeoutError) {
+  if (error instanceof DeadlineExceededError) {
     return "the provider is slow to answer right now; try again in a minute.";
   }
   if (isProviderError(error)) {
@@ -652,13 +647,11 @@ export function registerEdgeQuoteListeners(app: ListenerRegistry, services: Serv
     try {
       // The provider decides whether the code is valid: asked before answering the form, so a
       // wrong code is shown next to the field.
-      [discounted, request] = await within(
+      [discounted, request] = await withDeadline(IN_SLACK_WINDOW_MS, () =>
         Promise.all([
           loadQuote(services, ref.responseId, code.code, AbortSignal.timeout(IN_SLACK_WINDOW_MS)),
           requestOf(ref, IN_SLACK_WINDOW_MS),
         ]),
-        IN_SLACK_WINDOW_MS,
-        "discount code",
       );
     } catch (error) {
       if (isProviderError(error) && error.httpStatus === 404) {
@@ -713,7 +706,7 @@ export function registerEdgeQuoteListeners(app: ListenerRegistry, services: Serv
       const signal = AbortSignal.timeout(IN_SLACK_WINDOW_MS);
       // Everything is read again on the server: the quote (or draft) the modal was made from,
       // the names already in use, who the bot orders as.
-      const [source, takenNames, identity] = await within(
+      const [source, takenNames, identity] = await withDeadline(IN_SLACK_WINDOW_MS, () =>
         Promise.all([
           metadata.draftId
             ? draftSource(metadata.draftId, signal)
@@ -725,8 +718,6 @@ export function registerEdgeQuoteListeners(app: ListenerRegistry, services: Serv
           takenPortNames(services, signal),
           services.identity(),
         ]),
-        IN_SLACK_WINDOW_MS,
-        "Edge order check",
       );
       check = buildEdgeOrder({
         source,

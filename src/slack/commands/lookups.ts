@@ -23,7 +23,7 @@ import { COMMAND } from "../../domain/commands.js";
 import type { Services } from "../../services.js";
 import { lookUpAsns } from "../../usecases/asn.js";
 import { DCF_QUERY_MAX, parseDcfQuery, searchFacilities } from "../../usecases/dcf.js";
-import { listEdgeDrafts, listEdgeLocations, listEdgeOrders } from "../../usecases/edge.js";
+import { listEdgeDrafts, listEdgeLocations, listEdgeOrders } from "../../usecases/edge/lists.js";
 import {
   lookUpPortOrder,
   type OrderTracking,
