@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../../src/approvals/index.js";
 import { COMMANDS } from "../../src/domain/commands.js";
 import * as orderMessages from "../../src/jobs/orderMessages.js";
-import { explainQuoteFailure } from "../../src/jobs/quotePoller.js";
+import { classifyQuoteFailure } from "../../src/jobs/quotePoller.js";
 import type { TrackedOrder } from "../../src/jobs/tracker.js";
 import { ORDER_KINDS } from "../../src/orders/kinds.js";
 import { committedSpend } from "../../src/orders/spend.js";
@@ -561,6 +561,14 @@ const VIEW_CASES: Record<string, Case> = {
       requestedBy: REQUESTER,
       ref: quoteRefOf(h),
     }),
+  quoteFailureText: (h) => [
+    ...[400, 404, 409, 422, 500].map((status) => {
+      const failure = classifyQuoteFailure(status);
+      return failure && edgeQuote.quoteFailureText(failure);
+    }),
+    edgeQuote.quoteFailureText({ kind: "timeout", afterMs: 600_000 }),
+    edgeQuote.quoteFailureText({ kind: "partners-failed", providerStatus: h }),
+  ],
   quoteFailedMessage: (h) =>
     edgeQuote.quoteFailedMessage({ message: h, requestedBy: REQUESTER, ref: quoteRefOf(h) }),
   enquirySentMessage: () =>
@@ -985,7 +993,6 @@ const JOB_CASES: Record<string, Case> = {
   reminderText: (h) => orderMessages.reminderText(ref(h), 3, h, REQUESTER),
   stoppedText: (h) => orderMessages.stoppedText(ref(h), REQUESTER),
   formatSpeed: (h) => orderMessages.formatSpeed(h),
-  explainQuoteFailure: () => [400, 404, 409, 422, 500].map(explainQuoteFailure),
   // The thread line after placement: each order kind's next steps (src/orders/kinds.ts).
   orderKindNextSteps: (h) =>
     Object.values(ORDER_KINDS).flatMap((spec) =>

@@ -56,13 +56,14 @@ import {
   enquirySentMessage,
   type Message,
   parseQuoteRef,
+  quoteFailureText,
   quoteReadyMessage,
   quoteRequestedMessage,
 } from "../../../views/edgeQuote.js";
 
 import { problemReply } from "../../../views/reply.js";
 import { type EdgeQuotationRequest, requestMbps, tenGigabitRequest } from "../../domain/edge.js";
-import { explainQuoteFailure } from "../../jobs/index.js";
+import { classifyQuoteFailure } from "../../jobs/index.js";
 import type { DraftOrder } from "../../provider/api.js";
 import { isProviderError } from "../../provider/errors.js";
 import type { Services } from "../../services.js";
@@ -141,11 +142,12 @@ export function failureWords(error: unknown): string {
 
 /** Words for a failed quotation call (POST /v2/edge/price/search). */
 export function quoteFailureWords(error: unknown): string {
-  const explained =
+  const definite =
     isProviderError(error) && error.httpStatus !== undefined
-      ? explainQuoteFailure(error.httpStatus)
+      ? classifyQuoteFailure(error.httpStatus)
       : undefined;
-  if (!explained) return failureWords(error);
+  if (!definite) return failureWords(error);
+  const explained = quoteFailureText(definite);
   const said =
     isProviderError(error) && error.providerMessage
       ? ` The provider said: "${truncate(error.providerMessage, 200)}".`
