@@ -46,7 +46,7 @@ import {
   startSlackApp,
 } from "./slack/app.js";
 
-import { edgeDraftReminderCallbacks, edgeQuoteCallbacks } from "./slack/edgeQuoteCallbacks.js";
+import { edgeDraftReminderCallbacks, edgeQuoteCallbacks } from "./slack/features/edge/callbacks.js";
 
 import { FollowUpLane } from "./slack/followUps.js";
 

@@ -2,24 +2,15 @@ import type { App } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
 import type { Services } from "../services.js";
 import { registerApprovalListeners } from "./approvals.js";
-
-import { registerEdgeQuoteListeners } from "./commands/edgeQuote.js";
-
 import { commandHandlers } from "./commands/index.js";
-
 import { registerIodListeners } from "./commands/iod.js";
-
 import { registerLayer2Listeners } from "./commands/layer2.js";
-
 import { registerLookupListeners } from "./commands/lookups.js";
-
 import { registerPortOrderListeners } from "./commands/portOrder.js";
-
 import { registerPricingListeners } from "./commands/pricing.js";
-
 import { registerSpendListeners } from "./commands/spend.js";
-
 import { createConnectRouter } from "./connect.js";
+import { registerEdgeListeners } from "./features/edge/index.js";
 
 import type { FollowUpLane } from "./followUps.js";
 import { registerHomeEvents, registerHomeListeners } from "./home.js";
@@ -56,6 +47,6 @@ function registerFeatures(app: ListenerRegistry, services: Services, client: Web
   registerPortOrderListeners(app, services);
   registerLayer2Listeners(app, services);
   registerIodListeners(app, services);
-  registerEdgeQuoteListeners(app, services);
+  registerEdgeListeners(app, services);
   registerSpendListeners(app, services);
 }

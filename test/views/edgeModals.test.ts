@@ -1,7 +1,7 @@
 import type { InputBlock, ModalView } from "@slack/types";
 import { describe, expect, it } from "vitest";
 import { readOffer } from "../../src/provider/edgeResponses.js";
-import { readEdgeQuoteForm } from "../../src/slack/commands/edgeQuote.js";
+import { readEdgeQuoteForm } from "../../src/slack/features/edge/formValues.js";
 import { viewProblems } from "../../src/standin/blockKit.js";
 import { inputLabels } from "../../src/standin/elements.js";
 import { createLocalModalSession, fillModal } from "../../src/standin/modal.js";

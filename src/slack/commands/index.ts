@@ -1,11 +1,9 @@
 import { listApprovals } from "../approvals.js";
 
 import type { CommandHandlers } from "../connect.js";
+import { edgeQuote } from "../features/edge/command.js";
 import { track } from "../tracking.js";
-
 import { showPolicy, withdrawCommand } from "../withdraw.js";
-
-import { edgeQuote } from "./edgeQuote.js";
 
 import { help, whoami } from "./general.js";
 

@@ -1,5 +1,5 @@
 import type { KnownBlock } from "@slack/types";
-import { capBlocks, withSandboxLabel } from "../../views/blocks.js";
+import { capBlocks, withSandboxLabel } from "../../../../views/blocks.js";
 
 import {
   draftExpiryReminder,
@@ -8,17 +8,17 @@ import {
   quoteFailedMessage,
   quoteFailureText,
   quoteReadyMessage,
-} from "../../views/edgeQuote.js";
-import type { EdgeQuotationRequest } from "../domain/edge.js";
+} from "../../../../views/edgeQuote.js";
+import type { EdgeQuotationRequest } from "../../../domain/edge.js";
 import type {
   DraftReminderCallbacks,
   QuoteCallbacks,
   QuoteContext,
   QuoteFailure,
-} from "../jobs/index.js";
-import { quoteStatus, readQuoteResult } from "../provider/edgeResponses.js";
-import type { Services } from "../services.js";
-import { quoteRef, readStoredRequest } from "../usecases/edge/quote.js";
+} from "../../../jobs/index.js";
+import { quoteStatus, readQuoteResult } from "../../../provider/edgeResponses.js";
+import type { Services } from "../../../services.js";
+import { quoteRef, readStoredRequest } from "../../../usecases/edge/quote.js";
 
 /**
  * The quote poller's collaborators (src/jobs/quotePoller.ts) for Edge quotes: read the result,

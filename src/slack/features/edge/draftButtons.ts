@@ -1,0 +1,120 @@
+import {
+  edgeLoadingModal,
+  edgeOrderModal,
+  edgeProblemModal,
+  renameDraftModal,
+} from "../../../../views/edgeModals.js";
+import { draftNoticeText, EDGE_DRAFT_BUTTONS } from "../../../../views/edgeQuote.js";
+import { requestMbps } from "../../../domain/edge.js";
+import type { Services } from "../../../services.js";
+import { draftSavedBy, findDraft } from "../../../usecases/edge/drafts.js";
+import type { EdgeOrderSource } from "../../../usecases/edge/order.js";
+import { refreshCountry } from "../../../usecases/edge/quote.js";
+import type { ListenerRegistry } from "../../listenerTable.js";
+import { onButton } from "./onButton.js";
+import { requestEdgeQuote } from "./requestQuote.js";
+import type { EdgeSources } from "./sources.js";
+import { AFTER_ACK_MS, audit, openThenShow, QuoteNoLongerOffered, tell } from "./support.js";
+
+export function registerDraftButtons(
+  app: ListenerRegistry,
+  services: Services,
+  sources: EdgeSources,
+): void {
+  const { logger } = services;
+  onButton(app, services, EDGE_DRAFT_BUTTONS.order, async ({ body, action, client }, where) => {
+    const draftId = action.value;
+    if (!draftId) return;
+    await openThenShow(
+      services,
+      client,
+      body.trigger_id,
+      edgeLoadingModal("Order an Edge port", "Reading the draft from the provider…"),
+      async () => {
+        let source: EdgeOrderSource;
+        try {
+          source = await sources.draftSource(draftId, AbortSignal.timeout(AFTER_ACK_MS));
+        } catch (error) {
+          if (error instanceof QuoteNoLongerOffered) {
+            return edgeProblemModal("Order an Edge port", error.message);
+          }
+          throw error;
+        }
+        const speedMbps = requestMbps(source.request);
+        return edgeOrderModal({
+          source,
+          currency: services.currency,
+          metadata: { ...(where.channelId ? { channelId: where.channelId } : {}), draftId },
+          ...(speedMbps !== undefined ? { speedMbps } : {}),
+        });
+      },
+    );
+  });
+
+  onButton(app, services, EDGE_DRAFT_BUTTONS.requote, async ({ action, client }, where) => {
+    const draftId = action.value;
+    if (!draftId) return;
+    const source = await sources.draftSource(draftId, AbortSignal.timeout(AFTER_ACK_MS));
+    // The country object as the provider lists it today, when it still does.
+    const lists = await sources.catalogue.get(AFTER_ACK_MS).catch(() => undefined);
+    await requestEdgeQuote({
+      services,
+      client,
+      request: refreshCountry(lists, source.request),
+      where,
+    });
+  });
+
+  onButton(app, services, EDGE_DRAFT_BUTTONS.rename, async ({ body, action, client }, where) => {
+    const draftId = action.value;
+    if (!draftId) return;
+    await openThenShow(
+      services,
+      client,
+      body.trigger_id,
+      edgeLoadingModal("Rename Edge draft", "Reading the draft from the provider…"),
+      async () => {
+        const draft = await findDraft(services, draftId, AbortSignal.timeout(AFTER_ACK_MS));
+        if (!draft) {
+          return edgeProblemModal(
+            "Rename Edge draft",
+            draftNoticeText("not-found", { id: draftId }),
+          );
+        }
+        return renameDraftModal({
+          draft,
+          metadata: where.channelId ? { channelId: where.channelId } : {},
+        });
+      },
+    );
+  });
+
+  onButton(app, services, EDGE_DRAFT_BUTTONS.delete, async ({ action, client }, where) => {
+    const draftId = action.value;
+    if (!draftId) return;
+    const signal = AbortSignal.timeout(AFTER_ACK_MS);
+    const draft = await findDraft(services, draftId, signal);
+    if (!draft) {
+      await tell(client, services, where, {
+        text: draftNoticeText("not-found", { id: draftId }),
+      });
+      return;
+    }
+    const savedBy = draftSavedBy(draft);
+    if (savedBy !== where.userId) {
+      audit(services, "draft delete refused", { userId: where.userId, draftId });
+      await tell(client, services, where, {
+        text: draftNoticeText(savedBy ? "not-owner" : "no-owner", draft),
+      });
+      return;
+    }
+    await services.provider.deleteDraft(draftId, { signal });
+    audit(services, "draft deleted", { userId: where.userId, draftId });
+    await services.jobs.draftReminders
+      .forget(draftId, "deleted")
+      .catch((error: unknown) =>
+        logger.warn({ err: error, draftId }, "edge: draft reminders not removed"),
+      );
+    await tell(client, services, where, { text: draftNoticeText("deleted", draft) });
+  });
+}
