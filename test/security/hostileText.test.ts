@@ -21,11 +21,13 @@ import * as blocks from "../../views/blocks.js";
 import * as dcf from "../../views/dcf.js";
 import * as edge from "../../views/edge.js";
 import * as edgeModals from "../../views/edgeModals.js";
+import * as edgeOrderModal from "../../views/edgeOrderModal.js";
 import * as edgeQuote from "../../views/edgeQuote.js";
 import { describeFailure } from "../../views/failures.js";
 import * as format from "../../views/format.js";
 import * as help from "../../views/help.js";
 import * as home from "../../views/home.js";
+import * as inputs from "../../views/inputs.js";
 import * as iodModal from "../../views/iodModal.js";
 import * as layer2Modal from "../../views/layer2Modal.js";
 import * as list from "../../views/list.js";
@@ -522,6 +524,7 @@ const VIEW_CASES: Record<string, Case> = {
   edgeDraftsView: (h) => edge.edgeDraftsView(poison(drafts, h, keep()), page, TZ, NOW),
   // views/edgeModals.ts
   edgeLoadingModal: (h) => edgeModals.edgeLoadingModal(h, h),
+  edgeModal: (h) => edgeModals.edgeModal(h, h, [], { channelId: h, threadTs: h, draftId: h }),
   edgeProblemModal: (h) => edgeModals.edgeProblemModal(h, h),
   edgeQuoteModal: (h) => {
     const catalogue = catalogueOf(h);
@@ -529,7 +532,7 @@ const VIEW_CASES: Record<string, Case> = {
   },
   edgeDiscountModal: (h) => edgeModals.edgeDiscountModal({ quote: quoteRefOf(h) } as never),
   edgeOrderModal: (h) =>
-    edgeModals.edgeOrderModal({
+    edgeOrderModal.edgeOrderModal({
       currency: "USD",
       source: edgeSource(h),
       metadata: {},
@@ -937,8 +940,10 @@ const VIEW_MODULES = {
   dcf,
   edge,
   edgeModals,
+  edgeOrderModal,
   edgeQuote,
   format,
+  inputs,
   help,
   home,
   iodModal,

@@ -21,13 +21,13 @@ import {
   EDGE_QUOTE_VIEW,
   edgeDiscountModal,
   edgeLoadingModal,
-  edgeOrderModal,
   edgeProblemModal,
   edgeQuoteModal,
   encodeEdgeMetadata,
   parseEdgeMetadata,
   renameDraftModal,
 } from "../../views/edgeModals.js";
+import { edgeOrderModal } from "../../views/edgeOrderModal.js";
 
 const SG = { id: "sg1", name: "Singapore", code: "SG", postCodeRequired: true };
 const DE = { id: "de1", name: "Germany", code: "DE", postCodeRequired: false };

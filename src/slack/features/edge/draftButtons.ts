@@ -1,9 +1,9 @@
 import {
   edgeLoadingModal,
-  edgeOrderModal,
   edgeProblemModal,
   renameDraftModal,
 } from "../../../../views/edgeModals.js";
+import { edgeOrderModal } from "../../../../views/edgeOrderModal.js";
 import { draftNoticeText, EDGE_DRAFT_BUTTONS } from "../../../../views/edgeQuote.js";
 import { requestMbps } from "../../../domain/edge.js";
 import type { Services } from "../../../services.js";

@@ -3,8 +3,8 @@ import {
   type EdgeModalMetadata,
   edgeDiscountModal,
   edgeLoadingModal,
-  edgeOrderModal,
 } from "../../../../views/edgeModals.js";
+import { edgeOrderModal } from "../../../../views/edgeOrderModal.js";
 import {
   draftSavedMessage,
   EDGE_QUOTE_BUTTONS,
