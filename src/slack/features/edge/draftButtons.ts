@@ -11,9 +11,9 @@ import { draftSavedBy, findDraft } from "../../../usecases/edge/drafts.js";
 import type { EdgeOrderSource } from "../../../usecases/edge/order.js";
 import { refreshCountry } from "../../../usecases/edge/quote.js";
 import type { ListenerRegistry } from "../../listenerTable.js";
-import { onButton } from "./onButton.js";
+import { onDraftButton } from "./onButton.js";
 import { requestEdgeQuote } from "./requestQuote.js";
-import type { EdgeSources } from "./sources.js";
+import { draftOrGone, type EdgeSources } from "./sources.js";
 import { AFTER_ACK_MS, audit, openThenShow, QuoteNoLongerOffered, tell } from "./support.js";
 
 export function registerDraftButtons(
@@ -22,38 +22,39 @@ export function registerDraftButtons(
   sources: EdgeSources,
 ): void {
   const { logger } = services;
-  onButton(app, services, EDGE_DRAFT_BUTTONS.order, async ({ body, action, client }, where) => {
-    const draftId = action.value;
-    if (!draftId) return;
-    await openThenShow(
-      services,
-      client,
-      body.trigger_id,
-      edgeLoadingModal("Order an Edge port", "Reading the draft from the provider…"),
-      async () => {
-        let source: EdgeOrderSource;
-        try {
-          source = await sources.draftSource(draftId, AbortSignal.timeout(AFTER_ACK_MS));
-        } catch (error) {
-          if (error instanceof QuoteNoLongerOffered) {
-            return edgeProblemModal("Order an Edge port", error.message);
+  onDraftButton(
+    app,
+    services,
+    EDGE_DRAFT_BUTTONS.order,
+    async ({ body, client }, where, draftId) => {
+      await openThenShow(
+        services,
+        client,
+        body.trigger_id,
+        edgeLoadingModal("Order an Edge port", "Reading the draft from the provider…"),
+        async () => {
+          let source: EdgeOrderSource;
+          try {
+            source = await sources.draftSource(draftId, AbortSignal.timeout(AFTER_ACK_MS));
+          } catch (error) {
+            if (error instanceof QuoteNoLongerOffered) {
+              return edgeProblemModal("Order an Edge port", error.message);
+            }
+            throw error;
           }
-          throw error;
-        }
-        const speedMbps = requestMbps(source.request);
-        return edgeOrderModal({
-          source,
-          currency: services.currency,
-          metadata: { ...(where.channelId ? { channelId: where.channelId } : {}), draftId },
-          ...(speedMbps !== undefined ? { speedMbps } : {}),
-        });
-      },
-    );
-  });
+          const speedMbps = requestMbps(source.request);
+          return edgeOrderModal({
+            source,
+            currency: services.currency,
+            metadata: { ...(where.channelId ? { channelId: where.channelId } : {}), draftId },
+            ...(speedMbps !== undefined ? { speedMbps } : {}),
+          });
+        },
+      );
+    },
+  );
 
-  onButton(app, services, EDGE_DRAFT_BUTTONS.requote, async ({ action, client }, where) => {
-    const draftId = action.value;
-    if (!draftId) return;
+  onDraftButton(app, services, EDGE_DRAFT_BUTTONS.requote, async ({ client }, where, draftId) => {
     const source = await sources.draftSource(draftId, AbortSignal.timeout(AFTER_ACK_MS));
     // The country object as the provider lists it today, when it still does.
     const lists = await sources.catalogue.get(AFTER_ACK_MS).catch(() => undefined);
@@ -65,41 +66,37 @@ export function registerDraftButtons(
     });
   });
 
-  onButton(app, services, EDGE_DRAFT_BUTTONS.rename, async ({ body, action, client }, where) => {
-    const draftId = action.value;
-    if (!draftId) return;
-    await openThenShow(
-      services,
-      client,
-      body.trigger_id,
-      edgeLoadingModal("Rename Edge draft", "Reading the draft from the provider…"),
-      async () => {
-        const draft = await findDraft(services, draftId, AbortSignal.timeout(AFTER_ACK_MS));
-        if (!draft) {
-          return edgeProblemModal(
-            "Rename Edge draft",
-            draftNoticeText("not-found", { id: draftId }),
-          );
-        }
-        return renameDraftModal({
-          draft,
-          metadata: where.channelId ? { channelId: where.channelId } : {},
-        });
-      },
-    );
-  });
+  onDraftButton(
+    app,
+    services,
+    EDGE_DRAFT_BUTTONS.rename,
+    async ({ body, client }, where, draftId) => {
+      await openThenShow(
+        services,
+        client,
+        body.trigger_id,
+        edgeLoadingModal("Rename Edge draft", "Reading the draft from the provider…"),
+        async () => {
+          const draft = await findDraft(services, draftId, AbortSignal.timeout(AFTER_ACK_MS));
+          if (!draft) {
+            return edgeProblemModal(
+              "Rename Edge draft",
+              draftNoticeText("not-found", { id: draftId }),
+            );
+          }
+          return renameDraftModal({
+            draft,
+            metadata: where.channelId ? { channelId: where.channelId } : {},
+          });
+        },
+      );
+    },
+  );
 
-  onButton(app, services, EDGE_DRAFT_BUTTONS.delete, async ({ action, client }, where) => {
-    const draftId = action.value;
-    if (!draftId) return;
+  onDraftButton(app, services, EDGE_DRAFT_BUTTONS.delete, async ({ client }, where, draftId) => {
     const signal = AbortSignal.timeout(AFTER_ACK_MS);
-    const draft = await findDraft(services, draftId, signal);
-    if (!draft) {
-      await tell(client, services, where, {
-        text: draftNoticeText("not-found", { id: draftId }),
-      });
-      return;
-    }
+    const draft = await draftOrGone(services, client, where, draftId, signal);
+    if (!draft) return;
     const savedBy = draftSavedBy(draft);
     if (savedBy !== where.userId) {
       audit(services, "draft delete refused", { userId: where.userId, draftId });

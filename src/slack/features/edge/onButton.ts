@@ -2,7 +2,9 @@
 // privately (a quote or draft no longer usable in its own words, anything else as a failure).
 import type { App, BlockAction, ButtonAction } from "@slack/bolt";
 import { escapeMrkdwn } from "../../../../views/blocks.js";
+import { parseQuoteRef } from "../../../../views/edgeQuote.js";
 import type { Services } from "../../../services.js";
+import type { QuoteRef } from "../../../usecases/edge/quote.js";
 import type { Where } from "../../kit/index.js";
 import type { ListenerRegistry } from "../../listenerTable.js";
 import { failureWords, QuoteNoLongerOffered, tell, whereOf } from "./support.js";
@@ -35,5 +37,31 @@ export function onButton(
         text: `:warning: ${escapeMrkdwn(error instanceof QuoteNoLongerOffered ? error.message : `That didn't work: ${failureWords(error)}`)}`,
       });
     }
+  });
+}
+
+/** A button under a quote: its value is the quote's reference; a value that isn't one is ignored. */
+export function onQuoteButton(
+  app: ListenerRegistry,
+  services: Services,
+  actionId: string,
+  work: (args: ButtonArgs, where: Where, ref: QuoteRef) => Promise<void>,
+): void {
+  onButton(app, services, actionId, async (args, where) => {
+    const ref = parseQuoteRef(args.action.value);
+    if (ref) await work(args, where, ref);
+  });
+}
+
+/** A draft's button: its value is the draft's id; a click without one is ignored. */
+export function onDraftButton(
+  app: ListenerRegistry,
+  services: Services,
+  actionId: string,
+  work: (args: ButtonArgs, where: Where, draftId: string) => Promise<void>,
+): void {
+  onButton(app, services, actionId, async (args, where) => {
+    const draftId = args.action.value;
+    if (draftId) await work(args, where, draftId);
   });
 }

@@ -9,14 +9,13 @@ import {
   draftSavedMessage,
   EDGE_QUOTE_BUTTONS,
   enquirySentMessage,
-  parseQuoteRef,
 } from "../../../../views/edgeQuote.js";
 import { requestMbps, tenGigabitRequest } from "../../../domain/edge.js";
 import type { Services } from "../../../services.js";
 import { draftBody } from "../../../usecases/edge/drafts.js";
 import { loadQuote } from "../../../usecases/edge/quote.js";
 import type { ListenerRegistry } from "../../listenerTable.js";
-import { onButton } from "./onButton.js";
+import { onQuoteButton } from "./onButton.js";
 import { requestEdgeQuote } from "./requestQuote.js";
 import type { EdgeSources } from "./sources.js";
 import { AFTER_ACK_MS, audit, inThread, openThenShow, threadOf } from "./support.js";
@@ -26,9 +25,7 @@ export function registerQuoteButtons(
   services: Services,
   sources: EdgeSources,
 ): void {
-  onButton(app, services, EDGE_QUOTE_BUTTONS.order, async ({ body, action, client }, where) => {
-    const ref = parseQuoteRef(action.value);
-    if (!ref) return;
+  onQuoteButton(app, services, EDGE_QUOTE_BUTTONS.order, async ({ body, client }, where, ref) => {
     const metadata: EdgeModalMetadata = {
       ...(where.channelId ? { channelId: where.channelId } : {}),
       ...(threadOf(body) ? { threadTs: threadOf(body) } : {}),
@@ -52,54 +49,64 @@ export function registerQuoteButtons(
     );
   });
 
-  onButton(app, services, EDGE_QUOTE_BUTTONS.discount, async ({ body, action, client }, where) => {
-    const ref = parseQuoteRef(action.value);
-    if (!ref) return;
-    await client.views.open({
-      trigger_id: body.trigger_id,
-      view: labelledModal(
-        edgeDiscountModal({
-          ...(where.channelId ? { channelId: where.channelId } : {}),
-          ...(threadOf(body) ? { threadTs: threadOf(body) } : {}),
-          ref,
-        }),
-        services.sandbox,
-      ),
-    });
-  });
+  onQuoteButton(
+    app,
+    services,
+    EDGE_QUOTE_BUTTONS.discount,
+    async ({ body, client }, where, ref) => {
+      await client.views.open({
+        trigger_id: body.trigger_id,
+        view: labelledModal(
+          edgeDiscountModal({
+            ...(where.channelId ? { channelId: where.channelId } : {}),
+            ...(threadOf(body) ? { threadTs: threadOf(body) } : {}),
+            ref,
+          }),
+          services.sandbox,
+        ),
+      });
+    },
+  );
 
-  onButton(app, services, EDGE_QUOTE_BUTTONS.saveDraft, async ({ body, action, client }, where) => {
-    const ref = parseQuoteRef(action.value);
-    if (!ref) return;
-    const signal = AbortSignal.timeout(AFTER_ACK_MS);
-    const [request, quote, drafts] = await Promise.all([
-      sources.requestOf(ref, AFTER_ACK_MS),
-      loadQuote(services, ref.responseId, ref.discountCode, signal),
-      services.provider.listDrafts({ signal }),
-    ]);
-    // A second click (or a colleague's) finds the draft already saved instead of a duplicate.
-    const existing = drafts.find((d) => {
-      const payload = (d.edgePayload ?? {}) as Record<string, unknown>;
-      return (
-        payload.responseId === ref.responseId &&
-        (payload.discountCode ?? undefined) === (ref.discountCode ?? undefined)
+  onQuoteButton(
+    app,
+    services,
+    EDGE_QUOTE_BUTTONS.saveDraft,
+    async ({ body, client }, where, ref) => {
+      const signal = AbortSignal.timeout(AFTER_ACK_MS);
+      const [request, quote, drafts] = await Promise.all([
+        sources.requestOf(ref, AFTER_ACK_MS),
+        loadQuote(services, ref.responseId, ref.discountCode, signal),
+        services.provider.listDrafts({ signal }),
+      ]);
+      // A second click (or a colleague's) finds the draft already saved instead of a duplicate.
+      const existing = drafts.find((d) => {
+        const payload = (d.edgePayload ?? {}) as Record<string, unknown>;
+        return (
+          payload.responseId === ref.responseId &&
+          (payload.discountCode ?? undefined) === (ref.discountCode ?? undefined)
+        );
+      });
+      const draft =
+        existing ??
+        (await services.provider.createDraft(draftBody({ request, quote, savedBy: where.userId }), {
+          signal,
+        }));
+      if (!existing) {
+        audit(services, "draft saved", { userId: where.userId, draftId: draft.id });
+        await sources.rememberDraft(draft, where.userId);
+      }
+      await inThread(
+        services,
+        client,
+        where,
+        threadOf(body),
+        draftSavedMessage(draft, where.userId),
       );
-    });
-    const draft =
-      existing ??
-      (await services.provider.createDraft(draftBody({ request, quote, savedBy: where.userId }), {
-        signal,
-      }));
-    if (!existing) {
-      audit(services, "draft saved", { userId: where.userId, draftId: draft.id });
-      await sources.rememberDraft(draft, where.userId);
-    }
-    await inThread(services, client, where, threadOf(body), draftSavedMessage(draft, where.userId));
-  });
+    },
+  );
 
-  onButton(app, services, EDGE_QUOTE_BUTTONS.tenGig, async ({ body, action, client }, where) => {
-    const ref = parseQuoteRef(action.value);
-    if (!ref) return;
+  onQuoteButton(app, services, EDGE_QUOTE_BUTTONS.tenGig, async ({ body, client }, where, ref) => {
     const request = await sources.requestOf(ref, AFTER_ACK_MS);
     await services.provider.sendEdgeSelect(tenGigabitRequest(request), {
       signal: AbortSignal.timeout(AFTER_ACK_MS),
@@ -114,9 +121,7 @@ export function registerQuoteButtons(
     );
   });
 
-  onButton(app, services, EDGE_QUOTE_BUTTONS.support, async ({ body, action, client }, where) => {
-    const ref = parseQuoteRef(action.value);
-    if (!ref) return;
+  onQuoteButton(app, services, EDGE_QUOTE_BUTTONS.support, async ({ body, client }, where, ref) => {
     const request = await sources.requestOf(ref, AFTER_ACK_MS);
     await services.provider.sendEdgeEnquiry(request, { signal: AbortSignal.timeout(AFTER_ACK_MS) });
     audit(services, "support contacted", { userId: where.userId, responseId: ref.responseId });
@@ -129,9 +134,7 @@ export function registerQuoteButtons(
     );
   });
 
-  onButton(app, services, EDGE_QUOTE_BUTTONS.retry, async ({ action, client }, where) => {
-    const ref = parseQuoteRef(action.value);
-    if (!ref) return;
+  onQuoteButton(app, services, EDGE_QUOTE_BUTTONS.retry, async ({ client }, where, ref) => {
     const request = await sources.requestOf(ref, AFTER_ACK_MS);
     await requestEdgeQuote({ services, client, request, where });
   });

@@ -7,9 +7,10 @@ import {
 } from "../../../../views/edgeModals.js";
 import { draftNoticeText } from "../../../../views/edgeQuote.js";
 import type { Services } from "../../../services.js";
-import { checkDraftName, findDraft, renameBody } from "../../../usecases/edge/drafts.js";
+import { checkDraftName, renameBody } from "../../../usecases/edge/drafts.js";
 import { typedValue, type Where } from "../../kit/index.js";
 import type { ListenerRegistry } from "../../listenerTable.js";
+import { draftOrGone } from "./sources.js";
 import { AFTER_ACK_MS, audit, failureWords, tell } from "./support.js";
 
 export function registerRenameSubmitted(app: ListenerRegistry, services: Services): void {
@@ -38,13 +39,8 @@ export function registerRenameSubmitted(app: ListenerRegistry, services: Service
     const draftId = metadata.draftId;
     try {
       const signal = AbortSignal.timeout(AFTER_ACK_MS);
-      const draft = await findDraft(services, draftId, signal);
-      if (!draft) {
-        await tell(client, services, where, {
-          text: draftNoticeText("not-found", { id: draftId }),
-        });
-        return;
-      }
+      const draft = await draftOrGone(services, client, where, draftId, signal);
+      if (!draft) return;
       const body = renameBody(draft, name.name);
       if (!body) {
         await tell(client, services, where, {

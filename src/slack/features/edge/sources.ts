@@ -1,6 +1,8 @@
 // Reading back what a quote's or a draft's buttons stand for (checked again against the current
 // Edge lists and the provider), and queuing a saved draft's reminders: shared by the Edge
 // listeners.
+
+import type { WebClient } from "@slack/web-api";
 import { draftNoticeText } from "../../../../views/edgeQuote.js";
 import type { EdgeQuotationRequest } from "../../../domain/edge.js";
 import type { DraftOrder } from "../../../provider/api.js";
@@ -13,7 +15,8 @@ import {
   sourceFromQuote,
 } from "../../../usecases/edge/order.js";
 import { checkEdgeQuoteForm, loadQuote, type QuoteRef } from "../../../usecases/edge/quote.js";
-import { AFTER_ACK_MS, QuoteNoLongerOffered } from "./support.js";
+import type { Where } from "../../kit/index.js";
+import { AFTER_ACK_MS, QuoteNoLongerOffered, tell } from "./support.js";
 
 export interface EdgeSources {
   catalogue: EdgeCatalogueCache;
@@ -74,4 +77,19 @@ export function edgeSources(services: Services): EdgeSources {
   }
 
   return { catalogue, requestOf, quoteSource, draftSource, rememberDraft };
+}
+
+/** The draft, or undefined once the person is told it is gone (ordered or deleted meanwhile). */
+export async function draftOrGone(
+  services: Services,
+  client: WebClient,
+  where: Where,
+  draftId: string,
+  signal: AbortSignal,
+): Promise<DraftOrder | undefined> {
+  const draft = await findDraft(services, draftId, signal);
+  if (!draft) {
+    await tell(client, services, where, { text: draftNoticeText("not-found", { id: draftId }) });
+  }
+  return draft;
 }
