@@ -17,12 +17,6 @@
 /** Imports that cost nothing at runtime: `import type`, `import { type X }` only. */
 const TYPE_ONLY = ["type-only", "type-import"];
 
-/**
- * The Edge views still read a request's and an offer's words with src/usecases/edgeQuote.ts's
- * readers, which are tangled with its parsing: the one known exception, kept until the Edge split.
- */
-const EDGE_VIEWS = "^views/(edgeQuote|edgeModals)\\.ts$";
-
 module.exports = {
   forbidden: [
     {
@@ -30,22 +24,10 @@ module.exports = {
       comment:
         "views/ (pure Block Kit builders) may import only views/ and src/domain at runtime (plus `import type` of the shapes other layers hand them): move the rule or constant it needs into src/domain.",
       severity: "error",
-      from: { path: "^views/", pathNot: EDGE_VIEWS },
+      from: { path: "^views/" },
       to: {
         path: "^src/",
         pathNot: "^src/domain/",
-        dependencyTypesNot: TYPE_ONLY,
-      },
-    },
-    {
-      name: "edge-views-only-views-domain-and-edge-readers",
-      comment:
-        "The Edge views may import only views/, src/domain and (for now) the Edge readers of src/usecases/edgeQuote.ts at runtime: a known exception until the Edge split of issue 21 moves those pure readers (country, request, offer) into src/domain; nothing else of src/ is allowed.",
-      severity: "error",
-      from: { path: EDGE_VIEWS },
-      to: {
-        path: "^src/",
-        pathNot: ["^src/domain/", "^src/usecases/edgeQuote\\.ts$"],
         dependencyTypesNot: TYPE_ONLY,
       },
     },

@@ -29,7 +29,7 @@ import {
   type SlackConnection,
   startSlackApp,
 } from "./slack/app.js";
-import { edgeDraftReminderCallbacks, edgeQuoteCallbacks } from "./slack/edgeQuoteCallbacks.js";
+import { edgeDraftReminderCallbacks, edgeQuoteCallbacks } from "./slack/features/edge/callbacks.js";
 import { homePublisher, refreshHomesOf } from "./slack/features/home/publish.js";
 import { FollowUpLane } from "./slack/followUps.js";
 import { sandboxLabelledChat } from "./slack/kit/index.js";

@@ -159,7 +159,7 @@ export function edgeDraftsView(
   const blocks: KnownBlock[] = [header("Edge draft orders")];
   for (const draft of shown) {
     blocks.push(section(draftSummary(draft, timeZone, now)));
-    // Rename / Re-quote / Order / Delete (handled in src/slack/commands/edgeQuote.ts).
+    // Rename / Re-quote / Order / Delete (handled in src/slack/features/edge/draftButtons.ts).
     if (draft.id) blocks.push(draftActionsBlock(draft));
     blocks.push(divider());
   }

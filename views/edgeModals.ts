@@ -1,26 +1,18 @@
 import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from "@slack/types";
-import { formatMoney } from "../src/domain/money.js";
-import { isSingapore } from "../src/domain/requestFacts.js";
 import {
   ADDRESS_MAX,
-  cheapestOffer,
-  countryName,
   DISCOUNT_CODE_MAX,
-  describeRequest,
   EDGE_NAME_MAX,
-  type EdgeCatalogue,
-  type EdgeCountryChoice,
-  type EdgeOffer,
-  type EdgeOrderField,
-  type EdgeOrderSource,
-  type EdgeQuoteField,
-  offerCurrency,
   POST_CODE_MAX,
-  requestTermMonths,
-} from "../src/usecases/edgeQuote.js";
+} from "../src/domain/edge.js";
+import { isSingapore } from "../src/domain/requestFacts.js";
+import type { EdgeCatalogue, EdgeCountryChoice } from "../src/usecases/edge/catalogue.js";
+import type { EdgeOrderField } from "../src/usecases/edge/order.js";
+import type { EdgeQuoteField, QuoteRef } from "../src/usecases/edge/quote.js";
 import { context, escapeMrkdwn, LIMITS, option, section, truncate } from "./blocks.js";
-import { encodeQuoteRef, parseQuoteRef, type QuoteRef } from "./edgeQuote.js";
+import { encodeQuoteRef, parseQuoteRef } from "./edgeQuote.js";
 import { code } from "./format.js";
+import { inputBlock, plainText } from "./inputs.js";
 import { channelIdField, metadataFields } from "./modalMetadata.js";
 
 /**
@@ -128,10 +120,6 @@ export function parseEdgeMetadata(value: unknown): EdgeModalMetadata {
 // ---------------------------------------------------------------------------------------------
 // Elements
 
-function plainText(text: string) {
-  return { type: "plain_text" as const, text, emoji: true };
-}
-
 /** The typed inputs of the Edge quote and order forms: Enter there only confirms the field. */
 export const EDGE_ENTER_ONLY_INPUTS = [
   EDGE_QUOTE_INPUTS.bandwidth,
@@ -145,18 +133,10 @@ export const EDGE_ENTER_ONLY_INPUTS = [
  * For a typed input of a form with other inputs: Enter confirms the field and never submits the
  * form (layer2Modal.ts `inputBlock` says why); the app acks it (EDGE_ENTER_ONLY_INPUTS).
  */
-const ENTER_CONFIRMS_FIELD = { dispatch_action: true } as const;
+export const ENTER_CONFIRMS_FIELD = { dispatch_action: true } as const;
 
-function input(
-  blockId: string,
-  label: string,
-  element: InputBlock["element"],
-  extra: Partial<Pick<InputBlock, "hint" | "optional" | "dispatch_action">> = {},
-): InputBlock {
-  return { type: "input", block_id: blockId, label: plainText(label), element, ...extra };
-}
-
-function modal(
+/** An Edge modal: its callback id, title (cut to Slack's limit), blocks and metadata. */
+export function edgeModal(
   callbackId: string,
   title: string,
   blocks: KnownBlock[],
@@ -176,7 +156,7 @@ function modal(
 
 /** Shown while the provider is asked for what the modal needs (the trigger id lasts 3 s). */
 export function edgeLoadingModal(title: string, what: string): ModalView {
-  return modal(
+  return edgeModal(
     EDGE_INFO_VIEW,
     title,
     [section(`:hourglass_flowing_sand: ${escapeMrkdwn(what)}`)],
@@ -186,7 +166,7 @@ export function edgeLoadingModal(title: string, what: string): ModalView {
 
 /** A modal that only explains (the provider failed, the quote is gone, …). */
 export function edgeProblemModal(title: string, message: string): ModalView {
-  return modal(EDGE_INFO_VIEW, title, [section(`:warning: ${escapeMrkdwn(message)}`)], {});
+  return edgeModal(EDGE_INFO_VIEW, title, [section(`:warning: ${escapeMrkdwn(message)}`)], {});
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -241,7 +221,7 @@ function countryElement(input: EdgeQuoteModalInput): InputBlock["element"] {
 function bandwidthBlocks(catalogue: EdgeCatalogue): InputBlock[] {
   if (catalogue.bandwidths.length > 0) {
     return [
-      input(
+      inputBlock(
         EDGE_QUOTE_BLOCKS.bandwidth,
         "Bandwidth",
         {
@@ -259,7 +239,7 @@ function bandwidthBlocks(catalogue: EdgeCatalogue): InputBlock[] {
   // The provider's list could not be read: a number and a unit, checked by the provider. No
   // min_value: Slack's client would answer a range alone, before the form's other problems.
   return [
-    input(
+    inputBlock(
       EDGE_QUOTE_BLOCKS.bandwidth,
       "Bandwidth",
       {
@@ -270,7 +250,7 @@ function bandwidthBlocks(catalogue: EdgeCatalogue): InputBlock[] {
       },
       ENTER_CONFIRMS_FIELD,
     ),
-    input(EDGE_QUOTE_BLOCKS.bandwidthUnit, "Bandwidth unit", {
+    inputBlock(EDGE_QUOTE_BLOCKS.bandwidthUnit, "Bandwidth unit", {
       type: "static_select",
       action_id: EDGE_QUOTE_INPUTS.bandwidthUnit,
       options: BANDWIDTH_UNITS.map((u) => option(u, u)),
@@ -282,7 +262,7 @@ function bandwidthBlocks(catalogue: EdgeCatalogue): InputBlock[] {
 function termBlocks(catalogue: EdgeCatalogue): InputBlock[] {
   if (catalogue.terms.length > 0) {
     return [
-      input(EDGE_QUOTE_BLOCKS.term, "Contract term", {
+      inputBlock(EDGE_QUOTE_BLOCKS.term, "Contract term", {
         type: "static_select",
         action_id: EDGE_QUOTE_INPUTS.term,
         placeholder: plainText("Choose a term"),
@@ -291,7 +271,7 @@ function termBlocks(catalogue: EdgeCatalogue): InputBlock[] {
     ];
   }
   return [
-    input(
+    inputBlock(
       EDGE_QUOTE_BLOCKS.term,
       "Contract term",
       {
@@ -302,7 +282,7 @@ function termBlocks(catalogue: EdgeCatalogue): InputBlock[] {
       },
       ENTER_CONFIRMS_FIELD,
     ),
-    input(EDGE_QUOTE_BLOCKS.termUnit, "Contract term unit", {
+    inputBlock(EDGE_QUOTE_BLOCKS.termUnit, "Contract term unit", {
       type: "static_select",
       action_id: EDGE_QUOTE_INPUTS.termUnit,
       options: TERM_UNITS.map(([value, label]) => option(label, value)),
@@ -321,13 +301,13 @@ export function edgeQuoteModal(state: EdgeQuoteModalInput): ModalView {
     );
   }
   const blocks: KnownBlock[] = [
-    input(EDGE_QUOTE_BLOCKS.country, "Country", countryElement(state), {
+    inputBlock(EDGE_QUOTE_BLOCKS.country, "Country", countryElement(state), {
       // Post code depends on the country: Slack tells the app when it changes.
       dispatch_action: true,
     }),
     ...bandwidthBlocks(catalogue),
     ...termBlocks(catalogue),
-    input(
+    inputBlock(
       EDGE_QUOTE_BLOCKS.address,
       "Address",
       {
@@ -344,7 +324,7 @@ export function edgeQuoteModal(state: EdgeQuoteModalInput): ModalView {
   ];
   if (country?.postCodeRequired) {
     blocks.push(
-      input(
+      inputBlock(
         EDGE_QUOTE_BLOCKS.postCode,
         "Post code",
         {
@@ -369,7 +349,7 @@ export function edgeQuoteModal(state: EdgeQuoteModalInput): ModalView {
       "The provider asks its partners for prices at this address. The offers appear in a thread in this channel, usually within a few minutes; from there you can apply a discount code, save a draft or order.",
     ),
   );
-  return modal(EDGE_QUOTE_VIEW, "Edge port quote", blocks, state.metadata, "Request quote");
+  return edgeModal(EDGE_QUOTE_VIEW, "Edge port quote", blocks, state.metadata, "Request quote");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -378,7 +358,7 @@ export function edgeQuoteModal(state: EdgeQuoteModalInput): ModalView {
 export function edgeDiscountModal(metadata: EdgeModalMetadata): ModalView {
   const key = metadata.ref?.responseId;
   const blocks: KnownBlock[] = [
-    input(
+    inputBlock(
       EDGE_DISCOUNT_BLOCK,
       "Discount code",
       {
@@ -391,125 +371,7 @@ export function edgeDiscountModal(metadata: EdgeModalMetadata): ModalView {
     ),
   ];
   if (key) blocks.push(context(`Quote key ${code(key)}`));
-  return modal(EDGE_DISCOUNT_VIEW, "Apply a discount code", blocks, metadata, "Apply");
-}
-
-// ---------------------------------------------------------------------------------------------
-// Order
-
-function offerOption(offer: EdgeOffer, index: number, configured: string): PlainTextOption {
-  const vendor = offer.vendor ?? `Offer ${index + 1}`;
-  const currency = offerCurrency(offer, configured);
-  const head =
-    offer.monthly !== undefined
-      ? `${vendor} — ${formatMoney(offer.monthly, currency)} per month`
-      : offer.total !== undefined
-        ? `${vendor} — ${formatMoney(offer.total, currency)} for the term`
-        : vendor;
-  const details = [
-    offer.nonRecurring !== undefined
-      ? `${formatMoney(offer.nonRecurring, currency)} one-off`
-      : undefined,
-    offer.total !== undefined && offer.monthly !== undefined
-      ? `${formatMoney(offer.total, currency)} over the term`
-      : undefined,
-    offer.leadTimeDays !== undefined ? `~${offer.leadTimeDays} days lead time` : undefined,
-  ].filter((d): d is string => d !== undefined);
-  return option(head, offer.key, details.length > 0 ? details.join(" · ") : undefined);
-}
-
-/** Radio buttons hold 10 options. */
-const RADIO_MAX = 10;
-
-function offerElement(
-  offers: readonly EdgeOffer[],
-  termMonths: number | undefined,
-  currency: string,
-): InputBlock["element"] {
-  const options = offers
-    .slice(0, LIMITS.staticOptions)
-    .map((offer, i) => offerOption(offer, i, currency));
-  const cheapest = cheapestOffer(offers, termMonths);
-  const initial = options.find((o) => o.value === cheapest?.key);
-  if (options.length <= RADIO_MAX) {
-    return {
-      type: "radio_buttons",
-      action_id: EDGE_ORDER_INPUTS.offer,
-      options,
-      ...(initial ? { initial_option: initial } : {}),
-    };
-  }
-  return {
-    type: "static_select",
-    action_id: EDGE_ORDER_INPUTS.offer,
-    options,
-    ...(initial ? { initial_option: initial } : {}),
-  };
-}
-
-/** Order an Edge port from a quote or a draft: the offer (with its price) and a port name. */
-export function edgeOrderModal(input_: {
-  source: EdgeOrderSource;
-  metadata: EdgeModalMetadata;
-  speedMbps?: number;
-  /** The configured ISO 4217 code (PRICE_CURRENCY), for offers that name none. */
-  currency: string;
-}): ModalView {
-  const { source } = input_;
-  if (source.offers.length === 0) {
-    return edgeProblemModal(
-      "Order an Edge port",
-      "This quote has no offers to order. Request a new quote, or contact support from the quote.",
-    );
-  }
-  const request = source.request;
-  const lines = [
-    `*${escapeMrkdwn(describeRequest(request))}*`,
-    escapeMrkdwn(request["formatted-address"]),
-    request.postCode ? `Post code ${escapeMrkdwn(request.postCode)}` : undefined,
-    source.draft
-      ? `From the draft *${escapeMrkdwn(source.draft.name ?? "Draft order")}*: the provider deletes it once the port is ordered.`
-      : undefined,
-    source.discountCode ? `Discount code ${code(source.discountCode)} applied.` : undefined,
-  ].filter(Boolean);
-  const blocks: KnownBlock[] = [
-    section(lines.join("\n")),
-    input(
-      EDGE_ORDER_BLOCKS.offer,
-      "Offer",
-      offerElement(source.offers, requestTermMonths(request), input_.currency),
-      {
-        hint: plainText(
-          "Each offer's price as quoted; the cheapest over the term (monthly × term + one-off) is preselected",
-        ),
-      },
-    ),
-    input(
-      EDGE_ORDER_BLOCKS.portName,
-      "Port name",
-      {
-        type: "plain_text_input",
-        action_id: EDGE_ORDER_INPUTS.portName,
-        max_length: EDGE_NAME_MAX,
-        placeholder: plainText(
-          `e.g. edge-${countryName(request.country)
-            .toLowerCase()
-            .replace(/[^a-z0-9]+/g, "-")
-            .slice(0, 20)}-1`,
-        ),
-      },
-      { ...ENTER_CONFIRMS_FIELD, hint: plainText("Unique among your ports and Edge orders") },
-    ),
-    context(
-      [
-        `Speed ${input_.speedMbps !== undefined ? `${input_.speedMbps} Mbps` : `${request.bandwidth} ${request.bandwidthUnit}`}`,
-        "payment by invoice (the only option for Edge ports)",
-        "an approver confirms before anything is ordered",
-        "the provider orders the port from its partner; the LOA takes 4 to 6 weeks",
-      ].join(" · "),
-    ),
-  ];
-  return modal(EDGE_ORDER_VIEW, "Order an Edge port", blocks, input_.metadata, "Request approval");
+  return edgeModal(EDGE_DISCOUNT_VIEW, "Apply a discount code", blocks, metadata, "Apply");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -520,11 +382,11 @@ export function renameDraftModal(input_: {
   metadata: EdgeModalMetadata;
 }): ModalView {
   const name = input_.draft.name ?? "";
-  return modal(
+  return edgeModal(
     EDGE_RENAME_VIEW,
     "Rename Edge draft",
     [
-      input(EDGE_RENAME_BLOCK, "Draft name", {
+      inputBlock(EDGE_RENAME_BLOCK, "Draft name", {
         type: "plain_text_input",
         action_id: EDGE_RENAME_INPUT,
         max_length: EDGE_NAME_MAX,

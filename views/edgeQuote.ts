@@ -1,6 +1,5 @@
 import type { ActionsBlock, Button, KnownBlock } from "@slack/types";
 import { COMMAND } from "../src/domain/commands.js";
-import { formatMoney } from "../src/domain/money.js";
 import {
   cheapestOffer,
   countryName,
@@ -8,15 +7,16 @@ import {
   type EdgeOffer,
   type EdgeQuotationRequest,
   type EdgeQuote,
-  type EdgeQuoteForm,
-  formOfRequest,
   MAX_OFFERS,
   offerCurrency,
   offersTenGigEnquiry,
   otherOfferFields,
   requestTermMonths,
   termCost,
-} from "../src/usecases/edgeQuote.js";
+} from "../src/domain/edge.js";
+import { formatMoney } from "../src/domain/money.js";
+import type { QuoteFailure } from "../src/jobs/quotePoller.js";
+import type { QuoteRef } from "../src/usecases/edge/quote.js";
 import {
   actions,
   button,
@@ -65,26 +65,7 @@ export interface Message {
 // ---------------------------------------------------------------------------------------------
 // The quote reference carried by the buttons
 
-/**
- * What a quote's buttons carry: the quote key (responseId), the form that recreates the request
- * (country key, bandwidth and term keys, address, post code) and the discount code applied.
- * The country object itself is not carried (its size is not bounded by the spec): it is looked
- * up again in the Edge country list, which also re-checks everything.
- */
-export interface QuoteRef {
-  responseId: string;
-  form: Required<EdgeQuoteForm>;
-  discountCode?: string;
-}
-
-export function quoteRef(
-  responseId: string,
-  request: EdgeQuotationRequest,
-  discountCode?: string,
-): QuoteRef {
-  return { responseId, form: formOfRequest(request), ...(discountCode ? { discountCode } : {}) };
-}
-
+/** A quote reference (src/usecases/edge/quote.ts QuoteRef) as a button value, within Slack's limit. */
 export function encodeQuoteRef(ref: QuoteRef): string | undefined {
   const value = JSON.stringify({
     r: ref.responseId,
@@ -355,6 +336,33 @@ export function quoteReadyMessage(input: {
 }
 
 /** Why a quote failed, with a button to ask again when the request is known. */
+/**
+ * The one wording of each way an Edge quote fails (the poller's and the adapter's kinds,
+ * src/jobs/quotePoller.ts QuoteFailure): the thread message and the request's own failure say
+ * the same.
+ */
+export function quoteFailureText(failure: QuoteFailure): string {
+  switch (failure.kind) {
+    case "timeout":
+      return `The Edge quote was not ready after ${waited(failure.afterMs)}: the provider's partners did not answer in time. Request a new quote, or try again later.`;
+    case "not-configured":
+      return "The provider could not price this Edge quote: its external pricing provider is not configured (HTTP 400). This is on the provider's side — ask their support, then request the quote again.";
+    case "expired":
+      return "The external provider has no such quote (HTTP 404): it may have expired or never been created. Request a new quote.";
+    case "provider-error":
+      return "The external provider failed with an unhandled error while pricing this Edge quote (HTTP 500). Try again in a few minutes.";
+    case "partners-failed":
+      return `The provider's partners could not quote this Edge port (status ${failure.providerStatus ?? "failed"}). Check the address, then request the quote again or contact support.`;
+  }
+}
+
+/** "10 minutes", "1 minute", "30 s": how long the poller waited. */
+function waited(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  if (minutes >= 1) return `${minutes} minute${minutes === 1 ? "" : "s"}`;
+  return `${Math.max(1, Math.ceil(ms / 1000))} s`;
+}
+
 export function quoteFailedMessage(input: {
   message: string;
   requestedBy: string;

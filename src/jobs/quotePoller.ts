@@ -46,7 +46,7 @@ export interface QuoteContext extends QuoteStartInput {
 export interface QuoteCallbacks<R> {
   readQuote: ReadQuote<R>;
   onReady: (result: R, ctx: QuoteContext) => Promise<void>;
-  onFailed: (message: string, ctx: QuoteContext) => Promise<void>;
+  onFailed: (failure: QuoteFailure, ctx: QuoteContext) => Promise<void>;
 }
 
 export interface QuotePollerOptions<R> {
@@ -80,18 +80,33 @@ export class QuoteInputError extends Error {
 }
 
 /**
- * The provider's Edge quotation errors in words (docs/provider/provider-api.md, Errors). These are definite:
- * polling again would give the same answer. Anything else (a timeout, 502/503, a network error)
- * is treated as a hiccup and the polling goes on until the timeout.
+ * How an Edge quote ended without offers, as a kind: the adapter words it (views/edgeQuote.ts
+ * quoteFailureText), so the job layer holds no user-facing text.
+ * - `timeout`: not ready after the poller's timeout (`afterMs`).
+ * - `not-configured`, `expired`, `provider-error`: the provider's definite quotation errors
+ *   (HTTP 400, 404, 500; docs/provider/provider-api.md, Errors).
+ * - `partners-failed`: a result whose status is a failed one (read by the adapter's onReady).
  */
-export function explainQuoteFailure(httpStatus: number): string | undefined {
+export type QuoteFailure =
+  | { kind: "timeout"; afterMs: number }
+  | { kind: "not-configured"; httpStatus: 400 }
+  | { kind: "expired"; httpStatus: 404 }
+  | { kind: "provider-error"; httpStatus: 500 }
+  | { kind: "partners-failed"; providerStatus?: string };
+
+/**
+ * The provider's definite Edge quotation errors (polling again would give the same answer), or
+ * undefined: anything else (a timeout, 502/503, a network error) is treated as a hiccup and the
+ * polling goes on until the timeout.
+ */
+export function classifyQuoteFailure(httpStatus: number): QuoteFailure | undefined {
   switch (httpStatus) {
     case 400:
-      return "The provider could not price this Edge quote: its external pricing provider is not configured (HTTP 400). This is on the provider's side — ask their support, then request the quote again.";
+      return { kind: "not-configured", httpStatus };
     case 404:
-      return "The external provider has no such quote (HTTP 404): it may have expired or never been created. Request a new quote.";
+      return { kind: "expired", httpStatus };
     case 500:
-      return "The external provider failed with an unhandled error while pricing this Edge quote (HTTP 500). Try again in a few minutes.";
+      return { kind: "provider-error", httpStatus };
     default:
       return undefined;
   }
@@ -186,10 +201,7 @@ export class QuotePoller<R = unknown> {
 
     const elapsed = this.now().getTime() - data.startedAt;
     if (elapsed >= this.timeoutMs) {
-      await callbacks.onFailed(
-        `The Edge quote was not ready after ${duration(this.timeoutMs)}: the provider's partners did not answer in time. Request a new quote, or try again later.`,
-        ctx(data.polls),
-      );
+      await callbacks.onFailed({ kind: "timeout", afterMs: this.timeoutMs }, ctx(data.polls));
       this.count("timeout");
       return "timeout";
     }
@@ -200,10 +212,10 @@ export class QuotePoller<R = unknown> {
       read = await callbacks.readQuote(data.responseId);
     } catch (error) {
       const failure = readProviderFailure(error);
-      const explained =
-        failure.httpStatus !== undefined ? explainQuoteFailure(failure.httpStatus) : undefined;
-      if (explained) {
-        await callbacks.onFailed(explained, ctx(polls));
+      const definite =
+        failure.httpStatus !== undefined ? classifyQuoteFailure(failure.httpStatus) : undefined;
+      if (definite) {
+        await callbacks.onFailed(definite, ctx(polls));
         this.count(`failed_${failure.httpStatus}`);
         return `failed:${failure.httpStatus}`;
       }
@@ -240,12 +252,6 @@ export class QuotePoller<R = unknown> {
   private count(outcome: string): void {
     this.metrics?.jobOutcomes.inc({ queue: QUEUE_NAMES.quotes, outcome });
   }
-}
-
-function duration(ms: number): string {
-  const minutes = Math.round(ms / 60_000);
-  if (minutes >= 1) return `${minutes} minute${minutes === 1 ? "" : "s"}`;
-  return `${Math.max(1, Math.ceil(ms / 1000))} s`;
 }
 
 function parseJobData(data: unknown): QuoteJobData | undefined {

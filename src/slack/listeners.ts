@@ -1,10 +1,10 @@
 import type { App } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
 import type { Services } from "../services.js";
-import { registerEdgeQuoteListeners } from "./commands/edgeQuote.js";
 import { commandHandlers } from "./commands/index.js";
 import { createConnectRouter } from "./connect.js";
 import { registerApprovalListeners } from "./features/approvals/index.js";
+import { registerEdgeListeners } from "./features/edge/index.js";
 import { registerHomeEvents, registerHomeListeners } from "./features/home/index.js";
 import { registerIodListeners } from "./features/iod/index.js";
 import { registerLayer2Listeners } from "./features/layer2/index.js";
@@ -43,6 +43,6 @@ function registerFeatures(app: ListenerRegistry, services: Services, client: Web
   registerPortOrderListeners(app, services);
   registerLayer2Listeners(app, services);
   registerIodListeners(app, services);
-  registerEdgeQuoteListeners(app, services);
+  registerEdgeListeners(app, services);
   registerSpendListeners(app, services);
 }

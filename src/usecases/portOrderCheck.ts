@@ -20,8 +20,8 @@ import {
   readPortOrderForm,
   userMessageOf,
 } from "./portOrderForm.js";
-import { DeadlineExceededError, withDeadline } from "./pricing.js";
 import { isDeleted } from "./shared/dcfFacts.js";
+import { DeadlineExceededError, withDeadline } from "./shared/deadline.js";
 import { type FormCheck, SUBMISSION_DEADLINE_MS } from "./shared/formChecks.js";
 import { pricePort } from "./shared/prices.js";
 

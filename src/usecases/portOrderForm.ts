@@ -10,9 +10,9 @@ import { PORT_ORDER_TERMS, type PortTerm } from "../domain/portTerms.js";
 import { formatSpeed } from "../domain/units.js";
 import type { Dcf, PricingResult, ProviderApi } from "../provider/api.js";
 import { portOrderBodyRule } from "../provider/rules/portOrder.js";
-import { DeadlineExceededError, withDeadline } from "./pricing.js";
 import type { DcfDirectory } from "./shared/dcfDirectory.js";
 import { isDeleted, parseDcfRef } from "./shared/dcfFacts.js";
+import { DeadlineExceededError, withDeadline } from "./shared/deadline.js";
 import { readPortTerm } from "./shared/portTermReading.js";
 import { pricePort } from "./shared/prices.js";
 

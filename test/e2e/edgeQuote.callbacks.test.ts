@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { explainQuoteFailure, type QuoteContext } from "../../src/jobs/index.js";
+import { classifyQuoteFailure, type QuoteContext } from "../../src/jobs/index.js";
 import { createLogger } from "../../src/log.js";
 import type { ProviderApi } from "../../src/provider/api.js";
-import { edgeQuoteCallbacks } from "../../src/slack/edgeQuoteCallbacks.js";
+import { edgeQuoteCallbacks } from "../../src/slack/features/edge/callbacks.js";
 import { EDGE_QUOTE_BUTTONS, parseQuoteRef } from "../../views/edgeQuote.js";
 
 /**
@@ -116,12 +116,12 @@ describe("edgeQuoteCallbacks", () => {
 
   it("posts the poller's explanation (400, timeout) with a button to ask again", async () => {
     const { callbacks, posted, ctx } = setup([]);
-    await callbacks.onFailed(explainQuoteFailure(400)!, ctx());
+    await callbacks.onFailed(classifyQuoteFailure(400)!, ctx());
     expect(posted[0]?.text).toContain("external pricing provider is not configured (HTTP 400)");
     expect(JSON.stringify(posted[0]?.blocks)).toContain(EDGE_QUOTE_BUTTONS.retry);
 
     await callbacks.onFailed(
-      "The Edge quote was not ready after 10 minutes",
+      { kind: "timeout", afterMs: 10 * 60_000 },
       ctx({ threadTs: undefined }),
     );
     const timeout = posted.at(-1);

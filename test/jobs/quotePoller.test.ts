@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Jobs, QuoteCallbacks, QuoteContext, QuoteRead } from "../../src/jobs/index.js";
 import { httpError, timeoutError } from "../../src/provider/errors.js";
 import { type SlackStandin, STANDIN_IDS } from "../../src/standin/index.js";
+import { quoteFailureText } from "../../views/edgeQuote.js";
 import { waitFor } from "../harness/index.js";
 import {
   connect,
@@ -62,7 +63,9 @@ class FakeQuotes {
           text: `Edge quote ready: ${result.price}`,
         });
       },
-      onFailed: async (message, ctx) => {
+      onFailed: async (failure, ctx) => {
+        // Worded as the Edge adapter words it (the job hands over a kind, not text).
+        const message = quoteFailureText(failure);
         this.failed.push({ message, ctx });
         await ctx.notifier.post({
           scope: ctx.notifyScope,

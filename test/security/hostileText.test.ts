@@ -3,19 +3,15 @@ import { describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../../src/approvals/index.js";
 import { COMMANDS } from "../../src/domain/commands.js";
 import * as orderMessages from "../../src/jobs/orderMessages.js";
-import { explainQuoteFailure } from "../../src/jobs/quotePoller.js";
+import { classifyQuoteFailure } from "../../src/jobs/quotePoller.js";
 import type { TrackedOrder } from "../../src/jobs/trackerRecords.js";
 import { ORDER_KINDS } from "../../src/orders/kinds.js";
 import { committedSpend } from "../../src/orders/spend.js";
+import { readOffer, readQuoteResult } from "../../src/provider/edgeResponses.js";
 import { httpError } from "../../src/provider/errors.js";
-import {
-  type EdgeOrderSource,
-  readBandwidths,
-  readCountries,
-  readOffer,
-  readQuoteResult,
-  readTerms,
-} from "../../src/usecases/edgeQuote.js";
+import { readBandwidths, readCountries, readTerms } from "../../src/usecases/edge/catalogue.js";
+import type { EdgeOrderSource } from "../../src/usecases/edge/order.js";
+import { quoteRef } from "../../src/usecases/edge/quote.js";
 import { iodValues } from "../../src/usecases/iod/form.js";
 import { type Layer2Quote, layer2Values } from "../../src/usecases/layer2/form.js";
 import { loaPathOf } from "../../src/usecases/portOrderForm.js";
@@ -26,11 +22,13 @@ import * as dcf from "../../views/dcf.js";
 import * as dcfOptions from "../../views/dcfOptions.js";
 import * as edge from "../../views/edge.js";
 import * as edgeModals from "../../views/edgeModals.js";
+import * as edgeOrderModal from "../../views/edgeOrderModal.js";
 import * as edgeQuote from "../../views/edgeQuote.js";
 import { describeFailure } from "../../views/failures.js";
 import * as format from "../../views/format.js";
 import * as help from "../../views/help.js";
 import * as home from "../../views/home.js";
+import * as inputs from "../../views/inputs.js";
 import * as iodModal from "../../views/iodModal.js";
 import * as layer2Modal from "../../views/layer2Modal.js";
 import * as list from "../../views/list.js";
@@ -207,7 +205,7 @@ const edgeSource = (h: string): EdgeOrderSource => ({
   offers: [readOffer(poison(offerItem, h, keep()), 0)],
   draft: { id: h, name: h },
 });
-const quoteRefOf = (h: string) => edgeQuote.quoteRef(h, poison(edgeRequest, h, keep()), h);
+const quoteRefOf = (h: string) => quoteRef(h, poison(edgeRequest, h, keep()), h);
 
 const identity = (h: string) => ({
   userId: h,
@@ -529,6 +527,7 @@ const VIEW_CASES: Record<string, Case> = {
   edgeDraftsView: (h) => edge.edgeDraftsView(poison(drafts, h, keep()), page, TZ, NOW),
   // views/edgeModals.ts
   edgeLoadingModal: (h) => edgeModals.edgeLoadingModal(h, h),
+  edgeModal: (h) => edgeModals.edgeModal(h, h, [], { channelId: h, threadTs: h, draftId: h }),
   edgeProblemModal: (h) => edgeModals.edgeProblemModal(h, h),
   edgeQuoteModal: (h) => {
     const catalogue = catalogueOf(h);
@@ -536,7 +535,7 @@ const VIEW_CASES: Record<string, Case> = {
   },
   edgeDiscountModal: (h) => edgeModals.edgeDiscountModal({ quote: quoteRefOf(h) } as never),
   edgeOrderModal: (h) =>
-    edgeModals.edgeOrderModal({
+    edgeOrderModal.edgeOrderModal({
       currency: "USD",
       source: edgeSource(h),
       metadata: {},
@@ -568,6 +567,14 @@ const VIEW_CASES: Record<string, Case> = {
       requestedBy: REQUESTER,
       ref: quoteRefOf(h),
     }),
+  quoteFailureText: (h) => [
+    ...[400, 404, 409, 422, 500].map((status) => {
+      const failure = classifyQuoteFailure(status);
+      return failure && edgeQuote.quoteFailureText(failure);
+    }),
+    edgeQuote.quoteFailureText({ kind: "timeout", afterMs: 600_000 }),
+    edgeQuote.quoteFailureText({ kind: "partners-failed", providerStatus: h }),
+  ],
   quoteFailedMessage: (h) =>
     edgeQuote.quoteFailedMessage({ message: h, requestedBy: REQUESTER, ref: quoteRefOf(h) }),
   enquirySentMessage: () =>
@@ -938,8 +945,10 @@ const VIEW_MODULES = {
   dcfOptions,
   edge,
   edgeModals,
+  edgeOrderModal,
   edgeQuote,
   format,
+  inputs,
   help,
   home,
   iodModal,
@@ -996,7 +1005,6 @@ const JOB_CASES: Record<string, Case> = {
   reminderText: (h) => orderMessages.reminderText(ref(h), 3, h, REQUESTER),
   stoppedText: (h) => orderMessages.stoppedText(ref(h), REQUESTER),
   formatSpeed: (h) => orderMessages.formatSpeed(h),
-  explainQuoteFailure: () => [400, 404, 409, 422, 500].map(explainQuoteFailure),
   // The thread line after placement: each order kind's next steps (src/orders/kinds.ts).
   orderKindNextSteps: (h) =>
     Object.values(ORDER_KINDS).flatMap((spec) =>

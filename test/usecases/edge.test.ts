@@ -11,7 +11,7 @@ import {
   listEdgeDrafts,
   listEdgeLocations,
   listEdgeOrders,
-} from "../../src/usecases/edge.js";
+} from "../../src/usecases/edge/lists.js";
 
 function edgeList(answer: (query: EdgeOrderQuery | undefined) => EdgePage<EdgeOrderListItem>) {
   const queries: Array<EdgeOrderQuery | undefined> = [];

@@ -1,37 +1,43 @@
 import { describe, expect, it } from "vitest";
-import type { DraftOrder, EdgePage, ProviderApi } from "../../src/provider/api.js";
 import {
-  buildEdgeOrder,
   cheapestOffer,
-  checkDiscountCode,
-  checkDraftName,
-  checkEdgeQuoteForm,
-  countryKey,
-  draftBody,
-  draftSavedBy,
-  type EdgeCatalogue,
-  EdgeCatalogueCache,
-  type EdgeOrderSource,
-  EdgeTimeoutError,
-  matchCountries,
   offerPriceText,
   offersTenGigEnquiry,
   otherOfferFields,
-  quoteStatus,
-  readBandwidths,
-  readCountries,
-  readOffer,
-  readQuoteResult,
-  readStoredRequest,
-  readTerms,
-  refreshCountry,
-  renameBody,
   requestTermMonths,
-  sourceFromDraft,
-  takenPortNames,
   tenGigabitRequest,
   termCost,
-} from "../../src/usecases/edgeQuote.js";
+} from "../../src/domain/edge.js";
+import type { DraftOrder, EdgePage, ProviderApi } from "../../src/provider/api.js";
+import { quoteStatus, readOffer, readQuoteResult } from "../../src/provider/edgeResponses.js";
+import {
+  countryKey,
+  type EdgeCatalogue,
+  EdgeCatalogueCache,
+  matchCountries,
+  readBandwidths,
+  readCountries,
+  readTerms,
+} from "../../src/usecases/edge/catalogue.js";
+import {
+  checkDraftName,
+  draftBody,
+  draftSavedBy,
+  renameBody,
+} from "../../src/usecases/edge/drafts.js";
+import {
+  buildEdgeOrder,
+  type EdgeOrderSource,
+  sourceFromDraft,
+  takenPortNames,
+} from "../../src/usecases/edge/order.js";
+import {
+  checkDiscountCode,
+  checkEdgeQuoteForm,
+  readStoredRequest,
+  refreshCountry,
+} from "../../src/usecases/edge/quote.js";
+import { DeadlineExceededError } from "../../src/usecases/shared/deadline.js";
 import { scanErrorWords } from "../support/plainWords.js";
 
 // The sandbox's list shapes (the spec shows none): the module must read these and others.
@@ -591,7 +597,9 @@ describe("provider reads", () => {
       listEdgeBandwidths: () => never,
       listEdgeContractTerms: () => never,
     } as Partial<ProviderApi> as ProviderApi;
-    await expect(new EdgeCatalogueCache(provider).get(20)).rejects.toBeInstanceOf(EdgeTimeoutError);
+    await expect(new EdgeCatalogueCache(provider).get(20)).rejects.toBeInstanceOf(
+      DeadlineExceededError,
+    );
   });
 
   it("collects the names of ports and Edge orders, not drafts", async () => {

@@ -12,9 +12,9 @@ import { checkConnectionPriceForm } from "../../src/usecases/pricing/connectionP
 import { canPrice, partialDcfTerms, resolveDcf } from "../../src/usecases/pricing/dcfResolution.js";
 import { checkPortPriceForm, quotePortPrice } from "../../src/usecases/pricing/portPrice.js";
 import { parsePortPriceArgs } from "../../src/usecases/pricing/portPriceArgs.js";
-import { DeadlineExceededError, withDeadline } from "../../src/usecases/pricing.js";
 import { DcfDirectory, suggestDcfs } from "../../src/usecases/shared/dcfDirectory.js";
 import { parseDcfRef } from "../../src/usecases/shared/dcfFacts.js";
+import { DeadlineExceededError, withDeadline } from "../../src/usecases/shared/deadline.js";
 import { readPortTerm } from "../../src/usecases/shared/portTermReading.js";
 import {
   PricingRequestError,

@@ -1,19 +1,19 @@
 import type { InputBlock, ModalView } from "@slack/types";
 import { describe, expect, it } from "vitest";
-import { readEdgeQuoteForm } from "../../src/slack/commands/edgeQuote.js";
+import { readOffer } from "../../src/provider/edgeResponses.js";
+import { readEdgeQuoteForm } from "../../src/slack/features/edge/formValues.js";
 import { viewProblems } from "../../src/standin/blockKit.js";
 import { inputLabels } from "../../src/standin/elements.js";
 import { createLocalModalSession, fillModal } from "../../src/standin/modal.js";
 import type { ViewOutput } from "../../src/standin/types.js";
 import {
-  checkEdgeQuoteForm,
   type EdgeCatalogue,
-  type EdgeOrderSource,
   readBandwidths,
   readCountries,
-  readOffer,
   readTerms,
-} from "../../src/usecases/edgeQuote.js";
+} from "../../src/usecases/edge/catalogue.js";
+import type { EdgeOrderSource } from "../../src/usecases/edge/order.js";
+import { checkEdgeQuoteForm, quoteRef } from "../../src/usecases/edge/quote.js";
 import {
   EDGE_ORDER_BLOCKS,
   EDGE_QUOTE_BLOCKS,
@@ -21,14 +21,13 @@ import {
   EDGE_QUOTE_VIEW,
   edgeDiscountModal,
   edgeLoadingModal,
-  edgeOrderModal,
   edgeProblemModal,
   edgeQuoteModal,
   encodeEdgeMetadata,
   parseEdgeMetadata,
   renameDraftModal,
 } from "../../views/edgeModals.js";
-import { quoteRef } from "../../views/edgeQuote.js";
+import { edgeOrderModal } from "../../views/edgeOrderModal.js";
 
 const SG = { id: "sg1", name: "Singapore", code: "SG", postCodeRequired: true };
 const DE = { id: "de1", name: "Germany", code: "DE", postCodeRequired: false };

@@ -1,7 +1,9 @@
 import type { ActionsBlock, Button, KnownBlock } from "@slack/types";
 import { describe, expect, it } from "vitest";
+import { classifyQuoteFailure } from "../../src/jobs/quotePoller.js";
+import { readQuoteResult } from "../../src/provider/edgeResponses.js";
 import { blockProblems } from "../../src/standin/blockKit.js";
-import { readQuoteResult } from "../../src/usecases/edgeQuote.js";
+import { quoteRef } from "../../src/usecases/edge/quote.js";
 import { LIMITS, withSandboxLabel } from "../../views/blocks.js";
 import {
   draftActionsBlock,
@@ -14,8 +16,8 @@ import {
   parseQuoteRef,
   quoteAnsweredRootMessage,
   quoteFailedMessage,
+  quoteFailureText,
   quoteReadyMessage,
-  quoteRef,
   quoteRequestedMessage,
 } from "../../views/edgeQuote.js";
 import { readable } from "./support.js";
@@ -282,5 +284,25 @@ describe("draft buttons", () => {
     expect(draftNoticeText("not-owner", { id: "d1", name: "<x>" })).toContain("&lt;x&gt;");
     expect(draftNoticeText("no-owner", { id: "d1" })).toContain("portal");
     expect(draftNoticeText("not-found", { id: "d1" })).toContain("no longer exists");
+  });
+});
+
+describe("quoteFailureText", () => {
+  it("words each way a quote fails once: the provider's definite errors, the timeout, the partners", () => {
+    expect([400, 404, 500].map((s) => quoteFailureText(classifyQuoteFailure(s)!))).toEqual([
+      expect.stringContaining("external pricing provider is not configured (HTTP 400)"),
+      expect.stringContaining("has no such quote (HTTP 404)"),
+      expect.stringContaining("unhandled error while pricing this Edge quote (HTTP 500)"),
+    ]);
+    // Anything else is a hiccup: the poller keeps polling, so there is nothing to word.
+    expect([409, 502, 503].map(classifyQuoteFailure)).toEqual([undefined, undefined, undefined]);
+    expect(quoteFailureText({ kind: "timeout", afterMs: 600_000 })).toMatch(
+      /^The Edge quote was not ready after 10 minutes:/,
+    );
+    expect(quoteFailureText({ kind: "timeout", afterMs: 60_000 })).toMatch(/after 1 minute:/);
+    expect(quoteFailureText({ kind: "partners-failed", providerStatus: "REJECTED" })).toContain(
+      "could not quote this Edge port (status REJECTED)",
+    );
+    expect(quoteFailureText({ kind: "partners-failed" })).toContain("(status failed)");
   });
 });

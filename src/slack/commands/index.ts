@@ -1,5 +1,6 @@
 import type { CommandHandlers } from "../connect.js";
 import { listApprovals } from "../features/approvals/command.js";
+import { edgeQuote } from "../features/edge/command.js";
 import { help, policy, whoami } from "../features/general/command.js";
 import { iod } from "../features/iod/command.js";
 import { layer2 } from "../features/layer2/command.js";
@@ -8,7 +9,6 @@ import { portOrder } from "../features/portOrder/command.js";
 import { priceL2, pricePort } from "../features/pricing/command.js";
 import { spend } from "../features/spend/command.js";
 import { withdrawCommand } from "../features/withdraw/command.js";
-import { edgeQuote } from "./edgeQuote.js";
 
 /** Every subcommand of the registry has exactly one handler (the type makes it so). */
 export const commandHandlers: CommandHandlers = {

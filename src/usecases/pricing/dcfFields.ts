@@ -2,9 +2,9 @@
 // DCF looked up within the submission deadline, a field error when that is not possible.
 import { z } from "zod";
 import type { Dcf } from "../../provider/api.js";
-import { DeadlineExceededError, withDeadline } from "../pricing.js";
 import type { DcfDirectory } from "../shared/dcfDirectory.js";
 import { isDeleted, parseDcfRef } from "../shared/dcfFacts.js";
+import { DeadlineExceededError, withDeadline } from "../shared/deadline.js";
 import { OPTION_VALUE_MAX, optionValue } from "../shared/formChecks.js";
 import { userMessageOf } from "../shared/providerMessage.js";
 

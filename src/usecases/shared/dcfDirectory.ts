@@ -2,8 +2,8 @@
 // cache of DCF records and the options search, answered within Slack's 3 seconds.
 import { DCF_SEARCH_MIN } from "../../domain/dcfs.js";
 import type { CallOptions, Dcf, ProviderApi } from "../../provider/api.js";
-import { DeadlineExceededError, withDeadline } from "../pricing.js";
 import { airportCodes, isDeleted, lower } from "./dcfFacts.js";
+import { DeadlineExceededError, withDeadline } from "./deadline.js";
 import { userMessageOf } from "./providerMessage.js";
 
 /** Longest data center text searched for; anything longer is a paste mistake. */

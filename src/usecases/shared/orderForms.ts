@@ -7,7 +7,7 @@ import type { Port } from "../../provider/api.js";
 import { isProviderError } from "../../provider/errors.js";
 import { fieldErrors, ROOT_FIELD } from "../../provider/rules/fieldErrors.js";
 import type { Services } from "../../services.js";
-import { DeadlineExceededError, withDeadline } from "../pricing.js";
+import { DeadlineExceededError, withDeadline } from "./deadline.js";
 
 /** A part of a form's data: its value, or the problem shown where that part would be. */
 export type Loaded<T> = { ok: true; value: T } | { ok: false; problem: string };

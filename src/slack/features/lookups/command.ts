@@ -19,7 +19,7 @@ import { canApprove } from "../../../approvals/index.js";
 import { COMMAND } from "../../../domain/commands.js";
 import { lookUpAsns } from "../../../usecases/asn.js";
 import { DCF_QUERY_MAX, parseDcfQuery, searchFacilities } from "../../../usecases/dcf.js";
-import { listEdgeDrafts, listEdgeLocations, listEdgeOrders } from "../../../usecases/edge.js";
+import { listEdgeDrafts, listEdgeLocations, listEdgeOrders } from "../../../usecases/edge/lists.js";
 import { lookUpPortOrder } from "../../../usecases/orderLookup.js";
 import {
   type IdCheck,

@@ -39,7 +39,7 @@ import {
 import { resolveDcf } from "../../../usecases/pricing/dcfResolution.js";
 import { type PortQuote, quotePortPrice } from "../../../usecases/pricing/portPrice.js";
 import { parsePortPriceArgs } from "../../../usecases/pricing/portPriceArgs.js";
-import { withDeadline } from "../../../usecases/pricing.js";
+import { withDeadline } from "../../../usecases/shared/deadline.js";
 import type { CommandContext, CommandHandler } from "../../connect.js";
 
 const USAGE = "Add the data center, speed and term, e.g. `/connect price port AMS 10G 1y`.";

@@ -1,6 +1,8 @@
-// The deadline of provider calls Slack waits for (options loads, submissions, prefills). What
-// pricing was is in src/usecases/pricing/ and the helpers other use cases share in
-// src/usecases/shared/; this pair moves to src/usecases/shared/deadline.ts with the Edge split.
+/**
+ * The one bounded wait for a provider call: Slack waits 3 s for an options load or a modal
+ * submission's ack, so every use case that must answer within a deadline uses this (pricing,
+ * port orders, Layer 2, IO-D, Edge, help's examples) rather than its own timer.
+ */
 
 /** Raised when a bounded provider call did not answer in time. */
 export class DeadlineExceededError extends Error {
@@ -11,8 +13,9 @@ export class DeadlineExceededError extends Error {
 }
 
 /**
- * Runs a provider call that must answer within `ms` (Slack waits 3 s for an options load or a
- * modal submission's ack): the call is aborted and DeadlineExceededError thrown after that.
+ * Runs a provider call that must answer within `ms`: the call is aborted (through its signal)
+ * and DeadlineExceededError thrown after that. A call that ignores the signal (a shared, cached
+ * load) goes on; only the wait ends.
  */
 export async function withDeadline<T>(
   ms: number,

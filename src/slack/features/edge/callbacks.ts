@@ -1,21 +1,24 @@
 import type { KnownBlock } from "@slack/types";
-import { capBlocks, withSandboxLabel } from "../../views/blocks.js";
+import { capBlocks, withSandboxLabel } from "../../../../views/blocks.js";
+
 import {
   draftExpiryReminder,
   type Message,
   quoteAnsweredRootMessage,
   quoteFailedMessage,
+  quoteFailureText,
   quoteReadyMessage,
-  quoteRef,
-} from "../../views/edgeQuote.js";
-import type { DraftReminderCallbacks, QuoteCallbacks, QuoteContext } from "../jobs/index.js";
-import type { Services } from "../services.js";
-import {
-  type EdgeQuotationRequest,
-  quoteStatus,
-  readQuoteResult,
-  readStoredRequest,
-} from "../usecases/edgeQuote.js";
+} from "../../../../views/edgeQuote.js";
+import type { EdgeQuotationRequest } from "../../../domain/edge.js";
+import type {
+  DraftReminderCallbacks,
+  QuoteCallbacks,
+  QuoteContext,
+  QuoteFailure,
+} from "../../../jobs/index.js";
+import { quoteStatus, readQuoteResult } from "../../../provider/edgeResponses.js";
+import type { Services } from "../../../services.js";
+import { quoteRef, readStoredRequest } from "../../../usecases/edge/quote.js";
 
 /**
  * The quote poller's collaborators (src/jobs/quotePoller.ts) for Edge quotes: read the result,
@@ -71,12 +74,12 @@ export function edgeQuoteCallbacks(
     }
   }
 
-  async function failed(message: string, ctx: QuoteContext): Promise<void> {
+  async function failed(failure: QuoteFailure, ctx: QuoteContext): Promise<void> {
     const request = readStoredRequest(ctx.request);
     await post(
       ctx,
       quoteFailedMessage({
-        message,
+        message: quoteFailureText(failure),
         requestedBy: ctx.userId,
         ...(request ? { ref: quoteRef(ctx.responseId, request) } : {}),
       }),
@@ -94,7 +97,10 @@ export function edgeQuoteCallbacks(
       const quote = readQuoteResult(ctx.responseId, result);
       if (quote.status === "failed") {
         await failed(
-          `The provider's partners could not quote this Edge port (status ${quote.providerStatus ?? "failed"}). Check the address, then request the quote again or contact support.`,
+          {
+            kind: "partners-failed",
+            ...(quote.providerStatus ? { providerStatus: quote.providerStatus } : {}),
+          },
           ctx,
         );
         return;
@@ -122,8 +128,8 @@ export function edgeQuoteCallbacks(
       );
     },
 
-    async onFailed(message, ctx) {
-      await failed(message, ctx);
+    async onFailed(failure, ctx) {
+      await failed(failure, ctx);
       services.logger.info({ responseId: ctx.responseId, polls: ctx.polls }, "edge quote failed");
     },
   };

@@ -1,12 +1,12 @@
-import { type PageInfo, paginate } from "../domain/paging.js";
+import { type PageInfo, paginate } from "../../domain/paging.js";
 import type {
   DraftOrder,
   EdgeLocation,
   EdgeOrderListItem,
   EdgeOrderQuery,
-} from "../provider/api.js";
-import type { Services } from "../services.js";
-import type { PageRequest } from "./ports.js";
+} from "../../provider/api.js";
+import type { Services } from "../../services.js";
+import type { PageRequest } from "../ports.js";
 
 /**
  * The Edge (off-net) lists: where Edge ports are offered, and the v2 list of Edge draft

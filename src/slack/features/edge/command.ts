@@ -1,0 +1,26 @@
+// `/connect edge quote`: the Edge quote form, opened from the command.
+
+import { edgeLoadingModal, edgeQuoteModal } from "../../../../views/edgeModals.js";
+import { problemReply } from "../../../../views/reply.js";
+import { edgeCatalogue } from "../../../usecases/edge/catalogue.js";
+import type { CommandHandler } from "../../connect.js";
+import { AFTER_ACK_MS, openThenShow } from "./support.js";
+
+/** `/connect edge quote`: the quote form, filled from the provider's Edge lists. */
+export const edgeQuote: CommandHandler = async (ctx) => {
+  if (!ctx.triggerId) {
+    await ctx.reply(problemReply("Run `/connect edge quote` to open the Edge quote form."));
+    return;
+  }
+  await openThenShow(
+    ctx.services,
+    ctx.client,
+    ctx.triggerId,
+    edgeLoadingModal("Edge port quote", "Loading the Edge countries, bandwidths and terms…"),
+    async () =>
+      edgeQuoteModal({
+        catalogue: await edgeCatalogue(ctx.services).get(AFTER_ACK_MS),
+        metadata: { channelId: ctx.channelId },
+      }),
+  );
+};

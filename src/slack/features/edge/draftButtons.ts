@@ -1,0 +1,117 @@
+import {
+  edgeLoadingModal,
+  edgeProblemModal,
+  renameDraftModal,
+} from "../../../../views/edgeModals.js";
+import { edgeOrderModal } from "../../../../views/edgeOrderModal.js";
+import { draftNoticeText, EDGE_DRAFT_BUTTONS } from "../../../../views/edgeQuote.js";
+import { requestMbps } from "../../../domain/edge.js";
+import type { Services } from "../../../services.js";
+import { draftSavedBy, findDraft } from "../../../usecases/edge/drafts.js";
+import type { EdgeOrderSource } from "../../../usecases/edge/order.js";
+import { refreshCountry } from "../../../usecases/edge/quote.js";
+import type { ListenerRegistry } from "../../listenerTable.js";
+import { onDraftButton } from "./onButton.js";
+import { requestEdgeQuote } from "./requestQuote.js";
+import { draftOrGone, type EdgeSources } from "./sources.js";
+import { AFTER_ACK_MS, audit, openThenShow, QuoteNoLongerOffered, tell } from "./support.js";
+
+export function registerDraftButtons(
+  app: ListenerRegistry,
+  services: Services,
+  sources: EdgeSources,
+): void {
+  const { logger } = services;
+  onDraftButton(
+    app,
+    services,
+    EDGE_DRAFT_BUTTONS.order,
+    async ({ body, client }, where, draftId) => {
+      await openThenShow(
+        services,
+        client,
+        body.trigger_id,
+        edgeLoadingModal("Order an Edge port", "Reading the draft from the provider…"),
+        async () => {
+          let source: EdgeOrderSource;
+          try {
+            source = await sources.draftSource(draftId, AbortSignal.timeout(AFTER_ACK_MS));
+          } catch (error) {
+            if (error instanceof QuoteNoLongerOffered) {
+              return edgeProblemModal("Order an Edge port", error.message);
+            }
+            throw error;
+          }
+          const speedMbps = requestMbps(source.request);
+          return edgeOrderModal({
+            source,
+            currency: services.currency,
+            metadata: { ...(where.channelId ? { channelId: where.channelId } : {}), draftId },
+            ...(speedMbps !== undefined ? { speedMbps } : {}),
+          });
+        },
+      );
+    },
+  );
+
+  onDraftButton(app, services, EDGE_DRAFT_BUTTONS.requote, async ({ client }, where, draftId) => {
+    const source = await sources.draftSource(draftId, AbortSignal.timeout(AFTER_ACK_MS));
+    // The country object as the provider lists it today, when it still does.
+    const lists = await sources.catalogue.get(AFTER_ACK_MS).catch(() => undefined);
+    await requestEdgeQuote({
+      services,
+      client,
+      request: refreshCountry(lists, source.request),
+      where,
+    });
+  });
+
+  onDraftButton(
+    app,
+    services,
+    EDGE_DRAFT_BUTTONS.rename,
+    async ({ body, client }, where, draftId) => {
+      await openThenShow(
+        services,
+        client,
+        body.trigger_id,
+        edgeLoadingModal("Rename Edge draft", "Reading the draft from the provider…"),
+        async () => {
+          const draft = await findDraft(services, draftId, AbortSignal.timeout(AFTER_ACK_MS));
+          if (!draft) {
+            return edgeProblemModal(
+              "Rename Edge draft",
+              draftNoticeText("not-found", { id: draftId }),
+            );
+          }
+          return renameDraftModal({
+            draft,
+            metadata: where.channelId ? { channelId: where.channelId } : {},
+          });
+        },
+      );
+    },
+  );
+
+  onDraftButton(app, services, EDGE_DRAFT_BUTTONS.delete, async ({ client }, where, draftId) => {
+    const signal = AbortSignal.timeout(AFTER_ACK_MS);
+    const draft = await draftOrGone(services, client, where, draftId, signal);
+    if (!draft) return;
+    const savedBy = draftSavedBy(draft);
+    if (savedBy !== where.userId) {
+      audit(services, "draft delete refused", { userId: where.userId, draftId });
+      await tell(client, services, where, {
+        text: draftNoticeText(savedBy ? "not-owner" : "no-owner", draft),
+      });
+      return;
+    }
+    await services.provider.deleteDraft(draftId, { signal });
+    audit(services, "draft deleted", { userId: where.userId, draftId });
+    await services.jobs.draftReminders
+      .forget(draftId, "deleted")
+      .catch((error: unknown) =>
+        logger.warn({ err: error, draftId }, "edge: draft reminders not removed"),
+      );
+    await tell(client, services, where, { text: draftNoticeText("deleted", draft) });
+  });
+}
