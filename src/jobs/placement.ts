@@ -3,7 +3,8 @@ import { hostname } from "node:os";
 import type { Job, Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { persistently } from "../approvals/persistently.js";
-import type { ApprovalStore, TransitionResult } from "../approvals/store.js";
+import type { TransitionResult } from "../approvals/results.js";
+import type { ApprovalStore } from "../approvals/store.js";
 import {
   ApprovalRecordError,
   type ApprovalRequest,

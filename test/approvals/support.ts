@@ -15,6 +15,24 @@ export function connect(): Redis {
   return new Redis(REDIS_URL, { maxRetriesPerRequest: 1, lazyConnect: false });
 }
 
+/**
+ * A real ioredis client pointed at a port nothing listens on, failing fast (no retries, no
+ * offline queue, no reconnects): what the stores see while Redis is out of reach.
+ */
+export function unreachableRedis(): Redis {
+  const redis = new Redis({
+    host: "127.0.0.1",
+    port: 1,
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
+  // ioredis reports the refused connection as an event as well; the calls' rejections are the test.
+  redis.on("error", () => {});
+  return redis;
+}
+
 export function deleteKeys(redis: Redis, prefix: string): Promise<number> {
   return deleteKeysMatching(redis, `${prefix}*`);
 }
