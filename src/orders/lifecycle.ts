@@ -5,7 +5,7 @@ import {
   placedRequesterText,
   placedThreadText,
   rejectedRequesterText,
-} from "../../views/approvals.js";
+} from "../../views/approvalThread.js";
 import type { OrderProgress } from "../../views/orderProgress.js";
 import {
   orderEndedRequesterText,

@@ -1,4 +1,5 @@
-import { approvalMessageView, personStepText } from "../../views/approvals.js";
+import { approvalMessageView } from "../../views/approvals.js";
+import { personStepText } from "../../views/approvalThread.js";
 import type { OrderProgress } from "../../views/orderProgress.js";
 import { requestCardReplyText, requestCardView } from "../../views/requestCard.js";
 import type { ApprovalRequest, ApprovalStore } from "../approvals/index.js";

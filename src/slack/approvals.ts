@@ -7,16 +7,18 @@ import {
   ACTION_PLACE_AGAIN,
   ACTION_REJECT,
   ACTION_RETRY,
-  approvalsListView,
+} from "../../views/approvals.js";
+import { approvalsListView } from "../../views/approvalsList.js";
+import { describeFailure } from "../../views/failures.js";
+import { describeRefusal, describeState } from "../../views/refusals.js";
+import {
   BLOCK_REJECT_REASON,
   INPUT_REJECT_REASON,
   type RejectOrigin,
   readRejectOrigin,
   rejectReasonModal,
   VIEW_REJECT_REASON,
-} from "../../views/approvals.js";
-import { describeFailure } from "../../views/failures.js";
-import { describeRefusal, describeState } from "../../views/refusals.js";
+} from "../../views/rejectModal.js";
 import { ACTION_VIEW_IN_APPROVALS } from "../../views/requestCard.js";
 import type { ApprovalRequest, TransitionResult } from "../approvals/index.js";
 import { isStorageUnavailable } from "../domain/errors.js";
