@@ -85,71 +85,29 @@ export function claimStep(workerId: string): TransitionSpec {
 /** executing → placed. */
 export function completeStep(result: PlacementResult, guard: ClaimGuard): TransitionSpec {
   const stored = storableResult(result);
-  return {
-    from: "executing",
-    to: "placed",
-    actor: "",
-    // The provider has the name now; the key lives on with the record's TTL, no longer.
-    name: "keep",
-    note: stored.providerId ? `provider id ${stored.providerId}` : undefined,
-    set: { [FIELD.result]: JSON.stringify(stored) },
-    unset: [FIELD.error],
-    expectedAttempts: guard.attempt,
-  };
+  const note = stored.providerId ? `provider id ${stored.providerId}` : undefined;
+  return placedStep("executing", "", stored, note, guard.attempt);
 }
 
 /** executing → failed. */
 export function failStep(error: PlacementError, guard: ClaimGuard): TransitionSpec {
   const stored = storableError(error);
-  return {
-    from: "executing",
-    to: "failed",
-    actor: "",
-    name: "release",
-    note: stored.message,
-    set: { [FIELD.error]: JSON.stringify(stored) },
-    expectedAttempts: guard.attempt,
-  };
+  return erroredStep("executing", "failed", "", stored, stored.message, guard.attempt);
 }
 
 /** executing → unknown. */
 export function markUnknownStep(note: string, guard: ClaimGuard): TransitionSpec {
   const error = storableError({ message: note });
-  return {
-    from: "executing",
-    to: "unknown",
-    actor: "",
-    // It may exist at the provider under this name: nobody else may ask for it meanwhile.
-    name: "keep",
-    note: error.message,
-    set: { [FIELD.error]: JSON.stringify(error) },
-    expectedAttempts: guard.attempt,
-  };
+  return erroredStep("executing", "unknown", "", error, error.message, guard.attempt);
 }
 
 /** unknown → placed | failed. */
 export function reconcileStep(input: ReconcileInput): TransitionSpec {
   if (input.outcome === "placed") {
-    const stored = storableResult(input.result);
-    return {
-      from: "unknown",
-      to: "placed",
-      actor: input.by,
-      name: "keep",
-      note: input.note,
-      set: { [FIELD.result]: JSON.stringify(stored) },
-      unset: [FIELD.error],
-    };
+    return placedStep("unknown", input.by, storableResult(input.result), input.note);
   }
   const error = storableError(input.error ?? { message: input.note });
-  return {
-    from: "unknown",
-    to: "failed",
-    actor: input.by,
-    name: "release",
-    note: input.note,
-    set: { [FIELD.error]: JSON.stringify(error) },
-  };
+  return erroredStep("unknown", "failed", input.by, error, input.note);
 }
 
 /** failed → approved; the previous error moves into the history note. */
@@ -187,13 +145,50 @@ export function markFailedStep(by: string, note: string): TransitionSpec {
   const error = storableError({
     message: `Marked as failed by ${mention(by)}${why ? `: ${why}` : ""}`,
   });
+  return erroredStep("unknown", "failed", by, error, error.message);
+}
+
+/** To placed: the provider's answer is kept and an earlier error cleared. */
+function placedStep(
+  from: "executing" | "unknown",
+  actor: string,
+  stored: PlacementResult,
+  note: string | undefined,
+  expectedAttempts?: number,
+): TransitionSpec {
   return {
-    from: "unknown",
-    to: "failed",
-    actor: by,
-    name: "release",
-    note: error.message,
-    set: { [FIELD.error]: JSON.stringify(error) },
+    from,
+    to: "placed",
+    actor,
+    // The provider has the name now; the key lives on with the record's TTL, no longer.
+    name: "keep",
+    note,
+    set: { [FIELD.result]: JSON.stringify(stored) },
+    unset: [FIELD.error],
+    expectedAttempts,
+  };
+}
+
+/**
+ * To failed (the name is released: nothing holds it at the provider) or unknown (kept: it may
+ * exist at the provider under this name, so nobody else may ask for it meanwhile).
+ */
+function erroredStep(
+  from: "executing" | "unknown",
+  to: "failed" | "unknown",
+  actor: string,
+  stored: PlacementError,
+  note: string,
+  expectedAttempts?: number,
+): TransitionSpec {
+  return {
+    from,
+    to,
+    actor,
+    name: to === "failed" ? "release" : "keep",
+    note,
+    set: { [FIELD.error]: JSON.stringify(stored) },
+    expectedAttempts,
   };
 }
 

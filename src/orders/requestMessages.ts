@@ -1,6 +1,7 @@
 import { approvalMessageView } from "../../views/approvals.js";
 import { personStepText } from "../../views/approvalThread.js";
 import type { OrderProgress } from "../../views/orderProgress.js";
+import type { Reply } from "../../views/reply.js";
 import { requestCardReplyText, requestCardView } from "../../views/requestCard.js";
 import type { ApprovalRequest, ApprovalStore } from "../approvals/index.js";
 import type { LifecycleJobs } from "./lifecycle.js";
@@ -70,12 +71,8 @@ export class RequestMessages {
       if (channel && ts) {
         const view = approvalMessageView(record, { lastLookUp: lookUp?.kind, progress });
         await jobs.notifier.update({
-          scope: scopeOf(record),
+          ...messageAt(record, channel, ts, view),
           key: `message:${key}`,
-          channel,
-          ts,
-          text: view.text,
-          blocks: view.blocks,
         });
       }
       await this.updateCard(jobs, record, progress, key);
@@ -142,15 +139,13 @@ export class RequestMessages {
         text: requestCardReplyText(record, undefined),
       });
     }
-    await jobs.notifier.update({
-      scope: scopeOf(record),
-      key: `card:${key}`,
-      channel,
-      ts,
-      text: view.text,
-      blocks: view.blocks,
-    });
+    await jobs.notifier.update({ ...messageAt(record, channel, ts, view), key: `card:${key}` });
   }
+}
+
+/** A message of the request's to update in place with `view` (the caller adds the key). */
+function messageAt(record: ApprovalRequest, channel: string, ts: string, view: Reply) {
+  return { scope: scopeOf(record), channel, ts, text: view.text, blocks: view.blocks };
 }
 
 /** The notifier scope of everything said about one request. */

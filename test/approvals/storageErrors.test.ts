@@ -2,9 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { newApprovalId } from "../../src/approvals/keys.js";
 import { ApprovalStore } from "../../src/approvals/store.js";
 import { ApprovalInputError } from "../../src/approvals/types.js";
-import { StorageUnavailableError } from "../../src/domain/errors.js";
-import { describeFailure, STORAGE_UNAVAILABLE_TEXT } from "../../views/failures.js";
-import { portOrderInput, unreachableRedis } from "./support.js";
+import { expectStorageUnavailable, portOrderInput, unreachableRedis } from "./support.js";
 
 /**
  * A real ioredis client pointed at a port nothing listens on: every store call goes through
@@ -38,15 +36,7 @@ describe("ApprovalStore when Redis is out of reach", () => {
   ];
 
   it.each(calls)("%s rejects with StorageUnavailableError", async (_name, call) => {
-    const error = await call().then(
-      () => undefined,
-      (thrown: unknown) => thrown,
-    );
-    expect(error).toBeInstanceOf(StorageUnavailableError);
-    expect(error).toMatchObject({ code: "storage_unavailable" });
-    // ioredis's own error is kept for the log.
-    expect((error as StorageUnavailableError).cause).toBeInstanceOf(Error);
-    expect(describeFailure(error)).toBe(STORAGE_UNAVAILABLE_TEXT);
+    await expectStorageUnavailable(call());
   });
 
   it("still refuses bad input as input, before any Redis call", async () => {

@@ -1,7 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
+import { expect } from "vitest";
 import { ApprovalStore, type ApprovalStoreOptions } from "../../src/approvals/store.js";
 import type { CreateApprovalInput } from "../../src/approvals/types.js";
+import { StorageUnavailableError } from "../../src/domain/errors.js";
+import { describeFailure, STORAGE_UNAVAILABLE_TEXT } from "../../views/failures.js";
 import { deleteKeysMatching } from "../harness/redisKeys.js";
 
 export const REDIS_URL = "redis://127.0.0.1:6379";
@@ -31,6 +34,21 @@ export function unreachableRedis(): Redis {
   // ioredis reports the refused connection as an event as well; the calls' rejections are the test.
   redis.on("error", () => {});
   return redis;
+}
+
+/**
+ * `pending` rejects with StorageUnavailableError (code "storage_unavailable", ioredis's own
+ * error kept as its cause for the log), and describeFailure words it for a person.
+ */
+export async function expectStorageUnavailable(pending: Promise<unknown>): Promise<void> {
+  const error = await pending.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(StorageUnavailableError);
+  expect(error).toMatchObject({ code: "storage_unavailable" });
+  expect((error as StorageUnavailableError).cause).toBeInstanceOf(Error);
+  expect(describeFailure(error)).toBe(STORAGE_UNAVAILABLE_TEXT);
 }
 
 export function deleteKeys(redis: Redis, prefix: string): Promise<number> {

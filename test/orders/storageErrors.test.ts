@@ -1,11 +1,9 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, it } from "vitest";
 import { newApprovalId } from "../../src/approvals/keys.js";
 import type { ApprovalRequest } from "../../src/approvals/types.js";
-import { StorageUnavailableError } from "../../src/domain/errors.js";
 import { LifecycleNotes } from "../../src/orders/lifecycleNotes.js";
 import { ProgressStore } from "../../src/orders/progress.js";
-import { describeFailure, STORAGE_UNAVAILABLE_TEXT } from "../../views/failures.js";
-import { unreachableRedis } from "../approvals/support.js";
+import { expectStorageUnavailable, unreachableRedis } from "../approvals/support.js";
 
 /**
  * src/orders' own Redis reads and writes (what tracking said, the last look-up, the card
@@ -36,12 +34,6 @@ describe("src/orders when Redis is out of reach", () => {
   ];
 
   it.each(calls)("%s rejects with StorageUnavailableError", async (_name, call) => {
-    const error = await call().then(
-      () => undefined,
-      (thrown: unknown) => thrown,
-    );
-    expect(error).toBeInstanceOf(StorageUnavailableError);
-    expect(error).toMatchObject({ code: "storage_unavailable" });
-    expect(describeFailure(error)).toBe(STORAGE_UNAVAILABLE_TEXT);
+    await expectStorageUnavailable(call());
   });
 });
