@@ -1,5 +1,9 @@
+import type { z } from "zod";
 import {
   ApprovalInputError,
+  type ApprovalRequest,
+  type CreateApprovalInput,
+  createApprovalInputSchema,
   type Decision,
   decisionSchema,
   type PlacementError,
@@ -17,11 +21,58 @@ import {
  */
 
 /** Larger provider call bodies are refused: every request is kept for months. */
-export const MAX_CALL_BYTES = 32 * 1024;
+const MAX_CALL_BYTES = 32 * 1024;
 /** Larger provider records in a result are replaced by a marker (ids and status are kept). */
 const MAX_RESULT_RECORD_BYTES = 16 * 1024;
 /** Notes and reasons are cut to this many characters (they are shown in Slack). */
 const MAX_NOTE = 3000;
+
+/**
+ * A new request's input, checked, and its provider call as it will be read back (JSON), so the
+ * caller sees exactly what will be placed.
+ */
+export function storableRequest(input: CreateApprovalInput): {
+  data: z.output<typeof createApprovalInputSchema>;
+  call: ApprovalRequest["call"];
+} {
+  const parsed = createApprovalInputSchema.safeParse(input);
+  if (!parsed.success) throw new ApprovalInputError(describeIssues(parsed.error.issues));
+  const data = parsed.data;
+  const callJson = safeStringify(data.call);
+  if (callJson === undefined) throw new ApprovalInputError(["call: must be JSON-serialisable"]);
+  if (Buffer.byteLength(callJson) > MAX_CALL_BYTES) {
+    throw new ApprovalInputError([`call: larger than ${MAX_CALL_BYTES} bytes`]);
+  }
+  checkSlackRefKeys(data.slack ?? {});
+  return { data, call: JSON.parse(callJson) as ApprovalRequest["call"] };
+}
+
+/** The record a new request starts as: pending, no attempts, no history. */
+export function pendingRecord(
+  id: string,
+  data: z.output<typeof createApprovalInputSchema>,
+  call: ApprovalRequest["call"],
+  at: string,
+): ApprovalRequest {
+  return {
+    id,
+    kind: data.kind,
+    title: data.title,
+    summary: data.summary,
+    call,
+    reconcileKey: data.reconcileKey,
+    price: data.price,
+    requester: data.requester,
+    slack: dropUndefined(data.slack ?? {}),
+    sandbox: data.sandbox,
+    ...(data.requirement ? { requirement: data.requirement } : {}),
+    status: "pending",
+    attempts: 0,
+    history: [],
+    createdAt: at,
+    updatedAt: at,
+  };
+}
 
 /** A person's decision (approve or reject) as it is stored, stamped `at`. */
 export function storableDecision(
@@ -70,11 +121,11 @@ export function checkSlackRefKeys(refs: Record<string, unknown>): void {
   if (bad.length > 0) throw new ApprovalInputError([`slack: invalid key(s) ${bad.join(", ")}`]);
 }
 
-export function dropUndefined(refs: SlackRefs): SlackRefs {
+function dropUndefined(refs: SlackRefs): SlackRefs {
   return Object.fromEntries(Object.entries(refs).filter(([, value]) => value !== undefined));
 }
 
-export function safeStringify(value: unknown): string | undefined {
+function safeStringify(value: unknown): string | undefined {
   try {
     return JSON.stringify(value);
   } catch {

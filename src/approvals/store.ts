@@ -11,10 +11,9 @@ import {
 import {
   checkSlackRefKeys,
   describeIssues,
-  dropUndefined,
-  MAX_CALL_BYTES,
-  safeStringify,
+  pendingRecord,
   storableDecision,
+  storableRequest,
   truncateNote,
 } from "./input.js";
 import { ApprovalKeys, newApprovalId } from "./keys.js";
@@ -50,7 +49,6 @@ import {
   type ApprovalRequest,
   type ApprovalStatus,
   type CreateApprovalInput,
-  createApprovalInputSchema,
   historyEntrySchema,
   type PlacementError,
   type PlacementResult,
@@ -124,40 +122,12 @@ export class ApprovalStore {
    * holds the name, ApprovalInputError on input it must not store; nothing is written then.
    */
   async create(input: CreateApprovalInput): Promise<ApprovalRequest> {
-    const parsed = createApprovalInputSchema.safeParse(input);
-    if (!parsed.success) throw new ApprovalInputError(describeIssues(parsed.error.issues));
-    const data = parsed.data;
-    const callJson = safeStringify(data.call);
-    if (callJson === undefined) throw new ApprovalInputError(["call: must be JSON-serialisable"]);
-    if (Buffer.byteLength(callJson) > MAX_CALL_BYTES) {
-      throw new ApprovalInputError([`call: larger than ${MAX_CALL_BYTES} bytes`]);
-    }
-    checkSlackRefKeys(data.slack ?? {});
-
+    const { data, call } = storableRequest(input);
     const now = this.now();
     const at = now.toISOString();
-    // Stored as it will be read back (JSON), so the caller sees exactly what will be placed.
-    const call = JSON.parse(callJson) as ApprovalRequest["call"];
     const nameKey = this.keys.name(data.kind, data.reconcileKey);
     for (let draw = 1; ; draw += 1) {
-      const record: ApprovalRequest = {
-        id: newApprovalId(),
-        kind: data.kind,
-        title: data.title,
-        summary: data.summary,
-        call,
-        reconcileKey: data.reconcileKey,
-        price: data.price,
-        requester: data.requester,
-        slack: dropUndefined(data.slack ?? {}),
-        sandbox: data.sandbox,
-        ...(data.requirement ? { requirement: data.requirement } : {}),
-        status: "pending",
-        attempts: 0,
-        history: [],
-        createdAt: at,
-        updatedAt: at,
-      };
+      const record = pendingRecord(newApprovalId(), data, call, at);
       const created = await this.run((_, scripts) =>
         scripts.create(
           [
