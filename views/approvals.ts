@@ -239,75 +239,42 @@ function approverButtons(record: ApprovalRequest, lastLookUp: LookUpOutcome | un
  * service is billed and where its rate is shown, before anything is ordered.
  */
 function iodApproveButton(record: ApprovalRequest) {
-  return {
-    ...button("Approve", ACTION_APPROVE, record.id, "primary"),
-    confirm: {
-      title: { type: "plain_text" as const, text: "Approve this IO-D service?" },
-      text: {
-        type: "mrkdwn" as const,
-        text: truncate(escapeMrkdwn(record.price?.text ?? iodBillingText()), 300),
-      },
-      confirm: { type: "plain_text" as const, text: "Approve" },
-      deny: { type: "plain_text" as const, text: "Cancel" },
-    },
-  };
+  return askingFirst(button("Approve", ACTION_APPROVE, record.id, "primary"), {
+    title: "Approve this IO-D service?",
+    text: escapeMrkdwn(record.price?.text ?? iodBillingText()),
+    confirm: "Approve",
+    deny: "Cancel",
+  });
 }
 
 /** Reject asks first, in red (Slack's `danger` confirm), then opens the form for the reason. */
 function rejectButton(record: ApprovalRequest) {
-  return {
-    ...button("Reject", ACTION_REJECT, record.id, "danger"),
-    confirm: {
-      title: { type: "plain_text" as const, text: "Reject this request?" },
-      text: {
-        type: "mrkdwn" as const,
-        text: truncate(
-          `Nothing will be ordered for *${escapeMrkdwn(record.title)}*. Next you give a reason, which <@${record.requester.userId}> receives.`,
-          300,
-        ),
-      },
-      confirm: { type: "plain_text" as const, text: "Reject" },
-      deny: { type: "plain_text" as const, text: "Cancel" },
-      style: "danger" as const,
-    },
-  };
+  return askingFirst(button("Reject", ACTION_REJECT, record.id, "danger"), {
+    title: "Reject this request?",
+    text: `Nothing will be ordered for *${escapeMrkdwn(record.title)}*. Next you give a reason, which <@${record.requester.userId}> receives.`,
+    confirm: "Reject",
+    deny: "Cancel",
+    danger: true,
+  });
 }
 
 function placeAgainButton(record: ApprovalRequest) {
-  return {
-    ...button("Place again", ACTION_PLACE_AGAIN, record.id, "danger"),
-    confirm: {
-      title: { type: "plain_text" as const, text: "Place the order again?" },
-      text: {
-        type: "mrkdwn" as const,
-        text: truncate(
-          `The first order was sent, and the provider never answered. A look-up did not find it, but it may still have reached the provider. Placing again can create a *second order* (and a second bill) for *${escapeMrkdwn(record.reconcileKey ?? record.title)}*. Check the provider's portal first.`,
-          300,
-        ),
-      },
-      confirm: { type: "plain_text" as const, text: "Place again" },
-      deny: { type: "plain_text" as const, text: "Cancel" },
-      style: "danger" as const,
-    },
-  };
+  return askingFirst(button("Place again", ACTION_PLACE_AGAIN, record.id, "danger"), {
+    title: "Place the order again?",
+    text: `The first order was sent, and the provider never answered. A look-up did not find it, but it may still have reached the provider. Placing again can create a *second order* (and a second bill) for *${escapeMrkdwn(record.reconcileKey ?? record.title)}*. Check the provider's portal first.`,
+    confirm: "Place again",
+    deny: "Cancel",
+    danger: true,
+  });
 }
 
 function markFailedButton(record: ApprovalRequest) {
-  return {
-    ...button("Mark as failed", ACTION_MARK_FAILED, record.id),
-    confirm: {
-      title: { type: "plain_text" as const, text: "Mark as failed?" },
-      text: {
-        type: "mrkdwn" as const,
-        text: truncate(
-          `Nothing more will be done for this request and its name *${escapeMrkdwn(record.reconcileKey ?? record.title)}* can be asked for again. If the order did reach the provider, it will not be followed here.`,
-          300,
-        ),
-      },
-      confirm: { type: "plain_text" as const, text: "Mark as failed" },
-      deny: { type: "plain_text" as const, text: "Cancel" },
-    },
-  };
+  return askingFirst(button("Mark as failed", ACTION_MARK_FAILED, record.id), {
+    title: "Mark as failed?",
+    text: `Nothing more will be done for this request and its name *${escapeMrkdwn(record.reconcileKey ?? record.title)}* can be asked for again. If the order did reach the provider, it will not be followed here.`,
+    confirm: "Mark as failed",
+    deny: "Cancel",
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -342,21 +309,12 @@ export function submittedView(
 
 /** The Withdraw button, asking first (withdrawing cannot be undone). */
 export function withdrawButton(request: Pick<ApprovalRequest, "id" | "title">) {
-  return {
-    ...button("Withdraw", ACTION_WITHDRAW, request.id),
-    confirm: {
-      title: { type: "plain_text" as const, text: "Withdraw the request?" },
-      text: {
-        type: "mrkdwn" as const,
-        text: truncate(
-          `*${escapeMrkdwn(request.title)}* will not be ordered, and approvers will see it was withdrawn.`,
-          300,
-        ),
-      },
-      confirm: { type: "plain_text" as const, text: "Withdraw" },
-      deny: { type: "plain_text" as const, text: "Keep it" },
-    },
-  };
+  return askingFirst(button("Withdraw", ACTION_WITHDRAW, request.id), {
+    title: "Withdraw the request?",
+    text: `*${escapeMrkdwn(request.title)}* will not be ordered, and approvers will see it was withdrawn.`,
+    confirm: "Withdraw",
+    deny: "Keep it",
+  });
 }
 
 /** The requester's answer once their request is withdrawn (replaces their confirmation). */
@@ -380,4 +338,24 @@ export function withdrawRefusedText(refusal: Refusal): string {
     return `:no_entry: You can't withdraw *${escapeMrkdwn(record.title)}*: ${why}. Only a request still waiting for approval can be withdrawn.`;
   }
   return `:no_entry: ${describeRefusal(refusal)}`;
+}
+
+/**
+ * A button that asks first, in Slack's confirm dialog (`danger`: its confirm in red); the
+ * dialog's mrkdwn text is cut to Slack's 300 characters.
+ */
+function askingFirst<Button extends object>(
+  base: Button,
+  dialog: { title: string; text: string; confirm: string; deny: string; danger?: boolean },
+) {
+  return {
+    ...base,
+    confirm: {
+      title: { type: "plain_text" as const, text: dialog.title },
+      text: { type: "mrkdwn" as const, text: truncate(dialog.text, 300) },
+      confirm: { type: "plain_text" as const, text: dialog.confirm },
+      deny: { type: "plain_text" as const, text: dialog.deny },
+      ...(dialog.danger ? { style: "danger" as const } : {}),
+    },
+  };
 }
