@@ -1,14 +1,12 @@
-import type { KnownBlock, ModalView } from "@slack/types";
+import type { KnownBlock } from "@slack/types";
 import type {
   ApprovalKind,
   ApprovalRequest,
   ApprovalRequirement,
-  HistoryEntry,
-  PlacementError,
   Refusal,
 } from "../src/approvals/index.js";
 import { iodBillingText } from "../src/domain/iod.js";
-import { isWithdrawn, WITHDRAWN_NOTE } from "../src/domain/withdrawal.js";
+import { isWithdrawn } from "../src/domain/withdrawal.js";
 import {
   actions,
   button,
@@ -25,6 +23,13 @@ import { type OrderProgress, stateBlockId, trackedOutcomeLine } from "./orderPro
 import { describeRefusal } from "./refusals.js";
 import type { Reply } from "./reply.js";
 
+/**
+ * The approval message in the approvals channel (what will be ordered, its state, the buttons
+ * that fit it), its status line and the rule it was created under, and the requester's
+ * confirmation and withdrawal answers. The thread lines are in approvalThread.ts, the lists in
+ * approvalsList.ts, the reject reason modal in rejectModal.ts.
+ */
+
 export const ACTION_APPROVE = "approval_approve";
 export const ACTION_REJECT = "approval_reject";
 export const ACTION_RETRY = "approval_retry";
@@ -37,21 +42,12 @@ export const ACTION_MARK_FAILED = "approval_mark_failed";
  * shown — the requester's confirmation, App Home, the request card — and one listener.
  */
 export const ACTION_WITHDRAW = "approval_withdraw";
-export const VIEW_REJECT_REASON = "approval_reject_reason";
-export const BLOCK_REJECT_REASON = "reject_reason";
-export const INPUT_REJECT_REASON = "reason";
 
 /**
  * What the last look-up of an unknown outcome found (the placement journal's escalation
  * causes): only `not-found` offers *Place again*.
  */
 export type LookUpOutcome = "not-found" | "lookup-failed" | "not-lookable";
-
-/** An escalation: what the look-up found, and its detail (already safe to show). */
-export interface EscalationView {
-  kind: LookUpOutcome;
-  detail: string;
-}
 
 const STATUS_LINE: Record<ApprovalRequest["status"], string> = {
   pending: ":hourglass_flowing_sand: *Waiting for approval*",
@@ -76,7 +72,6 @@ export const ORDER_KIND_LABEL: Record<ApprovalKind, string> = {
   edge: "Edge port order",
 };
 
-/** The status in plain words, as the message's status line says it (the fallback text). */
 /** The status line's headline in plain words (for the fallback text). */
 function statusWords(record: ApprovalRequest, progress?: OrderProgress): string {
   return stateHeadline(record, progress)
@@ -244,284 +239,42 @@ function approverButtons(record: ApprovalRequest, lastLookUp: LookUpOutcome | un
  * service is billed and where its rate is shown, before anything is ordered.
  */
 function iodApproveButton(record: ApprovalRequest) {
-  return {
-    ...button("Approve", ACTION_APPROVE, record.id, "primary"),
-    confirm: {
-      title: { type: "plain_text" as const, text: "Approve this IO-D service?" },
-      text: {
-        type: "mrkdwn" as const,
-        text: truncate(escapeMrkdwn(record.price?.text ?? iodBillingText()), 300),
-      },
-      confirm: { type: "plain_text" as const, text: "Approve" },
-      deny: { type: "plain_text" as const, text: "Cancel" },
-    },
-  };
+  return askingFirst(button("Approve", ACTION_APPROVE, record.id, "primary"), {
+    title: "Approve this IO-D service?",
+    text: escapeMrkdwn(record.price?.text ?? iodBillingText()),
+    confirm: "Approve",
+    deny: "Cancel",
+  });
 }
 
 /** Reject asks first, in red (Slack's `danger` confirm), then opens the form for the reason. */
 function rejectButton(record: ApprovalRequest) {
-  return {
-    ...button("Reject", ACTION_REJECT, record.id, "danger"),
-    confirm: {
-      title: { type: "plain_text" as const, text: "Reject this request?" },
-      text: {
-        type: "mrkdwn" as const,
-        text: truncate(
-          `Nothing will be ordered for *${escapeMrkdwn(record.title)}*. Next you give a reason, which <@${record.requester.userId}> receives.`,
-          300,
-        ),
-      },
-      confirm: { type: "plain_text" as const, text: "Reject" },
-      deny: { type: "plain_text" as const, text: "Cancel" },
-      style: "danger" as const,
-    },
-  };
+  return askingFirst(button("Reject", ACTION_REJECT, record.id, "danger"), {
+    title: "Reject this request?",
+    text: `Nothing will be ordered for *${escapeMrkdwn(record.title)}*. Next you give a reason, which <@${record.requester.userId}> receives.`,
+    confirm: "Reject",
+    deny: "Cancel",
+    danger: true,
+  });
 }
 
 function placeAgainButton(record: ApprovalRequest) {
-  return {
-    ...button("Place again", ACTION_PLACE_AGAIN, record.id, "danger"),
-    confirm: {
-      title: { type: "plain_text" as const, text: "Place the order again?" },
-      text: {
-        type: "mrkdwn" as const,
-        text: truncate(
-          `The first order was sent, and the provider never answered. A look-up did not find it, but it may still have reached the provider. Placing again can create a *second order* (and a second bill) for *${escapeMrkdwn(record.reconcileKey ?? record.title)}*. Check the provider's portal first.`,
-          300,
-        ),
-      },
-      confirm: { type: "plain_text" as const, text: "Place again" },
-      deny: { type: "plain_text" as const, text: "Cancel" },
-      style: "danger" as const,
-    },
-  };
+  return askingFirst(button("Place again", ACTION_PLACE_AGAIN, record.id, "danger"), {
+    title: "Place the order again?",
+    text: `The first order was sent, and the provider never answered. A look-up did not find it, but it may still have reached the provider. Placing again can create a *second order* (and a second bill) for *${escapeMrkdwn(record.reconcileKey ?? record.title)}*. Check the provider's portal first.`,
+    confirm: "Place again",
+    deny: "Cancel",
+    danger: true,
+  });
 }
 
 function markFailedButton(record: ApprovalRequest) {
-  return {
-    ...button("Mark as failed", ACTION_MARK_FAILED, record.id),
-    confirm: {
-      title: { type: "plain_text" as const, text: "Mark as failed?" },
-      text: {
-        type: "mrkdwn" as const,
-        text: truncate(
-          `Nothing more will be done for this request and its name *${escapeMrkdwn(record.reconcileKey ?? record.title)}* can be asked for again. If the order did reach the provider, it will not be followed here.`,
-          300,
-        ),
-      },
-      confirm: { type: "plain_text" as const, text: "Mark as failed" },
-      deny: { type: "plain_text" as const, text: "Cancel" },
-    },
-  };
-}
-
-/** Where a reject modal was opened from: checked again against the record on submit. */
-export interface RejectOrigin {
-  id: string;
-  channel: string;
-  ts: string;
-  /** Opened from this person's App Home (no channel, no message). */
-  home?: string;
-}
-
-/** Reads the reject modal's private_metadata; undefined when it is not one of ours. */
-export function readRejectOrigin(metadata: string): RejectOrigin | undefined {
-  try {
-    const value = JSON.parse(metadata) as Partial<RejectOrigin>;
-    return typeof value.id === "string" &&
-      typeof value.channel === "string" &&
-      typeof value.ts === "string"
-      ? {
-          id: value.id,
-          channel: value.channel,
-          ts: value.ts,
-          ...(typeof value.home === "string" ? { home: value.home } : {}),
-        }
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The modal asking an approver why they reject. */
-export function rejectReasonModal(record: ApprovalRequest, origin: RejectOrigin): ModalView {
-  return {
-    type: "modal",
-    callback_id: VIEW_REJECT_REASON,
-    private_metadata: JSON.stringify(origin),
-    title: { type: "plain_text", text: "Reject request" },
-    submit: { type: "plain_text", text: "Reject" },
-    close: { type: "plain_text", text: "Cancel" },
-    blocks: withSandboxLabel(
-      [
-        section(
-          `Rejecting *${escapeMrkdwn(record.title)}* requested by <@${record.requester.userId}>.`,
-        ),
-        {
-          type: "input",
-          block_id: BLOCK_REJECT_REASON,
-          label: { type: "plain_text", text: "Reason" },
-          element: {
-            type: "plain_text_input",
-            action_id: INPUT_REJECT_REASON,
-            multiline: true,
-            max_length: 1000,
-            placeholder: { type: "plain_text", text: "Tell the requester why" },
-          },
-        },
-      ],
-      record.sandbox,
-    ),
-  };
-}
-
-/**
- * `/connect approvals` (waiting for a decision, oldest first) and `/connect approvals all` (the
- * audit trail: every request with its decision and outcome, newest first).
- */
-export function approvalsListView(
-  records: readonly ApprovalRequest[],
-  links: ReadonlyMap<string, string>,
-  scope: "pending" | "all",
-  /** What tracking said of placed orders, by request id (their final outcome once ended). */
-  progress: ReadonlyMap<string, OrderProgress> = new Map(),
-): Reply {
-  if (records.length === 0) {
-    const text =
-      scope === "pending"
-        ? "No approval requests are waiting."
-        : "No approval requests in the last 90 days.";
-    return { text, blocks: [section(scope === "pending" ? `${text} :tada:` : text)] };
-  }
-  const count = `${records.length} request${records.length === 1 ? "" : "s"}`;
-  const blocks: KnownBlock[] = [
-    header(
-      scope === "pending"
-        ? `${count} waiting for approval`
-        : `${count} of the last 90 days, newest first`,
-    ),
-  ];
-  for (const record of records.slice(0, 40)) {
-    const link = links.get(record.id);
-    // The link is the message's permalink from Slack's own API, never text from a person.
-    const title = link ? `<${link}|${escapeMrkdwn(record.title)}>` : escapeMrkdwn(record.title);
-    const price = record.price ? ` · ${escapeMrkdwn(record.price.text)}` : "";
-    const state = scope === "all" ? `\n${approvalStatusLine(record, progress.get(record.id))}` : "";
-    blocks.push(
-      section(
-        `*${kindLabel(record)}:* ${title}\nby <@${record.requester.userId}> ${slackDate(record.createdAt)}${price} · \`${record.id}\`${state}`,
-      ),
-    );
-  }
-  if (records.length > 40) blocks.push(context(`…and ${records.length - 40} more.`));
-  if (scope === "pending")
-    blocks.push(context("Every request, decided or not: `/connect approvals all`."));
-  return {
-    text:
-      scope === "pending"
-        ? `${count} waiting for approval`
-        : `${count} of the last 90 days, newest first`,
-    blocks,
-  };
-}
-
-/** A Slack date token, shown in each reader's time zone: "today at 03:41". */
-function slackDate(iso: string): string {
-  const seconds = Math.floor(Date.parse(iso) / 1000);
-  const shown = escapeMrkdwn(iso);
-  return Number.isFinite(seconds)
-    ? `<!date^${seconds}^{date_short_pretty} at {time}|${shown}>`
-    : shown;
-}
-
-/*
- * The approvals thread: one line per step of the request, in the order the steps happened
- * (src/orders posts them through the notifier's per-channel queue).
- */
-
-/** The thread line for a person's step (a history entry), or undefined for a worker's step. */
-export function personStepText(record: ApprovalRequest, entry: HistoryEntry): string | undefined {
-  const who = `<@${entry.actor}>`;
-  const name = `*${escapeMrkdwn(record.reconcileKey ?? record.title)}*`;
-  const needed = record.requirement?.approvals ?? 1;
-  if (entry.from === "pending" && entry.to === "pending") {
-    // One approval of several: the count is this entry's place among the approvals.
-    const at = record.history.indexOf(entry);
-    const count = record.history
-      .slice(0, at >= 0 ? at + 1 : undefined)
-      .filter((step) => step.from === "pending" && step.to === "pending").length;
-    const left = needed - count;
-    const group = record.requirement?.atLeastOneFrom;
-    const fromGroup =
-      group && !record.approvals?.some((a) => a.inGroup)
-        ? `, from *${escapeMrkdwn(group.name)}*`
-        : "";
-    return `:white_check_mark: Approved by ${who} (${count} of ${needed}). Waiting for ${left} more approval${left === 1 ? "" : "s"}${fromGroup}.`;
-  }
-  if (entry.to === "cancelled" && entry.note === WITHDRAWN_NOTE) {
-    return `:leftwards_arrow_with_hook: ${who} withdrew the request. Nothing will be ordered, and the name ${name} can be asked for again.`;
-  }
-  if (entry.to === "approved") {
-    if (entry.from === "pending")
-      return needed > 1
-        ? `:white_check_mark: Approved by ${who} (${needed} of ${needed}). Placing the order now.`
-        : `:white_check_mark: Approved by ${who}. Placing the order now.`;
-    if (entry.from === "failed") return `:repeat: ${who} asked to place the order again.`;
-    if (entry.from === "unknown")
-      return `:repeat: ${who} chose to place the order again after a look-up found nothing. Placing it now.`;
-  }
-  if (entry.to === "rejected" && entry.from === "pending") {
-    return `:no_entry: Rejected by ${who}: ${escapeMrkdwn(record.decision?.reason ?? entry.note ?? "")}`;
-  }
-  if (entry.to === "failed" && entry.from === "unknown" && /^[UW][A-Z0-9]{2,}$/.test(entry.actor)) {
-    return `:heavy_multiplication_x: ${who} marked the request as failed. Nothing more will be done here, and the name ${name} can be asked for again.`;
-  }
-  return undefined;
-}
-
-/** The requester's direct message when their request is rejected. */
-export function rejectedRequesterText(record: ApprovalRequest): string {
-  const by = record.decision?.by ? ` by <@${record.decision.by}>` : "";
-  return `:no_entry: Your request *${escapeMrkdwn(record.title)}* was rejected${by}: ${escapeMrkdwn(record.decision?.reason ?? "no reason given")}`;
-}
-
-/** The thread line once the order is placed (or found at the provider). */
-export function placedThreadText(record: ApprovalRequest, nextSteps: string): string {
-  return `${approvalStatusLine(record)}\n${nextSteps}`;
-}
-
-/** The requester's direct message once the order is placed. */
-export function placedRequesterText(record: ApprovalRequest): string {
-  const id = record.result?.providerId ? ` (\`${escapeMrkdwn(record.result.providerId)}\`)` : "";
-  return `:rocket: Your request *${escapeMrkdwn(record.title)}* was approved and ordered${id}.`;
-}
-
-/** The provider refused: nothing was ordered. */
-export function failedThreadText(error: PlacementError): string {
-  return `:x: The provider refused the order: ${escapeMrkdwn(error.message)}\nNothing was ordered. An approver can fix the cause and press *Retry placing the order*.`;
-}
-
-/**
- * The order was sent and no answer came back: say what the look-up found, and what approvers
- * can do with the buttons on the request. Never "the provider could not be asked" when it was.
- */
-export function escalationText(
-  record: ApprovalRequest,
-  cause: EscalationView,
-  options: { again?: boolean } = {},
-): string {
-  const name = `*${escapeMrkdwn(record.reconcileKey ?? record.title)}*`;
-  const detail = cause.detail ? ` (${escapeMrkdwn(cause.detail)})` : "";
-  const again = options.again ? "An approver had me look the order up again. " : "";
-  const opening = `:rotating_light: ${again}I sent the order for ${name} but got no answer, so I could not tell whether the order reached the provider. I will not send it again on my own.`;
-  switch (cause.kind) {
-    case "not-found":
-      return `${opening}\nA look-up at the provider found nothing by that name${detail}; it may still appear. Approvers: *Look up again* later, or, once you have checked the provider's portal, *Place again* (a second order if the first did arrive) or *Mark as failed*.`;
-    case "lookup-failed":
-      return `${opening}\nLooking it up at the provider failed${detail}. Approvers: *Look up again* in a few minutes, or check the provider's portal and *Mark as failed* if it is not there.`;
-    case "not-lookable":
-      return `${opening}\nThis order cannot be looked up until the provider has created it${detail}. Approvers: check the provider's portal for ${name}; *Look up again* later, or *Mark as failed* if it is not there.`;
-  }
+  return askingFirst(button("Mark as failed", ACTION_MARK_FAILED, record.id), {
+    title: "Mark as failed?",
+    text: `Nothing more will be done for this request and its name *${escapeMrkdwn(record.reconcileKey ?? record.title)}* can be asked for again. If the order did reach the provider, it will not be followed here.`,
+    confirm: "Mark as failed",
+    deny: "Cancel",
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -556,21 +309,12 @@ export function submittedView(
 
 /** The Withdraw button, asking first (withdrawing cannot be undone). */
 export function withdrawButton(request: Pick<ApprovalRequest, "id" | "title">) {
-  return {
-    ...button("Withdraw", ACTION_WITHDRAW, request.id),
-    confirm: {
-      title: { type: "plain_text" as const, text: "Withdraw the request?" },
-      text: {
-        type: "mrkdwn" as const,
-        text: truncate(
-          `*${escapeMrkdwn(request.title)}* will not be ordered, and approvers will see it was withdrawn.`,
-          300,
-        ),
-      },
-      confirm: { type: "plain_text" as const, text: "Withdraw" },
-      deny: { type: "plain_text" as const, text: "Keep it" },
-    },
-  };
+  return askingFirst(button("Withdraw", ACTION_WITHDRAW, request.id), {
+    title: "Withdraw the request?",
+    text: `*${escapeMrkdwn(request.title)}* will not be ordered, and approvers will see it was withdrawn.`,
+    confirm: "Withdraw",
+    deny: "Keep it",
+  });
 }
 
 /** The requester's answer once their request is withdrawn (replaces their confirmation). */
@@ -594,4 +338,24 @@ export function withdrawRefusedText(refusal: Refusal): string {
     return `:no_entry: You can't withdraw *${escapeMrkdwn(record.title)}*: ${why}. Only a request still waiting for approval can be withdrawn.`;
   }
   return `:no_entry: ${describeRefusal(refusal)}`;
+}
+
+/**
+ * A button that asks first, in Slack's confirm dialog (`danger`: its confirm in red); the
+ * dialog's mrkdwn text is cut to Slack's 300 characters.
+ */
+function askingFirst<Button extends object>(
+  base: Button,
+  dialog: { title: string; text: string; confirm: string; deny: string; danger?: boolean },
+) {
+  return {
+    ...base,
+    confirm: {
+      title: { type: "plain_text" as const, text: dialog.title },
+      text: { type: "mrkdwn" as const, text: truncate(dialog.text, 300) },
+      confirm: { type: "plain_text" as const, text: dialog.confirm },
+      deny: { type: "plain_text" as const, text: dialog.deny },
+      ...(dialog.danger ? { style: "danger" as const } : {}),
+    },
+  };
 }

@@ -1,4 +1,4 @@
-import type { Refusal } from "../src/approvals/store.js";
+import type { Refusal } from "../src/approvals/results.js";
 import type { ApprovalRequest } from "../src/approvals/types.js";
 import { isWithdrawn } from "../src/domain/withdrawal.js";
 

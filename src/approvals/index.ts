@@ -1,4 +1,5 @@
 export { isWithdrawn, WITHDRAWN_NOTE } from "../domain/withdrawal.js";
+export { newApprovalId } from "./keys.js";
 export { NameReservedError, type NameScope, nameScope, normalizedName } from "./names.js";
 export {
   type PersistentlyOptions,
@@ -16,6 +17,15 @@ export {
   mentions,
   type RequestDecision,
 } from "./policy.js";
+export type {
+  ApproveInput,
+  ClaimGuard,
+  DecideInput,
+  ReconcileInput,
+  Refusal,
+  StateRefusalReason,
+  TransitionResult,
+} from "./results.js";
 export {
   type ApprovalPolicy,
   defaultPolicy,
@@ -27,17 +37,5 @@ export {
   policyApprovers,
   requirementFor,
 } from "./spendPolicy.js";
-export {
-  ApprovalStore,
-  type ApprovalStoreOptions,
-  type ApproveInput,
-  type ClaimGuard,
-  type DecideInput,
-  type ListOptions,
-  newApprovalId,
-  type ReconcileInput,
-  type Refusal,
-  type StateRefusalReason,
-  type TransitionResult,
-} from "./store.js";
+export { ApprovalStore, type ApprovalStoreOptions, type ListOptions } from "./store.js";
 export * from "./types.js";

@@ -1,6 +1,6 @@
 import type { Redis } from "ioredis";
 import { persistently } from "../approvals/persistently.js";
-import type { TransitionResult } from "../approvals/store.js";
+import type { TransitionResult } from "../approvals/results.js";
 import type { ApprovalRequest } from "../approvals/types.js";
 import type { Logger } from "../log.js";
 import { errorText } from "./errors.js";

@@ -14,8 +14,8 @@ export {
   type LifecycleStore,
   OrderLifecycle,
   type OrderLifecycleOptions,
-  scopeOf,
 } from "./lifecycle.js";
+export { scopeOf } from "./requestMessages.js";
 
 /** What a flow hands over for approval: everything but the bookkeeping the approval layer adds. */
 export type OrderSubmission = Omit<CreateApprovalInput, "sandbox" | "slack">;

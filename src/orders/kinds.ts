@@ -48,14 +48,9 @@ export const ORDER_KINDS = {
   port: {
     label: ORDER_KIND_LABEL.port,
     operation: "createPortOrder",
-    place: async (provider, request) =>
-      asResult(
-        await provider.createPortOrder(
-          pathParam(request, "companyUsername"),
-          request.call.body as PortOrderRequest,
-        ),
-        "order",
-      ),
+    place: sending("companyUsername", "order", (provider, param, body: PortOrderRequest) =>
+      provider.createPortOrder(param, body),
+    ),
     // The provider lists no port orders: a port order shows up only as its port, once the
     // provider has created it. A port found by name is recorded as the port (never its id as an
     // order id). None found is "not found" with that caveat: approvers then decide, with the
@@ -85,18 +80,15 @@ export const ORDER_KINDS = {
   layer2: {
     label: ORDER_KIND_LABEL.layer2,
     operation: "createLayer2Connection",
-    place: async (provider, request) =>
-      asResult(
-        await provider.createLayer2Connection(
-          pathParam(request, "companyUsername"),
-          request.call.body as Layer2ConnectionRequest,
-        ),
-        "connection",
-      ),
+    place: sending(
+      "companyUsername",
+      "connection",
+      (provider, param, body: Layer2ConnectionRequest) =>
+        provider.createLayer2Connection(param, body),
+    ),
     lookUp: (provider, request, company) =>
       findConnection(provider, request, company, "connection"),
-    trackTarget: (_request, result) =>
-      result.providerId ? { kind: "layer2", id: result.providerId } : undefined,
+    trackTarget: trackById("layer2"),
     nextSteps: (_request, result) => connectionNextSteps("Connection", result),
     // Port to port of another company, or business to business: that company must accept.
     counterparty: (request) => {
@@ -107,31 +99,20 @@ export const ORDER_KINDS = {
   iod: {
     label: ORDER_KIND_LABEL.iod,
     operation: "createGiaService",
-    place: async (provider, request) =>
-      asResult(
-        await provider.createGiaService(
-          pathParam(request, "companyId"),
-          request.call.body as GiaServiceRequest,
-        ),
-        "service",
-      ),
+    place: sending("companyId", "service", (provider, param, body: GiaServiceRequest) =>
+      provider.createGiaService(param, body),
+    ),
     lookUp: (provider, request, company) => findConnection(provider, request, company, "service"),
-    trackTarget: (_request, result) =>
-      result.providerId ? { kind: "iod", id: result.providerId } : undefined,
+    trackTarget: trackById("iod"),
     nextSteps: (_request, result) => connectionNextSteps("IO-D service", result),
     counterparty: () => undefined,
   },
   edge: {
     label: ORDER_KIND_LABEL.edge,
     operation: "createEdgePortOrder",
-    place: async (provider, request) =>
-      asResult(
-        await provider.createEdgePortOrder(
-          pathParam(request, "companyName"),
-          request.call.body as EdgePortOrderRequest,
-        ),
-        "order",
-      ),
+    place: sending("companyName", "order", (provider, param, body: EdgePortOrderRequest) =>
+      provider.createEdgePortOrder(param, body),
+    ),
     lookUp: async (provider, request) => {
       const name = reconcileKey(request);
       const page = await provider.listEdgeOrders({});
@@ -142,8 +123,7 @@ export const ORDER_KINDS = {
       );
       return match ? { found: true, result: asResult(match, "order") } : { found: false };
     },
-    trackTarget: (_request, result) =>
-      result.providerId ? { kind: "edge-order", id: result.providerId } : undefined,
+    trackTarget: trackById("edge-order"),
     nextSteps: (_request, result) => portOrderNextSteps(result),
     counterparty: () => undefined,
   },
@@ -178,6 +158,24 @@ export function lookUpOrder(
   company: string,
 ): Promise<LookupResult> {
   return orderKind(request.kind).lookUp(provider, request, company);
+}
+
+/**
+ * A kind's `place`: sends the approved body with the path parameter `param` through `send`, and
+ * records the answer as `resource`.
+ */
+function sending<Body>(
+  param: string,
+  resource: PlacementResult["resource"],
+  send: (provider: ProviderApi, param: string, body: Body) => Promise<unknown>,
+): OrderKindSpec["place"] {
+  return async (provider, request) =>
+    asResult(await send(provider, pathParam(request, param), request.call.body as Body), resource);
+}
+
+/** A kind's `trackTarget` when the provider's id is what the tracker follows. */
+function trackById(kind: TrackTarget["kind"]): OrderKindSpec["trackTarget"] {
+  return (_request, result) => (result.providerId ? { kind, id: result.providerId } : undefined);
 }
 
 function pathParam(request: ApprovalRequest, name: string): string {

@@ -1,20 +1,16 @@
 import type { Redis } from "ioredis";
 import {
-  approvalMessageView,
   escalationText,
   failedThreadText,
-  type LookUpOutcome,
-  personStepText,
   placedRequesterText,
   placedThreadText,
   rejectedRequesterText,
-} from "../../views/approvals.js";
+} from "../../views/approvalThread.js";
 import type { OrderProgress } from "../../views/orderProgress.js";
 import {
   orderEndedRequesterText,
   orderFailedRequesterText,
   requestCardReplyText,
-  requestCardView,
 } from "../../views/requestCard.js";
 import {
   type ApprovalRequest,
@@ -37,7 +33,9 @@ import type { Tracker } from "../jobs/tracker.js";
 import type { TrackingEvent } from "../jobs/trackerReports.js";
 import type { ProviderApi } from "../provider/api.js";
 import { lookUpOrder, orderKind, placeOrder } from "./kinds.js";
+import { LifecycleNotes } from "./lifecycleNotes.js";
 import { ProgressStore } from "./progress.js";
+import { RequestMessages, scopeOf } from "./requestMessages.js";
 
 /**
  * The order lifecycle's one owner: submit → approve → place → track → end. See README.md.
@@ -51,6 +49,8 @@ import { ProgressStore } from "./progress.js";
  *   unknown → tell and offer the way forward (buttons on the approval message).
  * - Every message about a request goes through the notifier (scope `approval:<id>`): one
  *   ordered writer per channel, so the approval message's last update shows the latest state.
+ *   How the approval message and the request card follow the record: requestMessages.ts; what
+ *   the lifecycle keeps in Redis of its own (look-ups, card notices): lifecycleNotes.ts.
  */
 
 /** The store steps the lifecycle uses; `placeAgain`/`markFailed` come with the names work. */
@@ -82,20 +82,13 @@ export interface OrderLifecycleOptions {
   prefix: string;
 }
 
-/** Look-up outcomes are kept as long as approval records (at least 90 days). */
-const LOOK_UP_TTL_SECONDS = 100 * 24 * 3600;
-/** How long a requester, once told why their cards go to their DM, is not told again. */
-const CARD_NOTICE_SECONDS = 30 * 24 * 3600;
-/** A stale message update is followed by a fresh one at most this many times per call. */
-const MAX_REFRESH_ROUNDS = 3;
-
 export class OrderLifecycle {
   private readonly store: LifecycleStore;
   private readonly provider: ProviderApi;
   private readonly companyUsername: () => Promise<string>;
-  private readonly redis: Redis;
-  private readonly prefix: string;
+  private readonly notes: LifecycleNotes;
   private readonly progress: ProgressStore;
+  private readonly messages: RequestMessages;
   private connected: (jobs: LifecycleJobs) => void = () => {};
   private readonly changeListeners: Array<(record: ApprovalRequest) => Promise<void>> = [];
   /** Resolves once the jobs exist: a callback the workers run before that waits for them. */
@@ -105,11 +98,17 @@ export class OrderLifecycle {
     this.store = options.store;
     this.provider = options.provider;
     this.companyUsername = options.companyUsername;
-    this.redis = options.redis;
-    this.prefix = options.prefix;
+    this.notes = new LifecycleNotes(options.redis, options.prefix);
     this.progress = new ProgressStore(options.redis, `${options.prefix}:progress`);
     this.jobsReady = new Promise((resolve) => {
       this.connected = resolve;
+    });
+    this.messages = new RequestMessages({
+      get: (id) => this.store.get(id),
+      notes: this.notes,
+      progress: this.progress,
+      jobs: () => this.jobsReady,
+      changed: (record) => this.changed(record),
     });
   }
 
@@ -172,7 +171,10 @@ export class OrderLifecycle {
     by: string,
   ): Promise<TransitionResult | { ok: false; reason: "look-up-first"; record: ApprovalRequest }> {
     const record = await this.store.get(id);
-    if (record?.status === "unknown" && (await this.lastLookUp(record))?.kind !== "not-found") {
+    if (
+      record?.status === "unknown" &&
+      (await this.notes.lastLookUp(record))?.kind !== "not-found"
+    ) {
       return { ok: false, reason: "look-up-first", record };
     }
     return this.store.placeAgain(id, by);
@@ -189,7 +191,7 @@ export class OrderLifecycle {
    */
   async followUp(record: ApprovalRequest): Promise<void> {
     const jobs = await this.jobsReady;
-    await this.tellStep(record, record.history.length - 1);
+    await this.messages.tellStep(record, record.history.length - 1);
     await this.refreshMessage(record.id);
     if (record.status === "rejected") {
       await jobs.notifier.post({
@@ -231,23 +233,15 @@ export class OrderLifecycle {
     ctx: PlacementContext,
   ): Promise<void> {
     const jobs = await this.jobsReady;
-    await this.tellLastApproval(request);
-    await this.postInThread(
-      ctx.notifier,
+    await this.tellOutcome(
       request,
-      `${ctx.notifyKey}:thread`,
+      ctx,
       placedThreadText(
         { ...request, status: "placed", result },
         orderKind(request.kind).nextSteps(request, result),
       ),
+      placedRequesterText({ ...request, result }),
     );
-    await this.refreshMessage(request.id);
-    await ctx.notifier.post({
-      scope: ctx.notifyScope,
-      key: `${ctx.notifyKey}:requester`,
-      channel: request.requester.userId,
-      text: placedRequesterText({ ...request, result }),
-    });
     await this.startTracking(jobs, request, result);
   }
 
@@ -256,19 +250,32 @@ export class OrderLifecycle {
     error: PlacementError,
     ctx: PlacementContext,
   ): Promise<void> {
-    await this.tellLastApproval(request);
-    await this.postInThread(
-      ctx.notifier,
+    await this.tellOutcome(
       request,
-      `${ctx.notifyKey}:thread`,
+      ctx,
       failedThreadText(error),
+      orderFailedRequesterText({ ...request, error }),
     );
+  }
+
+  /**
+   * A placement's outcome, said in order: the approval that started it, the outcome in the
+   * thread, the approval message as it is now, then the requester.
+   */
+  private async tellOutcome(
+    request: ApprovalRequest,
+    ctx: PlacementContext,
+    threadText: string,
+    requesterText: string,
+  ): Promise<void> {
+    await this.messages.tellLastApproval(request);
+    await this.messages.postInThread(ctx.notifier, request, `${ctx.notifyKey}:thread`, threadText);
     await this.refreshMessage(request.id);
     await ctx.notifier.post({
       scope: ctx.notifyScope,
       key: `${ctx.notifyKey}:requester`,
       channel: request.requester.userId,
-      text: orderFailedRequesterText({ ...request, error }),
+      text: requesterText,
     });
   }
 
@@ -278,9 +285,9 @@ export class OrderLifecycle {
     cause: EscalationCause,
     ctx: PlacementContext,
   ): Promise<void> {
-    await this.tellLastApproval(request);
-    await this.recordLookUp(request, cause);
-    await this.postInThread(
+    await this.messages.tellLastApproval(request);
+    await this.notes.recordLookUp(request, cause);
+    await this.messages.postInThread(
       ctx.notifier,
       request,
       `${ctx.notifyKey}:thread`,
@@ -312,124 +319,21 @@ export class OrderLifecycle {
     });
   }
 
-  // ── the approvals thread and message ──────────────────────────────────────────────────
+  // ── the approvals thread, message and request card (requestMessages.ts) ─────────────
 
-  /** Posts the thread line of the person's step at `index` of the history (once per step). */
-  private async tellStep(record: ApprovalRequest, index: number): Promise<void> {
-    const entry = record.history[index];
-    const text = entry ? personStepText(record, entry) : undefined;
-    if (!entry || !text) return;
-    const jobs = await this.jobsReady;
-    await this.postInThread(jobs.notifier, record, `h${index}:${entry.to}`, text);
-  }
-
-  /**
-   * The step that approved this placement, said before its outcome. Usually the click's own
-   * follow-up said it already (same key: not again); after a crash between the ack and that
-   * follow-up, this keeps "Approved by …" above "Ordered".
-   */
-  private async tellLastApproval(record: ApprovalRequest): Promise<void> {
-    const index = record.history.findLastIndex((entry) => entry.to === "approved");
-    if (index >= 0) await this.tellStep(record, index);
-  }
-
-  /**
-   * Updates the approval message and the request card to the request as it is now (its record,
-   * and for a placed order what tracking said), and says a new state in the card's thread. Two
-   * writers (a click, a placement or tracking job) may render concurrently and enqueue out of
-   * order; the notifier sends in enqueue order, so after enqueueing, the record is read again:
-   * if it moved on meanwhile, the newer state is enqueued after ours. The last update queued
-   * therefore shows the latest state, on both messages, from the same read.
-   */
+  /** Updates the approval message and the request card to the request as it is now. */
   async refreshMessage(id: string): Promise<void> {
-    const jobs = await this.jobsReady;
-    let state = await this.readState(id);
-    // Every change of a request comes through here (each step updates its message).
-    if (state) await this.changed(state.record);
-    let previous: string | undefined;
-    for (let round = 0; state && round < MAX_REFRESH_ROUNDS; round += 1) {
-      const { record, lookUp, progress, version } = state;
-      const key = previous ? `${version}:after:${previous}` : version;
-      const { approvalChannel: channel, approvalTs: ts } = record.slack;
-      if (channel && ts) {
-        const view = approvalMessageView(record, { lastLookUp: lookUp?.kind, progress });
-        await jobs.notifier.update({
-          scope: scopeOf(record),
-          key: `message:${key}`,
-          channel,
-          ts,
-          text: view.text,
-          blocks: view.blocks,
-        });
-      }
-      await this.updateCard(jobs, record, progress, key);
-      const latest = await this.readState(id);
-      if (!latest || latest.version === version) return;
-      previous = version;
-      state = latest;
-    }
+    await this.messages.refresh(id);
   }
 
-  /**
-   * Whether the requester should be told why their card is in their DM rather than in `where`:
-   * once per person and place for 30 days, not on every request (they know after the first).
-   */
-  async firstCardNotice(userId: string, where: string): Promise<boolean> {
-    const key = `${this.prefix}:card-notice:${userId}:${where}`;
-    return (await this.redis.set(key, "1", "EX", CARD_NOTICE_SECONDS, "NX")) === "OK";
+  /** Whether the requester should be told why their card is in their DM (lifecycleNotes.ts). */
+  firstCardNotice(userId: string, where: string): Promise<boolean> {
+    return this.notes.firstCardNotice(userId, where);
   }
 
   /** The request card as it is rendered everywhere (its first post included). */
   cardView(record: ApprovalRequest, progress?: OrderProgress) {
-    const { approvalLink } = record.slack;
-    return requestCardView(record, {
-      ...(progress ? { progress } : {}),
-      ...(approvalLink ? { approvalLink } : {}),
-    });
-  }
-
-  /** The request as it is now and its version (what changes it: steps, look-ups, tracking). */
-  private async readState(id: string) {
-    const record = await this.store.get(id);
-    if (!record) return undefined;
-    const lookUp = record.status === "unknown" ? await this.lastLookUp(record) : undefined;
-    const tracked = record.status === "placed" ? await this.progress.get(id) : undefined;
-    const version = `r${record.history.length}${lookUp ? `l${lookUp.count}` : ""}${tracked ? `p${tracked.n}` : ""}`;
-    return { record, lookUp, progress: tracked?.progress, version };
-  }
-
-  /**
-   * The request card (where the request was asked, or the requester's DM; posted by the Slack
-   * layer at submission): updated in place, and each step of the record said in its thread.
-   */
-  private async updateCard(
-    jobs: LifecycleJobs,
-    record: ApprovalRequest,
-    progress: OrderProgress | undefined,
-    key: string,
-  ): Promise<void> {
-    const { cardChannel: channel, cardTs: ts } = record.slack;
-    if (!channel || !ts) return;
-    const view = this.cardView(record, progress);
-    // The step's reply first, then the card: a reader who opens the thread sees the card's
-    // state as its last word. Keyed by the step, so a repeated refresh says it once.
-    if (record.status !== "pending") {
-      await jobs.notifier.post({
-        scope: scopeOf(record),
-        key: `card:step:${record.history.length}`,
-        channel,
-        threadTs: ts,
-        text: requestCardReplyText(record, undefined),
-      });
-    }
-    await jobs.notifier.update({
-      scope: scopeOf(record),
-      key: `card:${key}`,
-      channel,
-      ts,
-      text: view.text,
-      blocks: view.blocks,
-    });
+    return this.messages.cardView(record, progress);
   }
 
   // ── tracking: what the tracker says of a placed order ──────────────────────────────────
@@ -479,49 +383,4 @@ export class OrderLifecycle {
   async progressOf(ids: readonly string[]): Promise<Map<string, OrderProgress>> {
     return this.progress.many(ids);
   }
-
-  /** Posts in the request's thread; a request whose message was never posted has none. */
-  private async postInThread(
-    notifier: LifecycleJobs["notifier"],
-    record: ApprovalRequest,
-    key: string,
-    text: string,
-  ): Promise<void> {
-    const { approvalChannel: channel, approvalTs: threadTs } = record.slack;
-    if (!channel || !threadTs) return;
-    await notifier.post({ scope: scopeOf(record), key, channel, threadTs, text });
-  }
-
-  // ── what the last look-up found (decides whether *Place again* is offered) ───────────
-
-  /** Kept per attempt: a look-up of an earlier attempt says nothing about this one. */
-  private async recordLookUp(request: ApprovalRequest, cause: EscalationCause): Promise<void> {
-    const key = this.lookUpKey(request.id);
-    await this.redis
-      .multi()
-      .hset(key, "kind", cause.kind, "attempt", String(request.attempts))
-      .hincrby(key, "count", 1)
-      .expire(key, LOOK_UP_TTL_SECONDS)
-      .exec();
-  }
-
-  private async lastLookUp(
-    record: ApprovalRequest,
-  ): Promise<{ kind: LookUpOutcome; count: number } | undefined> {
-    const fields = await this.redis.hgetall(this.lookUpKey(record.id));
-    const kind = fields.kind;
-    if (kind !== "not-found" && kind !== "lookup-failed" && kind !== "not-lookable")
-      return undefined;
-    if (fields.attempt !== String(record.attempts)) return undefined;
-    return { kind, count: Number(fields.count ?? 0) };
-  }
-
-  private lookUpKey(id: string): string {
-    return `${this.prefix}:lookup:${id}`;
-  }
-}
-
-/** The notifier scope of everything said about one request. */
-export function scopeOf(record: Pick<ApprovalRequest, "id">): string {
-  return `approval:${record.id}`;
 }

@@ -1,5 +1,6 @@
 import type { Redis } from "ioredis";
 import type { OrderProgress } from "../../views/orderProgress.js";
+import { storageCall } from "../domain/errors.js";
 import { defineScript } from "../jobs/queues.js";
 
 /**
@@ -7,7 +8,8 @@ import { defineScript } from "../jobs/queues.js";
  * `<prefix>:<approvalId>` with the latest `status`, `outcome` and `detail`, `n` (events so far)
  * and `seen:<eventKey>` = the event's number. An event repeated after a crash gets its number
  * back, so whatever is keyed by it (the card's reply) is said once. Kept as long as approval
- * records (at least 90 days): `/connect approvals all` shows the outcome.
+ * records (at least 90 days): `/connect approvals all` shows the outcome. Every Redis call goes
+ * through `run`: StorageUnavailableError when Redis is out of reach (src/domain/errors.ts).
  */
 
 const TTL_SECONDS = 100 * 24 * 3600;
@@ -25,40 +27,53 @@ return n
 const OUTCOMES = new Set(["done", "failed", "cancelled", "stopped"]);
 
 export class ProgressStore {
-  private readonly record_: ReturnType<typeof defineScript>;
+  private readonly run: <T>(
+    call: (redis: Redis, record: ReturnType<typeof defineScript>) => Promise<T>,
+  ) => Promise<T>;
 
   constructor(
-    private readonly redis: Redis,
+    redis: Redis,
     private readonly prefix: string,
   ) {
-    this.record_ = defineScript(redis, "ordersProgressRecordV1", RECORD, 1);
+    const record = defineScript(redis, "ordersProgressRecordV1", RECORD, 1);
+    this.run = (call) => storageCall(() => call(redis, record));
   }
 
   /** Keeps one tracking event; returns its number (the same when the event is repeated). */
   async record(id: string, eventKey: string, progress: OrderProgress): Promise<number> {
-    const n = await this.record_(
-      [this.key(id)],
-      [
-        eventKey,
-        (progress.status ?? "").slice(0, 200),
-        progress.outcome ?? "",
-        (progress.detail ?? "").slice(0, 300),
-        TTL_SECONDS,
-      ],
+    const n = await this.run((_, record) =>
+      record(
+        [this.key(id)],
+        [
+          eventKey,
+          (progress.status ?? "").slice(0, 200),
+          progress.outcome ?? "",
+          (progress.detail ?? "").slice(0, 300),
+          TTL_SECONDS,
+        ],
+      ),
     );
     return Number(n);
   }
 
   async get(id: string): Promise<{ progress: OrderProgress; n: number } | undefined> {
-    return parse(await this.redis.hmget(this.key(id), "n", "status", "outcome", "detail"));
+    return parse(
+      await this.run((redis) => redis.hmget(this.key(id), "n", "status", "outcome", "detail")),
+    );
   }
 
   async many(ids: readonly string[]): Promise<Map<string, OrderProgress>> {
     const out = new Map<string, OrderProgress>();
     if (ids.length === 0) return out;
-    const pipeline = this.redis.pipeline();
-    for (const id of ids) pipeline.hmget(this.key(id), "n", "status", "outcome", "detail");
-    const results = (await pipeline.exec()) ?? [];
+    const results = await this.run(async (redis) => {
+      const pipeline = redis.pipeline();
+      for (const id of ids) pipeline.hmget(this.key(id), "n", "status", "outcome", "detail");
+      const replies = (await pipeline.exec()) ?? [];
+      // A pipeline answers an outage per command: raised here, so `run` says what it is.
+      const failed = replies.find(([error]) => error);
+      if (failed?.[0]) throw failed[0];
+      return replies;
+    });
     results.forEach(([, fields], index) => {
       const id = ids[index];
       const parsed = parse(fields as (string | null)[]);

@@ -1,7 +1,8 @@
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NameReservedError } from "../../src/approvals/names.js";
-import { ApprovalStore, type TransitionResult } from "../../src/approvals/store.js";
+import type { TransitionResult } from "../../src/approvals/results.js";
+import { ApprovalStore } from "../../src/approvals/store.js";
 import type { ApprovalKind, CreateApprovalInput } from "../../src/approvals/types.js";
 import { describeRefusal } from "../../views/refusals.js";
 import { connect, deleteKeys, newStore, portOrderInput, runPrefix } from "./support.js";

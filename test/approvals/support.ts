@@ -1,7 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
+import { expect } from "vitest";
 import { ApprovalStore, type ApprovalStoreOptions } from "../../src/approvals/store.js";
 import type { CreateApprovalInput } from "../../src/approvals/types.js";
+import { StorageUnavailableError } from "../../src/domain/errors.js";
+import { describeFailure, STORAGE_UNAVAILABLE_TEXT } from "../../views/failures.js";
 import { deleteKeysMatching } from "../harness/redisKeys.js";
 
 export const REDIS_URL = "redis://127.0.0.1:6379";
@@ -13,6 +16,39 @@ export function runPrefix(name: string): string {
 
 export function connect(): Redis {
   return new Redis(REDIS_URL, { maxRetriesPerRequest: 1, lazyConnect: false });
+}
+
+/**
+ * A real ioredis client pointed at a port nothing listens on, failing fast (no retries, no
+ * offline queue, no reconnects): what the stores see while Redis is out of reach.
+ */
+export function unreachableRedis(): Redis {
+  const redis = new Redis({
+    host: "127.0.0.1",
+    port: 1,
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
+  // ioredis reports the refused connection as an event as well; the calls' rejections are the test.
+  redis.on("error", () => {});
+  return redis;
+}
+
+/**
+ * `pending` rejects with StorageUnavailableError (code "storage_unavailable", ioredis's own
+ * error kept as its cause for the log), and describeFailure words it for a person.
+ */
+export async function expectStorageUnavailable(pending: Promise<unknown>): Promise<void> {
+  const error = await pending.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(StorageUnavailableError);
+  expect(error).toMatchObject({ code: "storage_unavailable" });
+  expect((error as StorageUnavailableError).cause).toBeInstanceOf(Error);
+  expect(describeFailure(error)).toBe(STORAGE_UNAVAILABLE_TEXT);
 }
 
 export function deleteKeys(redis: Redis, prefix: string): Promise<number> {

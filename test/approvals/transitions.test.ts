@@ -1,6 +1,7 @@
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ApprovalStore, TransitionResult } from "../../src/approvals/store.js";
+import type { TransitionResult } from "../../src/approvals/results.js";
+import type { ApprovalStore } from "../../src/approvals/store.js";
 import { APPROVAL_STATUSES, type ApprovalStatus } from "../../src/approvals/types.js";
 import {
   connect,

@@ -15,7 +15,9 @@ import { quoteRef } from "../../src/usecases/edge/quote.js";
 import { iodValues } from "../../src/usecases/iod/form.js";
 import { type Layer2Quote, layer2Values } from "../../src/usecases/layer2/form.js";
 import { loaPathOf } from "../../src/usecases/portOrderForm.js";
-import * as approvals from "../../views/approvals.js";
+import * as approvalMessage from "../../views/approvals.js";
+import * as approvalsList from "../../views/approvalsList.js";
+import * as approvalThread from "../../views/approvalThread.js";
 import * as asn from "../../views/asn.js";
 import * as blocks from "../../views/blocks.js";
 import * as dcf from "../../views/dcf.js";
@@ -44,6 +46,7 @@ import * as pricing from "../../views/pricing.js";
 import * as pricingModals from "../../views/pricingModals.js";
 import * as pricingReplies from "../../views/pricingReplies.js";
 import * as refusals from "../../views/refusals.js";
+import * as rejectModal from "../../views/rejectModal.js";
 import * as reply from "../../views/reply.js";
 import * as requestCard from "../../views/requestCard.js";
 import * as routers from "../../views/routers.js";
@@ -90,6 +93,9 @@ import {
   TRUSTED_LINK,
   TRUSTED_USERS,
 } from "./hostileText.js";
+
+/** The approval views (views/approvals.ts and the modules split from it), by name. */
+const approvals = { ...approvalMessage, ...approvalsList, ...approvalThread, ...rejectModal };
 
 /**
  * Nothing a requester, an approver or the provider types can ping a channel or plant a link:

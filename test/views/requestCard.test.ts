@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type ApprovalRequest, WITHDRAWN_NOTE } from "../../src/approvals/index.js";
-import { ACTION_WITHDRAW, approvalMessageView, approvalsListView } from "../../views/approvals.js";
+import { ACTION_WITHDRAW, approvalMessageView } from "../../views/approvals.js";
+import { approvalsListView } from "../../views/approvalsList.js";
 import { requestStateKey, trackedOutcomeLine } from "../../views/orderProgress.js";
 import { requestCardView, requestStateLine } from "../../views/requestCard.js";
 import { readable } from "./support.js";

@@ -16,11 +16,13 @@ import {
   ACTION_PLACE_AGAIN,
   ACTION_REJECT,
   ACTION_RETRY,
+} from "../../../views/approvals.js";
+import { describeFailure } from "../../../views/failures.js";
+import {
   BLOCK_REJECT_REASON,
   INPUT_REJECT_REASON,
   VIEW_REJECT_REASON,
-} from "../../../views/approvals.js";
-import { describeFailure } from "../../../views/failures.js";
+} from "../../../views/rejectModal.js";
 import { ACTION_VIEW_IN_APPROVALS } from "../../../views/requestCard.js";
 import { fakeAck, fakeClient, fakeRegistry, listenerServices } from "../../support/fakeSlack.js";
 import {

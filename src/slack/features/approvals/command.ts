@@ -1,4 +1,4 @@
-import { approvalsListView } from "../../../../views/approvals.js";
+import { approvalsListView } from "../../../../views/approvalsList.js";
 import type { CommandHandler } from "../../connect.js";
 
 /** `/connect approvals [all]`: what is waiting for a decision (or the last 90 days). */

@@ -5,8 +5,8 @@ import {
   ACTION_PLACE_AGAIN,
   ACTION_REJECT,
   ACTION_RETRY,
-  VIEW_REJECT_REASON,
 } from "../../../../views/approvals.js";
+import { VIEW_REJECT_REASON } from "../../../../views/rejectModal.js";
 import { ACTION_VIEW_IN_APPROVALS } from "../../../../views/requestCard.js";
 import type { Services } from "../../../services.js";
 import type { ListenerRegistry } from "../../listenerTable.js";

@@ -1,5 +1,5 @@
-import { rejectReasonModal } from "../../../../views/approvals.js";
 import { describeRefusal } from "../../../../views/refusals.js";
+import { rejectReasonModal } from "../../../../views/rejectModal.js";
 import type { Services } from "../../../services.js";
 import { tellPrivately } from "../../kit/index.js";
 import { approverAction } from "./approverClick.js";

@@ -1,12 +1,12 @@
 import type { App } from "@slack/bolt";
+import { describeFailure } from "../../../../views/failures.js";
+import { describeRefusal } from "../../../../views/refusals.js";
 import {
   BLOCK_REJECT_REASON,
   INPUT_REJECT_REASON,
   type RejectOrigin,
   readRejectOrigin,
-} from "../../../../views/approvals.js";
-import { describeFailure } from "../../../../views/failures.js";
-import { describeRefusal } from "../../../../views/refusals.js";
+} from "../../../../views/rejectModal.js";
 import { isStorageUnavailable } from "../../../domain/errors.js";
 import type { Services } from "../../../services.js";
 import { authorizeApprover } from "../../kit/approvers.js";

@@ -1,0 +1,70 @@
+import type { KnownBlock } from "@slack/types";
+import type { ApprovalRequest } from "../src/approvals/index.js";
+import { approvalStatusLine, ORDER_KIND_LABEL } from "./approvals.js";
+import { context, escapeMrkdwn, header, section } from "./blocks.js";
+import type { OrderProgress } from "./orderProgress.js";
+import type { Reply } from "./reply.js";
+
+/**
+ * The lists of approval requests `/connect approvals` shows: one line per request, in the words
+ * of the approval message's status line (views/approvals.ts), apart from the message itself.
+ */
+
+/**
+ * `/connect approvals` (waiting for a decision, oldest first) and `/connect approvals all` (the
+ * audit trail: every request with its decision and outcome, newest first).
+ */
+export function approvalsListView(
+  records: readonly ApprovalRequest[],
+  links: ReadonlyMap<string, string>,
+  scope: "pending" | "all",
+  /** What tracking said of placed orders, by request id (their final outcome once ended). */
+  progress: ReadonlyMap<string, OrderProgress> = new Map(),
+): Reply {
+  if (records.length === 0) {
+    const text =
+      scope === "pending"
+        ? "No approval requests are waiting."
+        : "No approval requests in the last 90 days.";
+    return { text, blocks: [section(scope === "pending" ? `${text} :tada:` : text)] };
+  }
+  const count = `${records.length} request${records.length === 1 ? "" : "s"}`;
+  const blocks: KnownBlock[] = [
+    header(
+      scope === "pending"
+        ? `${count} waiting for approval`
+        : `${count} of the last 90 days, newest first`,
+    ),
+  ];
+  for (const record of records.slice(0, 40)) {
+    const link = links.get(record.id);
+    // The link is the message's permalink from Slack's own API, never text from a person.
+    const title = link ? `<${link}|${escapeMrkdwn(record.title)}>` : escapeMrkdwn(record.title);
+    const price = record.price ? ` · ${escapeMrkdwn(record.price.text)}` : "";
+    const state = scope === "all" ? `\n${approvalStatusLine(record, progress.get(record.id))}` : "";
+    blocks.push(
+      section(
+        `*${ORDER_KIND_LABEL[record.kind]}:* ${title}\nby <@${record.requester.userId}> ${slackDate(record.createdAt)}${price} · \`${record.id}\`${state}`,
+      ),
+    );
+  }
+  if (records.length > 40) blocks.push(context(`…and ${records.length - 40} more.`));
+  if (scope === "pending")
+    blocks.push(context("Every request, decided or not: `/connect approvals all`."));
+  return {
+    text:
+      scope === "pending"
+        ? `${count} waiting for approval`
+        : `${count} of the last 90 days, newest first`,
+    blocks,
+  };
+}
+
+/** A Slack date token, shown in each reader's time zone: "today at 03:41". */
+function slackDate(iso: string): string {
+  const seconds = Math.floor(Date.parse(iso) / 1000);
+  const shown = escapeMrkdwn(iso);
+  return Number.isFinite(seconds)
+    ? `<!date^${seconds}^{date_short_pretty} at {time}|${shown}>`
+    : shown;
+}
