@@ -108,7 +108,11 @@ module.exports = {
       severity: "error",
       from: {
         path: "^src/slack/",
-        pathNot: ["^src/slack/features/", "^src/slack/listeners\\.ts$", "^src/slack/commands/index\\.ts$"],
+        pathNot: [
+          "^src/slack/features/",
+          "^src/slack/listeners\\.ts$",
+          "^src/slack/commands/index\\.ts$",
+        ],
       },
       to: { path: "^src/slack/features/" },
     },

@@ -103,6 +103,13 @@ export const COMMANDS = [
     group: "Look up",
   },
   {
+    path: ["metros"],
+    args: "[text]",
+    summary: "List metros and whether a layer 2 connection to another company can be ordered there",
+    examples: ["metros", "metros AMS"],
+    group: "Look up",
+  },
+  {
     path: ["routers"],
     summary: "List cloud routers with their sites and peers",
     examples: ["routers"],

@@ -73,6 +73,8 @@ describe("the registry", () => {
         "iod",
         "asn",
         "routers",
+        // Issue 21: a read-only command added by following docs/ADDING_A_COMMAND.md.
+        "metros",
         "edge quote",
         "edge orders",
         "edge drafts",

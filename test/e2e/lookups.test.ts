@@ -299,6 +299,24 @@ describe("/connect look-ups, end to end over signed HTTP", () => {
       }
     });
 
+    it("lists the metros and says where layer 2 to another company can be ordered", async () => {
+      const metros = sandbox.state.world.metros;
+      expect(metros.length).toBeGreaterThan(0);
+      const all = await ask("metros");
+      for (const metro of metros.slice(0, 25)) expect(all.readable).toContain(metro.name!);
+      expect(all.readable).toContain("layer 2 business-to-business");
+      const ams = metros.find((m) => m.code === "AMS");
+      expect(ams).toBeDefined();
+      const narrowed = await ask("metros ams");
+      expect(narrowed.readable).toContain(ams!.name!);
+      for (const other of metros.filter(
+        (m) => m !== ams && !/ams/i.test(`${m.name}${m.code}${m.country}`),
+      ))
+        expect(narrowed.readable).not.toContain(`*${other.name}*`);
+      const none = await ask("metros atlantis");
+      expect(none.text).toContain('No metro matches "atlantis"');
+    });
+
     it("refuses arguments a command does not take", async () => {
       const reply = await ask("routers all");
       expect(reply.text).toContain("Usage: `/connect routers`");

@@ -1,3 +1,4 @@
+import { readdirSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../../src/approvals/index.js";
@@ -26,6 +27,7 @@ import * as edge from "../../views/edge.js";
 import * as edgeModals from "../../views/edgeModals.js";
 import * as edgeOrderModal from "../../views/edgeOrderModal.js";
 import * as edgeQuote from "../../views/edgeQuote.js";
+import * as failures from "../../views/failures.js";
 import { describeFailure } from "../../views/failures.js";
 import * as format from "../../views/format.js";
 import * as help from "../../views/help.js";
@@ -34,6 +36,7 @@ import * as inputs from "../../views/inputs.js";
 import * as iodModal from "../../views/iodModal.js";
 import * as layer2Modal from "../../views/layer2Modal.js";
 import * as list from "../../views/list.js";
+import * as metros from "../../views/metros.js";
 import * as modalMetadata from "../../views/modalMetadata.js";
 import * as orderForms from "../../views/orderForms.js";
 import * as orderProgress from "../../views/orderProgress.js";
@@ -828,6 +831,24 @@ const VIEW_CASES: Record<string, Case> = {
   rateLimitText: (h) => routers.rateLimitText(h as never),
   classesOfService: (h) => routers.classesOfService([h, h] as never),
   cloudRoutersView: (h) => routers.cloudRoutersView(poison([routerFull], h, keep()), page),
+  // views/metros.ts
+  metrosView: (h) => [
+    metros.metrosView(
+      [{ id: h, name: h, code: h, country: h, capabilities: { layer2: true }, regionIds: [h] }],
+      page,
+      h,
+    ),
+    metros.metrosView([], { ...page, hasNext: false }, h),
+  ],
+  // views/failures.ts: a provider's own words, quoted in the failure message
+  describeFailure: (h) =>
+    failures.describeFailure(
+      httpError(
+        { operation: "createPortOrder", method: "POST", path: "/x", subject: "the port order" },
+        400,
+        JSON.stringify({ message: h }),
+      ),
+    ),
   // views/spend.ts (group keys, the currency and the month key as if anything could reach them)
   spendView: (h) => {
     const figures = { committedMonthly: 10, running: 1, newMonthly: 5, newTotal: 60, placed: 1 };
@@ -945,6 +966,9 @@ const NOT_BUILDERS: Record<string, string> = {
 
 const VIEW_MODULES = {
   approvals,
+  failures,
+  metros,
+  orderThis,
   asn,
   blocks,
   dcf,
@@ -1071,6 +1095,19 @@ function expectNoInjection(name: string, build: Case) {
 }
 
 describe("hostile text never forms a mention or a link", () => {
+  it("lists every module of views/, so a new module's builders are fed hostile text too", async () => {
+    const dir = new URL("../../views/", import.meta.url);
+    const names = new Set(Object.values(VIEW_MODULES).flatMap((m) => exportedFunctions(m)));
+    const unlisted: string[] = [];
+    for (const file of readdirSync(dir).filter((f) => f.endsWith(".ts"))) {
+      const module = (await import(new URL(file, dir).href)) as Record<string, unknown>;
+      for (const name of exportedFunctions(module)) {
+        if (!names.has(name)) unlisted.push(`${file}: ${name}`);
+      }
+    }
+    expect(unlisted, "add these modules to VIEW_MODULES").toEqual([]);
+  });
+
   it("covers every exported function of views/ (a new builder must be added here)", () => {
     const uncovered: string[] = [];
     const both: string[] = [];

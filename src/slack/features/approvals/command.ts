@@ -1,5 +1,5 @@
 import { approvalsListView } from "../../../../views/approvalsList.js";
-import type { CommandHandler } from "../../connect.js";
+import type { CommandHandler, CommandHandlers } from "../../connect.js";
 
 /** `/connect approvals [all]`: what is waiting for a decision (or the last 90 days). */
 export const listApprovals: CommandHandler = async (ctx) => {
@@ -36,3 +36,6 @@ export const listApprovals: CommandHandler = async (ctx) => {
       : new Map();
   await ctx.reply(approvalsListView(pending, links, scope, progress));
 };
+
+/** The `/connect` subcommands this feature answers (the table in src/slack/commands/index.ts). */
+export const approvalCommands = { approvals: listApprovals } satisfies Partial<CommandHandlers>;

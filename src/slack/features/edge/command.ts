@@ -3,7 +3,7 @@
 import { edgeLoadingModal, edgeQuoteModal } from "../../../../views/edgeModals.js";
 import { problemReply } from "../../../../views/reply.js";
 import { edgeCatalogue } from "../../../usecases/edge/catalogue.js";
-import type { CommandHandler } from "../../connect.js";
+import type { CommandHandler, CommandHandlers } from "../../connect.js";
 import { AFTER_ACK_MS, openThenShow } from "./support.js";
 
 /** `/connect edge quote`: the quote form, filled from the provider's Edge lists. */
@@ -24,3 +24,6 @@ export const edgeQuote: CommandHandler = async (ctx) => {
       }),
   );
 };
+
+/** The `/connect` subcommands this feature answers (the table in src/slack/commands/index.ts). */
+export const edgeCommands = { "edge quote": edgeQuote } satisfies Partial<CommandHandlers>;

@@ -4,7 +4,7 @@ import { whoamiView } from "../../../../views/whoami.js";
 import { defaultPolicy } from "../../../approvals/index.js";
 import { COMMANDS } from "../../../domain/commands.js";
 import { exampleIds } from "../../../usecases/helpExamples.js";
-import type { CommandHandler } from "../../connect.js";
+import type { CommandHandler, CommandHandlers } from "../../connect.js";
 
 // The general commands: what the bot can do (help), who it is (whoami) and who approves what
 // (policy). Read-only, no listeners of their own.
@@ -35,3 +35,6 @@ export const policy: CommandHandler = async (ctx) => {
     }),
   );
 };
+
+/** The `/connect` subcommands this feature answers (the table in src/slack/commands/index.ts). */
+export const generalCommands = { help, whoami, policy } satisfies Partial<CommandHandlers>;

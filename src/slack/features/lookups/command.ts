@@ -9,6 +9,7 @@ import {
   edgeOrdersView,
 } from "../../../../views/edge.js";
 import { code } from "../../../../views/format.js";
+import { METRO_PAGE_SIZE, metrosView } from "../../../../views/metros.js";
 import { portOrderView } from "../../../../views/orders.js";
 import { PORT_PAGE_SIZE, portDetailView, portListView } from "../../../../views/ports.js";
 import { problemReply } from "../../../../views/reply.js";
@@ -20,6 +21,7 @@ import { COMMAND } from "../../../domain/commands.js";
 import { lookUpAsns } from "../../../usecases/asn.js";
 import { DCF_QUERY_MAX, parseDcfQuery, searchFacilities } from "../../../usecases/dcf.js";
 import { listEdgeDrafts, listEdgeLocations, listEdgeOrders } from "../../../usecases/edge/lists.js";
+import { listMetros, METRO_QUERY_MAX } from "../../../usecases/metros.js";
 import { lookUpPortOrder } from "../../../usecases/orderLookup.js";
 import {
   type IdCheck,
@@ -29,7 +31,7 @@ import {
 } from "../../../usecases/ports.js";
 import { listRouters } from "../../../usecases/routers.js";
 import { lookUpService, type ServiceDetail } from "../../../usecases/services.js";
-import type { CommandContext, CommandHandler } from "../../connect.js";
+import type { CommandContext, CommandHandler, CommandHandlers } from "../../connect.js";
 import { groupMembersVia } from "../../kit/approvers.js";
 
 // The look-up commands: parse the arguments, call the flow, render the view. Input problems
@@ -86,6 +88,24 @@ export const dcf: CommandHandler = async (ctx) => {
   await ctx.reply(
     dcfListView(result.dcfs, { ...result.page, query: result.query, metros: result.metros }),
   );
+};
+
+export const metros: CommandHandler = async (ctx) => {
+  const text = ctx.args.join(" ").trim();
+  if (text.length > METRO_QUERY_MAX) {
+    await ctx.reply(
+      problemReply(
+        `The search text is too long (${METRO_QUERY_MAX} characters at most): try a city, a metro code or a country code. ${usage("metros [text]", `e.g. \`${COMMAND} metros AMS\``)}`,
+      ),
+    );
+    return;
+  }
+  const result = await listMetros(ctx.services, {
+    text,
+    page: ctx.page,
+    pageSize: METRO_PAGE_SIZE,
+  });
+  await ctx.reply(metrosView(result.metros, result.page, result.query));
 };
 
 export const ports: CommandHandler = async (ctx) => {
@@ -262,3 +282,18 @@ export const track: CommandHandler = async (ctx) => {
   const open = (await tracker.list()).filter((t) => t.open);
   await ctx.reply(trackedOrdersView(open, await ctx.timeZone()));
 };
+
+/** The `/connect` subcommands this feature answers (the table in src/slack/commands/index.ts). */
+export const lookupCommands = {
+  dcf,
+  ports,
+  port,
+  order,
+  asn,
+  routers,
+  metros,
+  "edge locations": edgeLocations,
+  "edge orders": edgeOrders,
+  "edge drafts": edgeDrafts,
+  track,
+} satisfies Partial<CommandHandlers>;

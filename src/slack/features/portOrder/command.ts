@@ -2,7 +2,7 @@
 // center is searched as the person types). There is no inline form of an order.
 import { problemReply } from "../../../../views/reply.js";
 import { BlockedError } from "../../../domain/errors.js";
-import type { CommandHandler } from "../../connect.js";
+import type { CommandHandler, CommandHandlers } from "../../connect.js";
 import { orderRefusal } from "../../kit/index.js";
 import { portOrderForm } from "./formState.js";
 
@@ -27,3 +27,6 @@ export const portOrder: CommandHandler = async (ctx) => {
     );
   }
 };
+
+/** The `/connect` subcommands this feature answers (the table in src/slack/commands/index.ts). */
+export const portOrderCommands = { "port order": portOrder } satisfies Partial<CommandHandlers>;

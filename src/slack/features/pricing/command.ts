@@ -40,7 +40,7 @@ import { resolveDcf } from "../../../usecases/pricing/dcfResolution.js";
 import { type PortQuote, quotePortPrice } from "../../../usecases/pricing/portPrice.js";
 import { parsePortPriceArgs } from "../../../usecases/pricing/portPriceArgs.js";
 import { withDeadline } from "../../../usecases/shared/deadline.js";
-import type { CommandContext, CommandHandler } from "../../connect.js";
+import type { CommandContext, CommandHandler, CommandHandlers } from "../../connect.js";
 
 const USAGE = "Add the data center, speed and term, e.g. `/connect price port AMS 10G 1y`.";
 
@@ -261,3 +261,9 @@ export const priceL2: CommandHandler = async (ctx) => {
     }),
   );
 };
+
+/** The `/connect` subcommands this feature answers (the table in src/slack/commands/index.ts). */
+export const pricingCommands = {
+  "price port": pricePort,
+  "price l2": priceL2,
+} satisfies Partial<CommandHandlers>;

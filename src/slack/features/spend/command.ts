@@ -13,7 +13,7 @@ import {
 } from "../../../orders/ledger.js";
 
 import type { Services } from "../../../services.js";
-import type { CommandHandler } from "../../connect.js";
+import type { CommandHandler, CommandHandlers } from "../../connect.js";
 
 export const SPEND_USAGE =
   "Usage: `/connect spend [YYYY-MM]`, e.g. `/connect spend 2026-11` (no month: this month).";
@@ -34,3 +34,6 @@ export const spend: CommandHandler = async (ctx) => {
   }
   await ctx.reply(spendView(await readSpend(ctx.services, month)));
 };
+
+/** The `/connect` subcommands this feature answers (the table in src/slack/commands/index.ts). */
+export const spendCommands = { spend } satisfies Partial<CommandHandlers>;

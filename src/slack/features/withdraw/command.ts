@@ -1,6 +1,6 @@
 import { problemReply } from "../../../../views/reply.js";
 import { COMMAND } from "../../../domain/commands.js";
-import type { CommandHandler } from "../../connect.js";
+import type { CommandHandler, CommandHandlers } from "../../connect.js";
 import { withdrawRequest } from "./withdrawRequest.js";
 
 /** `/connect withdraw <requestId>`. */
@@ -16,3 +16,6 @@ export const withdrawCommand: CommandHandler = async (ctx) => {
   const outcome = await withdrawRequest(ctx.services, ctx.args[0] ?? "", ctx.userId);
   await ctx.reply(outcome.ok ? outcome.reply : problemReply(outcome.text));
 };
+
+/** The `/connect` subcommands this feature answers (the table in src/slack/commands/index.ts). */
+export const withdrawCommands = { withdraw: withdrawCommand } satisfies Partial<CommandHandlers>;
