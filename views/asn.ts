@@ -1,12 +1,12 @@
 import type { KnownBlock } from "@slack/types";
 import { COMMAND } from "../src/domain/commands.js";
 import { isPrivateAsn } from "../src/domain/requestFacts.js";
+import { isSet } from "../src/domain/timestamps.js";
 import type { components } from "../src/provider/generated/provider.js";
 import { context, divider, header, section } from "./blocks.js";
 import { code, statusBadge } from "./format.js";
 import { fallbackText, fitBlocks, linesWithin } from "./list.js";
 import type { Reply } from "./reply.js";
-import { isSet } from "./time.js";
 
 type Schemas = components["schemas"];
 type Asn = Schemas["Asn"];

@@ -1,13 +1,14 @@
 import type { KnownBlock } from "@slack/types";
 import { COMMAND } from "../src/domain/commands.js";
 import { dcfTagWord, tagList } from "../src/domain/dcfTags.js";
+import type { PageInfo } from "../src/domain/paging.js";
 import { dcfSpeedsMbps } from "../src/domain/requestFacts.js";
+import { isSet } from "../src/domain/timestamps.js";
 import type { components } from "../src/provider/generated/provider.js";
 import { divider, escapeMrkdwn, header, section } from "./blocks.js";
 import { code, DASH, formatSpeed, textOr } from "./format.js";
-import { fallbackText, fitBlocks, type PageInfo, pageFooter, pageItems } from "./list.js";
+import { fallbackText, fitBlocks, pageFooter, pageItems } from "./list.js";
 import type { Reply } from "./reply.js";
-import { isSet } from "./time.js";
 
 type Schemas = components["schemas"];
 type Metro = Schemas["Metro"];

@@ -1,17 +1,11 @@
 import type { KnownBlock } from "@slack/types";
 import { COMMAND } from "../src/domain/commands.js";
+import type { PageInfo } from "../src/domain/paging.js";
 import type { components } from "../src/provider/generated/provider.js";
 import { context, divider, escapeMrkdwn, header, section } from "./blocks.js";
 import { draftActionsBlock } from "./edgeQuote.js";
 import { code, formatSpeed, statusBadge, textOr } from "./format.js";
-import {
-  fallbackText,
-  fitBlocks,
-  linesWithin,
-  type PageInfo,
-  pageFooter,
-  pageItems,
-} from "./list.js";
+import { fallbackText, fitBlocks, linesWithin, pageFooter, pageItems } from "./list.js";
 import type { Reply } from "./reply.js";
 import { formatWhen } from "./time.js";
 

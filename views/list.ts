@@ -2,8 +2,6 @@ import type { KnownBlock } from "@slack/types";
 import type { PageInfo } from "../src/domain/paging.js";
 import { capBlocks, context, escapeMrkdwn, LIMITS, truncate } from "./blocks.js";
 
-export { type PageInfo, paginate } from "../src/domain/paging.js";
-
 /**
  * Paging and size budgets shared by the list views.
  */

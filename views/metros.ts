@@ -1,15 +1,9 @@
 import type { KnownBlock } from "@slack/types";
+import type { PageInfo } from "../src/domain/paging.js";
 import type { MetroCapability } from "../src/provider/api.js";
 import { escapeMrkdwn, header, section } from "./blocks.js";
 import { code } from "./format.js";
-import {
-  fallbackText,
-  fitBlocks,
-  linesWithin,
-  type PageInfo,
-  pageFooter,
-  pageItems,
-} from "./list.js";
+import { fallbackText, fitBlocks, linesWithin, pageFooter, pageItems } from "./list.js";
 import type { Reply } from "./reply.js";
 
 /** Metros per page: one line each. */

@@ -3,6 +3,7 @@ import { COMMAND } from "../src/domain/commands.js";
 import { nextLoaStep } from "../src/domain/loa.js";
 import { speedMbps } from "../src/domain/requestFacts.js";
 import { statusEnding } from "../src/domain/statuses.js";
+import { isSet } from "../src/domain/timestamps.js";
 import type { components } from "../src/provider/generated/provider.js";
 import {
   actions,
@@ -27,14 +28,13 @@ import {
 } from "./format.js";
 import { fallbackText, fitBlocks } from "./list.js";
 import type { Reply } from "./reply.js";
-import { formatWhen, isSet } from "./time.js";
+import { formatWhen } from "./time.js";
 
 type Schemas = components["schemas"];
 type PortOrder = Schemas["PortOrderRead"];
 
 // The LOA rules and their words are src/domain/loa.ts's (one answer for the tracker, this view
 // and the placement message); offered here too, beside the view that shows them.
-export { type LoaKind, loaKind, nextLoaStep } from "../src/domain/loa.js";
 
 /** action_id of the order view's Track button; its value is the order id. */
 export const ACTION_ORDER_TRACK = "order_track";

@@ -1,6 +1,8 @@
 import type { KnownBlock } from "@slack/types";
 import { COMMAND } from "../src/domain/commands.js";
+import type { PageInfo } from "../src/domain/paging.js";
 import { speedMbps } from "../src/domain/requestFacts.js";
+import { isSet } from "../src/domain/timestamps.js";
 import type { components } from "../src/provider/generated/provider.js";
 import { context, divider, escapeMrkdwn, fields, header, section } from "./blocks.js";
 import { metroLabel } from "./dcf.js";
@@ -15,16 +17,9 @@ import {
   textOr,
   yesNo,
 } from "./format.js";
-import {
-  fallbackText,
-  fitBlocks,
-  linesWithin,
-  type PageInfo,
-  pageFooter,
-  pageItems,
-} from "./list.js";
+import { fallbackText, fitBlocks, linesWithin, pageFooter, pageItems } from "./list.js";
 import type { Reply } from "./reply.js";
-import { formatWhen, isSet } from "./time.js";
+import { formatWhen } from "./time.js";
 
 type Schemas = components["schemas"];
 type Port = Schemas["Port"];

@@ -1,17 +1,11 @@
 import type { KnownBlock } from "@slack/types";
+import type { PageInfo } from "../src/domain/paging.js";
+import { isSet } from "../src/domain/timestamps.js";
 import type { components } from "../src/provider/generated/provider.js";
 import { divider, escapeMrkdwn, header, section } from "./blocks.js";
 import { code, formatNumber, formatTerm, statusBadge, textOr } from "./format.js";
-import {
-  fallbackText,
-  fitBlocks,
-  linesWithin,
-  type PageInfo,
-  pageFooter,
-  pageItems,
-} from "./list.js";
+import { fallbackText, fitBlocks, linesWithin, pageFooter, pageItems } from "./list.js";
 import type { Reply } from "./reply.js";
-import { isSet } from "./time.js";
 
 type Schemas = components["schemas"];
 type CloudRouter = Schemas["CloudRouter"];

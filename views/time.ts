@@ -1,8 +1,6 @@
 import { formatDistance } from "date-fns";
 import { parseTimestamp } from "../src/domain/timestamps.js";
 
-export { isSet, parseTimestamp } from "../src/domain/timestamps.js";
-
 /**
  * Times as a person reads them: "3 days ago (12 Nov 2026, 14:05 CET)". date-fns has no time
  * zones, so the absolute part uses Intl with the person's IANA zone (from Slack).

@@ -1,4 +1,3 @@
-export { isWithdrawn, WITHDRAWN_NOTE } from "../domain/withdrawal.js";
 export { newApprovalId } from "./keys.js";
 export { NameReservedError, type NameScope, nameScope, normalizedName } from "./names.js";
 export {

@@ -1,7 +1,5 @@
 import type { CreateApprovalInput } from "../approvals/index.js";
 
-export type { TrackTarget } from "../domain/statuses.js";
-export type { EscalationCause, LookUpAgainOutcome } from "../jobs/placementContract.js";
 export {
   lookUpOrder,
   ORDER_KINDS,

@@ -12,15 +12,15 @@ import {
   orderFailedRequesterText,
   requestCardReplyText,
 } from "../../views/requestCard.js";
-import {
-  type ApprovalRequest,
-  type ApprovalStore,
-  type ApproveInput,
-  type PlacementError,
-  type PlacementResult,
-  type TransitionResult,
-  WITHDRAWN_NOTE,
+import type {
+  ApprovalRequest,
+  ApprovalStore,
+  ApproveInput,
+  PlacementError,
+  PlacementResult,
+  TransitionResult,
 } from "../approvals/index.js";
+import { WITHDRAWN_NOTE } from "../domain/withdrawal.js";
 import type { Notifier } from "../jobs/notifier.js";
 import type { Placement } from "../jobs/placement.js";
 import type {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isLoaSettled } from "../../src/domain/loa.js";
+import { isLoaSettled, nextLoaStep } from "../../src/domain/loa.js";
 import {
   isKnownStatus,
   isTerminalStatus,
@@ -13,7 +13,6 @@ import {
 import { finalText, isLoaWaiting, statusLineText } from "../../src/jobs/orderMessages.js";
 import type { PortOrderRead } from "../../src/provider/api.js";
 import { isTerminalOrderStatus as providerSaysTerminal } from "../../src/provider/normalize.js";
-import { nextLoaStep } from "../../views/orders.js";
 
 // The status and LOA rules have one home; every user of them gives the same answer for every
 // value, known or not.

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../../src/approvals/index.js";
 import { COMMANDS } from "../../src/domain/commands.js";
+import { nextLoaStep } from "../../src/domain/loa.js";
 import * as orderMessages from "../../src/jobs/orderMessages.js";
 import { classifyQuoteFailure } from "../../src/jobs/quotePoller.js";
 import type { TrackedOrder } from "../../src/jobs/trackerRecords.js";
@@ -693,8 +694,8 @@ const VIEW_CASES: Record<string, Case> = {
   // views/list.ts
   fallbackText: (h) => list.fallbackText(h),
   rangeText: () => list.rangeText(1, 10, 30),
-  // views/orders.ts
-  nextLoaStep: (h) => orders.nextLoaStep(poison(orderOffNet, h, keep())),
+  // views/orders.ts (and the LOA step it shows, src/domain/loa.ts)
+  nextLoaStep: (h) => nextLoaStep(poison(orderOffNet, h, keep())),
   portOrderView: (h) => [
     orders.portOrderView(poison(orderOffNet, h, keep()), TZ, NOW),
     orders.portOrderView(poison(orderDone, h, keep()), TZ, NOW),

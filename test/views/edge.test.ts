@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { paginate } from "../../src/domain/paging.js";
 import {
   deletionCountdown,
   EDGE_ITEM_PAGE_SIZE,
@@ -7,7 +8,6 @@ import {
   edgeLocationsView,
   edgeOrdersView,
 } from "../../views/edge.js";
-import { paginate } from "../../views/list.js";
 import { drafts, edgeItems, edgeLocations, NOW, TZ } from "./fixtures.js";
 import { expectWithinSlackLimits, readable } from "./support.js";
 

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { paginate } from "../../src/domain/paging.js";
+import { isSet, parseTimestamp } from "../../src/domain/timestamps.js";
 import {
   code,
   formatMbps,
@@ -8,8 +10,8 @@ import {
   statusBadge,
   statusHint,
 } from "../../views/format.js";
-import { linesWithin, pageItems, paginate, rangeText } from "../../views/list.js";
-import { formatAbsolute, formatWhen, isSet, parseTimestamp } from "../../views/time.js";
+import { linesWithin, pageItems, rangeText } from "../../views/list.js";
+import { formatAbsolute, formatWhen } from "../../views/time.js";
 import { CREATED, EPOCH, NOW, TZ } from "./fixtures.js";
 
 describe("formatSpeed", () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type ApprovalRequest, WITHDRAWN_NOTE } from "../../src/approvals/index.js";
+import type { ApprovalRequest } from "../../src/approvals/index.js";
+import { WITHDRAWN_NOTE } from "../../src/domain/withdrawal.js";
 import { ACTION_WITHDRAW, approvalMessageView } from "../../views/approvals.js";
 import { approvalsListView } from "../../views/approvalsList.js";
 import { requestStateKey, trackedOutcomeLine } from "../../views/orderProgress.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { paginate } from "../../views/list.js";
+import { paginate } from "../../src/domain/paging.js";
 import {
   classesOfService,
   cloudRoutersView,
