@@ -104,14 +104,14 @@ module.exports = {
     {
       name: "slack-kit-and-plumbing-never-import-features",
       comment:
-        "src/slack/kit (the patterns every listener uses) and the adapter's plumbing may not import a feature folder: a piece two features need goes into the kit. Only src/slack/listeners.ts and src/slack/commands/index.ts wire the features.",
+        "src/slack/kit (the patterns every listener uses) and the adapter's plumbing may not import a feature folder: a piece two features need goes into the kit. Only src/slack/listeners.ts and src/slack/commandTable.ts wire the features.",
       severity: "error",
       from: {
         path: "^src/slack/",
         pathNot: [
           "^src/slack/features/",
           "^src/slack/listeners\\.ts$",
-          "^src/slack/commands/index\\.ts$",
+          "^src/slack/commandTable\\.ts$",
         ],
       },
       to: { path: "^src/slack/features/" },

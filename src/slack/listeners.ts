@@ -1,7 +1,7 @@
 import type { App } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
 import type { Services } from "../services.js";
-import { commandHandlers } from "./commands/index.js";
+import { commandHandlers } from "./commandTable.js";
 import { createConnectRouter } from "./connect.js";
 import { registerApprovalListeners } from "./features/approvals/index.js";
 import { registerEdgeListeners } from "./features/edge/index.js";

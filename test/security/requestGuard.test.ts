@@ -4,7 +4,7 @@ import { HTTPModuleFunctions } from "@slack/bolt";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type RunningSlackApp, startSlackApp } from "../../src/slack/app.js";
-import { commandHandlers } from "../../src/slack/commands/index.js";
+import { commandHandlers } from "../../src/slack/commandTable.js";
 import { createConnectRouter } from "../../src/slack/connect.js";
 import { SIGNATURE_WINDOW_SECONDS } from "../../src/slack/requestGuard.js";
 import {

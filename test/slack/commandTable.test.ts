@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { COMMANDS, commandName } from "../../src/domain/commands.js";
-import { commandHandlers, FEATURE_COMMANDS } from "../../src/slack/commands/index.js";
+import { commandHandlers, FEATURE_COMMANDS } from "../../src/slack/commandTable.js";
 
-// The handler table is assembled from each feature's own table (src/slack/commands/index.ts), so
+// The handler table is assembled from each feature's own table (src/slack/commandTable.ts), so
 // adding a command touches its feature's command.ts only. A spread lets a later table win a name
 // silently: these checks make a name claimed twice, or one no command has, fail instead.
 describe("the /connect handler table", () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { commandHandlers } from "../../src/slack/commands/index.js";
+import { commandHandlers } from "../../src/slack/commandTable.js";
 import { type CommandHandlers, createConnectRouter } from "../../src/slack/connect.js";
 import { BUSY_TEXT, FollowUpLane } from "../../src/slack/followUps.js";
 import { waitFor } from "../harness/index.js";

@@ -1,6 +1,6 @@
 import type { KnownBlock } from "@slack/types";
 import { describe, expect, it } from "vitest";
-import { commandHandlers } from "../../src/slack/commands/index.js";
+import { commandHandlers } from "../../src/slack/commandTable.js";
 import { type CommandHandlers, createConnectRouter } from "../../src/slack/connect.js";
 import { FollowUpLane } from "../../src/slack/followUps.js";
 import { waitFor } from "../harness/index.js";

@@ -3,7 +3,7 @@ import { createLogger } from "../../src/log.js";
 import { createMetrics } from "../../src/metrics.js";
 import type { Services } from "../../src/services.js";
 import { type RunningSlackApp, startSlackApp } from "../../src/slack/app.js";
-import { commandHandlers } from "../../src/slack/commands/index.js";
+import { commandHandlers } from "../../src/slack/commandTable.js";
 import { createConnectRouter } from "../../src/slack/connect.js";
 import {
   DEFAULT_APP_TOKEN,

@@ -2,7 +2,7 @@ import { createLogger } from "../../src/log.js";
 import { createMetrics } from "../../src/metrics.js";
 import type { Services } from "../../src/services.js";
 import { type RunningSlackApp, startSlackApp } from "../../src/slack/app.js";
-import { commandHandlers } from "../../src/slack/commands/index.js";
+import { commandHandlers } from "../../src/slack/commandTable.js";
 import { type CommandHandlers, createConnectRouter } from "../../src/slack/connect.js";
 import type { FollowUpLane } from "../../src/slack/followUps.js";
 import {

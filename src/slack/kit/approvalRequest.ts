@@ -42,7 +42,7 @@ export async function submitForApproval(input: {
 /**
  * The first half of submitting: who may request, then the request stored with its name
  * reserved in one Redis step. Quick enough to run before a form is answered, so a taken name
- * can be shown next to the name field (see src/slack/commands/submitForm.ts).
+ * can be shown next to the name field (see src/slack/kit/submitForm.ts).
  */
 export async function storeForApproval(input: {
   services: Services;

@@ -37,5 +37,5 @@ export const listApprovals: CommandHandler = async (ctx) => {
   await ctx.reply(approvalsListView(pending, links, scope, progress));
 };
 
-/** The `/connect` subcommands this feature answers (the table in src/slack/commands/index.ts). */
+/** The `/connect` subcommands this feature answers (the table in src/slack/commandTable.ts). */
 export const approvalCommands = { approvals: listApprovals } satisfies Partial<CommandHandlers>;

@@ -25,5 +25,5 @@ export const edgeQuote: CommandHandler = async (ctx) => {
   );
 };
 
-/** The `/connect` subcommands this feature answers (the table in src/slack/commands/index.ts). */
+/** The `/connect` subcommands this feature answers (the table in src/slack/commandTable.ts). */
 export const edgeCommands = { "edge quote": edgeQuote } satisfies Partial<CommandHandlers>;

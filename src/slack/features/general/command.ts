@@ -36,5 +36,5 @@ export const policy: CommandHandler = async (ctx) => {
   );
 };
 
-/** The `/connect` subcommands this feature answers (the table in src/slack/commands/index.ts). */
+/** The `/connect` subcommands this feature answers (the table in src/slack/commandTable.ts). */
 export const generalCommands = { help, whoami, policy } satisfies Partial<CommandHandlers>;

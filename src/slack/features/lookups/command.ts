@@ -283,7 +283,7 @@ export const track: CommandHandler = async (ctx) => {
   await ctx.reply(trackedOrdersView(open, await ctx.timeZone()));
 };
 
-/** The `/connect` subcommands this feature answers (the table in src/slack/commands/index.ts). */
+/** The `/connect` subcommands this feature answers (the table in src/slack/commandTable.ts). */
 export const lookupCommands = {
   dcf,
   ports,

@@ -28,5 +28,5 @@ export const portOrder: CommandHandler = async (ctx) => {
   }
 };
 
-/** The `/connect` subcommands this feature answers (the table in src/slack/commands/index.ts). */
+/** The `/connect` subcommands this feature answers (the table in src/slack/commandTable.ts). */
 export const portOrderCommands = { "port order": portOrder } satisfies Partial<CommandHandlers>;

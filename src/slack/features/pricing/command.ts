@@ -262,7 +262,7 @@ export const priceL2: CommandHandler = async (ctx) => {
   );
 };
 
-/** The `/connect` subcommands this feature answers (the table in src/slack/commands/index.ts). */
+/** The `/connect` subcommands this feature answers (the table in src/slack/commandTable.ts). */
 export const pricingCommands = {
   "price port": pricePort,
   "price l2": priceL2,

@@ -1,6 +1,6 @@
 // Pricing's listeners: the data center options loads, the port form's data center change, the
 // Enter acks of the layer 2 form's typed inputs, the pick buttons and the two form submissions.
-// The commands themselves (command.ts) are in the main handler table (commands/index.ts); the
+// The commands themselves (command.ts) are in the main handler table (src/slack/commandTable.ts); the
 // pick buttons and the port form re-run the inline command through the main router's `run`,
 // injected here rather than rebuilt.
 

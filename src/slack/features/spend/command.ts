@@ -35,5 +35,5 @@ export const spend: CommandHandler = async (ctx) => {
   await ctx.reply(spendView(await readSpend(ctx.services, month)));
 };
 
-/** The `/connect` subcommands this feature answers (the table in src/slack/commands/index.ts). */
+/** The `/connect` subcommands this feature answers (the table in src/slack/commandTable.ts). */
 export const spendCommands = { spend } satisfies Partial<CommandHandlers>;

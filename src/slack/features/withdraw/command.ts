@@ -17,5 +17,5 @@ export const withdrawCommand: CommandHandler = async (ctx) => {
   await ctx.reply(outcome.ok ? outcome.reply : problemReply(outcome.text));
 };
 
-/** The `/connect` subcommands this feature answers (the table in src/slack/commands/index.ts). */
+/** The `/connect` subcommands this feature answers (the table in src/slack/commandTable.ts). */
 export const withdrawCommands = { withdraw: withdrawCommand } satisfies Partial<CommandHandlers>;

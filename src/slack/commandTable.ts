@@ -1,14 +1,14 @@
-import type { CommandHandlers } from "../connect.js";
-import { approvalCommands } from "../features/approvals/command.js";
-import { edgeCommands } from "../features/edge/command.js";
-import { generalCommands } from "../features/general/command.js";
-import { iod } from "../features/iod/command.js";
-import { layer2 } from "../features/layer2/command.js";
-import { formOrLookup, lookupCommands } from "../features/lookups/command.js";
-import { portOrderCommands } from "../features/portOrder/command.js";
-import { pricingCommands } from "../features/pricing/command.js";
-import { spendCommands } from "../features/spend/command.js";
-import { withdrawCommands } from "../features/withdraw/command.js";
+import type { CommandHandlers } from "./connect.js";
+import { approvalCommands } from "./features/approvals/command.js";
+import { edgeCommands } from "./features/edge/command.js";
+import { generalCommands } from "./features/general/command.js";
+import { iod } from "./features/iod/command.js";
+import { layer2 } from "./features/layer2/command.js";
+import { formOrLookup, lookupCommands } from "./features/lookups/command.js";
+import { portOrderCommands } from "./features/portOrder/command.js";
+import { pricingCommands } from "./features/pricing/command.js";
+import { spendCommands } from "./features/spend/command.js";
+import { withdrawCommands } from "./features/withdraw/command.js";
 
 /**
  * Each feature's own table of the subcommands it answers, so adding a command to a feature
