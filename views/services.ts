@@ -1,6 +1,7 @@
 import type { KnownBlock } from "@slack/types";
 import { COMMAND } from "../src/domain/commands.js";
-import type { BgpSession, PartnerEnd, PortEnd, ServiceDetail } from "../src/usecases/services.js";
+import type { BgpSession } from "../src/provider/serviceRecords.js";
+import type { PartnerEnd, PortEnd, ServiceDetail } from "../src/usecases/services.js";
 import { context, escapeMrkdwn, fields, header, section } from "./blocks.js";
 import { code, formatMbps, formatTerm, statusBadge, statusHint, yesNo } from "./format.js";
 import { fallbackText, fitBlocks } from "./list.js";

@@ -1,7 +1,9 @@
+import { text } from "../domain/edge.js";
 import type { TrackTarget, TrackTargetKind } from "../domain/statuses.js";
 import type { TargetRead } from "../jobs/trackInput.js";
 import type { ProviderApi } from "../provider/api.js";
 import { findConnectionById } from "../provider/normalize.js";
+import { connectionProgress, portPlace, portSpeedAsSent } from "../provider/serviceRecords.js";
 
 /**
  * How the tracker reads each kind of target from the provider, normalised to
@@ -53,7 +55,7 @@ async function readPortOrder(
             name: port.name ?? order.portName ?? undefined,
             speed: port.speed ?? order.speed?.value ?? undefined,
             location: dcf?.name,
-            status: textOf((port as { status?: unknown }).status),
+            status: text((port as { status?: unknown }).status),
           }
         : undefined,
     raw: order,
@@ -69,12 +71,12 @@ async function readPort(
   const port = await provider.getPort(companyName, portId);
   const speed = (port as { speed?: unknown }).speed;
   return {
-    status: textOf(port.status) ?? "unknown",
+    status: text(port.status) ?? "unknown",
     port: {
-      id: textOf(port.id) ?? portId,
-      name: textOf(port.name),
-      speed: speedOf(speed),
-      location: textOf((port.dataCenterFacility as { name?: unknown } | undefined)?.name),
+      id: text(port.id) ?? portId,
+      name: text(port.name),
+      speed: portSpeedAsSent(speed),
+      location: portPlace(port).dcfName,
     },
     raw: port,
   };
@@ -89,27 +91,7 @@ function readConnection(label: string): Reader {
     if (!entry) {
       throw new Error(`${label} ${id} is not among the connections of the company's ports (yet)`);
     }
-    return {
-      status: textOf(entry.status) ?? "unknown",
-      waitingOn: textOf(entry.destCompany) ?? textOf(entry.destCompanyName),
-      details: textOf(entry.reason) ?? textOf(entry.statusReason) ?? textOf(entry.errorMessage),
-      raw: entry,
-    };
+    const { status, waitingOn, details } = connectionProgress(entry);
+    return { status: status ?? "unknown", waitingOn, details, raw: entry };
   };
-}
-
-function textOf(value: unknown): string | undefined {
-  if (typeof value === "number" && Number.isFinite(value)) return String(value);
-  return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
-}
-
-/** A port's speed: a number of Mbps, or `{value, name}` as the provider sends it. */
-function speedOf(speed: unknown): number | string | undefined {
-  if (typeof speed === "number" || typeof speed === "string") return speed;
-  if (typeof speed === "object" && speed !== null) {
-    const { value, name } = speed as { value?: unknown; name?: unknown };
-    if (typeof value === "number") return value;
-    if (typeof name === "string") return name;
-  }
-  return undefined;
 }

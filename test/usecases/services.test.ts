@@ -3,12 +3,8 @@ import { describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../../src/approvals/index.js";
 import { createLogger } from "../../src/log.js";
 import type { Port, ProviderApi } from "../../src/provider/api.js";
-import {
-  firstServiceIds,
-  type LookupDeps,
-  lookUpService,
-  serviceKind,
-} from "../../src/usecases/services.js";
+import { serviceKind } from "../../src/provider/serviceRecords.js";
+import { firstServiceIds, type LookupDeps, lookUpService } from "../../src/usecases/services.js";
 
 const IDENTITY = {
   userId: "u1",
