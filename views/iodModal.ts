@@ -26,17 +26,15 @@ import {
 } from "./blocks.js";
 import { formatMbps, formatNumber } from "./format.js";
 import {
-  encodeOrderMetadata,
   inputBlock,
   numberInput,
-  type OrderModalMetadata,
   plainText,
-  portOption,
   radioButtons,
   staticSelect,
   TITLE_MAX,
   textInput,
-} from "./orderForms.js";
+} from "./inputs.js";
+import { encodeOrderMetadata, type OrderModalMetadata, portOption } from "./orderForms.js";
 
 /**
  * The Internet On-Demand modal (`/connect iod`). It offers only the combinations the spec's IO-D
@@ -65,7 +63,7 @@ export const IOD_BLOCKS = {
 
 /**
  * Typed inputs that change nothing else: Enter there only confirms the field and never submits
- * the order (orderForms.ts `inputBlock` says why).
+ * the order (inputs.ts `inputBlock` says why).
  */
 export const IOD_ENTER_ONLY_FIELDS = [
   "privateAsn",
@@ -177,8 +175,8 @@ function accessPortBlocks(data: IodModalData): KnownBlock[] {
         "Choose one of your ports",
       ),
       {
-        dispatch_action: true,
         hint: plainText("Your ports with free capacity; it must be IO-D enabled"),
+        dispatch_action: true,
       },
     ),
     ...portStatusBlocks(data),
@@ -252,10 +250,10 @@ function dynamicBlocks(data: IodModalData): KnownBlock[] {
       // Never an initial value: the key is a secret and is not sent back to Slack.
       textInput(IOD_ACTIONS.bgpKey, undefined, "Leave empty to have one assigned", BGP_KEY_MAX),
       {
-        optional: true,
         hint: plainText(
           `${BGP_KEY_MIN} to ${BGP_KEY_MAX} characters, or leave empty and the provider assigns one. It is never shown after you submit.`,
         ),
+        optional: true,
       },
     ),
     context(
@@ -344,8 +342,8 @@ export function iodModal(data: IodModalData, options: IodModalOptions): ModalVie
       "Geo country",
       textInput(IOD_ACTIONS.geoCountry, values.geoCountry, "e.g. SG", 10),
       {
-        optional: true,
         hint: plainText("Two-letter country code the IP addresses geolocate to"),
+        optional: true,
       },
     ),
     inputBlock(

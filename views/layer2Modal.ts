@@ -16,6 +16,7 @@ import {
   escapeMrkdwn,
   LIMITS,
   option,
+  plainFromMrkdwn,
   section,
   truncate,
   withSandboxLabel,
@@ -23,18 +24,15 @@ import {
 import { dcfPlace } from "./dcf.js";
 import { code, formatMbps, formatSpeed, statusBadge, textOr } from "./format.js";
 import {
-  encodeOrderMetadata,
   inputBlock,
   numberInput,
-  type OrderModalMetadata,
-  plain,
   plainText,
-  portOption,
   radioButtons,
   staticSelect,
   TITLE_MAX,
   textInput,
-} from "./orderForms.js";
+} from "./inputs.js";
+import { encodeOrderMetadata, type OrderModalMetadata, portOption } from "./orderForms.js";
 import { connectionPriceView } from "./pricing.js";
 
 /**
@@ -153,12 +151,12 @@ function sourceBlocks(data: Layer2ModalData): KnownBlock[] {
         "Choose one of your ports",
       ),
       {
-        dispatch_action: true,
         hint: plainText(
           data.source && free !== undefined
-            ? `${plain(portName(data.source))} has ${formatMbps(free)} free`
+            ? `${plainFromMrkdwn(portName(data.source))} has ${formatMbps(free)} free`
             : "One of your ports; the connection starts here",
         ),
+        dispatch_action: true,
       },
     ),
   ];
@@ -215,10 +213,10 @@ function portToPortBlocks(data: Layer2ModalData): KnownBlock[] {
       "Destination port",
       textInput(LAYER2_ACTIONS.destPort, data.values.destPortId, "Port id, e.g. 5f2a9c0e1b3d…", 64),
       {
-        dispatch_action: true,
         hint: plainText(
           "Paste the port id and press Enter: its company, metro and speed are shown below",
         ),
+        dispatch_action: true,
       },
     ),
     ...destinationDetails(data),
@@ -253,7 +251,7 @@ function businessToBusinessBlocks(data: Layer2ModalData): KnownBlock[] {
           data.values.destMetroId,
           "Choose a metro",
         ),
-        { dispatch_action: true, hint: plainText("Only metros where layer 2 is available") },
+        { hint: plainText("Only metros where layer 2 is available"), dispatch_action: true },
       ),
     );
     if (metros.value.without.length > 0) {
@@ -286,13 +284,13 @@ function businessToBusinessBlocks(data: Layer2ModalData): KnownBlock[] {
               return option(
                 d.name?.trim() || d.username || d.id,
                 d.id,
-                place ? plain(place) : undefined,
+                place ? plainFromMrkdwn(place) : undefined,
               );
             }),
             data.values.destDcfId,
             "Choose a data center",
           ),
-          { dispatch_action: true, hint: plainText(`The data centers of ${metroName}`) },
+          { hint: plainText(`The data centers of ${metroName}`), dispatch_action: true },
         ),
       );
     }
@@ -415,12 +413,12 @@ export function layer2Modal(data: Layer2ModalData, options: Layer2ModalOptions):
       "Bandwidth",
       numberInput(LAYER2_ACTIONS.bandwidth, values.bandwidth, "e.g. 500"),
       {
-        dispatch_action: true,
         hint: plainText(
           free !== undefined
             ? `In Mbps, up to ${formatMbps(free)} (the source port's free capacity)`
             : "In Mbps, up to the source port's free capacity",
         ),
+        dispatch_action: true,
       },
     ),
     inputBlock(
@@ -438,7 +436,7 @@ export function layer2Modal(data: Layer2ModalData, options: Layer2ModalOptions):
       LAYER2_BLOCKS.duration,
       "Duration",
       numberInput(LAYER2_ACTIONS.duration, values.duration ?? "12", "e.g. 12"),
-      { dispatch_action: true, hint: plainText("The term, in the unit below") },
+      { hint: plainText("The term, in the unit below"), dispatch_action: true },
     ),
     inputBlock(
       LAYER2_BLOCKS.durationUnit,
