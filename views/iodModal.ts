@@ -15,15 +15,7 @@ import {
 } from "../src/domain/iod.js";
 import { BGP_KEY_MAX, BGP_KEY_MIN, IOD_IPV6_BLOCK } from "../src/domain/requestFacts.js";
 import type { IodField, IodModalData } from "../src/usecases/iod/form.js";
-import {
-  context,
-  escapeMrkdwn,
-  LIMITS,
-  option,
-  section,
-  truncate,
-  withSandboxLabel,
-} from "./blocks.js";
+import { context, escapeMrkdwn, option, section } from "./blocks.js";
 import { formatMbps, formatNumber } from "./format.js";
 import {
   inputBlock,
@@ -31,10 +23,9 @@ import {
   plainText,
   radioButtons,
   staticSelect,
-  TITLE_MAX,
   textInput,
 } from "./inputs.js";
-import { encodeOrderMetadata, type OrderModalMetadata, portOption } from "./orderForms.js";
+import { type OrderModalMetadata, orderFormModal, yourPortBlocks } from "./orderForms.js";
 
 /**
  * The Internet On-Demand modal (`/connect iod`). It offers only the combinations the spec's IO-D
@@ -154,33 +145,17 @@ function portStatusBlocks(data: IodModalData): KnownBlock[] {
 }
 
 function accessPortBlocks(data: IodModalData): KnownBlock[] {
-  if (!data.ports.ok) {
-    return [section(`:warning: Couldn't list your ports: ${escapeMrkdwn(data.ports.problem)}`)];
-  }
-  if (data.ports.value.length === 0) {
-    return [
-      section(
-        `None of your ports has free capacity, and an IO-D service needs some. Order a port with \`${COMMAND} port order\`.`,
-      ),
-    ];
-  }
-  return [
-    inputBlock(
-      IOD_BLOCKS.accessPort,
-      "Access port",
-      staticSelect(
-        IOD_ACTIONS.accessPort,
-        data.ports.value.map(portOption),
-        data.values.accessPortId,
-        "Choose one of your ports",
-      ),
-      {
-        hint: plainText("Your ports with free capacity; it must be IO-D enabled"),
-        dispatch_action: true,
-      },
-    ),
-    ...portStatusBlocks(data),
-  ];
+  const blocks = yourPortBlocks(data.ports, {
+    blockId: IOD_BLOCKS.accessPort,
+    actionId: IOD_ACTIONS.accessPort,
+    label: "Access port",
+    chosenId: data.values.accessPortId,
+    hint: "Your ports with free capacity; it must be IO-D enabled",
+    noPorts: `None of your ports has free capacity, and an IO-D service needs some. Order a port with \`${COMMAND} port order\`.`,
+  });
+  return data.ports.ok && data.ports.value.length > 0
+    ? [...blocks, ...portStatusBlocks(data)]
+    : blocks;
 }
 
 function dynamicBlocks(data: IodModalData): KnownBlock[] {
@@ -364,15 +339,11 @@ export function iodModal(data: IodModalData, options: IodModalOptions): ModalVie
     ),
     context(iodBillingText()),
   ];
-  return {
-    type: "modal",
-    callback_id: IOD_VIEW,
-    private_metadata: encodeOrderMetadata(
-      options.metadata.channelId ? { channelId: options.metadata.channelId } : {},
-    ),
-    title: plainText(truncate("Internet On-Demand", TITLE_MAX)),
-    submit: plainText("Request approval"),
-    close: plainText("Cancel"),
-    blocks: withSandboxLabel(blocks, options.sandbox).slice(0, LIMITS.modalBlocks),
-  };
+  return orderFormModal(
+    IOD_VIEW,
+    "Internet On-Demand",
+    blocks,
+    options.metadata.channelId ? { channelId: options.metadata.channelId } : {},
+    options.sandbox,
+  );
 }

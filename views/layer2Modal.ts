@@ -11,16 +11,7 @@ import {
 import { CLASSES_OF_SERVICE } from "../src/domain/requestFacts.js";
 import type { Port } from "../src/provider/api.js";
 import type { Layer2Field, Layer2ModalData, Layer2Mode } from "../src/usecases/layer2/form.js";
-import {
-  context,
-  escapeMrkdwn,
-  LIMITS,
-  option,
-  plainFromMrkdwn,
-  section,
-  truncate,
-  withSandboxLabel,
-} from "./blocks.js";
+import { context, escapeMrkdwn, option, plainFromMrkdwn, section } from "./blocks.js";
 import { dcfPlace } from "./dcf.js";
 import { code, formatMbps, formatSpeed, statusBadge, textOr } from "./format.js";
 import {
@@ -29,10 +20,9 @@ import {
   plainText,
   radioButtons,
   staticSelect,
-  TITLE_MAX,
   textInput,
 } from "./inputs.js";
-import { encodeOrderMetadata, type OrderModalMetadata, portOption } from "./orderForms.js";
+import { type OrderModalMetadata, orderFormModal, yourPortBlocks } from "./orderForms.js";
 import { connectionPriceView } from "./pricing.js";
 
 /**
@@ -129,37 +119,18 @@ export interface Layer2ModalOptions {
 }
 
 function sourceBlocks(data: Layer2ModalData): KnownBlock[] {
-  if (!data.ports.ok) {
-    return [section(`:warning: Couldn't list your ports: ${escapeMrkdwn(data.ports.problem)}`)];
-  }
-  if (data.ports.value.length === 0) {
-    return [
-      section(
-        `You have no ports yet, and a layer 2 connection starts at one of yours. Order one with \`${COMMAND} port order\`.`,
-      ),
-    ];
-  }
   const free = data.source ? remainingCapacity(data.source) : undefined;
-  return [
-    inputBlock(
-      LAYER2_BLOCKS.sourcePort,
-      "Source port",
-      staticSelect(
-        LAYER2_ACTIONS.sourcePort,
-        data.ports.value.map(portOption),
-        data.values.sourcePortId,
-        "Choose one of your ports",
-      ),
-      {
-        hint: plainText(
-          data.source && free !== undefined
-            ? `${plainFromMrkdwn(portName(data.source))} has ${formatMbps(free)} free`
-            : "One of your ports; the connection starts here",
-        ),
-        dispatch_action: true,
-      },
-    ),
-  ];
+  return yourPortBlocks(data.ports, {
+    blockId: LAYER2_BLOCKS.sourcePort,
+    actionId: LAYER2_ACTIONS.sourcePort,
+    label: "Source port",
+    chosenId: data.values.sourcePortId,
+    hint:
+      data.source && free !== undefined
+        ? `${plainFromMrkdwn(portName(data.source))} has ${formatMbps(free)} free`
+        : "One of your ports; the connection starts here",
+    noPorts: `You have no ports yet, and a layer 2 connection starts at one of yours. Order one with \`${COMMAND} port order\`.`,
+  });
 }
 
 /** What the destination port id looked up says: whose it is, where, how fast. */
@@ -464,16 +435,14 @@ export function layer2Modal(data: Layer2ModalData, options: Layer2ModalOptions):
     context(`:information_source: ${escapeMrkdwn(LAYER2_NOTICE)}`),
   );
   const priceKey = data.price?.ok ? data.price.value.key : undefined;
-  return {
-    type: "modal",
-    callback_id: LAYER2_VIEW,
-    private_metadata: encodeOrderMetadata({
+  return orderFormModal(
+    LAYER2_VIEW,
+    "Layer 2 connection",
+    blocks,
+    {
       ...(options.metadata.channelId ? { channelId: options.metadata.channelId } : {}),
       ...(priceKey ? { priceKey } : {}),
-    }),
-    title: plainText(truncate("Layer 2 connection", TITLE_MAX)),
-    submit: plainText("Request approval"),
-    close: plainText("Cancel"),
-    blocks: withSandboxLabel(blocks, options.sandbox).slice(0, LIMITS.modalBlocks),
-  };
+    },
+    options.sandbox,
+  );
 }

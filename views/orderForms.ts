@@ -2,12 +2,13 @@
 // private_metadata saying where to answer and which price was shown, a port as an option, and
 // the loading and problem modals shown while a form is opened. Their inputs are built with the
 // generic pieces of inputs.ts (which says why typed inputs dispatch).
-import type { ModalView, PlainTextOption } from "@slack/types";
+import type { KnownBlock, ModalView, PlainTextOption } from "@slack/types";
 import { remainingCapacity } from "../src/domain/connections.js";
 import type { Port } from "../src/provider/api.js";
-import { option, section, truncate, withSandboxLabel } from "./blocks.js";
+import type { Loaded } from "../src/usecases/shared/orderForms.js";
+import { escapeMrkdwn, LIMITS, option, section, truncate, withSandboxLabel } from "./blocks.js";
 import { formatMbps, formatSpeed } from "./format.js";
-import { plainText, TITLE_MAX } from "./inputs.js";
+import { inputBlock, plainText, staticSelect, TITLE_MAX } from "./inputs.js";
 import { channelIdField, metadataFields } from "./modalMetadata.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -54,6 +55,58 @@ export function portOption(port: Port): PlainTextOption {
     port.id,
     details.length > 0 ? details.join(" · ") : undefined,
   );
+}
+
+/** The port an order starts at: the person's ports as a select, or why there is none. */
+export function yourPortBlocks(
+  ports: Loaded<Port[]>,
+  input: {
+    blockId: string;
+    actionId: string;
+    label: string;
+    chosenId: string | undefined;
+    hint: string;
+    /** Mrkdwn the caller wrote: what to do when there is no port to choose. */
+    noPorts: string;
+  },
+): KnownBlock[] {
+  if (!ports.ok) {
+    return [section(`:warning: Couldn't list your ports: ${escapeMrkdwn(ports.problem)}`)];
+  }
+  if (ports.value.length === 0) return [section(input.noPorts)];
+  return [
+    inputBlock(
+      input.blockId,
+      input.label,
+      staticSelect(
+        input.actionId,
+        ports.value.map(portOption),
+        input.chosenId,
+        "Choose one of your ports",
+      ),
+      // What is offered next depends on the port: Slack tells the app when it changes.
+      { hint: plainText(input.hint), dispatch_action: true },
+    ),
+  ];
+}
+
+/** An order form: Request approval or Cancel, sandbox-labelled, within Slack's block limit. */
+export function orderFormModal(
+  callbackId: string,
+  title: string,
+  blocks: KnownBlock[],
+  metadata: OrderModalMetadata,
+  sandbox: boolean,
+): ModalView {
+  return {
+    type: "modal",
+    callback_id: callbackId,
+    private_metadata: encodeOrderMetadata(metadata),
+    title: plainText(truncate(title, TITLE_MAX)),
+    submit: plainText("Request approval"),
+    close: plainText("Cancel"),
+    blocks: withSandboxLabel(blocks, sandbox).slice(0, LIMITS.modalBlocks),
+  };
 }
 
 /** Shown at once (Slack's trigger lasts 3 s), replaced when the ports are loaded. */

@@ -690,6 +690,21 @@ const VIEW_CASES: Record<string, Case> = {
   // views/orderForms.ts
   orderLoadingModal: (h) => orderForms.orderLoadingModal("cb", h, h, true),
   orderProblemModal: (h) => orderForms.orderProblemModal("cb", h, h, true),
+  orderFormModal: (h) => orderForms.orderFormModal("cb", h, [], { channelId: h }, true),
+  yourPortBlocks: (h) =>
+    [
+      { ok: false as const, problem: h },
+      { ok: true as const, value: [] },
+    ].map((ports) =>
+      orderForms.yourPortBlocks(ports, {
+        blockId: "b",
+        actionId: "a",
+        label: h,
+        chosenId: h,
+        hint: h,
+        noPorts: "none",
+      }),
+    ),
   // views/list.ts
   fallbackText: (h) => list.fallbackText(h),
   rangeText: () => list.rangeText(1, 10, 30),
