@@ -9,16 +9,16 @@ import { isSingapore } from "../src/domain/requestFacts.js";
 import type { EdgeCatalogue, EdgeCountryChoice } from "../src/usecases/edge/catalogue.js";
 import type { EdgeOrderField } from "../src/usecases/edge/order.js";
 import type { EdgeQuoteField, QuoteRef } from "../src/usecases/edge/quote.js";
-import { context, escapeMrkdwn, LIMITS, option, section, truncate } from "./blocks.js";
+import { context, escapeMrkdwn, LIMITS, option, section } from "./blocks.js";
 import { encodeQuoteRef, parseQuoteRef } from "./edgeQuote.js";
 import { code } from "./format.js";
 import {
   externalSelect,
   inputBlock,
+  modalView,
   numberInput,
   plainText,
   staticSelect,
-  TITLE_MAX,
   textInput,
 } from "./inputs.js";
 import { channelIdField, metadataFields } from "./modalMetadata.js";
@@ -142,15 +142,13 @@ export function edgeModal(
   metadata: EdgeModalMetadata,
   submit?: string,
 ): ModalView {
-  return {
-    type: "modal",
-    callback_id: callbackId,
-    private_metadata: encodeEdgeMetadata(metadata),
-    title: plainText(truncate(title, TITLE_MAX)),
-    ...(submit ? { submit: plainText(submit) } : {}),
-    close: plainText(submit ? "Cancel" : "Close"),
+  return modalView(
+    callbackId,
+    title,
     blocks,
-  };
+    { ...(submit ? { submit } : {}), close: submit ? "Cancel" : "Close" },
+    encodeEdgeMetadata(metadata),
+  );
 }
 
 /** Shown while the provider is asked for what the modal needs (the trigger id lasts 3 s). */

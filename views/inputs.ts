@@ -1,6 +1,8 @@
 import type {
   ExternalSelect,
   InputBlock,
+  KnownBlock,
+  ModalView,
   PlainTextOption,
   RadioButtons,
   StaticSelect,
@@ -16,11 +18,33 @@ import { LIMITS, truncate } from "./blocks.js";
  */
 
 /** Slack cuts a modal title at 24 characters. */
-export const TITLE_MAX = 24;
+const TITLE_MAX = 24;
 
 /** A plain_text object (emoji shown as emoji). Plain text: no escaping. */
 export function plainText(text: string) {
   return { type: "plain_text" as const, text, emoji: true };
+}
+
+/**
+ * A modal: its callback id, its title (cut to Slack's limit), its blocks, its buttons (no
+ * submit: a modal that only says something) and what it carries in private_metadata.
+ */
+export function modalView(
+  callbackId: string,
+  title: string,
+  blocks: KnownBlock[],
+  buttons: { submit?: string; close: string },
+  privateMetadata?: string,
+): ModalView {
+  return {
+    type: "modal",
+    callback_id: callbackId,
+    ...(privateMetadata !== undefined ? { private_metadata: privateMetadata } : {}),
+    title: plainText(truncate(title, TITLE_MAX)),
+    ...(buttons.submit ? { submit: plainText(buttons.submit) } : {}),
+    close: plainText(buttons.close),
+    blocks,
+  };
 }
 
 /**

@@ -8,7 +8,7 @@ import type { Port } from "../src/provider/api.js";
 import type { Loaded } from "../src/usecases/shared/orderForms.js";
 import { escapeMrkdwn, LIMITS, option, section, truncate, withSandboxLabel } from "./blocks.js";
 import { formatMbps, formatSpeed } from "./format.js";
-import { inputBlock, plainText, staticSelect, TITLE_MAX } from "./inputs.js";
+import { inputBlock, modalView, plainText, staticSelect } from "./inputs.js";
 import { channelIdField, metadataFields } from "./modalMetadata.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -98,15 +98,13 @@ export function orderFormModal(
   metadata: OrderModalMetadata,
   sandbox: boolean,
 ): ModalView {
-  return {
-    type: "modal",
-    callback_id: callbackId,
-    private_metadata: encodeOrderMetadata(metadata),
-    title: plainText(truncate(title, TITLE_MAX)),
-    submit: plainText("Request approval"),
-    close: plainText("Cancel"),
-    blocks: withSandboxLabel(blocks, sandbox).slice(0, LIMITS.modalBlocks),
-  };
+  return modalView(
+    callbackId,
+    title,
+    withSandboxLabel(blocks, sandbox).slice(0, LIMITS.modalBlocks),
+    { submit: "Request approval", close: "Cancel" },
+    encodeOrderMetadata(metadata),
+  );
 }
 
 /** Shown at once (Slack's trigger lasts 3 s), replaced when the ports are loaded. */
@@ -143,11 +141,5 @@ function noticeModal(
   close: string,
   sandbox: boolean,
 ): ModalView {
-  return {
-    type: "modal",
-    callback_id: callbackId,
-    title: plainText(truncate(title, TITLE_MAX)),
-    close: plainText(close),
-    blocks: withSandboxLabel([section(text)], sandbox),
-  };
+  return modalView(callbackId, title, withSandboxLabel([section(text)], sandbox), { close });
 }

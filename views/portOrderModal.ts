@@ -9,7 +9,7 @@ import { context, escapeMrkdwn, fields, option, section, withSandboxLabel } from
 import { type DcfRecord, dcfFeatures, dcfPlace } from "./dcf.js";
 import { dcfSelect, speedOptions } from "./dcfOptions.js";
 import { DASH, formatSpeed, textOr } from "./format.js";
-import { inputBlock, plainText, staticSelect, TITLE_MAX, textInput } from "./inputs.js";
+import { inputBlock, modalView, plainText, staticSelect, textInput } from "./inputs.js";
 import { channelIdField, metadataFields } from "./modalMetadata.js";
 
 /**
@@ -227,13 +227,11 @@ export function portOrderModal(state: PortOrderModalInput): ModalView {
       "Payment: invoice. Nothing is ordered until an approver approves the request in the approvals channel.",
     ),
   ];
-  return {
-    type: "modal",
-    callback_id: PORT_ORDER_VIEW,
-    private_metadata: encodePortOrderMetadata(state.metadata),
-    title: plainText(PORT_ORDER_TITLE.slice(0, TITLE_MAX)),
-    submit: plainText("Request approval"),
-    close: plainText("Cancel"),
-    blocks: withSandboxLabel(blocks, state.sandbox),
-  };
+  return modalView(
+    PORT_ORDER_VIEW,
+    PORT_ORDER_TITLE,
+    withSandboxLabel(blocks, state.sandbox),
+    { submit: "Request approval", close: "Cancel" },
+    encodePortOrderMetadata(state.metadata),
+  );
 }

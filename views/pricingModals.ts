@@ -14,7 +14,7 @@ import type { PortPriceField } from "../src/usecases/pricing/portPriceArgs.js";
 import { context, escapeMrkdwn, option, plainFromMrkdwn, section, truncate } from "./blocks.js";
 import { dcfSelect, speedOptions } from "./dcfOptions.js";
 import { formatMbps, textOr } from "./format.js";
-import { inputBlock, numberInput, plainText, staticSelect, TITLE_MAX } from "./inputs.js";
+import { inputBlock, modalView, numberInput, plainText, staticSelect } from "./inputs.js";
 import { channelIdField, metadataFields } from "./modalMetadata.js";
 
 /**
@@ -205,15 +205,13 @@ export function portPriceModal(state: PortPriceModalInput): ModalView {
       "Amounts are in your account's currency. The answer shows the command that prices it again.",
     ),
   ];
-  return {
-    type: "modal",
-    callback_id: PRICE_PORT_VIEW,
-    private_metadata: encodeMetadata(state.metadata),
-    title: plainText(truncate("Price a port", TITLE_MAX)),
-    submit: plainText("Price"),
-    close: plainText("Cancel"),
+  return modalView(
+    PRICE_PORT_VIEW,
+    "Price a port",
     blocks,
-  };
+    { submit: "Price", close: "Cancel" },
+    encodeMetadata(state.metadata),
+  );
 }
 
 const FIELD_WORDS: Record<PortPriceField, string> = {
@@ -305,15 +303,13 @@ export function connectionPriceModal(
       "The answer shows the provider's formula, every factor and the region-to-region rate used.",
     ),
   ];
-  return {
-    type: "modal",
-    callback_id: PRICE_L2_VIEW,
-    private_metadata: encodeMetadata(metadata),
-    title: plainText(truncate("Price layer 2", TITLE_MAX)),
-    submit: plainText("Price"),
-    close: plainText("Cancel"),
+  return modalView(
+    PRICE_L2_VIEW,
+    "Price layer 2",
     blocks,
-  };
+    { submit: "Price", close: "Cancel" },
+    encodeMetadata(metadata),
+  );
 }
 
 /** The note above the port form when the data center typed matched several. */

@@ -948,6 +948,7 @@ const NOT_BUILDERS: Record<string, string> = {
   encodeOrderMetadata: "private_metadata",
   parseOrderMetadata: "parser",
   plainText: "plain_text object",
+  modalView: "primitive: blocks its caller built; plain_text title and buttons",
   inputBlock: "input block: plain_text label",
   staticSelect: "plain_text options",
   externalSelect: "input element: plain_text option",
