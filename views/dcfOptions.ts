@@ -1,18 +1,17 @@
-// A data center as a select option, what a data center select's options load answers, and its
-// speeds as options: the price forms and the port order form offer data centers the same way.
-import type { PlainTextOption } from "@slack/types";
+// A data center as a select option, the data center select itself, what its options load
+// answers, and its speeds as options: the price forms and the port order form offer data
+// centers the same way.
+import type { ExternalSelect, PlainTextOption } from "@slack/types";
 import { DCF_SEARCH_MIN, dcfRef, isReady, offeredSpeeds } from "../src/domain/dcfs.js";
 import type { Dcf } from "../src/provider/api.js";
 import type { DcfSuggestions } from "../src/usecases/shared/dcfDirectory.js";
 import { LIMITS, option, plainFromMrkdwn, truncate } from "./blocks.js";
 import { type DcfRecord, dcfFeatures } from "./dcf.js";
 import { formatMbps, formatSpeed } from "./format.js";
+import { externalSelect } from "./inputs.js";
 
 /** Values of the hint options an options load answers with when it has no data center. */
 export const DCF_HINT_PREFIX = "hint:";
-
-/** Option and description texts are plain text: undo the mrkdwn escaping of shared helpers. */
-const plain = plainFromMrkdwn;
 
 function city(dcf: Dcf): string | undefined {
   const addresses = Array.isArray(dcf.company?.addresses) ? dcf.company.addresses : [];
@@ -39,13 +38,23 @@ export function dcfOption(dcf: Dcf): PlainTextOption {
   const details = [
     airportCodes(dcf).join("/"),
     speeds.length > 0 ? speeds.map(formatSpeed).join(", ") : undefined,
-    ...dcfFeatures(dcf as DcfRecord).map(plain),
+    ...dcfFeatures(dcf as DcfRecord).map(plainFromMrkdwn),
     isReady(dcf) ? undefined : "not ready",
   ].filter((d): d is string => typeof d === "string" && d !== "");
   return option(
     place ? `${truncate(name, LIMITS.optionText - place.length - 3)} · ${place}` : name,
     dcfRef(dcf),
     details.length > 0 ? details.join(" · ") : undefined,
+  );
+}
+
+/** A data center select: searched as the person types, the chosen data center shown. */
+export function dcfSelect(actionId: string, initial?: Dcf): ExternalSelect {
+  return externalSelect(
+    actionId,
+    "Type a name, city or airport code",
+    DCF_SEARCH_MIN,
+    initial ? dcfOption(initial) : undefined,
   );
 }
 

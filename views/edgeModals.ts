@@ -9,10 +9,18 @@ import { isSingapore } from "../src/domain/requestFacts.js";
 import type { EdgeCatalogue, EdgeCountryChoice } from "../src/usecases/edge/catalogue.js";
 import type { EdgeOrderField } from "../src/usecases/edge/order.js";
 import type { EdgeQuoteField, QuoteRef } from "../src/usecases/edge/quote.js";
-import { context, escapeMrkdwn, LIMITS, option, section, truncate } from "./blocks.js";
+import { context, escapeMrkdwn, LIMITS, option, section } from "./blocks.js";
 import { encodeQuoteRef, parseQuoteRef } from "./edgeQuote.js";
 import { code } from "./format.js";
-import { inputBlock, plainText } from "./inputs.js";
+import {
+  externalSelect,
+  inputBlock,
+  modalView,
+  numberInput,
+  plainText,
+  staticSelect,
+  textInput,
+} from "./inputs.js";
 import { channelIdField, metadataFields } from "./modalMetadata.js";
 
 /**
@@ -73,9 +81,6 @@ export const EDGE_ORDER_INPUTS = {
 export const EDGE_RENAME_BLOCK = "edge_draft_name";
 export const EDGE_RENAME_INPUT = "edge_draft_name_input";
 
-/** Slack's limit on a modal title. */
-const TITLE_MAX = 24;
-
 // ---------------------------------------------------------------------------------------------
 // private_metadata
 
@@ -129,12 +134,6 @@ export const EDGE_ENTER_ONLY_INPUTS = [
   EDGE_ORDER_INPUTS.portName,
 ] as const;
 
-/**
- * For a typed input of a form with other inputs: Enter confirms the field and never submits the
- * form (layer2Modal.ts `inputBlock` says why); the app acks it (EDGE_ENTER_ONLY_INPUTS).
- */
-export const ENTER_CONFIRMS_FIELD = { dispatch_action: true } as const;
-
 /** An Edge modal: its callback id, title (cut to Slack's limit), blocks and metadata. */
 export function edgeModal(
   callbackId: string,
@@ -143,15 +142,13 @@ export function edgeModal(
   metadata: EdgeModalMetadata,
   submit?: string,
 ): ModalView {
-  return {
-    type: "modal",
-    callback_id: callbackId,
-    private_metadata: encodeEdgeMetadata(metadata),
-    title: plainText(truncate(title, TITLE_MAX)),
-    ...(submit ? { submit: plainText(submit) } : {}),
-    close: plainText(submit ? "Cancel" : "Close"),
+  return modalView(
+    callbackId,
+    title,
     blocks,
-  };
+    { ...(submit ? { submit } : {}), close: submit ? "Cancel" : "Close" },
+    encodeEdgeMetadata(metadata),
+  );
 }
 
 /** Shown while the provider is asked for what the modal needs (the trigger id lasts 3 s). */
@@ -199,23 +196,14 @@ function countryElement(input: EdgeQuoteModalInput): InputBlock["element"] {
   const initial = input.country ? countryOption(input.country) : undefined;
   // Static selects hold 100 options; a longer list is searched as the person types.
   if (countries.length > LIMITS.staticOptions) {
-    return {
-      type: "external_select",
-      action_id: EDGE_QUOTE_INPUTS.country,
-      placeholder: plainText("Type a country"),
-      min_query_length: 0,
-      ...(initial ? { initial_option: initial } : {}),
-    };
+    return externalSelect(EDGE_QUOTE_INPUTS.country, "Type a country", 0, initial);
   }
-  const options = countryOptions(countries);
-  const chosen = initial ? options.find((o) => o.value === initial.value) : undefined;
-  return {
-    type: "static_select",
-    action_id: EDGE_QUOTE_INPUTS.country,
-    placeholder: plainText("Choose a country"),
-    options,
-    ...(chosen ? { initial_option: chosen } : {}),
-  };
+  return staticSelect(
+    EDGE_QUOTE_INPUTS.country,
+    countryOptions(countries),
+    initial?.value,
+    "Choose a country",
+  );
 }
 
 function bandwidthBlocks(catalogue: EdgeCatalogue): InputBlock[] {
@@ -224,70 +212,65 @@ function bandwidthBlocks(catalogue: EdgeCatalogue): InputBlock[] {
       inputBlock(
         EDGE_QUOTE_BLOCKS.bandwidth,
         "Bandwidth",
-        {
-          type: "static_select",
-          action_id: EDGE_QUOTE_INPUTS.bandwidth,
-          placeholder: plainText("Choose a bandwidth"),
-          options: catalogue.bandwidths
-            .slice(0, LIMITS.staticOptions)
-            .map((b) => option(b.label, b.key)),
-        },
+        staticSelect(
+          EDGE_QUOTE_INPUTS.bandwidth,
+          catalogue.bandwidths.map((b) => option(b.label, b.key)),
+          undefined,
+          "Choose a bandwidth",
+        ),
         { hint: plainText("The bandwidths the provider quotes Edge ports for") },
       ),
     ];
   }
-  // The provider's list could not be read: a number and a unit, checked by the provider. No
-  // min_value: Slack's client would answer a range alone, before the form's other problems.
+  // The provider's list could not be read: a number and a unit, checked by the provider.
   return [
     inputBlock(
       EDGE_QUOTE_BLOCKS.bandwidth,
       "Bandwidth",
-      {
-        type: "number_input",
-        action_id: EDGE_QUOTE_INPUTS.bandwidth,
-        is_decimal_allowed: true,
-        placeholder: plainText("e.g. 100"),
-      },
-      ENTER_CONFIRMS_FIELD,
+      numberInput(EDGE_QUOTE_INPUTS.bandwidth, undefined, "e.g. 100", true),
     ),
-    inputBlock(EDGE_QUOTE_BLOCKS.bandwidthUnit, "Bandwidth unit", {
-      type: "static_select",
-      action_id: EDGE_QUOTE_INPUTS.bandwidthUnit,
-      options: BANDWIDTH_UNITS.map((u) => option(u, u)),
-      initial_option: option("Mbps", "Mbps"),
-    }),
+    inputBlock(
+      EDGE_QUOTE_BLOCKS.bandwidthUnit,
+      "Bandwidth unit",
+      staticSelect(
+        EDGE_QUOTE_INPUTS.bandwidthUnit,
+        BANDWIDTH_UNITS.map((u) => option(u, u)),
+        "Mbps",
+      ),
+    ),
   ];
 }
 
 function termBlocks(catalogue: EdgeCatalogue): InputBlock[] {
   if (catalogue.terms.length > 0) {
     return [
-      inputBlock(EDGE_QUOTE_BLOCKS.term, "Contract term", {
-        type: "static_select",
-        action_id: EDGE_QUOTE_INPUTS.term,
-        placeholder: plainText("Choose a term"),
-        options: catalogue.terms.slice(0, LIMITS.staticOptions).map((t) => option(t.label, t.key)),
-      }),
+      inputBlock(
+        EDGE_QUOTE_BLOCKS.term,
+        "Contract term",
+        staticSelect(
+          EDGE_QUOTE_INPUTS.term,
+          catalogue.terms.map((t) => option(t.label, t.key)),
+          undefined,
+          "Choose a term",
+        ),
+      ),
     ];
   }
   return [
     inputBlock(
       EDGE_QUOTE_BLOCKS.term,
       "Contract term",
-      {
-        type: "number_input",
-        action_id: EDGE_QUOTE_INPUTS.term,
-        is_decimal_allowed: false,
-        placeholder: plainText("e.g. 12"),
-      },
-      ENTER_CONFIRMS_FIELD,
+      numberInput(EDGE_QUOTE_INPUTS.term, undefined, "e.g. 12"),
     ),
-    inputBlock(EDGE_QUOTE_BLOCKS.termUnit, "Contract term unit", {
-      type: "static_select",
-      action_id: EDGE_QUOTE_INPUTS.termUnit,
-      options: TERM_UNITS.map(([value, label]) => option(label, value)),
-      initial_option: option("Months", "month"),
-    }),
+    inputBlock(
+      EDGE_QUOTE_BLOCKS.termUnit,
+      "Contract term unit",
+      staticSelect(
+        EDGE_QUOTE_INPUTS.termUnit,
+        TERM_UNITS.map(([value, label]) => option(label, value)),
+        "month",
+      ),
+    ),
   ];
 }
 
@@ -310,16 +293,13 @@ export function edgeQuoteModal(state: EdgeQuoteModalInput): ModalView {
     inputBlock(
       EDGE_QUOTE_BLOCKS.address,
       "Address",
-      {
-        type: "plain_text_input",
-        action_id: EDGE_QUOTE_INPUTS.address,
-        max_length: ADDRESS_MAX,
-        placeholder: plainText("e.g. 1 Raffles Place, Singapore 048616"),
-      },
-      {
-        ...ENTER_CONFIRMS_FIELD,
-        hint: plainText("The site's full street address, as a maps search shows it"),
-      },
+      textInput(
+        EDGE_QUOTE_INPUTS.address,
+        undefined,
+        "e.g. 1 Raffles Place, Singapore 048616",
+        ADDRESS_MAX,
+      ),
+      { hint: plainText("The site's full street address, as a maps search shows it") },
     ),
   ];
   if (country?.postCodeRequired) {
@@ -327,14 +307,13 @@ export function edgeQuoteModal(state: EdgeQuoteModalInput): ModalView {
       inputBlock(
         EDGE_QUOTE_BLOCKS.postCode,
         "Post code",
+        textInput(
+          EDGE_QUOTE_INPUTS.postCode,
+          undefined,
+          isSingapore(country.country) ? "e.g. 048616" : "Post code",
+          POST_CODE_MAX,
+        ),
         {
-          type: "plain_text_input",
-          action_id: EDGE_QUOTE_INPUTS.postCode,
-          max_length: POST_CODE_MAX,
-          placeholder: plainText(isSingapore(country.country) ? "e.g. 048616" : "Post code"),
-        },
-        {
-          ...ENTER_CONFIRMS_FIELD,
           hint: plainText(
             isSingapore(country.country)
               ? "Required for Singapore: 6 digits"
@@ -361,13 +340,11 @@ export function edgeDiscountModal(metadata: EdgeModalMetadata): ModalView {
     inputBlock(
       EDGE_DISCOUNT_BLOCK,
       "Discount code",
+      textInput(EDGE_DISCOUNT_INPUT, undefined, "e.g. NETSAVE10", DISCOUNT_CODE_MAX),
       {
-        type: "plain_text_input",
-        action_id: EDGE_DISCOUNT_INPUT,
-        max_length: DISCOUNT_CODE_MAX,
-        placeholder: plainText("e.g. NETSAVE10"),
+        hint: plainText("A code the provider gave you; the new prices are posted in the thread"),
+        enterSubmits: true,
       },
-      { hint: plainText("A code the provider gave you; the new prices are posted in the thread") },
     ),
   ];
   if (key) blocks.push(context(`Quote key ${code(key)}`));
@@ -386,12 +363,12 @@ export function renameDraftModal(input_: {
     EDGE_RENAME_VIEW,
     "Rename Edge draft",
     [
-      inputBlock(EDGE_RENAME_BLOCK, "Draft name", {
-        type: "plain_text_input",
-        action_id: EDGE_RENAME_INPUT,
-        max_length: EDGE_NAME_MAX,
-        ...(name ? { initial_value: truncate(name, EDGE_NAME_MAX) } : {}),
-      }),
+      inputBlock(
+        EDGE_RENAME_BLOCK,
+        "Draft name",
+        textInput(EDGE_RENAME_INPUT, name, undefined, EDGE_NAME_MAX),
+        { enterSubmits: true },
+      ),
       context(`Draft ${code(input_.draft.id)}`),
     ],
     { ...input_.metadata, draftId: input_.draft.id },

@@ -19,12 +19,11 @@ import {
   EDGE_ORDER_INPUTS,
   EDGE_ORDER_VIEW,
   type EdgeModalMetadata,
-  ENTER_CONFIRMS_FIELD,
   edgeModal,
   edgeProblemModal,
 } from "./edgeModals.js";
 import { code } from "./format.js";
-import { inputBlock, plainText } from "./inputs.js";
+import { inputBlock, plainText, radioButtons, staticSelect, textInput } from "./inputs.js";
 
 function offerOption(offer: EdgeOffer, index: number, configured: string): PlainTextOption {
   const vendor = offer.vendor ?? `Offer ${index + 1}`;
@@ -59,21 +58,9 @@ function offerElement(
     .slice(0, LIMITS.staticOptions)
     .map((offer, i) => offerOption(offer, i, currency));
   const cheapest = cheapestOffer(offers, termMonths);
-  const initial = options.find((o) => o.value === cheapest?.key);
-  if (options.length <= RADIO_MAX) {
-    return {
-      type: "radio_buttons",
-      action_id: EDGE_ORDER_INPUTS.offer,
-      options,
-      ...(initial ? { initial_option: initial } : {}),
-    };
-  }
-  return {
-    type: "static_select",
-    action_id: EDGE_ORDER_INPUTS.offer,
-    options,
-    ...(initial ? { initial_option: initial } : {}),
-  };
+  return options.length <= RADIO_MAX
+    ? radioButtons(EDGE_ORDER_INPUTS.offer, options, cheapest?.key)
+    : staticSelect(EDGE_ORDER_INPUTS.offer, options, cheapest?.key);
 }
 
 /** Order an Edge port from a quote or a draft: the offer (with its price) and a port name. */
@@ -116,18 +103,16 @@ export function edgeOrderModal(input_: {
     inputBlock(
       EDGE_ORDER_BLOCKS.portName,
       "Port name",
-      {
-        type: "plain_text_input",
-        action_id: EDGE_ORDER_INPUTS.portName,
-        max_length: EDGE_NAME_MAX,
-        placeholder: plainText(
-          `e.g. edge-${countryName(request.country)
-            .toLowerCase()
-            .replace(/[^a-z0-9]+/g, "-")
-            .slice(0, 20)}-1`,
-        ),
-      },
-      { ...ENTER_CONFIRMS_FIELD, hint: plainText("Unique among your ports and Edge orders") },
+      textInput(
+        EDGE_ORDER_INPUTS.portName,
+        undefined,
+        `e.g. edge-${countryName(request.country)
+          .toLowerCase()
+          .replace(/[^a-z0-9]+/g, "-")
+          .slice(0, 20)}-1`,
+        EDGE_NAME_MAX,
+      ),
+      { hint: plainText("Unique among your ports and Edge orders") },
     ),
     context(
       [

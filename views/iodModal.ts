@@ -15,28 +15,17 @@ import {
 } from "../src/domain/iod.js";
 import { BGP_KEY_MAX, BGP_KEY_MIN, IOD_IPV6_BLOCK } from "../src/domain/requestFacts.js";
 import type { IodField, IodModalData } from "../src/usecases/iod/form.js";
-import {
-  context,
-  escapeMrkdwn,
-  LIMITS,
-  option,
-  section,
-  truncate,
-  withSandboxLabel,
-} from "./blocks.js";
+import { context, escapeMrkdwn, option, section } from "./blocks.js";
 import { formatMbps, formatNumber } from "./format.js";
 import {
-  encodeOrderMetadata,
   inputBlock,
   numberInput,
-  type OrderModalMetadata,
   plainText,
-  portOption,
   radioButtons,
   staticSelect,
-  TITLE_MAX,
   textInput,
-} from "./orderForms.js";
+} from "./inputs.js";
+import { type OrderModalMetadata, orderFormModal, yourPortBlocks } from "./orderForms.js";
 
 /**
  * The Internet On-Demand modal (`/connect iod`). It offers only the combinations the spec's IO-D
@@ -65,7 +54,7 @@ export const IOD_BLOCKS = {
 
 /**
  * Typed inputs that change nothing else: Enter there only confirms the field and never submits
- * the order (orderForms.ts `inputBlock` says why).
+ * the order (inputs.ts `inputBlock` says why).
  */
 export const IOD_ENTER_ONLY_FIELDS = [
   "privateAsn",
@@ -156,33 +145,17 @@ function portStatusBlocks(data: IodModalData): KnownBlock[] {
 }
 
 function accessPortBlocks(data: IodModalData): KnownBlock[] {
-  if (!data.ports.ok) {
-    return [section(`:warning: Couldn't list your ports: ${escapeMrkdwn(data.ports.problem)}`)];
-  }
-  if (data.ports.value.length === 0) {
-    return [
-      section(
-        `None of your ports has free capacity, and an IO-D service needs some. Order a port with \`${COMMAND} port order\`.`,
-      ),
-    ];
-  }
-  return [
-    inputBlock(
-      IOD_BLOCKS.accessPort,
-      "Access port",
-      staticSelect(
-        IOD_ACTIONS.accessPort,
-        data.ports.value.map(portOption),
-        data.values.accessPortId,
-        "Choose one of your ports",
-      ),
-      {
-        dispatch_action: true,
-        hint: plainText("Your ports with free capacity; it must be IO-D enabled"),
-      },
-    ),
-    ...portStatusBlocks(data),
-  ];
+  const blocks = yourPortBlocks(data.ports, {
+    blockId: IOD_BLOCKS.accessPort,
+    actionId: IOD_ACTIONS.accessPort,
+    label: "Access port",
+    chosenId: data.values.accessPortId,
+    hint: "Your ports with free capacity; it must be IO-D enabled",
+    noPorts: `None of your ports has free capacity, and an IO-D service needs some. Order a port with \`${COMMAND} port order\`.`,
+  });
+  return data.ports.ok && data.ports.value.length > 0
+    ? [...blocks, ...portStatusBlocks(data)]
+    : blocks;
 }
 
 function dynamicBlocks(data: IodModalData): KnownBlock[] {
@@ -252,10 +225,10 @@ function dynamicBlocks(data: IodModalData): KnownBlock[] {
       // Never an initial value: the key is a secret and is not sent back to Slack.
       textInput(IOD_ACTIONS.bgpKey, undefined, "Leave empty to have one assigned", BGP_KEY_MAX),
       {
-        optional: true,
         hint: plainText(
           `${BGP_KEY_MIN} to ${BGP_KEY_MAX} characters, or leave empty and the provider assigns one. It is never shown after you submit.`,
         ),
+        optional: true,
       },
     ),
     context(
@@ -344,8 +317,8 @@ export function iodModal(data: IodModalData, options: IodModalOptions): ModalVie
       "Geo country",
       textInput(IOD_ACTIONS.geoCountry, values.geoCountry, "e.g. SG", 10),
       {
-        optional: true,
         hint: plainText("Two-letter country code the IP addresses geolocate to"),
+        optional: true,
       },
     ),
     inputBlock(
@@ -366,15 +339,11 @@ export function iodModal(data: IodModalData, options: IodModalOptions): ModalVie
     ),
     context(iodBillingText()),
   ];
-  return {
-    type: "modal",
-    callback_id: IOD_VIEW,
-    private_metadata: encodeOrderMetadata(
-      options.metadata.channelId ? { channelId: options.metadata.channelId } : {},
-    ),
-    title: plainText(truncate("Internet On-Demand", TITLE_MAX)),
-    submit: plainText("Request approval"),
-    close: plainText("Cancel"),
-    blocks: withSandboxLabel(blocks, options.sandbox).slice(0, LIMITS.modalBlocks),
-  };
+  return orderFormModal(
+    IOD_VIEW,
+    "Internet On-Demand",
+    blocks,
+    options.metadata.channelId ? { channelId: options.metadata.channelId } : {},
+    options.sandbox,
+  );
 }

@@ -11,30 +11,18 @@ import {
 import { CLASSES_OF_SERVICE } from "../src/domain/requestFacts.js";
 import type { Port } from "../src/provider/api.js";
 import type { Layer2Field, Layer2ModalData, Layer2Mode } from "../src/usecases/layer2/form.js";
-import {
-  context,
-  escapeMrkdwn,
-  LIMITS,
-  option,
-  section,
-  truncate,
-  withSandboxLabel,
-} from "./blocks.js";
+import { context, escapeMrkdwn, option, plainFromMrkdwn, section } from "./blocks.js";
 import { dcfPlace } from "./dcf.js";
 import { code, formatMbps, formatSpeed, statusBadge, textOr } from "./format.js";
 import {
-  encodeOrderMetadata,
   inputBlock,
   numberInput,
-  type OrderModalMetadata,
-  plain,
   plainText,
-  portOption,
   radioButtons,
   staticSelect,
-  TITLE_MAX,
   textInput,
-} from "./orderForms.js";
+} from "./inputs.js";
+import { type OrderModalMetadata, orderFormModal, yourPortBlocks } from "./orderForms.js";
 import { connectionPriceView } from "./pricing.js";
 
 /**
@@ -131,37 +119,18 @@ export interface Layer2ModalOptions {
 }
 
 function sourceBlocks(data: Layer2ModalData): KnownBlock[] {
-  if (!data.ports.ok) {
-    return [section(`:warning: Couldn't list your ports: ${escapeMrkdwn(data.ports.problem)}`)];
-  }
-  if (data.ports.value.length === 0) {
-    return [
-      section(
-        `You have no ports yet, and a layer 2 connection starts at one of yours. Order one with \`${COMMAND} port order\`.`,
-      ),
-    ];
-  }
   const free = data.source ? remainingCapacity(data.source) : undefined;
-  return [
-    inputBlock(
-      LAYER2_BLOCKS.sourcePort,
-      "Source port",
-      staticSelect(
-        LAYER2_ACTIONS.sourcePort,
-        data.ports.value.map(portOption),
-        data.values.sourcePortId,
-        "Choose one of your ports",
-      ),
-      {
-        dispatch_action: true,
-        hint: plainText(
-          data.source && free !== undefined
-            ? `${plain(portName(data.source))} has ${formatMbps(free)} free`
-            : "One of your ports; the connection starts here",
-        ),
-      },
-    ),
-  ];
+  return yourPortBlocks(data.ports, {
+    blockId: LAYER2_BLOCKS.sourcePort,
+    actionId: LAYER2_ACTIONS.sourcePort,
+    label: "Source port",
+    chosenId: data.values.sourcePortId,
+    hint:
+      data.source && free !== undefined
+        ? `${plainFromMrkdwn(portName(data.source))} has ${formatMbps(free)} free`
+        : "One of your ports; the connection starts here",
+    noPorts: `You have no ports yet, and a layer 2 connection starts at one of yours. Order one with \`${COMMAND} port order\`.`,
+  });
 }
 
 /** What the destination port id looked up says: whose it is, where, how fast. */
@@ -215,10 +184,10 @@ function portToPortBlocks(data: Layer2ModalData): KnownBlock[] {
       "Destination port",
       textInput(LAYER2_ACTIONS.destPort, data.values.destPortId, "Port id, e.g. 5f2a9c0e1b3d…", 64),
       {
-        dispatch_action: true,
         hint: plainText(
           "Paste the port id and press Enter: its company, metro and speed are shown below",
         ),
+        dispatch_action: true,
       },
     ),
     ...destinationDetails(data),
@@ -253,7 +222,7 @@ function businessToBusinessBlocks(data: Layer2ModalData): KnownBlock[] {
           data.values.destMetroId,
           "Choose a metro",
         ),
-        { dispatch_action: true, hint: plainText("Only metros where layer 2 is available") },
+        { hint: plainText("Only metros where layer 2 is available"), dispatch_action: true },
       ),
     );
     if (metros.value.without.length > 0) {
@@ -286,13 +255,13 @@ function businessToBusinessBlocks(data: Layer2ModalData): KnownBlock[] {
               return option(
                 d.name?.trim() || d.username || d.id,
                 d.id,
-                place ? plain(place) : undefined,
+                place ? plainFromMrkdwn(place) : undefined,
               );
             }),
             data.values.destDcfId,
             "Choose a data center",
           ),
-          { dispatch_action: true, hint: plainText(`The data centers of ${metroName}`) },
+          { hint: plainText(`The data centers of ${metroName}`), dispatch_action: true },
         ),
       );
     }
@@ -415,12 +384,12 @@ export function layer2Modal(data: Layer2ModalData, options: Layer2ModalOptions):
       "Bandwidth",
       numberInput(LAYER2_ACTIONS.bandwidth, values.bandwidth, "e.g. 500"),
       {
-        dispatch_action: true,
         hint: plainText(
           free !== undefined
             ? `In Mbps, up to ${formatMbps(free)} (the source port's free capacity)`
             : "In Mbps, up to the source port's free capacity",
         ),
+        dispatch_action: true,
       },
     ),
     inputBlock(
@@ -438,7 +407,7 @@ export function layer2Modal(data: Layer2ModalData, options: Layer2ModalOptions):
       LAYER2_BLOCKS.duration,
       "Duration",
       numberInput(LAYER2_ACTIONS.duration, values.duration ?? "12", "e.g. 12"),
-      { dispatch_action: true, hint: plainText("The term, in the unit below") },
+      { hint: plainText("The term, in the unit below"), dispatch_action: true },
     ),
     inputBlock(
       LAYER2_BLOCKS.durationUnit,
@@ -466,16 +435,14 @@ export function layer2Modal(data: Layer2ModalData, options: Layer2ModalOptions):
     context(`:information_source: ${escapeMrkdwn(LAYER2_NOTICE)}`),
   );
   const priceKey = data.price?.ok ? data.price.value.key : undefined;
-  return {
-    type: "modal",
-    callback_id: LAYER2_VIEW,
-    private_metadata: encodeOrderMetadata({
+  return orderFormModal(
+    LAYER2_VIEW,
+    "Layer 2 connection",
+    blocks,
+    {
       ...(options.metadata.channelId ? { channelId: options.metadata.channelId } : {}),
       ...(priceKey ? { priceKey } : {}),
-    }),
-    title: plainText(truncate("Layer 2 connection", TITLE_MAX)),
-    submit: plainText("Request approval"),
-    close: plainText("Cancel"),
-    blocks: withSandboxLabel(blocks, options.sandbox).slice(0, LIMITS.modalBlocks),
-  };
+    },
+    options.sandbox,
+  );
 }

@@ -1,22 +1,15 @@
-// What every order form's modal shares (layer 2, IO-D; the kit's open-then-fill too): the
-// private_metadata saying where to answer and which price was shown, the input element
-// builders (typed inputs dispatch so Enter never submits a half-filled order), a port as an
-// option, and the loading and problem modals shown while a form is opened.
-import type {
-  InputBlock,
-  ModalView,
-  PlainTextOption,
-  RadioButtons,
-  StaticSelect,
-} from "@slack/types";
+// What only the order forms' modals share (layer 2, IO-D; the kit's open-then-fill too): the
+// private_metadata saying where to answer and which price was shown, a port as an option, and
+// the loading and problem modals shown while a form is opened. Their inputs are built with the
+// generic pieces of inputs.ts (which says why typed inputs dispatch).
+import type { KnownBlock, ModalView, PlainTextOption } from "@slack/types";
 import { remainingCapacity } from "../src/domain/connections.js";
 import type { Port } from "../src/provider/api.js";
-import { LIMITS, option, plainFromMrkdwn, section, truncate, withSandboxLabel } from "./blocks.js";
+import type { Loaded } from "../src/usecases/shared/orderForms.js";
+import { escapeMrkdwn, LIMITS, option, section, truncate, withSandboxLabel } from "./blocks.js";
 import { formatMbps, formatSpeed } from "./format.js";
+import { inputBlock, modalView, plainText, staticSelect } from "./inputs.js";
 import { channelIdField, metadataFields } from "./modalMetadata.js";
-
-/** Slack cuts a modal title at 24 characters. */
-export const TITLE_MAX = 24;
 
 // ---------------------------------------------------------------------------------------------
 // private_metadata: where to answer, and which price the person was shown
@@ -47,115 +40,6 @@ export function parseOrderMetadata(text: unknown): OrderModalMetadata {
   };
 }
 
-// ---------------------------------------------------------------------------------------------
-// Element builders (shared with the IO-D modal)
-
-export function plainText(text: string) {
-  return { type: "plain_text" as const, text, emoji: true };
-}
-
-/** Option and description texts are plain text: undo the mrkdwn escaping of shared helpers. */
-export const plain = plainFromMrkdwn;
-
-/**
- * Enter in a Slack text or number input submits the whole modal unless the input's block has
- * `dispatch_action`; then Enter sends `block_actions` instead. In an order form, submitting on
- * Enter sends a half-filled order: Slack marks every required field not yet reached "Please
- * complete this required field." before the person got there. So every typed input of a form
- * with more than one input (layer 2, IO-D, port order, price l2, Edge quote and order)
- * dispatches: Enter confirms that field (and rebuilds the form where the value changes it), and
- * only the submit button submits — an order that costs money goes on a deliberate click, not a
- * key pressed to finish a field. The alternatives were worse: marking later fields optional
- * makes Slack label required fields "(optional)" and still sends the half-filled order; a
- * multi-step form would split a form that is rebuilt in place anyway. Typed inputs whose value
- * changes nothing else get an ack-only listener (src/slack/kit/enterKey.ts).
- */
-const TYPED_ELEMENTS = new Set(["plain_text_input", "number_input"]);
-
-export function inputBlock(
-  blockId: string,
-  label: string,
-  element: InputBlock["element"],
-  extra: Partial<Pick<InputBlock, "hint" | "optional" | "dispatch_action">> = {},
-): InputBlock {
-  const block: InputBlock = {
-    type: "input",
-    block_id: blockId,
-    label: plainText(label),
-    element,
-  };
-  if (extra.hint) block.hint = extra.hint;
-  if (extra.optional) block.optional = true;
-  if (extra.dispatch_action || TYPED_ELEMENTS.has(element.type)) block.dispatch_action = true;
-  return block;
-}
-
-export function staticSelect(
-  actionId: string,
-  options: PlainTextOption[],
-  initialValue: string | undefined,
-  placeholder: string,
-): StaticSelect {
-  const shown = options.slice(0, LIMITS.staticOptions);
-  const initial = shown.find((o) => o.value === initialValue);
-  return {
-    type: "static_select",
-    action_id: actionId,
-    placeholder: plainText(truncate(placeholder, 150)),
-    options: shown,
-    ...(initial ? { initial_option: initial } : {}),
-  };
-}
-
-export function radioButtons(
-  actionId: string,
-  options: PlainTextOption[],
-  initialValue: string | undefined,
-): RadioButtons {
-  const initial = options.find((o) => o.value === initialValue);
-  return {
-    type: "radio_buttons",
-    action_id: actionId,
-    options,
-    ...(initial ? { initial_option: initial } : {}),
-  };
-}
-
-/**
- * A number input; the initial value is kept only when it is a number a person could type. No
- * min_value/max_value: Slack's client checks those itself and answers only that field, so a
- * person would meet one problem per submit. The range is checked with everything else, and
- * every problem is answered at once next to its field.
- */
-export function numberInput(
-  actionId: string,
-  initial: string | undefined,
-  placeholder: string,
-): InputBlock["element"] {
-  return {
-    type: "number_input",
-    action_id: actionId,
-    is_decimal_allowed: false,
-    placeholder: plainText(placeholder),
-    ...(initial && /^\d{1,12}$/.test(initial) ? { initial_value: initial } : {}),
-  };
-}
-
-export function textInput(
-  actionId: string,
-  initial: string | undefined,
-  placeholder: string,
-  maxLength: number,
-): InputBlock["element"] {
-  return {
-    type: "plain_text_input",
-    action_id: actionId,
-    max_length: maxLength,
-    placeholder: plainText(placeholder),
-    ...(initial ? { initial_value: truncate(initial, maxLength) } : {}),
-  };
-}
-
 /** A port as a select option: name and speed; where it is and its free capacity below. */
 export function portOption(port: Port): PlainTextOption {
   const name = port.name?.trim() || port.id;
@@ -170,6 +54,56 @@ export function portOption(port: Port): PlainTextOption {
     typeof speed === "number" ? `${truncate(name, 60)} · ${formatSpeed(speed)}` : name,
     port.id,
     details.length > 0 ? details.join(" · ") : undefined,
+  );
+}
+
+/** The port an order starts at: the person's ports as a select, or why there is none. */
+export function yourPortBlocks(
+  ports: Loaded<Port[]>,
+  input: {
+    blockId: string;
+    actionId: string;
+    label: string;
+    chosenId: string | undefined;
+    hint: string;
+    /** Mrkdwn the caller wrote: what to do when there is no port to choose. */
+    noPorts: string;
+  },
+): KnownBlock[] {
+  if (!ports.ok) {
+    return [section(`:warning: Couldn't list your ports: ${escapeMrkdwn(ports.problem)}`)];
+  }
+  if (ports.value.length === 0) return [section(input.noPorts)];
+  return [
+    inputBlock(
+      input.blockId,
+      input.label,
+      staticSelect(
+        input.actionId,
+        ports.value.map(portOption),
+        input.chosenId,
+        "Choose one of your ports",
+      ),
+      // What is offered next depends on the port: Slack tells the app when it changes.
+      { hint: plainText(input.hint), dispatch_action: true },
+    ),
+  ];
+}
+
+/** An order form: Request approval or Cancel, sandbox-labelled, within Slack's block limit. */
+export function orderFormModal(
+  callbackId: string,
+  title: string,
+  blocks: KnownBlock[],
+  metadata: OrderModalMetadata,
+  sandbox: boolean,
+): ModalView {
+  return modalView(
+    callbackId,
+    title,
+    withSandboxLabel(blocks, sandbox).slice(0, LIMITS.modalBlocks),
+    { submit: "Request approval", close: "Cancel" },
+    encodeOrderMetadata(metadata),
   );
 }
 
@@ -207,11 +141,5 @@ function noticeModal(
   close: string,
   sandbox: boolean,
 ): ModalView {
-  return {
-    type: "modal",
-    callback_id: callbackId,
-    title: plainText(truncate(title, TITLE_MAX)),
-    close: plainText(close),
-    blocks: withSandboxLabel([section(text)], sandbox),
-  };
+  return modalView(callbackId, title, withSandboxLabel([section(text)], sandbox), { close });
 }

@@ -1,22 +1,15 @@
 import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from "@slack/types";
-import { DCF_SEARCH_MIN, isReady, offeredSpeeds } from "../src/domain/dcfs.js";
+import { isReady, offeredSpeeds } from "../src/domain/dcfs.js";
 import { formatMoney } from "../src/domain/money.js";
 import { PORT_ORDER_TERMS, termValue, termWords } from "../src/domain/portTerms.js";
 import { NAME_MAX } from "../src/domain/requestFacts.js";
 import type { Dcf } from "../src/provider/api.js";
 import type { LoaPath, PortOrderField, PortOrderPreview } from "../src/usecases/portOrderForm.js";
-import {
-  context,
-  escapeMrkdwn,
-  fields,
-  LIMITS,
-  option,
-  section,
-  withSandboxLabel,
-} from "./blocks.js";
+import { context, escapeMrkdwn, fields, option, section, withSandboxLabel } from "./blocks.js";
 import { type DcfRecord, dcfFeatures, dcfPlace } from "./dcf.js";
-import { dcfOption } from "./dcfOptions.js";
-import { DASH, formatMbps, formatSpeed, textOr } from "./format.js";
+import { dcfSelect, speedOptions } from "./dcfOptions.js";
+import { DASH, formatSpeed, textOr } from "./format.js";
+import { inputBlock, modalView, plainText, staticSelect, textInput } from "./inputs.js";
 import { channelIdField, metadataFields } from "./modalMetadata.js";
 
 /**
@@ -53,8 +46,6 @@ export const PORT_ORDER_PRICE_BLOCK = "port_order_price";
 /** What happens after the order: how the LOA for the cross connect arrives. */
 export const PORT_ORDER_LOA_BLOCK = "port_order_loa";
 
-const TITLE_MAX = 24;
-
 // ---------------------------------------------------------------------------------------------
 // private_metadata: where to confirm once the modal is submitted
 
@@ -75,26 +66,6 @@ export function parsePortOrderMetadata(text: unknown): PortOrderMetadata {
 // ---------------------------------------------------------------------------------------------
 // Elements
 
-function plainText(text: string) {
-  return { type: "plain_text" as const, text, emoji: true };
-}
-
-function input(
-  blockId: string,
-  label: string,
-  element: InputBlock["element"],
-  extra: Partial<Pick<InputBlock, "hint" | "optional" | "dispatch_action">> = {},
-): InputBlock {
-  return { type: "input", block_id: blockId, label: plainText(label), element, ...extra };
-}
-
-/** The Speed options: exactly the DCF's valid speeds, "10G" with "10,000 Mbps" below. */
-export function speedOptions(speeds: readonly number[]): PlainTextOption[] {
-  return speeds
-    .slice(0, LIMITS.staticOptions)
-    .map((mbps) => option(formatSpeed(mbps), String(mbps), formatMbps(mbps)));
-}
-
 /** The Term options: the terms a port order can express (see PORT_ORDER_TERMS). */
 export const PORT_ORDER_TERM_OPTIONS: PlainTextOption[] = PORT_ORDER_TERMS.map((t) =>
   option(termWords(t), termValue(t)),
@@ -105,17 +76,10 @@ function chosenDcf(preview: PortOrderPreview | undefined): Dcf | undefined {
 }
 
 function dcfInput(preview: PortOrderPreview | undefined): InputBlock {
-  const dcf = chosenDcf(preview);
-  return input(
+  return inputBlock(
     PORT_ORDER_BLOCKS.dcf,
     "Data center",
-    {
-      type: "external_select",
-      action_id: PORT_ORDER_ACTIONS.dcf,
-      placeholder: plainText("Type a name, city or airport code"),
-      min_query_length: DCF_SEARCH_MIN,
-      ...(dcf ? { initial_option: dcfOption(dcf) } : {}),
-    },
+    dcfSelect(PORT_ORDER_ACTIONS.dcf, chosenDcf(preview)),
     // The Speed choices, price and LOA path depend on it: Slack tells the app when it changes.
     { dispatch_action: true },
   );
@@ -162,19 +126,16 @@ function dcfBlocks(preview: PortOrderPreview | undefined): KnownBlock[] {
     );
     return blocks;
   }
-  const options = speedOptions(speeds);
-  const initial = options.find((o) => o.value === String(preview?.speedMbps));
   blocks.push(
-    input(
+    inputBlock(
       PORT_ORDER_BLOCKS.speed,
       "Speed",
-      {
-        type: "static_select",
-        action_id: PORT_ORDER_ACTIONS.speed,
-        placeholder: plainText("Choose a speed"),
-        options,
-        ...(initial ? { initial_option: initial } : {}),
-      },
+      staticSelect(
+        PORT_ORDER_ACTIONS.speed,
+        speedOptions(speeds),
+        String(preview?.speedMbps),
+        "Choose a speed",
+      ),
       {
         dispatch_action: true,
         hint: plainText("Only the speeds this data center offers"),
@@ -187,17 +148,10 @@ function dcfBlocks(preview: PortOrderPreview | undefined): KnownBlock[] {
 function termInput(preview: PortOrderPreview | undefined): InputBlock {
   // 1 year unless the person chose otherwise: the usual term, and what pricing assumes too.
   const value = termValue(preview?.term ?? PORT_ORDER_TERMS[0] ?? { value: 1, unit: "y" });
-  const initial = PORT_ORDER_TERM_OPTIONS.find((o) => o.value === value);
-  return input(
+  return inputBlock(
     PORT_ORDER_BLOCKS.term,
     "Term",
-    {
-      type: "static_select",
-      action_id: PORT_ORDER_ACTIONS.term,
-      placeholder: plainText("Choose a term"),
-      options: PORT_ORDER_TERM_OPTIONS,
-      ...(initial ? { initial_option: initial } : {}),
-    },
+    staticSelect(PORT_ORDER_ACTIONS.term, PORT_ORDER_TERM_OPTIONS, value, "Choose a term"),
     {
       dispatch_action: true,
       hint: plainText("1 year, or month to month (which costs more)"),
@@ -206,18 +160,12 @@ function termInput(preview: PortOrderPreview | undefined): InputBlock {
 }
 
 function portNameInput(): InputBlock {
-  return input(
+  return inputBlock(
     PORT_ORDER_BLOCKS.portName,
     "Port name",
+    textInput(PORT_ORDER_ACTIONS.portName, undefined, "e.g. ams-core-01", NAME_MAX, 1),
     {
-      type: "plain_text_input",
-      action_id: PORT_ORDER_ACTIONS.portName,
-      min_length: 1,
-      max_length: NAME_MAX,
-      placeholder: plainText("e.g. ams-core-01"),
-    },
-    {
-      // Enter confirms the name and never submits the order (layer2Modal.ts inputBlock).
+      // Enter confirms the name and never submits the order (inputs.ts says why).
       dispatch_action: true,
       hint: plainText("Unique among your company's ports; one line"),
     },
@@ -279,13 +227,11 @@ export function portOrderModal(state: PortOrderModalInput): ModalView {
       "Payment: invoice. Nothing is ordered until an approver approves the request in the approvals channel.",
     ),
   ];
-  return {
-    type: "modal",
-    callback_id: PORT_ORDER_VIEW,
-    private_metadata: encodePortOrderMetadata(state.metadata),
-    title: plainText(PORT_ORDER_TITLE.slice(0, TITLE_MAX)),
-    submit: plainText("Request approval"),
-    close: plainText("Cancel"),
-    blocks: withSandboxLabel(blocks, state.sandbox),
-  };
+  return modalView(
+    PORT_ORDER_VIEW,
+    PORT_ORDER_TITLE,
+    withSandboxLabel(blocks, state.sandbox),
+    { submit: "Request approval", close: "Cancel" },
+    encodePortOrderMetadata(state.metadata),
+  );
 }

@@ -1,17 +1,10 @@
-import type {
-  Checkboxes,
-  InputBlock,
-  KnownBlock,
-  ModalView,
-  PlainTextOption,
-  StaticSelect,
-} from "@slack/types";
+import type { Checkboxes, KnownBlock, ModalView, PlainTextOption } from "@slack/types";
 import { COMMAND } from "../src/domain/commands.js";
 import {
   CONNECTION_BANDWIDTH_MAX_MBPS,
   CONNECTION_DURATION_UNITS,
 } from "../src/domain/connections.js";
-import { DCF_SEARCH_MIN, isReady, offeredSpeeds } from "../src/domain/dcfs.js";
+import { isReady, offeredSpeeds } from "../src/domain/dcfs.js";
 import { PORT_TERMS, type PortTerm, termText } from "../src/domain/portTerms.js";
 import { CLASSES_OF_SERVICE } from "../src/domain/requestFacts.js";
 import type { Dcf } from "../src/provider/api.js";
@@ -19,8 +12,9 @@ import type { ConnectionPriceFormField } from "../src/usecases/pricing/connectio
 import type { PortPriceFormField } from "../src/usecases/pricing/portPrice.js";
 import type { PortPriceField } from "../src/usecases/pricing/portPriceArgs.js";
 import { context, escapeMrkdwn, option, plainFromMrkdwn, section, truncate } from "./blocks.js";
-import { dcfOption, speedOptions } from "./dcfOptions.js";
+import { dcfSelect, speedOptions } from "./dcfOptions.js";
 import { formatMbps, textOr } from "./format.js";
+import { inputBlock, modalView, numberInput, plainText, staticSelect } from "./inputs.js";
 import { channelIdField, metadataFields } from "./modalMetadata.js";
 
 /**
@@ -72,8 +66,6 @@ export const L2_PRICE_ACTIONS = {
 /** The value of the one "Include cross connect" checkbox. */
 export const CROSS_CONNECT_VALUE = "xc";
 
-const TITLE_MAX = 24;
-
 // ---------------------------------------------------------------------------------------------
 // private_metadata: where to answer once the modal is submitted
 
@@ -103,45 +95,6 @@ export function parseMetadata(text: unknown): PriceModalMetadata {
 
 // ---------------------------------------------------------------------------------------------
 // Elements
-
-function plainText(text: string) {
-  return { type: "plain_text" as const, text, emoji: true };
-}
-
-function input(
-  blockId: string,
-  label: string,
-  element: InputBlock["element"],
-  extra: Partial<Pick<InputBlock, "hint" | "optional" | "dispatch_action">> = {},
-): InputBlock {
-  return { type: "input", block_id: blockId, label: plainText(label), element, ...extra };
-}
-
-function dcfSelect(actionId: string, placeholder: string, initial?: Dcf): InputBlock["element"] {
-  return {
-    type: "external_select",
-    action_id: actionId,
-    placeholder: plainText(placeholder),
-    min_query_length: DCF_SEARCH_MIN,
-    ...(initial ? { initial_option: dcfOption(initial) } : {}),
-  };
-}
-
-function staticSelect(
-  actionId: string,
-  options: PlainTextOption[],
-  initialValue?: string,
-  placeholder?: string,
-): StaticSelect {
-  const initial = options.find((o) => o.value === initialValue);
-  return {
-    type: "static_select",
-    action_id: actionId,
-    options,
-    ...(placeholder ? { placeholder: plainText(placeholder) } : {}),
-    ...(initial ? { initial_option: initial } : {}),
-  };
-}
 
 const TERM_LABELS: Record<string, string> = { y: "1 year", m: "Month to month" };
 
@@ -194,7 +147,7 @@ function chosenDcfBlocks(state: PortPriceModalInput): KnownBlock[] {
       ? String(state.speedMbps)
       : undefined;
   blocks.push(
-    input(
+    inputBlock(
       PORT_PRICE_BLOCKS.speed,
       "Speed",
       staticSelect(PORT_PRICE_ACTIONS.speed, speedOptions(speeds), initial, "Choose a speed"),
@@ -222,15 +175,15 @@ export function portPriceModal(state: PortPriceModalInput): ModalView {
   }
   const blocks: KnownBlock[] = [
     ...(state.note ? [{ ...section(state.note), block_id: PRICE_PORT_NOTE_BLOCK }] : []),
-    input(
+    inputBlock(
       PORT_PRICE_BLOCKS.dcf,
       "Data center",
-      dcfSelect(PORT_PRICE_ACTIONS.dcf, "Type a name, city or airport code", chosenDcf),
+      dcfSelect(PORT_PRICE_ACTIONS.dcf, chosenDcf),
       // The Speed select depends on the data center: Slack tells the app when it changes.
       { dispatch_action: true },
     ),
     ...chosenDcfBlocks(state),
-    input(
+    inputBlock(
       PORT_PRICE_BLOCKS.term,
       "Term",
       staticSelect(
@@ -245,22 +198,20 @@ export function portPriceModal(state: PortPriceModalInput): ModalView {
         ),
       },
     ),
-    input(PORT_PRICE_BLOCKS.includeCrossConnect, "Include cross connect", crossConnect, {
+    inputBlock(PORT_PRICE_BLOCKS.includeCrossConnect, "Include cross connect", crossConnect, {
       optional: true,
     }),
     context(
       "Amounts are in your account's currency. The answer shows the command that prices it again.",
     ),
   ];
-  return {
-    type: "modal",
-    callback_id: PRICE_PORT_VIEW,
-    private_metadata: encodeMetadata(state.metadata),
-    title: plainText(truncate("Price a port", TITLE_MAX)),
-    submit: plainText("Price"),
-    close: plainText("Cancel"),
+  return modalView(
+    PRICE_PORT_VIEW,
+    "Price a port",
     blocks,
-  };
+    { submit: "Price", close: "Cancel" },
+    encodeMetadata(state.metadata),
+  );
 }
 
 const FIELD_WORDS: Record<PortPriceField, string> = {
@@ -300,40 +251,34 @@ export function connectionPriceModal(
     prefill.bandwidthMbps !== undefined &&
     Number.isSafeInteger(prefill.bandwidthMbps) &&
     prefill.bandwidthMbps > 0
-      ? { initial_value: String(prefill.bandwidthMbps) }
-      : {};
+      ? String(prefill.bandwidthMbps)
+      : undefined;
   const blocks: KnownBlock[] = [
     ...(prefill.note ? [section(prefill.note)] : []),
-    input(
+    inputBlock(
       L2_PRICE_BLOCKS.srcDcf,
       "Source data center",
-      dcfSelect(L2_PRICE_ACTIONS.srcDcf, "Type a name, city or airport code", prefill.src),
+      dcfSelect(L2_PRICE_ACTIONS.srcDcf, prefill.src),
     ),
-    input(
+    inputBlock(
       L2_PRICE_BLOCKS.destDcf,
       "Destination data center",
-      dcfSelect(L2_PRICE_ACTIONS.destDcf, "Type a name, city or airport code", prefill.dest),
+      dcfSelect(L2_PRICE_ACTIONS.destDcf, prefill.dest),
     ),
-    input(
+    inputBlock(
       L2_PRICE_BLOCKS.bandwidth,
       "Bandwidth",
       // No min_value/max_value on number inputs: Slack's client checks those itself and shows
       // only that error, hiding every other problem until the next submit. The range is checked
       // with everything else (src/usecases/pricing/connectionPrice.ts) and said in the hint.
+      numberInput(L2_PRICE_ACTIONS.bandwidth, bandwidth, "e.g. 500"),
       {
-        type: "number_input",
-        action_id: L2_PRICE_ACTIONS.bandwidth,
-        is_decimal_allowed: false,
-        placeholder: plainText("e.g. 500"),
-        ...bandwidth,
-      },
-      {
-        // Enter confirms the field and never submits the form (layer2Modal.ts inputBlock).
+        // Enter confirms the field and never submits the form (inputs.ts says why).
         dispatch_action: true,
         hint: plainText(`In Mbps, from 1 to ${formatMbps(CONNECTION_BANDWIDTH_MAX_MBPS)}`),
       },
     ),
-    input(
+    inputBlock(
       L2_PRICE_BLOCKS.classOfService,
       "Class of service",
       staticSelect(
@@ -342,18 +287,10 @@ export function connectionPriceModal(
         "SILVER",
       ),
     ),
-    input(
-      L2_PRICE_BLOCKS.duration,
-      "Duration",
-      {
-        type: "number_input",
-        action_id: L2_PRICE_ACTIONS.duration,
-        is_decimal_allowed: false,
-        initial_value: "12",
-      },
-      { dispatch_action: true },
-    ),
-    input(
+    inputBlock(L2_PRICE_BLOCKS.duration, "Duration", numberInput(L2_PRICE_ACTIONS.duration, "12"), {
+      dispatch_action: true,
+    }),
+    inputBlock(
       L2_PRICE_BLOCKS.durationUnit,
       "Duration unit",
       staticSelect(
@@ -366,15 +303,13 @@ export function connectionPriceModal(
       "The answer shows the provider's formula, every factor and the region-to-region rate used.",
     ),
   ];
-  return {
-    type: "modal",
-    callback_id: PRICE_L2_VIEW,
-    private_metadata: encodeMetadata(metadata),
-    title: plainText(truncate("Price layer 2", TITLE_MAX)),
-    submit: plainText("Price"),
-    close: plainText("Cancel"),
+  return modalView(
+    PRICE_L2_VIEW,
+    "Price layer 2",
     blocks,
-  };
+    { submit: "Price", close: "Cancel" },
+    encodeMetadata(metadata),
+  );
 }
 
 /** The note above the port form when the data center typed matched several. */

@@ -691,6 +691,21 @@ const VIEW_CASES: Record<string, Case> = {
   // views/orderForms.ts
   orderLoadingModal: (h) => orderForms.orderLoadingModal("cb", h, h, true),
   orderProblemModal: (h) => orderForms.orderProblemModal("cb", h, h, true),
+  orderFormModal: (h) => orderForms.orderFormModal("cb", h, [], { channelId: h }, true),
+  yourPortBlocks: (h) =>
+    [
+      { ok: false as const, problem: h },
+      { ok: true as const, value: [] },
+    ].map((ports) =>
+      orderForms.yourPortBlocks(ports, {
+        blockId: "b",
+        actionId: "a",
+        label: h,
+        chosenId: h,
+        hint: h,
+        noPorts: "none",
+      }),
+    ),
   // views/list.ts
   fallbackText: (h) => list.fallbackText(h),
   rangeText: () => list.rangeText(1, 10, 30),
@@ -934,9 +949,10 @@ const NOT_BUILDERS: Record<string, string> = {
   encodeOrderMetadata: "private_metadata",
   parseOrderMetadata: "parser",
   plainText: "plain_text object",
-  plain: "plain_text helper",
+  modalView: "primitive: blocks its caller built; plain_text title and buttons",
   inputBlock: "input block: plain_text label",
   staticSelect: "plain_text options",
+  externalSelect: "input element: plain_text option",
   radioButtons: "plain_text options",
   numberInput: "input element",
   textInput: "input element",
@@ -957,6 +973,7 @@ const NOT_BUILDERS: Record<string, string> = {
   encodeMetadata: "private_metadata",
   parseMetadata: "parser",
   dcfOption: "plain_text option",
+  dcfSelect: "input element: plain_text option",
   problemReply: "primitive: takes mrkdwn its caller escaped",
   parseTimestamp: "parser",
   isSet: "flag",

@@ -2,7 +2,7 @@ import type { ListenerRegistry } from "../listenerTable.js";
 
 /**
  * Enter in a form's typed input sends `block_actions` rather than submitting the form (see
- * views/orderForms.ts `inputBlock` for why). Where the value changes nothing else in the form,
+ * views/inputs.ts `inputBlock` for why). Where the value changes nothing else in the form,
  * an ack is all: the form stays as it is, with what was typed.
  */
 export async function acknowledgeEnter({ ack }: { ack: () => Promise<void> }): Promise<void> {
