@@ -10,6 +10,7 @@ export {
   submittedReply,
 } from "./approvalRequest.js";
 export { recordCommand } from "./audit.js";
+export { dcfOptionsLoad } from "./dcfOptions.js";
 export { acknowledgeEnter, acknowledgeEnterIn } from "./enterKey.js";
 export { blockErrors } from "./fieldErrors.js";
 export { checkboxTicked, selectedValue, typedValue } from "./formValues.js";
