@@ -1,10 +1,7 @@
-import type { Job, Queue } from "bullmq";
-import type { Redis } from "ioredis";
-import type { Logger } from "../log.js";
-import type { Metrics } from "../metrics.js";
+import type { Job } from "bullmq";
 import type { Notifier, SlackBlock } from "./notifier.js";
 import { jobIdPart, QUEUE_NAMES, stateKey } from "./queues.js";
-import { delayStep, outcomeCounter } from "./stepJob.js";
+import { delayStep, type JobPartOptions, outcomeCounter } from "./stepJob.js";
 
 /**
  * Edge draft expiry reminders. The provider deletes an Edge draft 30 days after it was saved
@@ -44,12 +41,7 @@ export interface DraftReminderCallbacks {
   message(reminder: DraftReminder): { text: string; blocks: SlackBlock[] };
 }
 
-export interface DraftRemindersOptions {
-  redis: Redis;
-  queue: Queue;
-  prefix: string;
-  logger: Logger;
-  metrics?: Pick<Metrics, "jobOutcomes">;
+export interface DraftRemindersOptions extends JobPartOptions {
   notifier: Pick<Notifier, "post">;
   callbacks?: DraftReminderCallbacks;
   /** The provider's clock (the sandbox's in sandbox mode). */
