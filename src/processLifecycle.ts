@@ -1,10 +1,13 @@
 import { type Config, ConfigError, loadConfig } from "./config.js";
 import type { Logger } from "./log.js";
 
-/** Reads the configuration, or prints every problem and exits 2 (shared by the bot and the worker). */
-export function loadConfigOrExit(): Config {
+/**
+ * Reads the configuration from `env`, or prints every problem and exits 2 (shared by the bot,
+ * the worker and the stand-alone sandbox).
+ */
+export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
   try {
-    return loadConfig();
+    return loadConfig(env);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);

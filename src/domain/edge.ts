@@ -1,5 +1,6 @@
 import type { components } from "../provider/generated/provider.js";
 import { formatMoney } from "./money.js";
+import { isRecord } from "./records.js";
 import { speedMbps } from "./requestFacts.js";
 import { formatTerm } from "./units.js";
 
@@ -15,9 +16,6 @@ import { formatTerm } from "./units.js";
 export type EdgeQuotationRequest = components["schemas"]["EdgeQuotationRequest"];
 
 export type EdgeRecord = Record<string, unknown>;
-
-export const isRecord = (x: unknown): x is EdgeRecord =>
-  typeof x === "object" && x !== null && !Array.isArray(x);
 
 /** Text of a string or a finite number, trimmed; undefined for anything else or blank. */
 export function text(x: unknown): string | undefined {

@@ -6,10 +6,7 @@
  * rules refuse. Pure.
  */
 
-type Record_ = Readonly<Record<string, unknown>>;
-
-const isRecord = (x: unknown): x is Record_ =>
-  typeof x === "object" && x !== null && !Array.isArray(x);
+import { isRecord } from "./records.js";
 
 const SPEED_TEXT =
   /^(\d+(?:\.\d+)?)\s*(m|mb|mbps|mbit|mbits|mbit\/s|mb\/s|g|gb|gbps|gbit|gbits|gbit\/s|gb\/s)?$/i;

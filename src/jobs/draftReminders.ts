@@ -1,9 +1,7 @@
-import { DelayedError, type Job, type Queue } from "bullmq";
-import type { Redis } from "ioredis";
-import type { Logger } from "../log.js";
-import type { Metrics } from "../metrics.js";
+import type { Job } from "bullmq";
 import type { Notifier, SlackBlock } from "./notifier.js";
 import { jobIdPart, QUEUE_NAMES, stateKey } from "./queues.js";
+import { delayStep, type JobPartOptions, outcomeCounter } from "./stepJob.js";
 
 /**
  * Edge draft expiry reminders. The provider deletes an Edge draft 30 days after it was saved
@@ -43,12 +41,7 @@ export interface DraftReminderCallbacks {
   message(reminder: DraftReminder): { text: string; blocks: SlackBlock[] };
 }
 
-export interface DraftRemindersOptions {
-  redis: Redis;
-  queue: Queue;
-  prefix: string;
-  logger: Logger;
-  metrics?: Pick<Metrics, "jobOutcomes">;
+export interface DraftRemindersOptions extends JobPartOptions {
   notifier: Pick<Notifier, "post">;
   callbacks?: DraftReminderCallbacks;
   /** The provider's clock (the sandbox's in sandbox mode). */
@@ -70,9 +63,11 @@ export function draftReminderJobId(draftId: string, daysLeft: number): string {
 
 export class DraftReminders {
   private readonly now: () => Date;
+  private readonly count: (outcome: string) => void;
 
   constructor(private readonly options: DraftRemindersOptions) {
     this.now = options.now ?? (() => new Date());
+    this.count = outcomeCounter(options.metrics, QUEUE_NAMES.drafts);
   }
 
   private recordKey(draftId: string): string {
@@ -182,8 +177,7 @@ export class DraftReminders {
     const early = dueAt - this.now().getTime();
     if (early > 0) {
       // Real time ran ahead of the provider's clock: wait for the clock.
-      await job.moveToDelayed(Date.now() + early, token);
-      throw new DelayedError();
+      return delayStep(job, token, early);
     }
     const record = await this.options.redis.hgetall(this.recordKey(draftId));
     if (record.state !== "open" || !record.user || !USER_PATTERN.test(record.user))
@@ -217,7 +211,7 @@ export class DraftReminders {
 
   private async done(job: Job, outcome: string): Promise<string> {
     if (job.id) await this.options.redis.zrem(this.dueKey(), job.id);
-    this.options.metrics?.jobOutcomes.inc({ queue: QUEUE_NAMES.drafts, outcome });
+    this.count(outcome);
     return outcome;
   }
 }

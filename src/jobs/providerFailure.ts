@@ -1,3 +1,5 @@
+import { isRecord } from "../domain/records.js";
+
 /**
  * Reads what a failed provider call says, structurally, so jobs work with the client's
  * ProviderError (src/provider/errors.ts: httpStatus, outcomeUnknown, userMessage) and with any
@@ -15,10 +17,6 @@ export interface ProviderFailure {
   userMessage: string;
   /** For logs: the error's message, bounded. */
   detail: string;
-}
-
-function isRecord(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null;
 }
 
 export function readProviderFailure(error: unknown): ProviderFailure {

@@ -1,9 +1,11 @@
-import { DelayedError, type Job, type Queue } from "bullmq";
+import type { Job, Queue } from "bullmq";
 import type { Logger } from "../log.js";
 import type { Metrics } from "../metrics.js";
 import type { Notifier } from "./notifier.js";
 import { readProviderFailure } from "./providerFailure.js";
 import { jobIdPart, QUEUE_NAMES } from "./queues.js";
+import { CHANNEL_ID } from "./slackIds.js";
+import { delayStep, outcomeCounter } from "./stepJob.js";
 
 /**
  * Polls an asynchronous Edge quote (POST /v2/edge/price/search, then
@@ -119,7 +121,7 @@ export function quoteJobId(responseId: string): string {
 export class QuotePoller<R = unknown> {
   private readonly queue: Queue;
   private readonly logger: Logger;
-  private readonly metrics?: Pick<Metrics, "jobOutcomes">;
+  private readonly count: (outcome: string) => void;
   private readonly notifier: Pick<Notifier, "post" | "update">;
   private readonly callbacks?: QuoteCallbacks<R>;
   private readonly now: () => Date;
@@ -130,7 +132,7 @@ export class QuotePoller<R = unknown> {
   constructor(options: QuotePollerOptions<R>) {
     this.queue = options.queue;
     this.logger = options.logger;
-    this.metrics = options.metrics;
+    this.count = outcomeCounter(options.metrics, QUEUE_NAMES.quotes);
     this.notifier = options.notifier;
     this.callbacks = options.callbacks;
     this.now = options.now ?? (() => new Date());
@@ -144,7 +146,7 @@ export class QuotePoller<R = unknown> {
     if (typeof input.responseId !== "string" || !/^\S{1,200}$/.test(input.responseId)) {
       throw new QuoteInputError("responseId must be 1–200 characters without spaces");
     }
-    if (!/^[A-Za-z0-9]{1,40}$/.test(input.channel ?? "")) {
+    if (!CHANNEL_ID.test(input.channel ?? "")) {
       throw new QuoteInputError("channel must be a Slack channel ID");
     }
     const requestBytes = Buffer.byteLength(JSON.stringify(input.request ?? null));
@@ -245,12 +247,7 @@ export class QuotePoller<R = unknown> {
     const backoff = Math.min(this.firstDelayMs * 2 ** Math.min(polls - 1, 30), this.maxDelayMs);
     // Wake up at the timeout rather than a full interval after it.
     const delay = Math.max(1, Math.min(backoff, this.timeoutMs - elapsed));
-    await job.moveToDelayed(Date.now() + delay, token);
-    throw new DelayedError();
-  }
-
-  private count(outcome: string): void {
-    this.metrics?.jobOutcomes.inc({ queue: QUEUE_NAMES.quotes, outcome });
+    return delayStep(job, token, delay);
   }
 }
 

@@ -1,3 +1,5 @@
+import { isRecord } from "../domain/records.js";
+
 /**
  * What a failed Slack Web API call means for the outbox: wait and retry the same message
  * (rate limited), retry later with backoff (transient), or drop it (it can never succeed).
@@ -43,10 +45,6 @@ export const PERMANENT_SLACK_ERRORS: ReadonlySet<string> = new Set([
 ]);
 
 const DEFAULT_RETRY_AFTER_MS = 5_000;
-
-function isRecord(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null;
-}
 
 function retryAfterMsFrom(seconds: unknown): number {
   const n = typeof seconds === "string" ? Number.parseInt(seconds, 10) : seconds;

@@ -1,5 +1,5 @@
 import { isTrackTargetKind, TRACK_TARGET_KINDS, type TrackTarget } from "../domain/statuses.js";
-import type { OrderKind, OrderSnapshot, PortSummary } from "./orderMessages.js";
+import type { OrderKind, OrderSnapshot } from "./orderMessages.js";
 import { CHANNEL_ID, MESSAGE_TS } from "./slackIds.js";
 import { isOrderTarget, ORDER_KINDS } from "./trackerRecords.js";
 
@@ -10,14 +10,7 @@ import { isOrderTarget, ORDER_KINDS } from "./trackerRecords.js";
  */
 
 /** What a reader answers for a target, normalised (raw: the provider's record, for logs). */
-export interface TargetRead {
-  status: string;
-  loaStatus?: string;
-  /** Who a waiting status waits on, when the provider's record says (e.g. a company name). */
-  waitingOn?: string;
-  port?: PortSummary;
-  /** A short line worth showing when it ends (e.g. an ERROR's reason). */
-  details?: string;
+export interface TargetRead extends OrderSnapshot {
   raw?: unknown;
 }
 

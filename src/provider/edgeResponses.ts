@@ -3,12 +3,12 @@ import {
   type EdgeQuote,
   type EdgeRecord,
   firstText,
-  isRecord,
   KEY_MAX,
   num,
   type QuoteStatus,
   text,
 } from "../domain/edge.js";
+import { isRecord } from "../domain/records.js";
 import { formatTerm } from "../domain/units.js";
 
 /**

@@ -4,6 +4,7 @@
 // factories, and no raw cause object (which could hold headers) is attached. Its code is
 // "provider" (src/domain/errors.ts), which views/failures.ts words with `userMessage`.
 import { CodedError } from "../domain/errors.js";
+import { isRecord } from "../domain/records.js";
 
 export type ProviderErrorKind = "http" | "timeout" | "network" | "invalid-response";
 
@@ -105,10 +106,6 @@ export function isProviderError(x: unknown): x is ProviderError {
 // Reading error bodies
 
 export const RAW_TEXT_LIMIT = 500;
-
-function isRecord(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
-}
 
 function nonEmpty(x: unknown): string | undefined {
   return typeof x === "string" && x.trim() !== "" ? x.trim() : undefined;

@@ -1,24 +1,15 @@
 // `npm run sandbox`: the provider sandbox on its own, on SANDBOX_PORT (default 4010).
-import { ConfigError, loadConfig } from "../config.js";
 import { createLogger } from "../log.js";
+import { loadConfigOrExit } from "../processLifecycle.js";
 import { DEFAULT_SEED, startSandbox } from "./index.js";
 
 async function main(): Promise<void> {
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    // Only the sandbox's own settings are checked: a half-configured Slack setup in the same
-    // environment must not stop the stand-alone sandbox.
-    config = loadConfig({
-      SANDBOX_PORT: process.env.SANDBOX_PORT,
-      LOG_LEVEL: process.env.LOG_LEVEL,
-    });
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(2);
-    }
-    throw error;
-  }
+  // Only the sandbox's own settings are checked: a half-configured Slack setup in the same
+  // environment must not stop the stand-alone sandbox.
+  const config = loadConfigOrExit({
+    SANDBOX_PORT: process.env.SANDBOX_PORT,
+    LOG_LEVEL: process.env.LOG_LEVEL,
+  });
   const logger = createLogger({ level: config.logLevel });
   const seedText = process.env.SANDBOX_SEED;
   const seed = seedText && /^\d+$/.test(seedText) ? Number(seedText) : DEFAULT_SEED;

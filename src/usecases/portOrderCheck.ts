@@ -18,12 +18,12 @@ import {
   type PortOrderField,
   type PortOrderForm,
   readPortOrderForm,
-  userMessageOf,
 } from "./portOrderForm.js";
 import { isDeleted } from "./shared/dcfFacts.js";
 import { DeadlineExceededError, withDeadline } from "./shared/deadline.js";
 import { type FormCheck, SUBMISSION_DEADLINE_MS } from "./shared/formChecks.js";
 import { pricePort } from "./shared/prices.js";
+import { userMessageOf } from "./shared/providerMessage.js";
 
 // ---------------------------------------------------------------------------------------------
 // Unique port names

@@ -12,9 +12,10 @@ import type { Dcf, PricingResult, ProviderApi } from "../provider/api.js";
 import { portOrderBodyRule } from "../provider/rules/portOrder.js";
 import type { DcfDirectory } from "./shared/dcfDirectory.js";
 import { isDeleted, parseDcfRef } from "./shared/dcfFacts.js";
-import { DeadlineExceededError, withDeadline } from "./shared/deadline.js";
+import { withDeadline } from "./shared/deadline.js";
 import { readPortTerm } from "./shared/portTermReading.js";
 import { pricePort } from "./shared/prices.js";
+import { userMessageOf } from "./shared/providerMessage.js";
 
 // ---------------------------------------------------------------------------------------------
 // Terms
@@ -142,16 +143,6 @@ export interface PortOrderPreview {
 
 /** The preview runs after Slack's ack, but a hung provider must not hold it for ever. */
 export const PREVIEW_DEADLINE_MS = 5_000;
-
-/** A provider failure in the words the form shows (a deadline is "took too long"). */
-export function userMessageOf(error: unknown): string {
-  if (error instanceof DeadlineExceededError) return "the provider took too long to answer";
-  if (typeof error === "object" && error !== null && "userMessage" in error) {
-    const message = (error as { userMessage: unknown }).userMessage;
-    if (typeof message === "string") return message;
-  }
-  return "the provider did not answer";
-}
 
 /**
  * What the modal shows for what is chosen so far: the data center's speeds (and only those),

@@ -3,9 +3,18 @@ import { describe, expect, it } from "vitest";
 import { blockErrors } from "../../src/slack/kit/fieldErrors.js";
 import { rebuildOnChange } from "../../src/slack/kit/newestWins.js";
 import { approvalsUnavailable } from "../../src/slack/kit/requireApprovals.js";
-import { tellPrivately } from "../../src/slack/kit/tellPrivately.js";
+import { tellPrivately, whereFormOpened } from "../../src/slack/kit/tellPrivately.js";
 import { SANDBOX_LABEL } from "../../views/blocks.js";
 import { fakeAck, fakeClient, listenerServices } from "../support/fakeSlack.js";
+
+describe("whereFormOpened", () => {
+  it("answers in the channel the form was opened from, and only the person without one", () => {
+    expect(whereFormOpened("U1", { channelId: "C1" })).toEqual({ userId: "U1", channelId: "C1" });
+    const noChannel = whereFormOpened("U1", {});
+    expect(noChannel).toEqual({ userId: "U1" });
+    expect("channelId" in noChannel).toBe(false);
+  });
+});
 
 describe("tellPrivately", () => {
   it("answers ephemerally in the channel the person acted in", async () => {

@@ -4,6 +4,7 @@
 // is checked here in one way (a JSON object, an array, a `{results}` wrapper, an Edge list, or
 // no body at all).
 import type { FetchOptions, FetchResponse } from "openapi-fetch";
+import { isRecord } from "../../domain/records.js";
 import type { CallOptions, EdgePage } from "../api.js";
 import type { ProviderClient } from "../client.js";
 import { httpError, invalidResponseError } from "../errors.js";
@@ -71,10 +72,6 @@ interface Received {
 // The operation table's method and path are proved to lead to operation K (operations.ts), so
 // the untyped call below is the typed one; openapi-fetch cannot see that through a generic K.
 type UntypedRequest = (method: string, path: string, init: unknown) => Promise<Received>;
-
-function isRecord(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
-}
 
 /**
  * Success is `response.ok`, not the absence of `error` (an empty error body gives

@@ -2,15 +2,13 @@
 // in human words (they are shown next to a Slack modal field), strict objects that refuse unknown
 // keys, and the helpers cross-field rules use. One family of requests per module beside this one.
 import { z } from "zod";
+import { isRecord } from "../../domain/records.js";
 import { CLASSES_OF_SERVICE } from "../../domain/requestFacts.js";
 
 type Issue = { input?: unknown };
 export type RefineCtx = z.core.$RefinementCtx<unknown>;
 
 export type Record_ = Readonly<Record<string, unknown>>;
-
-const isRecord = (x: unknown): x is Record_ =>
-  typeof x === "object" && x !== null && !Array.isArray(x);
 
 // Cross-field rules also run when some other field has the wrong type, so a person sees
 // every problem in one submission rather than one round trip per mistake.

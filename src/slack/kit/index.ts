@@ -10,6 +10,7 @@ export {
   submittedReply,
 } from "./approvalRequest.js";
 export { recordCommand } from "./audit.js";
+export { dcfOptionsLoad } from "./dcfOptions.js";
 export { acknowledgeEnter, acknowledgeEnterIn } from "./enterKey.js";
 export { blockErrors } from "./fieldErrors.js";
 export { checkboxTicked, selectedValue, typedValue } from "./formValues.js";
@@ -20,4 +21,4 @@ export { type OrderThisAt, orderThisButton, type RequesterCheck } from "./orderT
 export { APPROVALS_NOT_SET_UP, approvalsUnavailable } from "./requireApprovals.js";
 export { sandboxLabelledChat } from "./sandboxLabel.js";
 export { checkThenSubmit, type FormCheck, submitAndTell, submitFromForm } from "./submitForm.js";
-export { type Said, tellPrivately, type Where } from "./tellPrivately.js";
+export { type Said, tellPrivately, type Where, whereFormOpened } from "./tellPrivately.js";

@@ -9,6 +9,17 @@ export interface Where {
   channelId?: string | undefined;
 }
 
+/**
+ * Where a form's submitter is answered (and who requests what it orders): the person, in the
+ * channel the form was opened from (kept in the form's metadata) when there is one.
+ */
+export function whereFormOpened(
+  userId: string,
+  metadata: { channelId?: string | undefined },
+): { userId: string; channelId?: string } {
+  return { userId, ...(metadata.channelId ? { channelId: metadata.channelId } : {}) };
+}
+
 /** What is said: a text, or a text with its blocks (the text is the notification's words). */
 export type Said = string | { text: string; blocks?: readonly KnownBlock[] | KnownBlock[] };
 

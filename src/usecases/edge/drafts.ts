@@ -4,12 +4,12 @@ import {
   type EdgeQuotationRequest,
   type EdgeQuote,
   type EdgeRecord,
-  isRecord,
   num,
   PRINTABLE,
   requestMbps,
   text,
 } from "../../domain/edge.js";
+import { isRecord } from "../../domain/records.js";
 import { formatTerm } from "../../domain/units.js";
 import type { DraftOrder, DraftOrderRequest } from "../../provider/api.js";
 import { edgeDraftOrderRule } from "../../provider/rules/edge.js";

@@ -5,12 +5,12 @@ import {
   type EdgeQuotationRequest,
   type EdgeQuote,
   type EdgeRecord,
-  isRecord,
   num,
   offerPriceText,
   requestMbps,
   text,
 } from "../../domain/edge.js";
+import { isRecord } from "../../domain/records.js";
 import { formatTerm } from "../../domain/units.js";
 import type { OrderSubmission } from "../../orders/index.js";
 import type { DraftOrder } from "../../provider/api.js";

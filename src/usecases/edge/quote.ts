@@ -4,10 +4,10 @@ import {
   type EdgeQuotationRequest,
   type EdgeQuote,
   type EdgeRecord,
-  isRecord,
   POST_CODE_MAX,
   PRINTABLE,
 } from "../../domain/edge.js";
+import { isRecord } from "../../domain/records.js";
 import { readQuoteResult } from "../../provider/edgeResponses.js";
 import { edgeCalculatePriceQueryRule, edgeQuotationRule } from "../../provider/rules/edge.js";
 import { fieldErrors } from "../../provider/rules/fieldErrors.js";

@@ -115,10 +115,14 @@ export function approverAction(services: Services, name: string, step: ApproverS
       return ackOnce();
     const userId = body.user.id;
     const channel = body.channel?.id;
+    const where = { userId, channelId: channel };
     const refuse = async (text: string) => {
       await ackOnce();
-      await tellPrivately(client, services, { userId: userId, channelId: channel }, text);
+      await tellPrivately(client, services, where, text);
     };
+    // The failure in its one wording; a failed telling is not a second failure.
+    const tellFailure = (error: unknown) =>
+      tellPrivately(client, services, where, describeFailure(error)).catch(() => undefined);
     // One budget for every check before the step, so together they stay within it.
     const deadline = Date.now() + CHECK_BUDGET_MS;
     try {
@@ -154,12 +158,7 @@ export function approverAction(services: Services, name: string, step: ApproverS
       if (!acked && isStorageUnavailable(error)) {
         // Not stored, so not acked: Bolt answers 500 and Slack shows the click failed.
         services.logger.warn({ action: name, by: userId }, "approval click not recorded");
-        tellPrivately(
-          client,
-          services,
-          { userId: userId, channelId: channel },
-          describeFailure(error),
-        ).catch(() => undefined);
+        tellFailure(error);
         throw error;
       }
       if (error instanceof CheckTooSlowError) {
@@ -169,12 +168,7 @@ export function approverAction(services: Services, name: string, step: ApproverS
       }
       await ackOnce();
       services.logger.error({ err: error, action: name }, "approval action failed");
-      await tellPrivately(
-        client,
-        services,
-        { userId: userId, channelId: channel },
-        describeFailure(error),
-      ).catch(() => undefined);
+      await tellFailure(error);
     }
   };
 }

@@ -10,7 +10,7 @@ import { isProviderError } from "../../../provider/errors.js";
 import type { Services } from "../../../services.js";
 import { checkDiscountCode, loadQuote } from "../../../usecases/edge/quote.js";
 import { withDeadline } from "../../../usecases/shared/deadline.js";
-import { typedValue, type Where } from "../../kit/index.js";
+import { typedValue, type Where, whereFormOpened } from "../../kit/index.js";
 import type { ListenerRegistry } from "../../listenerTable.js";
 import type { EdgeSources } from "./sources.js";
 import {
@@ -71,10 +71,7 @@ export function registerDiscountSubmitted(
       return;
     }
     await ack();
-    const where: Where = {
-      userId: body.user.id,
-      ...(metadata.channelId ? { channelId: metadata.channelId } : {}),
-    };
+    const where: Where = whereFormOpened(body.user.id, metadata);
     audit(services, "discount applied", { userId: where.userId, responseId: ref.responseId });
     try {
       await inThread(

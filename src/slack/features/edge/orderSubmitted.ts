@@ -14,6 +14,7 @@ import {
   submittedReply,
   typedValue,
   type Where,
+  whereFormOpened,
 } from "../../kit/index.js";
 import type { ListenerRegistry } from "../../listenerTable.js";
 import type { EdgeSources } from "./sources.js";
@@ -55,10 +56,7 @@ export function registerOrderSubmitted(
         takenNames,
         identity,
         currency: services.currency,
-        requester: {
-          userId: body.user.id,
-          ...(metadata.channelId ? { channelId: metadata.channelId } : {}),
-        },
+        requester: whereFormOpened(body.user.id, metadata),
       });
     } catch (error) {
       logger.warn({ err: error }, "edge: could not check the order form");
@@ -77,10 +75,7 @@ export function registerOrderSubmitted(
       });
       return;
     }
-    const where: Where = {
-      userId: body.user.id,
-      ...(metadata.channelId ? { channelId: metadata.channelId } : {}),
-    };
+    const where: Where = whereFormOpened(body.user.id, metadata);
     try {
       const outcome = await submitFromForm({
         services,

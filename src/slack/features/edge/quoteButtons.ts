@@ -10,7 +10,7 @@ import {
   EDGE_QUOTE_BUTTONS,
   enquirySentMessage,
 } from "../../../../views/edgeQuote.js";
-import { requestMbps, tenGigabitRequest } from "../../../domain/edge.js";
+import { type EdgeQuotationRequest, requestMbps, tenGigabitRequest } from "../../../domain/edge.js";
 import type { Services } from "../../../services.js";
 import { draftBody } from "../../../usecases/edge/drafts.js";
 import { loadQuote } from "../../../usecases/edge/quote.js";
@@ -106,33 +106,32 @@ export function registerQuoteButtons(
     },
   );
 
-  onQuoteButton(app, services, EDGE_QUOTE_BUTTONS.tenGig, async ({ body, client }, where, ref) => {
-    const request = await sources.requestOf(ref, AFTER_ACK_MS);
-    await services.provider.sendEdgeSelect(tenGigabitRequest(request), {
-      signal: AbortSignal.timeout(AFTER_ACK_MS),
+  /** A button that passes the quote's request on to the provider, then says so in the thread. */
+  const enquiryButton = (
+    actionId: string,
+    kind: "ten-gig" | "support",
+    auditLine: string,
+    send: (request: EdgeQuotationRequest, signal: AbortSignal) => Promise<unknown>,
+  ) =>
+    onQuoteButton(app, services, actionId, async ({ body, client }, where, ref) => {
+      const request = await sources.requestOf(ref, AFTER_ACK_MS);
+      await send(request, AbortSignal.timeout(AFTER_ACK_MS));
+      audit(services, auditLine, { userId: where.userId, responseId: ref.responseId });
+      await inThread(
+        services,
+        client,
+        where,
+        threadOf(body),
+        enquirySentMessage(kind, where.userId),
+      );
     });
-    audit(services, "10 Gbps offer asked", { userId: where.userId, responseId: ref.responseId });
-    await inThread(
-      services,
-      client,
-      where,
-      threadOf(body),
-      enquirySentMessage("ten-gig", where.userId),
-    );
-  });
 
-  onQuoteButton(app, services, EDGE_QUOTE_BUTTONS.support, async ({ body, client }, where, ref) => {
-    const request = await sources.requestOf(ref, AFTER_ACK_MS);
-    await services.provider.sendEdgeEnquiry(request, { signal: AbortSignal.timeout(AFTER_ACK_MS) });
-    audit(services, "support contacted", { userId: where.userId, responseId: ref.responseId });
-    await inThread(
-      services,
-      client,
-      where,
-      threadOf(body),
-      enquirySentMessage("support", where.userId),
-    );
-  });
+  enquiryButton(EDGE_QUOTE_BUTTONS.tenGig, "ten-gig", "10 Gbps offer asked", (request, signal) =>
+    services.provider.sendEdgeSelect(tenGigabitRequest(request), { signal }),
+  );
+  enquiryButton(EDGE_QUOTE_BUTTONS.support, "support", "support contacted", (request, signal) =>
+    services.provider.sendEdgeEnquiry(request, { signal }),
+  );
 
   onQuoteButton(app, services, EDGE_QUOTE_BUTTONS.retry, async ({ client }, where, ref) => {
     const request = await sources.requestOf(ref, AFTER_ACK_MS);

@@ -15,7 +15,7 @@ import {
 import type { Services } from "../../../services.js";
 import { matchCountries, pickCountry } from "../../../usecases/edge/catalogue.js";
 import { checkEdgeQuoteForm } from "../../../usecases/edge/quote.js";
-import { blockErrors } from "../../kit/index.js";
+import { blockErrors, whereFormOpened } from "../../kit/index.js";
 import type { ListenerRegistry } from "../../listenerTable.js";
 import { hasBlock, readEdgeQuoteForm } from "./formValues.js";
 import { requestEdgeQuote } from "./requestQuote.js";
@@ -102,10 +102,7 @@ export function registerQuoteForm(
       services,
       client,
       request: check.request,
-      where: {
-        userId: body.user.id,
-        ...(metadata.channelId ? { channelId: metadata.channelId } : {}),
-      },
+      where: whereFormOpened(body.user.id, metadata),
     });
   });
 }

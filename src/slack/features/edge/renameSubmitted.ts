@@ -8,7 +8,7 @@ import {
 import { draftNoticeText } from "../../../../views/edgeQuote.js";
 import type { Services } from "../../../services.js";
 import { checkDraftName, renameBody } from "../../../usecases/edge/drafts.js";
-import { typedValue, type Where } from "../../kit/index.js";
+import { typedValue, type Where, whereFormOpened } from "../../kit/index.js";
 import type { ListenerRegistry } from "../../listenerTable.js";
 import { draftOrGone } from "./sources.js";
 import { AFTER_ACK_MS, audit, failureWords, tell } from "./support.js";
@@ -32,10 +32,7 @@ export function registerRenameSubmitted(app: ListenerRegistry, services: Service
       return;
     }
     await ack();
-    const where: Where = {
-      userId: body.user.id,
-      ...(metadata.channelId ? { channelId: metadata.channelId } : {}),
-    };
+    const where: Where = whereFormOpened(body.user.id, metadata);
     const draftId = metadata.draftId;
     try {
       const signal = AbortSignal.timeout(AFTER_ACK_MS);

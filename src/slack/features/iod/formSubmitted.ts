@@ -4,7 +4,7 @@ import { IOD_BLOCKS, IOD_VIEW } from "../../../../views/iodModal.js";
 import { parseOrderMetadata } from "../../../../views/orderForms.js";
 import type { Services } from "../../../services.js";
 import { checkIodSubmission } from "../../../usecases/iod/submission.js";
-import { checkThenSubmit } from "../../kit/index.js";
+import { checkThenSubmit, whereFormOpened } from "../../kit/index.js";
 import type { ListenerRegistry } from "../../listenerTable.js";
 import { readIodForm } from "./form.js";
 
@@ -18,10 +18,7 @@ export function registerIodFormSubmitted(app: ListenerRegistry, services: Servic
         const metadata = parseOrderMetadata(view.private_metadata);
         return checkIodSubmission(services, {
           form: readIodForm(view.state?.values),
-          requester: {
-            userId,
-            ...(metadata.channelId ? { channelId: metadata.channelId } : {}),
-          },
+          requester: whereFormOpened(userId, metadata),
         });
       },
     ),

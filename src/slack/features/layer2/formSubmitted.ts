@@ -5,7 +5,7 @@ import { LAYER2_BLOCKS, LAYER2_VIEW } from "../../../../views/layer2Modal.js";
 import { parseOrderMetadata } from "../../../../views/orderForms.js";
 import type { Services } from "../../../services.js";
 import { checkLayer2Submission } from "../../../usecases/layer2/submission.js";
-import { checkThenSubmit } from "../../kit/index.js";
+import { checkThenSubmit, whereFormOpened } from "../../kit/index.js";
 import type { ListenerRegistry } from "../../listenerTable.js";
 import { layer2View, readLayer2Form } from "./form.js";
 
@@ -21,10 +21,7 @@ export function registerLayer2FormSubmitted(app: ListenerRegistry, services: Ser
           form: readLayer2Form(view.state?.values),
           currency: services.currency,
           ...(metadata.priceKey ? { shownPrice: metadata.priceKey } : {}),
-          requester: {
-            userId,
-            ...(metadata.channelId ? { channelId: metadata.channelId } : {}),
-          },
+          requester: whereFormOpened(userId, metadata),
         });
         return check.kind === "review"
           ? { kind: "update", view: layer2View(services, check.data, metadata, true) }

@@ -6,9 +6,8 @@ import { ACTION_ORDER_THIS_PORT } from "../../../../views/orderThis.js";
 import { PORT_ORDER_ACTIONS, PORT_ORDER_VIEW } from "../../../../views/portOrderModal.js";
 import type { Services } from "../../../services.js";
 import { DcfDirectory } from "../../../usecases/shared/dcfDirectory.js";
-import { acknowledgeEnterIn } from "../../kit/index.js";
+import { acknowledgeEnterIn, dcfOptionsLoad } from "../../kit/index.js";
 import type { ListenerRegistry } from "../../listenerTable.js";
-import { dcfOptions } from "./dcfOptions.js";
 import { portOrderFormChanged } from "./formChanged.js";
 import { portOrderFormSubmitted } from "./formSubmitted.js";
 import { orderThisPort } from "./orderThisButton.js";
@@ -17,7 +16,7 @@ import { orderThisPort } from "./orderThisButton.js";
 export function registerPortOrderListeners(app: ListenerRegistry, services: Services): void {
   // One short cache of the data centers for the options, the preview and Order this.
   const directory = new DcfDirectory(services.provider);
-  app.options(PORT_ORDER_ACTIONS.dcf, dcfOptions(services, directory));
+  app.options(PORT_ORDER_ACTIONS.dcf, dcfOptionsLoad(directory, services));
   acknowledgeEnterIn(app, [PORT_ORDER_ACTIONS.portName]);
   app.action<BlockAction<ButtonAction>>(ACTION_ORDER_THIS_PORT, orderThisPort(services, directory));
   const formChanged = portOrderFormChanged(services, directory);

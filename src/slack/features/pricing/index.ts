@@ -14,9 +14,8 @@ import {
 } from "../../../../views/pricingModals.js";
 import type { Services } from "../../../services.js";
 import { DcfDirectory } from "../../../usecases/shared/dcfDirectory.js";
-import { acknowledgeEnterIn } from "../../kit/index.js";
+import { acknowledgeEnterIn, dcfOptionsLoad } from "../../kit/index.js";
 import type { ListenerRegistry } from "../../listenerTable.js";
-import { dcfOptionsLoad } from "./dcfOptions.js";
 import { l2FormSubmitted } from "./l2FormSubmitted.js";
 import { pricePickButton } from "./pickButton.js";
 import { portDcfChanged } from "./portDcfChanged.js";
