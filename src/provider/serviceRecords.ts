@@ -4,7 +4,8 @@
 // the spellings seen so far and read leniently; what cannot be read is left out. The use cases
 // (src/usecases/services.ts, trackingReads.ts) decide which records to read and what to show.
 
-import { isRecord, num, text } from "../domain/edge.js";
+import { num, text } from "../domain/edge.js";
+import { isRecord } from "../domain/records.js";
 import type { Port } from "./api.js";
 
 /** One raw record as the provider (or the bot's own request) shaped it. */
