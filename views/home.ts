@@ -23,7 +23,7 @@ import { formatRelative } from "./time.js";
  *
  * The Approve / Reject buttons here are the approval message's own (same action ids, the
  * request id as value), so a click runs the very handler, guards and exactly-once step of the
- * channel buttons (src/slack/approvals.ts).
+ * channel buttons (src/slack/features/approvals/).
  */
 
 /** Paging through *My requests*. */

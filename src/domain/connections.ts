@@ -1,7 +1,7 @@
 /**
  * Layer 2 connections and the ports they join: the limits a request must keep (name, bandwidth,
  * term units), the provider's notice, and what a port tells (free capacity, metro, owning
- * company). Used by the use cases (src/usecases/layer2.ts and iod.ts re-export these; src/usecases/pricing/) and
+ * company). Used by the use cases (src/usecases/layer2/, src/usecases/iod/, src/usecases/pricing/) and
  * the forms (views/). Pure.
  */
 

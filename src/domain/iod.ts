@@ -1,7 +1,7 @@
 /**
  * Internet On-Demand (IO-D) choices the form offers and the use case checks: IPv4 block sizes,
  * "no block", IPv6 off, the ASN choices, name and duration defaults, and the sentence for a port
- * without IO-D. Used by src/usecases/iod.ts (which re-exports these) and views/iodModal.ts. Pure.
+ * without IO-D. Used by src/usecases/iod/ and views/iodModal.ts. Pure.
  */
 
 import type { components } from "../provider/generated/provider.js";

@@ -1,7 +1,7 @@
 /**
  * Facts of the provider's request rules that the use cases and the views both need: how a speed
  * is read, the classes of service, the IO-D limits, private ASNs, Singapore (where an Edge order
- * needs more). The zod rules that check a request (src/provider/rules.ts, which re-exports these)
+ * needs more). The zod rules that check a request (src/provider/rules/)
  * and the forms that offer the choices (views/) read them here, so a form cannot offer what the
  * rules refuse. Pure.
  */
