@@ -78,12 +78,12 @@ module.exports = {
       to: { path: "^views/" },
     },
     {
-      name: "jobs-take-only-the-escaper-from-views",
+      name: "jobs-never-import-views",
       comment:
-        "src/jobs words the tracker's thread messages itself (orderMessages.ts) and may take only the one escaper, views/blocks.ts, from views/; richer message building belongs in views/ and is injected.",
+        "src/jobs decides when to say something, never how: the tracker's words (views/trackerMessages.ts) are injected by src/bot.ts through startJobs' `trackerMessages` (shape: src/jobs/trackerMessages.ts), so src/jobs may not import views/ at runtime (import type is fine).",
       severity: "error",
       from: { path: "^src/jobs/" },
-      to: { path: "^views/", pathNot: "^views/blocks\\.ts$" },
+      to: { path: "^views/", dependencyTypesNot: TYPE_ONLY },
     },
     {
       name: "use-cases-never-import-slack",

@@ -18,6 +18,7 @@ import {
   startSlackStandin,
 } from "../src/standin/index.js";
 import { trackingReader } from "../src/usecases/trackingReads.js";
+import { trackerMessages } from "../views/trackerMessages.js";
 import type { ChildRole } from "./common.js";
 import { closedLoop, flood, type PreparedRequest } from "./loadgen.js";
 
@@ -236,6 +237,7 @@ async function runWorker(): Promise<void> {
   });
   const jobs = await startJobs({
     redisUrl: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
+    trackerMessages,
     prefix: need("BENCH_REDIS_PREFIX"),
     logger,
     slack: slack.chat,

@@ -22,6 +22,7 @@ import type { OrderKind } from "../src/sandbox/model.js";
 import { Prng } from "../src/sandbox/random.js";
 import { orderStages } from "../src/sandbox/timeline.js";
 import { STANDIN_IDS } from "../src/standin/index.js";
+import { trackerMessages } from "../views/trackerMessages.js";
 import {
   type Distribution,
   deleteKeys,
@@ -289,6 +290,7 @@ export async function runTracking(): Promise<TrackingFigures> {
   // trackers, runs due checks and reads records.
   const jobs = await startJobs({
     redisUrl,
+    trackerMessages,
     prefix,
     logger: createLogger({ level: "warn", destination: createWriteStream("/dev/null") }),
     workers: false,

@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { WebClient } from "@slack/web-api";
 import { Redis } from "ioredis";
+import { trackerMessages } from "../views/trackerMessages.js";
 import { ApprovalStore, policyApprovers } from "./approvals/index.js";
 import { type Config, configuredSecrets, DEFAULT_PARTNER_REMINDER_AFTER_DAYS } from "./config.js";
 import { withRequestId } from "./context.js";
@@ -11,7 +12,6 @@ import { DEFAULT_ACCEPTANCE_REMINDERS } from "./jobs/trackerReminders.js";
 import { createLogger, type Logger } from "./log.js";
 import { createMetrics, type Metrics } from "./metrics.js";
 import { OrderLifecycle } from "./orders/index.js";
-
 // Playground mode: the web page standing in for Slack's client (src/playground/).
 import {
   createPlayground,
@@ -200,6 +200,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       workers: role === "worker" || config.workers,
       // In sandbox mode every background message says so (its thread lines and DMs too).
       slack: sandboxed ? sandboxLabelledChat(backgroundSlack.chat) : backgroundSlack.chat,
+      // How the tracker words its messages: views/, injected (src/jobs never imports views/).
+      trackerMessages,
       home: (userId) =>
         publishHome ? publishHome(userId) : Promise.reject(new Error("App Home is not ready yet")),
       // Background work logs under a request id of its own record (approval id, order id), so

@@ -17,6 +17,7 @@ import {
 } from "./rateLimiter.js";
 import type { TrackingSchedule } from "./schedule.js";
 import { Tracker } from "./tracker.js";
+import type { TrackerMessages } from "./trackerMessages.js";
 import type { AcceptanceReminders } from "./trackerReminders.js";
 import type { TrackingObserver } from "./trackerReports.js";
 import type { ReadOrder, ReadTarget } from "./trackInput.js";
@@ -53,7 +54,6 @@ export * from "./draftReminders.js";
 export * from "./homeRefresh.js";
 export * from "./notifier.js";
 export { NotifierInputError } from "./notifierInput.js";
-export * from "./orderMessages.js";
 export { DEFAULT_MARKER_TTL_SECONDS, type MessageState } from "./outbox.js";
 export * from "./placement.js";
 export * from "./placementContract.js";
@@ -63,6 +63,7 @@ export * from "./quotePoller.js";
 export * from "./rateLimiter.js";
 export * from "./schedule.js";
 export * from "./tracker.js";
+export type { LastSeen, TrackerMessages } from "./trackerMessages.js";
 export type { TrackedOrder } from "./trackerRecords.js";
 export * from "./trackerReminders.js";
 export type { TrackingEvent, TrackingObserver } from "./trackerReports.js";
@@ -134,6 +135,11 @@ export interface StartJobsOptions<QuoteResult = unknown> {
     retryBaseMs?: number;
     retryMaxMs?: number;
   };
+  /**
+   * How the tracker's messages are worded: views/trackerMessages.ts `trackerMessages` (src/bot.ts
+   * and the tests pass it), so src/jobs decides when to speak and never imports views/.
+   */
+  trackerMessages: TrackerMessages;
   /** Told of each status and end of a tracker started with a `ref` (src/orders' request card). */
   trackingObserver?: TrackingObserver;
   trackerSettings?: {
@@ -211,6 +217,7 @@ export async function startJobs<QuoteResult = unknown>(
     logger,
     metrics,
     notifier,
+    messages: options.trackerMessages,
     observer: options.trackingObserver,
     readTarget: options.readTarget,
     readOrder: options.readOrder,

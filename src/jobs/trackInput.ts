@@ -1,5 +1,5 @@
 import { isTrackTargetKind, TRACK_TARGET_KINDS, type TrackTarget } from "../domain/statuses.js";
-import type { OrderKind, OrderSnapshot } from "./orderMessages.js";
+import type { OrderKind, OrderSnapshot } from "../domain/trackedOrder.js";
 import { CHANNEL_ID, MESSAGE_TS } from "./slackIds.js";
 import { isOrderTarget, ORDER_KINDS } from "./trackerRecords.js";
 

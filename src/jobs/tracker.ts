@@ -1,7 +1,6 @@
 import { ErrorCode, type Job } from "bullmq";
 import { isTrackTargetKind, type TrackTarget } from "../domain/statuses.js";
 import type { Notifier } from "./notifier.js";
-import { stoppedText } from "./orderMessages.js";
 import { jobIdPart, QUEUE_NAMES } from "./queues.js";
 import { DAY_MS, DEFAULT_SCHEDULE, HOUR_MS, type TrackingSchedule } from "./schedule.js";
 import {
@@ -11,6 +10,7 @@ import {
   recreateIfLost,
   stepJobOptions,
 } from "./stepJob.js";
+import type { TrackerMessages } from "./trackerMessages.js";
 import {
   F,
   isOrderTarget,
@@ -63,6 +63,8 @@ export type StopResult =
 
 export interface TrackerOptions extends JobPartOptions {
   notifier: Pick<Notifier, "post" | "update">;
+  /** How the tracker's messages are worded (views/trackerMessages.ts, injected by src/bot.ts). */
+  messages: TrackerMessages;
   /** Told of each status and end of trackers that carry a `ref`; a failure is logged, not retried. */
   observer?: TrackingObserver;
   /** Reads every kind of target; needed only where tracking jobs are processed. */
@@ -124,6 +126,7 @@ export class Tracker {
       observer: options.observer,
       onChange: options.onChange,
       deadlineDays,
+      messages: options.messages,
     });
     this.step = new TrackerStep({
       records: this.records,
@@ -206,7 +209,7 @@ export class Tracker {
     if (!allowed) return { ok: false, reason: "not-allowed" };
     const ended = await this.records.end(record, `stopped by ${by}`, {});
     if (!ended) return { ok: false, reason: "not-tracked" };
-    await this.report.sayStopped(record, "stopped", stoppedText(record, by));
+    await this.report.sayStopped(record, "stopped", this.report.messages.stoppedText(record, by));
     await this.report.observe(record, "stopped", {
       status: record.status,
       ended: { outcome: "stopped", detail: `stopped by ${by}` },

@@ -1,6 +1,6 @@
 import type { Redis } from "ioredis";
 import { isTrackTargetKind, type TrackTarget, type TrackTargetKind } from "../domain/statuses.js";
-import type { OrderKind } from "./orderMessages.js";
+import type { OrderKind } from "../domain/trackedOrder.js";
 import { defineScripts, type Script, type ScriptSpec, stateKey } from "./queues.js";
 
 /**

@@ -1,5 +1,5 @@
 import { loaReminderDue } from "../domain/loa.js";
-import { acceptanceReminderText, type OrderSnapshot, reminderText } from "./orderMessages.js";
+import type { OrderSnapshot } from "../domain/trackedOrder.js";
 import { DAY_MS, WEEK_MS } from "./schedule.js";
 import { F, type RecordUpdates, type TrackedOrder } from "./trackerRecords.js";
 import type { TrackingReporter } from "./trackerReports.js";
@@ -47,7 +47,7 @@ export async function remindIfLoaWaiting(
   await report.say(
     record,
     `loa-reminder:${since}:${weeks}`,
-    reminderText(record, weeks, read.loaStatus, record.requestedBy),
+    report.messages.reminderText(record, weeks, read.loaStatus, record.requestedBy),
   );
   return { [F.reminders]: String(weeks) };
 }
@@ -73,7 +73,7 @@ export async function remindWhileAwaitingAcceptance(
   await report.tellRequester(
     record,
     `accept-reminder:${since}:${due}`,
-    acceptanceReminderText(record, read, Math.floor(waited / DAY_MS), record),
+    report.messages.acceptanceReminderText(record, read, Math.floor(waited / DAY_MS), record),
   );
   return {
     ...(record.waitingSince === undefined ? { [F.waitSince]: String(since) } : {}),

@@ -1,10 +1,11 @@
 import { statusKey, type TrackTarget } from "../domain/statuses.js";
+import type { OrderSnapshot } from "../domain/trackedOrder.js";
 import type { Logger } from "../log.js";
 import { errorText } from "./errors.js";
 import type { Notifier } from "./notifier.js";
-import { type OrderSnapshot, statusLineText, trackingStartedText } from "./orderMessages.js";
 import { DEFAULT_MARKER_TTL_SECONDS } from "./outbox.js";
 import { DAY_MS } from "./schedule.js";
+import type { TrackerMessages } from "./trackerMessages.js";
 import { isOrderTarget, type TrackedOrder } from "./trackerRecords.js";
 
 /**
@@ -12,7 +13,8 @@ import { isOrderTarget, type TrackedOrder } from "./trackerRecords.js";
  * scoped to the tracker's start), the message the caller asked to keep current, the observer
  * (src/orders: the request card) and the App Home of whoever sees the target (`onChange`).
  * Every key and event key is derived from the record and the step, so a step repeated after a
- * crash tells nobody twice. What is said is orderMessages.ts'; when, the tracker's.
+ * crash tells nobody twice. When something is said is the tracker's; how, the injected
+ * words' (`messages`: views/trackerMessages.ts).
  */
 
 /**
@@ -41,10 +43,17 @@ export interface TrackingReporterOptions {
   onChange?: (record: TrackedOrder) => Promise<unknown>;
   /** The tracking deadline: the messages' markers are kept that long and 14 days more. */
   deadlineDays: number;
+  /** How the tracker's messages are worded (startJobs' `trackerMessages`). */
+  messages: TrackerMessages;
 }
 
 export class TrackingReporter {
-  constructor(private readonly options: TrackingReporterOptions) {}
+  /** The words of every message (the step and the reminders word theirs with these too). */
+  readonly messages: TrackerMessages;
+
+  constructor(private readonly options: TrackingReporterOptions) {
+    this.messages = options.messages;
+  }
 
   /** Posts in the tracker's thread, once per key. */
   async say(record: TrackedOrder, key: string, text: string): Promise<void> {
@@ -99,10 +108,15 @@ export class TrackingReporter {
         key: `line:${seq}`,
         channel: record.channel,
         ts: record.statusMessageTs,
-        text: statusLineText(record, read, record.startedAt.toISOString(), seq === "stopped"),
+        text: this.messages.statusLineText(
+          record,
+          read,
+          record.startedAt.toISOString(),
+          seq === "stopped",
+        ),
       });
     } else if (seq === 0) {
-      await this.say(record, "line", trackingStartedText(record, read));
+      await this.say(record, "line", this.messages.trackingStartedText(record, read));
     }
   }
 

@@ -6,14 +6,8 @@ import {
   type TrackTarget,
   waitsOnAcceptance,
 } from "../domain/statuses.js";
+import { type OrderSnapshot, portToFollow } from "../domain/trackedOrder.js";
 import type { Logger } from "../log.js";
-import {
-  changeText,
-  deadlineText,
-  finalText,
-  type OrderSnapshot,
-  portToFollow,
-} from "./orderMessages.js";
 import { readProviderFailure } from "./providerFailure.js";
 import { DAY_MS, nextCheckDelayMs, type TrackingSchedule } from "./schedule.js";
 import { delayStep } from "./stepJob.js";
@@ -125,7 +119,7 @@ export class TrackerStep {
       await this.parts.report.say(
         record,
         `change:${seq}:status:${keyPart(read.status)}:loa:${keyPart(read.loaStatus)}`,
-        changeText(record, record, read),
+        this.parts.report.messages.changeText(record, record, read),
       );
       await this.parts.report.statusLine(record, read, seq);
       await this.parts.report.observe(record, `change:${seq}`, { status: read.status });
@@ -174,7 +168,11 @@ export class TrackerStep {
 
   private async finishAtTerminal(record: TrackedOrder, read: OrderSnapshot): Promise<void> {
     await this.parts.report.statusLine(record, read, "final");
-    await this.parts.report.say(record, `final:${keyPart(read.status)}`, finalText(record, read));
+    await this.parts.report.say(
+      record,
+      `final:${keyPart(read.status)}`,
+      this.parts.report.messages.finalText(record, read),
+    );
     // A finished order whose port is still to be activated: the port is followed in the same
     // thread. Started before this tracker ends, so a crash in between re-runs this step, whose
     // messages are de-duplicated and whose track() joins the port's open tracker.
@@ -219,7 +217,7 @@ export class TrackerStep {
     await this.parts.report.sayStopped(
       record,
       "deadline",
-      deadlineText(record, this.parts.deadlineDays, record),
+      this.parts.report.messages.deadlineText(record, this.parts.deadlineDays, record),
     );
     await this.parts.report.observe(record, "deadline", {
       status: record.status,

@@ -178,7 +178,7 @@ export function connectionProgress(entry: RawRecord): ConnectionProgress {
 /**
  * A port's speed for the tracker's summary: a number of Mbps, or `{value, name}` as the
  * provider sends it. Not `speedMbps` (src/domain/requestFacts.ts) on purpose: the summary
- * (src/jobs/orderMessages.ts PortSummary) keeps the provider's own words when the speed is text
+ * (src/domain/trackedOrder.ts PortSummary) keeps the provider's own words when the speed is text
  * ("10G", "10000 Mbps") and shows them as given, where speedMbps would convert or drop them.
  */
 export function portSpeedAsSent(speed: unknown): number | string | undefined {

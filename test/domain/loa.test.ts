@@ -9,10 +9,10 @@ import {
   SETTLED_LOA_STATUSES,
 } from "../../src/domain/loa.js";
 import { statusEnding } from "../../src/domain/statuses.js";
-import { finalText } from "../../src/jobs/orderMessages.js";
 import { ORDER_KINDS } from "../../src/orders/kinds.js";
 import type { PortOrderRead } from "../../src/provider/api.js";
 import { portOrderView } from "../../views/orders.js";
+import { finalText } from "../../views/trackerMessages.js";
 
 // The LOA rules give one answer in the three places that speak of the LOA: the tracker (its weekly
 // reminder while the order goes on, its final message when the order is done), `/connect order`

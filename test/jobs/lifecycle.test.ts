@@ -4,6 +4,7 @@ import type { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Jobs, type OrderRead, startJobs, trackJobId } from "../../src/jobs/index.js";
 import { type SlackStandin, STANDIN_IDS } from "../../src/standin/index.js";
+import { trackerMessages } from "../../views/trackerMessages.js";
 import { waitFor } from "../harness/index.js";
 import { FakeOrders } from "./orderSource.js";
 import {
@@ -171,6 +172,7 @@ describe("jobs lifecycle", () => {
     orders.hold();
     const jobs = await startJobs({
       redisUrl: proxy.url,
+      trackerMessages,
       prefix,
       logger: testLogger(),
       slack: client.chat,

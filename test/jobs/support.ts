@@ -10,6 +10,7 @@ import {
   type SlackStandin,
   startSlackStandin,
 } from "../../src/standin/index.js";
+import { trackerMessages } from "../../views/trackerMessages.js";
 import { deleteKeysMatching } from "../harness/redisKeys.js";
 
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -126,6 +127,8 @@ export async function startTestJobs<Q = unknown>(
     maintenanceEveryMs: 0,
     reconcileOnStart: false,
     providerRateLimit: false,
+    // The words production posts (src/bot.ts injects the same), so every test reads them.
+    trackerMessages,
     ...options,
     notifierSettings: {
       perChannelIntervalMs: 30,

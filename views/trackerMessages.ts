@@ -1,72 +1,47 @@
-import { escapeMrkdwn } from "../../views/blocks.js";
 /**
  * The words of tracking: the status line, a status change, the final message, the deadline, the
  * weekly LOA reminder and the reminder while a partner has not accepted. Plain mrkdwn text (the
  * thread's messages need no buttons); anything that came from the provider is escaped, since a
- * status could carry Slack markup. Which statuses end or wait is decided in src/domain/statuses.ts (the LOA in src/domain/loa.ts);
- * here only how that is said.
+ * status could carry Slack markup. Which statuses end or wait is decided in
+ * src/domain/statuses.ts (the LOA in src/domain/loa.ts); when to say it, in src/jobs (the
+ * tracker). Here only how it is said: `trackerMessages` is what src/bot.ts injects into startJobs
+ * (the shape is src/jobs/trackerMessages.ts).
  */
 
-import { isLoaSettled, isLoaWaiting, loaStatusWords } from "../domain/loa.js";
+import { isLoaSettled, loaStatusWords } from "../src/domain/loa.js";
 import {
   type Awaited,
   isTerminalStatus,
   statusEnding,
   statusKey,
   statusWaitsOn,
-  type TrackTarget,
   type TrackTargetKind,
-} from "../domain/statuses.js";
-
-export { isLoaSettled, isLoaWaiting };
+} from "../src/domain/statuses.js";
+import {
+  type OrderKind,
+  type OrderRef,
+  type OrderSnapshot,
+  type PortSummary,
+  portToFollow,
+  targetKindOf,
+} from "../src/domain/trackedOrder.js";
+import type { TrackerMessages } from "../src/jobs/trackerMessages.js";
+import { escapeMrkdwn } from "./blocks.js";
 
 /**
- * The LOA status in words (src/domain/loa.ts), escaped: the worker writes its thread messages
- * itself and may take only the escaper from views/ (the layer rules).
+ * The LOA status in words (src/domain/loa.ts), escaped for mrkdwn.
  */
 function loaText(loaStatus: string | null | undefined): string | undefined {
   const words = loaStatusWords(loaStatus);
   return words === undefined ? undefined : escapeMrkdwn(words, 60);
 }
 
-/** The flavour of a port order's LOA step (on-net about a day, off-net weeks, Edge a partner's). */
-export type OrderKind = "on-net" | "off-net" | "edge";
-
-export interface PortSummary {
-  id?: string;
-  name?: string;
-  /** Mbps, as a number or the provider's text (e.g. "10000 Mbps"). */
-  speed?: number | string;
-  location?: string;
-  /** The port's own status, when the order read embeds it (e.g. ACTIVE, READY). */
-  status?: string;
-}
-
 /**
- * The port a finished order left to follow: one whose status is known and not final yet (its
- * activation is still ahead). Without a status there is nothing to tell, and nothing is followed.
+ * A port's speed as an order read gives it (Mbps as a number, or the provider's text such as
+ * "10000 Mbps") in Gbps or Mbps words; text that is not a speed is kept, escaped. Not
+ * src/domain/units.ts formatSpeed: that one is the compact form ("10G") of a known number.
  */
-export function portToFollow(ref: OrderRef, snapshot: OrderSnapshot): string | undefined {
-  const kind = targetKindOf(ref);
-  if (kind !== "port-order" && kind !== "edge-order") return undefined;
-  if (statusEnding(kind, snapshot.status) !== "success") return undefined;
-  const port = snapshot.port;
-  if (!port?.id || !port.status || isTerminalStatus("port", port.status)) return undefined;
-  return port.id;
-}
-
-/** What a tracker reads from the provider at each step (see tracker.ts `ReadTarget`). */
-export interface OrderSnapshot {
-  status: string;
-  loaStatus?: string;
-  /** Who the status waits on, in words from the read (e.g. the partner's company), if it says. */
-  waitingOn?: string;
-  port?: PortSummary;
-  /** A short line from the read worth showing at the end (e.g. an ERROR's reason). */
-  details?: string;
-}
-
-export function formatSpeed(speed: number | string | undefined): string | undefined {
+export function portSpeedText(speed: number | string | undefined): string | undefined {
   if (speed === undefined) return undefined;
   const mbps = typeof speed === "number" ? speed : Number(String(speed).replace(/\s*mbps$/i, ""));
   if (!Number.isFinite(mbps) || mbps <= 0) return escapeMrkdwn(String(speed), 40);
@@ -79,19 +54,6 @@ function statusPhrase(status: string, loaStatus: string | undefined): string {
   const words = loaText(loaStatus);
   const loa = words ? `, LOA *${words}*` : "";
   return `*${escapeMrkdwn(status, 60)}*${loa}`;
-}
-
-/** What is tracked, as the messages name it. `target` absent: a port order (older records). */
-export interface OrderRef {
-  orderId: string;
-  kind: OrderKind;
-  target?: TrackTarget;
-  /** The company a layer 2 connection waits on, as the request named it (its destCompany). */
-  counterparty?: string;
-}
-
-export function targetKindOf(ref: OrderRef): TrackTargetKind {
-  return ref.target?.kind ?? (ref.kind === "edge" ? "edge-order" : "port-order");
 }
 
 const TARGET_LABEL: Record<TrackTargetKind, string> = {
@@ -248,7 +210,7 @@ function portDetails(port: PortSummary | undefined): string[] {
   const details: string[] = [];
   if (port?.name) details.push(`*${escapeMrkdwn(port.name, 100)}*`);
   if (port?.id) details.push(`id \`${escapeMrkdwn(port.id, 100)}\``);
-  const speed = formatSpeed(port?.speed);
+  const speed = portSpeedText(port?.speed);
   if (speed) details.push(speed);
   if (port?.location) details.push(`at ${escapeMrkdwn(port.location, 100)}`);
   return details;
@@ -327,3 +289,15 @@ export function acceptanceReminderText(
 export function stoppedText(ref: OrderRef, by: string): string {
   return `Tracking of ${orderName(ref)} was stopped by <@${by}>.`;
 }
+
+/** The tracker's words, as startJobs takes them (`trackerMessages`). */
+export const trackerMessages: TrackerMessages = {
+  statusLineText,
+  trackingStartedText,
+  changeText,
+  finalText,
+  deadlineText,
+  reminderText,
+  acceptanceReminderText,
+  stoppedText,
+};
