@@ -17,7 +17,7 @@ export { checkboxTicked, selectedValue, typedValue } from "./formValues.js";
 export { actionOrder, NewestWins, rebuildOnChange, registerFormChanges } from "./newestWins.js";
 export { openThenFill } from "./openThenFill.js";
 export { type OrderRefusal, orderRefusal } from "./orderRefusal.js";
-export { type OrderThisAt, orderThisButton, type RequesterCheck } from "./orderThis.js";
+export { type OrderThisAt, orderThisButton } from "./orderThis.js";
 export { APPROVALS_NOT_SET_UP, approvalsUnavailable } from "./requireApprovals.js";
 export { sandboxLabelledChat } from "./sandboxLabel.js";
 export { checkThenSubmit, type FormCheck, submitAndTell, submitFromForm } from "./submitForm.js";

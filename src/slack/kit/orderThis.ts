@@ -1,5 +1,5 @@
-// "Order this" under a price opens an order form prefilled from the price (layer 2; port order
-// has the same shape): ack, read the pick, ask whether this person may order, then open.
+// "Order this" under a price opens an order form prefilled from the price (port order, layer 2):
+// ack, read the pick, ask whether this person may order, then open.
 import type {
   AllMiddlewareArgs,
   BlockAction,
@@ -7,12 +7,8 @@ import type {
   SlackActionMiddlewareArgs,
 } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
-
-/** Why this person may not order now (approvals not set up, not a requester), or nothing. */
-export type RequesterCheck = (
-  client: WebClient,
-  userId: string,
-) => Promise<{ message: string } | undefined>;
+import type { Services } from "../../services.js";
+import { orderRefusal } from "./orderRefusal.js";
 
 /** Where the opened order form answers: the trigger to open it with, the person's channel. */
 export interface OrderThisAt {
@@ -32,8 +28,8 @@ type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMidd
  * `open` opens the order form prefilled with the pick.
  */
 export function orderThisButton<P>(input: {
+  services: Services;
   parse: (value: unknown) => P | undefined;
-  refusal: RequesterCheck;
   open: (pick: P, at: OrderThisAt) => Promise<void>;
 }): (args: ButtonArgs) => Promise<void> {
   return async ({ ack, body, action, client, respond }) => {
@@ -43,7 +39,7 @@ export function orderThisButton<P>(input: {
     const reply = async (r: { text: string }) => {
       await respond({ response_type: "ephemeral", replace_original: false, text: r.text });
     };
-    const refusal = await input.refusal(client, body.user.id);
+    const refusal = await orderRefusal(input.services, client, body.user.id);
     if (refusal) {
       await reply({ text: refusal.message });
       return;

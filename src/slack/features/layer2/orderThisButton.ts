@@ -6,7 +6,7 @@ import { type Layer2OrderThis, parseLayer2OrderThis } from "../../../../views/or
 import type { Services } from "../../../services.js";
 import type { Layer2Form } from "../../../usecases/layer2/form.js";
 import { loadLayer2Modal, portDcfId } from "../../../usecases/layer2/load.js";
-import { openThenFill, orderThisButton, type RequesterCheck } from "../../kit/index.js";
+import { openThenFill, orderThisButton } from "../../kit/index.js";
 import { LAYER2_FORM, layer2View } from "./form.js";
 
 /** The form's raw values for a priced connection (what the person would have picked). */
@@ -34,10 +34,10 @@ export async function orderPricedConnection(
   return source ? { ...form, sourcePort: source.id } : form;
 }
 
-export function layer2OrderThisButton(services: Services, refusal: RequesterCheck) {
+export function layer2OrderThisButton(services: Services) {
   return orderThisButton({
+    services,
     parse: parseLayer2OrderThis,
-    refusal,
     open: async (pick, { triggerId, client, channelId, reply }) => {
       try {
         await openThenFill({ triggerId, services, client, reply }, LAYER2_FORM, async () =>
