@@ -37,6 +37,13 @@ describe("Dockerfile", () => {
     expect(finalStage.some((i) => i.op === "COPY" && i.args.includes("--from=build"))).toBe(true);
   });
 
+  it("builds and runs on the Node major that package.json's engines asks for (24 LTS)", () => {
+    const engines = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).engines.node;
+    const major = /^>=(\d+)/.exec(engines)?.[1];
+    expect(major).toBe("24");
+    for (const stage of stages) expect(stage.args).toMatch(new RegExp(`^node:${major}-`));
+  });
+
   it("runs as a non-root user with a health check on /healthz", () => {
     const user = finalStage.filter((i) => i.op === "USER").pop();
     expect(user?.args).toBeDefined();
