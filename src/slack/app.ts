@@ -8,7 +8,7 @@ import type { Logger } from "../log.js";
 import type { Metrics } from "../metrics.js";
 import { botAuthorization } from "./authorization.js";
 import { boltLogger } from "./logger.js";
-import { MemorySeenSignatures, RedisSeenSignatures } from "./replayGuard.js";
+import { MemorySeenSignatures, RedisSeenSignatures, type SeenSignatures } from "./replayGuard.js";
 import { guardSlackRequests } from "./requestGuard.js";
 
 export type SlackConnection =
@@ -52,6 +52,8 @@ export interface RunningSlackApp {
   app: App;
   /** The port actually listened on (useful with port 0). */
   port: number;
+  /** HTTP mode: where the request guard remembers accepted signatures (replayGuard.ts). */
+  seenSignatures?: SeenSignatures;
   stop(): Promise<void>;
 }
 
@@ -133,6 +135,7 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
   };
   let app: App;
   let server: Server | undefined;
+  let seen: SeenSignatures | undefined;
 
   if (options.slack.mode === "http") {
     const guard = options.requestGuard ?? {};
@@ -148,13 +151,14 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
       unhandledRequestTimeoutMillis: 2_900,
       bodyLimit: maxBodyBytes,
     });
+    seen = guard.redis
+      ? new RedisSeenSignatures(guard.redis.client, guard.redis.keyPrefix, options.logger)
+      : new MemorySeenSignatures();
     guardSlackRequests(receiver, {
       endpoint: "/slack/events",
       signingSecret: options.slack.signingSecret,
       maxBodyBytes,
-      seen: guard.redis
-        ? new RedisSeenSignatures(guard.redis.client, guard.redis.keyPrefix, options.logger)
-        : new MemorySeenSignatures(),
+      seen,
       logger: options.logger,
       now: guard.now,
       onRefused: (reason) => options.metrics.slackRequestsRefused.inc({ reason }),
@@ -188,8 +192,10 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
   return {
     app,
     port: address?.port ?? options.port,
+    seenSignatures: seen,
     async stop() {
       await app.stop();
+      await seen?.close?.();
     },
   };
 }
