@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vites
 import type { Sandbox } from "../../src/sandbox/index.js";
 import { submitForApproval } from "../../src/slack/kit/index.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
-import { type OwnRedis, startOwnRedis, waitFor, waitWhileProgressing } from "../harness/index.js";
+import { type OwnRedis, startOwnRedis, waitWhileProgressing } from "../harness/index.js";
 import { portOrderRequest } from "../harness/portOrders.js";
+import { holdingRequests } from "./fixtures/answerWindow.js";
 import {
   type ApprovalTally,
   figures,
@@ -27,8 +28,12 @@ const OUTAGE_MS = SCALE === "full" ? 60_000 : 20_000;
 /** Placements approved together; issue 19 asks for at least 8 in flight when Redis dies. */
 const PLACEMENTS = 10;
 const MIN_IN_FLIGHT = 8;
-/** The provider answers a port order this late: the answers arrive while Redis is down. */
-const PROVIDER_LATENCY_MS = 3_000;
+/**
+ * The provider answers a port order this late after the call reaches it. The calls are held on
+ * their way out until Redis is dead (holdingRequests), so every answer comes during the outage.
+ */
+const PROVIDER_LATENCY_MS = 1_000;
+const PORT_ORDER_CALL = /^PUT \/api\/company\/[^/]+\/ports\/orders$/;
 /** After Redis is back, the bot is stuck if nothing moves for this long. */
 const SETTLE_MS = 90_000;
 const CHANNEL = STANDIN_IDS.approvals;
@@ -36,10 +41,12 @@ const CHANNEL = STANDIN_IDS.approvals;
 /**
  * Issue 19, bug 1: "a Redis outage throws away the provider's answer". The bot (HTTP front and
  * workers) runs on a redis-server of this test's own (AOF, fsync always), with 10 port orders
- * approved and their calls at the provider, which answers 3 s later. Redis is SIGKILLed as the
- * calls are in flight, stays down for the outage and comes back on the same port. Every answer
- * the provider gave must end recorded as placed with its order id (provider orders counted
- * against records), nothing may be ordered twice, and every thread must tell its story in order.
+ * approved and their calls on their way to the provider: each is held as it leaves (its
+ * journal says `sending`) until all 10 are out, Redis is SIGKILLed, and then they go on, so the
+ * provider answers every one while Redis is down, whatever the machine's load. Redis stays down
+ * for the outage and comes back on the same port. Every answer the provider gave must end
+ * recorded as placed with its order id (provider orders counted against records), nothing may
+ * be ordered twice, and every thread must tell its story in order.
  */
 describe("a Redis outage while placements are in flight", () => {
   /** The tests as they finished, for the verdict written with the figures. */
@@ -48,6 +55,9 @@ describe("a Redis outage while placements are in flight", () => {
   let env: TestBot;
   let sandbox: Sandbox;
   const approvals: OrderedApproval[] = [];
+  // Installed before the bot is built: its provider client takes globalThis.fetch then.
+  const transport = globalThis.fetch;
+  const calls = holdingRequests(transport, PORT_ORDER_CALL);
   const run = {
     placements: PLACEMENTS,
     inFlightAtKill: 0,
@@ -66,6 +76,7 @@ describe("a Redis outage while placements are in flight", () => {
 
   beforeAll(async () => {
     redis = await startOwnRedis();
+    globalThis.fetch = calls.fetch;
     env = await startTestBot({
       env: { REDIS_URL: redis.url },
       sandbox: {
@@ -119,7 +130,9 @@ describe("a Redis outage while placements are in flight", () => {
         appendfsync: "always",
       },
     });
+    calls.release();
     await env?.close();
+    globalThis.fetch = transport;
     await redis?.stop();
   });
 
@@ -157,7 +170,6 @@ describe("a Redis outage while placements are in flight", () => {
       onTestFinished(({ task }) => {
         finished.push(task);
       });
-      const store = env.bot.services.approvals.store;
       for (const approval of approvals) {
         const ack = await env.slack.clickButton({
           userId: STANDIN_IDS.approver,
@@ -166,17 +178,13 @@ describe("a Redis outage while placements are in flight", () => {
         });
         expect(ack.status).toBe(200);
       }
-      // The calls are at the provider once their requests are claimed (executing).
-      run.inFlightAtKill = await waitFor(
-        async () => {
-          const executing = (await store.findByStatus("executing")).length;
-          return executing >= MIN_IN_FLIGHT ? executing : undefined;
-        },
-        { timeoutMs: 15_000, intervalMs: 20, description: `${MIN_IN_FLIGHT} placements in flight` },
-      );
+      // Every call on its way out, held: the event, not a count within a window.
+      await calls.allHeld(PLACEMENTS);
+      run.inFlightAtKill = calls.held();
       const answeredBefore = sandbox.state.orders.size;
       await redis.kill();
       const down = Date.now();
+      calls.release(); // they reach the provider, which answers while Redis is down
       // The fault itself: Redis stays down this long, whatever the bot does meanwhile.
       await sleep(OUTAGE_MS);
       run.providerAnswersDuringOutage = sandbox.state.orders.size - answeredBefore;
