@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { type RunningSlackApp, startSlackApp } from "../../src/slack/app.js";
 import { commandHandlers } from "../../src/slack/commandTable.js";
 import { createConnectRouter } from "../../src/slack/connect.js";
@@ -11,7 +11,11 @@ import {
   signSlackRequest,
   startSlackStandin,
 } from "../../src/standin/index.js";
-import { writeReliabilityResult } from "../faults/reliabilityResults.js";
+import {
+  type FinishedTask,
+  verdictOf,
+  writeReliabilityResult,
+} from "../faults/reliabilityResults.js";
 import { type OwnRedis, startOwnRedis, waitFor } from "../harness/index.js";
 import { routerServices } from "../slack/support.js";
 
@@ -32,6 +36,8 @@ describe("replays are refused through a Redis outage, by every replica", () => {
   const clients: Redis[] = [];
   const services = routerServices();
   const refused: Record<string, number> = {};
+  /** The test as it finished, for the verdict written with the figures. */
+  const finished: FinishedTask[] = [];
 
   /** A replica as src/bot.ts builds one: its own Redis connection, no offline queue. */
   async function startReplica(): Promise<RunningSlackApp> {
@@ -64,6 +70,7 @@ describe("replays are refused through a Redis outage, by every replica", () => {
 
   afterAll(async () => {
     writeReliabilityResult({
+      verdict: verdictOf(finished),
       suite: "replay-outage",
       checks:
         "signed requests replayed byte for byte before, during and after a Redis outage (Redis SIGKILLed, restarted from its append-only file), to the replica that accepted them and to others, including one started after the outage: each refused with 401 and run once; Slack's re-signed retries run",
@@ -165,6 +172,9 @@ describe("replays are refused through a Redis outage, by every replica", () => {
     );
 
   it("refuses each replay before, during and after the outage, on every replica; Slack's retries run", async () => {
+    onTestFinished(({ task }) => {
+      finished.push(task);
+    });
     const a = await startReplica();
     const b = await startReplica();
     const probe = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
