@@ -19,6 +19,8 @@ export interface SeenSignatures {
 
 /** How long a replica may wait for Redis before it answers from its own memory (Slack's 3 s ack). */
 const REDIS_TIMEOUT_MS = 1_000;
+/** Longer than any signature's window (5 minutes plus a minute of clock skew, requestGuard.ts). */
+const LONGEST_WINDOW_MS = 15 * 60_000;
 
 /**
  * Shared by every replica, and kept through a Redis outage: a signature seen by this replica
@@ -48,6 +50,7 @@ export class RedisSeenSignatures implements SeenSignatures {
   /** The subscriber connection that hears what the other replicas accept. */
   private readonly feed: Redis;
   private sharing: Promise<void> | undefined;
+  private readonly onRedisReady = () => void this.share();
 
   constructor(
     private readonly redis: Redis,
@@ -67,7 +70,7 @@ export class RedisSeenSignatures implements SeenSignatures {
     this.feed.on("message", (_channel, message: string) => this.heard(message));
     this.feed.on("ready", () => void this.catchUp());
     this.feed.subscribe(this.channel).catch(() => undefined); // resubscribed on reconnect
-    redis.on("ready", () => void this.share());
+    redis.on("ready", this.onRedisReady);
   }
 
   async firstSighting(signature: string, rememberSeconds: number): Promise<boolean> {
@@ -102,6 +105,7 @@ export class RedisSeenSignatures implements SeenSignatures {
   }
 
   async close(): Promise<void> {
+    this.redis.off("ready", this.onRedisReady);
     this.feed.disconnect();
   }
 
@@ -152,7 +156,12 @@ export class RedisSeenSignatures implements SeenSignatures {
 
   private heard(message: string): void {
     const [digest, until] = message.split(" ");
-    if (digest && /^[0-9a-f]{64}$/.test(digest)) this.memory.remember(digest, Number(until));
+    if (digest && /^[0-9a-f]{64}$/.test(digest)) this.learn(digest, Number(until));
+  }
+
+  /** Another replica's signature, kept no longer than a window could last. */
+  private learn(digest: string, until: number): void {
+    this.memory.remember(digest, Math.min(until, this.now() + LONGEST_WINDOW_MS));
   }
 
   /** What the other replicas accepted while this feed was not listening, still in its window. */
@@ -162,7 +171,7 @@ export class RedisSeenSignatures implements SeenSignatures {
         this.redis.zrangebyscore(this.recentKey, this.now(), "+inf", "WITHSCORES"),
       );
       for (let i = 0; i + 1 < entries.length; i += 2) {
-        this.memory.remember(entries[i] as string, Number(entries[i + 1]));
+        this.learn(entries[i] as string, Number(entries[i + 1]));
       }
     } catch {
       // The next (re)connection of the feed tries again.
