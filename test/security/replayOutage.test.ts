@@ -227,6 +227,15 @@ describe("replays are refused through a Redis outage, by every replica", () => {
     await waitFor(() => during.runs() > runs, { description: "Slack's retry to run" });
     await expectRefused("retry.replayed", a, retry);
 
+    // The replica that was not running through either acceptance read them into its memory
+    // when it started (the sorted set): it refuses them through a second outage too.
+    await waitFor(() => remembers(late, before) && remembers(late, during), {
+      description: "the new replica to read what the others had seen",
+    });
+    await redis.kill();
+    await expectRefused("before.secondOutage.newReplica", late, before);
+    await expectRefused("during.secondOutage.newReplica", late, during);
+
     expect(before.runs()).toBe(1);
     expect(during.runs()).toBe(2); // the original and Slack's own retry
   }, 60_000);
