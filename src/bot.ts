@@ -21,6 +21,8 @@ import {
 } from "./playground/index.js";
 import { createProvider } from "./provider/api.js";
 import { redisWarnings } from "./redisCheck.js";
+import { keyLayout } from "./redisLayout/keyLayout.js";
+import { migrateLayout } from "./redisLayout/migrate.js";
 import { type Sandbox, type SandboxOptions, startSandbox } from "./sandbox/index.js";
 import { type Services, sharedAnswer, systemClock } from "./services.js";
 import {
@@ -144,8 +146,13 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const playgroundRun = config.slack.mode === "playground" && config.provider.kind === "sandbox";
     const prefix = options.redisPrefix ?? (playgroundRun ? PLAYGROUND_REDIS_PREFIX : "connect");
     if (playgroundRun) await startPlaygroundAfresh(redis, prefix, logger);
+    // Before any part reads or writes: an older layout is moved to the current one (once, by
+    // one replica; the others wait for it). See src/redisLayout/README.md.
+    const migration = await migrateLayout(redis, prefix, { logger });
+    if (migration.ran.length > 0) logger.info(migration, "key layout migrated");
+    const layout = keyLayout(prefix);
     const identity = sharedAnswer(() => api.whoami(), IDENTITY_TTL_MS);
-    const approvalStore = new ApprovalStore({ redis, prefix: `${prefix}:approvals` });
+    const approvalStore = new ApprovalStore({ redis, prefix: layout.approvals });
 
     let standin: SlackStandin | undefined;
     let playground: Playground | undefined;
@@ -185,7 +192,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       provider: api,
       companyUsername: async () => (await identity()).companyUsername,
       redis,
-      prefix: `${prefix}:orders`,
+      prefix: layout.orders,
     });
     const placement = orders.placementCallbacks();
     const readTarget = trackingReader(api);
@@ -194,7 +201,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     let publishHome: ((userId: string) => Promise<unknown>) | undefined;
     const jobs = await startJobs({
       redisUrl: config.redisUrl,
-      prefix: `${prefix}:jobs`,
+      prefix: layout.jobs,
       logger: logger.child({ component: "jobs" }),
       metrics,
       workers: role === "worker" || config.workers,
@@ -254,7 +261,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       },
       jobs,
       orders,
-      homePages: redisHomePages(redis, `${prefix}:home`),
+      homePages: redisHomePages(redis, layout.home),
       currency: config.currency,
     };
     rateLimit = jobs.rateLimiter?.beforeRequest;
@@ -284,7 +291,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       extraRoutes: playground?.botRoutes(),
       // Replays are refused across replicas: accepted signatures are kept in Redis.
       requestGuard: {
-        redis: { client: redis, keyPrefix: prefix },
+        redis: { client: redis, keyPrefix: layout.replay },
         maxBodyBytes: config.slackMaxBodyBytes,
       },
     });

@@ -40,6 +40,8 @@ export async function startTestBot(
     env?: Record<string, string>;
     sandbox?: SandboxOptions;
     jobs?: Parameters<typeof startBot>[0]["jobs"];
+    /** A prefix holding a store already (a migration test's fixture); default a new one. */
+    redisPrefix?: string;
   } = {},
 ): Promise<TestBot> {
   const standin = await startSlackStandin();
@@ -69,7 +71,7 @@ export async function startTestBot(
     // As every entry point does: each configured secret is redacted by value.
     secrets: configuredSecrets(config),
   });
-  const redisPrefix = `test:${randomBytes(6).toString("hex")}:`;
+  const redisPrefix = options.redisPrefix ?? `test:${randomBytes(6).toString("hex")}:`;
   const bot = await startBot({
     config,
     logger,
