@@ -21,6 +21,7 @@ import {
 } from "./playground/index.js";
 import { createProvider } from "./provider/api.js";
 import { redisWarnings } from "./redisCheck.js";
+import { createClusterConnection } from "./redisCluster.js";
 import { keyLayout } from "./redisLayout/keyLayout.js";
 import { migrateLayout } from "./redisLayout/migrate.js";
 import { type Sandbox, type SandboxOptions, startSandbox } from "./sandbox/index.js";
@@ -129,17 +130,24 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     // No offline queue: while Redis is down a command fails at once ("temporarily unavailable")
     // instead of waiting in memory and running when Redis is back — an approval click the
     // person was told did nothing must not be applied minutes later (test/faults/redis.test.ts).
-    const redis = new Redis(config.redisUrl, {
-      lazyConnect: true,
-      maxRetriesPerRequest: 2,
-      enableOfflineQueue: false,
-    });
+    const cluster = config.redisClusterNodes;
+    const redis = cluster
+      ? createClusterConnection(cluster, "bot", "connect:bot", config.redisUrl)
+      : new Redis(config.redisUrl, {
+          lazyConnect: true,
+          maxRetriesPerRequest: 2,
+          enableOfflineQueue: false,
+        });
+    const where = cluster
+      ? `the Redis Cluster seeded by ${cluster.map((n) => `${n.host}:${n.port}`).join(",")}`
+      : redactUrl(config.redisUrl);
     redis.on("error", (error) => logger.warn({ err: error }, "redis connection error"));
     stops.push(async () => redis.quit().catch(() => redis.disconnect()));
     await redis.connect().catch((error: Error) => {
       redis.disconnect();
-      throw new Error(`Redis is not reachable at ${redactUrl(config.redisUrl)} (${error.message})`);
+      throw new Error(`Redis is not reachable at ${where} (${error.message})`);
     });
+    logger.info({ redisMode: cluster ? "cluster" : "single", redis: where }, "redis connected");
     for (const warning of await redisWarnings(redis)) logger.warn(warning);
 
     // The local playground's keys belong to one run of its fresh sandbox: own prefix, cleared.
@@ -201,6 +209,12 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     let publishHome: ((userId: string) => Promise<unknown>) | undefined;
     const jobs = await startJobs({
       redisUrl: config.redisUrl,
+      ...(cluster
+        ? {
+            connect: (kind: "worker" | "command", name: string) =>
+              createClusterConnection(cluster, kind, name, config.redisUrl),
+          }
+        : {}),
       prefix: layout.jobs,
       logger: logger.child({ component: "jobs" }),
       metrics,

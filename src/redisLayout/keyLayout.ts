@@ -8,7 +8,8 @@ export interface KeyLayout {
   approvals: string;
   /** The order lifecycle's notes and tracking progress. */
   orders: string;
-  /** The background jobs: BullMQ's queues and the jobs' own state (src/jobs/queues.ts). */
+  /** The background jobs: BullMQ's queues and the jobs' own state, each tagged by the jobs
+   * (stateKey and queuePrefix in src/jobs/queues.ts). */
   jobs: string;
   /** App Home's pages. */
   home: string;
@@ -20,11 +21,11 @@ export interface KeyLayout {
 
 export function keyLayout(prefix: string): KeyLayout {
   return {
-    approvals: `${prefix}:approvals:`,
-    orders: `${prefix}:orders`,
+    approvals: `${prefix}:{approvals}:`,
+    orders: `${prefix}:{orders}`,
     jobs: `${prefix}:jobs`,
-    home: `${prefix}:home`,
-    replay: prefix,
+    home: `${prefix}:{home}`,
+    replay: `${prefix}:{replay}`,
     layout: `${prefix}:{layout}`,
   };
 }

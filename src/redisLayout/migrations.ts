@@ -1,3 +1,4 @@
+import { QUEUE_NAMES } from "../jobs/queues.js";
 import { literalPattern } from "../redisKeys.js";
 
 /**
@@ -33,7 +34,50 @@ const separator: LayoutMigration = {
   },
 };
 
-export const MIGRATIONS: readonly LayoutMigration[] = [separator];
+const QUEUES: ReadonlySet<string> = new Set(Object.values(QUEUE_NAMES));
+
+/** The parts whose keys are `<prefix>:<part>:…` in layout 1 and `<prefix>:{<part>}:…` in 2. */
+const TAGGED_PARTS = ["approvals", "orders", "home"] as const;
+
+/**
+ * Layout 1 → 2: every key carries a Redis Cluster hash tag, so each script's keys are in one
+ * slot (src/redisLayout/README.md has the table):
+ * - the approvals store, the orders' notes and App Home pages: `<prefix>:{<part>}:…`;
+ * - the replay guard's signatures: `<prefix>:{replay}:slack:seen:…`;
+ * - the jobs' state: `<prefix>:jobs:{<area>}:…` (stateKey);
+ * - each BullMQ queue under its own prefix `<prefix>:jobs:{<queue>}`, so a queue's keys read
+ *   `<prefix>:jobs:{<queue>}:<queue>:…` (queuePrefix). `placement` is both a queue and an area:
+ *   its `journal` and `told` keys are the area's, the rest the queue's.
+ */
+const clusterTags: LayoutMigration = {
+  version: 2,
+  name: "every key carries a hash tag (the Redis Cluster layout)",
+  patterns: (prefix) => {
+    const base = literalPattern(prefix);
+    return [...TAGGED_PARTS, "slack:seen", "jobs"].map((part) => `${base}:${part}:*`);
+  },
+  rename(key, prefix) {
+    for (const part of TAGGED_PARTS) {
+      const old = `${prefix}:${part}:`;
+      if (key.startsWith(old)) return `${prefix}:{${part}}:${key.slice(old.length)}`;
+    }
+    if (key.startsWith(`${prefix}:slack:seen:`)) {
+      return `${prefix}:{replay}:${key.slice(prefix.length + 1)}`;
+    }
+    const jobs = `${prefix}:jobs:`;
+    if (!key.startsWith(jobs)) return undefined;
+    const rest = key.slice(jobs.length);
+    const colon = rest.indexOf(":");
+    const area = colon === -1 ? rest : rest.slice(0, colon);
+    const tail = colon === -1 ? "" : rest.slice(colon + 1);
+    if (area === "" || area.startsWith("{")) return undefined;
+    const isAreaKey = area === "placement" && /^(journal|told):/.test(tail);
+    if (QUEUES.has(area) && !isAreaKey) return `${jobs}{${area}}:${rest}`;
+    return `${jobs}{${area}}${colon === -1 ? "" : `:${tail}`}`;
+  },
+};
+
+export const MIGRATIONS: readonly LayoutMigration[] = [separator, clusterTags];
 
 /** The layout this code writes: the last migration's. */
 export const LAYOUT_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

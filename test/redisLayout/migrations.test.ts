@@ -112,6 +112,13 @@ describe("an old-layout store after start-up", () => {
     expect(await redis.get(layoutKeys(prefix).version)).toBe(String(LAYOUT_VERSION));
   });
 
+  it("leaves no key without a hash tag, the old store's or the bot's own since", async () => {
+    const untagged: string[] = [];
+    for await (const batch of scanKeys(redis, `${literalPattern(prefix)}*`))
+      untagged.push(...batch.filter((key) => !/\{[^}]+\}/.test(key)));
+    expect(untagged).toEqual([]);
+  });
+
   it("still refuses a name held by a request of the old layout, and frees a released one", async () => {
     const store = env.bot.services.approvals.store;
     const { companyUsername } = await env.bot.services.identity();
@@ -209,6 +216,24 @@ describe("a second start", () => {
     expect(first.from).toBe(0);
     expect(first.ran.reduce((sum, r) => sum + r.moved, 0)).toBeGreaterThan(20);
     const before = withoutClock(await dumpKeys(redis, prefix, "migrated"));
+    // Where each key of the old store went (the README's layout table).
+    expect(Object.keys(before).filter((key) => !key.includes("{"))).toEqual([]);
+    for (const key of [
+      `<prefix>:{approvals}:approval:${idOf("fixture-pending")}`,
+      "<prefix>:{approvals}:approvals:status:pending",
+      "<prefix>:{approvals}:approvals:name:port:fixture-pending",
+      `<prefix>:{orders}:lookup:${idOf("fixture-unknown")}`,
+      "<prefix>:{home}:page:U0REQUEST1",
+      "<prefix>:jobs:{notifier}:outbox:C0GENERAL1",
+      "<prefix>:jobs:{tracker}:open",
+      `<prefix>:jobs:{placement}:journal:${idOf("fixture-placed")}`,
+      `<prefix>:jobs:{placement}:placement:place-${idOf("fixture-approved")}`,
+      "<prefix>:jobs:{order-tracking}:order-tracking:delayed",
+    ])
+      expect(before[key], key).toBeDefined();
+    expect(Object.keys(before).some((key) => key.startsWith("<prefix>:{replay}:slack:seen:"))).toBe(
+      true,
+    );
     const second = await migrateLayout(redis, prefix, { logger });
     expect(second).toEqual({ from: LAYOUT_VERSION, to: LAYOUT_VERSION, ran: [], waited: false });
     expect(withoutClock(await dumpKeys(redis, prefix, "migrated"))).toEqual(before);
