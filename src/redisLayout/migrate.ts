@@ -143,7 +143,7 @@ async function runFrom(current: number, run: Run): Promise<MigrationReport["ran"
         for await (const batch of scanKeys(redis, pattern)) {
           stillHeld();
           for (const key of batch) {
-            const to = migration.rename(key, run.prefix);
+            const to = await migration.rename(key, run.prefix);
             if (to === undefined || to === key) continue;
             const outcome = await moveKey(redis, key, to);
             if (outcome === "renamed") moved++;

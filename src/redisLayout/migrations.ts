@@ -13,8 +13,11 @@ export interface LayoutMigration {
   name: string;
   /** SCAN patterns matching the keys it may move, under the bot's prefix. */
   patterns(prefix: string): string[];
-  /** A matched key's new name, or undefined when the key is not this migration's to move. */
-  rename(key: string, prefix: string): string | undefined;
+  /**
+   * A matched key's new name, or undefined when the key is not this migration's to move (a
+   * promise where working it out needs Redis).
+   */
+  rename(key: string, prefix: string): string | undefined | Promise<string | undefined>;
 }
 
 /**

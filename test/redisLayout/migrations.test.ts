@@ -5,7 +5,7 @@ import { NameReservedError } from "../../src/approvals/names.js";
 import { createLogger } from "../../src/log.js";
 import { literalPattern, scanKeys } from "../../src/redisKeys.js";
 import { layoutKeys, migrateLayout } from "../../src/redisLayout/migrate.js";
-import { LAYOUT_VERSION } from "../../src/redisLayout/migrations.js";
+import { LAYOUT_VERSION, type LayoutMigration } from "../../src/redisLayout/migrations.js";
 import { loadLayoutV0, requestsOfLayoutV0 } from "../fixtures/layout-v0/load.js";
 import { deleteKeys, STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
 import { dumpKeys, type KeyDump } from "../harness/keyDump.js";
@@ -193,6 +193,35 @@ describe("replicas starting together", () => {
       await a.close();
       await b.close();
     }
+  });
+
+  it("wait for a migration that outlasts the lock's life: its holder renews it", async () => {
+    const prefix = `test:${randomBytes(6).toString("hex")}`;
+    prefixes.push(prefix);
+    await redis.set(`${prefix}:slow:a`, "1");
+    const lockMs = 90;
+    // One key whose move takes over four times the lock's life (a large store's migration).
+    const slow: LayoutMigration = {
+      version: 1,
+      name: "slow",
+      patterns: (p) => [`${literalPattern(p)}:slow:*`],
+      rename: async (key) => {
+        await new Promise((resolve) => setTimeout(resolve, 4 * lockMs));
+        return key.replace(":slow:", ":moved:");
+      },
+    };
+    const options = { logger, lockMs, pollMs: 5, migrations: [slow] };
+    const first = migrateLayout(redis, prefix, options);
+    // The second starts once the first holds the lock.
+    await waitFor(async () => (await redis.exists(layoutKeys(prefix).lock)) === 1);
+    const replica = redis.duplicate();
+    const second = await migrateLayout(replica, prefix, options).finally(() =>
+      replica.disconnect(),
+    );
+    expect((await first).ran.map((r) => r.moved)).toEqual([1]);
+    expect(second).toMatchObject({ ran: [], waited: true });
+    expect(await history(prefix)).toHaveLength(1);
+    expect(await redis.get(`${prefix}:moved:a`)).toBe("1");
   });
 
   it("wait for a replica that holds the lock, and take it over when that replica dies", async () => {
