@@ -21,6 +21,9 @@ import {
 } from "./playground/index.js";
 import { createProvider } from "./provider/api.js";
 import { redisWarnings } from "./redisCheck.js";
+import { createClusterConnection } from "./redisCluster.js";
+import { keyLayout } from "./redisLayout/keyLayout.js";
+import { migrateLayout } from "./redisLayout/migrate.js";
 import { type Sandbox, type SandboxOptions, startSandbox } from "./sandbox/index.js";
 import { type Services, sharedAnswer, systemClock } from "./services.js";
 import {
@@ -127,25 +130,37 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     // No offline queue: while Redis is down a command fails at once ("temporarily unavailable")
     // instead of waiting in memory and running when Redis is back — an approval click the
     // person was told did nothing must not be applied minutes later (test/faults/redis.test.ts).
-    const redis = new Redis(config.redisUrl, {
-      lazyConnect: true,
-      maxRetriesPerRequest: 2,
-      enableOfflineQueue: false,
-    });
+    const cluster = config.redisClusterNodes;
+    const redis = cluster
+      ? createClusterConnection(cluster, "bot", "connect:bot", config.redisUrl)
+      : new Redis(config.redisUrl, {
+          lazyConnect: true,
+          maxRetriesPerRequest: 2,
+          enableOfflineQueue: false,
+        });
+    const where = cluster
+      ? `the Redis Cluster seeded by ${cluster.map((n) => `${n.host}:${n.port}`).join(",")}`
+      : redactUrl(config.redisUrl);
     redis.on("error", (error) => logger.warn({ err: error }, "redis connection error"));
     stops.push(async () => redis.quit().catch(() => redis.disconnect()));
     await redis.connect().catch((error: Error) => {
       redis.disconnect();
-      throw new Error(`Redis is not reachable at ${redactUrl(config.redisUrl)} (${error.message})`);
+      throw new Error(`Redis is not reachable at ${where} (${error.message})`);
     });
+    logger.info({ redisMode: cluster ? "cluster" : "single", redis: where }, "redis connected");
     for (const warning of await redisWarnings(redis)) logger.warn(warning);
 
     // The local playground's keys belong to one run of its fresh sandbox: own prefix, cleared.
     const playgroundRun = config.slack.mode === "playground" && config.provider.kind === "sandbox";
     const prefix = options.redisPrefix ?? (playgroundRun ? PLAYGROUND_REDIS_PREFIX : "connect");
     if (playgroundRun) await startPlaygroundAfresh(redis, prefix, logger);
+    // Before any part reads or writes: an older layout is moved to the current one (once, by
+    // one replica; the others wait for it). See src/redisLayout/README.md.
+    const migration = await migrateLayout(redis, prefix, { logger });
+    if (migration.ran.length > 0) logger.info(migration, "key layout migrated");
+    const layout = keyLayout(prefix);
     const identity = sharedAnswer(() => api.whoami(), IDENTITY_TTL_MS);
-    const approvalStore = new ApprovalStore({ redis, prefix: `${prefix}:approvals` });
+    const approvalStore = new ApprovalStore({ redis, prefix: layout.approvals });
 
     let standin: SlackStandin | undefined;
     let playground: Playground | undefined;
@@ -185,7 +200,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       provider: api,
       companyUsername: async () => (await identity()).companyUsername,
       redis,
-      prefix: `${prefix}:orders`,
+      prefix: layout.orders,
     });
     const placement = orders.placementCallbacks();
     const readTarget = trackingReader(api);
@@ -194,7 +209,13 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     let publishHome: ((userId: string) => Promise<unknown>) | undefined;
     const jobs = await startJobs({
       redisUrl: config.redisUrl,
-      prefix: `${prefix}:jobs`,
+      ...(cluster
+        ? {
+            connect: (kind: "worker" | "command", name: string) =>
+              createClusterConnection(cluster, kind, name, config.redisUrl),
+          }
+        : {}),
+      prefix: layout.jobs,
       logger: logger.child({ component: "jobs" }),
       metrics,
       workers: role === "worker" || config.workers,
@@ -254,7 +275,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       },
       jobs,
       orders,
-      homePages: redisHomePages(redis, `${prefix}:home`),
+      homePages: redisHomePages(redis, layout.home),
       currency: config.currency,
     };
     rateLimit = jobs.rateLimiter?.beforeRequest;
@@ -284,7 +305,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       extraRoutes: playground?.botRoutes(),
       // Replays are refused across replicas: accepted signatures are kept in Redis.
       requestGuard: {
-        redis: { client: redis, keyPrefix: prefix },
+        redis: { client: redis, keyPrefix: layout.replay },
         maxBodyBytes: config.slackMaxBodyBytes,
       },
     });

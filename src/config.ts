@@ -53,6 +53,40 @@ const idList = z
     error: "must be comma-separated Slack user (U…/W…) or user group (S…) IDs",
   });
 
+/** A `host:port` of a Redis node (a cluster's seed). */
+export interface RedisNode {
+  host: string;
+  port: number;
+}
+
+const HOST_PORT = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
+
+/**
+ * `REDIS_CLUSTER_NODES`: comma-separated `host:port` seeds of a Redis Cluster (any few of its
+ * nodes: ioredis asks them for the rest). Unset: no cluster.
+ */
+const redisNodeList = optionalText
+  .transform((value) =>
+    (value ?? "")
+      .split(",")
+      .map((item) => item.trim())
+      .filter((item) => item !== ""),
+  )
+  .refine(
+    (items) =>
+      items.every((item) => {
+        const port = Number(HOST_PORT.exec(item)?.[2]);
+        return port >= 1 && port <= 65535;
+      }),
+    { error: "must be comma-separated host:port pairs (e.g. redis-0:6379,redis-1:6379)" },
+  )
+  .transform((items) =>
+    items.map((item): RedisNode => {
+      const [, host = "", port = "0"] = HOST_PORT.exec(item) ?? [];
+      return { host: host.replace(/^\[|\]$/g, ""), port: Number(port) };
+    }),
+  );
+
 /** `ORDER_UPDATES`: where a request's card goes (README, "Where progress is posted"). */
 export const ORDER_UPDATES = ["channel", "dm", "off"] as const;
 export type OrderUpdates = (typeof ORDER_UPDATES)[number];
@@ -83,6 +117,7 @@ const environmentSchema = z
         error: "must be a redis:// or rediss:// URL",
       })
       .transform((v) => v ?? "redis://127.0.0.1:6379"),
+    REDIS_CLUSTER_NODES: redisNodeList,
     APPROVALS_CHANNEL: optionalText.refine((v) => v === undefined || /^[CG][A-Z0-9]{2,}$/.test(v), {
       error: "must be a Slack channel ID (C… or G…)",
     }),
@@ -120,6 +155,14 @@ const environmentSchema = z
         message: "is required when PROVIDER_BASE_URL is set",
       });
     }
+    // A cluster has one database: REDIS_URL gives it only a password (and rediss:// for TLS).
+    if (env.REDIS_CLUSTER_NODES.length > 0 && redisDatabase(env.REDIS_URL) !== 0) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["REDIS_URL"],
+        message: "must name no database other than 0 with REDIS_CLUSTER_NODES (a cluster has one)",
+      });
+    }
     const slackConfigured = Boolean(env.SLACK_BOT_TOKEN || env.SLACK_APP_TOKEN);
     if (slackConfigured && !env.SLACK_BOT_TOKEN) {
       ctx.addIssue({
@@ -155,6 +198,11 @@ export interface Config {
   port: number;
   provider: { kind: "sandbox" } | { kind: "remote"; baseUrl: string; apiKey: string };
   redisUrl: string;
+  /**
+   * Seeds of a Redis Cluster (REDIS_CLUSTER_NODES); when set, the bot connects to the cluster
+   * and `redisUrl` gives only the password and TLS. Absent: one Redis at `redisUrl`.
+   */
+  redisClusterNodes?: RedisNode[];
   approvals: {
     channel?: string;
     approvers: string[];
@@ -229,6 +277,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? { kind: "remote", baseUrl: e.PROVIDER_BASE_URL, apiKey: e.PROVIDER_API_KEY! }
       : { kind: "sandbox" },
     redisUrl: e.REDIS_URL,
+    ...(e.REDIS_CLUSTER_NODES.length > 0 ? { redisClusterNodes: e.REDIS_CLUSTER_NODES } : {}),
     approvals: {
       channel: e.APPROVALS_CHANNEL,
       approvers: e.APPROVERS,
@@ -283,6 +332,16 @@ export function configuredSecrets(config: Config): string[] {
     redisPassword(config.redisUrl),
   ];
   return [...new Set(values.filter((v): v is string => typeof v === "string" && v !== ""))];
+}
+
+/** The database a Redis URL names (`/2`), 0 when none or unreadable. */
+function redisDatabase(url: string): number {
+  try {
+    const path = new URL(url).pathname.replace(/^\//, "");
+    return path === "" ? 0 : Number(path);
+  } catch {
+    return 0;
+  }
 }
 
 function redisPassword(url: string): string | undefined {

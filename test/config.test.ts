@@ -28,6 +28,32 @@ describe("loadConfig", () => {
     });
   });
 
+  it("reads REDIS_CLUSTER_NODES as host:port seeds; refuses what is not, and a database", () => {
+    expect(loadConfig({}).redisClusterNodes).toBeUndefined();
+    expect(
+      loadConfig({ REDIS_CLUSTER_NODES: " redis-0.example:6379, 10.0.0.2:7000 ,[::1]:6380" })
+        .redisClusterNodes,
+    ).toEqual([
+      { host: "redis-0.example", port: 6379 },
+      { host: "10.0.0.2", port: 7000 },
+      { host: "::1", port: 6380 },
+    ]);
+    const refusal =
+      "REDIS_CLUSTER_NODES must be comma-separated host:port pairs (e.g. redis-0:6379,redis-1:6379)";
+    expect(problemsOf({ REDIS_CLUSTER_NODES: "redis-0" })).toEqual([refusal]);
+    expect(problemsOf({ REDIS_CLUSTER_NODES: "redis-0:6379,redis-1:70000" })).toEqual([refusal]);
+    expect(problemsOf({ REDIS_CLUSTER_NODES: "redis://redis-0:6379" })).toEqual([refusal]);
+    expect(
+      problemsOf({ REDIS_CLUSTER_NODES: "redis-0:6379", REDIS_URL: "redis://:pw@x:6379/2" }),
+    ).toEqual([
+      "REDIS_URL must name no database other than 0 with REDIS_CLUSTER_NODES (a cluster has one)",
+    ]);
+    expect(
+      loadConfig({ REDIS_CLUSTER_NODES: "redis-0:6379", REDIS_URL: "rediss://:pw@x/0" })
+        .redisClusterNodes,
+    ).toHaveLength(1);
+  });
+
   it("reads ORDER_UPDATES: channel by default, dm or off, anything else refused", () => {
     expect(loadConfig({}).orderUpdates).toBe("channel");
     expect(loadConfig({ ORDER_UPDATES: "dm" }).orderUpdates).toBe("dm");

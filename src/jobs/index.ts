@@ -1,4 +1,5 @@
 import type { Job, Queue } from "bullmq";
+import type { Redis } from "ioredis";
 import type { Logger } from "../log.js";
 import type { Metrics } from "../metrics.js";
 import { createCommandConnection, createWorkerConnection } from "./connection.js";
@@ -86,6 +87,12 @@ export type { WorkerKind, WorkerTuning } from "./workers.js";
 
 export interface StartJobsOptions<QuoteResult = unknown> {
   redisUrl: string;
+  /**
+   * Makes the jobs' two connections (a worker's, `maxRetriesPerRequest: null`, and a command
+   * one) where Redis is not one server at `redisUrl`: a Redis Cluster (src/redisCluster.ts).
+   * Default: createWorkerConnection / createCommandConnection on `redisUrl`.
+   */
+  connect?: (kind: "worker" | "command", connectionName: string) => Redis;
   /** Key prefix of every queue and record; tests use a unique one. Default "connect". */
   prefix?: string;
   logger: Logger;
@@ -193,8 +200,14 @@ export async function startJobs<QuoteResult = unknown>(
   const prefix = options.prefix ?? DEFAULT_PREFIX;
   const logger = options.logger;
   const metrics = options.metrics;
-  const commandRedis = createCommandConnection(options.redisUrl, `${prefix}:jobs:commands`);
-  const workerRedis = createWorkerConnection(options.redisUrl, `${prefix}:jobs:workers`);
+  const connect =
+    options.connect ??
+    ((kind: "worker" | "command", name: string) =>
+      kind === "worker"
+        ? createWorkerConnection(options.redisUrl, name)
+        : createCommandConnection(options.redisUrl, name));
+  const commandRedis = connect("command", `${prefix}:jobs:commands`);
+  const workerRedis = connect("worker", `${prefix}:jobs:workers`);
   commandRedis.on("error", (error) => logger.warn({ err: errorText(error) }, "jobs: Redis error"));
   workerRedis.on("error", (error) => logger.warn({ err: errorText(error) }, "jobs: Redis error"));
   const queues = createQueues(commandRedis, prefix, logger);

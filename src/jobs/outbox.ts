@@ -8,7 +8,7 @@ import { defineScripts, type Script, type ScriptSpec, stateKey } from "./queues.
  * atomic is one Lua script: queueing (marker + append + drainer), reading the head (an empty
  * outbox ends its generation in the same step, so a concurrent post either sees the drainer or
  * starts the next one), settling (mark + pop). Names and layout are what a restarted or older
- * replica reads: `<prefix>:notifier:{outbox,drainer}:<channel>`, `…:generation`, `…:channels`,
+ * replica reads: `<prefix>:{notifier}:{outbox,drainer}:<channel>`, `…:generation`, `…:channels`,
  * markers in `…:m:<scope>` (older ones `…:key:<scope>:<key>`).
  */
 

@@ -20,7 +20,7 @@ import { DAY_MS } from "./schedule.js";
  *   answered — the provider's answer (order id included, or its refusal), written before
  *              anything else is done with it. Completing from it is always safe.
  *
- * One hash per approval, `<prefix>:placement:journal:<approvalId>`: `attempt` (the store's
+ * One hash per approval, `<prefix>:{placement}:journal:<approvalId>`: `attempt` (the store's
  * claim number the state belongs to), `state`, `owner`, `at` (ISO time of the last change), and
  * `answer.<attempt>` (JSON), one per attempt, never overwritten by a later attempt. A journal of
  * an older attempt than the record's is no journal for it. Kept as long as approval records.

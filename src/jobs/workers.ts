@@ -5,7 +5,7 @@ import type { Logger } from "../log.js";
 import type { Metrics } from "../metrics.js";
 import { closeRedis, closeWithTimeout } from "./connection.js";
 import { errorText } from "./errors.js";
-import { QUEUE_NAMES, type QueueName } from "./queues.js";
+import { QUEUE_NAMES, type QueueName, queuePrefix } from "./queues.js";
 
 /**
  * The BullMQ side of startJobs: one queue per kind of work (always: any process may enqueue),
@@ -87,7 +87,7 @@ export function createQueues(
     (Object.keys(QUEUE_OF) as WorkerKind[]).map((kind) => {
       const queue = new Queue(QUEUE_OF[kind], {
         connection,
-        prefix,
+        prefix: queuePrefix(prefix, QUEUE_OF[kind]),
         streams: { events: { maxLen: EVENTS_KEPT } },
       });
       queue.on("error", (error) =>
@@ -125,7 +125,7 @@ export function startWorker(
   const worker = new Worker(
     queue,
     (job, token) => withRequestId(`${kind}-${job.id ?? "job"}`, () => process(job, token)),
-    { connection, prefix, ...tuning },
+    { connection, prefix: queuePrefix(prefix, queue), ...tuning },
   );
   worker.on("error", (error) =>
     logger.warn({ queue, err: errorText(error) }, "jobs: worker error"),
