@@ -239,6 +239,62 @@ describe("Workflow Builder steps, end to end over signed HTTP", () => {
     expect(call?.token).toBe(step.token);
   });
 
+  it("request_layer2_connection: port to port by name, approved, ends with the connection's id", async () => {
+    const step = await run("request_layer2_connection", {
+      requester: REQUESTER,
+      source_port: "nyc-edge-01",
+      destination: "iad-core-01",
+      bandwidth_mbps: 100,
+      term_months: 12,
+      connection_name: "step-l2-1",
+      channel: STANDIN_IDS.general,
+    });
+    const message = await env.standin.waitForMessage(
+      STANDIN_IDS.approvals,
+      (m) => m.text.includes("step-l2-1") && !m.thread_ts,
+      { timeoutMs: 10_000 },
+    );
+    expect(env.standin.stepRun(step.executionId)?.end.state).toBe("running");
+    await env.slack.clickButton({
+      userId: STANDIN_IDS.approver,
+      message,
+      actionId: "approval_approve",
+    });
+    const end = await ended(step, 20_000);
+    const record = (await env.bot.services.approvals.store.list({ limit: 100 })).find(
+      (r) => r.kind === "layer2" && r.reconcileKey === "step-l2-1",
+    );
+    expect(record?.status).toBe("placed");
+    expect(record?.step?.callbackId).toBe("request_layer2_connection");
+    expect(end.end).toEqual({
+      state: "completed",
+      outputs: expect.objectContaining({
+        request_id: record?.id,
+        order_id: record?.result?.providerId,
+      }),
+    });
+    expect(record?.result?.providerId).toMatch(/\S/);
+  });
+
+  it("request_layer2_connection refuses a source port the company does not have", async () => {
+    const stored = await requestsStored();
+    const end = await ended(
+      await run("request_layer2_connection", {
+        requester: REQUESTER,
+        source_port: "no-such-port",
+        destination: "iad-core-01",
+        bandwidth_mbps: 100,
+        term_months: 12,
+        connection_name: "step-l2-bad",
+      }),
+    );
+    expect(end.end).toEqual({
+      state: "failed",
+      error: expect.stringContaining('no port with the id or name "no-such-port"'),
+    });
+    expect(await requestsStored()).toBe(stored);
+  });
+
   it("rejected: the step ends with the approver's name and reason", async () => {
     const step = await run("request_port_order", portOrderInputs("step-reject-1"));
     const message = await approvalMessage("step-reject-1");
@@ -349,7 +405,10 @@ describe("Workflow Builder steps over Socket Mode", () => {
   let env: TestBot;
 
   beforeAll(async () => {
-    env = await startTestBot({ env: { SLACK_APP_TOKEN: "xapp-steps-socket-token" } });
+    // Only Rita may request here: a step naming anyone else is refused like a form would be.
+    env = await startTestBot({
+      env: { SLACK_APP_TOKEN: "xapp-steps-socket-token", REQUESTERS: REQUESTER },
+    });
     await env.standin.waitForSocketConnection();
   });
   afterAll(async () => {
@@ -381,5 +440,31 @@ describe("Workflow Builder steps over Socket Mode", () => {
       state: "failed",
       error: expect.stringContaining('Unknown data center "atlantis-9"'),
     });
+  });
+
+  it("a requester who may not request: the step ends with why, nothing stored", async () => {
+    const socket = env.standin.socketDriver();
+    const dcfs = await env.bot.services.provider.listDcfs({
+      where: { "dataCenterFacility.ready": true },
+    });
+    const dcf = dcfs.find(
+      (d) =>
+        d.username &&
+        (d.dataCenterFacility?.speeds?.length ?? 0) > 0 &&
+        !(d.tags ?? []).some((t) => /off|ext/i.test(t)),
+    );
+    const sent = await socket.runStep("request_port_order", {
+      requester: STANDIN_IDS.outsider,
+      data_center: dcf?.username,
+      speed_mbps: Number(dcf?.dataCenterFacility?.speeds?.[0]),
+      term_months: 12,
+      port_name: "socket-outsider-1",
+    });
+    const end = await env.standin.waitForStepEnd(sent.run.executionId, { timeoutMs: 10_000 });
+    expect(end.end.state).toBe("failed");
+    if (end.end.state === "failed") {
+      expect(end.end.error).toContain("not allowed to request orders");
+    }
+    expect(await env.bot.services.approvals.store.list({ limit: 10 })).toEqual([]);
   });
 });
