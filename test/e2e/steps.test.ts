@@ -77,6 +77,7 @@ describe("Workflow Builder steps, end to end over signed HTTP", () => {
   }
 
   it("price_port answers the price at once, ended with the step's own token", async () => {
+    const pricedBefore = await sandboxCalls("calculatePricing");
     const step = await run("price_port", {
       data_center: dcf.username,
       speed_mbps: speed,
@@ -96,6 +97,8 @@ describe("Workflow Builder steps, end to end over signed HTTP", () => {
       .find((c) => c.args.function_execution_id === step.executionId);
     expect(call?.token).toBe(step.token);
     expect(end.completions).toEqual([{ method: "functions.completeSuccess", ok: true }]);
+    // The counter under test counts: the good input was priced by the provider.
+    expect(await sandboxCalls("calculatePricing")).toBe(pricedBefore + 1);
   });
 
   it("price_port names an unknown data center and a speed not offered", async () => {
@@ -106,7 +109,7 @@ describe("Workflow Builder steps, end to end over signed HTTP", () => {
       state: "failed",
       error: expect.stringContaining('Unknown data center "atlantis-9"'),
     });
-    const pricedBefore = await sandboxCalls("calculatePrice");
+    const pricedBefore = await sandboxCalls("calculatePricing");
     const slow = await ended(
       await run("price_port", { data_center: dcf.username, speed_mbps: 7, term_months: 12 }),
     );
@@ -119,7 +122,7 @@ describe("Workflow Builder steps, end to end over signed HTTP", () => {
       await run("price_port", { data_center: dcf.username, speed_mbps: speed, term_months: 36 }),
     );
     expect(term.end).toEqual({ state: "failed", error: expect.stringContaining("not 36 months") });
-    expect(await sandboxCalls("calculatePrice")).toBe(pricedBefore);
+    expect(await sandboxCalls("calculatePricing")).toBe(pricedBefore);
   });
 
   it("price_layer2 prices between two data centers", async () => {
@@ -237,6 +240,8 @@ describe("Workflow Builder steps, end to end over signed HTTP", () => {
       .calls("functions.completeSuccess")
       .find((c) => c.args.function_execution_id === step.executionId);
     expect(call?.token).toBe(step.token);
+    // The step's token is a secret: never logged (the bot logs at debug level here).
+    expect(env.logLines.some((line) => line.includes(step.token))).toBe(false);
   });
 
   it("request_layer2_connection: port to port by name, approved, ends with the connection's id", async () => {
