@@ -69,9 +69,14 @@ export function endedStepError(
   return escapeMrkdwn(`${text} (request ${record.id})`, ERROR_MAX);
 }
 
-/** Posted in the request's thread when Slack had already ended the step that asked for it. */
+/**
+ * Posted in the request's thread when Slack answers that the step that asked for it is over.
+ * Said as Slack's word: the one other way to get that answer is this bot's own end sent twice
+ * (a crash between Slack's answer and the outbox noting it), where the workflow no longer waits
+ * either.
+ */
 export function stepGoneText(record: ApprovalRequest): string {
-  return `:information_source: The workflow that asked for *${escapeMrkdwn(record.title, 200)}* no longer waits for it: Slack had already ended its step (the workflow was stopped or timed out). The request itself is not affected.`;
+  return `:information_source: The workflow that asked for *${escapeMrkdwn(record.title, 200)}* no longer waits for it: Slack says its step had already ended (the workflow was stopped or timed out). The request itself is not affected.`;
 }
 
 function sandboxNote(record: ApprovalRequest): string {

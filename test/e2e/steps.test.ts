@@ -118,6 +118,14 @@ describe("Workflow Builder steps, end to end over signed HTTP", () => {
       expect(slow.end.error).toContain("does not offer 7 Mbps");
       expect(slow.end.error).toContain("choose one of");
     }
+    // Whatever a person typed comes back escaped: a workflow may post the error in a channel.
+    const hostile = await ended(
+      await run("price_port", { data_center: "<!channel>", speed_mbps: speed, term_months: 12 }),
+    );
+    expect(hostile.end).toEqual({
+      state: "failed",
+      error: expect.stringContaining('"&lt;!channel&gt;"'),
+    });
     const term = await ended(
       await run("price_port", { data_center: dcf.username, speed_mbps: speed, term_months: 36 }),
     );

@@ -5,6 +5,7 @@
 // listener's `client` carries it). A request step ends later instead (requestSteps.ts).
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from "@slack/bolt";
 import type { z } from "zod";
+import { escapeMrkdwn } from "../../../../views/blocks.js";
 import { newRequestId, withRequestId } from "../../../context.js";
 import type { Services } from "../../../services.js";
 import { readStepInputs } from "../../../usecases/steps/inputs.js";
@@ -27,8 +28,10 @@ export async function failStep(
     },
     "workflow step refused",
   );
+  // A workflow may post the error anywhere: what a person typed or the provider said must not
+  // ping a channel (`<!channel>`) there.
   await args
-    .fail({ error })
+    .fail({ error: escapeMrkdwn(error, 1_000) })
     .catch((failure: unknown) =>
       services.logger.warn(
         { err: failure, executionId: args.event.function_execution_id },
@@ -67,4 +70,14 @@ export function immediateStep<I, O extends Record<string, unknown>>(
           ),
         );
     });
+}
+
+/** Text outputs escaped for Slack (a later step may post them); numbers as they are. */
+function escapedOutputs(outputs: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(outputs).map(([key, value]) => [
+      key,
+      typeof value === "string" ? escapeMrkdwn(value) : value,
+    ]),
+  );
 }
