@@ -62,7 +62,7 @@ export function immediateStep<I, O extends Record<string, unknown>>(
       }
       if (!answer.ok) return failStep(services, args, answer.error);
       await args
-        .complete({ outputs: answer.outputs })
+        .complete({ outputs: escapedOutputs(answer.outputs) })
         .catch((error: unknown) =>
           services.logger.warn(
             { err: error, executionId: args.event.function_execution_id },
