@@ -17,7 +17,7 @@ import {
 import type { OrderSubmitter } from "./orderSubmitter.js";
 import { failStep, type StepArgs } from "./stepListener.js";
 
-function requestStep<I>(
+export function requestStep<I>(
   services: Services,
   submitter: OrderSubmitter,
   schema: z.ZodType<I>,
