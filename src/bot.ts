@@ -12,6 +12,7 @@ import { DEFAULT_ACCEPTANCE_REMINDERS } from "./jobs/trackerReminders.js";
 import { createLogger, type Logger } from "./log.js";
 import { createMetrics, type Metrics } from "./metrics.js";
 import { OrderLifecycle } from "./orders/index.js";
+import { StepCompletions } from "./orders/stepCompletions.js";
 // Playground mode: the web page standing in for Slack's client (src/playground/).
 import {
   createPlayground,
@@ -38,6 +39,7 @@ import { FollowUpLane } from "./slack/followUps.js";
 import { sandboxLabelledChat } from "./slack/kit/index.js";
 import { registerListeners } from "./slack/listeners.js";
 import { type SlackStandin, STANDIN_IDS } from "./standin/index.js";
+import { reconcileEvery, STEP_RECONCILE_MS, slackDisplayName } from "./stepWiring.js";
 import { redisHomePages } from "./usecases/home.js";
 import { trackingReader } from "./usecases/trackingReads.js";
 
@@ -221,6 +223,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       workers: role === "worker" || config.workers,
       // In sandbox mode every background message says so (its thread lines and DMs too).
       slack: sandboxed ? sandboxLabelledChat(backgroundSlack.chat) : backgroundSlack.chat,
+      // Workflow Builder steps end through the same outbox, with each step's own token.
+      functions: backgroundSlack.functions,
       // How the tracker words its messages: views/, injected (src/jobs never imports views/).
       trackerMessages,
       home: (userId) =>
@@ -282,6 +286,17 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const health = healthCheck(redis, services);
     publishHome = homePublisher(services, backgroundSlack);
     orders.onChange(refreshHomesOf(services, backgroundSlack));
+    // Workflow Builder steps: a request's end ends the step that asked for it (exactly once).
+    const stepCompletions = new StepCompletions({
+      redis,
+      prefix: `${prefix}:orders:steps`,
+      notifier: async () => jobs.notifier,
+      get: (id) => approvalStore.get(id),
+      displayName: slackDisplayName(backgroundSlack),
+      logger,
+    });
+    orders.onChange((record) => stepCompletions.onChange(record));
+    stops.push(reconcileEvery(STEP_RECONCILE_MS, () => stepCompletions.reconcile(), logger));
 
     if (role === "worker") {
       const server = await serveOperationalRoutes(config.port, health, metrics);
@@ -301,7 +316,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       logger,
       metrics,
       health,
-      register: (app, client) => registerListeners(app, services, client, followUps),
+      register: (app, client) =>
+        registerListeners(app, services, client, followUps, stepCompletions),
       extraRoutes: playground?.botRoutes(),
       // Replays are refused across replicas: accepted signatures are kept in Redis.
       requestGuard: {

@@ -6,7 +6,7 @@ import { createCommandConnection, createWorkerConnection } from "./connection.js
 import { type DraftReminderCallbacks, DraftReminders } from "./draftReminders.js";
 import { errorText } from "./errors.js";
 import type { HomePublisher } from "./homeRefresh.js";
-import { Notifier, type SlackChatApi } from "./notifier.js";
+import { Notifier, type SlackChatApi, type SlackFunctionsApi } from "./notifier.js";
 import { Placement } from "./placement.js";
 import type { PlacementCallbacks, StoreForPlacement } from "./placementContract.js";
 import { DEFAULT_PREFIX, QUEUE_NAMES } from "./queues.js";
@@ -104,6 +104,8 @@ export interface StartJobsOptions<QuoteResult = unknown> {
    * a 429 comes back to the queue). Without it, no notify worker runs here.
    */
   slack?: SlackChatApi;
+  /** WebClient's `functions`: ends Workflow Builder steps through the notifier's outbox. */
+  functions?: SlackFunctionsApi;
   /**
    * Reads a tracked target (port order, Edge order, port, layer 2 connection, IO-D service) for
    * the tracker: one reader per kind behind one function. Without it (or `readOrder`), no
@@ -220,6 +222,7 @@ export async function startJobs<QuoteResult = unknown>(
     logger,
     metrics,
     slack: options.slack,
+    ...(options.functions ? { functions: options.functions } : {}),
     home: options.home,
     ...options.notifierSettings,
   });

@@ -3,7 +3,7 @@ import type { Job } from "bullmq";
 import { type PacingSettings, paceAfter } from "./drainPacing.js";
 import { errorText } from "./errors.js";
 import { type HomePublisher, homeItem, publishHome } from "./homeRefresh.js";
-import { postItem, updateItem } from "./notifierInput.js";
+import { completeStepItem, postItem, updateItem } from "./notifierInput.js";
 import {
   DEFAULT_MARKER_TTL_SECONDS,
   type MessageState,
@@ -13,6 +13,7 @@ import {
 } from "./outbox.js";
 import { jobIdPart, QUEUE_NAMES } from "./queues.js";
 import { deliver, type SendOutcome } from "./slackDelivery.js";
+import { STEP_GONE_ERRORS } from "./slackFailure.js";
 import {
   delayStep,
   findJob,
@@ -79,6 +80,39 @@ export interface SlackChatApi {
   }): Promise<unknown>;
 }
 
+/**
+ * The part of WebClient's `functions` the notifier uses (pass `webClient.functions`): ending a
+ * Workflow Builder step, with the step's own token (`token` overrides the client's).
+ */
+export interface SlackFunctionsApi {
+  completeSuccess(args: {
+    token: string;
+    function_execution_id: string;
+    outputs: Record<string, unknown>;
+  }): Promise<unknown>;
+  completeError(args: {
+    token: string;
+    function_execution_id: string;
+    error: string;
+  }): Promise<unknown>;
+}
+
+/**
+ * Ends a Workflow Builder step (`functions.completeSuccess` with `outputs`, or
+ * `functions.completeError` with `error`), queued in `channel`'s outbox behind that thread's
+ * messages. When Slack answers that the step is over already, `gone` is posted instead.
+ */
+export interface CompleteStepInput {
+  scope: string;
+  key: string;
+  channel: string;
+  executionId: string;
+  token: string;
+  outputs?: Record<string, string | number>;
+  error?: string;
+  gone?: { channel: string; threadTs?: string; text: string };
+}
+
 export interface PostInput {
   /** What the message belongs to, e.g. `order:<id>:t<started>`: the keys' namespace. */
   scope: string;
@@ -112,6 +146,8 @@ export type EnqueueResult = { queued: true } | { queued: false; reason: "duplica
 export interface NotifierOptions extends JobPartOptions {
   /** Needed only where drain jobs are processed. */
   slack?: SlackChatApi;
+  /** Ends Workflow Builder steps (`complete` items); needed where drain jobs are processed. */
+  functions?: SlackFunctionsApi;
   /** Gap between two messages of one channel; Slack allows about 1 per second. Default 1100. */
   perChannelIntervalMs?: number;
   /** How long a scope's markers de-duplicate after its last message. Default 14 days. */
@@ -161,6 +197,14 @@ export class Notifier {
   /** Queues a chat.update of an existing message, in order with the channel's posts. */
   async update(input: UpdateInput): Promise<EnqueueResult> {
     return this.enqueue(updateItem(input));
+  }
+
+  /**
+   * Queues the end of a Workflow Builder step. Its key counts once like a message's: however
+   * often a request's end is seen (replicas, retries, restarts), the step is ended once.
+   */
+  async completeStep(input: CompleteStepInput): Promise<EnqueueResult> {
+    return this.enqueue(completeStepItem(input));
   }
 
   /**
@@ -251,7 +295,13 @@ export class Notifier {
         this.count("duplicate");
         continue;
       }
-      const outcome = await deliver(slack, item, (scope, key) => this.resolveTs(scope, key));
+      const outcome = await deliver(
+        slack,
+        item,
+        (scope, key) => this.resolveTs(scope, key),
+        this.options.functions,
+      );
+      if (item.op === "complete") await this.afterStepEnd(item, outcome);
       await this.afterSend(job, token, data, raw, item, outcome);
     }
   }
@@ -284,6 +334,22 @@ export class Notifier {
       );
     }
     return delayStep(job, token, pace.delayMs);
+  }
+
+  /**
+   * Slack had ended the step already (the workflow was stopped, or timed out): the request goes
+   * on, and its thread says that the workflow no longer waits for it (queued once, by key).
+   */
+  private async afterStepEnd(item: OutboxItem, outcome: SendOutcome): Promise<void> {
+    const gone = item.step?.gone;
+    if (outcome.kind !== "permanent" || !STEP_GONE_ERRORS.has(outcome.error) || !gone) return;
+    await this.post({
+      scope: item.sc ?? item.k,
+      key: `${item.k}:gone`,
+      channel: gone.channel,
+      ...(gone.threadTs ? { threadTs: gone.threadTs } : {}),
+      text: gone.text,
+    });
   }
 
   private async resolveTs(
