@@ -289,7 +289,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     // Workflow Builder steps: a request's end ends the step that asked for it (exactly once).
     const stepCompletions = new StepCompletions({
       redis,
-      prefix: `${prefix}:orders:steps`,
+      prefix: `${layout.orders}:steps`,
       notifier: async () => jobs.notifier,
       get: (id) => approvalStore.get(id),
       displayName: slackDisplayName(backgroundSlack),

@@ -23,7 +23,7 @@ import { scopeOf } from "./requestMessages.js";
  *   (`<prefix>:open`, execution id → request id) and `reconcile()` (at start and every few
  *   minutes) ends those whose request has ended.
  *
- * Keys (prefix e.g. `connect:orders:steps`):
+ * Keys (prefix e.g. `connect:{orders}:steps`, hash-tagged with the lifecycle's keys for a Redis Cluster):
  *   <prefix>:token:<executionId>   string, the step's token; 100 days
  *   <prefix>:open                  hash executionId → approvalId, until the end is queued
  */
