@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { WebClient } from "@slack/web-api";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import { trackerMessages } from "../views/trackerMessages.js";
 import { ApprovalStore, policyApprovers } from "./approvals/index.js";
 import { type Config, configuredSecrets, DEFAULT_PARTNER_REMINDER_AFTER_DAYS } from "./config.js";
@@ -21,6 +21,7 @@ import {
 } from "./playground/index.js";
 import { createProvider } from "./provider/api.js";
 import { redisWarnings } from "./redisCheck.js";
+import { redisTopology } from "./redisTopology.js";
 import { type Sandbox, type SandboxOptions, startSandbox } from "./sandbox/index.js";
 import { type Services, sharedAnswer, systemClock } from "./services.js";
 import {
@@ -124,19 +125,17 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       beforeRequest: () => rateLimit?.() ?? Promise.resolve(),
     });
 
-    // No offline queue: while Redis is down a command fails at once ("temporarily unavailable")
-    // instead of waiting in memory and running when Redis is back — an approval click the
-    // person was told did nothing must not be applied minutes later (test/faults/redis.test.ts).
-    const redis = new Redis(config.redisUrl, {
-      lazyConnect: true,
-      maxRetriesPerRequest: 2,
-      enableOfflineQueue: false,
-    });
+    // Every connection comes from the one topology (single, Sentinel): each follows a failover
+    // by itself. This one serves the request path (store, replay guard, health): no offline
+    // queue, so while Redis is down a command fails at once ("temporarily unavailable") instead
+    // of running minutes later (src/redisTopology.ts, test/faults/redis.test.ts).
+    const topology = redisTopology(config.redis);
+    const redis = topology.connect("requests", "connect:requests");
     redis.on("error", (error) => logger.warn({ err: error }, "redis connection error"));
     stops.push(async () => redis.quit().catch(() => redis.disconnect()));
     await redis.connect().catch((error: Error) => {
       redis.disconnect();
-      throw new Error(`Redis is not reachable at ${redactUrl(config.redisUrl)} (${error.message})`);
+      throw new Error(`Redis is not reachable at ${topology.describe()} (${error.message})`);
     });
     for (const warning of await redisWarnings(redis)) logger.warn(warning);
 
@@ -193,7 +192,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     // App Home needs the services, which need the jobs: bound once both exist (below).
     let publishHome: ((userId: string) => Promise<unknown>) | undefined;
     const jobs = await startJobs({
-      redisUrl: config.redisUrl,
+      topology,
       prefix: `${prefix}:jobs`,
       logger: logger.child({ component: "jobs" }),
       metrics,
@@ -396,15 +395,4 @@ function approvalPolicy(config: Config, local: boolean): Config["approvals"] {
         ? config.approvals.approvers
         : [STANDIN_IDS.approver, "S0APPROVERS"],
   };
-}
-
-/** A Redis URL without its password, for messages. */
-function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return "the configured REDIS_URL";
-  }
 }

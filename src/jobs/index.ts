@@ -1,7 +1,7 @@
 import type { Job, Queue } from "bullmq";
 import type { Logger } from "../log.js";
 import type { Metrics } from "../metrics.js";
-import { createCommandConnection, createWorkerConnection } from "./connection.js";
+import { type RedisTopology, singleRedis } from "../redisTopology.js";
 import { type DraftReminderCallbacks, DraftReminders } from "./draftReminders.js";
 import { errorText } from "./errors.js";
 import type { HomePublisher } from "./homeRefresh.js";
@@ -44,12 +44,11 @@ export {
   type TrackTarget,
   type TrackTargetKind,
 } from "../domain/statuses.js";
-export {
-  closeRedis,
-  closeWithTimeout,
-  createCommandConnection,
-  createWorkerConnection,
-} from "./connection.js";
+export { closeRedis, closeWithTimeout } from "./connection.js";
+
+/** Where `startJobs` connects when given neither a topology nor a URL. */
+const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379";
+
 export * from "./draftReminders.js";
 export * from "./homeRefresh.js";
 export * from "./notifier.js";
@@ -85,7 +84,10 @@ export type { WorkerKind, WorkerTuning } from "./workers.js";
  */
 
 export interface StartJobsOptions<QuoteResult = unknown> {
-  redisUrl: string;
+  /** Where Redis is (src/redisTopology.ts): every connection of the jobs is made on it. */
+  topology?: RedisTopology;
+  /** Shorthand for a single Redis at this URL (tests, benchmarks); `topology` wins. */
+  redisUrl?: string;
   /** Key prefix of every queue and record; tests use a unique one. Default "connect". */
   prefix?: string;
   logger: Logger;
@@ -193,8 +195,9 @@ export async function startJobs<QuoteResult = unknown>(
   const prefix = options.prefix ?? DEFAULT_PREFIX;
   const logger = options.logger;
   const metrics = options.metrics;
-  const commandRedis = createCommandConnection(options.redisUrl, `${prefix}:jobs:commands`);
-  const workerRedis = createWorkerConnection(options.redisUrl, `${prefix}:jobs:workers`);
+  const topology = options.topology ?? singleRedis(options.redisUrl ?? DEFAULT_REDIS_URL);
+  const commandRedis = topology.connect("commands", `${prefix}:jobs:commands`);
+  const workerRedis = topology.connect("workers", `${prefix}:jobs:workers`);
   commandRedis.on("error", (error) => logger.warn({ err: errorText(error) }, "jobs: Redis error"));
   workerRedis.on("error", (error) => logger.warn({ err: errorText(error) }, "jobs: Redis error"));
   const queues = createQueues(commandRedis, prefix, logger);
