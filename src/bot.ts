@@ -21,7 +21,8 @@ import {
 } from "./playground/index.js";
 import { createProvider } from "./provider/api.js";
 import { redisWarnings } from "./redisCheck.js";
-import { redisTopology } from "./redisTopology.js";
+import { readRedisHealth, watchMaster } from "./redisHealth.js";
+import { type RedisMode, redisTopology } from "./redisTopology.js";
 import { type Sandbox, type SandboxOptions, startSandbox } from "./sandbox/index.js";
 import { type Services, sharedAnswer, systemClock } from "./services.js";
 import {
@@ -239,6 +240,20 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     });
     stops.push(() => jobs.close(10_000));
     orders.connect(jobs);
+    // A failover: counted, logged, and where workers run the reconcilers catch up at once on
+    // what the old master took with it (a placement job, a tracker) rather than in 5 minutes.
+    const stopWatching = watchMaster(redis, (from, to) => {
+      metrics.redisFailovers.inc();
+      logger.warn({ from, to }, "redis: the master moved (failover)");
+      if (role === "worker" || config.workers) {
+        jobs
+          .runMaintenance()
+          .catch((error: unknown) =>
+            logger.warn({ err: error }, "redis: catch-up after the failover failed"),
+          );
+      }
+    });
+    stops.push(async () => stopWatching());
     const services: Services = {
       provider: api,
       identity,
@@ -257,7 +272,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       currency: config.currency,
     };
     rateLimit = jobs.rateLimiter?.beforeRequest;
-    const health = healthCheck(redis, services);
+    const health = healthCheck(redis, topology.mode, services);
     publishHome = homePublisher(services, backgroundSlack);
     orders.onChange(refreshHomesOf(services, backgroundSlack));
 
@@ -342,7 +357,11 @@ const IDENTITY_TTL_MS = 10 * 60_000;
 export const PROVIDER_HEALTH_TTL_MS = 15_000;
 
 /** /healthz's report: Redis asked every time, the provider's answer shared for a while. */
-function healthCheck(redis: Redis, services: Services): () => Promise<HealthReport> {
+function healthCheck(
+  redis: Redis,
+  mode: RedisMode,
+  services: Services,
+): () => Promise<HealthReport> {
   const withTimeout = <T>(work: Promise<T>, ms: number) =>
     Promise.race([
       work,
@@ -355,9 +374,10 @@ function healthCheck(redis: Redis, services: Services): () => Promise<HealthRepo
     PROVIDER_HEALTH_TTL_MS,
   );
   return async () => {
-    const [redisCheck, providerCheck] = await Promise.allSettled([
+    const [redisCheck, providerCheck, topology] = await Promise.allSettled([
       withTimeout(redis.ping(), 2_000),
       provider(),
+      withTimeout(readRedisHealth(redis, mode), 2_000),
     ]);
     const checks: HealthReport["checks"] = {
       redis:
@@ -369,7 +389,11 @@ function healthCheck(redis: Redis, services: Services): () => Promise<HealthRepo
           ? { ok: true }
           : { ok: false, detail: (providerCheck.reason as Error).message },
     };
-    return { ok: Object.values(checks).every((c) => c.ok), checks };
+    return {
+      ok: Object.values(checks).every((c) => c.ok),
+      checks,
+      redis: topology.status === "fulfilled" ? topology.value : { mode },
+    };
   };
 }
 
