@@ -34,12 +34,25 @@ export interface SentinelGroup {
   killMaster(): Promise<number>;
   /** Resolves with the new master's port once the sentinels name another master than `oldPort` and it takes writes. */
   awaitFailover(oldPort: number, timeoutMs?: number): Promise<number>;
+  /**
+   * Makes the master's replica fall behind, as a lagging one does: it processes nothing for `ms`
+   * (DEBUG SLEEP), and `ballastMb` of throw-away writes (keys `ballast:*`) then fill the socket
+   * buffers between them, so what the master acknowledges next waits in the master's own
+   * output buffer — and dies with it if it is killed. Resolves once that is so; `awake` once
+   * the replica wakes.
+   */
+  freezeReplica(ms: number, ballastMb?: number): Promise<{ awake: Promise<unknown> }>;
   /** Restarts every killed node and waits until each is the master's replica, in sync. */
   restartKilled(timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
 
 const DOWN_AFTER_MS = 1_000;
+/**
+ * No 5-second pause before a full copy to a (returning) replica (Redis 7's diskless default);
+ * DEBUG SLEEP allowed, so a suite can make the replica fall behind for a moment (`freezeReplica`).
+ */
+const QUICK_SYNC = ["--repl-diskless-sync-delay", "0", "--enable-debug-command", "yes"];
 const FAILOVER_TIMEOUT_MS = 3_000;
 
 export async function startSentinelGroup(): Promise<SentinelGroup> {
@@ -76,8 +89,7 @@ export async function startSentinelGroup(): Promise<SentinelGroup> {
   }
 
   try {
-    // No 5-second pause before a full copy to a (returning) replica: Redis 7's diskless default.
-    const quickSync = ["--repl-diskless-sync-delay", "0"];
+    const quickSync = QUICK_SYNC;
     const master = await startOwnRedis({ args: quickSync });
     nodes.push(master);
     const replica = await startOwnRedis({
@@ -179,6 +191,26 @@ export async function startSentinelGroup(): Promise<SentinelGroup> {
         },
         { timeoutMs, intervalMs: 100, description: `a failover away from port ${oldPort}` },
       );
+    },
+    async freezeReplica(ms, ballastMb = 32) {
+      const master = await masterPort();
+      const replica = nodes.find((node) => node.port !== master && node.running);
+      if (!replica) throw new Error("the group has no running replica");
+      // A connection of its own: DEBUG SLEEP holds it until the replica wakes.
+      const sleeper = new Redis(replica.port, "127.0.0.1", { maxRetriesPerRequest: 0 });
+      sleeper.on("error", () => {});
+      await sleeper.ping();
+      const awake = sleeper
+        .call("DEBUG", "SLEEP", String(ms / 1000))
+        .catch(() => undefined)
+        .finally(() => sleeper.disconnect());
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const writer = probe(master);
+      const megabyte = "x".repeat(1024 * 1024);
+      const pipeline = writer.pipeline();
+      for (let i = 0; i < ballastMb; i++) pipeline.set(`ballast:${i}`, megabyte);
+      await pipeline.exec();
+      return { awake };
     },
     async restartKilled(timeoutMs = 30_000) {
       // Back as the master's replica, as the sentinels would make it (they rewrite a node's
