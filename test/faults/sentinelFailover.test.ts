@@ -339,7 +339,8 @@ describe("a Sentinel failover while placements are in flight and approvals are c
         run.failovers++;
         const backSeconds = seconds(answeredAt);
         run.commandsBackSecondsMax = Math.max(run.commandsBackSecondsMax, backSeconds);
-        run.commandsBackSecondsTotal += backSeconds;
+        run.commandsBackSecondsTotal =
+          Math.round((run.commandsBackSecondsTotal + backSeconds) * 10) / 10;
         expect(newMaster).not.toBe(oldMaster);
         // The killed node returns as the new master's replica: the next round fails back.
         await group.restartKilled();
@@ -410,6 +411,22 @@ describe("a Sentinel failover while placements are in flight and approvals are c
         }
       }
 
+      // The story of any request that broke the promise, from the bot's own log, for the report.
+      const broken = tallies.filter((t) => t.problems.length > 0);
+      if (broken.length > 0) {
+        const { writeFileSync } = await import("node:fs");
+        writeFileSync(
+          ".bench-results/sentinel-failover-broken.log",
+          broken
+            .map(
+              (t) =>
+                `## ${t.portName} ${t.id}: ${t.problems.join("; ")}\n${env.logLines
+                  .filter((line) => line.includes(t.id))
+                  .join("\n")}`,
+            )
+            .join("\n\n"),
+        );
+      }
       expect(run.failovers).toBe(FAILOVERS);
       expect(run.inFlightAtKillMin).toBeGreaterThanOrEqual(MIN_IN_FLIGHT);
       expect(run.ackedApprovals, "approvals acked across the failovers").toBeGreaterThan(0);
