@@ -10,10 +10,10 @@ import { Redis, type RedisOptions } from "ioredis";
  *
  * - `single`: one Redis at REDIS_URL (as before).
  * - `sentinel`: REDIS_SENTINELS are asked where the master named REDIS_SENTINEL_MASTER is; REDIS_URL
- *   gives only the password and the database. ioredis subscribes to the sentinels'
- *   `+switch-master` (`failoverDetector`) and drops its connection when the master moves, then
- *   asks the sentinels again; a command answered READONLY (a connection still on a master
- *   demoted to replica) reconnects and is sent again (`reconnectOnError`).
+ *   gives only the password and the database. A connection whose master died reconnects and asks
+ *   the sentinels again (every 0.1–2 s, forever) until they name the new master and it answers as
+ *   a master; a command answered READONLY (a connection still on a master demoted to replica)
+ *   reconnects and is sent again (`reconnectOnError`).
  * - `cluster`: REDIS_CLUSTER_NODES seeds (parsed and validated by config.ts); its connection is
  *   the cluster layout's to build (the `cluster` case of `connectionOptions` below is the one
  *   place it goes).
@@ -118,9 +118,12 @@ function connectionOptions(config: Exclude<RedisTopologyConfig, { mode: "single"
         role: "master",
         // Sentinels protected by the same password as the data nodes (the usual set-up).
         ...(credentials.password ? { sentinelPassword: credentials.password } : {}),
-        // Drop the connection the moment a sentinel announces +switch-master, rather than when
-        // the dead master's socket times out or a write comes back READONLY.
-        failoverDetector: true,
+        // No `failoverDetector`: in ioredis 6.0 the detector of a connection whose master died
+        // can fire (+switch-master) while that connection is already reconnecting, which aborts
+        // the reconnect for good ("Connection is closed", status "end": the bot would need a
+        // restart). The failover suite saw it. A dead master closes the socket (reconnect, ask
+        // the sentinels, which name the new master once elected; `role: "master"` refuses a
+        // replica), and a demoted one answers writes READONLY (below), so nothing is missed.
         // The sentinels each tried in turn, then again from the first, forever.
         sentinelRetryStrategy: retryStrategy,
         // Learn sentinels added later from the ones configured.

@@ -35,6 +35,8 @@ const PROVIDER_LATENCY_MS = 3_000;
 /** Before each kill the replica stops acknowledging for this long, the master killed this far in. */
 const REPLICA_BEHIND_MS = 2_000;
 const KILL_INTO_FREEZE_MS = 300;
+/** Commands must answer again this soon after the kill, or the bot did not follow the failover. */
+const COMMANDS_BACK_WITHIN_MS = 60_000;
 /** The bot is stuck if nothing moves for this long. */
 const SETTLE_MS = 90_000;
 const CHANNEL = STANDIN_IDS.approvals;
@@ -233,10 +235,17 @@ describe("a Sentinel failover while placements are in flight and approvals are c
     }
   }
 
-  /** Sends `/connect approvals` until it answers with a list; resolves with when it did. */
+  /**
+   * Sends `/connect approvals` until it answers with a list; resolves with when it did. A bot
+   * whose connections never come back (a restart needed) fails the suite here.
+   */
   async function commandsAnswer(): Promise<number> {
     const user = STANDIN_IDS.groupApprover;
+    const deadline = Date.now() + COMMANDS_BACK_WITHIN_MS;
     for (;;) {
+      if (Date.now() > deadline) {
+        throw new Error(`commands did not answer again within ${COMMANDS_BACK_WITHIN_MS} ms`);
+      }
       const before = env.standin.ephemerals(user).length;
       await env.connect("approvals", user).catch(() => undefined);
       const reply = await waitFor(
