@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { WebClient } from "@slack/web-api";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import { trackerMessages } from "../views/trackerMessages.js";
 import { ApprovalStore, policyApprovers } from "./approvals/index.js";
 import { type Config, configuredSecrets, DEFAULT_PARTNER_REMINDER_AFTER_DAYS } from "./config.js";
@@ -22,9 +22,10 @@ import {
 } from "./playground/index.js";
 import { createProvider } from "./provider/api.js";
 import { redisWarnings } from "./redisCheck.js";
-import { createClusterConnection } from "./redisCluster.js";
 import { keyLayout } from "./redisLayout/keyLayout.js";
 import { migrateLayout } from "./redisLayout/migrate.js";
+import { readRedisHealth, watchMaster } from "./redisHealth.js";
+import { type RedisMode, redisTopology } from "./redisTopology.js";
 import { type Sandbox, type SandboxOptions, startSandbox } from "./sandbox/index.js";
 import { type Services, sharedAnswer, systemClock } from "./services.js";
 import {
@@ -129,27 +130,19 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       beforeRequest: () => rateLimit?.() ?? Promise.resolve(),
     });
 
-    // No offline queue: while Redis is down a command fails at once ("temporarily unavailable")
-    // instead of waiting in memory and running when Redis is back — an approval click the
-    // person was told did nothing must not be applied minutes later (test/faults/redis.test.ts).
-    const cluster = config.redisClusterNodes;
-    const redis = cluster
-      ? createClusterConnection(cluster, "bot", "connect:bot", config.redisUrl)
-      : new Redis(config.redisUrl, {
-          lazyConnect: true,
-          maxRetriesPerRequest: 2,
-          enableOfflineQueue: false,
-        });
-    const where = cluster
-      ? `the Redis Cluster seeded by ${cluster.map((n) => `${n.host}:${n.port}`).join(",")}`
-      : redactUrl(config.redisUrl);
+    // Every connection comes from the one topology (single, Sentinel, cluster): each follows a
+    // failover by itself. This one serves the request path (store, replay guard, health): no
+    // offline queue, so while Redis is down a command fails at once ("temporarily unavailable")
+    // instead of running minutes later (src/redisTopology.ts, test/faults/redis.test.ts).
+    const topology = redisTopology(config.redis);
+    const redis = topology.connect("requests", "connect:requests");
     redis.on("error", (error) => logger.warn({ err: error }, "redis connection error"));
     stops.push(async () => redis.quit().catch(() => redis.disconnect()));
     await redis.connect().catch((error: Error) => {
       redis.disconnect();
-      throw new Error(`Redis is not reachable at ${where} (${error.message})`);
+      throw new Error(`Redis is not reachable at ${topology.describe()} (${error.message})`);
     });
-    logger.info({ redisMode: cluster ? "cluster" : "single", redis: where }, "redis connected");
+    logger.info({ redisMode: topology.mode, redis: topology.describe() }, "redis connected");
     for (const warning of await redisWarnings(redis)) logger.warn(warning);
 
     // The local playground's keys belong to one run of its fresh sandbox: own prefix, cleared.
@@ -210,13 +203,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     // App Home needs the services, which need the jobs: bound once both exist (below).
     let publishHome: ((userId: string) => Promise<unknown>) | undefined;
     const jobs = await startJobs({
-      redisUrl: config.redisUrl,
-      ...(cluster
-        ? {
-            connect: (kind: "worker" | "command", name: string) =>
-              createClusterConnection(cluster, kind, name, config.redisUrl),
-          }
-        : {}),
+      topology,
       prefix: layout.jobs,
       logger: logger.child({ component: "jobs" }),
       metrics,
@@ -265,6 +252,20 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     });
     stops.push(() => jobs.close(10_000));
     orders.connect(jobs);
+    // A failover: counted, logged, and where workers run the reconcilers catch up at once on
+    // what the old master took with it (a placement job, a tracker) rather than in 5 minutes.
+    const stopWatching = watchMaster(redis, (from, to) => {
+      metrics.redisFailovers.inc();
+      logger.warn({ from, to }, "redis: the master moved (failover)");
+      if (role === "worker" || config.workers) {
+        jobs
+          .runMaintenance()
+          .catch((error: unknown) =>
+            logger.warn({ err: error }, "redis: catch-up after the failover failed"),
+          );
+      }
+    });
+    stops.push(async () => stopWatching());
     const services: Services = {
       provider: api,
       identity,
@@ -283,7 +284,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       currency: config.currency,
     };
     rateLimit = jobs.rateLimiter?.beforeRequest;
-    const health = healthCheck(redis, services);
+    const health = healthCheck(redis, topology.mode, services);
     publishHome = homePublisher(services, backgroundSlack);
     orders.onChange(refreshHomesOf(services, backgroundSlack));
     // Workflow Builder steps: a request's end ends the step that asked for it (exactly once).
@@ -380,7 +381,11 @@ const IDENTITY_TTL_MS = 10 * 60_000;
 export const PROVIDER_HEALTH_TTL_MS = 15_000;
 
 /** /healthz's report: Redis asked every time, the provider's answer shared for a while. */
-function healthCheck(redis: Redis, services: Services): () => Promise<HealthReport> {
+function healthCheck(
+  redis: Redis,
+  mode: RedisMode,
+  services: Services,
+): () => Promise<HealthReport> {
   const withTimeout = <T>(work: Promise<T>, ms: number) =>
     Promise.race([
       work,
@@ -393,9 +398,10 @@ function healthCheck(redis: Redis, services: Services): () => Promise<HealthRepo
     PROVIDER_HEALTH_TTL_MS,
   );
   return async () => {
-    const [redisCheck, providerCheck] = await Promise.allSettled([
+    const [redisCheck, providerCheck, topology] = await Promise.allSettled([
       withTimeout(redis.ping(), 2_000),
       provider(),
+      withTimeout(readRedisHealth(redis, mode), 2_000),
     ]);
     const checks: HealthReport["checks"] = {
       redis:
@@ -407,7 +413,11 @@ function healthCheck(redis: Redis, services: Services): () => Promise<HealthRepo
           ? { ok: true }
           : { ok: false, detail: (providerCheck.reason as Error).message },
     };
-    return { ok: Object.values(checks).every((c) => c.ok), checks };
+    return {
+      ok: Object.values(checks).every((c) => c.ok),
+      checks,
+      redis: topology.status === "fulfilled" ? topology.value : { mode },
+    };
   };
 }
 
@@ -433,15 +443,4 @@ function approvalPolicy(config: Config, local: boolean): Config["approvals"] {
         ? config.approvals.approvers
         : [STANDIN_IDS.approver, "S0APPROVERS"],
   };
-}
-
-/** A Redis URL without its password, for messages. */
-function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return "the configured REDIS_URL";
-  }
 }

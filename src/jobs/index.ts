@@ -2,7 +2,7 @@ import type { Job, Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Logger } from "../log.js";
 import type { Metrics } from "../metrics.js";
-import { createCommandConnection, createWorkerConnection } from "./connection.js";
+import { type RedisTopology, singleRedis } from "../redisTopology.js";
 import { type DraftReminderCallbacks, DraftReminders } from "./draftReminders.js";
 import { errorText } from "./errors.js";
 import type { HomePublisher } from "./homeRefresh.js";
@@ -45,12 +45,11 @@ export {
   type TrackTarget,
   type TrackTargetKind,
 } from "../domain/statuses.js";
-export {
-  closeRedis,
-  closeWithTimeout,
-  createCommandConnection,
-  createWorkerConnection,
-} from "./connection.js";
+export { closeRedis, closeWithTimeout } from "./connection.js";
+
+/** Where `startJobs` connects when given neither a topology nor a URL. */
+const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379";
+
 export * from "./draftReminders.js";
 export * from "./homeRefresh.js";
 export * from "./notifier.js";
@@ -86,13 +85,10 @@ export type { WorkerKind, WorkerTuning } from "./workers.js";
  */
 
 export interface StartJobsOptions<QuoteResult = unknown> {
-  redisUrl: string;
-  /**
-   * Makes the jobs' two connections (a worker's, `maxRetriesPerRequest: null`, and a command
-   * one) where Redis is not one server at `redisUrl`: a Redis Cluster (src/redisCluster.ts).
-   * Default: createWorkerConnection / createCommandConnection on `redisUrl`.
-   */
-  connect?: (kind: "worker" | "command", connectionName: string) => Redis;
+  /** Where Redis is (src/redisTopology.ts): every connection of the jobs is made on it. */
+  topology?: RedisTopology;
+  /** Shorthand for a single Redis at this URL (tests, benchmarks); `topology` wins. */
+  redisUrl?: string;
   /** Key prefix of every queue and record; tests use a unique one. Default "connect". */
   prefix?: string;
   logger: Logger;
@@ -202,14 +198,9 @@ export async function startJobs<QuoteResult = unknown>(
   const prefix = options.prefix ?? DEFAULT_PREFIX;
   const logger = options.logger;
   const metrics = options.metrics;
-  const connect =
-    options.connect ??
-    ((kind: "worker" | "command", name: string) =>
-      kind === "worker"
-        ? createWorkerConnection(options.redisUrl, name)
-        : createCommandConnection(options.redisUrl, name));
-  const commandRedis = connect("command", `${prefix}:jobs:commands`);
-  const workerRedis = connect("worker", `${prefix}:jobs:workers`);
+  const topology = options.topology ?? singleRedis(options.redisUrl ?? DEFAULT_REDIS_URL);
+  const commandRedis = topology.connect("commands", `${prefix}:jobs:commands`);
+  const workerRedis = topology.connect("workers", `${prefix}:jobs:workers`);
   commandRedis.on("error", (error) => logger.warn({ err: errorText(error) }, "jobs: Redis error"));
   workerRedis.on("error", (error) => logger.warn({ err: errorText(error) }, "jobs: Redis error"));
   const queues = createQueues(commandRedis, prefix, logger);

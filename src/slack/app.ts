@@ -6,6 +6,7 @@ import type { Redis } from "ioredis";
 import { DEFAULT_SLACK_MAX_BODY_BYTES } from "../config.js";
 import type { Logger } from "../log.js";
 import type { Metrics } from "../metrics.js";
+import type { RedisHealth } from "../redisHealth.js";
 import { botAuthorization } from "./authorization.js";
 import { boltLogger } from "./logger.js";
 import { MemorySeenSignatures, RedisSeenSignatures, type SeenSignatures } from "./replayGuard.js";
@@ -18,6 +19,8 @@ export type SlackConnection =
 export interface HealthReport {
   ok: boolean;
   checks: Record<string, { ok: boolean; detail?: string }>;
+  /** Redis's topology: mode, current master, replicas and their lag (src/redisHealth.ts). */
+  redis?: RedisHealth;
 }
 
 export interface SlackAppOptions {

@@ -87,7 +87,7 @@ export async function startTestBot(
     redisPrefix,
   });
   // The topology the suite asked for is the one the bot runs on (npm run test:cluster).
-  const wanted = clusterSeeds() || config.redisClusterNodes ? "cluster" : "single";
+  const wanted = clusterSeeds() ? "cluster" : (config.redis?.mode ?? "single");
   if (!logLines.some((line) => line.includes(`"redisMode":"${wanted}"`))) {
     await bot.stop();
     throw new Error(`the bot did not connect to a ${wanted} Redis`);
