@@ -22,9 +22,9 @@ import {
 } from "./playground/index.js";
 import { createProvider } from "./provider/api.js";
 import { redisWarnings } from "./redisCheck.js";
+import { readRedisHealth, watchMaster } from "./redisHealth.js";
 import { keyLayout } from "./redisLayout/keyLayout.js";
 import { migrateLayout } from "./redisLayout/migrate.js";
-import { readRedisHealth, watchMaster } from "./redisHealth.js";
 import { type RedisMode, redisTopology } from "./redisTopology.js";
 import { type Sandbox, type SandboxOptions, startSandbox } from "./sandbox/index.js";
 import { type Services, sharedAnswer, systemClock } from "./services.js";

@@ -112,28 +112,28 @@ export function credentialsOf(url: string): Pick<RedisOptions, "username" | "pas
 
 /** A Sentinel-managed master's connection options. */
 function sentinelOptions(config: Extract<RedisTopologyConfig, { mode: "sentinel" }>): RedisOptions {
-      const credentials = credentialsOf(config.url);
-      return {
-        ...credentials,
-        sentinels: config.sentinels,
-        name: config.masterName,
-        role: "master",
-        // Sentinels protected by the same password as the data nodes (the usual set-up).
-        ...(credentials.password ? { sentinelPassword: credentials.password } : {}),
-        // No `failoverDetector`: in ioredis 6.0 the detector of a connection whose master died
-        // can fire (+switch-master) while that connection is already reconnecting, which aborts
-        // the reconnect for good ("Connection is closed", status "end": the bot would need a
-        // restart). The failover suite saw it. A dead master closes the socket (reconnect, ask
-        // the sentinels, which name the new master once elected; `role: "master"` refuses a
-        // replica), and a demoted one answers writes READONLY (below), so nothing is missed.
-        // The sentinels each tried in turn, then again from the first, forever.
-        sentinelRetryStrategy: retryStrategy,
-        // Learn sentinels added later from the ones configured.
-        updateSentinels: true,
-        // A sentinel that does not answer in 2 s is skipped for the next one.
-        sentinelCommandTimeout: 2_000,
-        connectTimeout: 5_000,
-      };
+  const credentials = credentialsOf(config.url);
+  return {
+    ...credentials,
+    sentinels: config.sentinels,
+    name: config.masterName,
+    role: "master",
+    // Sentinels protected by the same password as the data nodes (the usual set-up).
+    ...(credentials.password ? { sentinelPassword: credentials.password } : {}),
+    // No `failoverDetector`: in ioredis 6.0 the detector of a connection whose master died
+    // can fire (+switch-master) while that connection is already reconnecting, which aborts
+    // the reconnect for good ("Connection is closed", status "end": the bot would need a
+    // restart). The failover suite saw it. A dead master closes the socket (reconnect, ask
+    // the sentinels, which name the new master once elected; `role: "master"` refuses a
+    // replica), and a demoted one answers writes READONLY (below), so nothing is missed.
+    // The sentinels each tried in turn, then again from the first, forever.
+    sentinelRetryStrategy: retryStrategy,
+    // Learn sentinels added later from the ones configured.
+    updateSentinels: true,
+    // A sentinel that does not answer in 2 s is skipped for the next one.
+    sentinelCommandTimeout: 2_000,
+    connectTimeout: 5_000,
+  };
 }
 
 function describeTopology(config: RedisTopologyConfig): string {

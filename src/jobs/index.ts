@@ -1,5 +1,4 @@
 import type { Job, Queue } from "bullmq";
-import type { Redis } from "ioredis";
 import type { Logger } from "../log.js";
 import type { Metrics } from "../metrics.js";
 import { type RedisTopology, singleRedis } from "../redisTopology.js";
