@@ -322,7 +322,12 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       extraRoutes: playground?.botRoutes(),
       // Replays are refused across replicas: accepted signatures are kept in Redis.
       requestGuard: {
-        redis: { client: redis, keyPrefix: layout.replay },
+        redis: {
+          client: redis,
+          keyPrefix: layout.replay,
+          // What the other replicas accept arrives on a subscriber that waits through outages.
+          feed: topology.connect("workers", "connect:replay-feed"),
+        },
         maxBodyBytes: config.slackMaxBodyBytes,
       },
     });

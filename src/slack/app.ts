@@ -43,7 +43,7 @@ export interface SlackAppOptions {
      * Where accepted signatures are remembered, shared by every replica; without it, in this
      * process only (tests of the Slack layer).
      */
-    redis?: { client: Redis; keyPrefix: string };
+    redis?: { client: Redis; keyPrefix: string; feed?: Redis };
     /** Default 1 MiB (SLACK_MAX_BODY_BYTES). */
     maxBodyBytes?: number;
     /** Milliseconds since the epoch, for the timestamp window (tests move it). */
@@ -155,7 +155,13 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
       bodyLimit: maxBodyBytes,
     });
     seen = guard.redis
-      ? new RedisSeenSignatures(guard.redis.client, guard.redis.keyPrefix, options.logger)
+      ? new RedisSeenSignatures(
+          guard.redis.client,
+          guard.redis.keyPrefix,
+          options.logger,
+          Date.now,
+          guard.redis.feed,
+        )
       : new MemorySeenSignatures();
     guardSlackRequests(receiver, {
       endpoint: "/slack/events",

@@ -57,15 +57,24 @@ export class RedisSeenSignatures implements SeenSignatures {
     private readonly keyPrefix: string,
     private readonly logger: Logger,
     private readonly now: () => number = Date.now,
+    /**
+     * The subscriber connection: one that waits for Redis rather than failing fast (src/bot.ts
+     * makes it on the Redis topology, so it follows Sentinel or a cluster like every other).
+     * Default: a duplicate of `redis` with that behaviour (a single Redis or Sentinel only: a
+     * cluster client's duplicate takes other arguments).
+     */
+    feed?: Redis,
   ) {
     this.memory = new MemorySeenSignatures(now);
     // The bot's own connection fails fast while Redis is down (no offline queue); the feed
     // waits for Redis instead, and subscribes again by itself after each reconnection.
-    this.feed = redis.duplicate({
-      lazyConnect: false,
-      enableOfflineQueue: true,
-      maxRetriesPerRequest: null,
-    });
+    this.feed =
+      feed ??
+      redis.duplicate({
+        lazyConnect: false,
+        enableOfflineQueue: true,
+        maxRetriesPerRequest: null,
+      });
     this.feed.on("error", () => undefined); // the bot's connection logs Redis' failures
     this.feed.on("message", (_channel, message: string) => this.heard(message));
     this.feed.on("ready", () => void this.catchUp());
