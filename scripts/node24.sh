@@ -8,7 +8,8 @@
 set -euo pipefail
 
 want=24
-cache="${NODE24_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/connect-bot/node$want}"
+cache_home="${XDG_CACHE_HOME:-${HOME:+$HOME/.cache}}"
+cache="${NODE24_CACHE:-${cache_home:-${TMPDIR:-/tmp}}/connect-bot/node$want}"
 
 major() { "$1" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
 

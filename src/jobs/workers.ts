@@ -28,7 +28,8 @@ export interface WorkerTuning {
 
 /**
  * A dead worker's job is handed back by the first stall check after its lock expired: at most
- * `lockDuration + stalledInterval` after the worker's last sign of life (BullMQ renews a live
+ * `lockDuration + stalledInterval` after the worker's last sign of life (plus whatever a loaded
+ * machine delays the timers) (BullMQ renews a live
  * job's lock every `lockDuration / 2`, and a check marks the active jobs it will hand back at
  * the next one, unless their lock is renewed meanwhile). For a placement and for the outbox that
  * tells its approvers that is 20 + 5 = 25 s, which leaves the rest of issue 31's minute for the

@@ -200,7 +200,8 @@ describe("a placement whose worker was SIGKILLed is taken over and told within a
   /**
    * When the approvers of `approval` were first told something after `killedAt`: the moment
    * the request left `executing` (taken over and settled, or escalated), and the first reply
-   * in its approval thread from then on. Undefined until both happened.
+   * in its approval thread from then on that is news (not the "Approved by …, placing" line of
+   * the step before, which a drain held up by the kill may post late). Undefined until both.
    */
   async function toldAfter(
     approval: OrderedApproval,
@@ -213,7 +214,7 @@ describe("a placement whose worker was SIGKILLed is taken over and told within a
     if (!step) return undefined;
     const takenOverAt = Date.parse(step.at);
     const reply = threadReplies(standin, CHANNEL, approval.threadTs).find(
-      (r) => r.atMs >= takenOverAt,
+      (r) => r.atMs >= takenOverAt && !/\bapproved by\b/i.test(r.text),
     );
     return reply ? { takenOverAt, toldAt: reply.atMs } : undefined;
   }
