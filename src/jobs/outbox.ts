@@ -27,10 +27,12 @@ export interface OutboxItem {
   k: string;
   /** keepForSeconds, when longer than the default. */
   kf?: number;
-  op: "post" | "update" | "home";
+  op: "post" | "update" | "home" | "render";
   ch: string;
   /** The person whose Home a `home` item refreshes. */
   u?: string;
+  /** What a `render` item renders when it is sent (renderedUpdate.ts), e.g. `message:<id>`. */
+  r?: string;
   th?: string;
   ts?: string;
   mk?: string;
@@ -286,8 +288,10 @@ export function parseItem(raw: string): OutboxItem | undefined {
       return undefined;
     if (item.sc !== undefined && typeof item.sc !== "string") return undefined;
     if (item.kf !== undefined && typeof item.kf !== "number") return undefined;
-    if (item.op !== "post" && item.op !== "update" && item.op !== "home") return undefined;
+    if (item.op !== "post" && item.op !== "update" && item.op !== "home" && item.op !== "render")
+      return undefined;
     if (item.u !== undefined && typeof item.u !== "string") return undefined;
+    if (item.r !== undefined && typeof item.r !== "string") return undefined;
     return item as OutboxItem;
   } catch {
     return undefined;

@@ -2,7 +2,7 @@ import { CARD_FOOTER } from "../../views/requestCard.js";
 
 /**
  * Issue 24: the request card and the approval message never disagree on the last state. Both
- * carry the state line in a block whose block_id is `state_<key>` (views/orderProgress.ts) and
+ * carry the state line in a block whose block_id is `state_<key>` (src/orders/readModel.ts, views/requestState.ts) and
  * the line "Requested by <@U…> · request `<id>`", which ties a card to its approval message; the
  * card alone ends with CARD_FOOTER.
  */
