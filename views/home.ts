@@ -17,7 +17,7 @@ import {
   SANDBOX_LABEL,
   section,
 } from "./blocks.js";
-import { offers, slackTime, stateLine } from "./requestState.js";
+import { offers, slackTime, stateBlockIdOf, stateLine } from "./requestState.js";
 import { COMMITTED_SPEND_RULE } from "./spend.js";
 import { formatRelative } from "./time.js";
 
@@ -153,11 +153,14 @@ function myRequests(input: HomeInput): KnownBlock[] {
     return blocks;
   }
   for (const record of records) {
-    blocks.push(
-      section(
+    blocks.push({
+      ...section(
         `*${record.kindLabel}: ${escapeMrkdwn(record.title)}* · ${when(record.createdAt)} · \`${record.id}\`\n${myRequestStatus(record)}`,
       ),
-    );
+      // The read model's state key, as on the approval message and the card (`state_<key>`):
+      // the suite-wide agreement check compares them (test/support/cardAgreement.ts).
+      block_id: `mine:${record.id}:${stateBlockIdOf(record)}`,
+    });
     const buttons = myRequestButtons(record);
     if (buttons.length > 0) blocks.push(actions(`home_mine_${record.id}`, buttons));
   }
