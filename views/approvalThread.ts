@@ -107,7 +107,12 @@ export function placedRequesterText(record: ApprovalRequest): string {
 
 /** The provider refused: nothing was ordered. */
 export function failedThreadText(error: PlacementError): string {
-  return `:x: The provider refused the order: ${escapeMrkdwn(error.message)}\nNothing was ordered. An approver can fix the cause and press *Retry placing the order*.`;
+  // A server error is the provider failing, not a refusal.
+  const what =
+    (error.httpStatus ?? 0) >= 500
+      ? "The provider could not take the order"
+      : "The provider refused the order";
+  return `:x: ${what}: ${escapeMrkdwn(error.message.replace(/\.{2,}$/, "."))}\nNothing was ordered. An approver can fix the cause and press *Retry placing the order*.`;
 }
 
 /**

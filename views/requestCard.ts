@@ -28,6 +28,27 @@ export const ACTION_VIEW_IN_APPROVALS = "request_card_view_approvals";
 /** The card's last line: what tells a card from the approval message (both show the state). */
 export const CARD_FOOTER =
   "Approvers decide in the approvals channel; updates follow in this thread.";
+/** The last line of a card whose request is over: nothing more is decided or followed. */
+export const CARD_FOOTER_FINISHED = "This request is finished; its story is in this thread.";
+
+/** Phases after which nothing more happens to a request (the card says it is finished). */
+const FINISHED = new Set([
+  "rejected",
+  "withdrawn",
+  "cancelled",
+  "done",
+  "failed-at-provider",
+  "cancelled-at-provider",
+  "stopped",
+]);
+
+/** What is ordered, in a line: the first lines of the request's summary (data center, speed…). */
+function whatLine(model: RequestReadModel): string | undefined {
+  const lines = model.summary
+    .slice(0, 4)
+    .map((line) => `${escapeMrkdwn(line.label)}: ${escapeMrkdwn(line.value)}`);
+  return lines.length > 0 ? lines.join(" · ") : undefined;
+}
 
 /** Why a card is in the requester's DM rather than the channel they asked in. */
 export type CardInDmReason = "not-in-channel" | "setting";
@@ -47,6 +68,8 @@ export function requestCardView(
     header(`${model.kindLabel}: ${model.title}`),
     context(`Requested by <@${model.requester}> · request \`${model.id}\``),
   ];
+  const what = whatLine(model);
+  if (what) blocks.push(context(what));
   if (model.money.text) blocks.push(section(`*Price:* ${escapeMrkdwn(model.money.text)}`));
   blocks.push({ ...section(state), block_id: stateBlockIdOf(model) });
   const buttons = [];
@@ -58,11 +81,11 @@ export function requestCardView(
   }
   if (offers(model, "withdraw")) buttons.push(withdrawButton(model));
   if (buttons.length > 0) blocks.push(actions(`request_card_${model.id}`, buttons));
-  blocks.push(context(CARD_FOOTER));
+  blocks.push(context(FINISHED.has(model.state.phase) ? CARD_FOOTER_FINISHED : CARD_FOOTER));
   return {
     text: truncate(
       // Every word here is in the blocks too (Slack shows only the blocks).
-      `${model.kindLabel}: ${escapeMrkdwn(model.title)} · Requested by <@${model.requester}>${model.money.text ? ` · Price: ${escapeMrkdwn(model.money.text)}` : ""} · ${state}`,
+      `${model.kindLabel}: ${escapeMrkdwn(model.title)} · Requested by <@${model.requester}>${what ? ` · ${what}` : ""}${model.money.text ? ` · Price: ${escapeMrkdwn(model.money.text)}` : ""} · ${state}`,
       3000,
     ),
     blocks: withSandboxLabel(blocks, model.sandbox),
@@ -88,7 +111,15 @@ export function orderEndedRequesterText(model: RequestReadModel): string {
   return `Your order *${escapeMrkdwn(model.title)}*: ${stateLine(model)}`;
 }
 
-/** The requester's direct message when the provider refused their approved order. */
+/**
+ * The requester's direct message when their approved order was not placed: a refusal (4xx) or
+ * the provider failing (5xx, not a refusal), and who can do what next.
+ */
 export function orderFailedRequesterText(record: ApprovalRequest): string {
-  return `:x: Your request *${escapeMrkdwn(record.title)}* was approved, but the provider refused the order: ${escapeMrkdwn(record.error?.message ?? "no reason given")}. Nothing was ordered; an approver can retry once the cause is fixed.`;
+  const reason = escapeMrkdwn((record.error?.message ?? "no reason given").replace(/[.\s]+$/, ""));
+  const serverError = (record.error?.httpStatus ?? 0) >= 500;
+  const what = serverError
+    ? "but the provider could not take the order"
+    : "but the provider refused the order";
+  return `:x: Your request *${escapeMrkdwn(record.title)}* was approved, ${what}: ${reason}. Nothing was ordered. An approver can press *Retry placing the order* on the request${serverError ? " once the provider answers again" : " once the cause is fixed"}; or submit a new request.`;
 }

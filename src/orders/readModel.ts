@@ -269,14 +269,37 @@ function detailOf(
       return { detail: record.decision?.reason || "no reason given" };
     case "not-ordered":
     case "unknown":
-      return record.error?.message ? { detail: record.error.message } : {};
+      return record.error?.message ? { detail: plainError(record, record.error.message) } : {};
     case "failed-at-provider":
+      // A connection the other company refused: say so, and what the requester can do.
+      if (/^(denied|rejected|declined)$/i.test(progress?.status ?? "")) {
+        return {
+          detail:
+            "the other company refused the connection; ask them to accept a new request, or request a connection to another port",
+        };
+      }
+      return progress?.detail ? { detail: progress.detail } : {};
     case "cancelled-at-provider":
     case "stopped":
       return progress?.detail ? { detail: progress.detail } : {};
     default:
       return {};
   }
+}
+
+/** The provider's API paths a placement error names, e.g. `PUT /api/company/{x}/ports/orders`. */
+const API_CALL = /\b(?:GET|PUT|POST|PATCH|DELETE)\s+\/\S+/g;
+
+/**
+ * An error as a person reads it: the provider call named by what it was ("the port order
+ * request"), not its raw API path; no doubled full stop.
+ */
+function plainError(record: ApprovalRequest, message: string): string {
+  const what = `the ${ORDER_KIND_LABEL[record.kind].toLowerCase()} request`;
+  return message
+    .replace(API_CALL, what)
+    .replace(/\.{2,}$/, ".")
+    .trim();
 }
 
 /**

@@ -1,11 +1,11 @@
-import { CARD_FOOTER } from "../../views/requestCard.js";
+import { CARD_FOOTER, CARD_FOOTER_FINISHED } from "../../views/requestCard.js";
 
 /**
  * Issue 24 and 29: the request card, App Home's *My requests* and the approval message never
  * disagree on the last state (all render the read model, src/orders/readModel.ts). The messages
  * carry the state line in a block whose block_id is `state_<key>` (src/orders/readModel.ts, views/requestState.ts) and
  * the line "Requested by <@U…> · request `<id>`", which ties a card to its approval message; the
- * card alone ends with CARD_FOOTER.
+ * card alone ends with CARD_FOOTER (CARD_FOOTER_FINISHED once its request is over).
  */
 
 export interface StoredMessage {
@@ -61,7 +61,7 @@ export function shownState(message: StoredMessage): Shown | undefined {
   return {
     requestId,
     state: (stateBlock.block_id as string).slice("state_".length),
-    isCard: texts.includes(CARD_FOOTER),
+    isCard: texts.includes(CARD_FOOTER) || texts.includes(CARD_FOOTER_FINISHED),
   };
 }
 
