@@ -222,6 +222,9 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
         withRequestId(`${target.kind}-${target.id}`, () => readTarget(target, companyName)),
       // Tracking's statuses and end reach the request card and the approval message.
       trackingObserver: orders.trackingObserver(),
+      // The approval message and the card are rendered from the read model when their update
+      // is sent: the last one shows the latest state.
+      render: orders.messageRenderer(),
       quotes: edgeQuoteCallbacks({
         provider: api,
         logger,

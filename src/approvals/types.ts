@@ -64,6 +64,8 @@ export const priceSchema = z.object({
    * the ledger says "term unknown" then.
    */
   termMonths: z.number().int().min(1).max(600).optional(),
+  /** A term given in days (IO-D: pay as you go, no price, but a term); the read model reads it. */
+  termDays: z.number().int().min(1).max(36_600).optional(),
   /**
    * The currency the amounts are in (an ISO 4217 code). The provider returns none; the bot's
    * setting at submission time is recorded, so a later change of the setting does not relabel

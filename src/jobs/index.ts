@@ -1,4 +1,5 @@
 import type { Job, Queue } from "bullmq";
+import { trackedAudience } from "../domain/audience.js";
 import type { Logger } from "../log.js";
 import type { Metrics } from "../metrics.js";
 import { type RedisTopology, singleRedis } from "../redisTopology.js";
@@ -15,6 +16,7 @@ import {
   DEFAULT_PROVIDER_REQUESTS_PER_SECOND,
   type ProviderRateLimiter,
 } from "./rateLimiter.js";
+import type { MessageRenderer } from "./renderedUpdate.js";
 import type { TrackingSchedule } from "./schedule.js";
 import { Tracker } from "./tracker.js";
 import type { TrackerMessages } from "./trackerMessages.js";
@@ -60,6 +62,7 @@ export * from "./placementJournal.js";
 export * from "./queues.js";
 export * from "./quotePoller.js";
 export * from "./rateLimiter.js";
+export type { MessageRenderer, RenderedUpdateInput } from "./renderedUpdate.js";
 export * from "./schedule.js";
 export * from "./tracker.js";
 export type { LastSeen, TrackerMessages } from "./trackerMessages.js";
@@ -114,6 +117,11 @@ export interface StartJobsOptions<QuoteResult = unknown> {
    * publishes and a tracked target's change refreshes the Home of whoever asked to track it.
    */
   home?: HomePublisher;
+  /**
+   * Renders a kept message (a request's approval message or card, `notifier.updateRendered`)
+   * from the latest state when its update is sent: src/orders' `renderMessage`.
+   */
+  render?: MessageRenderer;
   /** Edge quote polling. Without it, no quote worker runs here. */
   quotes?: QuoteCallbacks<QuoteResult>;
   /** Placing approved orders. Without it, no placement worker or reconciler runs here. */
@@ -214,6 +222,7 @@ export async function startJobs<QuoteResult = unknown>(
     slack: options.slack,
     ...(options.functions ? { functions: options.functions } : {}),
     home: options.home,
+    render: options.render,
     ...options.notifierSettings,
   });
   const tracker = new Tracker({
@@ -229,12 +238,10 @@ export async function startJobs<QuoteResult = unknown>(
     readOrder: options.readOrder,
     now: options.now,
     random: options.random,
-    // Who sees a tracked target in App Home: whoever asked to track it.
+    // Who sees a tracked target in App Home: the one audience rule (src/domain/audience.ts).
     onChange: options.home
       ? async (record) => {
-          for (const userId of new Set([record.requestedBy, ...record.watchers])) {
-            await notifier.refreshHome(userId);
-          }
+          for (const userId of trackedAudience(record)) await notifier.refreshHome(userId);
         }
       : undefined,
     ...options.trackerSettings,

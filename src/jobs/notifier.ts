@@ -12,6 +12,12 @@ import {
   parseItem,
 } from "./outbox.js";
 import { jobIdPart, QUEUE_NAMES } from "./queues.js";
+import {
+  type MessageRenderer,
+  type RenderedUpdateInput,
+  renderedItem,
+  sendRendered,
+} from "./renderedUpdate.js";
 import { deliver, type SendOutcome } from "./slackDelivery.js";
 import { STEP_GONE_ERRORS } from "./slackFailure.js";
 import {
@@ -55,6 +61,9 @@ import {
  *   that failed) are re-created by `reconcile()`.
  * - `ok:false` errors that cannot succeed (channel_not_found, not_in_channel, invalid_blocks…)
  *   are logged, counted and dropped; transient failures retry with backoff, then are dropped.
+ * - Kept messages (`updateRendered`: a request's approval message and card): at most one
+ *   waiting update per message, rendered by the injected `render` when it is sent, so the last
+ *   update shows the state as it is then (renderedUpdate.ts).
  * - App Home (`refreshHome(userId)`): one outbox per person (`home<userId>`) holding at most
  *   one waiting refresh. The item carries no view: the injected `home` publisher renders the
  *   person's Home from the state at send time, so a burst of changes is one `views.publish`.
@@ -156,6 +165,8 @@ export interface NotifierOptions extends JobPartOptions {
   maxAttempts?: number;
   /** Publishes a person's App Home; without it, `refreshHome` queues nothing. */
   home?: HomePublisher;
+  /** Renders a kept message (`updateRendered`) when its update is sent: the latest state. */
+  render?: MessageRenderer;
   /** App Home: a person's Home is published at most once per this window. Default 2000. */
   homeDebounceMs?: number;
   retryBaseMs?: number;
@@ -205,6 +216,14 @@ export class Notifier {
    */
   async completeStep(input: CompleteStepInput): Promise<EnqueueResult> {
     return this.enqueue(completeStepItem(input));
+  }
+
+  /**
+   * Queues an update of a message rendered when it is sent (renderedUpdate.ts), unless one is
+   * already waiting for the same key (it will show this change too). Returns `duplicate` then.
+   */
+  async updateRendered(input: RenderedUpdateInput): Promise<EnqueueResult> {
+    return this.enqueue(renderedItem(input));
   }
 
   /**
@@ -288,6 +307,10 @@ export class Notifier {
         const outcome = await publishHome(this.outbox, this.options.home, item);
         await this.afterSend(job, token, data, raw, item, outcome);
       }
+      if (item.op === "render") {
+        const outcome = await sendRendered(this.outbox, slack, this.options.render, item);
+        await this.afterSend(job, token, data, raw, item, outcome);
+      }
       const marker = await this.outbox.readMarker(item.sc, item.k);
       if (marker && marker.state !== "queued") {
         // Sent before a crash let the pop happen: never send a key twice.
@@ -317,9 +340,9 @@ export class Notifier {
   ): Promise<never> {
     const pace = paceAfter(outcome, item, data.failures ?? 0, this.pacing);
     if (pace.marker !== undefined) {
-      // A Home refresh leaves no marker (its marker went before publishing: the next change
-      // must be able to queue the next one); it is only popped.
-      const marked = item.op === "home" ? undefined : item;
+      // A Home refresh or a rendered update leaves no marker (its marker went before rendering:
+      // the next change must be able to queue the next one); it is only popped.
+      const marked = item.op === "home" || item.op === "render" ? undefined : item;
       await this.outbox.settle(item.ch, raw, marked, pace.marker);
     }
     this.count(pace.outcome);

@@ -27,10 +27,12 @@ export interface OutboxItem {
   k: string;
   /** keepForSeconds, when longer than the default. */
   kf?: number;
-  op: "post" | "update" | "home" | "complete";
+  op: "post" | "update" | "home" | "complete" | "render";
   ch: string;
   /** The person whose Home a `home` item refreshes. */
   u?: string;
+  /** What a `render` item renders when it is sent (renderedUpdate.ts), e.g. `message:<id>`. */
+  r?: string;
   th?: string;
   ts?: string;
   mk?: string;
@@ -302,10 +304,11 @@ export function parseItem(raw: string): OutboxItem | undefined {
       return undefined;
     if (item.sc !== undefined && typeof item.sc !== "string") return undefined;
     if (item.kf !== undefined && typeof item.kf !== "number") return undefined;
-    if (item.op !== "post" && item.op !== "update" && item.op !== "home" && item.op !== "complete")
-      return undefined;
+    const ops: readonly unknown[] = ["post", "update", "home", "complete", "render"];
+    if (!ops.includes(item.op)) return undefined;
     if (item.op === "complete" && !isStepEnd(item.step)) return undefined;
     if (item.u !== undefined && typeof item.u !== "string") return undefined;
+    if (item.r !== undefined && typeof item.r !== "string") return undefined;
     return item as OutboxItem;
   } catch {
     return undefined;

@@ -85,7 +85,7 @@ describe("two replicas sharing Redis", () => {
     );
     await standin.waitForMessage(
       STANDIN_IDS.approvals,
-      (m) => m.thread_ts === request.ts && m.text.includes("Ordered"),
+      (m) => m.thread_ts === request.ts && m.ts !== request.ts && m.text.includes("Ordered"),
       { timeoutMs: 15_000 },
     );
     const summary = (await (await fetch(`${sandbox.url}/__sandbox/requests?summary=1`)).json()) as {

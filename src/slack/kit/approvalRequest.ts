@@ -13,6 +13,7 @@ import {
   SLACK_REFS_WRITE_TIMEOUT_MS,
 } from "../../approvals/index.js";
 import type { OrderSubmission } from "../../orders/index.js";
+import { readRequest } from "../../orders/readModel.js";
 import type { Services } from "../../services.js";
 import { groupMembersVia } from "./approvers.js";
 import { postRequestCard } from "./requestCard.js";
@@ -102,7 +103,7 @@ export async function postForApproval(input: {
   const settings = services.approvals;
   const channel = settings.channel;
   if (!channel) throw new Error("no approvals channel to post the request to");
-  const view = approvalMessageView(approval);
+  const view = approvalMessageView(readRequest(approval));
   const posted = await client.chat
     .postMessage({ channel, text: view.text, blocks: view.blocks })
     .catch(async (error: unknown) => {
