@@ -161,6 +161,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       playground = createPlayground({
         sandbox: config.provider.kind === "sandbox",
         sandboxClock: sandbox?.clock,
+        sandboxUrl: sandbox?.url,
         logger,
       });
       standin = await playground.startStandin({

@@ -21,6 +21,8 @@ const FILES: Record<string, string> = {
   "modals.js": "text/javascript; charset=utf-8",
   "blocks.js": "text/javascript; charset=utf-8",
   "mrkdwn.js": "text/javascript; charset=utf-8",
+  "faults.js": "text/javascript; charset=utf-8",
+  "permalink.js": "text/javascript; charset=utf-8",
 };
 
 /**
