@@ -1,6 +1,6 @@
 import { renderBlocks } from "./blocks.js";
 import { $, act, BOT_DOWN, blocksEnv, el, expectChanges, get, page, post, ui } from "./client.js";
-import { renderFaults, wireFaults } from "./faults.js";
+import { forgetFaults, renderFaults, wireFaults } from "./faults.js";
 import { syncMessages } from "./messages.js";
 import { renderModal } from "./modals.js";
 import { followPermalink } from "./permalink.js";
@@ -259,6 +259,9 @@ function noticeNewRun(runId) {
   ui.home = false;
   ui.channel = "C0GENERAL1";
   seenThisLoad.clear();
+  lastAdvance = "";
+  forgetFaults();
+  $("toast").hidden = true;
   showNotice("restarted", RESTARTED);
   return true;
 }

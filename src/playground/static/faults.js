@@ -8,7 +8,13 @@ import { $, act, post, ui } from "./client.js";
  * admin calls (src/playground/sandboxFaults.ts).
  */
 
-let lastSaid = "";
+/** What the last knob did, shown while the sandbox's faults are still as that knob left them. */
+let lastSaid = { text: "", faults: "" };
+
+/** A new run of the playground has no faults: what was said about the last one is gone. */
+export function forgetFaults() {
+  lastSaid = { text: "", faults: "" };
+}
 
 const OUTCOME = {
   400: "refused (400)",
@@ -30,14 +36,15 @@ export function renderFaults() {
     button.classList.toggle("armed", faults.nextOrder === button.dataset.failNext);
   }
   const state = armed.length > 0 ? armed.join(" ") : "No faults armed.";
-  $("sandbox-faults-note").textContent = lastSaid ? `${lastSaid} ${state}` : state;
+  const said = lastSaid.faults === JSON.stringify(faults) ? lastSaid.text : "";
+  $("sandbox-faults-note").textContent = said ? `${said} ${state}` : state;
 }
 
 async function turn(knob, controls) {
   for (const control of controls) control.disabled = true;
   try {
     const result = await act(() => post("sandbox/fault", knob));
-    lastSaid = result.said;
+    lastSaid = { text: result.said, faults: JSON.stringify(result.faults) };
     if (ui.data) ui.data.sandboxFaults = result.faults;
     renderFaults();
   } catch {
