@@ -444,7 +444,7 @@ describe("/connect price, end to end", () => {
       expect(element(L2_PRICE_BLOCKS.bandwidth)?.initial_value).toBe("500");
       const note = JSON.stringify(opened.view.blocks);
       expect(note).toContain(`Source: \\"ams\\" matches`);
-      expect(note).toContain(`*${srcDcf?.name}* is chosen`);
+      expect(note).toContain(`*${srcDcf?.name}* is chosen. Not the one you meant? Pick another`);
 
       // Submitted as opened, it prices that connection.
       const answer = nextEphemeral((m) => m.text.includes("Layer 2 price"));

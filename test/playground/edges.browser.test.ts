@@ -274,6 +274,21 @@ describe("npm start's playground: permalinks, files, fault knobs, restarts", () 
     await page.click("#thread-close");
   });
 
+  it("a 300-character paste into a 100-character field is kept and refused at the field, not cut (item 18)", async () => {
+    await openChannel("general");
+    await command("/connect port order");
+    await modal().locator("#modal-title", { hasText: "Order a port" }).waitFor();
+    const name = field("Port name");
+    const input = name.locator("input");
+    await input.fill("p".repeat(300));
+    expect((await input.inputValue()).length).toBe(300);
+    await name.locator(".field-error", { hasText: "300 characters: at most 100" }).waitFor();
+    await input.fill("p".repeat(100));
+    await expect.poll(() => name.locator(".field-error").textContent()).toBe("");
+    await modal().locator("button", { hasText: "Cancel" }).first().click();
+    await modal().waitFor({ state: "detached" });
+  });
+
   it("on a phone (390×844) the message box's placeholder fits (item 24)", async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     try {
