@@ -192,7 +192,9 @@ export function priceBlock(preview: PortOrderPreview | undefined, currency: stri
   const totalLabel =
     // "Price (total for 1 year)": the term's words without their "(12 months)", which would
     // nest brackets (issue 32, item 20).
-    term.durationUnit === "m" ? "Price (one month)" : `Price (total for ${formatTerm(term.value, term.unit)})`;
+    term.durationUnit === "m"
+      ? "Price (one month)"
+      : `Price (total for ${formatTerm(term.value, term.unit)})`;
   return {
     ...fields([
       [totalLabel, amount(result.price) ?? DASH],
