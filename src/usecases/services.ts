@@ -68,7 +68,7 @@ function summaryName(
 ): string | undefined {
   if (!approval || !id) return undefined;
   const value = approval.summary.find((line) => line.label === label)?.value;
-  if (!value || !value.includes(id)) return undefined;
+  if (value === undefined || !value.includes(id)) return undefined;
   const name = value.replace(` (${id})`, "").replace(` · ${id}`, "").trim();
   return name !== "" && name !== id ? name : undefined;
 }
