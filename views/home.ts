@@ -49,6 +49,8 @@ export const HOME_QUICK_ACTIONS = [
 export interface HomeTracked {
   kind: "port-order" | "port" | "layer2" | "iod" | "edge-order";
   id: string;
+  /** The name it was requested under (the request's title), when it went through the bot. */
+  name?: string;
   status?: string;
   /** When the status last changed (or tracking started, before the first change). */
   changedAt?: Date;
@@ -109,6 +111,10 @@ function quickActions(): KnownBlock[] {
       HOME_QUICK_ACTIONS.map((quick) =>
         button(quick.label, `${ACTION_HOME_QUICK}_${quick.name}`, quick.command),
       ),
+    ),
+    // Home cannot hold an answer: say where it goes (issue 32, item 22).
+    context(
+      "A price, a quote or a request sent from here is answered in your direct messages with the app (its *Messages* tab).",
     ),
   ];
 }
@@ -232,7 +238,8 @@ function beingTracked(input: HomeInput): KnownBlock[] {
     const changed = t.changedAt
       ? `changed ${formatRelative(t.changedAt, input.now)}`
       : `tracked since ${formatRelative(t.startedAt, input.now)}`;
-    return `• ${TRACKED_LABEL[t.kind]} \`${escapeMrkdwn(t.id)}\` · ${status} · ${changed}`;
+    const name = t.name ? ` *${escapeMrkdwn(t.name)}*` : "";
+    return `• ${TRACKED_LABEL[t.kind]}${name} \`${escapeMrkdwn(t.id)}\` · ${status} · ${changed}`;
   });
   blocks.push(section(lines.join("\n")));
   const more = input.tracked.length - HOME_TRACKED_SHOWN;

@@ -43,6 +43,7 @@ export async function readHome(
   const mine = records.filter((record) => record.requester.userId === userId);
   const lastPage = Math.max(0, Math.ceil(mine.length / HOME_PAGE_SIZE) - 1);
   const shownPage = Math.min(Math.max(0, Math.trunc(page) || 0), lastPage);
+  const names = requestNames(records);
   return {
     userId,
     sandbox: sources.sandbox,
@@ -55,7 +56,7 @@ export async function readHome(
       hasNext: shownPage < lastPage,
       total: mine.length,
     },
-    tracked: trackers.filter((t) => seesTracker(userId, t)).map(homeTracked),
+    tracked: trackers.filter((t) => seesTracker(userId, t)).map((t) => homeTracked(t, names)),
     spend: {
       team: committedSpend(records, { at: sources.now() }),
       mine: committedSpend(records, { requester: userId, at: sources.now() }),
@@ -97,10 +98,22 @@ export function seesTracker(userId: string, tracked: TrackedOrder): boolean {
   return tracked.requestedBy === userId || tracked.watchers.includes(userId);
 }
 
-function homeTracked(tracked: TrackedOrder): HomeTracked {
+/** The name each placed order was requested under, by the provider's id (*Being tracked*). */
+function requestNames(records: readonly ApprovalRequest[]): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const record of records) {
+    const id = record.result?.providerId;
+    if (id && !names.has(id)) names.set(id, record.title);
+  }
+  return names;
+}
+
+function homeTracked(tracked: TrackedOrder, names: ReadonlyMap<string, string>): HomeTracked {
+  const name = names.get(tracked.target.id);
   return {
     kind: tracked.target.kind,
     id: tracked.target.id,
+    ...(name ? { name } : {}),
     ...(tracked.status ? { status: tracked.status } : {}),
     ...(tracked.lastChangeAt ? { changedAt: tracked.lastChangeAt } : {}),
     startedAt: tracked.startedAt,
