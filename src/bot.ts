@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { WebClient } from "@slack/web-api";
@@ -110,6 +110,9 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     if (config.provider.kind === "sandbox") {
       sandbox = await startSandbox({
         port: 0,
+        // Every start is a fresh sandbox: its new orders must not take ids an earlier run gave
+        // out (Redis may still hold them: approvals, trackers, a deployment's `connect:` keys).
+        run: randomUUID(),
         logger: logger.child({ component: "sandbox" }),
         ...options.sandbox,
       });
@@ -168,6 +171,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       playground = createPlayground({
         sandbox: config.provider.kind === "sandbox",
         sandboxClock: sandbox?.clock,
+        sandboxUrl: sandbox?.url,
         logger,
       });
       standin = await playground.startStandin({

@@ -310,13 +310,14 @@ export function quoteReadyMessage(input: {
   if (cheapestLine) {
     blocks.push(section(`:moneybag: ${escapeMrkdwn(cheapestLine)}`));
   }
-  const summary =
+  const count =
     quote.offers.length === 0
       ? "no offers"
-      : `${quote.offers.length} offer${quote.offers.length === 1 ? "" : "s"}${cheapestLine ? ` · ${cheapestLine}` : ""}`;
+      : `${quote.offers.length} offer${quote.offers.length === 1 ? "" : "s"}`;
+  // The notification's text carries the cheapest line; in the blocks it is said once, above.
+  const summary = cheapestLine ? `${count} · ${cheapestLine}` : count;
   const note = [
-    // The summary is the notification's text too: Slack shows the blocks, never the text.
-    summary,
+    count,
     `Quote key ${code(quote.responseId)}`,
     discount ? `discount code ${code(discount)} applied` : undefined,
     `amounts in ${escapeMrkdwn(currency)} unless an offer names its own currency`,

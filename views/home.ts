@@ -86,6 +86,10 @@ function quickActions(): KnownBlock[] {
         button(quick.label, `${ACTION_HOME_QUICK}_${quick.name}`, quick.command),
       ),
     ),
+    // Home cannot hold an answer: say where it goes (issue 32, item 22).
+    context(
+      "A price, a quote or a request sent from here is answered in your direct messages with the app (its *Messages* tab).",
+    ),
   ];
 }
 
@@ -185,7 +189,8 @@ function beingTracked(input: HomeInput): KnownBlock[] {
     const changed = t.changedAt
       ? `changed ${formatRelative(t.changedAt, input.now)}`
       : `tracked since ${formatRelative(t.startedAt, input.now)}`;
-    return `• ${TRACKED_LABEL[t.kind]} \`${escapeMrkdwn(t.id)}\` · ${status} · ${changed}`;
+    const name = t.name ? ` *${escapeMrkdwn(t.name)}*` : "";
+    return `• ${TRACKED_LABEL[t.kind]}${name} \`${escapeMrkdwn(t.id)}\` · ${status} · ${changed}`;
   });
   blocks.push(section(lines.join("\n")));
   const more = input.tracked.length - HOME_TRACKED_SHOWN;

@@ -14,8 +14,9 @@ import {
   SERVICE_NAME_MAX,
 } from "../src/domain/iod.js";
 import { BGP_KEY_MAX, BGP_KEY_MIN, IOD_IPV6_BLOCK } from "../src/domain/requestFacts.js";
+import type { Port } from "../src/provider/api.js";
 import type { IodField, IodModalData } from "../src/usecases/iod/form.js";
-import { context, escapeMrkdwn, option, section } from "./blocks.js";
+import { context, escapeMrkdwn, option, section, truncate } from "./blocks.js";
 import { formatMbps, formatNumber } from "./format.js";
 import {
   inputBlock,
@@ -25,7 +26,12 @@ import {
   staticSelect,
   textInput,
 } from "./inputs.js";
-import { type OrderModalMetadata, orderFormModal, yourPortBlocks } from "./orderForms.js";
+import {
+  type OrderModalMetadata,
+  orderFormModal,
+  portOption,
+  yourPortBlocks,
+} from "./orderForms.js";
 
 /**
  * The Internet On-Demand modal (`/connect iod`). It offers only the combinations the spec's IO-D
@@ -144,13 +150,39 @@ function portStatusBlocks(data: IodModalData): KnownBlock[] {
   return [{ ...section(text), block_id: IOD_PORT_STATUS_BLOCK }];
 }
 
+/**
+ * The access port choices: IO-D enabled ports first, then those not known, then those not
+ * enabled, marked as such, so nobody picks one under a hint saying it must be enabled without
+ * being told which are (issue 32, item 15).
+ */
+function accessPortOptions(
+  ports: readonly Port[],
+  enabled: ReadonlyMap<string, boolean> | undefined,
+): PlainTextOption[] {
+  const rank = (port: Port) => {
+    const known = enabled?.get(port.id);
+    return known === true ? 0 : known === undefined ? 1 : 2;
+  };
+  return [...ports]
+    .sort((a, b) => rank(a) - rank(b))
+    .map((port) => {
+      const shown = portOption(port);
+      if (enabled?.get(port.id) !== false) return shown;
+      return {
+        ...shown,
+        text: { ...shown.text, text: truncate(`${shown.text.text} — not IO-D enabled`, 75) },
+      };
+    });
+}
+
 function accessPortBlocks(data: IodModalData): KnownBlock[] {
   const blocks = yourPortBlocks(data.ports, {
     blockId: IOD_BLOCKS.accessPort,
     actionId: IOD_ACTIONS.accessPort,
     label: "Access port",
     chosenId: data.values.accessPortId,
-    hint: "Your ports with free capacity; it must be IO-D enabled",
+    hint: "Your ports with free capacity, IO-D enabled ones first. IO-D needs an enabled port: the others are marked.",
+    options: (ports) => accessPortOptions(ports, data.enabled),
     noPorts: `None of your ports has free capacity, and an IO-D service needs some. Order a port with \`${COMMAND} port order\`.`,
   });
   return data.ports.ok && data.ports.value.length > 0

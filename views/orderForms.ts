@@ -68,6 +68,8 @@ export function yourPortBlocks(
     hint: string;
     /** Mrkdwn the caller wrote: what to do when there is no port to choose. */
     noPorts: string;
+    /** Each port's option as this form shows it (default `portOption`), in this order. */
+    options?: (ports: readonly Port[]) => PlainTextOption[];
   },
 ): KnownBlock[] {
   if (!ports.ok) {
@@ -80,7 +82,7 @@ export function yourPortBlocks(
       input.label,
       staticSelect(
         input.actionId,
-        ports.value.map(portOption),
+        input.options ? input.options(ports.value) : ports.value.map(portOption),
         input.chosenId,
         "Choose one of your ports",
       ),

@@ -41,14 +41,30 @@ export function parsePortOrderThis(value: unknown): PortOrderThis | undefined {
 }
 
 /** Adds the Order this button under a price answer. */
-export function withOrderThisButton(reply: Reply, actionId: string, value: string): Reply {
+export function withOrderThisButton(
+  reply: Reply,
+  actionId: string,
+  value: string,
+  /** A second button after Order this (the layer 2 price's Share in channel). */
+  also?: ReturnType<typeof button>,
+): Reply {
   return {
     ...reply,
     blocks: [
       ...reply.blocks,
-      actions("price_order_this", [button("Order this", actionId, value, "primary")]),
+      actions("price_order_this", [
+        button("Order this", actionId, value, "primary"),
+        ...(also ? [also] : []),
+      ]),
     ],
   };
+}
+
+/** *Share in channel* under a layer 2 price: its value is the price's Order this value. */
+export const ACTION_SHARE_L2_PRICE = "price_l2_share";
+
+export function shareLayer2PriceButton(value: string) {
+  return button("Share in channel", ACTION_SHARE_L2_PRICE, value);
 }
 
 /** What a layer 2 price was for, as the layer 2 order form's fields take it. */

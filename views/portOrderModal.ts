@@ -8,7 +8,7 @@ import type { LoaPath, PortOrderField, PortOrderPreview } from "../src/usecases/
 import { context, escapeMrkdwn, fields, option, section, withSandboxLabel } from "./blocks.js";
 import { type DcfRecord, dcfFeatures, dcfPlace } from "./dcf.js";
 import { dcfSelect, speedOptions } from "./dcfOptions.js";
-import { DASH, formatSpeed, textOr } from "./format.js";
+import { DASH, formatSpeed, formatTerm, textOr } from "./format.js";
 import { inputBlock, modalView, plainText, staticSelect, textInput } from "./inputs.js";
 import { channelIdField, metadataFields } from "./modalMetadata.js";
 
@@ -190,7 +190,11 @@ export function priceBlock(preview: PortOrderPreview | undefined, currency: stri
   const { result, term, speedMbps } = price;
   const amount = (x: unknown) => formatMoney(x, currency);
   const totalLabel =
-    term.durationUnit === "m" ? "Price (one month)" : `Price (total for ${termWords(term)})`;
+    // "Price (total for 1 year)": the term's words without their "(12 months)", which would
+    // nest brackets (issue 32, item 20).
+    term.durationUnit === "m"
+      ? "Price (one month)"
+      : `Price (total for ${formatTerm(term.value, term.unit)})`;
   return {
     ...fields([
       [totalLabel, amount(result.price) ?? DASH],

@@ -125,7 +125,7 @@ export function portPriceView(
     priceFields,
     context(
       currencyNote(currency),
-      `A data center and speed that prices can be ordered: \`${COMMAND} port order\`.`,
+      `This data center and speed can be ordered: \`${COMMAND} port order\`.`,
     ),
     context(`Repeat: \`${escapeMrkdwn(portPriceCommand(input))}\``),
   ];

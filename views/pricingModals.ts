@@ -329,7 +329,7 @@ export function connectionArgsNote(ends: readonly TypedEnd[], unsplit?: string):
     if (!end.found) return `${end.side}: no data center matches ${q}; pick one.`;
     const name = escapeMrkdwn(end.found.name ?? "a data center");
     return end.found.matched > 1
-      ? `${end.side}: ${q} matches ${end.found.matched} data centers; *${name}* is chosen, pick another if you meant it.`
+      ? `${end.side}: ${q} matches ${end.found.matched} data centers; *${name}* is chosen. Not the one you meant? Pick another in the list.`
       : `${end.side}: *${name}*.`;
   });
   if (unsplit) {

@@ -43,13 +43,19 @@ function portEndText(end: PortEnd): string {
     .join("\n");
 }
 
+function named(what: string, name: string | undefined, id: string | undefined): string | undefined {
+  if (name) return `${what} ${escapeMrkdwn(name)}`;
+  return id ? `${what} ${code(id)}` : undefined;
+}
+
 function partnerText(partner: PartnerEnd): string {
   return [
     partner.company ? `Company ${code(partner.company)}` : "Another company",
     partner.portId ? `port ${code(partner.portId)}` : undefined,
-    partner.dcfId ? `DCF ${code(partner.dcfId)}` : undefined,
-    partner.metroId ? `metro ${code(partner.metroId)}` : undefined,
-    partner.regionId ? `region ${code(partner.regionId)}` : undefined,
+    // Names where the request said them; a bare id only when nothing names it.
+    named("data center", partner.dcfName, partner.dcfId),
+    named("metro", partner.metroName, partner.metroId),
+    named("region", partner.regionName, partner.regionId),
   ]
     .filter(Boolean)
     .join("\n");

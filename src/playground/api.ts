@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import type { SlackAppDriver } from "../standin/driver.js";
 import { findElement, isExternalSelect, type LocatedElement } from "../standin/elements.js";
@@ -15,6 +16,8 @@ import {
   closeBody,
   commandBody,
   FieldProblem,
+  faultRequest,
+  fileQuery,
   homeBody,
   messageBody,
   parse,
@@ -24,6 +27,7 @@ import {
   suggestQuery,
   viewInputBody,
 } from "./apiRequests.js";
+import { type FaultKnob, KnobProblem, type SandboxFaults } from "./sandboxFaults.js";
 import type { SandboxTime } from "./sandboxTime.js";
 import { buildState, visibleChannels } from "./state.js";
 
@@ -44,6 +48,8 @@ export interface PlaygroundApiOptions {
    * where the page hides the control and the API refuses it.
    */
   sandboxTime?: SandboxTime;
+  /** The embedded sandbox's fault knobs ("Try a failure"); absent with a real provider. */
+  faults?: SandboxFaults;
   logger?: Pick<Logger, "info">;
 }
 
@@ -60,6 +66,12 @@ function clearedValue(located: LocatedElement): ViewStateValue {
 
 export class PlaygroundApi {
   private version = 1;
+  /**
+   * This run of the playground. The workspace lives in memory and the bot's Redis keys are
+   * removed at start-up, so a page left open across a restart sees a new id and says that
+   * everything was reset, rather than quietly showing empty channels.
+   */
+  readonly runId = randomUUID();
 
   constructor(
     private readonly standin: SlackStandin,
@@ -104,16 +116,57 @@ export class PlaygroundApi {
     return stored;
   }
 
-  state(query: unknown) {
+  async state(query: unknown) {
     const { user, since } = parse(stateQuery, query);
     this.person(user);
-    if (since === this.version) return { version: this.version, changed: false as const };
+    await this.followArmedFault();
+    const runId = this.runId;
+    if (since === this.version) return { version: this.version, runId, changed: false as const };
     const time = this.sandboxTime();
+    const faults = this.faults();
     return {
       changed: true as const,
+      runId,
       ...buildState(this.standin, user, this.version, this.options.sandbox),
       ...(time ? { sandboxTime: time.status() } : {}),
+      ...(faults ? { sandboxFaults: faults.current() } : {}),
     };
+  }
+
+  /** Only with the embedded sandbox: a real provider's faults are not ours to make. */
+  private faults(): SandboxFaults | undefined {
+    return this.options.sandbox ? this.options.faults : undefined;
+  }
+
+  /** While "fail the next order" waits, the page learns when an order has spent it. */
+  private async followArmedFault(): Promise<void> {
+    const faults = this.faults();
+    if (!faults?.current().nextOrder) return;
+    const before = JSON.stringify(faults.current());
+    const after = await faults.refresh().catch(() => faults.current());
+    if (JSON.stringify(after) !== before) this.version += 1;
+  }
+
+  /** A fault knob of the sidebar's "Try a failure" (sandboxFaults.ts). */
+  async turnFault(body: unknown) {
+    const faults = this.faults();
+    if (!faults) {
+      throw new RequestProblem(
+        403,
+        "Faults can be made only in the embedded sandbox, not with a real provider.",
+      );
+    }
+    const { user, ...knob } = parse(faultRequest, body);
+    this.person(user);
+    try {
+      const result = await faults.turn(knob as FaultKnob);
+      this.options.logger?.info({ user, knob }, "playground: sandbox fault knob");
+      this.version += 1;
+      return result;
+    } catch (error) {
+      if (error instanceof KnobProblem) throw new RequestProblem(error.status, error.message);
+      throw error;
+    }
   }
 
   /** Only with the embedded sandbox: a real provider's orders run on real time. */
@@ -175,6 +228,20 @@ export class PlaygroundApi {
       throw new RequestProblem(502, `${command} failed: the app answered HTTP ${outcome.status}`);
     }
     return { ok: true as const };
+  }
+
+  /** A file shared in a channel this person can see (Export CSV's file), with its bytes. */
+  file(query: unknown): { name: string; bytes: Buffer } {
+    const { user, id } = parse(fileQuery, query);
+    this.person(user);
+    const file = this.standin.workspace.files.file(id);
+    const visible =
+      file?.channel !== undefined &&
+      visibleChannels(this.standin, user).some((c) => c.id === file.channel);
+    if (!file?.completed || !file.bytes || !visible) {
+      throw new RequestProblem(404, `No file ${id} that ${user} can see`);
+    }
+    return { name: file.name, bytes: file.bytes };
   }
 
   message(body: unknown) {

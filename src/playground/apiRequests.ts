@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { faultBody } from "./sandboxFaults.js";
 import { MAX_ADVANCE_MS } from "./sandboxTime.js";
 
 /**
@@ -84,6 +85,12 @@ export const advanceBody = z.object({
   /** How far to move the sandbox's clock forward (the page offers an hour, a day, a week). */
   ms: z.number().int().min(60_000).max(MAX_ADVANCE_MS),
 });
+
+/** A knob of "Try a failure" (sandboxFaults.ts), turned by a person. */
+export const faultRequest = z.object({ user: userId }).and(faultBody);
+
+/** A file shared in a channel, downloaded by a person who can see that channel. */
+export const fileQuery = z.object({ user: userId, id: z.string().regex(/^F[A-Z0-9]{2,30}$/) });
 
 export const suggestQuery = z.object({
   user: userId,

@@ -64,7 +64,69 @@ const ROUTES: ReadonlyArray<readonly ["GET" | "POST", string, Work]> = [
   ["POST", "view/close", (api, r) => api.close(r.body)],
   ["POST", "home/open", (api, r) => api.openHome(r.body)],
   ["POST", "sandbox/advance", (api, r) => api.advanceSandboxTime(r.body)],
+  ["POST", "sandbox/fault", (api, r) => api.turnFault(r.body)],
 ];
+
+/** Only a CSV is named as such; anything else is bytes to save, never a page to render. */
+function contentTypeOf(name: string): string {
+  return /\.csv$/i.test(name) ? "text/csv; charset=utf-8" : "application/octet-stream";
+}
+
+/** `attachment`, with the name kept to safe characters (and in full, encoded, for browsers). */
+function attachment(name: string): string {
+  const plain = name.replace(/[^A-Za-z0-9._ -]/g, "_").slice(0, 150) || "file";
+  return `attachment; filename="${plain}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+/**
+ * A file shared in a channel (files.completeUploadExternal, e.g. Export CSV), downloaded by a
+ * person who can see that channel: `GET /playground/api/file?user=U…&id=F…`.
+ */
+function registerFileDownload(server: FastifyInstance, api: PlaygroundApi): void {
+  server.get("/playground/api/file", async (request, reply) => {
+    reply.header("cache-control", "no-store");
+    const refused = checkSameOrigin(request, reply);
+    if (refused) return refused;
+    try {
+      const file = api.file(request.query);
+      return reply
+        .header("content-type", contentTypeOf(file.name))
+        .header("content-disposition", attachment(file.name))
+        .header("x-content-type-options", "nosniff")
+        .send(file.bytes);
+    } catch (error) {
+      return sendProblem(reply, error);
+    }
+  });
+}
+
+/**
+ * Slack's permalink form (`chat.getPermalink` answers `<stand-in>/archives/C…/p…`; *View in
+ * approvals* opens one): the page, in that channel, scrolled to that message (in its thread when
+ * it is a reply). What the page cannot show is its own answer there, not a 404.
+ */
+function registerPermalinks(server: FastifyInstance): void {
+  server.get<{ Params: { channel: string; message: string }; Querystring: { thread_ts?: string } }>(
+    "/archives/:channel/:message",
+    async (request, reply) => {
+      const { channel, message } = request.params;
+      const ts = /^p(\d{10})(\d{6})$/.exec(message);
+      const threadTs = request.query.thread_ts;
+      if (!/^[CDG][A-Z0-9]{2,20}$/.test(channel) || !ts) {
+        return reply.code(404).type("text/plain").send("Not a Slack message link.");
+      }
+      const target = new URLSearchParams({ channel, message: `${ts[1]}.${ts[2]}` });
+      if (typeof threadTs === "string" && /^\d{1,12}\.\d{1,8}$/.test(threadTs)) {
+        target.set("thread", threadTs);
+      }
+      return reply
+        .code(302)
+        .header("location", `/playground?${target}`)
+        .header("cache-control", "no-store")
+        .send();
+    },
+  );
+}
 
 /** Registers `/playground/api/*` on the stand-in's fastify instance (before it listens). */
 export function registerPlaygroundApi(
@@ -73,6 +135,8 @@ export function registerPlaygroundApi(
   options: PlaygroundApiOptions,
 ): PlaygroundApi {
   const api = new PlaygroundApi(standin, options);
+  registerFileDownload(server, api);
+  registerPermalinks(server);
   for (const [method, path, work] of ROUTES) {
     server.route({
       method,

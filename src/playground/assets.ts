@@ -23,6 +23,8 @@ const FILES: Record<string, string> = {
   "blocks.js": "text/javascript; charset=utf-8",
   "mrkdwn.js": "text/javascript; charset=utf-8",
   "workflows.js": "text/javascript; charset=utf-8",
+  "faults.js": "text/javascript; charset=utf-8",
+  "permalink.js": "text/javascript; charset=utf-8",
 };
 
 /**

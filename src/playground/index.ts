@@ -6,11 +6,13 @@ import { type SlackStandin, startSlackStandin } from "../standin/server.js";
 import type { PlaygroundApi } from "./api.js";
 import { registerPlaygroundApi } from "./apiRoutes.js";
 import { registerPlaygroundAssets } from "./assets.js";
+import { SandboxFaults } from "./sandboxFaults.js";
 import { type DueReminders, type OpenTrackers, SandboxTime } from "./sandboxTime.js";
 import { registerWorkflowRoutes, SampleWorkflow } from "./workflows.js";
 
 export { PLAYGROUND_COMMAND, PlaygroundApi } from "./api.js";
 export { PLAYGROUND_REDIS_PREFIX, startPlaygroundAfresh } from "./freshStart.js";
+export type { FaultKnob, FaultsStatus } from "./sandboxFaults.js";
 export type {
   AdvanceResult,
   DueReminders,
@@ -39,6 +41,11 @@ export interface PlaygroundOptions {
    * sandbox; the control also stays off unless `sandbox` is true.
    */
   sandboxClock?: Pick<Clock, "advance" | "nowMs">;
+  /**
+   * The embedded sandbox's address, for "Try a failure" (its admin endpoints). Give it only with
+   * the embedded sandbox; the knobs also stay off unless `sandbox` is true.
+   */
+  sandboxUrl?: string;
   logger?: Logger;
 }
 
@@ -78,6 +85,13 @@ export class Playground {
           draftReminders: () => this.draftReminders,
         })
       : undefined;
+    const sandboxUrl = this.options.sandbox ? this.options.sandboxUrl : undefined;
+    const faults = sandboxUrl
+      ? new SandboxFaults({
+          sandboxUrl,
+          checkOpenOrders: async () => sandboxTime?.checkOpenOrders(),
+        })
+      : undefined;
     const start = (port: number) =>
       startSlackStandin({
         logger: options.logger,
@@ -88,6 +102,7 @@ export class Playground {
             driver: () => this.driver,
             sandbox: this.options.sandbox,
             sandboxTime,
+            faults,
             logger: this.options.logger,
           });
           // The Workflows panel: a sample workflow run on the bot's custom steps (issue 30).

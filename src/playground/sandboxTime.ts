@@ -62,17 +62,20 @@ export class SandboxTime {
   async advance(ms: number): Promise<AdvanceResult> {
     this.options.clock.advance(ms);
     await this.options.draftReminders?.()?.checkDue();
+    return { ok: true, ...this.status(), ...(await this.checkOpenOrders()) };
+  }
+
+  /**
+   * Every open tracker reads its order now: after the clock moved, or after the sandbox changed
+   * an order behind the bot's back (a partner's answer from the page's fault knobs).
+   */
+  async checkOpenOrders(): Promise<{ open: number; checked: number }> {
     const tracker = this.options.tracker();
     const open = tracker ? await tracker.list() : [];
     const results = tracker
       ? await Promise.all(open.map((record) => this.checkSoon(tracker, record.orderId)))
       : [];
-    return {
-      ok: true,
-      ...this.status(),
-      open: open.length,
-      checked: results.filter(Boolean).length,
-    };
+    return { open: open.length, checked: results.filter(Boolean).length };
   }
 
   /**

@@ -7,6 +7,7 @@ import type {
   StandinView,
   ViewStateValues,
 } from "../standin/types.js";
+import type { FaultsStatus } from "./sandboxFaults.js";
 import type { SandboxTimeStatus } from "./sandboxTime.js";
 
 /**
@@ -46,6 +47,16 @@ export interface PlaygroundMessage {
   replyCount: number;
   replyUsers: string[];
   edited: boolean;
+  /** Files shared with the message (files.completeUploadExternal), downloadable from the page. */
+  files?: PlaygroundFile[];
+}
+
+export interface PlaygroundFile {
+  id: string;
+  name: string;
+  title: string;
+  /** Bytes. */
+  size: number;
 }
 
 export interface PlaygroundModal {
@@ -85,6 +96,10 @@ export interface PlaygroundState {
   home?: PlaygroundHome;
   /** With the embedded sandbox only: its clock, which the page can move forward. */
   sandboxTime?: SandboxTimeStatus;
+  /** With the embedded sandbox only: the fault knobs armed ("Try a failure"). */
+  sandboxFaults?: FaultsStatus;
+  /** This run of the playground (set by the API): a new one means everything was reset. */
+  runId?: string;
 }
 
 export interface PlaygroundHome {
@@ -139,7 +154,20 @@ function fromMessage(standin: SlackStandin, message: StandinMessage): Playground
     replyCount: message.reply_count ?? 0,
     replyUsers: message.reply_users ?? [],
     edited: message.edited !== undefined,
+    ...(message.files?.length ? { files: filesOf(standin, message.files) } : {}),
   };
+}
+
+function filesOf(
+  standin: SlackStandin,
+  files: NonNullable<StandinMessage["files"]>,
+): PlaygroundFile[] {
+  return files.map((f) => ({
+    id: f.id,
+    name: f.name,
+    title: f.title ?? f.name,
+    size: standin.workspace.files.file(f.id)?.bytes?.length ?? 0,
+  }));
 }
 
 function fromEphemeral(standin: SlackStandin, message: StandinEphemeral): PlaygroundMessage {

@@ -24,6 +24,12 @@ export interface SandboxOptions {
   host?: string;
   /** Same seed, same data and the same sequence of ids and fault draws. Default 42. */
   seed?: number;
+  /**
+   * Salts the ids of created orders and services (the seeded world stays the same): give each
+   * run its own (the bot gives a random one) so that no id of an earlier run comes back. Without
+   * it the same seed gives the same ids for the same calls.
+   */
+  run?: string;
   /** Default: a SandboxClock following real time plus what advance() added. */
   clock?: Clock;
   /** Initial fault rules. */
@@ -55,7 +61,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const seed = options.seed ?? DEFAULT_SEED;
   const clock = options.clock ?? new SandboxClock();
   const api = await loadProviderApi(options.openapiPath);
-  const state = new SandboxState(seed, clock);
+  const state = new SandboxState(seed, clock, options.run);
   const faults = new FaultInjector(seed, options.faults ?? []);
   const closing = new AbortController();
   // Every hung or slow request listens for the close: many at once are expected, not a leak.

@@ -339,7 +339,8 @@ interface PortSeed {
   status: string;
   gia: boolean;
   deleted?: boolean;
-  connections?: Array<{ name: string; status: string; speed: number }>;
+  /** Layer 2 connections unless `kind` says GIA (an IO-D service). */
+  connections?: Array<{ name: string; status: string; speed: number; kind?: "GIA" }>;
 }
 
 const OWN_PORTS: PortSeed[] = [
@@ -351,7 +352,11 @@ const OWN_PORTS: PortSeed[] = [
     speed: 10000,
     status: "ACTIVE",
     gia: true,
-    connections: [{ name: "iad-to-lon-backbone", status: "ACTIVE", speed: 2000 }],
+    connections: [
+      { name: "iad-to-lon-backbone", status: "ACTIVE", speed: 2000 },
+      // An IO-D service from the start, so that help's `/connect iod <serviceId>` can be tried.
+      { name: "iad-internet-01", status: "ACTIVE", speed: 500, kind: "GIA" },
+    ],
   },
   {
     name: "nyc-edge-01",
@@ -438,6 +443,8 @@ function buildPorts(
   companyId: string,
   metros: Metro[],
   dcfs: Dcf[],
+  /** IO-D service ids come from their own stream: every other seeded id stays as it was. */
+  serviceRng: Prng,
 ): Port[] {
   return seeds.map((s) => {
     const metro = metros.find((m) => m.key === s.metroKey)!;
@@ -445,13 +452,13 @@ function buildPorts(
     const createdMs = SEED_BASE_MS + rng.int(10, 300) * DAY + rng.int(0, DAY - 1);
     const vlanStart = rng.int(2, 20) * 100;
     const connections: PortConnection[] = (s.connections ?? []).map((c) => ({
-      id: rng.hex(24),
+      id: c.kind === "GIA" ? serviceRng.hex(24) : rng.hex(24),
       name: c.name,
       status: c.status,
       speed: c.speed,
-      type: "LAYER2",
+      type: c.kind ?? "LAYER2",
       srcConfigTag: null,
-      typeFriendly: "Layer 2",
+      typeFriendly: c.kind === "GIA" ? "Internet On-Demand" : "Layer 2",
     }));
     return {
       id: rng.hex(24),
@@ -658,8 +665,9 @@ export function buildWorld(seed: number): World {
     companyUsername: company.username,
   };
   const portRng = Prng.derive(seed, "ports");
-  const ownPorts = buildPorts(portRng, OWN_PORTS, company.id, metros, dcfs);
-  const partnerPorts = buildPorts(portRng, PARTNER_PORTS, partner.id, metros, dcfs);
+  const serviceRng = Prng.derive(seed, "seeded-services");
+  const ownPorts = buildPorts(portRng, OWN_PORTS, company.id, metros, dcfs, serviceRng);
+  const partnerPorts = buildPorts(portRng, PARTNER_PORTS, partner.id, metros, dcfs, serviceRng);
   const ports = [...ownPorts, ...partnerPorts];
 
   // The first own port came from an old order made in the web application: its order record is

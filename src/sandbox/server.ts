@@ -289,6 +289,7 @@ function registerAdminRoutes(app: FastifyInstance, deps: ServerDeps): void {
         "POST /__sandbox/clock/advance {ms | seconds | minutes | hours | days}",
         "GET /__sandbox/orders",
         "POST /__sandbox/orders/{orderId} {status?, loaStatus?}",
+        "GET /__sandbox/connections",
         "POST /__sandbox/connections/{id} {status}",
         "GET|PUT|POST|DELETE /__sandbox/faults",
         "GET|DELETE /__sandbox/requests",
@@ -365,6 +366,22 @@ function registerAdminRoutes(app: FastifyInstance, deps: ServerDeps): void {
       if (!order) return adminError(reply, 404, `no port order ${request.params.orderId}`);
       return send(reply, 200, presentPortOrder(state, order, "read"));
     },
+  );
+
+  app.get(`${ADMIN_PREFIX}/connections`, async (_request, reply) =>
+    send(
+      reply,
+      200,
+      [...state.services.values()].map((s) => ({
+        id: s.id,
+        kind: s.kind,
+        name: s.name,
+        status: state.serviceStatus(s),
+        awaitsOtherCompany: s.awaitsOtherCompany,
+        createdAt: new Date(s.createdAtMs).toISOString(),
+        frozen: s.override !== undefined,
+      })),
+    ),
   );
 
   app.post<{ Params: { id: string } }>(

@@ -76,12 +76,18 @@ export class SandboxState {
   private readonly ids: Prng;
   private privateAsnCursor: number;
 
+  /**
+   * `run` (optional) salts the ids of what is created from now on, not the seeded world: the
+   * same seed then gives the same data but new order and service ids in every run, so a restart
+   * of the embedded sandbox never hands out an id a previous run's records (in Redis) still use.
+   */
   constructor(
     readonly seed: number,
     private readonly clock: Clock,
+    run?: string,
   ) {
     this.world = buildWorld(seed);
-    this.ids = Prng.derive(seed, "ids");
+    this.ids = Prng.derive(seed, run === undefined ? "ids" : `ids:${run}`);
     for (const order of this.world.seededOrders) this.orders.set(order.id, order);
     this.privateAsnCursor = 64512 + Prng.derive(seed, "private-asn").int(100, 900);
   }

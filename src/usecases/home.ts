@@ -17,6 +17,8 @@ import { type CommittedSpend, committedSpend } from "../orders/spend.js";
 export interface HomeTracked {
   kind: "port-order" | "port" | "layer2" | "iod" | "edge-order";
   id: string;
+  /** The name it was requested under (the request's title), when it went through the bot. */
+  name?: string;
   status?: string;
   /** When the status last changed (or tracking started, before the first change). */
   changedAt?: Date;
@@ -84,6 +86,7 @@ export async function readHome(
   const mine = records.filter((record) => record.requester === userId);
   const lastPage = Math.max(0, Math.ceil(mine.length / HOME_PAGE_SIZE) - 1);
   const shownPage = Math.min(Math.max(0, Math.trunc(page) || 0), lastPage);
+  const names = requestNames(records);
   return {
     userId,
     sandbox: sources.sandbox,
@@ -96,7 +99,7 @@ export async function readHome(
       hasNext: shownPage < lastPage,
       total: mine.length,
     },
-    tracked: trackers.filter((t) => seesTracked(userId, t)).map(homeTracked),
+    tracked: trackers.filter((t) => seesTracked(userId, t)).map((t) => homeTracked(t, names)),
     spend: {
       team: committedSpend(records, { at: sources.now() }),
       mine: committedSpend(records, { requester: userId, at: sources.now() }),
@@ -133,10 +136,22 @@ export function redisHomePages(redis: Redis, prefix: string): HomePages {
   };
 }
 
-function homeTracked(tracked: TrackedOrder): HomeTracked {
+/** The name each placed order was requested under, by the provider's id (*Being tracked*). */
+function requestNames(records: readonly RequestReadModel[]): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const record of records) {
+    const id = record.order?.id;
+    if (id && !names.has(id)) names.set(id, record.title);
+  }
+  return names;
+}
+
+function homeTracked(tracked: TrackedOrder, names: ReadonlyMap<string, string>): HomeTracked {
+  const name = names.get(tracked.target.id);
   return {
     kind: tracked.target.kind,
     id: tracked.target.id,
+    ...(name ? { name } : {}),
     ...(tracked.status ? { status: tracked.status } : {}),
     ...(tracked.lastChangeAt ? { changedAt: tracked.lastChangeAt } : {}),
     startedAt: tracked.startedAt,

@@ -50,6 +50,27 @@ export interface PartnerEnd {
   dcfId?: string;
   metroId?: string;
   regionId?: string;
+  /** Names of the ids above, where the request said them (its approval summary). */
+  dcfName?: string;
+  metroName?: string;
+  regionName?: string;
+}
+
+/**
+ * The name a request's summary line gives an id ("Globex LD5 (id)", "London (LON) · id"), if
+ * it gives one: a business-to-business end is ids in the provider's records, names only in
+ * what the requester chose (issue 32, item 17).
+ */
+function summaryName(
+  approval: ApprovalRequest | undefined,
+  label: string,
+  id: string | undefined,
+): string | undefined {
+  if (!approval || !id) return undefined;
+  const value = approval.summary.find((line) => line.label === label)?.value;
+  if (value === undefined || !value.includes(id)) return undefined;
+  const name = value.replace(` (${id})`, "").replace(` · ${id}`, "").trim();
+  return name !== "" && name !== id ? name : undefined;
 }
 
 export interface ServiceDetail {
@@ -136,14 +157,19 @@ export function describeService(
   const dest = byId(destId) ?? (kind === "layer2" ? carrying.find((p) => p !== source) : undefined);
   const partnerCompany = firstOf(placed, ["destCompany"], text);
   const partnerDcf = firstOf(placed, ["destDcf"], text);
+  const partnerMetro = firstOf(placed, ["destMetroId"], text);
+  const partnerRegion = firstOf(placed, ["destRegionId"], text);
   const partner: PartnerEnd | undefined =
     !dest && kind === "layer2" && (partnerCompany || destId || partnerDcf)
       ? {
           company: partnerCompany,
           portId: destId,
           dcfId: partnerDcf,
-          metroId: firstOf(placed, ["destMetroId"], text),
-          regionId: firstOf(placed, ["destRegionId"], text),
+          metroId: partnerMetro,
+          regionId: partnerRegion,
+          dcfName: summaryName(approval, "Destination data center", partnerDcf),
+          metroName: summaryName(approval, "Destination metro", partnerMetro),
+          regionName: summaryName(approval, "Destination region", partnerRegion),
         }
       : undefined;
 

@@ -226,7 +226,8 @@ describe("App Home", () => {
     const requesterHome = await openHome(requester, (t) => t.includes(orderId));
     const tracked = sectionOf(requesterHome, "Being tracked");
     expect(tracked).toContain(orderId);
-    expect(tracked).toMatch(/Port order/);
+    // Its kind and the name it was requested under, not the id alone (issue 32, item 22).
+    expect(tracked).toContain("Port order *home-once-1*");
     expect(sectionOf(await openHome(outsider), "Being tracked")).not.toContain(orderId);
     const spend = sectionOf(requesterHome, "Committed spend");
     expect(spend).toMatch(/100\.00 USD a month/);
@@ -262,6 +263,8 @@ describe("App Home", () => {
 
   it("opens the same form as the command from a quick action", async () => {
     const home = await openHome(requester);
+    // The answer goes to the DM, and Home says so (issue 32, item 22).
+    expect(textOf(home)).toContain("answered in your direct messages with the app");
     const click = await env.slack.clickButton({
       userId: requester,
       view: home,
@@ -356,5 +359,9 @@ describe("App Home", () => {
       { timeoutMs: 10_000, description: "the refresh after the change" },
     );
     expect(JSON.stringify(refreshed.args.view)).toContain("Requests 11–20");
+
+    // Opening the tab again starts on the first page, where the newest change is (item 22).
+    const reopened = await openHome(requester, (t) => t.includes("home-burst-after"));
+    expect(sectionOf(reopened, "My requests")).toMatch(/Requests 1–10 of/);
   });
 });

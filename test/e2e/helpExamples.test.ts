@@ -99,34 +99,6 @@ describe("every example in /connect help works against the sandbox", () => {
     return ((await response.json()) as { id: string }).id;
   }
 
-  /** An IO-D service on the first port, as one ordered through the bot would be. */
-  async function placeIodService(portId: string): Promise<string> {
-    const sandbox = env.bot.sandbox!;
-    const response = await fetch(
-      `${sandbox.url}/app-user/${sandbox.apiUser.companyId}/gia-service`,
-      {
-        method: "POST",
-        headers: { authorization: "Bearer test-key", "content-type": "application/json" },
-        body: JSON.stringify({
-          accessPortId: portId,
-          name: "help-examples-iod",
-          rateLimit: 100,
-          type: "DYNAMIC",
-          privateAsn: true,
-          privateAsnAutoAssign: true,
-          autoAssignBgpKey: true,
-          ipBlock: 28,
-          duration: { quantity: 30, unit: "d" },
-          paymentType: "payg",
-          ipGeoCountry: "US",
-          ipGeoCity: "",
-        }),
-      },
-    );
-    expect(response.ok).toBe(true);
-    return ((await response.json()) as { id: string }).id;
-  }
-
   /** A request of USER's waiting in the approvals channel; its id as the request shows it. */
   async function requestWaitingForApproval(): Promise<string> {
     const client = new WebClient(env.standin.botToken, {
@@ -199,13 +171,13 @@ describe("every example in /connect help works against the sandbox", () => {
         expect(connectionId, "help shows a real connection id").toBeDefined();
         typed = example.replace("<connectionId>", connectionId!);
       } else if (example.includes("<serviceId>")) {
-        // The seed has no IO-D service: help says where an id is found, and that is where
-        // this one is copied from once there is one.
-        expect(help.text).toContain("copy an IO-D service id from");
-        const serviceId = await placeIodService(firstPortId!);
+        // The seed has an IO-D service (issue 32, item 16): help fills the example with it, and
+        // it is the one the port it runs on lists.
+        const serviceId = /`\/connect iod ([A-Za-z0-9_-]+)`/.exec(help.text)?.[1];
+        expect(serviceId, "help shows a real IO-D service id").toBeDefined();
         const port = await run(`port ${firstPortId}`);
         expect(port.kind === "message" && port.text).toContain(serviceId);
-        typed = example.replace("<serviceId>", serviceId);
+        typed = example.replace("<serviceId>", serviceId!);
       } else if (example === "withdraw <requestId>") {
         // Help says the id is on the request: one of this person's, waiting for approval.
         expect(help.text).toContain("the request id is on your confirmation and on the request");

@@ -1,13 +1,18 @@
 // `/connect price port` (inline and modal) and `/connect price l2`, end to end: signed Slack
 // requests through the running bot, the sandbox as the provider, the stand-in as Slack. Prices
 // are compared with what the sandbox answers for the same input through ProviderApi.
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatMoney as moneyIn } from "../../src/domain/money.js";
 import type { Dcf, PricingResult } from "../../src/provider/api.js";
 import type { StandinEphemeral, ViewStateValue, ViewStateValues } from "../../src/standin/index.js";
 import { portDcfId } from "../../src/usecases/layer2/load.js";
 import { LAYER2_BLOCKS, LAYER2_VIEW } from "../../views/layer2Modal.js";
-import { ACTION_ORDER_THIS_L2, ACTION_ORDER_THIS_PORT } from "../../views/orderThis.js";
+import {
+  ACTION_ORDER_THIS_L2,
+  ACTION_ORDER_THIS_PORT,
+  ACTION_SHARE_L2_PRICE,
+} from "../../views/orderThis.js";
 import { PORT_ORDER_BLOCKS, PORT_ORDER_VIEW } from "../../views/portOrderModal.js";
 
 /** Amounts as the bot shows them: the harness sets no PRICE_CURRENCY, so USD. */
@@ -444,7 +449,7 @@ describe("/connect price, end to end", () => {
       expect(element(L2_PRICE_BLOCKS.bandwidth)?.initial_value).toBe("500");
       const note = JSON.stringify(opened.view.blocks);
       expect(note).toContain(`Source: \\"ams\\" matches`);
-      expect(note).toContain(`*${srcDcf?.name}* is chosen`);
+      expect(note).toContain(`*${srcDcf?.name}* is chosen. Not the one you meant? Pick another`);
 
       // Submitted as opened, it prices that connection.
       const answer = nextEphemeral((m) => m.text.includes("Layer 2 price"));
@@ -502,6 +507,20 @@ describe("/connect price, end to end", () => {
         expect(text).toContain(`*${factor}`);
       expect(text).toContain("Europe → North America");
       expect(text).toContain("Sandbox");
+
+      // Share in channel, as under a port price (issue 32, item 20): priced again and posted
+      // for everyone where it was asked, saying who shared it.
+      await env.slack.clickButton({
+        userId: USER,
+        message: reply,
+        actionId: ACTION_SHARE_L2_PRICE,
+      });
+      const shared = await env.standin.waitForMessage(reply.channel, (m) =>
+        JSON.stringify(m.blocks).includes("Shared by"),
+      );
+      expect(shared.text).toContain("Ironbridge Docklands LD8 → Ironbridge IAD1");
+      expect(JSON.stringify(shared.blocks)).toContain(formatMoney(expected?.price) ?? "missing");
+      expect(JSON.stringify(shared.blocks)).toContain(`Shared by <@${USER}>`);
 
       // Order this: the layer 2 form, business-to-business to the priced destination, with the
       // priced bandwidth, class and term, from your port in the priced source data center.

@@ -64,12 +64,13 @@ describe("layer 2 and IO-D look-ups, end to end", () => {
     pathParams: Record<string, string>,
     body: { name: string },
     created: { id: string; status: string },
+    summary: Array<{ label: string; value: string }> = [],
   ): Promise<void> {
     const store = env.bot.services.approvals.store;
     const request = await store.create({
       kind,
       title: body.name,
-      summary: [{ label: "Name", value: body.name }],
+      summary: [{ label: "Name", value: body.name }, ...summary],
       call: { operation, pathParams, body },
       reconcileKey: body.name,
       requester: { userId: USER },
@@ -218,13 +219,21 @@ describe("layer 2 and IO-D look-ups, end to end", () => {
       { companyUsername: company },
       body,
       created,
+      // The lines the layer 2 form writes (src/usecases/layer2/check.ts), names with their ids.
+      [
+        { label: "Destination metro", value: `${metro.name} (${metro.code}) · ${metro.id}` },
+        { label: "Destination data center", value: `${dcf.name} (${dcf.id})` },
+      ],
     );
 
     const reply = await ask(`l2 ${created.id}`);
     expect(reply.readable).toContain("Layer 2 connection e2e-lookup-b2b");
+    // Names, not the provider's ids (issue 32, item 17); the region the summary did not name
+    // stays an id.
     expect(reply.readable).toContain(
-      `*Destination*\nCompany \`globex-cloud\`\nDCF \`${dcf.id}\`\nmetro \`${metro.id}\``,
+      `*Destination*\nCompany \`globex-cloud\`\ndata center ${dcf.name}\nmetro ${metro.name} (${metro.code})\nregion \``,
     );
+    expect(reply.readable).not.toContain(`\`${dcf.id}\``);
     expect(reply.readable).toContain(`*Source*\n*lon-core-01* \`${source.id}\``);
     expect(reply.readable).toContain("*Bandwidth*\n100 Mbps");
     expect(reply.readable).toContain("*Term*\n6 months");

@@ -58,7 +58,10 @@ describe("the playground's JSON API on the stand-in", () => {
     const unchanged = await fetch(
       `${base}/playground/api/state?user=${RITA}&since=${rita.version}`,
     );
-    expect(await unchanged.json()).toEqual({ version: rita.version, changed: false });
+    // The run id comes with every answer: a page open across a restart sees it change.
+    const runId = rita.runId;
+    expect(runId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await unchanged.json()).toEqual({ version: rita.version, runId, changed: false });
   });
 
   it("runs a slash command as the person; the ephemeral answer is theirs alone", async () => {

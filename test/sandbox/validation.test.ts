@@ -275,7 +275,8 @@ const CASES: Case[] = [
     "POST",
     iodPath,
     iod({ ...staticRouting, rateLimit: 9000 }),
-    /rateLimit 9000 Mbps exceeds the port's remaining capacity \(8000 Mbps\)/,
+    // 10 G less the seeded layer 2 connection (2,000) and the seeded IO-D service (500).
+    /rateLimit 9000 Mbps exceeds the port's remaining capacity \(7500 Mbps\)/,
   ],
   [
     "IO-D: missing name",

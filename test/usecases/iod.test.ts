@@ -146,14 +146,21 @@ describe("the IO-D flow", () => {
   });
 
   describe("loadIodModal", () => {
-    it("lists only ports with free capacity and checks the chosen one's IO-D capability", async () => {
+    it("lists only ports with free capacity and checks each one's IO-D capability once", async () => {
       const { provider, calls } = fakeProvider();
       const data = await loadIodModal(deps(provider), { accessPort: notEnabled.id });
       expect(data.ports.ok && data.ports.value.map((p) => p.name)).toEqual([
         "ams-core-1",
         "ams-nni-1",
       ]);
-      expect(calls.info).toEqual([notEnabled.id]);
+      // Every listed port's, once: the form orders and marks them by it (issue 32, item 15).
+      expect([...calls.info].sort()).toEqual([enabled.id, notEnabled.id].sort());
+      expect(data.enabled).toEqual(
+        new Map([
+          [enabled.id, true],
+          [notEnabled.id, false],
+        ]),
+      );
       expect(data.capability).toEqual({ kind: "not-enabled" });
     });
 

@@ -109,6 +109,8 @@ describe("quoteReadyMessage", () => {
     ]) {
       expect(text).toContain(shown);
     }
+    // Said once in the blocks (issue 32, item 20), and in the notification's text.
+    expect(text.split("Cheapest over").length - 1).toBe(1);
     expect(message.text).toBe(
       "Edge quote ready: Singapore · 1 Gbps · 12 months: 2 offers · Cheapest over the 12-month term: Vendor 1, 12,512.00 USD in total (the provider's total for the term)",
     );

@@ -65,6 +65,34 @@ function expectSlackAccepts(view: ModalView) {
 const options = { metadata: { channelId: "C0GENERAL1" }, sandbox: false };
 
 describe("iodModal", () => {
+  it("lists IO-D enabled ports first and marks the others, under a hint that says so (issue 32, item 15)", () => {
+    const off: Port = { ...portActive, id: "600000000000000000000009", name: "fra-nni-1" };
+    const unknown: Port = { ...portActive, id: "600000000000000000000008", name: "lon-core-2" };
+    const view = iodModal(
+      data(
+        {},
+        {
+          ports: { ok: true, value: [off, unknown, port] },
+          enabled: new Map([
+            [off.id, false],
+            [port.id, true],
+          ]),
+        },
+      ),
+      options,
+    );
+    expect(optionValues(view, IOD_BLOCKS.accessPort)).toEqual([port.id, unknown.id, off.id]);
+    const shown = (
+      element(view, IOD_BLOCKS.accessPort).options as Array<{ text: { text: string } }>
+    ).map((o) => o.text.text);
+    expect(shown[2]).toMatch(/^fra-nni-1.* — not IO-D enabled$/);
+    expect(shown[0]).not.toContain("not IO-D enabled");
+    expect(shown[1]).not.toContain("not IO-D enabled");
+    const hint = (block(view, IOD_BLOCKS.accessPort) as InputBlock).hint?.text ?? "";
+    expect(hint).toContain("IO-D enabled ones first");
+    expectSlackAccepts(view);
+  });
+
   it("DYNAMIC by default: private ASN pre-filled with the suggestion, BGP key optional", () => {
     const view = iodModal(data(), options);
     expectSlackAccepts(view);

@@ -227,7 +227,8 @@ describe("portOrderModal", () => {
       }),
     });
     const price = text(priced, PORT_ORDER_PRICE_BLOCK);
-    expect(price).toContain("Price (total for 1 year (12 months))");
+    expect(price).toContain("Price (total for 1 year)");
+    expect(price).not.toContain("(12 months))");
     expect(price).toContain("14,400.00");
     expect(price).toContain("1,200.00");
     expect(price).toContain("10G");

@@ -48,6 +48,8 @@ describe("portPriceView", () => {
     expect(text).toContain("Repeat: `/connect price port equinix-am3 10G 12m xc`");
     // The provider's total is the port's alone: the cross connect is not said to be in it.
     expect(text).toContain("cross connect charged on top of the total");
+    // Says plainly that this can be ordered, and how (issue 32, item 20).
+    expect(text).toContain("This data center and speed can be ordered: `/connect port order`.");
     expect(text).not.toContain("cross connect included");
     expect(text).toContain("Amounts are in USD");
     expect(text).not.toContain("Amount saved");

@@ -33,10 +33,28 @@ describe("serviceDetailView", () => {
   it("business-to-business: the partner company and its data center, and who is awaited", () => {
     const text = readable(serviceDetailView(layer2BusinessToBusiness, TZ, NOW).blocks);
     expect(text).toContain("PENDING — waiting for the other company to accept");
+    // Without names (a connection not requested through the bot), the ids.
     expect(text).toContain(
-      "*Destination*\nCompany `globex-cloud`\nDCF `dcf-fr5`\nmetro `metro-fra`\nregion `eu-1`",
+      "*Destination*\nCompany `globex-cloud`\ndata center `dcf-fr5`\nmetro `metro-fra`\nregion `eu-1`",
     );
     expect(text).toContain("*Bandwidth*\n200 Mbps");
+  });
+
+  it("business-to-business with the names the request gave: names, not ids (issue 32, item 17)", () => {
+    const named = {
+      ...layer2BusinessToBusiness,
+      partner: {
+        ...layer2BusinessToBusiness.partner,
+        dcfName: "Globex FR5",
+        metroName: "Frankfurt (FRA)",
+        regionName: "Europe",
+      },
+    };
+    const text = readable(serviceDetailView(named, TZ, NOW).blocks);
+    expect(text).toContain(
+      "*Destination*\nCompany `globex-cloud`\ndata center Globex FR5\nmetro Frankfurt (FRA)\nregion Europe",
+    );
+    expect(text).not.toMatch(/dcf-fr5|metro-fra|eu-1/);
   });
 
   it("an IO-D service: access port, rate limit, both address blocks, the ASN and the BGP session", () => {

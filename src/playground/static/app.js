@@ -1,7 +1,9 @@
 import { renderBlocks } from "./blocks.js";
-import { $, act, blocksEnv, el, expectChanges, get, page, post, ui } from "./client.js";
+import { $, act, BOT_DOWN, blocksEnv, el, expectChanges, get, page, post, ui } from "./client.js";
+import { forgetFaults, renderFaults, wireFaults } from "./faults.js";
 import { syncMessages } from "./messages.js";
 import { renderModal } from "./modals.js";
+import { followPermalink } from "./permalink.js";
 
 /**
  * The playground page: a Slack-like client over the stand-in's JSON API (/playground/api/…).
@@ -141,6 +143,13 @@ function renderHome() {
   pane.replaceChildren(renderBlocks(env, home.blocks));
 }
 
+/** A phone's message box holds "Message #channel" but not the hint after it (issue 32, item 24). */
+const NARROW = window.matchMedia("(max-width: 700px)");
+
+function composerPlaceholder(label) {
+  return NARROW.matches ? `Message ${label}` : `Message ${label} — or /connect help`;
+}
+
 function currentChannel() {
   const channels = ui.data.channels;
   return channels.find((c) => c.id === ui.channel) ?? channels[0];
@@ -176,7 +185,7 @@ function render() {
   // The composer's CSS display would win over `hidden`: Home has no message box.
   $("composer").style.display = ui.home ? "none" : "";
   if (ui.home) renderHome();
-  $("composer-input").placeholder = `Message ${label} — or /connect help`;
+  $("composer-input").placeholder = composerPlaceholder(label);
   syncMessages($("messages"), data.messages[ui.channel] ?? [], false, `${ui.user}|${ui.channel}`);
 
   const pane = $("thread");
@@ -195,6 +204,8 @@ function render() {
     pane.hidden = true;
   }
   renderModal();
+  renderFaults();
+  followPermalink();
 }
 
 /**
@@ -214,13 +225,57 @@ async function closeLeftOpen(modals) {
   }
 }
 
+// ---- run notices: the bot restarted, or is not answering (issue 32, item 7) -------------------
+
+const RESTARTED = "The playground restarted: everything was reset.";
+
+function showNotice(kind, text) {
+  const notice = $("run-notice");
+  notice.dataset.kind = kind;
+  $("run-notice-text").textContent = text;
+  notice.hidden = false;
+}
+
+function hideNotice(kind) {
+  const notice = $("run-notice");
+  if (!kind || notice.dataset.kind === kind) notice.hidden = true;
+}
+
+/**
+ * Each run of the playground starts afresh (its workspace is in memory, the bot's keys are
+ * removed at start-up). A new run id means the page's channels, threads and modals are gone:
+ * say so, and start over from the first channel rather than show a thread that is no more.
+ */
+function noticeNewRun(runId) {
+  if (!runId) return false;
+  if (ui.runId === undefined) {
+    ui.runId = runId;
+    return false;
+  }
+  if (runId === ui.runId) return false;
+  ui.runId = runId;
+  ui.version = 0;
+  ui.thread = null;
+  ui.home = false;
+  ui.channel = "C0GENERAL1";
+  seenThisLoad.clear();
+  lastAdvance = "";
+  forgetFaults();
+  $("toast").hidden = true;
+  showNotice("restarted", RESTARTED);
+  return true;
+}
+
 let refreshing = 0;
 async function refresh() {
   const user = ui.user;
   const ticket = ++refreshing;
   const body = await get("state", { user, ...(ui.version ? { since: ui.version } : {}) });
   // A newer refresh, or a switch of person, has overtaken this one.
-  if (user !== ui.user || ticket !== refreshing || !body.changed) return;
+  if (user !== ui.user || ticket !== refreshing) return;
+  // A new run may by chance be at the version the page last saw: read its state in full.
+  if (noticeNewRun(body.runId) && !body.changed) return refresh();
+  if (!body.changed) return;
   if (!seenThisLoad.has(user)) {
     seenThisLoad.add(user);
     // Once the person has done something on this load, an open modal may be theirs from now.
@@ -240,8 +295,10 @@ async function poll() {
   try {
     await refresh();
     document.body.classList.remove("offline");
-  } catch {
+    hideNotice("down");
+  } catch (error) {
     document.body.classList.add("offline");
+    if (error?.botDown) showNotice("down", BOT_DOWN);
   }
   setTimeout(poll, Date.now() < ui.fastUntil ? FAST_POLL_MS : POLL_MS);
 }
@@ -318,6 +375,9 @@ $("thread-close").addEventListener("click", () => {
 wireComposer("composer", "composer-input", false);
 wireComposer("thread-composer", "thread-input", true);
 wireSandboxTime();
+wireFaults();
+NARROW.addEventListener("change", () => render());
+$("run-notice-close").addEventListener("click", () => hideNotice());
 page.refresh = refresh;
 page.render = render;
 poll();

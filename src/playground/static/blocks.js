@@ -273,7 +273,8 @@ function inputElement(env, block, element) {
     }
     if (type === "number_input")
       widget.inputMode = element.is_decimal_allowed ? "decimal" : "numeric";
-    if (Number.isInteger(element.max_length)) widget.maxLength = element.max_length;
+    // No maxLength attribute: the browser would cut a long paste without a word. Too long is
+    // said at the field instead (input() below), and the submit is refused, as in Slack.
     widget.placeholder = plainText(element.placeholder);
     widget.value = state?.value ?? element.initial_value ?? "";
     // The value Enter already sent: the change event when the field is left sends it again.
@@ -406,6 +407,23 @@ function inputElement(env, block, element) {
   return { widget, read, filled, textual, id };
 }
 
+/** Says at the field, as the person types or pastes, that the text is over the field's limit. */
+function watchLength(widget, max, error, node) {
+  let said = "";
+  widget.addEventListener("input", () => {
+    const length = widget.value.length;
+    if (length > max) {
+      said = `${length} characters: at most ${max}. Shorten it; nothing is cut for you.`;
+      error.textContent = said;
+      node.classList.add("has-error");
+    } else if (said && error.textContent === said) {
+      said = "";
+      error.textContent = "";
+      node.classList.remove("has-error");
+    }
+  });
+}
+
 function input(env, block) {
   const node = el(env, "div", "block input");
   node.dataset.blockId = String(block.block_id ?? "");
@@ -424,6 +442,8 @@ function input(env, block) {
     node.classList.add("has-error");
   }
   node.append(error);
+  if (textual && Number.isInteger(element.max_length))
+    watchLength(widget, element.max_length, error, node);
   env.register?.({
     blockId: String(block.block_id ?? ""),
     actionId: String(element.action_id ?? ""),

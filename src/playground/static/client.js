@@ -29,10 +29,15 @@ export const page = {
   render: () => {},
 };
 
+/** Said instead of the browser's "Failed to fetch" when nothing answers (issue 32, item 7). */
+export const BOT_DOWN = "The bot is not answering — is `npm start` still running?";
+
 class ApiError extends Error {
-  constructor(message, fieldErrors) {
+  constructor(message, fieldErrors, botDown = false) {
     super(message);
     this.fieldErrors = fieldErrors;
+    /** Nothing answered: the bot (and the page's server with it) is not running. */
+    this.botDown = botDown;
   }
 }
 
@@ -41,11 +46,17 @@ async function call(method, path, payload) {
     method === "GET" && payload
       ? `${API}/${path}?${new URLSearchParams(payload)}`
       : `${API}/${path}`;
-  const response = await fetch(url, {
-    method,
-    headers: method === "POST" ? { "content-type": "application/json" } : {},
-    body: method === "POST" ? JSON.stringify(payload) : undefined,
-  });
+  let response;
+  try {
+    response = await fetch(url, {
+      method,
+      headers: method === "POST" ? { "content-type": "application/json" } : {},
+      body: method === "POST" ? JSON.stringify(payload) : undefined,
+    });
+  } catch {
+    // The page is served by the bot's process: no answer at all means that process is gone.
+    throw new ApiError(BOT_DOWN, undefined, true);
+  }
   let body;
   try {
     body = await response.json();

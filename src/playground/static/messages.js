@@ -34,6 +34,7 @@ function messageNode(message, inThread) {
       ? renderBlocks(messageEnv(message), message.blocks)
       : el("div", "text", [renderMrkdwn(message.text, mrkdwnContext())]),
   );
+  for (const file of message.files ?? []) body.append(fileNode(file));
   if (message.ephemeral) body.append(el("div", "only-you", ["👁 Only visible to you"]));
   if (!inThread && !message.ephemeral) {
     const reply = el("button", "reply-in-thread", ["💬 Reply"]);
@@ -54,6 +55,26 @@ function messageNode(message, inThread) {
   return row;
 }
 
+/** "2.4 kB", "312 B". */
+function sizeText(bytes) {
+  return bytes < 1000 ? `${bytes} B` : `${(bytes / 1000).toFixed(1)} kB`;
+}
+
+/** A file shared with the message (Export CSV): its name and a download link (issue 32, item 6). */
+function fileNode(file) {
+  const query = new URLSearchParams({ user: ui.user, id: file.id });
+  const link = el("a", "file-link", [file.title]);
+  link.href = `/playground/api/file?${query}`;
+  link.download = file.name;
+  return el("div", "file", [
+    el("span", "file-icon", ["📄"]),
+    el("span", "file-body", [
+      link,
+      el("span", "file-meta", [`${file.name} · ${sizeText(file.size)}`]),
+    ]),
+  ]);
+}
+
 /** Re-renders only messages that changed, so a select someone is using is not torn down. */
 export function syncMessages(container, messages, inThread, scopeKey) {
   const nearBottom =
@@ -64,7 +85,10 @@ export function syncMessages(container, messages, inThread, scopeKey) {
   const next = new Map();
   const nodes = [];
   for (const message of messages) {
-    const signature = `${ui.user}|${JSON.stringify(message)}`;
+    // Whose state it is (and their time zone), not who was picked last: right after a switch of
+    // person the page may render once with the previous person's state (issue 32, item 10).
+    const me = ui.data?.me;
+    const signature = `${ui.user}|${me?.id}|${me?.tz}|${JSON.stringify(message)}`;
     const key = `${message.ephemeral ? "e" : "m"}${message.ts}`;
     const cached = cache.get(key);
     const node =

@@ -72,6 +72,12 @@ export interface IodModalData {
   ports: Loaded<Port[]>;
   port?: Port;
   capability?: IodCapability;
+  /**
+   * Whether each listed port is IO-D enabled, by port id (the port list does not say; each
+   * port's info does). The form lists enabled ports first and marks the others (issue 32,
+   * item 15); a port whose info could not be read is absent.
+   */
+  enabled?: ReadonlyMap<string, boolean>;
   /** DYNAMIC only: the provider's suggestion (undefined when it could not be had). */
   suggestedAsn?: number;
   /** DYNAMIC only: the company's verified public ASNs. */

@@ -32,6 +32,21 @@ async function capabilityOf(
   }
 }
 
+/**
+ * Whether each listed port is IO-D enabled: one port-info read each, at once (a company has a
+ * handful of ports with free capacity). A read that fails is an "unknown" capability.
+ */
+async function capabilitiesOf(
+  deps: IodDeps,
+  identity: Identity,
+  ports: readonly { id?: string }[],
+  opts: CallOptions,
+): Promise<Map<string, IodCapability>> {
+  const ids = ports.map((p) => p.id).filter((id): id is string => typeof id === "string");
+  const read = await Promise.all(ids.map((id) => capabilityOf(deps, identity, id, opts)));
+  return new Map(ids.map((id, i) => [id, read[i] as IodCapability]));
+}
+
 /** The ASN choice in effect: the one made, else the first one offered. */
 function effectiveAsnChoice(
   chosen: IodAsnChoice | undefined,
@@ -54,7 +69,7 @@ export async function loadIodModal(
   const identity = await deps.identity();
   const signal = opts.signal ? { signal: opts.signal } : {};
   const dynamic = values.routing === "DYNAMIC";
-  const [ports, capability, suggestedAsn, publicAsns] = await Promise.all([
+  const [ports, suggestedAsn, publicAsns] = await Promise.all([
     loaded("your ports", async () =>
       (
         await deps.provider.listPorts(identity.companyUsername, { deleted: false, ...signal })
@@ -62,9 +77,6 @@ export async function loadIodModal(
         (p) => typeof p?.id === "string" && !isDeletedPort(p) && (remainingCapacity(p) ?? 0) > 0,
       ),
     ),
-    values.accessPortId
-      ? capabilityOf(deps, identity, values.accessPortId, signal)
-      : Promise.resolve(undefined),
     dynamic
       ? deps.provider.suggestPrivateAsn(signal).then(
           (asn) => asn,
@@ -81,10 +93,21 @@ export async function loadIodModal(
       : Promise.resolve(undefined),
   ]);
   const port = ports.ok ? ports.value.find((p) => p.id === values.accessPortId) : undefined;
+  // Every listed port's capability, read once each: the list is ordered and marked by it, and
+  // the chosen port's is shown under the field.
+  const capabilities = ports.ok
+    ? await capabilitiesOf(deps, identity, ports.value, signal)
+    : new Map<string, IodCapability>();
+  const capability = values.accessPortId ? capabilities.get(values.accessPortId) : undefined;
+  const enabled = new Map<string, boolean>();
+  for (const [id, known] of capabilities) {
+    if (known.kind !== "unknown") enabled.set(id, known.kind === "enabled");
+  }
   const data: IodModalData = {
     values,
     identity,
     ports,
+    ...(ports.ok ? { enabled } : {}),
     ...(port ? { port } : {}),
     // A capability is only worth showing for a port of the list.
     ...(port && capability ? { capability } : {}),

@@ -2,6 +2,7 @@
 // and respond (test/support/fakeSlack.ts), a fake provider and a fake main router `run`: what
 // each acks, what it tells whom, its field errors and its refusals. The end-to-end suite
 // (test/e2e/pricing.test.ts) runs the same listeners through a signed Slack request.
+
 import { describe, expect, it } from "vitest";
 import { dcfRef } from "../../../src/domain/dcfs.js";
 import type { Dcf, ProviderApi } from "../../../src/provider/api.js";
@@ -9,7 +10,7 @@ import { httpError } from "../../../src/provider/errors.js";
 import { registerPricingListeners } from "../../../src/slack/features/pricing/index.js";
 import type { RunCommand } from "../../../src/slack/features/pricing/reinvoke.js";
 import { DCF_HINT_PREFIX } from "../../../views/dcfOptions.js";
-import { ACTION_ORDER_THIS_L2 } from "../../../views/orderThis.js";
+import { ACTION_ORDER_THIS_L2, ACTION_SHARE_L2_PRICE } from "../../../views/orderThis.js";
 import { ACTION_PRICE_PICK_DCF } from "../../../views/pricing.js";
 import {
   connectionPriceModal,
@@ -115,7 +116,7 @@ const ready = {
 };
 
 describe("registerPricingListeners", () => {
-  it("registers the options loads, the form changes, the pick button and the two submissions", () => {
+  it("registers the options loads, the form changes, the pick and share buttons and the two submissions", () => {
     const { slack } = setUp();
     expect(slack.ids("options").sort()).toEqual(
       [PORT_PRICE_ACTIONS.dcf, L2_PRICE_ACTIONS.srcDcf, L2_PRICE_ACTIONS.destDcf].sort(),
@@ -126,6 +127,7 @@ describe("registerPricingListeners", () => {
         L2_PRICE_ACTIONS.duration,
         PORT_PRICE_ACTIONS.dcf,
         ACTION_PRICE_PICK_DCF,
+        ACTION_SHARE_L2_PRICE,
       ].sort(),
     );
     expect(slack.ids("view").sort()).toEqual([PRICE_L2_VIEW, PRICE_PORT_VIEW].sort());

@@ -11,10 +11,10 @@ export function homeOpened(services: Services) {
   return async ({ event, client }: Pick<HomeOpenedArgs, "event" | "client">) => {
     // The Messages tab opens the same event; only the Home tab is ours to draw.
     if (event.tab !== "home") return;
-    await homePublisher(
-      services,
-      client,
-    )(event.user).catch((error: unknown) =>
+    // Opening the tab starts on the first page of *My requests*, where a new failure or a new
+    // request is: the page chosen last is kept only while the person pages (issue 32, item 22).
+    await services.homePages?.set(event.user, 0).catch(() => undefined);
+    await homePublisher(services, client)(event.user, 0).catch((error: unknown) =>
       services.logger.warn({ err: error, userId: event.user }, "App Home not published"),
     );
   };

@@ -5,6 +5,7 @@
 // injected here rather than rebuilt.
 
 import type { BlockAction, ButtonAction, ExternalSelectAction } from "@slack/bolt";
+import { ACTION_SHARE_L2_PRICE } from "../../../../views/orderThis.js";
 import { ACTION_PRICE_PICK_DCF } from "../../../../views/pricing.js";
 import {
   L2_PRICE_ACTIONS,
@@ -17,6 +18,7 @@ import { DcfDirectory } from "../../../usecases/shared/dcfDirectory.js";
 import { acknowledgeEnterIn, dcfOptionsLoad } from "../../kit/index.js";
 import type { ListenerRegistry } from "../../listenerTable.js";
 import { l2FormSubmitted } from "./l2FormSubmitted.js";
+import { l2PriceShareButton } from "./l2ShareButton.js";
 import { pricePickButton } from "./pickButton.js";
 import { portDcfChanged } from "./portDcfChanged.js";
 import { portFormSubmitted } from "./portFormSubmitted.js";
@@ -45,4 +47,5 @@ export function registerPricingListeners(
   app.action<BlockAction<ButtonAction>>(ACTION_PRICE_PICK_DCF, pricePickButton(run));
   app.view(PRICE_PORT_VIEW, portFormSubmitted(directory, services, run));
   app.view(PRICE_L2_VIEW, l2FormSubmitted(directory, services));
+  app.action<BlockAction<ButtonAction>>(ACTION_SHARE_L2_PRICE, l2PriceShareButton(services));
 }

@@ -10,6 +10,7 @@ import { describeFailure } from "../../../../views/failures.js";
 import {
   ACTION_ORDER_THIS_L2,
   encodeLayer2OrderThis,
+  shareLayer2PriceButton,
   withOrderThisButton,
 } from "../../../../views/orderThis.js";
 import { connectionPriceView } from "../../../../views/pricing.js";
@@ -136,16 +137,19 @@ export function l2FormSubmitted(directory: DcfDirectory, services: Services) {
           result,
           services.currency,
         );
+        const pick = encodeLayer2OrderThis({
+          srcDcfId: srcDcf.id,
+          destDcfId: destDcf.id,
+          bandwidthMbps: config.bandwidth,
+          classOfService: config.classOfService,
+          duration: config.duration,
+        });
+        // Shared as the port price is (issue 32, item 20): the button re-prices what was priced.
         const reply = withOrderThisButton(
           answer,
           ACTION_ORDER_THIS_L2,
-          encodeLayer2OrderThis({
-            srcDcfId: srcDcf.id,
-            destDcfId: destDcf.id,
-            bandwidthMbps: config.bandwidth,
-            classOfService: config.classOfService,
-            duration: config.duration,
-          }),
+          pick,
+          shareLayer2PriceButton(pick),
         );
         message = {
           text: reply.text,
