@@ -3,7 +3,7 @@
 // company's ports and its open requests, and the provider must price it. The result is the
 // exact body to send once approved (portOrderSubmission.ts words it for the approvers).
 
-import type { ApprovalRequest, ApprovalStatus } from "../approvals/index.js";
+import { type ApprovalStore, nameScope } from "../approvals/index.js";
 import { isReady } from "../domain/dcfs.js";
 import type { PortTerm } from "../domain/portTerms.js";
 import { speedMbps } from "../domain/requestFacts.js";
@@ -33,46 +33,15 @@ export function sameName(a: string, b: string): boolean {
   return a.trim().toLowerCase() === b.trim().toLowerCase();
 }
 
-/** Requests that may still become a port under their name: never reuse it meanwhile. */
-const OPEN_STATUSES: readonly ApprovalStatus[] = [
-  "pending",
-  "approved",
-  "executing",
-  "unknown",
-  "failed",
-];
 /**
- * A placed port order shows up among the ports only once provisioned (weeks for an off-net LOA),
- * so recently placed requests count too.
- */
-export const PLACED_LOOKBACK_DAYS = 90;
-
-interface RequestSource {
-  findByStatus(status: ApprovalStatus): Promise<ApprovalRequest[]>;
-  list(options: {
-    status?: ApprovalStatus;
-    since?: Date;
-    limit?: number;
-  }): Promise<ApprovalRequest[]>;
-}
-
-/**
- * The port names of port requests that are open or recently placed. The name is the request's
- * `reconcileKey`, which must identify one order if a placement's outcome is ever unknown.
+ * The port names held by requests (port and Edge orders share one namespace): the approvals'
+ * one rule of which names are taken (src/approvals/names.ts, NAME_HOLDING_STATUSES), so a
+ * request that was rejected, withdrawn or refused by the provider gives its name back.
  */
 export async function requestedPortNames(
-  store: RequestSource,
-  now: Date = new Date(),
+  store: Pick<ApprovalStore, "namesHeld">,
 ): Promise<string[]> {
-  const since = new Date(now.getTime() - PLACED_LOOKBACK_DAYS * 24 * 3600_000);
-  const lists = await Promise.all([
-    ...OPEN_STATUSES.map((status) => store.findByStatus(status)),
-    store.list({ status: "placed", since, limit: 1000 }),
-  ]);
-  return lists
-    .flat()
-    .filter((r) => r.kind === "port")
-    .map((r) => r.reconcileKey ?? r.title);
+  return [...(await store.namesHeld(nameScope("port")))];
 }
 
 // ---------------------------------------------------------------------------------------------

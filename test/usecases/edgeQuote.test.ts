@@ -617,7 +617,14 @@ describe("provider reads", () => {
             { portName: "draft name", objectType: "DRAFT ORDER" },
           ]),
       } as Partial<ProviderApi> as ProviderApi,
+      // A request holding a port name (the approvals' one rule) counts too.
+      approvals: { store: { namesHeld: async () => new Set(["held-by-a-request"]) } } as never,
     };
-    expect([...(await takenPortNames(deps))].sort()).toEqual(["ams-1", "edge-1", "edge-port"]);
+    expect([...(await takenPortNames(deps))].sort()).toEqual([
+      "ams-1",
+      "edge-1",
+      "edge-port",
+      "held-by-a-request",
+    ]);
   });
 });
