@@ -31,7 +31,6 @@ import {
   newStore,
   portOrderInput,
   runPrefix,
-  tickingClock,
 } from "../approvals/support.js";
 import { scanErrorWords } from "../support/plainWords.js";
 import { dcfEdgeFree, dcfOffNet, dcfOnNet } from "../views/fixtures.js";
