@@ -1,4 +1,5 @@
 import type { Refused } from "../src/orders/requestResults.js";
+import { escapeMrkdwn } from "./blocks.js";
 import { describeFailure } from "./failures.js";
 import { describeRefusal } from "./refusals.js";
 
@@ -32,7 +33,8 @@ export function refusedText(refused: Refused): string {
     case "invalid_origin":
       return refused.message;
     case "name_taken":
-      return refused.refusal ? describeRefusal(refused.refusal) : refused.message;
+      // The name is the person's own text: escaped wherever it is not worded by the store's.
+      return refused.refusal ? describeRefusal(refused.refusal) : escapeMrkdwn(refused.message);
     case "not_its_message":
       return NOT_ITS_MESSAGE;
     case "look_up_first":

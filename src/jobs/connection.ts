@@ -1,4 +1,5 @@
 import { Redis } from "ioredis";
+import { within } from "../domain/deadline.js";
 
 /**
  * Redis connections for the background side.
@@ -40,19 +41,11 @@ export interface Closable {
  * unusable either way), false when it timed out.
  */
 export async function closeWithTimeout(target: Closable, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), Math.max(0, ms));
-  });
   const closed = target.close().then(
     () => true as const,
     () => true as const,
   );
-  try {
-    return await Promise.race([closed, timedOut]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return within(closed, ms, () => false as const);
 }
 
 /** QUIT within `ms`, else drop the socket: pending commands then fail instead of hanging. */

@@ -24,21 +24,21 @@ export {
   requirementOf,
 } from "./deciders.js";
 export {
+  type Actor,
   type DecidedAt,
+  type DecisionInput,
   isOwnApprovalMessage,
+  originOf,
   REQUEST_ID_PATTERN,
   type Refused,
   type StepResult,
   type StoreRefusalReason,
+  type SubmitInput,
   type SubmitResult,
 } from "./requestResults.js";
 export {
-  type Actor,
-  type DecisionInput,
   OrderRequests,
   type OrderRequestsOptions,
-  originOf,
   type RequestFollowUps,
   type RequestStore,
-  type SubmitInput,
 } from "./requests.js";

@@ -1,13 +1,15 @@
+import type { GroupMembers } from "../approvals/index.js";
 import {
   APPROVAL_ID_PATTERN,
   type ApprovalRequest,
   type Refusal,
   type StateRefusalReason,
 } from "../approvals/index.js";
-import type { StorageUnavailableError } from "../domain/errors.js";
+import { isStorageUnavailable, StorageUnavailableError } from "../domain/errors.js";
+import type { OrderSubmission } from "./index.js";
 
 /**
- * What the lifecycle API (requests.ts) answers: `{ ok: true, … }` or `{ ok: false, reason }`,
+ * What the lifecycle API (requests.ts) takes and answers: `{ ok: true, … }` or `{ ok: false, reason }`,
  * one reason code per way a call can be refused, so every front door branches on the code and
  * words it its own way (Slack: views/refusals.ts for the store's refusals, which travel along
  * as `refusal`).
@@ -137,4 +139,61 @@ export function isOwnApprovalMessage(
     where.channel === approvalChannel &&
     where.messageTs === approvalTs
   );
+}
+
+/** Who acts, and how their Slack user groups are resolved (by the front door they came by). */
+export interface Actor {
+  /** A Slack user id. */
+  by: string;
+  /** Members of a user group (S…) named in APPROVERS, REQUESTERS or a policy rule. */
+  groups: GroupMembers;
+}
+
+/** A decision on a request: who, where they clicked, and how long the checks may take. */
+export interface DecisionInput extends Actor {
+  id: string;
+  at: DecidedAt;
+  /**
+   * The checks before the step (reading the request, resolving user groups) may take this
+   * long; past it nothing changes and the result is `too_slow` (a Slack click must be acked
+   * within 3 s, and is acked only once its step is stored).
+   */
+  checksWithinMs?: number;
+  /**
+   * Called once the step is stored, before what follows it (the thread, the messages, the
+   * placement): a Slack click is acked here, so a 200 means kept.
+   */
+  recorded?: () => Promise<void>;
+}
+
+export interface SubmitInput {
+  /** The checked form: kind, title, summary, provider call, name, price, requester and where asked. */
+  submission: OrderSubmission;
+  /** Resolves REQUESTERS' user groups. */
+  groups: GroupMembers;
+  /**
+   * Opaque: what started the request outside a person's form (e.g. a Workflow Builder step's
+   * function execution id). Carried on the record (`record.slack.origin`, see `originOf`).
+   */
+  origin?: string;
+}
+
+/** A Redis outage as a value; any other error is a bug and is thrown on. */
+export function storageRefusal(error: unknown): Refused {
+  if (isStorageUnavailable(error)) {
+    return {
+      ok: false,
+      reason: "storage_unavailable",
+      error:
+        error instanceof StorageUnavailableError
+          ? error
+          : new StorageUnavailableError(error as Error),
+    };
+  }
+  throw error;
+}
+
+/** What a Workflow Builder step (or any front door) put on the request when it submitted it. */
+export function originOf(record: Pick<ApprovalRequest, "slack">): string | undefined {
+  return record.slack.origin;
 }

@@ -3,7 +3,6 @@ import {
   type ApprovalRequest,
   type ApprovalStore,
   defaultPolicy,
-  type GroupMembers,
   NameReservedError,
   persistently,
   type Refusal,
@@ -11,12 +10,12 @@ import {
   type SlackRefs,
   type TransitionResult,
 } from "../approvals/index.js";
-import { isStorageUnavailable, StorageUnavailableError } from "../domain/errors.js";
+import { withDeadline } from "../domain/deadline.js";
+import { DeadlineExceededError, isStorageUnavailable } from "../domain/errors.js";
 import { WITHDRAWN_NOTE } from "../domain/withdrawal.js";
 import type { LookUpAgainOutcome } from "../jobs/placementContract.js";
 import type { Tracker } from "../jobs/tracker.js";
 import type { Logger } from "../log.js";
-import { DeadlineExceededError, withDeadline } from "../usecases/shared/deadline.js";
 import {
   approvalsUnavailable,
   countsForGroup,
@@ -27,16 +26,18 @@ import {
   requirementAtSubmission,
   requirementOf,
 } from "./deciders.js";
-import type { OrderSubmission } from "./index.js";
 import type { OrderLifecycle } from "./lifecycle.js";
 import {
-  type DecidedAt,
+  type Actor,
+  type DecisionInput,
   isOwnApprovalMessage,
   REQUEST_ID_PATTERN,
   type Refused,
   refusedByStore,
   type StepResult,
+  type SubmitInput,
   type SubmitResult,
+  storageRefusal,
 } from "./requestResults.js";
 
 /**
@@ -72,43 +73,6 @@ export interface OrderRequestsOptions {
   /** Stopping the tracking of an order (`/connect track stop`). */
   tracker?: Pick<Tracker, "stop">;
   logger: Pick<Logger, "info" | "warn" | "error">;
-}
-
-/** Who acts, and how their Slack user groups are resolved (by the front door they came by). */
-export interface Actor {
-  /** A Slack user id. */
-  by: string;
-  /** Members of a user group (S…) named in APPROVERS, REQUESTERS or a policy rule. */
-  groups: GroupMembers;
-}
-
-/** A decision on a request: who, where they clicked, and how long the checks may take. */
-export interface DecisionInput extends Actor {
-  id: string;
-  at: DecidedAt;
-  /**
-   * The checks before the step (reading the request, resolving user groups) may take this
-   * long; past it nothing changes and the result is `too_slow` (a Slack click must be acked
-   * within 3 s, and is acked only once its step is stored).
-   */
-  checksWithinMs?: number;
-  /**
-   * Called once the step is stored, before what follows it (the thread, the messages, the
-   * placement): a Slack click is acked here, so a 200 means kept.
-   */
-  recorded?: () => Promise<void>;
-}
-
-export interface SubmitInput {
-  /** The checked form: kind, title, summary, provider call, name, price, requester and where asked. */
-  submission: OrderSubmission;
-  /** Resolves REQUESTERS' user groups. */
-  groups: GroupMembers;
-  /**
-   * Opaque: what started the request outside a person's form (e.g. a Workflow Builder step's
-   * function execution id). Carried on the record (`record.slack.origin`, see `originOf`).
-   */
-  origin?: string;
 }
 
 /** Why the checks took too long (the step was not run). */
@@ -474,24 +438,4 @@ export class OrderRequests {
       throw error;
     });
   }
-}
-
-/** A Redis outage as a value; any other error is a bug and is thrown on. */
-function storageRefusal(error: unknown): Refused {
-  if (isStorageUnavailable(error)) {
-    return {
-      ok: false,
-      reason: "storage_unavailable",
-      error:
-        error instanceof StorageUnavailableError
-          ? error
-          : new StorageUnavailableError(error as Error),
-    };
-  }
-  throw error;
-}
-
-/** What a Workflow Builder step (or any front door) put on the request when it submitted it. */
-export function originOf(record: Pick<ApprovalRequest, "slack">): string | undefined {
-  return record.slack.origin;
 }

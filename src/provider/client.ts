@@ -92,6 +92,13 @@ interface SharedAnswer {
   text: string;
 }
 
+/** One read in flight, shared by `waiting` callers. */
+interface SharedRead {
+  answer: Promise<SharedAnswer>;
+  waiting: number;
+  cancel: () => void;
+}
+
 /** `work`, or `cancelled()` thrown as soon as `signal` aborts (the work itself goes on). */
 function untilAborted<T>(
   work: Promise<T>,
@@ -318,7 +325,7 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
   // provider for its data center, ports and price once, not ten times, so the burst fits the
   // shared rate limit within Slack's 3 s and its name reservation decides (issue 29). Only
   // reads: GETs, and the price calculation, a POST that changes nothing.
-  const inFlight = new Map<string, Promise<SharedAnswer>>();
+  const inFlight = new Map<string, SharedRead>();
 
   async function sharedReadFetch(input: Request): Promise<Response> {
     const call = calls.get(input) ?? callInfo(input.method, new URL(input.url).pathname, undefined);
@@ -330,22 +337,38 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
     const key = `${input.method} ${input.url} ${body}`;
     let shared = inFlight.get(key);
     if (!shared) {
-      // Detached from this caller's signal: one caller giving up must not fail the others.
-      const detached = new Request(input, { signal: null });
+      // Detached from this caller's signal: one caller giving up must not fail the others; once
+      // every caller has given up, the read is cancelled (and a later one asks afresh).
+      const controller = new AbortController();
+      const detached = new Request(input, { signal: controller.signal });
       calls.set(detached, call);
-      shared = providerFetch(detached)
-        .then(async (response) => ({
-          status: response.status,
-          statusText: response.statusText,
-          headers: [...response.headers],
-          text: await response.text(),
-        }))
-        .finally(() => inFlight.delete(key));
-      inFlight.set(key, shared);
+      const read: SharedRead = {
+        waiting: 0,
+        cancel: () => controller.abort(),
+        answer: providerFetch(detached)
+          .then(async (response) => ({
+            status: response.status,
+            statusText: response.statusText,
+            headers: [...response.headers],
+            text: await response.text(),
+          }))
+          .finally(() => {
+            if (inFlight.get(key) === read) inFlight.delete(key);
+          }),
+      };
+      shared = read;
+      inFlight.set(key, read);
     }
-    const answer = await untilAborted(shared, input.signal, () =>
-      cancelledError({ ...call, requestId: call.requestId, attempts: 0 }, false),
-    );
+    const read = shared;
+    read.waiting += 1;
+    const answer = await untilAborted(read.answer, input.signal, () => {
+      read.waiting -= 1;
+      if (read.waiting === 0) {
+        if (inFlight.get(key) === read) inFlight.delete(key);
+        read.cancel();
+      }
+      return cancelledError({ ...call, requestId: call.requestId, attempts: 0 }, false);
+    });
     return new Response(answer.text === "" ? null : answer.text, {
       status: answer.status,
       statusText: answer.statusText,

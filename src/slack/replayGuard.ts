@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Redis } from "ioredis";
+import { within } from "../domain/deadline.js";
+import { DeadlineExceededError } from "../domain/errors.js";
 import type { Logger } from "../log.js";
 
 /**
@@ -41,17 +43,14 @@ export class RedisSeenSignatures implements SeenSignatures {
 
   async firstSighting(signature: string, rememberSeconds: number): Promise<boolean> {
     const key = `${this.keyPrefix}:slack:seen:${createHash("sha256").update(signature).digest("hex")}`;
-    let timer: NodeJS.Timeout | undefined;
     try {
-      const answer = await Promise.race([
+      const answer = await within(
         this.redis.set(key, "1", "EX", rememberSeconds, "NX"),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(
-            () => reject(new Error(`no answer within ${REDIS_TIMEOUT_MS} ms`)),
-            REDIS_TIMEOUT_MS,
-          );
-        }),
-      ]);
+        REDIS_TIMEOUT_MS,
+        (): never => {
+          throw new DeadlineExceededError(REDIS_TIMEOUT_MS);
+        },
+      );
       return answer === "OK";
     } catch (error) {
       this.logger.warn(
@@ -59,8 +58,6 @@ export class RedisSeenSignatures implements SeenSignatures {
         "replay check: Redis unavailable, the request's signature is remembered in this process only",
       );
       return this.local.firstSighting(signature, rememberSeconds);
-    } finally {
-      clearTimeout(timer);
     }
   }
 }

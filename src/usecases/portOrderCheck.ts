@@ -5,6 +5,8 @@
 
 import { type ApprovalStore, nameScope } from "../approvals/index.js";
 import { isReady } from "../domain/dcfs.js";
+import { withDeadline } from "../domain/deadline.js";
+import { DeadlineExceededError } from "../domain/errors.js";
 import type { PortTerm } from "../domain/portTerms.js";
 import { speedMbps } from "../domain/requestFacts.js";
 import type { CallOptions, Dcf, Port, PricingResult, ProviderApi } from "../provider/api.js";
@@ -20,7 +22,6 @@ import {
   readPortOrderForm,
 } from "./portOrderForm.js";
 import { isDeleted } from "./shared/dcfFacts.js";
-import { DeadlineExceededError, withDeadline } from "./shared/deadline.js";
 import { type FormCheck, SUBMISSION_DEADLINE_MS } from "./shared/formChecks.js";
 import { pricePort } from "./shared/prices.js";
 import { userMessageOf } from "./shared/providerMessage.js";

@@ -5,6 +5,7 @@
 // portOrderSubmission.ts.
 
 import { isReady, offeredSpeeds } from "../domain/dcfs.js";
+import { withDeadline } from "../domain/deadline.js";
 import { type LoaKind, loaKind, nextLoaStep } from "../domain/loa.js";
 import { PORT_ORDER_TERMS, type PortTerm } from "../domain/portTerms.js";
 import { formatSpeed } from "../domain/units.js";
@@ -12,7 +13,6 @@ import type { Dcf, PricingResult, ProviderApi } from "../provider/api.js";
 import { portOrderBodyRule } from "../provider/rules/portOrder.js";
 import type { DcfDirectory } from "./shared/dcfDirectory.js";
 import { isDeleted, parseDcfRef } from "./shared/dcfFacts.js";
-import { withDeadline } from "./shared/deadline.js";
 import { readPortTerm } from "./shared/portTermReading.js";
 import { pricePort } from "./shared/prices.js";
 import { userMessageOf } from "./shared/providerMessage.js";

@@ -35,6 +35,7 @@ import * as home from "../../views/home.js";
 import * as inputs from "../../views/inputs.js";
 import * as iodModal from "../../views/iodModal.js";
 import * as layer2Modal from "../../views/layer2Modal.js";
+import * as lifecycleRefusals from "../../views/lifecycleRefusals.js";
 import * as list from "../../views/list.js";
 import * as metros from "../../views/metros.js";
 import * as modalMetadata from "../../views/modalMetadata.js";
@@ -476,6 +477,32 @@ const VIEW_CASES: Record<string, Case> = {
         }),
       ],
     ),
+  refusedText: (h) => [
+    ...(["approved", "rejected", "cancelled", "placed", "failed"] as const).map((status) =>
+      lifecycleRefusals.refusedText({
+        ok: false,
+        reason: "not_pending",
+        refusal: {
+          ok: false,
+          reason: "not-pending",
+          id: approval.id,
+          record: multiApprovalIn(status, h),
+        },
+      }),
+    ),
+    lifecycleRefusals.refusedText({
+      ok: false,
+      reason: "name_taken",
+      name: h,
+      heldBy: approval.id,
+      message: `A request named "${h}" is already waiting or being ordered; choose another name`,
+    }),
+    lifecycleRefusals.refusedText({
+      ok: false,
+      reason: "look_up_first",
+      record: multiApprovalIn("unknown", h),
+    }),
+  ],
   describeState: (h) =>
     (["approved", "rejected", "cancelled", "placed", "failed", "unknown"] as const).map((status) =>
       refusals.describeState(multiApprovalIn(status, h)),
@@ -1018,6 +1045,7 @@ const NOT_BUILDERS: Record<string, string> = {
 
 const VIEW_MODULES = {
   approvals,
+  lifecycleRefusals,
   failures,
   metros,
   orderThis,

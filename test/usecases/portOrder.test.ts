@@ -25,13 +25,7 @@ import {
 } from "../../src/usecases/portOrderForm.js";
 import { portOrderSubmission, portPriceText } from "../../src/usecases/portOrderSubmission.js";
 import { DcfDirectory } from "../../src/usecases/shared/dcfDirectory.js";
-import {
-  connect,
-  deleteKeys,
-  newStore,
-  portOrderInput,
-  runPrefix,
-} from "../approvals/support.js";
+import { connect, deleteKeys, newStore, portOrderInput, runPrefix } from "../approvals/support.js";
 import { scanErrorWords } from "../support/plainWords.js";
 import { dcfEdgeFree, dcfOffNet, dcfOnNet } from "../views/fixtures.js";
 

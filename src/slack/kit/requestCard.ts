@@ -2,6 +2,7 @@ import type { WebClient } from "@slack/web-api";
 import { sandboxLabelledBlocks } from "../../../views/blocks.js";
 import { type CardInDmReason, cardInDmText } from "../../../views/requestCard.js";
 import type { ApprovalRequest } from "../../approvals/types.js";
+import { slackErrorCode } from "../../domain/errors.js";
 import type { Services } from "../../services.js";
 
 /**
@@ -21,11 +22,6 @@ const NOT_HERE = new Set(["not_in_channel", "channel_not_found", "is_archived"])
 /** A channel a card can be posted in (public C…, private G…); D… is a DM. */
 function isChannel(id: string | undefined): id is string {
   return id !== undefined && /^[CG][A-Z0-9]+$/.test(id);
-}
-
-function slackErrorCode(error: unknown): string | undefined {
-  const code = (error as { data?: { error?: unknown } } | null)?.data?.error;
-  return typeof code === "string" ? code : undefined;
 }
 
 /** Posts the card of a request just posted for approval; never fails the submission. */

@@ -4,11 +4,11 @@
 // line. One home so the forms cannot drift apart on any of these.
 import type { ZodError } from "zod";
 import { nameScope, normalizedName } from "../../approvals/index.js";
+import { withDeadline } from "../../domain/deadline.js";
+import { DeadlineExceededError, providerWords } from "../../domain/errors.js";
 import type { Port } from "../../provider/api.js";
-import { isProviderError } from "../../provider/errors.js";
 import { fieldErrors, ROOT_FIELD } from "../../provider/rules/fieldErrors.js";
 import type { Services } from "../../services.js";
-import { DeadlineExceededError, withDeadline } from "./deadline.js";
 
 /** A part of a form's data: its value, or the problem shown where that part would be. */
 export type Loaded<T> = { ok: true; value: T } | { ok: false; problem: string };
@@ -24,7 +24,7 @@ export function formText(x: unknown, max = TEXT_MAX): string | undefined {
 
 /** The words for a failed load: the provider's own message, else a generic "try again". */
 export function problemOf(error: unknown, what: string): string {
-  return isProviderError(error) ? error.userMessage : `Couldn't load ${what}; try again.`;
+  return providerWords(error)?.userMessage ?? `Couldn't load ${what}; try again.`;
 }
 
 /** A part of the form's data: a failure becomes a problem shown where that part would be. */

@@ -4,6 +4,7 @@ import { describeFailure } from "../../../../views/failures.js";
 import { refusedText } from "../../../../views/lifecycleRefusals.js";
 import type { ApprovalRequest } from "../../../approvals/types.js";
 import { isStorageUnavailable } from "../../../domain/errors.js";
+import { BEFORE_ACK_BUDGET_MS } from "../../../domain/slackBudget.js";
 import type { DecisionInput, Refused } from "../../../orders/index.js";
 import type { Services } from "../../../services.js";
 import { groupMembersVia } from "../../kit/approvers.js";
@@ -22,7 +23,7 @@ import { tellPrivately } from "../../kit/index.js";
  * from Slack) before the step is recorded and the click acked: Slack wants the ack within 3 s,
  * and the receiver answers on its own at 2.9 s (src/slack/app.ts).
  */
-export const CHECK_BUDGET_MS = 2_000;
+export const CHECK_BUDGET_MS = BEFORE_ACK_BUDGET_MS;
 
 export { NOT_ITS_MESSAGE } from "../../../../views/lifecycleRefusals.js";
 
