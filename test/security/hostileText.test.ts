@@ -15,7 +15,7 @@ import type { EdgeOrderSource } from "../../src/usecases/edge/order.js";
 import { quoteRef } from "../../src/usecases/edge/quote.js";
 import { iodValues } from "../../src/usecases/iod/form.js";
 import { type Layer2Quote, layer2Values } from "../../src/usecases/layer2/form.js";
-import { loaPathOf } from "../../src/usecases/portOrderForm.js";
+import { loaPathOf } from "../../src/usecases/portOrder/form.js";
 import * as approvalMessage from "../../views/approvals.js";
 import * as approvalsList from "../../views/approvalsList.js";
 import * as approvalThread from "../../views/approvalThread.js";

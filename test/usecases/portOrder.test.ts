@@ -16,14 +16,14 @@ import {
   type PortOrderDeps,
   requestedPortNames,
   speedForOrder,
-} from "../../src/usecases/portOrderCheck.js";
+} from "../../src/usecases/portOrder/check.js";
 import {
   loaPathOf,
   type PortOrderForm,
   previewPortOrder,
   readPortOrderForm,
-} from "../../src/usecases/portOrderForm.js";
-import { portOrderSubmission, portPriceText } from "../../src/usecases/portOrderSubmission.js";
+} from "../../src/usecases/portOrder/form.js";
+import { portOrderSubmission, portPriceText } from "../../src/usecases/portOrder/submission.js";
 import { DcfDirectory } from "../../src/usecases/shared/dcfDirectory.js";
 import { connect, deleteKeys, newStore, portOrderInput, runPrefix } from "../approvals/support.js";
 import { scanErrorWords } from "../support/plainWords.js";

@@ -1,18 +1,22 @@
 // The port order submission checked again on the server (`/connect port order`): nothing the
 // client sent is trusted, the DCF is looked up afresh, the port name must be new among the
 // company's ports and its open requests, and the provider must price it. The result is the
-// exact body to send once approved (portOrderSubmission.ts words it for the approvers).
+// exact body to send once approved (submission.ts words it for the approvers).
 
-import { type ApprovalStore, nameScope } from "../approvals/index.js";
-import { isReady } from "../domain/dcfs.js";
-import { withDeadline } from "../domain/deadline.js";
-import { DeadlineExceededError } from "../domain/errors.js";
-import type { PortTerm } from "../domain/portTerms.js";
-import { speedMbps } from "../domain/requestFacts.js";
-import type { CallOptions, Dcf, Port, PricingResult, ProviderApi } from "../provider/api.js";
-import { fieldErrors, ROOT_FIELD } from "../provider/rules/fieldErrors.js";
-import { type PortOrderBody, portOrderRule } from "../provider/rules/portOrder.js";
-import type { Identity } from "../services.js";
+import { type ApprovalStore, nameScope } from "../../approvals/index.js";
+import { isReady } from "../../domain/dcfs.js";
+import { withDeadline } from "../../domain/deadline.js";
+import { DeadlineExceededError } from "../../domain/errors.js";
+import type { PortTerm } from "../../domain/portTerms.js";
+import { speedMbps } from "../../domain/requestFacts.js";
+import type { CallOptions, Dcf, Port, PricingResult, ProviderApi } from "../../provider/api.js";
+import { fieldErrors, ROOT_FIELD } from "../../provider/rules/fieldErrors.js";
+import { type PortOrderBody, portOrderRule } from "../../provider/rules/portOrder.js";
+import type { Identity } from "../../services.js";
+import { isDeleted } from "../shared/dcfFacts.js";
+import { type FormCheck, SUBMISSION_DEADLINE_MS } from "../shared/formChecks.js";
+import { pricePort } from "../shared/prices.js";
+import { userMessageOf } from "../shared/providerMessage.js";
 import {
   type LoaPath,
   loaPathOf,
@@ -20,11 +24,7 @@ import {
   type PortOrderField,
   type PortOrderForm,
   readPortOrderForm,
-} from "./portOrderForm.js";
-import { isDeleted } from "./shared/dcfFacts.js";
-import { type FormCheck, SUBMISSION_DEADLINE_MS } from "./shared/formChecks.js";
-import { pricePort } from "./shared/prices.js";
-import { userMessageOf } from "./shared/providerMessage.js";
+} from "./form.js";
 
 // ---------------------------------------------------------------------------------------------
 // Unique port names
