@@ -5,7 +5,7 @@
 #   docker run --env-file .env connect-bot worker                 # workers only
 
 # --- build: compile TypeScript with the dev dependencies ---------------------------------
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -16,7 +16,7 @@ COPY openapi ./openapi
 RUN npm run build && cp -r src/playground/static dist/src/playground/static
 
 # --- runtime: production dependencies only, non-root -------------------------------------
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./

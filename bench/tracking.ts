@@ -184,13 +184,16 @@ async function measureRedis(
   };
 }
 
-/** What a key of an order is, from its name without the run's prefix: `:tracking:track-<id>`
- * is the step job, `:tracker:order:<id>` the record, `:notifier:…` notification markers. */
+/** What a key of an order is, from its name without the run's prefix:
+ * `:{order-tracking}:order-tracking:track-<id>` is the step job, `:{tracker}:order:<id>` the
+ * record, `:{notifier}:…` notification markers (the area in braces: src/jobs/queues.ts). */
 function keyKind(name: string): string {
   const parts = name.split(":").filter(Boolean);
-  if (parts[0] === "notifier") return "notification markers";
-  if (parts[0] === "tracker") return "tracker record";
-  if (parts[1]?.startsWith("track-")) return parts.length > 2 ? `step job ${parts[2]}` : "step job";
+  const area = parts[0]?.replace(/^\{|\}$/g, "");
+  if (area === "notifier") return "notification markers";
+  if (area === "tracker") return "tracker record";
+  const job = parts.findIndex((part) => part.startsWith("track-"));
+  if (job >= 0) return parts.length > job + 1 ? `step job ${parts[job + 1]}` : "step job";
   return parts.slice(0, 2).join(":");
 }
 

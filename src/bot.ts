@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { WebClient } from "@slack/web-api";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import { trackerMessages } from "../views/trackerMessages.js";
 import { ApprovalStore, policyApprovers } from "./approvals/index.js";
 import { type Config, configuredSecrets, DEFAULT_PARTNER_REMINDER_AFTER_DAYS } from "./config.js";
@@ -12,6 +12,7 @@ import { DEFAULT_ACCEPTANCE_REMINDERS } from "./jobs/trackerReminders.js";
 import { createLogger, type Logger } from "./log.js";
 import { createMetrics, type Metrics } from "./metrics.js";
 import { OrderLifecycle, OrderRequests } from "./orders/index.js";
+import { StepCompletions } from "./orders/stepCompletions.js";
 // Playground mode: the web page standing in for Slack's client (src/playground/).
 import {
   createPlayground,
@@ -21,6 +22,10 @@ import {
 } from "./playground/index.js";
 import { createProvider } from "./provider/api.js";
 import { redisWarnings } from "./redisCheck.js";
+import { readRedisHealth, watchMaster } from "./redisHealth.js";
+import { keyLayout } from "./redisLayout/keyLayout.js";
+import { migrateLayout } from "./redisLayout/migrate.js";
+import { type RedisMode, redisTopology } from "./redisTopology.js";
 import { type Sandbox, type SandboxOptions, startSandbox } from "./sandbox/index.js";
 import { type Services, sharedAnswer, systemClock } from "./services.js";
 import {
@@ -35,6 +40,7 @@ import { FollowUpLane } from "./slack/followUps.js";
 import { sandboxLabelledChat } from "./slack/kit/index.js";
 import { registerListeners } from "./slack/listeners.js";
 import { type SlackStandin, STANDIN_IDS } from "./standin/index.js";
+import { reconcileEvery, STEP_RECONCILE_MS, slackDisplayName } from "./stepWiring.js";
 import { redisHomePages } from "./usecases/home.js";
 import { trackingReader } from "./usecases/trackingReads.js";
 
@@ -124,28 +130,32 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       beforeRequest: () => rateLimit?.() ?? Promise.resolve(),
     });
 
-    // No offline queue: while Redis is down a command fails at once ("temporarily unavailable")
-    // instead of waiting in memory and running when Redis is back — an approval click the
-    // person was told did nothing must not be applied minutes later (test/faults/redis.test.ts).
-    const redis = new Redis(config.redisUrl, {
-      lazyConnect: true,
-      maxRetriesPerRequest: 2,
-      enableOfflineQueue: false,
-    });
+    // Every connection comes from the one topology (single, Sentinel, cluster): each follows a
+    // failover by itself. This one serves the request path (store, replay guard, health): no
+    // offline queue, so while Redis is down a command fails at once ("temporarily unavailable")
+    // instead of running minutes later (src/redisTopology.ts, test/faults/redis.test.ts).
+    const topology = redisTopology(config.redis);
+    const redis = topology.connect("requests", "connect:requests");
     redis.on("error", (error) => logger.warn({ err: error }, "redis connection error"));
     stops.push(async () => redis.quit().catch(() => redis.disconnect()));
     await redis.connect().catch((error: Error) => {
       redis.disconnect();
-      throw new Error(`Redis is not reachable at ${redactUrl(config.redisUrl)} (${error.message})`);
+      throw new Error(`Redis is not reachable at ${topology.describe()} (${error.message})`);
     });
+    logger.info({ redisMode: topology.mode, redis: topology.describe() }, "redis connected");
     for (const warning of await redisWarnings(redis)) logger.warn(warning);
 
     // The local playground's keys belong to one run of its fresh sandbox: own prefix, cleared.
     const playgroundRun = config.slack.mode === "playground" && config.provider.kind === "sandbox";
     const prefix = options.redisPrefix ?? (playgroundRun ? PLAYGROUND_REDIS_PREFIX : "connect");
     if (playgroundRun) await startPlaygroundAfresh(redis, prefix, logger);
+    // Before any part reads or writes: an older layout is moved to the current one (once, by
+    // one replica; the others wait for it). See src/redisLayout/README.md.
+    const migration = await migrateLayout(redis, prefix, { logger });
+    if (migration.ran.length > 0) logger.info(migration, "key layout migrated");
+    const layout = keyLayout(prefix);
     const identity = sharedAnswer(() => api.whoami(), IDENTITY_TTL_MS);
-    const approvalStore = new ApprovalStore({ redis, prefix: `${prefix}:approvals` });
+    const approvalStore = new ApprovalStore({ redis, prefix: layout.approvals });
 
     let standin: SlackStandin | undefined;
     let playground: Playground | undefined;
@@ -185,7 +195,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       provider: api,
       companyUsername: async () => (await identity()).companyUsername,
       redis,
-      prefix: `${prefix}:orders`,
+      prefix: layout.orders,
     });
     const placement = orders.placementCallbacks();
     const readTarget = trackingReader(api);
@@ -193,13 +203,15 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     // App Home needs the services, which need the jobs: bound once both exist (below).
     let publishHome: ((userId: string) => Promise<unknown>) | undefined;
     const jobs = await startJobs({
-      redisUrl: config.redisUrl,
-      prefix: `${prefix}:jobs`,
+      topology,
+      prefix: layout.jobs,
       logger: logger.child({ component: "jobs" }),
       metrics,
       workers: role === "worker" || config.workers,
       // In sandbox mode every background message says so (its thread lines and DMs too).
       slack: sandboxed ? sandboxLabelledChat(backgroundSlack.chat) : backgroundSlack.chat,
+      // Workflow Builder steps end through the same outbox, with each step's own token.
+      functions: backgroundSlack.functions,
       // How the tracker words its messages: views/, injected (src/jobs never imports views/).
       trackerMessages,
       home: (userId) =>
@@ -210,6 +222,9 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
         withRequestId(`${target.kind}-${target.id}`, () => readTarget(target, companyName)),
       // Tracking's statuses and end reach the request card and the approval message.
       trackingObserver: orders.trackingObserver(),
+      // The approval message and the card are rendered from the read model when their update
+      // is sent: the last one shows the latest state.
+      render: orders.messageRenderer(),
       quotes: edgeQuoteCallbacks({
         provider: api,
         logger,
@@ -254,6 +269,20 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       tracker: jobs.tracker,
       logger,
     });
+    // A failover: counted, logged, and where workers run the reconcilers catch up at once on
+    // what the old master took with it (a placement job, a tracker) rather than in 5 minutes.
+    const stopWatching = watchMaster(redis, (from, to) => {
+      metrics.redisFailovers.inc();
+      logger.warn({ from, to }, "redis: the master moved (failover)");
+      if (role === "worker" || config.workers) {
+        jobs
+          .runMaintenance()
+          .catch((error: unknown) =>
+            logger.warn({ err: error }, "redis: catch-up after the failover failed"),
+          );
+      }
+    });
+    stops.push(async () => stopWatching());
     const services: Services = {
       provider: api,
       identity,
@@ -265,13 +294,24 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       jobs,
       orders,
       requests,
-      homePages: redisHomePages(redis, `${prefix}:home`),
+      homePages: redisHomePages(redis, layout.home),
       currency: config.currency,
     };
     rateLimit = jobs.rateLimiter?.beforeRequest;
-    const health = healthCheck(redis, services);
+    const health = healthCheck(redis, topology.mode, services);
     publishHome = homePublisher(services, backgroundSlack);
     orders.onChange(refreshHomesOf(services, backgroundSlack));
+    // Workflow Builder steps: a request's end ends the step that asked for it (exactly once).
+    const stepCompletions = new StepCompletions({
+      redis,
+      prefix: `${layout.orders}:steps`,
+      notifier: async () => jobs.notifier,
+      get: (id) => approvalStore.get(id),
+      displayName: slackDisplayName(backgroundSlack),
+      logger,
+    });
+    orders.onChange((record) => stepCompletions.onChange(record));
+    stops.push(reconcileEvery(STEP_RECONCILE_MS, () => stepCompletions.reconcile(), logger));
 
     if (role === "worker") {
       const server = await serveOperationalRoutes(config.port, health, metrics);
@@ -291,11 +331,17 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       logger,
       metrics,
       health,
-      register: (app, client) => registerListeners(app, services, client, followUps),
+      register: (app, client) =>
+        registerListeners(app, services, client, followUps, stepCompletions),
       extraRoutes: playground?.botRoutes(),
       // Replays are refused across replicas: accepted signatures are kept in Redis.
       requestGuard: {
-        redis: { client: redis, keyPrefix: prefix },
+        redis: {
+          client: redis,
+          keyPrefix: layout.replay,
+          // What the other replicas accept arrives on a subscriber that waits through outages.
+          feed: topology.connect("workers", "connect:replay-feed"),
+        },
         maxBodyBytes: config.slackMaxBodyBytes,
       },
     });
@@ -354,7 +400,11 @@ const IDENTITY_TTL_MS = 10 * 60_000;
 export const PROVIDER_HEALTH_TTL_MS = 15_000;
 
 /** /healthz's report: Redis asked every time, the provider's answer shared for a while. */
-function healthCheck(redis: Redis, services: Services): () => Promise<HealthReport> {
+function healthCheck(
+  redis: Redis,
+  mode: RedisMode,
+  services: Services,
+): () => Promise<HealthReport> {
   const withTimeout = <T>(work: Promise<T>, ms: number) =>
     Promise.race([
       work,
@@ -367,9 +417,10 @@ function healthCheck(redis: Redis, services: Services): () => Promise<HealthRepo
     PROVIDER_HEALTH_TTL_MS,
   );
   return async () => {
-    const [redisCheck, providerCheck] = await Promise.allSettled([
+    const [redisCheck, providerCheck, topology] = await Promise.allSettled([
       withTimeout(redis.ping(), 2_000),
       provider(),
+      withTimeout(readRedisHealth(redis, mode), 2_000),
     ]);
     const checks: HealthReport["checks"] = {
       redis:
@@ -381,7 +432,11 @@ function healthCheck(redis: Redis, services: Services): () => Promise<HealthRepo
           ? { ok: true }
           : { ok: false, detail: (providerCheck.reason as Error).message },
     };
-    return { ok: Object.values(checks).every((c) => c.ok), checks };
+    return {
+      ok: Object.values(checks).every((c) => c.ok),
+      checks,
+      redis: topology.status === "fulfilled" ? topology.value : { mode },
+    };
   };
 }
 
@@ -407,15 +462,4 @@ function approvalPolicy(config: Config, local: boolean): Config["approvals"] {
         ? config.approvals.approvers
         : [STANDIN_IDS.approver, "S0APPROVERS"],
   };
-}
-
-/** A Redis URL without its password, for messages. */
-function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return "the configured REDIS_URL";
-  }
 }

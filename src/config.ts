@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { type ApprovalPolicy, loadApprovalPolicy } from "./approvals/spendPolicy.js";
 import { DEFAULT_CURRENCY, isCurrencyCode } from "./domain/money.js";
+import type { RedisAddress, RedisTopologyConfig } from "./redisTopology.js";
 
 /**
  * The bot's configuration, read once from the environment (the pinned table in docs/DESIGN.md).
@@ -53,6 +54,39 @@ const idList = z
     error: "must be comma-separated Slack user (U…/W…) or user group (S…) IDs",
   });
 
+/**
+ * A comma-separated list of `host:port` (REDIS_SENTINELS, REDIS_CLUSTER_NODES): read into
+ * addresses, or undefined when unset. A host may be a name, an IPv4 address or a bracketed IPv6
+ * address (`[::1]:26379`).
+ */
+const addressList = (example: string) =>
+  optionalText
+    .refine(
+      (v) =>
+        v === undefined ||
+        v
+          .split(",")
+          .map((item) => item.trim())
+          .every((item) => readAddress(item) !== undefined),
+      { error: `must be comma-separated host:port pairs (e.g. ${example})` },
+    )
+    .transform((v) =>
+      v === undefined
+        ? undefined
+        : v
+            .split(",")
+            .map((item) => readAddress(item.trim()))
+            .filter((address): address is RedisAddress => address !== undefined),
+    );
+
+function readAddress(text: string): RedisAddress | undefined {
+  const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]+):(\d{1,5})$/.exec(text);
+  if (!match) return undefined;
+  const port = Number(match[2]);
+  if (port < 1 || port > 65535) return undefined;
+  return { host: match[1]!.replace(/^\[|\]$/g, ""), port };
+}
+
 /** `ORDER_UPDATES`: where a request's card goes (README, "Where progress is posted"). */
 export const ORDER_UPDATES = ["channel", "dm", "off"] as const;
 export type OrderUpdates = (typeof ORDER_UPDATES)[number];
@@ -83,6 +117,12 @@ const environmentSchema = z
         error: "must be a redis:// or rediss:// URL",
       })
       .transform((v) => v ?? "redis://127.0.0.1:6379"),
+    REDIS_SENTINELS: addressList("sentinel-1:26379,sentinel-2:26379"),
+    REDIS_SENTINEL_MASTER: optionalText.refine(
+      (v) => v === undefined || /^[A-Za-z0-9._-]{1,100}$/.test(v),
+      { error: "must be the master's name as the sentinels know it (letters, digits, . _ -)" },
+    ),
+    REDIS_CLUSTER_NODES: addressList("redis-0:6379,redis-1:6379"),
     APPROVALS_CHANNEL: optionalText.refine((v) => v === undefined || /^[CG][A-Z0-9]{2,}$/.test(v), {
       error: "must be a Slack channel ID (C… or G…)",
     }),
@@ -120,6 +160,36 @@ const environmentSchema = z
         message: "is required when PROVIDER_BASE_URL is set",
       });
     }
+    if (env.REDIS_SENTINELS && !env.REDIS_SENTINEL_MASTER) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["REDIS_SENTINEL_MASTER"],
+        message: "is required when REDIS_SENTINELS is set",
+      });
+    }
+    if (env.REDIS_SENTINEL_MASTER && !env.REDIS_SENTINELS) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["REDIS_SENTINELS"],
+        message: "is required when REDIS_SENTINEL_MASTER is set",
+      });
+    }
+    if (env.REDIS_SENTINELS && env.REDIS_CLUSTER_NODES) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["REDIS_CLUSTER_NODES"],
+        message:
+          "must not be set with REDIS_SENTINELS: Redis is either behind Sentinel or a cluster",
+      });
+    }
+    // A cluster has one database: REDIS_URL gives it only a password (and rediss:// for TLS).
+    if (env.REDIS_CLUSTER_NODES && redisDatabase(env.REDIS_URL) !== 0) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["REDIS_URL"],
+        message: "must name no database other than 0 with REDIS_CLUSTER_NODES (a cluster has one)",
+      });
+    }
     const slackConfigured = Boolean(env.SLACK_BOT_TOKEN || env.SLACK_APP_TOKEN);
     if (slackConfigured && !env.SLACK_BOT_TOKEN) {
       ctx.addIssue({
@@ -154,7 +224,13 @@ export interface Config {
   slackMaxBodyBytes: number;
   port: number;
   provider: { kind: "sandbox" } | { kind: "remote"; baseUrl: string; apiKey: string };
+  /**
+   * REDIS_URL: where Redis is in the single topology; with Sentinel or a cluster only its
+   * password, user and database count.
+   */
   redisUrl: string;
+  /** Where Redis is: one host, a master behind Sentinel, or a cluster (src/redisTopology.ts). */
+  redis: RedisTopologyConfig;
   approvals: {
     channel?: string;
     approvers: string[];
@@ -229,6 +305,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? { kind: "remote", baseUrl: e.PROVIDER_BASE_URL, apiKey: e.PROVIDER_API_KEY! }
       : { kind: "sandbox" },
     redisUrl: e.REDIS_URL,
+    redis: redisTopologyConfig(e),
     approvals: {
       channel: e.APPROVALS_CHANNEL,
       approvers: e.APPROVERS,
@@ -243,6 +320,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     currency: e.PRICE_CURRENCY,
     partnerReminderAfterDays: e.PARTNER_REMINDER_AFTER_DAYS,
   };
+}
+
+function redisTopologyConfig(e: Environment): RedisTopologyConfig {
+  if (e.REDIS_SENTINELS && e.REDIS_SENTINEL_MASTER) {
+    return {
+      mode: "sentinel",
+      url: e.REDIS_URL,
+      sentinels: e.REDIS_SENTINELS,
+      masterName: e.REDIS_SENTINEL_MASTER,
+    };
+  }
+  if (e.REDIS_CLUSTER_NODES)
+    return { mode: "cluster", url: e.REDIS_URL, nodes: e.REDIS_CLUSTER_NODES };
+  return { mode: "single", url: e.REDIS_URL };
 }
 
 /**
@@ -283,6 +374,16 @@ export function configuredSecrets(config: Config): string[] {
     redisPassword(config.redisUrl),
   ];
   return [...new Set(values.filter((v): v is string => typeof v === "string" && v !== ""))];
+}
+
+/** The database a Redis URL names (`/2`), 0 when none or unreadable. */
+function redisDatabase(url: string): number {
+  try {
+    const path = new URL(url).pathname.replace(/^\//, "");
+    return path === "" ? 0 : Number(path);
+  } catch {
+    return 0;
+  }
 }
 
 function redisPassword(url: string): string | undefined {

@@ -48,6 +48,11 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
       labelNames: ["queue", "outcome"] as const,
       registers: [registry],
     }),
+    redisFailovers: new Counter({
+      name: "redis_failovers_total",
+      help: "Times this process found the Redis master on another server after a reconnect (a Sentinel failover)",
+      registers: [registry],
+    }),
     queueDepth: new Gauge({
       name: "queue_jobs",
       help: "Jobs per queue and state (waiting, delayed, active, failed)",

@@ -28,6 +28,34 @@ describe("loadConfig", () => {
     });
   });
 
+  it("reads REDIS_CLUSTER_NODES as host:port seeds; refuses what is not, and a database", () => {
+    expect(loadConfig({}).redis.mode).toBe("single");
+    expect(
+      loadConfig({ REDIS_CLUSTER_NODES: " redis-0.example:6379, 10.0.0.2:7000 ,[::1]:6380" }).redis,
+    ).toEqual({
+      mode: "cluster",
+      url: "redis://127.0.0.1:6379",
+      nodes: [
+        { host: "redis-0.example", port: 6379 },
+        { host: "10.0.0.2", port: 7000 },
+        { host: "::1", port: 6380 },
+      ],
+    });
+    const refusal =
+      "REDIS_CLUSTER_NODES must be comma-separated host:port pairs (e.g. redis-0:6379,redis-1:6379)";
+    expect(problemsOf({ REDIS_CLUSTER_NODES: "redis-0" })).toEqual([refusal]);
+    expect(problemsOf({ REDIS_CLUSTER_NODES: "redis-0:6379,redis-1:70000" })).toEqual([refusal]);
+    expect(problemsOf({ REDIS_CLUSTER_NODES: "redis://redis-0:6379" })).toEqual([refusal]);
+    expect(
+      problemsOf({ REDIS_CLUSTER_NODES: "redis-0:6379", REDIS_URL: "redis://:pw@x:6379/2" }),
+    ).toEqual([
+      "REDIS_URL must name no database other than 0 with REDIS_CLUSTER_NODES (a cluster has one)",
+    ]);
+    expect(
+      loadConfig({ REDIS_CLUSTER_NODES: "redis-0:6379", REDIS_URL: "rediss://:pw@x/0" }).redis,
+    ).toMatchObject({ mode: "cluster", nodes: [{ host: "redis-0", port: 6379 }] });
+  });
+
   it("reads ORDER_UPDATES: channel by default, dm or off, anything else refused", () => {
     expect(loadConfig({}).orderUpdates).toBe("channel");
     expect(loadConfig({ ORDER_UPDATES: "dm" }).orderUpdates).toBe("dm");
@@ -121,5 +149,54 @@ describe("loadConfig", () => {
       "PROVIDER_API_KEY is required when PROVIDER_BASE_URL is set",
       expect.stringMatching(/^SLACK_SIGNING_SECRET is required in HTTP mode/),
     ]);
+  });
+
+  it("reads a Sentinel topology: the sentinels say where Redis is, REDIS_URL only its password and database", () => {
+    expect(loadConfig({}).redis).toEqual({ mode: "single", url: "redis://127.0.0.1:6379" });
+    const config = loadConfig({
+      REDIS_URL: "redis://:pw@ignored:6379/2",
+      REDIS_SENTINELS: " s1:26379, 10.0.0.2:26380,[::1]:26381 ",
+      REDIS_SENTINEL_MASTER: "connect-master",
+    });
+    expect(config.redis).toEqual({
+      mode: "sentinel",
+      url: "redis://:pw@ignored:6379/2",
+      sentinels: [
+        { host: "s1", port: 26379 },
+        { host: "10.0.0.2", port: 26380 },
+        { host: "::1", port: 26381 },
+      ],
+      masterName: "connect-master",
+    });
+  });
+
+  it("lists every Redis topology problem at once", () => {
+    expect(problemsOf({ REDIS_SENTINELS: "s1:26379" })).toEqual([
+      "REDIS_SENTINEL_MASTER is required when REDIS_SENTINELS is set",
+    ]);
+    expect(problemsOf({ REDIS_SENTINEL_MASTER: "m" })).toEqual([
+      "REDIS_SENTINELS is required when REDIS_SENTINEL_MASTER is set",
+    ]);
+    expect(
+      problemsOf({
+        REDIS_SENTINELS: "s1:26379",
+        REDIS_SENTINEL_MASTER: "m",
+        REDIS_CLUSTER_NODES: "n1:7000",
+      }),
+    ).toEqual([expect.stringMatching(/^REDIS_CLUSTER_NODES must not be set with REDIS_SENTINELS/)]);
+    const problems = problemsOf({
+      REDIS_SENTINELS: "s1,s2:99999",
+      REDIS_SENTINEL_MASTER: "bad name!",
+      REDIS_CLUSTER_NODES: "n1:7000,",
+      REDIS_URL: "http://x",
+    });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^REDIS_SENTINELS must be comma-separated host:port pairs/),
+        expect.stringMatching(/^REDIS_SENTINEL_MASTER must be the master's name/),
+        expect.stringMatching(/^REDIS_CLUSTER_NODES must be comma-separated host:port pairs/),
+        expect.stringMatching(/^REDIS_URL /),
+      ]),
+    );
   });
 });

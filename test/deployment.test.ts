@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { loadConfig } from "../src/config.js";
 
 /**
  * No Docker engine runs on the CI machine, so the image cannot be built here; these checks
@@ -37,6 +38,13 @@ describe("Dockerfile", () => {
     expect(finalStage.some((i) => i.op === "COPY" && i.args.includes("--from=build"))).toBe(true);
   });
 
+  it("builds and runs on the Node major that package.json's engines asks for (24 LTS)", () => {
+    const engines = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).engines.node;
+    const major = /^>=(\d+)/.exec(engines)?.[1];
+    expect(major).toBe("24");
+    for (const stage of stages) expect(stage.args).toMatch(new RegExp(`^node:${major}-`));
+  });
+
   it("runs as a non-root user with a health check on /healthz", () => {
     const user = finalStage.filter((i) => i.op === "USER").pop();
     expect(user?.args).toBeDefined();
@@ -68,5 +76,54 @@ describe("docker-compose.yml", () => {
     expect(command).toContain("--appendonly yes");
     expect(command).toContain("--maxmemory-policy noeviction");
     expect(compose.services.bot?.environment?.REDIS_URL).toBe("redis://redis:6379");
+  });
+
+  it("has a Sentinel profile: a primary, its replica, three sentinels and the bot on them", () => {
+    const compose = parse(readFileSync(join(root, "docker-compose.yml"), "utf8")) as {
+      services: Record<
+        string,
+        {
+          profiles?: string[];
+          command?: string[];
+          environment?: Record<string, string>;
+          depends_on?: unknown;
+        }
+      >;
+    };
+    const inProfile = Object.entries(compose.services)
+      .filter(([, service]) => service.profiles?.includes("sentinel"))
+      .map(([name]) => name)
+      .sort();
+    expect(inProfile).toEqual([
+      "bot-sentinel",
+      "redis-primary",
+      "redis-replica",
+      "sentinel-1",
+      "sentinel-2",
+      "sentinel-3",
+    ]);
+    const replica = compose.services["redis-replica"]?.command?.join(" ") ?? "";
+    expect(replica).toContain("--replicaof redis-primary 6379");
+    for (const name of ["redis-primary", "redis-replica"]) {
+      const command = compose.services[name]?.command?.join(" ") ?? "";
+      expect(command, name).toContain("--appendonly yes");
+      expect(command, name).toContain("--maxmemory-policy noeviction");
+    }
+    const sentinel = compose.services["sentinel-1"]?.command?.join(" ") ?? "";
+    expect(sentinel).toContain("--sentinel");
+    const monitored = /sentinel monitor (\S+) redis-primary 6379 2/.exec(sentinel)?.[1];
+    expect(monitored).toBeDefined();
+    // The bot's settings are valid and name those sentinels and that master.
+    const env = compose.services["bot-sentinel"]?.environment ?? {};
+    const config = loadConfig(env);
+    expect(config.redis).toEqual({
+      mode: "sentinel",
+      url: "redis://redis-primary:6379/0",
+      sentinels: ["sentinel-1", "sentinel-2", "sentinel-3"].map((host) => ({ host, port: 26379 })),
+      masterName: monitored,
+    });
+    // Without a profile, `docker compose up` still runs the bot on one Redis only.
+    expect(compose.services.bot?.profiles).toBeUndefined();
+    expect(compose.services.redis?.profiles).toBeUndefined();
   });
 });

@@ -1,7 +1,11 @@
 import type { ApprovalRequest, HistoryEntry, PlacementError } from "../src/approvals/index.js";
+import { nextLoaStep } from "../src/domain/loa.js";
 import { WITHDRAWN_NOTE } from "../src/domain/withdrawal.js";
+import type { PlacedNextSteps } from "../src/orders/kinds.js";
+import type { RequestReadModel } from "../src/orders/readModel.js";
 import { approvalStatusLine, type LookUpOutcome } from "./approvals.js";
 import { escapeMrkdwn } from "./blocks.js";
+import { loaStatusText } from "./format.js";
 
 /**
  * The approvals thread and the requester's direct messages: one line per step of the request,
@@ -57,8 +61,42 @@ export function rejectedRequesterText(record: ApprovalRequest): string {
 }
 
 /** The thread line once the order is placed (or found at the provider). */
-export function placedThreadText(record: ApprovalRequest, nextSteps: string): string {
-  return `${approvalStatusLine(record)}\n${nextSteps}`;
+export function placedThreadText(
+  model: RequestReadModel,
+  next: PlacedNextSteps,
+  result: ApprovalRequest["result"],
+): string {
+  return `${approvalStatusLine(model)}\n${placedNextStepsText(next, result)}`;
+}
+
+const WAITING_ON: Record<string, string> = {
+  PENDING:
+    "waiting for the other company to accept the connection — this is a normal wait, not a failure",
+  PENDING_ACCEPTANCE:
+    "waiting for the cloud or partner to accept — this is a normal wait, not a failure",
+  CREATING: "being created by the provider",
+};
+
+/** What happens next once placed (src/orders/kinds.ts decides which; provider values escaped). */
+export function placedNextStepsText(
+  next: PlacedNextSteps,
+  result: ApprovalRequest["result"],
+): string {
+  const id = `\`${escapeMrkdwn(result?.providerId ?? "?")}\``;
+  const status = result?.status ? ` is *${escapeMrkdwn(result.status)}*` : " was accepted";
+  switch (next.shape) {
+    case "port-order": {
+      const loaWords = loaStatusText(next.order.loaStatus);
+      const loa = loaWords ? ` (LOA: ${loaWords})` : "";
+      return `Order ${id}${status}${loa}.\n*Next:* ${nextLoaStep(next.order)}\nI'll post every status change in this thread.`;
+    }
+    case "port-found":
+      return `The order went through: port ${id}${status}. I'll follow the port from here.`;
+    case "connection": {
+      const waiting = result?.status ? WAITING_ON[result.status.toUpperCase()] : undefined;
+      return `${next.what} ${id}${status}${waiting ? `: ${waiting}` : ""}.`;
+    }
+  }
 }
 
 /** The requester's direct message once the order is placed. */
@@ -69,7 +107,12 @@ export function placedRequesterText(record: ApprovalRequest): string {
 
 /** The provider refused: nothing was ordered. */
 export function failedThreadText(error: PlacementError): string {
-  return `:x: The provider refused the order: ${escapeMrkdwn(error.message)}\nNothing was ordered. An approver can fix the cause and press *Retry placing the order*.`;
+  // A server error is the provider failing, not a refusal.
+  const what =
+    (error.httpStatus ?? 0) >= 500
+      ? "The provider could not take the order"
+      : "The provider refused the order";
+  return `:x: ${what}: ${escapeMrkdwn(error.message.replace(/\.{2,}$/, "."))}\nNothing was ordered. An approver can fix the cause and press *Retry placing the order*.`;
 }
 
 /**

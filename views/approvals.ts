@@ -6,7 +6,8 @@ import type {
   Refusal,
 } from "../src/approvals/index.js";
 import { iodBillingText } from "../src/domain/iod.js";
-import { isWithdrawn } from "../src/domain/withdrawal.js";
+import { ORDER_KIND_LABEL as KIND_LABELS } from "../src/domain/orderKinds.js";
+import type { RequestReadModel } from "../src/orders/readModel.js";
 import {
   actions,
   button,
@@ -19,9 +20,9 @@ import {
   truncate,
   withSandboxLabel,
 } from "./blocks.js";
-import { type OrderProgress, stateBlockId, trackedOutcomeLine } from "./orderProgress.js";
 import { describeRefusal } from "./refusals.js";
 import type { Reply } from "./reply.js";
+import { listOfMentions, stateBlockIdOf, stateLine } from "./requestState.js";
 
 /**
  * The approval message in the approvals channel (what will be ordered, its state, the buttons
@@ -43,119 +44,60 @@ export const ACTION_MARK_FAILED = "approval_mark_failed";
  */
 export const ACTION_WITHDRAW = "approval_withdraw";
 
-/**
- * What the last look-up of an unknown outcome found (the placement journal's escalation
- * causes): only `not-found` offers *Place again*.
- */
-export type LookUpOutcome = "not-found" | "lookup-failed" | "not-lookable";
+/** What the last look-up of an unknown outcome found: src/orders/readModel.ts owns the shape. */
+export type { LookUpOutcome } from "../src/orders/readModel.js";
 
-const STATUS_LINE: Record<ApprovalRequest["status"], string> = {
-  pending: ":hourglass_flowing_sand: *Waiting for approval*",
-  approved: ":white_check_mark: *Approved* — placing the order",
-  rejected: ":no_entry: *Rejected*",
-  cancelled: ":heavy_multiplication_x: *Cancelled by the requester*",
-  executing: ":gear: *Approved* — placing the order now",
-  placed: ":rocket: *Ordered*",
-  failed: ":x: *Not ordered*",
-  unknown:
-    ":rotating_light: *Outcome unknown* — sent to the provider without an answer; see the thread",
-};
+/** Each order kind in words: src/domain/orderKinds.ts, re-exported for the views that use it. */
+export const ORDER_KIND_LABEL: Record<ApprovalKind, string> = KIND_LABELS;
 
 /**
- * Each order kind in words. Here, not in src/orders: views import types only, and src/orders'
- * table takes its labels from this one (a missing kind is a compile error in both).
+ * The status line (also `/connect approvals all`): the state as every surface words it
+ * (views/requestState.ts), from the read model.
  */
-export const ORDER_KIND_LABEL: Record<ApprovalKind, string> = {
-  port: "Port order",
-  layer2: "Layer 2 connection",
-  iod: "IO-D service",
-  edge: "Edge port order",
-};
-
-/** The status line's headline in plain words (for the fallback text). */
-function statusWords(record: ApprovalRequest, progress?: OrderProgress): string {
-  return stateHeadline(record, progress)
-    .replace(/:[a-z_]+:\s*/g, "")
-    .replace(/\*/g, "");
-}
-
-function kindLabel(record: ApprovalRequest): string {
-  return ORDER_KIND_LABEL[record.kind];
-}
-
-/** The state (a withdrawal said as such); for a placed order, how it ended (tracking) or its latest status. */
-function stateHeadline(record: ApprovalRequest, progress?: OrderProgress): string {
-  if (isWithdrawn(record)) return ":leftwards_arrow_with_hook: *Withdrawn by the requester*";
-  const ended = record.status === "placed" ? trackedOutcomeLine(progress) : undefined;
-  const tracked =
-    record.status === "placed" && !ended && progress?.status
-      ? `${STATUS_LINE.placed} · now *${escapeMrkdwn(progress.status)}*`
-      : undefined;
-  return ended ?? tracked ?? STATUS_LINE[record.status];
-}
-
-/**
- * The status line alone (also used in thread replies). A placed order whose tracking ended
- * shows how it ended (done, failed, cancelled), not "Ordered" forever; while it is tracked, its
- * latest status.
- */
-export function approvalStatusLine(record: ApprovalRequest, progress?: OrderProgress): string {
-  const parts = [stateHeadline(record, progress)];
-  if (record.decision) {
-    // A request approved by several people names them all, in the order they approved.
-    const approvers =
-      record.decision.action === "approve" && (record.approvals?.length ?? 0) > 1
-        ? listOfMentions(record.approvals!.map((approval) => approval.by))
-        : `<@${record.decision.by}>`;
-    parts.push(`${record.decision.action === "approve" ? "approved" : "rejected"} by ${approvers}`);
-  }
-  if (record.decision?.reason) parts.push(`reason: ${escapeMrkdwn(record.decision.reason)}`);
-  if (record.status === "placed" && record.result?.providerId) {
-    const what = record.result.resource === "port" ? "port" : "provider id";
-    parts.push(`${what} \`${escapeMrkdwn(record.result.providerId)}\``);
-  }
-  if ((record.status === "failed" || record.status === "unknown") && record.error) {
-    parts.push(escapeMrkdwn(record.error.message));
-  }
-  return parts.join(" · ");
+export function approvalStatusLine(model: RequestReadModel): string {
+  return stateLine(model);
 }
 
 /**
  * The approval request in the approvals channel: who asked, exactly what will be ordered
  * (every field that goes to the provider), the price, the state, and the buttons that fit it.
- * Buttons live on this message only: a click is honoured only from here (issue 20).
+ * Buttons live on this message only: a click is honoured only from here (issue 20). Rendered
+ * from the read model (src/orders/readModel.ts), as the card and App Home are.
  */
-export function approvalMessageView(
-  record: ApprovalRequest,
-  options: { lastLookUp?: LookUpOutcome; progress?: OrderProgress } = {},
-): Reply {
+export function approvalMessageView(model: RequestReadModel): Reply {
   const blocks: KnownBlock[] = [
-    header(`${kindLabel(record)}: ${record.title}`),
-    context(`Requested by <@${record.requester.userId}> · request \`${record.id}\``),
+    header(`${model.kindLabel}: ${model.title}`),
+    context(`Requested by <@${model.requester}> · request \`${model.id}\``),
   ];
-  for (let i = 0; i < record.summary.length; i += LIMITS.sectionFields) {
+  for (let i = 0; i < model.summary.length; i += LIMITS.sectionFields) {
     blocks.push(
       fields(
-        record.summary
+        model.summary
           .slice(i, i + LIMITS.sectionFields)
           .map((line) => [escapeMrkdwn(line.label), escapeMrkdwn(line.value)] as const),
       ),
     );
   }
-  if (record.price) blocks.push(section(`*Price:* ${escapeMrkdwn(record.price.text)}`));
-  if (record.requirement) blocks.push(section(requirementText(record.requirement, record)));
-  blocks.push({
-    ...section(approvalStatusLine(record, options.progress)),
-    block_id: stateBlockId(record, options.progress),
-  });
-  const buttons = approverButtons(record, options.lastLookUp);
-  if (buttons.length > 0) blocks.push(actions(`approval_${record.id}`, buttons));
+  if (model.money.text) blocks.push(section(`*Price:* ${escapeMrkdwn(model.money.text)}`));
+  if (model.requirement) {
+    blocks.push(
+      section(
+        requirementText(model.requirement, {
+          approvals: [...model.approvalsSoFar],
+          status: model.status,
+        }),
+      ),
+    );
+  }
+  blocks.push({ ...section(stateLine(model)), block_id: stateBlockIdOf(model) });
+  const buttons = approverButtons(model);
+  if (buttons.length > 0) blocks.push(actions(`approval_${model.id}`, buttons));
   return {
     text: truncate(
-      `${kindLabel(record)}: ${escapeMrkdwn(record.title)} · Requested by <@${record.requester.userId}> · ${statusWords(record, options.progress)}`,
+      `${model.kindLabel}: ${escapeMrkdwn(model.title)} · Requested by <@${model.requester}> · ${escapeMrkdwn(model.state.detail ? `${model.state.words}: ${model.state.detail}` : model.state.words)}`,
       3000,
     ),
-    blocks: withSandboxLabel(blocks, record.sandbox),
+    blocks: withSandboxLabel(blocks, model.sandbox),
   };
 }
 
@@ -204,74 +146,77 @@ export function approverRefText(ref: string): string {
   return `*${escapeMrkdwn(ref)}*`;
 }
 
-/** "<@A>", "<@A> and <@B>", "<@A>, <@B> and <@C>". Ids only (never text a person typed). */
-function listOfMentions(userIds: readonly string[]): string {
-  const mentions = userIds.map((id) => `<@${escapeMrkdwn(id)}>`);
-  if (mentions.length <= 1) return mentions.join("");
-  return `${mentions.slice(0, -1).join(", ")} and ${mentions.at(-1)}`;
-}
-
-/** The way forward from each state that needs a person; none where nothing is left to decide. */
-function approverButtons(record: ApprovalRequest, lastLookUp: LookUpOutcome | undefined) {
-  switch (record.status) {
-    case "pending":
-      return [
-        record.kind === "iod"
-          ? iodApproveButton(record)
-          : button("Approve", ACTION_APPROVE, record.id, "primary"),
-        rejectButton(record),
-      ];
-    case "failed":
-      return [button("Retry placing the order", ACTION_RETRY, record.id)];
-    case "unknown": {
-      const buttons = [button("Look up again", ACTION_LOOK_UP_AGAIN, record.id, "primary")];
-      if (lastLookUp === "not-found") buttons.push(placeAgainButton(record));
-      buttons.push(markFailedButton(record));
-      return buttons;
+/** The way forward the read model offers approvers; none where nothing is left to decide. */
+function approverButtons(model: RequestReadModel) {
+  const buttons = [];
+  for (const step of model.next) {
+    if (step.by !== "approvers") continue;
+    switch (step.action) {
+      case "approve":
+        buttons.push(
+          model.kind === "iod"
+            ? iodApproveButton(model)
+            : button("Approve", ACTION_APPROVE, model.id, "primary"),
+        );
+        break;
+      case "reject":
+        buttons.push(rejectButton(model));
+        break;
+      case "retry":
+        buttons.push(button("Retry placing the order", ACTION_RETRY, model.id));
+        break;
+      case "look-up-again":
+        buttons.push(button("Look up again", ACTION_LOOK_UP_AGAIN, model.id, "primary"));
+        break;
+      case "place-again":
+        buttons.push(placeAgainButton(model));
+        break;
+      case "mark-failed":
+        buttons.push(markFailedButton(model));
+        break;
     }
-    default:
-      return [];
   }
+  return buttons;
 }
 
 /**
  * IO-D has no price to approve, only a way of billing: Approve asks once more, saying how the
  * service is billed and where its rate is shown, before anything is ordered.
  */
-function iodApproveButton(record: ApprovalRequest) {
-  return askingFirst(button("Approve", ACTION_APPROVE, record.id, "primary"), {
+function iodApproveButton(model: RequestReadModel) {
+  return askingFirst(button("Approve", ACTION_APPROVE, model.id, "primary"), {
     title: "Approve this IO-D service?",
-    text: escapeMrkdwn(record.price?.text ?? iodBillingText()),
+    text: escapeMrkdwn(model.money.text ?? iodBillingText()),
     confirm: "Approve",
     deny: "Cancel",
   });
 }
 
 /** Reject asks first, in red (Slack's `danger` confirm), then opens the form for the reason. */
-function rejectButton(record: ApprovalRequest) {
-  return askingFirst(button("Reject", ACTION_REJECT, record.id, "danger"), {
+function rejectButton(model: RequestReadModel) {
+  return askingFirst(button("Reject", ACTION_REJECT, model.id, "danger"), {
     title: "Reject this request?",
-    text: `Nothing will be ordered for *${escapeMrkdwn(record.title)}*. Next you give a reason, which <@${record.requester.userId}> receives.`,
+    text: `Nothing will be ordered for *${escapeMrkdwn(model.title)}*. Next you give a reason, which <@${model.requester}> receives.`,
     confirm: "Reject",
     deny: "Cancel",
     danger: true,
   });
 }
 
-function placeAgainButton(record: ApprovalRequest) {
-  return askingFirst(button("Place again", ACTION_PLACE_AGAIN, record.id, "danger"), {
+function placeAgainButton(model: RequestReadModel) {
+  return askingFirst(button("Place again", ACTION_PLACE_AGAIN, model.id, "danger"), {
     title: "Place the order again?",
-    text: `The first order was sent, and the provider never answered. A look-up did not find it, but it may still have reached the provider. Placing again can create a *second order* (and a second bill) for *${escapeMrkdwn(record.reconcileKey ?? record.title)}*. Check the provider's portal first.`,
+    text: `The first order was sent, and the provider never answered. A look-up did not find it, but it may still have reached the provider. Placing again can create a *second order* (and a second bill) for *${escapeMrkdwn(model.name)}*. Check the provider's portal first.`,
     confirm: "Place again",
     deny: "Cancel",
     danger: true,
   });
 }
 
-function markFailedButton(record: ApprovalRequest) {
-  return askingFirst(button("Mark as failed", ACTION_MARK_FAILED, record.id), {
+function markFailedButton(model: RequestReadModel) {
+  return askingFirst(button("Mark as failed", ACTION_MARK_FAILED, model.id), {
     title: "Mark as failed?",
-    text: `Nothing more will be done for this request and its name *${escapeMrkdwn(record.reconcileKey ?? record.title)}* can be asked for again. If the order did reach the provider, it will not be followed here.`,
+    text: `Nothing more will be done for this request and its name *${escapeMrkdwn(model.name)}* can be asked for again. If the order did reach the provider, it will not be followed here.`,
     confirm: "Mark as failed",
     deny: "Cancel",
   });

@@ -1,8 +1,7 @@
 import type { KnownBlock } from "@slack/types";
-import type { ApprovalRequest } from "../src/approvals/index.js";
-import { approvalStatusLine, ORDER_KIND_LABEL } from "./approvals.js";
+import type { RequestReadModel } from "../src/orders/readModel.js";
+import { approvalStatusLine } from "./approvals.js";
 import { context, escapeMrkdwn, header, section } from "./blocks.js";
-import type { OrderProgress } from "./orderProgress.js";
 import type { Reply } from "./reply.js";
 
 /**
@@ -15,11 +14,10 @@ import type { Reply } from "./reply.js";
  * audit trail: every request with its decision and outcome, newest first).
  */
 export function approvalsListView(
-  records: readonly ApprovalRequest[],
+  /** The requests as the read model shows them (src/orders/readModel.ts). */
+  records: readonly RequestReadModel[],
   links: ReadonlyMap<string, string>,
   scope: "pending" | "all",
-  /** What tracking said of placed orders, by request id (their final outcome once ended). */
-  progress: ReadonlyMap<string, OrderProgress> = new Map(),
 ): Reply {
   if (records.length === 0) {
     const text =
@@ -40,11 +38,11 @@ export function approvalsListView(
     const link = links.get(record.id);
     // The link is the message's permalink from Slack's own API, never text from a person.
     const title = link ? `<${link}|${escapeMrkdwn(record.title)}>` : escapeMrkdwn(record.title);
-    const price = record.price ? ` · ${escapeMrkdwn(record.price.text)}` : "";
-    const state = scope === "all" ? `\n${approvalStatusLine(record, progress.get(record.id))}` : "";
+    const price = record.money.text ? ` · ${escapeMrkdwn(record.money.text)}` : "";
+    const state = scope === "all" ? `\n${approvalStatusLine(record)}` : "";
     blocks.push(
       section(
-        `*${ORDER_KIND_LABEL[record.kind]}:* ${title}\nby <@${record.requester.userId}> ${slackDate(record.createdAt)}${price} · \`${record.id}\`${state}`,
+        `*${record.kindLabel}:* ${title}\nby <@${record.requester}> ${slackDate(record.createdAt)}${price} · \`${record.id}\`${state}`,
       ),
     );
   }

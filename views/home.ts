@@ -1,9 +1,11 @@
 import type { Button, HomeView, KnownBlock } from "@slack/types";
-import type { ApprovalKind, ApprovalRequest } from "../src/approvals/index.js";
+import type { ApprovalKind } from "../src/approvals/index.js";
 import { DEFAULT_CURRENCY, formatMoney } from "../src/domain/money.js";
 import { HOME_PAGE_SIZE } from "../src/domain/paging.js";
 import { DASH } from "../src/domain/units.js";
-import type { CommittedSpend, SpendFigures } from "../src/orders/spend.js";
+import type { RequestReadModel } from "../src/orders/readModel.js";
+import type { SpendFigures } from "../src/orders/spend.js";
+import type { HomeInput, HomeTracked } from "../src/usecases/home.js";
 import { ACTION_APPROVE, ACTION_REJECT, ORDER_KIND_LABEL, withdrawButton } from "./approvals.js";
 import {
   actions,
@@ -15,7 +17,11 @@ import {
   SANDBOX_LABEL,
   section,
 } from "./blocks.js";
+import { offers, slackTime, stateBlockIdOf, stateLine } from "./requestState.js";
+import { COMMITTED_SPEND_RULE } from "./spend.js";
 import { formatRelative } from "./time.js";
+
+export type { HomeInput, HomeTracked };
 
 /**
  * App Home: the person's own view of their connectivity — what waits on them, what they asked
@@ -44,36 +50,6 @@ export const HOME_QUICK_ACTIONS = [
   { name: "iod", label: "Order IO-D", command: "iod" },
   { name: "edge_quote", label: "Edge quote", command: "edge quote" },
 ] as const;
-
-/** What the tracker follows, as Home shows it (a plain copy of the tracker's record). */
-export interface HomeTracked {
-  kind: "port-order" | "port" | "layer2" | "iod" | "edge-order";
-  id: string;
-  status?: string;
-  /** When the status last changed (or tracking started, before the first change). */
-  changedAt?: Date;
-  startedAt: Date;
-}
-
-export interface HomeInput {
-  userId: string;
-  sandbox: boolean;
-  /** The currency amounts are in; undefined: the account's (the provider names none). */
-  currency?: string;
-  now: Date;
-  /** Pending requests this person may decide, oldest first. */
-  waiting: readonly ApprovalRequest[];
-  /** One page of this person's requests, newest first. */
-  mine: {
-    records: readonly ApprovalRequest[];
-    page: number;
-    hasNext: boolean;
-    total: number;
-  };
-  /** What is being tracked for this person. */
-  tracked: readonly HomeTracked[];
-  spend: { team: CommittedSpend; mine: CommittedSpend };
-}
 
 const TRACKED_LABEL: Record<HomeTracked["kind"], string> = {
   "port-order": "Port order",
@@ -118,12 +94,7 @@ function kindLabel(kind: ApprovalKind): string {
 }
 
 /** A Slack date token: each reader sees it in their own time zone. */
-function when(iso: string): string {
-  const seconds = Math.floor(Date.parse(iso) / 1000);
-  return Number.isFinite(seconds)
-    ? `<!date^${seconds}^{date_short_pretty} {time}|${escapeMrkdwn(iso)}>`
-    : escapeMrkdwn(iso);
-}
+const when = slackTime;
 
 function waitingOnMe(input: HomeInput): KnownBlock[] {
   const blocks: KnownBlock[] = [header("Waiting on me")];
@@ -132,14 +103,14 @@ function waitingOnMe(input: HomeInput): KnownBlock[] {
     return blocks;
   }
   for (const record of input.waiting.slice(0, HOME_WAITING_SHOWN)) {
-    const price = record.price ? `\n*Price:* ${escapeMrkdwn(record.price.text)}` : "";
+    const price = record.money.text ? `\n*Price:* ${escapeMrkdwn(record.money.text)}` : "";
     const lines = record.summary
       .slice(0, 4)
       .map((line) => `${escapeMrkdwn(line.label)}: ${escapeMrkdwn(line.value)}`)
       .join(" · ");
     blocks.push(
       section(
-        `*${kindLabel(record.kind)}: ${escapeMrkdwn(record.title)}*\nRequested by <@${record.requester.userId}> ${when(record.createdAt)} · \`${record.id}\`${lines ? `\n${lines}` : ""}${price}`,
+        `*${record.kindLabel}: ${escapeMrkdwn(record.title)}*\nRequested by <@${record.requester}> ${when(record.createdAt)} · \`${record.id}\`${lines ? `\n${lines}` : ""}${price}`,
       ),
       actions(`home_decide_${record.id}`, [
         button("Approve", ACTION_APPROVE, record.id, "primary"),
@@ -152,45 +123,26 @@ function waitingOnMe(input: HomeInput): KnownBlock[] {
   return blocks;
 }
 
-/** What a person reads about their own request, by its state: where it stands and what next. */
-export function myRequestStatus(
-  record: ApprovalRequest,
-  live: HomeTracked | undefined,
-  now: Date,
-): string {
-  const by = record.decision ? ` by <@${record.decision.by}>` : "";
-  switch (record.status) {
-    case "pending":
-      return ":hourglass_flowing_sand: Waiting for an approver.";
-    case "approved":
-    case "executing":
-      return `:arrows_counterclockwise: Approved${by}; placing the order now.`;
-    case "placed": {
-      const id = record.result?.providerId
-        ? ` · \`${escapeMrkdwn(record.result.providerId)}\``
-        : "";
-      const status = live?.status ?? record.result?.status;
-      const changed = live?.changedAt ? ` (changed ${formatRelative(live.changedAt, now)})` : "";
-      return `:white_check_mark: Placed${id}${status ? ` · status *${escapeMrkdwn(status)}*${changed}` : ""}.`;
-    }
-    case "failed":
-      return `:x: Failed: ${escapeMrkdwn(record.error?.message ?? "the provider refused it")}\n*What to do:* fix the cause and ask an approver to press *Retry* on the request in the approvals channel, or submit a new request.`;
+/**
+ * What a person reads about their own request: the state line every surface shows (the read
+ * model's, views/requestState.ts), and what they can do about it where it needs someone.
+ */
+export function myRequestStatus(model: RequestReadModel): string {
+  const line = stateLine(model);
+  switch (model.state.phase) {
+    case "not-ordered":
+      return `${line}\n*What to do:* fix the cause and ask an approver to press *Retry* on the request in the approvals channel, or submit a new request.`;
     case "unknown":
-      return `:grey_question: Outcome unknown: ${escapeMrkdwn(record.error?.message ?? "the order was sent but no answer came")}\n*What to do:* nothing is resent on its own; an approver can *Look up again* (or *Place again* / *Mark as failed*) on the request in the approvals channel.`;
-    case "rejected":
-      return `:no_entry: Rejected${by}${record.decision?.reason ? `: ${escapeMrkdwn(record.decision.reason)}` : ""}.`;
-    case "cancelled":
-      return ":heavy_multiplication_x: Cancelled.";
+      return `${line}\n*What to do:* nothing is resent on its own; an approver can *Look up again* (or *Place again* / *Mark as failed*) on the request in the approvals channel.`;
+    default:
+      return line;
   }
 }
 
-/**
- * The buttons a requester has on their own request. None yet; Withdraw (a pending request) is
- * one line here: `record.status === "pending" ? [button("Withdraw", ACTION_WITHDRAW, record.id)] : []`.
- */
-export function myRequestButtons(record: ApprovalRequest): Button[] {
-  // A request still waiting can be taken back (the same button and listener as everywhere).
-  return record.status === "pending" ? [withdrawButton(record)] : [];
+/** The buttons a requester has on their own request: Withdraw while the read model offers it. */
+export function myRequestButtons(model: RequestReadModel): Button[] {
+  // The same button and listener as everywhere.
+  return offers(model, "withdraw") ? [withdrawButton(model)] : [];
 }
 
 function myRequests(input: HomeInput): KnownBlock[] {
@@ -200,14 +152,15 @@ function myRequests(input: HomeInput): KnownBlock[] {
     blocks.push(section("You have no requests yet. Order something with the buttons above."));
     return blocks;
   }
-  const byId = new Map(input.tracked.map((t) => [t.id, t]));
   for (const record of records) {
-    const live = record.result?.providerId ? byId.get(record.result.providerId) : undefined;
-    blocks.push(
-      section(
-        `*${kindLabel(record.kind)}: ${escapeMrkdwn(record.title)}* · ${when(record.createdAt)} · \`${record.id}\`\n${myRequestStatus(record, live, input.now)}`,
+    blocks.push({
+      ...section(
+        `*${record.kindLabel}: ${escapeMrkdwn(record.title)}* · ${when(record.createdAt)} · \`${record.id}\`\n${myRequestStatus(record)}`,
       ),
-    );
+      // The read model's state key, as on the approval message and the card (`state_<key>`):
+      // the suite-wide agreement check compares them (test/support/cardAgreement.ts).
+      block_id: `mine:${record.id}:${stateBlockIdOf(record)}`,
+    });
     const buttons = myRequestButtons(record);
     if (buttons.length > 0) blocks.push(actions(`home_mine_${record.id}`, buttons));
   }
@@ -242,9 +195,14 @@ function beingTracked(input: HomeInput): KnownBlock[] {
 
 function figures(f: SpendFigures, currency: string): string {
   if (f.orders === 0) return "nothing placed";
-  const orders = `${f.orders} order${f.orders === 1 ? "" : "s"}`;
+  const plural = (n: number) => `${n} order${n === 1 ? "" : "s"}`;
   const money = (amount: number) => escapeMrkdwn(formatMoney(amount, currency) ?? DASH);
-  return `${money(f.monthly)} a month · ${money(f.total)} committed in total (${orders})`;
+  const priced = f.orders - f.payAsYouGo;
+  // Pay as you go (IO-D) has no amount: said as such, never added as 0.00.
+  const payg = f.payAsYouGo > 0 ? `${plural(f.payAsYouGo)} pay as you go (billed by use)` : "";
+  if (priced === 0) return payg;
+  const sums = `${money(f.monthly)} a month · ${money(f.total)} committed in total (${plural(priced)})`;
+  return payg ? `${sums} · ${payg}` : sums;
 }
 
 function committedSpendBlocks(input: HomeInput): KnownBlock[] {
@@ -273,7 +231,7 @@ function committedSpendBlocks(input: HomeInput): KnownBlock[] {
   const unpriced = team.withoutMonthly + team.withoutTotal;
   blocks.push(
     context(
-      `Everything placed through the bot, at the price the approver saw (an order cancelled later at the provider still counts).${
+      `${COMMITTED_SPEND_RULE}${
         unpriced > 0
           ? ` ${team.withoutMonthly} without a monthly amount and ${team.withoutTotal} without a total add nothing.`
           : ""

@@ -1,7 +1,7 @@
 import type { KnownBlock } from "@slack/types";
 import type { ApprovalRequest } from "../src/approvals/index.js";
-import { isWithdrawn } from "../src/domain/withdrawal.js";
-import { ORDER_KIND_LABEL, withdrawButton } from "./approvals.js";
+import type { RequestReadModel } from "../src/orders/readModel.js";
+import { withdrawButton } from "./approvals.js";
 import {
   actions,
   button,
@@ -12,10 +12,8 @@ import {
   truncate,
   withSandboxLabel,
 } from "./blocks.js";
-import { type OrderProgress, stateBlockId, trackedOutcomeLine } from "./orderProgress.js";
 import type { Reply } from "./reply.js";
-
-export type { OrderProgress };
+import { offers, stateBlockIdOf, stateLine } from "./requestState.js";
 
 /*
  * The request card: one message in the channel where an order was asked for (or the
@@ -30,99 +28,73 @@ export const ACTION_VIEW_IN_APPROVALS = "request_card_view_approvals";
 /** The card's last line: what tells a card from the approval message (both show the state). */
 export const CARD_FOOTER =
   "Approvers decide in the approvals channel; updates follow in this thread.";
+/** The last line of a card whose request is over: nothing more is decided or followed. */
+export const CARD_FOOTER_FINISHED = "This request is finished; its story is in this thread.";
+
+/** Phases after which nothing more happens to a request (the card says it is finished). */
+const FINISHED = new Set([
+  "rejected",
+  "withdrawn",
+  "cancelled",
+  "done",
+  "failed-at-provider",
+  "cancelled-at-provider",
+  "stopped",
+]);
+
+/** What is ordered, in a line: the first lines of the request's summary (data center, speed…). */
+function whatLine(model: RequestReadModel): string | undefined {
+  const lines = model.summary
+    .slice(0, 4)
+    .map((line) => `${escapeMrkdwn(line.label)}: ${escapeMrkdwn(line.value)}`);
+  return lines.length > 0 ? lines.join(" · ") : undefined;
+}
 
 /** Why a card is in the requester's DM rather than the channel they asked in. */
 export type CardInDmReason = "not-in-channel" | "setting";
 
-function orderRef(record: ApprovalRequest): string {
-  const id = record.result?.providerId;
-  if (!id) return "";
-  return `${record.result?.resource === "port" ? "port" : "order"} \`${escapeMrkdwn(id)}\``;
-}
-
 /**
- * Where the request stands, in one line: the same words on the card, in its thread and (for a
- * placed order) on the approval message, so they never disagree.
- */
-export function requestStateLine(
-  record: ApprovalRequest,
-  progress: OrderProgress | undefined,
-): string {
-  const by = record.decision ? ` by <@${record.decision.by}>` : "";
-  switch (record.status) {
-    case "pending":
-      return ":hourglass_flowing_sand: *Waiting for approval*";
-    case "approved":
-      return `:white_check_mark: *Approved*${by} — placing the order`;
-    case "executing":
-      return `:gear: *Placing the order* (approved${by})`;
-    case "rejected":
-      return `:no_entry: *Rejected*${by}: ${escapeMrkdwn(record.decision?.reason ?? "no reason given")}`;
-    case "cancelled":
-      return isWithdrawn(record)
-        ? ":leftwards_arrow_with_hook: *Withdrawn* by the requester"
-        : ":heavy_multiplication_x: *Cancelled*";
-    case "failed":
-      return `:x: *Failed*: ${escapeMrkdwn(record.error?.message ?? "the order was not placed")}`;
-    case "unknown":
-      return ":rotating_light: *Outcome unknown* — sent to the provider without an answer; approvers are checking";
-    case "placed": {
-      const ref = orderRef(record);
-      const ended = trackedOutcomeLine(progress);
-      if (ended) return ref ? `${ended} · ${ref}` : ended;
-      if (progress?.status) {
-        return `:satellite: *${escapeMrkdwn(progress.status)}*${ref ? ` · ${ref}` : ""}`;
-      }
-      return `:rocket: *Placed*${ref ? `, ${ref}` : ""}`;
-    }
-  }
-}
-
-/**
- * The card. `approvalLink` is the approval message's permalink (from Slack's
- * chat.getPermalink, never from a person). While the request is pending it offers Withdraw
- * (the requester's own: anyone else is refused by the one withdraw listener).
+ * The card, from the read model (src/orders/readModel.ts) as the approval message is: the state
+ * line is the same on both. `approvalLink` is the approval message's permalink (from Slack's
+ * chat.getPermalink, never from a person). While the request is pending it offers Withdraw (the
+ * requester's own: anyone else is refused by the one withdraw listener).
  */
 export function requestCardView(
-  record: ApprovalRequest,
-  options: {
-    progress?: OrderProgress;
-    approvalLink?: string;
-  } = {},
+  model: RequestReadModel,
+  options: { approvalLink?: string } = {},
 ): Reply {
-  const state = requestStateLine(record, options.progress);
+  const state = stateLine(model);
   const blocks: KnownBlock[] = [
-    header(`${ORDER_KIND_LABEL[record.kind]}: ${record.title}`),
-    context(`Requested by <@${record.requester.userId}> · request \`${record.id}\``),
+    header(`${model.kindLabel}: ${model.title}`),
+    context(`Requested by <@${model.requester}> · request \`${model.id}\``),
   ];
-  if (record.price) blocks.push(section(`*Price:* ${escapeMrkdwn(record.price.text)}`));
-  blocks.push({ ...section(state), block_id: stateBlockId(record, options.progress) });
+  const what = whatLine(model);
+  if (what) blocks.push(context(what));
+  if (model.money.text) blocks.push(section(`*Price:* ${escapeMrkdwn(model.money.text)}`));
+  blocks.push({ ...section(state), block_id: stateBlockIdOf(model) });
   const buttons = [];
   if (options.approvalLink) {
     buttons.push({
-      ...button("View in approvals", ACTION_VIEW_IN_APPROVALS, record.id),
+      ...button("View in approvals", ACTION_VIEW_IN_APPROVALS, model.id),
       url: options.approvalLink,
     });
   }
-  if (record.status === "pending") buttons.push(withdrawButton(record));
-  if (buttons.length > 0) blocks.push(actions(`request_card_${record.id}`, buttons));
-  blocks.push(context(CARD_FOOTER));
+  if (offers(model, "withdraw")) buttons.push(withdrawButton(model));
+  if (buttons.length > 0) blocks.push(actions(`request_card_${model.id}`, buttons));
+  blocks.push(context(FINISHED.has(model.state.phase) ? CARD_FOOTER_FINISHED : CARD_FOOTER));
   return {
     text: truncate(
       // Every word here is in the blocks too (Slack shows only the blocks).
-      `${ORDER_KIND_LABEL[record.kind]}: ${escapeMrkdwn(record.title)} · Requested by <@${record.requester.userId}>${record.price ? ` · Price: ${escapeMrkdwn(record.price.text)}` : ""} · ${state}`,
+      `${model.kindLabel}: ${escapeMrkdwn(model.title)} · Requested by <@${model.requester}>${what ? ` · ${what}` : ""}${model.money.text ? ` · Price: ${escapeMrkdwn(model.money.text)}` : ""} · ${state}`,
       3000,
     ),
-    blocks: withSandboxLabel(blocks, record.sandbox),
+    blocks: withSandboxLabel(blocks, model.sandbox),
   };
 }
 
-/** A reply in the card's thread: the new state. */
-export function requestCardReplyText(
-  record: ApprovalRequest,
-  progress: OrderProgress | undefined,
-): string {
-  return requestStateLine(record, progress);
+/** A reply in the card's thread: the new state, in the same line as the card's. */
+export function requestCardReplyText(model: RequestReadModel): string {
+  return stateLine(model);
 }
 
 /** Said once, in the requester's DM, when the card could not go where they asked. */
@@ -135,12 +107,19 @@ export function cardInDmText(reason: CardInDmReason, channel: string | undefined
 }
 
 /** The requester's direct message when their order ended (done, failed, cancelled). */
-export function orderEndedRequesterText(record: ApprovalRequest, progress: OrderProgress): string {
-  const outcome = trackedOutcomeLine(progress) ?? "";
-  return `Your order *${escapeMrkdwn(record.title)}*: ${outcome}`;
+export function orderEndedRequesterText(model: RequestReadModel): string {
+  return `Your order *${escapeMrkdwn(model.title)}*: ${stateLine(model)}`;
 }
 
-/** The requester's direct message when the provider refused their approved order. */
+/**
+ * The requester's direct message when their approved order was not placed: a refusal (4xx) or
+ * the provider failing (5xx, not a refusal), and who can do what next.
+ */
 export function orderFailedRequesterText(record: ApprovalRequest): string {
-  return `:x: Your request *${escapeMrkdwn(record.title)}* was approved, but the provider refused the order: ${escapeMrkdwn(record.error?.message ?? "no reason given")}. Nothing was ordered; an approver can retry once the cause is fixed.`;
+  const reason = escapeMrkdwn((record.error?.message ?? "no reason given").replace(/[.\s]+$/, ""));
+  const serverError = (record.error?.httpStatus ?? 0) >= 500;
+  const what = serverError
+    ? "but the provider could not take the order"
+    : "but the provider refused the order";
+  return `:x: Your request *${escapeMrkdwn(record.title)}* was approved, ${what}: ${reason}. Nothing was ordered. An approver can press *Retry placing the order* on the request${serverError ? " once the provider answers again" : " once the cause is fixed"}; or submit a new request.`;
 }

@@ -34,8 +34,16 @@ export interface SpendSummaryLike {
   entries: readonly unknown[];
   termUnknown: number;
   noMonthly: number;
+  payAsYouGo: number;
   otherCurrency: number;
 }
+
+/**
+ * What committed spend counts, in one sentence: App Home's footnote and `/connect spend` say the
+ * same (the rule is src/orders/spend.ts').
+ */
+export const COMMITTED_SPEND_RULE =
+  "Orders placed through the bot while their term runs, at the price the approver saw; an order the provider cancelled or failed (as tracking saw it) is not counted.";
 
 export interface Message {
   text: string;
@@ -123,16 +131,18 @@ export function spendView(spend: SpendSummaryLike): Message {
     }
   }
   const notes = [
-    `Orders placed through the bot and not cancelled; amounts in ${escapeMrkdwn(currency)} (the provider returns no currency). An order counts as running until its term ends.`,
+    `${COMMITTED_SPEND_RULE} Amounts in ${escapeMrkdwn(currency)} (the provider returns no currency).`,
   ];
   if (spend.termUnknown > 0)
     notes.push(
-      `${plural(spend.termUnknown, "order")} with term unknown (recorded before terms were kept, or pay as you go): counted as still running.`,
+      `${plural(spend.termUnknown, "order")} with term unknown (recorded before terms were kept): counted as still running.`,
+    );
+  if (spend.payAsYouGo > 0)
+    notes.push(
+      `${plural(spend.payAsYouGo, "order")} billed pay as you go (IO-D, by use): counted as orders, with no amount in these sums.`,
     );
   if (spend.noMonthly > 0)
-    notes.push(
-      `${plural(spend.noMonthly, "order")} with no monthly amount (IO-D is pay as you go).`,
-    );
+    notes.push(`${plural(spend.noMonthly, "order")} with no monthly amount recorded.`);
   if (spend.otherCurrency > 0)
     notes.push(
       `${plural(spend.otherCurrency, "order")} recorded in another currency: in the CSV, not in these sums.`,
@@ -160,6 +170,6 @@ export function spendExportNotice(
 
 /** The message the CSV file is shared with in the person's DM. */
 export function spendFileMessage(monthKey: string, rows: number, currency: string): Message {
-  const text = `Spend ledger for ${escapeMrkdwn(monthKey)}: ${plural(rows, "order")} placed through the bot and not cancelled, amounts in ${escapeMrkdwn(currency)}.`;
+  const text = `Spend ledger for ${escapeMrkdwn(monthKey)}: ${plural(rows, "order")}, amounts in ${escapeMrkdwn(currency)}. ${COMMITTED_SPEND_RULE}`;
   return { text, blocks: [section(text)] };
 }

@@ -49,6 +49,7 @@ type Core = Pick<
   | "requester"
   | "sandbox"
   | "requirement"
+  | "step"
   | "createdAt"
 >;
 
@@ -64,6 +65,7 @@ export function encodeNewRecord(record: ApprovalRequest): string[] {
     requester: record.requester,
     sandbox: record.sandbox,
     ...(record.requirement ? { requirement: record.requirement } : {}),
+    ...(record.step ? { step: record.step } : {}),
     createdAt: record.createdAt,
   };
   return [

@@ -66,6 +66,7 @@ export function pendingRecord(
     slack: dropUndefined(data.slack ?? {}),
     sandbox: data.sandbox,
     ...(data.requirement ? { requirement: data.requirement } : {}),
+    ...(data.step ? { step: data.step } : {}),
     status: "pending",
     attempts: 0,
     history: [],

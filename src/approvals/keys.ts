@@ -13,8 +13,10 @@ import type { ApprovalKind, ApprovalStatus } from "./types.js";
  *   approvals:expires         zset id → expiry ms, to trim the indexes of expired records
  *   approvals:name:<scope>:<name>  string → id of the live request holding that order name
  *
- * The prefix is used as given, with no separator added: src/bot.ts passes `<prefix>:approvals`,
- * so the keys in production read `<prefix>:approvalsapproval:<id>` (see the README's "Keys").
+ * The prefix is used as given, with no separator added: src/bot.ts passes the key layout's
+ * (src/redisLayout/keyLayout.ts), which ends in its own separator. Layout 0 passed
+ * `<prefix>:approvals`, so its keys read `<prefix>:approvalsapproval:<id>`; the layout
+ * migrations rename them (see the README's "Keys").
  */
 export class ApprovalKeys {
   constructor(private readonly prefix: string) {}

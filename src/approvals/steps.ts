@@ -31,6 +31,12 @@ export interface TransitionSpec {
   at?: Date;
   /** Refuses before any write, e.g. a cancel by someone other than the requester. */
   precheck?: (record: ApprovalRequest) => Refusal | undefined;
+  /**
+   * A person's step, acked to them once stored: confirmed on a replica before the store
+   * returns (store.ts `confirmed`), so a Redis failover cannot undo it after the ack. Worker
+   * steps need not: the placement journal's confirmed steps cover them.
+   */
+  confirm?: boolean;
 }
 
 /** pending → rejected; needs a reason (it is shown in the thread). */
@@ -41,6 +47,7 @@ export function rejectStep(
 ): TransitionSpec {
   const decision = storableDecision(input.by, input.action, input.reason, at);
   return {
+    confirm: true,
     from: "pending",
     to: "rejected",
     actor: input.by,
@@ -58,6 +65,7 @@ export function rejectStep(
 /** pending → cancelled, only by the requester. */
 export function cancelStep(id: string, by: string, note?: string): TransitionSpec {
   return {
+    confirm: true,
     from: "pending",
     to: "cancelled",
     actor: by,
@@ -113,6 +121,7 @@ export function reconcileStep(input: ReconcileInput): TransitionSpec {
 /** failed → approved; the previous error moves into the history note. */
 export function retryStep(by: string, note?: string): TransitionSpec {
   return {
+    confirm: true,
     from: "failed",
     to: "approved",
     actor: by,
@@ -129,6 +138,7 @@ export function retryStep(by: string, note?: string): TransitionSpec {
 /** unknown → approved; the unknown outcome's note moves into the history. */
 export function placeAgainStep(by: string): TransitionSpec {
   return {
+    confirm: true,
     from: "unknown",
     to: "approved",
     actor: by,
@@ -145,7 +155,7 @@ export function markFailedStep(by: string, note: string): TransitionSpec {
   const error = storableError({
     message: `Marked as failed by ${mention(by)}${why ? `: ${why}` : ""}`,
   });
-  return erroredStep("unknown", "failed", by, error, error.message);
+  return { ...erroredStep("unknown", "failed", by, error, error.message), confirm: true };
 }
 
 /** To placed: the provider's answer is kept and an earlier error cleared. */

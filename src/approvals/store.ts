@@ -1,5 +1,6 @@
 import type { Redis } from "ioredis";
-import { storageCall } from "../domain/errors.js";
+import { StorageUnavailableError, storageCall } from "../domain/errors.js";
+import { confirmedWrite, REPLICA_WAIT_MS } from "../replicaConfirmation.js";
 import {
   APPROVED_BY_FIELD_PREFIX,
   decodeRecord,
@@ -76,6 +77,11 @@ export interface ApprovalStoreOptions {
   now?: () => Date;
   /** Told about records a list skips because they cannot be read (e.g. to log them). */
   onInvalidRecord?: (error: ApprovalRecordError) => void;
+  /**
+   * How long a decision or a name reservation waits for a replica to hold it (WAIT) before it
+   * counts as not recorded; see `confirmed` below. Default 1 s (src/replicaConfirmation.ts).
+   */
+  replicaWaitMs?: number;
 }
 
 export interface ListOptions {
@@ -101,6 +107,15 @@ export class ApprovalStore {
   private readonly run: <T>(
     call: (redis: Redis, scripts: ApprovalScripts) => Promise<T>,
   ) => Promise<T>;
+  /**
+   * `run` for the writes a person relies on once told (a decision, a withdrawal, a name taken):
+   * confirmed on a replica when the master has one, so a failover right after cannot undo what
+   * a click was acked for. Unconfirmed, it raises StorageUnavailableError: the click is not
+   * acked and the person is told nothing was recorded (README "Operations", "Redis Sentinel").
+   */
+  private readonly confirmed: <T>(
+    call: (redis: Redis, scripts: ApprovalScripts) => Promise<T>,
+  ) => Promise<T>;
 
   constructor(options: ApprovalStoreOptions) {
     const retentionDays = options.retentionDays ?? 100;
@@ -110,6 +125,17 @@ export class ApprovalStore {
     const { redis } = options;
     const scripts = registerScripts(redis);
     this.run = (call) => storageCall(() => call(redis, scripts));
+    const waitMs = options.replicaWaitMs ?? REPLICA_WAIT_MS;
+    this.confirmed = (call) =>
+      storageCall(async () => {
+        const write = await confirmedWrite(redis, () => call(redis, scripts), waitMs);
+        if (!write.confirmed) {
+          throw new StorageUnavailableError(
+            new Error(`the write was not confirmed by a replica within ${waitMs} ms`),
+          );
+        }
+        return write.value;
+      });
     this.keys = new ApprovalKeys(options.prefix);
     this.retentionMs = Math.round(retentionDays * DAY_MS);
     this.now = options.now ?? (() => new Date());
@@ -128,7 +154,7 @@ export class ApprovalStore {
     const nameKey = this.keys.name(data.kind, data.reconcileKey);
     for (let draw = 1; ; draw += 1) {
       const record = pendingRecord(newApprovalId(), data, call, at);
-      const created = await this.run((_, scripts) =>
+      const created = await this.confirmed((_, scripts) =>
         scripts.create(
           [
             this.keys.record(record.id),
@@ -230,7 +256,7 @@ export class ApprovalStore {
         }),
       );
     const nameKey = this.keys.name(current.kind, current.reconcileKey);
-    const reply = await this.run((_, scripts) =>
+    const reply = await this.confirmed((_, scripts) =>
       scripts.approve(this.keys.step(id, "pending", "approved", nameKey), [
         id,
         decision.at,
@@ -403,7 +429,8 @@ export class ApprovalStore {
     const historyLine = encodeHistoryEntry(entry.data);
     const set = Object.entries(spec.set ?? {}).flat();
     const nameKey = this.keys.name(current.kind, current.reconcileKey);
-    const reply = await this.run((_, scripts) =>
+    const write = spec.confirm ? this.confirmed : this.run;
+    const reply = await write((_, scripts) =>
       scripts.transition(this.keys.step(id, spec.from, spec.to, nameKey), [
         id,
         spec.from,

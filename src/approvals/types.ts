@@ -64,6 +64,8 @@ export const priceSchema = z.object({
    * the ledger says "term unknown" then.
    */
   termMonths: z.number().int().min(1).max(600).optional(),
+  /** A term given in days (IO-D: pay as you go, no price, but a term); the read model reads it. */
+  termDays: z.number().int().min(1).max(36_600).optional(),
   /**
    * The currency the amounts are in (an ISO 4217 code). The provider returns none; the bot's
    * setting at submission time is recorded, so a later change of the setting does not relabel
@@ -177,6 +179,18 @@ export const partialApprovalSchema = z.object({
 });
 export type PartialApproval = z.infer<typeof partialApprovalSchema>;
 
+/**
+ * The Workflow Builder step that asked for this request (issue 30): Slack's id of the step's run
+ * (`function_execution_id`), which the request's end completes, and the step's callback id. The
+ * step-scoped token that must end it is not kept here (records are read everywhere and kept for
+ * months) but beside it, for as long as the step can wait (src/orders/stepCompletions.ts).
+ */
+export const stepOriginSchema = z.object({
+  executionId: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, "must be a function execution id"),
+  callbackId: z.string().regex(/^[a-z][a-z0-9_]{0,99}$/, "must be a function callback id"),
+});
+export type StepOrigin = z.infer<typeof stepOriginSchema>;
+
 export const historyEntrySchema = z.object({
   at: timestamp,
   actor,
@@ -199,6 +213,8 @@ export const approvalRequestSchema = z.object({
   slack: slackRefsSchema,
   sandbox: z.boolean(),
   requirement: approvalRequirementSchema.optional(),
+  /** Set when a Workflow Builder step asked for it; absent on every other request. */
+  step: stepOriginSchema.optional(),
   /** Approvals so far, oldest first (absent until the first one of a multi-approver request). */
   approvals: z.array(partialApprovalSchema).optional(),
   status: approvalStatusSchema,
@@ -229,6 +245,7 @@ export const createApprovalInputSchema = z.object({
   slack: slackRefsSchema.optional(),
   sandbox: z.boolean(),
   requirement: approvalRequirementSchema.optional(),
+  step: stepOriginSchema.optional(),
 });
 export type CreateApprovalInput = z.input<typeof createApprovalInputSchema>;
 

@@ -1,33 +1,10 @@
-import { Redis } from "ioredis";
-import { within } from "../domain/deadline.js";
+import type { Redis } from "ioredis";
 
 /**
- * Redis connections for the background side.
- *
- * Two kinds, because BullMQ and our own keys want opposite failure modes:
- * - worker connections (`maxRetriesPerRequest: null`, required by BullMQ): a worker's blocking
- *   commands must wait through a Redis restart rather than fail and lose their place;
- * - command connections (queues, outboxes, tracking records, the rate limiter): a command fails
- *   after a few reconnect attempts, so a Slack request that enqueues work while Redis is gone
- *   gets an error it can show instead of hanging past Slack's 3-second ack.
+ * Closing the background side's Redis connections and BullMQ parts in bounded time. The
+ * connections themselves are made by the one factory, src/redisTopology.ts (`connect("workers" |
+ * "commands", name)`), which says why the two kinds fail differently.
  */
-
-export function createWorkerConnection(redisUrl: string, connectionName?: string): Redis {
-  return new Redis(redisUrl, {
-    maxRetriesPerRequest: null,
-    connectionName,
-    // Reconnect forever, but never more slowly than every 2 s: a restarted Redis is picked up fast.
-    retryStrategy: (times) => Math.min(100 * 2 ** times, 2_000),
-  });
-}
-
-export function createCommandConnection(redisUrl: string, connectionName?: string): Redis {
-  return new Redis(redisUrl, {
-    maxRetriesPerRequest: 3,
-    connectionName,
-    retryStrategy: (times) => Math.min(100 * 2 ** times, 2_000),
-  });
-}
 
 /** Anything with BullMQ's `close()` (Worker, Queue, QueueEvents). */
 export interface Closable {
@@ -41,11 +18,19 @@ export interface Closable {
  * unusable either way), false when it timed out.
  */
 export async function closeWithTimeout(target: Closable, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), Math.max(0, ms));
+  });
   const closed = target.close().then(
     () => true as const,
     () => true as const,
   );
-  return within(closed, ms, () => false as const);
+  try {
+    return await Promise.race([closed, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** QUIT within `ms`, else drop the socket: pending commands then fail instead of hanging. */

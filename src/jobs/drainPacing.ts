@@ -44,7 +44,14 @@ export function paceAfter(
     case "sent":
       return {
         marker: `sent|${outcome.ts ?? ""}`,
-        outcome: item.op === "post" ? "posted" : item.op === "home" ? "published" : "updated",
+        outcome:
+          item.op === "post"
+            ? "posted"
+            : item.op === "home"
+              ? "published"
+              : item.op === "complete"
+                ? "completed"
+                : "updated",
         failures: 0,
         delayMs: pace,
       };

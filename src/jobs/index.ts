@@ -1,11 +1,12 @@
 import type { Job, Queue } from "bullmq";
+import { trackedAudience } from "../domain/audience.js";
 import type { Logger } from "../log.js";
 import type { Metrics } from "../metrics.js";
-import { createCommandConnection, createWorkerConnection } from "./connection.js";
+import { type RedisTopology, singleRedis } from "../redisTopology.js";
 import { type DraftReminderCallbacks, DraftReminders } from "./draftReminders.js";
 import { errorText } from "./errors.js";
 import type { HomePublisher } from "./homeRefresh.js";
-import { Notifier, type SlackChatApi } from "./notifier.js";
+import { Notifier, type SlackChatApi, type SlackFunctionsApi } from "./notifier.js";
 import { Placement } from "./placement.js";
 import type { PlacementCallbacks, StoreForPlacement } from "./placementContract.js";
 import { DEFAULT_PREFIX, QUEUE_NAMES } from "./queues.js";
@@ -15,6 +16,7 @@ import {
   DEFAULT_PROVIDER_REQUESTS_PER_SECOND,
   type ProviderRateLimiter,
 } from "./rateLimiter.js";
+import type { MessageRenderer } from "./renderedUpdate.js";
 import type { TrackingSchedule } from "./schedule.js";
 import { Tracker } from "./tracker.js";
 import type { TrackerMessages } from "./trackerMessages.js";
@@ -44,12 +46,11 @@ export {
   type TrackTarget,
   type TrackTargetKind,
 } from "../domain/statuses.js";
-export {
-  closeRedis,
-  closeWithTimeout,
-  createCommandConnection,
-  createWorkerConnection,
-} from "./connection.js";
+export { closeRedis, closeWithTimeout } from "./connection.js";
+
+/** Where `startJobs` connects when given neither a topology nor a URL. */
+const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379";
+
 export * from "./draftReminders.js";
 export * from "./homeRefresh.js";
 export * from "./notifier.js";
@@ -61,6 +62,7 @@ export * from "./placementJournal.js";
 export * from "./queues.js";
 export * from "./quotePoller.js";
 export * from "./rateLimiter.js";
+export type { MessageRenderer, RenderedUpdateInput } from "./renderedUpdate.js";
 export * from "./schedule.js";
 export * from "./tracker.js";
 export type { LastSeen, TrackerMessages } from "./trackerMessages.js";
@@ -85,7 +87,10 @@ export type { WorkerKind, WorkerTuning } from "./workers.js";
  */
 
 export interface StartJobsOptions<QuoteResult = unknown> {
-  redisUrl: string;
+  /** Where Redis is (src/redisTopology.ts): every connection of the jobs is made on it. */
+  topology?: RedisTopology;
+  /** Shorthand for a single Redis at this URL (tests, benchmarks); `topology` wins. */
+  redisUrl?: string;
   /** Key prefix of every queue and record; tests use a unique one. Default "connect". */
   prefix?: string;
   logger: Logger;
@@ -97,6 +102,8 @@ export interface StartJobsOptions<QuoteResult = unknown> {
    * a 429 comes back to the queue). Without it, no notify worker runs here.
    */
   slack?: SlackChatApi;
+  /** WebClient's `functions`: ends Workflow Builder steps through the notifier's outbox. */
+  functions?: SlackFunctionsApi;
   /**
    * Reads a tracked target (port order, Edge order, port, layer 2 connection, IO-D service) for
    * the tracker: one reader per kind behind one function. Without it (or `readOrder`), no
@@ -110,6 +117,11 @@ export interface StartJobsOptions<QuoteResult = unknown> {
    * publishes and a tracked target's change refreshes the Home of whoever asked to track it.
    */
   home?: HomePublisher;
+  /**
+   * Renders a kept message (a request's approval message or card, `notifier.updateRendered`)
+   * from the latest state when its update is sent: src/orders' `renderMessage`.
+   */
+  render?: MessageRenderer;
   /** Edge quote polling. Without it, no quote worker runs here. */
   quotes?: QuoteCallbacks<QuoteResult>;
   /** Placing approved orders. Without it, no placement worker or reconciler runs here. */
@@ -193,8 +205,9 @@ export async function startJobs<QuoteResult = unknown>(
   const prefix = options.prefix ?? DEFAULT_PREFIX;
   const logger = options.logger;
   const metrics = options.metrics;
-  const commandRedis = createCommandConnection(options.redisUrl, `${prefix}:jobs:commands`);
-  const workerRedis = createWorkerConnection(options.redisUrl, `${prefix}:jobs:workers`);
+  const topology = options.topology ?? singleRedis(options.redisUrl ?? DEFAULT_REDIS_URL);
+  const commandRedis = topology.connect("commands", `${prefix}:jobs:commands`);
+  const workerRedis = topology.connect("workers", `${prefix}:jobs:workers`);
   commandRedis.on("error", (error) => logger.warn({ err: errorText(error) }, "jobs: Redis error"));
   workerRedis.on("error", (error) => logger.warn({ err: errorText(error) }, "jobs: Redis error"));
   const queues = createQueues(commandRedis, prefix, logger);
@@ -207,7 +220,9 @@ export async function startJobs<QuoteResult = unknown>(
     logger,
     metrics,
     slack: options.slack,
+    ...(options.functions ? { functions: options.functions } : {}),
     home: options.home,
+    render: options.render,
     ...options.notifierSettings,
   });
   const tracker = new Tracker({
@@ -223,12 +238,10 @@ export async function startJobs<QuoteResult = unknown>(
     readOrder: options.readOrder,
     now: options.now,
     random: options.random,
-    // Who sees a tracked target in App Home: whoever asked to track it.
+    // Who sees a tracked target in App Home: the one audience rule (src/domain/audience.ts).
     onChange: options.home
       ? async (record) => {
-          for (const userId of new Set([record.requestedBy, ...record.watchers])) {
-            await notifier.refreshHome(userId);
-          }
+          for (const userId of trackedAudience(record)) await notifier.refreshHome(userId);
         }
       : undefined,
     ...options.trackerSettings,

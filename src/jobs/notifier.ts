@@ -3,7 +3,7 @@ import type { Job } from "bullmq";
 import { type PacingSettings, paceAfter } from "./drainPacing.js";
 import { errorText } from "./errors.js";
 import { type HomePublisher, homeItem, publishHome } from "./homeRefresh.js";
-import { postItem, updateItem } from "./notifierInput.js";
+import { completeStepItem, postItem, updateItem } from "./notifierInput.js";
 import {
   DEFAULT_MARKER_TTL_SECONDS,
   type MessageState,
@@ -12,7 +12,14 @@ import {
   parseItem,
 } from "./outbox.js";
 import { jobIdPart, QUEUE_NAMES } from "./queues.js";
+import {
+  type MessageRenderer,
+  type RenderedUpdateInput,
+  renderedItem,
+  sendRendered,
+} from "./renderedUpdate.js";
 import { deliver, type SendOutcome } from "./slackDelivery.js";
+import { STEP_GONE_ERRORS } from "./slackFailure.js";
 import {
   delayStep,
   findJob,
@@ -54,6 +61,9 @@ import {
  *   that failed) are re-created by `reconcile()`.
  * - `ok:false` errors that cannot succeed (channel_not_found, not_in_channel, invalid_blocks…)
  *   are logged, counted and dropped; transient failures retry with backoff, then are dropped.
+ * - Kept messages (`updateRendered`: a request's approval message and card): at most one
+ *   waiting update per message, rendered by the injected `render` when it is sent, so the last
+ *   update shows the state as it is then (renderedUpdate.ts).
  * - App Home (`refreshHome(userId)`): one outbox per person (`home<userId>`) holding at most
  *   one waiting refresh. The item carries no view: the injected `home` publisher renders the
  *   person's Home from the state at send time, so a burst of changes is one `views.publish`.
@@ -77,6 +87,39 @@ export interface SlackChatApi {
     text: string;
     blocks?: SlackBlock[];
   }): Promise<unknown>;
+}
+
+/**
+ * The part of WebClient's `functions` the notifier uses (pass `webClient.functions`): ending a
+ * Workflow Builder step, with the step's own token (`token` overrides the client's).
+ */
+export interface SlackFunctionsApi {
+  completeSuccess(args: {
+    token: string;
+    function_execution_id: string;
+    outputs: Record<string, unknown>;
+  }): Promise<unknown>;
+  completeError(args: {
+    token: string;
+    function_execution_id: string;
+    error: string;
+  }): Promise<unknown>;
+}
+
+/**
+ * Ends a Workflow Builder step (`functions.completeSuccess` with `outputs`, or
+ * `functions.completeError` with `error`), queued in `channel`'s outbox behind that thread's
+ * messages. When Slack answers that the step is over already, `gone` is posted instead.
+ */
+export interface CompleteStepInput {
+  scope: string;
+  key: string;
+  channel: string;
+  executionId: string;
+  token: string;
+  outputs?: Record<string, string | number>;
+  error?: string;
+  gone?: { channel: string; threadTs?: string; text: string };
 }
 
 export interface PostInput {
@@ -112,6 +155,8 @@ export type EnqueueResult = { queued: true } | { queued: false; reason: "duplica
 export interface NotifierOptions extends JobPartOptions {
   /** Needed only where drain jobs are processed. */
   slack?: SlackChatApi;
+  /** Ends Workflow Builder steps (`complete` items); needed where drain jobs are processed. */
+  functions?: SlackFunctionsApi;
   /** Gap between two messages of one channel; Slack allows about 1 per second. Default 1100. */
   perChannelIntervalMs?: number;
   /** How long a scope's markers de-duplicate after its last message. Default 14 days. */
@@ -120,6 +165,8 @@ export interface NotifierOptions extends JobPartOptions {
   maxAttempts?: number;
   /** Publishes a person's App Home; without it, `refreshHome` queues nothing. */
   home?: HomePublisher;
+  /** Renders a kept message (`updateRendered`) when its update is sent: the latest state. */
+  render?: MessageRenderer;
   /** App Home: a person's Home is published at most once per this window. Default 2000. */
   homeDebounceMs?: number;
   retryBaseMs?: number;
@@ -161,6 +208,22 @@ export class Notifier {
   /** Queues a chat.update of an existing message, in order with the channel's posts. */
   async update(input: UpdateInput): Promise<EnqueueResult> {
     return this.enqueue(updateItem(input));
+  }
+
+  /**
+   * Queues the end of a Workflow Builder step. Its key counts once like a message's: however
+   * often a request's end is seen (replicas, retries, restarts), the step is ended once.
+   */
+  async completeStep(input: CompleteStepInput): Promise<EnqueueResult> {
+    return this.enqueue(completeStepItem(input));
+  }
+
+  /**
+   * Queues an update of a message rendered when it is sent (renderedUpdate.ts), unless one is
+   * already waiting for the same key (it will show this change too). Returns `duplicate` then.
+   */
+  async updateRendered(input: RenderedUpdateInput): Promise<EnqueueResult> {
+    return this.enqueue(renderedItem(input));
   }
 
   /**
@@ -244,6 +307,10 @@ export class Notifier {
         const outcome = await publishHome(this.outbox, this.options.home, item);
         await this.afterSend(job, token, data, raw, item, outcome);
       }
+      if (item.op === "render") {
+        const outcome = await sendRendered(this.outbox, slack, this.options.render, item);
+        await this.afterSend(job, token, data, raw, item, outcome);
+      }
       const marker = await this.outbox.readMarker(item.sc, item.k);
       if (marker && marker.state !== "queued") {
         // Sent before a crash let the pop happen: never send a key twice.
@@ -251,7 +318,13 @@ export class Notifier {
         this.count("duplicate");
         continue;
       }
-      const outcome = await deliver(slack, item, (scope, key) => this.resolveTs(scope, key));
+      const outcome = await deliver(
+        slack,
+        item,
+        (scope, key) => this.resolveTs(scope, key),
+        this.options.functions,
+      );
+      if (item.op === "complete") await this.afterStepEnd(item, outcome);
       await this.afterSend(job, token, data, raw, item, outcome);
     }
   }
@@ -267,9 +340,9 @@ export class Notifier {
   ): Promise<never> {
     const pace = paceAfter(outcome, item, data.failures ?? 0, this.pacing);
     if (pace.marker !== undefined) {
-      // A Home refresh leaves no marker (its marker went before publishing: the next change
-      // must be able to queue the next one); it is only popped.
-      const marked = item.op === "home" ? undefined : item;
+      // A Home refresh or a rendered update leaves no marker (its marker went before rendering:
+      // the next change must be able to queue the next one); it is only popped.
+      const marked = item.op === "home" || item.op === "render" ? undefined : item;
       await this.outbox.settle(item.ch, raw, marked, pace.marker);
     }
     this.count(pace.outcome);
@@ -284,6 +357,22 @@ export class Notifier {
       );
     }
     return delayStep(job, token, pace.delayMs);
+  }
+
+  /**
+   * Slack had ended the step already (the workflow was stopped, or timed out): the request goes
+   * on, and its thread says that the workflow no longer waits for it (queued once, by key).
+   */
+  private async afterStepEnd(item: OutboxItem, outcome: SendOutcome): Promise<void> {
+    const gone = item.step?.gone;
+    if (outcome.kind !== "permanent" || !STEP_GONE_ERRORS.has(outcome.error) || !gone) return;
+    await this.post({
+      scope: item.sc ?? item.k,
+      key: `${item.k}:gone`,
+      channel: gone.channel,
+      ...(gone.threadTs ? { threadTs: gone.threadTs } : {}),
+      text: gone.text,
+    });
   }
 
   private async resolveTs(

@@ -1,4 +1,4 @@
-import type { PostInput, UpdateInput } from "./notifier.js";
+import type { CompleteStepInput, PostInput, UpdateInput } from "./notifier.js";
 import type { OutboxItem } from "./outbox.js";
 import { CHANNEL_ID, MESSAGE_TS } from "./slackIds.js";
 
@@ -37,6 +37,59 @@ export function updateItem(input: UpdateInput): OutboxItem {
     throw new NotifierInputError("update needs ts or messageKey");
   }
   return { ...item, ts: input.ts, mk: input.messageKey };
+}
+
+/** A function execution id as Slack writes it (`Fx…`); it is sent back, never parsed. */
+const EXECUTION_ID = /^[A-Za-z0-9_-]{1,100}$/;
+/** Slack shows a step's error in the workflow's run history; longer texts are cut. */
+const MAX_STEP_ERROR_LENGTH = 1_000;
+
+/**
+ * The end of a Workflow Builder step, queued in `channel`'s outbox (the thread it belongs to),
+ * so it follows that thread's earlier messages and holds across restarts like them.
+ */
+export function completeStepItem(input: CompleteStepInput): OutboxItem {
+  checkName("scope", input.scope, MAX_SCOPE_LENGTH);
+  checkName("key", input.key, MAX_KEY_LENGTH);
+  if (typeof input.channel !== "string" || !CHANNEL_ID.test(input.channel)) {
+    throw new NotifierInputError("channel must be a Slack channel or user ID");
+  }
+  if (!EXECUTION_ID.test(input.executionId)) {
+    throw new NotifierInputError("executionId must be a function execution id");
+  }
+  if (typeof input.token !== "string" || input.token.length === 0 || input.token.length > 500) {
+    throw new NotifierInputError("token must be the step's token");
+  }
+  if ((input.error === undefined) === (input.outputs === undefined)) {
+    throw new NotifierInputError("a step ends with outputs or with an error, not both");
+  }
+  if (input.error !== undefined && input.error.trim() === "") {
+    throw new NotifierInputError("a step's error needs words");
+  }
+  if (input.gone) {
+    if (!CHANNEL_ID.test(input.gone.channel)) {
+      throw new NotifierInputError("gone.channel must be a Slack channel or user ID");
+    }
+    if (input.gone.threadTs !== undefined && !MESSAGE_TS.test(input.gone.threadTs)) {
+      throw new NotifierInputError("gone.threadTs must be a Slack message ts");
+    }
+  }
+  return {
+    sc: input.scope,
+    k: input.key,
+    op: "complete",
+    ch: input.channel,
+    step: {
+      executionId: input.executionId,
+      token: input.token,
+      ...(input.outputs ? { outputs: input.outputs } : {}),
+      ...(input.error !== undefined ? { error: input.error.slice(0, MAX_STEP_ERROR_LENGTH) } : {}),
+      ...(input.gone ? { gone: { ...input.gone, text: clip(input.gone.text) } } : {}),
+    },
+    // The outbox's fallback text: never sent for a completion, read in logs and tests.
+    text: input.error !== undefined ? "step ended with an error" : "step completed",
+    at: Date.now(),
+  };
 }
 
 /** What posts and updates share, checked. */

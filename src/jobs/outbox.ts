@@ -8,7 +8,7 @@ import { defineScripts, type Script, type ScriptSpec, stateKey } from "./queues.
  * atomic is one Lua script: queueing (marker + append + drainer), reading the head (an empty
  * outbox ends its generation in the same step, so a concurrent post either sees the drainer or
  * starts the next one), settling (mark + pop). Names and layout are what a restarted or older
- * replica reads: `<prefix>:notifier:{outbox,drainer}:<channel>`, `…:generation`, `…:channels`,
+ * replica reads: `<prefix>:{notifier}:{outbox,drainer}:<channel>`, `…:generation`, `…:channels`,
  * markers in `…:m:<scope>` (older ones `…:key:<scope>:<key>`).
  */
 
@@ -27,16 +27,34 @@ export interface OutboxItem {
   k: string;
   /** keepForSeconds, when longer than the default. */
   kf?: number;
-  op: "post" | "update" | "home";
+  op: "post" | "update" | "home" | "complete" | "render";
   ch: string;
   /** The person whose Home a `home` item refreshes. */
   u?: string;
+  /** What a `render` item renders when it is sent (renderedUpdate.ts), e.g. `message:<id>`. */
+  r?: string;
   th?: string;
   ts?: string;
   mk?: string;
+  /** `complete`: the Workflow Builder step (function execution) this item ends. */
+  step?: StepEnd;
   text: string;
   blocks?: SlackBlock[];
   at: number;
+}
+
+/**
+ * How a `complete` item ends a Workflow Builder step: `functions.completeSuccess` with the
+ * outputs, or `functions.completeError` with the error, called with the step-scoped token Slack
+ * gave the step (the bot's own token cannot end it). `gone` is the thread line posted instead
+ * when Slack has already ended the step (the workflow no longer waits), worded by the caller.
+ */
+export interface StepEnd {
+  executionId: string;
+  token: string;
+  outputs?: Record<string, string | number>;
+  error?: string;
+  gone?: { channel: string; threadTs?: string; text: string };
 }
 
 /** Lua: gives KEYS[1] at least `ttl` seconds to live; never shortens a longer TTL. */
@@ -286,10 +304,23 @@ export function parseItem(raw: string): OutboxItem | undefined {
       return undefined;
     if (item.sc !== undefined && typeof item.sc !== "string") return undefined;
     if (item.kf !== undefined && typeof item.kf !== "number") return undefined;
-    if (item.op !== "post" && item.op !== "update" && item.op !== "home") return undefined;
+    const ops: readonly unknown[] = ["post", "update", "home", "complete", "render"];
+    if (!ops.includes(item.op)) return undefined;
+    if (item.op === "complete" && !isStepEnd(item.step)) return undefined;
     if (item.u !== undefined && typeof item.u !== "string") return undefined;
+    if (item.r !== undefined && typeof item.r !== "string") return undefined;
     return item as OutboxItem;
   } catch {
     return undefined;
   }
+}
+
+function isStepEnd(value: unknown): value is StepEnd {
+  if (typeof value !== "object" || value === null) return false;
+  const step = value as Partial<StepEnd>;
+  return (
+    typeof step.executionId === "string" &&
+    typeof step.token === "string" &&
+    (typeof step.error === "string" || (typeof step.outputs === "object" && step.outputs !== null))
+  );
 }

@@ -61,8 +61,9 @@ import {
  * - a job retry (`attemptsMade > 0`): the previous attempt's processor has returned or thrown,
  *   so it is not running;
  * - a stalled re-run (`stalledCounter > 0`): BullMQ saw the job's lock expire, i.e. it was not
- *   renewed for `lockDuration` (2 min): the worker died, or lost Redis, or its event loop was
- *   blocked that long. It may be alive;
+ *   renewed for `lockDuration` (20 s): the worker died, or lost Redis, or its event loop was
+ *   blocked that long. It may be alive. A dead worker's placement is re-run about 25 s after its
+ *   last renewal (`RECOVERY_TUNING` in workers.ts; test/faults/placementRecovery.test.ts);
  * - the reconciler, for an `executing` request with no change (record or journal) for
  *   `stuckAfterMs` (5 min) whose job is not active (a dead worker's job stays "active" until
  *   BullMQ's stall check hands it back, and then the re-run above takes it): it hands the

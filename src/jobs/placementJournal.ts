@@ -5,6 +5,7 @@ import {
   placementErrorSchema,
   placementResultSchema,
 } from "../approvals/types.js";
+import { confirmedWrite, REPLICA_WAIT_MS } from "../replicaConfirmation.js";
 import { defineScripts, type Script, type ScriptSpec, stateKey } from "./queues.js";
 import { DAY_MS } from "./schedule.js";
 
@@ -20,7 +21,7 @@ import { DAY_MS } from "./schedule.js";
  *   answered — the provider's answer (order id included, or its refusal), written before
  *              anything else is done with it. Completing from it is always safe.
  *
- * One hash per approval, `<prefix>:placement:journal:<approvalId>`: `attempt` (the store's
+ * One hash per approval, `<prefix>:{placement}:journal:<approvalId>`: `attempt` (the store's
  * claim number the state belongs to), `state`, `owner`, `at` (ISO time of the last change), and
  * `answer.<attempt>` (JSON), one per attempt, never overwritten by a later attempt. A journal of
  * an older attempt than the record's is no journal for it. Kept as long as approval records.
@@ -28,6 +29,15 @@ import { DAY_MS } from "./schedule.js";
  * Every step is one Lua script (an atomic compare-and-set, like the approval store's steps), and
  * each is idempotent for its caller: a command ioredis resends after a reconnect, or a retry
  * after a lost reply, finds its own write and reports success again.
+ *
+ * Through a Redis failover (src/replicaConfirmation.ts): `sending` and `answered` are confirmed
+ * on a replica (WAIT) when the master has one. An unconfirmed `sending` is not sent: it is moved
+ * back to `claimed` (if the master still answers) and `startSending` throws
+ * JournalNotReplicatedError, which the sender's retries treat like an outage — its next try
+ * finds `claimed` (the write was lost with the old master, or moved back) and writes it again,
+ * or finds its own `sending` and confirms it. An unconfirmed `answered` throws the same way and
+ * is written again until confirmed; if the answer is lost after all, the confirmed `sending`
+ * makes whoever finds the request look it up by its name, never resend.
  */
 
 export const JOURNAL_STATES = ["claimed", "sending", "answered"] as const;
@@ -55,6 +65,16 @@ export interface PlacementJournalOptions {
   now?: () => Date;
   /** How long an entry is kept after its last change. Default 100 days (as approval records). */
   retentionDays?: number;
+  /** How long `sending` and `answered` wait for a replica (WAIT). Default 1 s. */
+  replicaWaitMs?: number;
+}
+
+/** A journal step the master took but no replica confirmed: it may not survive a failover. */
+export class JournalNotReplicatedError extends Error {
+  constructor(step: string, waitMs: number) {
+    super(`placement journal: "${step}" was not confirmed by a replica within ${waitMs} ms`);
+    this.name = "JournalNotReplicatedError";
+  }
 }
 
 /** ARGV: attempt, at, ttlMs. Starts the attempt's entry unless one for it (or later) exists. */
@@ -109,6 +129,7 @@ export class PlacementJournal {
   private readonly prefix: string;
   private readonly now: () => Date;
   private readonly ttlMs: number;
+  private readonly replicaWaitMs: number;
   private readonly scripts: Record<keyof typeof SCRIPTS, Script>;
 
   constructor(options: PlacementJournalOptions) {
@@ -116,6 +137,7 @@ export class PlacementJournal {
     this.prefix = options.prefix;
     this.now = options.now ?? (() => new Date());
     this.ttlMs = Math.round((options.retentionDays ?? 100) * DAY_MS);
+    this.replicaWaitMs = options.replicaWaitMs ?? REPLICA_WAIT_MS;
     this.scripts = defineScripts(this.redis, SCRIPTS);
   }
 
@@ -159,9 +181,22 @@ export class PlacementJournal {
     return this.move(approvalId, attempt, ["claimed", expectedOwner], ["claimed", owner]);
   }
 
-  /** `claimed` by `owner` → `sending`. Only a `true` here allows the request to leave. */
+  /**
+   * `claimed` by `owner` → `sending`. Only a `true` here allows the request to leave. Throws
+   * JournalNotReplicatedError (after moving it back to `claimed`) when the master has replicas
+   * and none confirmed it: the request must not leave on a step a failover could undo.
+   */
   async startSending(approvalId: string, attempt: number, owner: string): Promise<boolean> {
-    return this.move(approvalId, attempt, ["claimed", owner], ["sending", owner]);
+    const write = await confirmedWrite(
+      this.redis,
+      () => this.move(approvalId, attempt, ["claimed", owner], ["sending", owner]),
+      this.replicaWaitMs,
+    );
+    if (!write.value || write.confirmed) return write.value;
+    // Nothing was sent: say so, so that nobody who finds the entry looks up in vain (best
+    // effort: if the master is gone, so is the unconfirmed `sending`, most likely).
+    await this.move(approvalId, attempt, ["sending", owner], ["claimed", owner]).catch(() => false);
+    throw new JournalNotReplicatedError("sending", this.replicaWaitMs);
   }
 
   /**
@@ -173,11 +208,17 @@ export class PlacementJournal {
     attempt: number,
     answer: PlacementAnswer,
   ): Promise<"recorded" | "newer-attempt"> {
-    const reply = await this.scripts.answer(
-      [this.key(approvalId)],
-      [attempt, answerJson(answer), this.stamp(), this.ttlMs],
+    const write = await confirmedWrite(
+      this.redis,
+      () =>
+        this.scripts.answer(
+          [this.key(approvalId)],
+          [attempt, answerJson(answer), this.stamp(), this.ttlMs],
+        ),
+      this.replicaWaitMs,
     );
-    return reply === 2 ? "newer-attempt" : "recorded";
+    if (!write.confirmed) throw new JournalNotReplicatedError("answered", this.replicaWaitMs);
+    return write.value === 2 ? "newer-attempt" : "recorded";
   }
 
   key(approvalId: string): string {

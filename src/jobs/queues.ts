@@ -22,12 +22,24 @@ export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 export const DEFAULT_PREFIX = "connect";
 
 /**
- * Where the background side keeps its state. BullMQ's keys are `<prefix>:<queue>:…`; ours are
- * `<prefix>:<area>:…` with area names that are not queue names, so the two never collide and one
- * SCAN of `<prefix>:*` finds everything (tests delete their run that way).
+ * Where the background side keeps its state: `<prefix>:{<area>}:…`. The area is a Redis Cluster
+ * hash tag, so every key one script touches (an area's scripts never reach into another area)
+ * is in one slot; BullMQ's keys are `<prefix>:{<queue>}:<queue>:…` (queuePrefix), and no key of
+ * an area has the queue's name right after the tag, so the two never collide even where an area
+ * and a queue share a name (`placement`: the journal lives in the queue's slot). One SCAN of
+ * `<prefix>:*` finds everything (tests delete their run that way; src/redisLayout/README.md).
  */
 export function stateKey(prefix: string, area: string, ...parts: string[]): string {
-  return [prefix, area, ...parts].join(":");
+  return [prefix, `{${area}}`, ...parts].join(":");
+}
+
+/**
+ * The BullMQ prefix of one queue: its own hash tag (BullMQ's scripts touch many keys of a queue
+ * at once; BullMQ's documented way on a Redis Cluster is a prefix in braces, one per queue so the
+ * queues spread over the cluster's nodes).
+ */
+export function queuePrefix(prefix: string, queue: QueueName): string {
+  return `${prefix}:{${queue}}`;
 }
 
 const SAFE_ID_PART = /^[A-Za-z0-9._-]{1,100}$/;

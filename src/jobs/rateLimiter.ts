@@ -27,6 +27,12 @@ export interface ProviderRateLimiterOptions {
   marginMs?: number;
   /** A caller whose slot is further away than this is refused instead of queued. Default 60 s. */
   maxWaitMs?: number;
+  /**
+   * How long a caller waits for the limiter's Redis to answer (an outage, a Sentinel failover)
+   * before it is refused with nothing sent. Default 10 s: a failover's few seconds are waited
+   * out, a longer outage fails commands in time to tell the person.
+   */
+  unavailableWaitMs?: number;
   /** The key's name under the prefix, so different limits can coexist. Default "provider". */
   name?: string;
 }
@@ -51,6 +57,26 @@ export class RateLimitWaitTooLongError extends Error {
 }
 
 /**
+ * The limiter's Redis did not answer within its wait (an outage, or a failover longer than
+ * `unavailableWaitMs`): refused before sending, like RateLimitWaitTooLongError, so an order refused here
+ * is failed with nothing sent — never escalated as an outcome unknown.
+ */
+export class RateLimiterUnavailableError extends Error {
+  readonly outcomeUnknown = false;
+  readonly userMessage =
+    "The bot could not reach its storage to pace requests to the provider; nothing was sent. Try again in a minute.";
+
+  constructor(override readonly cause: unknown) {
+    super(`provider rate limiter: Redis did not answer (${(cause as Error)?.message ?? cause})`);
+    this.name = "RateLimiterUnavailableError";
+  }
+}
+
+/** Backoff between tries of the limiter's Redis step while Redis is away: 100 ms doubling to 2 s. */
+const UNAVAILABLE_RETRY_BASE_MS = 100;
+const UNAVAILABLE_RETRY_MAX_MS = 2_000;
+
+/**
  * KEYS: tat. ARGV: interval µs, max wait µs.
  * Returns the µs to wait for the reserved slot, or -(wait) when the wait exceeds the maximum
  * (nothing reserved then).
@@ -68,7 +94,10 @@ return wait
 `;
 
 export interface ProviderRateLimiter {
-  /** Resolves when a request may go; rejects when the wait would exceed maxWaitMs or on abort. */
+  /**
+   * Resolves when a request may go; rejects when the wait would exceed maxWaitMs, when Redis
+   * stays unreachable that long (RateLimiterUnavailableError: nothing sent), or on abort.
+   */
   acquire(signal?: AbortSignal): Promise<void>;
   /** The same, shaped for the provider client's `beforeRequest` hook. */
   readonly beforeRequest: () => Promise<void>;
@@ -94,15 +123,33 @@ export function createProviderRateLimiter(
     throw new RangeError("requestsPerSecond must be a positive number");
   }
   const maxWaitMs = Math.max(0, options.maxWaitMs ?? 60_000);
+  const unavailableWaitMs = Math.max(0, options.unavailableWaitMs ?? 10_000);
   const intervalMs = limiterSpacingMs(rps, options.marginMs);
   const key = stateKey(options.prefix, "ratelimit", options.name ?? "provider");
   const reserve = defineScript(options.redis, "jobsRateLimitReserveV1", RESERVE, 1);
 
+  /**
+   * The slot, waiting out a Redis outage or failover for up to `unavailableWaitMs` (the request
+   * has not left yet, so waiting is safe; failing here must say nothing was sent).
+   */
+  async function reserveSlot(signal?: AbortSignal): Promise<number> {
+    const deadline = Date.now() + unavailableWaitMs;
+    for (let failures = 0; ; failures++) {
+      try {
+        return Number(
+          await reserve([key], [Math.round(intervalMs * 1000), Math.round(maxWaitMs * 1000)]),
+        );
+      } catch (error) {
+        const delay = Math.min(UNAVAILABLE_RETRY_BASE_MS * 2 ** failures, UNAVAILABLE_RETRY_MAX_MS);
+        if (Date.now() + delay > deadline) throw new RateLimiterUnavailableError(error);
+        await sleep(delay, undefined, { signal });
+      }
+    }
+  }
+
   async function acquire(signal?: AbortSignal): Promise<void> {
     signal?.throwIfAborted();
-    const result = Number(
-      await reserve([key], [Math.round(intervalMs * 1000), Math.round(maxWaitMs * 1000)]),
-    );
+    const result = await reserveSlot(signal);
     if (result < 0) throw new RateLimitWaitTooLongError(-result / 1000);
     const waitMs = result / 1000;
     if (waitMs > 0) await sleep(Math.ceil(waitMs), undefined, { signal });

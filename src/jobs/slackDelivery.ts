@@ -1,9 +1,10 @@
-import type { SlackChatApi } from "./notifier.js";
+import type { SlackChatApi, SlackFunctionsApi } from "./notifier.js";
 import type { OutboxItem } from "./outbox.js";
 import { classifySlackError, classifySlackResult, type SlackFailure } from "./slackFailure.js";
 
 /**
- * One outbox item to Slack: `chat.postMessage` or `chat.update`, and what came of it — sent
+ * One outbox item to Slack: `chat.postMessage`, `chat.update` or the end of a Workflow Builder
+ * step (`functions.complete*`), and what came of it — sent
  * (with the message's ts, kept in its marker so later updates can name it by key) or a
  * classified failure (slackFailure.ts). Never throws: the drainer decides what a failure means
  * for the channel's pace (drainPacing.ts).
@@ -22,8 +23,10 @@ export async function deliver(
     scope: string | undefined,
     messageKey: string | undefined,
   ) => Promise<string | undefined>,
+  functions?: SlackFunctionsApi,
 ): Promise<SendOutcome> {
   try {
+    if (item.op === "complete") return await completeStep(functions, item);
     if (item.op === "post") {
       const result = await slack.postMessage({
         channel: item.ch,
@@ -47,6 +50,22 @@ export async function deliver(
   } catch (error) {
     return classifySlackError(error);
   }
+}
+
+/** Ends a Workflow Builder step with its own token (see StepEnd). */
+async function completeStep(
+  functions: SlackFunctionsApi | undefined,
+  item: OutboxItem,
+): Promise<SendOutcome> {
+  const step = item.step;
+  if (!step) return { kind: "permanent", error: "invalid_item", detail: "no step to complete" };
+  if (!functions) throw new Error("notifier: no Slack functions client configured");
+  const base = { token: step.token, function_execution_id: step.executionId };
+  const result =
+    step.error !== undefined
+      ? await functions.completeError({ ...base, error: step.error })
+      : await functions.completeSuccess({ ...base, outputs: step.outputs ?? {} });
+  return classifySlackResult(result) ?? { kind: "sent", ts: undefined };
 }
 
 function readTs(result: unknown): string | undefined {

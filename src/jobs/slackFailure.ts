@@ -13,6 +13,12 @@ export type SlackFailure =
   | { kind: "permanent"; error: string; detail: string }
   | { kind: "transient"; detail: string };
 
+/** Slack has ended the step already: the request goes on, the workflow no longer waits. */
+export const STEP_GONE_ERRORS: ReadonlySet<string> = new Set([
+  "execution_not_in_running_state",
+  "function_execution_not_found",
+]);
+
 /**
  * `ok:false` errors that no retry can fix: the channel or message is gone, the bot is not in it,
  * or the message itself is invalid. Auth errors (invalid_auth, token_revoked, missing_scope) are
@@ -43,6 +49,10 @@ export const PERMANENT_SLACK_ERRORS: ReadonlySet<string> = new Set([
   "thread_reply_not_allowed",
   "cannot_reply_to_message",
   "duplicate_message_not_found",
+  // functions.completeSuccess / completeError: the step was ended already (by Slack: the
+  // workflow was cancelled or timed out), or the outputs do not fit the step's definition.
+  ...STEP_GONE_ERRORS,
+  "parameter_validation_failed",
 ]);
 
 const DEFAULT_RETRY_AFTER_MS = 5_000;

@@ -212,7 +212,7 @@ export class Tracker {
     await this.report.sayStopped(record, "stopped", this.report.messages.stoppedText(record, by));
     await this.report.observe(record, "stopped", {
       status: record.status,
-      ended: { outcome: "stopped", detail: `stopped by ${by}` },
+      ended: { outcome: "stopped", by },
     });
     // An active step finds the record ended and completes on its own.
     await discardJob(await this.options.queue.getJob(trackJobIdOf(record.target)));

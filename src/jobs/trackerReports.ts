@@ -27,8 +27,11 @@ export interface TrackingEvent {
   target: TrackTarget;
   eventKey: string;
   status?: string;
-  /** Set when tracking ended: how. `stopped` covers a person's stop and the deadline. */
-  ended?: { outcome: "done" | "failed" | "cancelled" | "stopped"; detail?: string };
+  /**
+   * Set when tracking ended: how. `stopped` covers a person's stop (`by`: their Slack user id,
+   * worded as a mention by the views, never shown raw) and the deadline (`detail`).
+   */
+  ended?: { outcome: "done" | "failed" | "cancelled" | "stopped"; detail?: string; by?: string };
 }
 
 /** Told of every status and end of a tracker started with a `ref` (src/orders: the card). */

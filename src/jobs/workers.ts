@@ -5,7 +5,7 @@ import type { Logger } from "../log.js";
 import type { Metrics } from "../metrics.js";
 import { closeRedis, closeWithTimeout } from "./connection.js";
 import { errorText } from "./errors.js";
-import { QUEUE_NAMES, type QueueName } from "./queues.js";
+import { QUEUE_NAMES, type QueueName, queuePrefix } from "./queues.js";
 
 /**
  * The BullMQ side of startJobs: one queue per kind of work (always: any process may enqueue),
@@ -26,8 +26,21 @@ export interface WorkerTuning {
   maxStalledCount?: number;
 }
 
+/**
+ * A dead worker's job is handed back by the first stall check after its lock expired: at most
+ * `lockDuration + stalledInterval` after the worker's last sign of life (plus whatever a loaded
+ * machine delays the timers) (BullMQ renews a live
+ * job's lock every `lockDuration / 2`, and a check marks the active jobs it will hand back at
+ * the next one, unless their lock is renewed meanwhile). For a placement and for the outbox that
+ * tells its approvers that is 20 + 5 = 25 s, which leaves the rest of issue 31's minute for the
+ * approvals channel's paced backlog (1 message a second) to reach the news. The price: a worker
+ * cut off from Redis (or with its event loop blocked) for over 20 s has its placement taken
+ * over, which the placement journal makes safe (a look-up, never a second order).
+ */
+export const RECOVERY_TUNING = { lockDuration: 20_000, stalledInterval: 5_000 } as const;
+
 const DEFAULT_TUNING: Record<WorkerKind, Required<WorkerTuning>> = {
-  notify: { concurrency: 20, lockDuration: 30_000, stalledInterval: 30_000, maxStalledCount: 20 },
+  notify: { concurrency: 20, ...RECOVERY_TUNING, maxStalledCount: 20 },
   // A tracking job lives for weeks: every restart mid-step is a stall; never let that kill it.
   tracking: {
     concurrency: 10,
@@ -37,12 +50,7 @@ const DEFAULT_TUNING: Record<WorkerKind, Required<WorkerTuning>> = {
   },
   quotes: { concurrency: 10, lockDuration: 60_000, stalledInterval: 30_000, maxStalledCount: 20 },
   // A stalled placement re-run carries its claim on by the placement journal (placement.ts).
-  placement: {
-    concurrency: 5,
-    lockDuration: 120_000,
-    stalledInterval: 30_000,
-    maxStalledCount: 5,
-  },
+  placement: { concurrency: 5, ...RECOVERY_TUNING, maxStalledCount: 5 },
   drafts: { concurrency: 5, lockDuration: 60_000, stalledInterval: 30_000, maxStalledCount: 20 },
   maintenance: {
     concurrency: 1,
@@ -80,7 +88,7 @@ export function createQueues(
     (Object.keys(QUEUE_OF) as WorkerKind[]).map((kind) => {
       const queue = new Queue(QUEUE_OF[kind], {
         connection,
-        prefix,
+        prefix: queuePrefix(prefix, QUEUE_OF[kind]),
         streams: { events: { maxLen: EVENTS_KEPT } },
       });
       queue.on("error", (error) =>
@@ -118,7 +126,7 @@ export function startWorker(
   const worker = new Worker(
     queue,
     (job, token) => withRequestId(`${kind}-${job.id ?? "job"}`, () => process(job, token)),
-    { connection, prefix, ...tuning },
+    { connection, prefix: queuePrefix(prefix, queue), ...tuning },
   );
   worker.on("error", (error) =>
     logger.warn({ queue, err: errorText(error) }, "jobs: worker error"),

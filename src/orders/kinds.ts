@@ -1,8 +1,5 @@
-import { ORDER_KIND_LABEL } from "../../views/approvals.js";
-import { escapeMrkdwn } from "../../views/blocks.js";
-import { loaStatusText } from "../../views/format.js";
 import type { ApprovalKind, ApprovalRequest, PlacementResult } from "../approvals/index.js";
-import { nextLoaStep } from "../domain/loa.js";
+import { ORDER_KIND_LABEL } from "../domain/orderKinds.js";
 import type { TrackTarget } from "../domain/statuses.js";
 import { type LookupResult, NotLookableError } from "../jobs/placementContract.js";
 import type {
@@ -40,9 +37,22 @@ export interface OrderKindSpec {
   trackTarget(request: ApprovalRequest, result: PlacementResult): TrackTarget | undefined;
   /** The company the order waits on while it waits (a layer 2's other company), if any. */
   counterparty(request: ApprovalRequest): string | undefined;
-  /** What happens next, said in the thread once placed (Slack mrkdwn, provider values escaped). */
-  nextSteps(request: ApprovalRequest, result: PlacementResult): string;
+  /**
+   * What happens next once placed, as data: views/approvalThread.ts (`placedNextStepsText`)
+   * words it in the thread, so this table loads no view.
+   */
+  nextSteps(request: ApprovalRequest, result: PlacementResult): PlacedNextSteps;
 }
+
+/**
+ * What follows a placement, by what was placed: a port or Edge order (its LOA comes next), a port
+ * found by name (followed as the port), a connection or service (its counterparty may have to
+ * accept it first).
+ */
+export type PlacedNextSteps =
+  | { shape: "port-order"; order: PortOrder }
+  | { shape: "port-found" }
+  | { shape: "connection"; what: "Connection" | "IO-D service" };
 
 export const ORDER_KINDS = {
   port: {
@@ -74,7 +84,7 @@ export const ORDER_KINDS = {
         : { kind: "port-order", id: result.providerId };
     },
     nextSteps: (_request, result) =>
-      result.resource === "port" ? portFoundNextSteps(result) : portOrderNextSteps(result),
+      result.resource === "port" ? { shape: "port-found" } : portOrderNextSteps(result),
     counterparty: () => undefined,
   },
   layer2: {
@@ -89,7 +99,7 @@ export const ORDER_KINDS = {
     lookUp: (provider, request, company) =>
       findConnection(provider, request, company, "connection"),
     trackTarget: trackById("layer2"),
-    nextSteps: (_request, result) => connectionNextSteps("Connection", result),
+    nextSteps: (_request, _result) => ({ shape: "connection", what: "Connection" }),
     // Port to port of another company, or business to business: that company must accept.
     counterparty: (request) => {
       const company = (request.call.body as { destCompany?: unknown } | undefined)?.destCompany;
@@ -104,7 +114,7 @@ export const ORDER_KINDS = {
     ),
     lookUp: (provider, request, company) => findConnection(provider, request, company, "service"),
     trackTarget: trackById("iod"),
-    nextSteps: (_request, result) => connectionNextSteps("IO-D service", result),
+    nextSteps: (_request, _result) => ({ shape: "connection", what: "IO-D service" }),
     counterparty: () => undefined,
   },
   edge: {
@@ -227,30 +237,6 @@ async function findConnection(
   return { found: false };
 }
 
-const WAITING_ON: Record<string, string> = {
-  PENDING:
-    "waiting for the other company to accept the connection — this is a normal wait, not a failure",
-  PENDING_ACCEPTANCE:
-    "waiting for the cloud or partner to accept — this is a normal wait, not a failure",
-  CREATING: "being created by the provider",
-};
-
-function statusPhrase(result: PlacementResult): string {
-  return result.status ? ` is *${escapeMrkdwn(result.status)}*` : " was accepted";
-}
-
-function portOrderNextSteps(result: PlacementResult): string {
-  const order = (result.record ?? {}) as PortOrder;
-  const loaWords = loaStatusText(order.loaStatus);
-  const loa = loaWords ? ` (LOA: ${loaWords})` : "";
-  return `Order \`${escapeMrkdwn(result.providerId ?? "?")}\`${statusPhrase(result)}${loa}.\n*Next:* ${nextLoaStep(order)}\nI'll post every status change in this thread.`;
-}
-
-function portFoundNextSteps(result: PlacementResult): string {
-  return `The order went through: port \`${escapeMrkdwn(result.providerId ?? "?")}\`${statusPhrase(result)}. I'll follow the port from here.`;
-}
-
-function connectionNextSteps(what: string, result: PlacementResult): string {
-  const waiting = result.status ? WAITING_ON[result.status.toUpperCase()] : undefined;
-  return `${what} \`${escapeMrkdwn(result.providerId ?? "?")}\`${statusPhrase(result)}${waiting ? `: ${waiting}` : ""}.`;
+function portOrderNextSteps(result: PlacementResult): PlacedNextSteps {
+  return { shape: "port-order", order: (result.record ?? {}) as PortOrder };
 }

@@ -1,13 +1,16 @@
-import type { ApprovalKind, ApprovalRequest } from "../approvals/index.js";
-import { placedAt, termEnds } from "./spend.js";
+import type { ApprovalKind } from "../approvals/index.js";
+import type { Billing, RequestReadModel } from "./readModel.js";
+import { countsAsCommitment, termEnds } from "./spend.js";
 
 /**
  * The spend ledger (`/connect spend [YYYY-MM]` and its CSV export): what the team has committed
- * to through the bot, read from the approval records. Pure functions, so the sums are tested
- * without Redis or Slack.
+ * to through the bot, read from the read model (readModel.ts) with App Home's rule (spend.ts:
+ * `countsAsCommitment`, `termEnds`). Pure functions, so the sums are tested without Redis or
+ * Slack.
  *
- * - Only requests **placed** through the bot count: a pending, rejected, cancelled or failed
- *   request committed nothing, and one whose outcome is unknown may not exist.
+ * - Only requests **placed** through the bot count, and not once tracking saw the provider
+ *   cancel or fail them: a pending, rejected, cancelled or failed request committed nothing,
+ *   and one whose outcome is unknown may not exist.
  * - *Committed monthly* in a month: the monthly amounts of every order placed by the month's
  *   end whose term still runs in that month (an order with no recorded term — older records,
  *   IO-D — is counted as still running: the bot cannot know it ended).
@@ -57,50 +60,44 @@ export interface LedgerEntry {
   placedAt: Date;
   monthly?: number;
   termMonths?: number;
+  /** A term in days (IO-D). */
+  termDays?: number;
   /** The total commitment: the provider's total, else monthly × term months. */
   total?: number;
+  billing: Billing;
   currency: string;
+  /** The state in the read model's words ("Ordered · now ACTIVE", "Done"). */
   status: string;
 }
 
 /**
- * The ledger's entries: every placed request, oldest first. `currency` labels records written
- * before the currency was recorded with them.
+ * The ledger's entries: every request that counts as a commitment, oldest first. `currency`
+ * labels records written before the currency was recorded with them.
  */
 export function ledgerEntries(
-  records: readonly ApprovalRequest[],
+  models: readonly RequestReadModel[],
   currency: string,
 ): LedgerEntry[] {
   const entries: LedgerEntry[] = [];
-  for (const record of records) {
-    if (record.status !== "placed") continue;
-    const at = placedAt(record);
-    if (!at) continue;
-    const price = record.price;
-    const monthly = price?.monthly;
-    const termMonths = price?.termMonths;
-    const total =
-      price?.total ??
-      (monthly !== undefined && termMonths !== undefined ? monthly * termMonths : undefined);
+  for (const model of models) {
+    if (!countsAsCommitment(model) || !model.placedAt) continue;
+    const { monthly, termMonths, termDays, total, billing } = model.money;
     entries.push({
-      requestId: record.id,
-      kind: record.kind,
-      name: record.reconcileKey ?? record.title,
-      requester: record.requester.userId,
-      ...(record.requester.channelId ? { channel: record.requester.channelId } : {}),
+      requestId: model.id,
+      kind: model.kind,
+      name: model.name,
+      requester: model.requester,
+      ...(model.askedIn ? { channel: model.askedIn } : {}),
       // Everyone whose approval counted (a policy rule may need several), else the one decision.
-      approvers:
-        record.approvals && record.approvals.length > 0
-          ? record.approvals.map((approval) => approval.by)
-          : record.decision?.action === "approve"
-            ? [record.decision.by]
-            : [],
-      placedAt: at,
+      approvers: model.approvers,
+      placedAt: new Date(model.placedAt),
       ...(monthly !== undefined ? { monthly } : {}),
       ...(termMonths !== undefined ? { termMonths } : {}),
+      ...(termDays !== undefined ? { termDays } : {}),
       ...(total !== undefined ? { total } : {}),
-      currency: price?.currency ?? currency,
-      status: record.status,
+      billing,
+      currency: model.money.currency ?? currency,
+      status: model.state.words,
     });
   }
   return entries.sort((a, b) => a.placedAt.getTime() - b.placedAt.getTime());
@@ -109,7 +106,7 @@ export function ledgerEntries(
 /** Whether an entry's term still runs at some point of the month. */
 function runsIn(entry: LedgerEntry, month: LedgerMonth): boolean {
   if (entry.placedAt >= month.end) return false;
-  const ends = termEnds(entry.placedAt, entry.termMonths);
+  const ends = termEnds(entry.placedAt, entry);
   return ends === undefined || ends > month.start;
 }
 
@@ -145,8 +142,10 @@ export interface MonthlySpend {
   entries: LedgerEntry[];
   /** Orders counted with no recorded term ("term unknown"). */
   termUnknown: number;
-  /** Orders counted with no monthly amount (IO-D is pay as you go). */
+  /** Priced orders counted with no monthly amount. */
   noMonthly: number;
+  /** Orders billed pay as you go (IO-D): counted, no amount. */
+  payAsYouGo: number;
   /** Entries in another currency than `currency`, left out of the sums (never added up). */
   otherCurrency: number;
 }
@@ -177,6 +176,7 @@ export function monthlySpend(
   const counted: LedgerEntry[] = [];
   let termUnknown = 0;
   let noMonthly = 0;
+  let payAsYouGo = 0;
   let otherCurrency = 0;
   for (const entry of entries) {
     const running = runsIn(entry, month);
@@ -187,8 +187,9 @@ export function monthlySpend(
       otherCurrency++;
       continue;
     }
-    if (entry.termMonths === undefined) termUnknown++;
-    if (entry.monthly === undefined) noMonthly++;
+    if (entry.termMonths === undefined && entry.termDays === undefined) termUnknown++;
+    if (entry.billing === "pay-as-you-go") payAsYouGo++;
+    else if (entry.monthly === undefined) noMonthly++;
     const targets = [
       totals,
       figuresOf(groups.kind, entry.kind),
@@ -217,6 +218,7 @@ export function monthlySpend(
     entries: counted,
     termUnknown,
     noMonthly,
+    payAsYouGo,
     otherCurrency,
   };
 }

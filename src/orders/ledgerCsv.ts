@@ -22,10 +22,14 @@ export const LEDGER_CSV_COLUMNS = [
   "status",
 ] as const;
 
-/** "12 months", "1 month", or "term unknown" (records older than the term field, IO-D). */
-export function termText(termMonths: number | undefined): string {
-  if (termMonths === undefined) return "term unknown";
-  return `${termMonths} month${termMonths === 1 ? "" : "s"}`;
+/** "12 months", "1 month", "30 days", or "term unknown" (records older than the term field). */
+export function termText(
+  termMonths: number | undefined,
+  termDays: number | undefined = undefined,
+): string {
+  if (termMonths !== undefined) return `${termMonths} month${termMonths === 1 ? "" : "s"}`;
+  if (termDays !== undefined) return `${termDays} day${termDays === 1 ? "" : "s"}`;
+  return "term unknown";
 }
 
 /** An amount as the CSV holds it: two decimals, no grouping, empty when there is none. */
@@ -39,8 +43,9 @@ function row(entry: LedgerEntry): string[] {
     entry.requester,
     entry.approvers.join(" "),
     entry.placedAt.toISOString(),
-    amount(entry.monthly),
-    termText(entry.termMonths),
+    // Pay as you go (IO-D) has no amount: said so, never 0.00.
+    entry.billing === "pay-as-you-go" ? "pay as you go" : amount(entry.monthly),
+    termText(entry.termMonths, entry.termDays),
     amount(entry.total),
     entry.currency,
     entry.status,

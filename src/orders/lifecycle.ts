@@ -6,7 +6,6 @@ import {
   placedThreadText,
   rejectedRequesterText,
 } from "../../views/approvalThread.js";
-import type { OrderProgress } from "../../views/orderProgress.js";
 import {
   orderEndedRequesterText,
   orderFailedRequesterText,
@@ -29,13 +28,17 @@ import type {
   PlacementCallbacks,
   PlacementContext,
 } from "../jobs/placementContract.js";
+import type { MessageRenderer } from "../jobs/renderedUpdate.js";
 import type { Tracker } from "../jobs/tracker.js";
 import type { TrackingEvent } from "../jobs/trackerReports.js";
 import type { ProviderApi } from "../provider/api.js";
 import { lookUpOrder, orderKind, placeOrder } from "./kinds.js";
 import { LifecycleNotes } from "./lifecycleNotes.js";
+import type { OrderProgress } from "./progress.js";
 import { ProgressStore } from "./progress.js";
+import { type RequestReadModel, readRequest } from "./readModel.js";
 import { RequestMessages, scopeOf } from "./requestMessages.js";
+import { RequestReads } from "./requestReads.js";
 
 /**
  * The order lifecycle's one owner: submit → approve → place → track → end. See README.md.
@@ -66,7 +69,7 @@ export type LifecycleStore = Pick<
 
 /** What the lifecycle needs of the jobs (they exist only after startJobs). */
 export interface LifecycleJobs {
-  notifier: Pick<Notifier, "post" | "update">;
+  notifier: Pick<Notifier, "post" | "update" | "updateRendered">;
   placement: Pick<Placement, "enqueue" | "lookUpAgain">;
   tracker: Pick<Tracker, "track">;
 }
@@ -89,6 +92,8 @@ export class OrderLifecycle {
   private readonly notes: LifecycleNotes;
   private readonly progress: ProgressStore;
   private readonly messages: RequestMessages;
+  /** The read model's reads: what every surface shows of a request (readModel.ts). */
+  readonly reads: RequestReads;
   private connected: (jobs: LifecycleJobs) => void = () => {};
   private readonly changeListeners: Array<(record: ApprovalRequest) => Promise<void>> = [];
   /** Resolves once the jobs exist: a callback the workers run before that waits for them. */
@@ -103,10 +108,13 @@ export class OrderLifecycle {
     this.jobsReady = new Promise((resolve) => {
       this.connected = resolve;
     });
-    this.messages = new RequestMessages({
+    this.reads = new RequestReads({
       get: (id) => this.store.get(id),
       notes: this.notes,
       progress: this.progress,
+    });
+    this.messages = new RequestMessages({
+      reads: this.reads,
       jobs: () => this.jobsReady,
       changed: (record) => this.changed(record),
     });
@@ -237,8 +245,9 @@ export class OrderLifecycle {
       request,
       ctx,
       placedThreadText(
-        { ...request, status: "placed", result },
+        readRequest({ ...request, status: "placed", result }),
         orderKind(request.kind).nextSteps(request, result),
+        result,
       ),
       placedRequesterText({ ...request, result }),
     );
@@ -332,8 +341,16 @@ export class OrderLifecycle {
   }
 
   /** The request card as it is rendered everywhere (its first post included). */
-  cardView(record: ApprovalRequest, progress?: OrderProgress) {
-    return this.messages.cardView(record, progress);
+  cardView(record: ApprovalRequest) {
+    return this.messages.cardView(record);
+  }
+
+  /**
+   * Renders a kept message from the request as it is now, when the notifier sends its update
+   * (startJobs' `render`): `message:<id>` is the approval message, `card:<id>` the card.
+   */
+  messageRenderer(): MessageRenderer {
+    return (ref) => this.messages.render(ref);
   }
 
   // ── tracking: what the tracker says of a placed order ──────────────────────────────────
@@ -355,8 +372,11 @@ export class OrderLifecycle {
       ...(event.status ? { status: event.status } : {}),
       ...(event.ended ? { outcome: event.ended.outcome } : {}),
       ...(event.ended?.detail ? { detail: event.ended.detail } : {}),
+      ...(event.ended?.by ? { stoppedBy: event.ended.by } : {}),
+      changedAt: new Date().toISOString(),
     };
     const n = await this.progress.record(record.id, event.eventKey, progress);
+    const model = readRequest({ ...record, status: "placed" }, { progress });
     const { cardChannel, cardTs } = record.slack;
     if (cardChannel && cardTs) {
       await jobs.notifier.post({
@@ -364,7 +384,7 @@ export class OrderLifecycle {
         key: `card:p${n}`,
         channel: cardChannel,
         threadTs: cardTs,
-        text: requestCardReplyText({ ...record, status: "placed" }, progress),
+        text: requestCardReplyText(model),
       });
     }
     await this.refreshMessage(record.id);
@@ -374,13 +394,18 @@ export class OrderLifecycle {
         scope: scopeOf(record),
         key: "end:requester",
         channel: record.requester.userId,
-        text: orderEndedRequesterText(record, progress),
+        text: orderEndedRequesterText(model),
       });
     }
   }
 
-  /** What tracking said of placed orders, by request id (for `/connect approvals all`). */
+  /** What tracking said of placed orders, by request id. */
   async progressOf(ids: readonly string[]): Promise<Map<string, OrderProgress>> {
     return this.progress.many(ids);
+  }
+
+  /** The read models of many records (App Home, `/connect approvals all`, `/connect spend`). */
+  readMany(records: readonly ApprovalRequest[]): Promise<RequestReadModel[]> {
+    return this.reads.many(records);
   }
 }

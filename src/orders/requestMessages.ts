@@ -1,32 +1,34 @@
 import { approvalMessageView } from "../../views/approvals.js";
 import { personStepText } from "../../views/approvalThread.js";
-import type { OrderProgress } from "../../views/orderProgress.js";
 import type { Reply } from "../../views/reply.js";
 import { requestCardReplyText, requestCardView } from "../../views/requestCard.js";
-import type { ApprovalRequest, ApprovalStore } from "../approvals/index.js";
+import type { ApprovalRequest } from "../approvals/index.js";
 import type { LifecycleJobs } from "./lifecycle.js";
-import type { LifecycleNotes } from "./lifecycleNotes.js";
-import type { ProgressStore } from "./progress.js";
+import { type RequestReadModel, readRequest } from "./readModel.js";
+import type { RequestReads } from "./requestReads.js";
 
 /**
  * The two messages every request has and its thread: the approval message (in the approvals
  * channel, with the approvers' buttons) and the request card (where the request was asked),
- * kept showing the request as it is now. Apart from lifecycle.ts because how a message follows
- * the record (versions, ordered writers, the re-read after enqueueing) is one concern of its
- * own, whatever step caused the change.
+ * kept showing the request as it is now.
+ *
+ * A change does not render them: it queues an update that the notifier renders from the read
+ * model when it sends it (`render`, given to startJobs; src/jobs/renderedUpdate.ts). At most one
+ * update waits per message, so whoever changed the record and in whatever order their updates
+ * were queued, the last update sent shows the latest state — the approval message never offers
+ * Approve after the order was placed, nor *Look up again* after it was found.
  */
 
-/** A stale message update is followed by a fresh one at most this many times per call. */
-const MAX_REFRESH_ROUNDS = 3;
-
 export interface RequestMessagesOptions {
-  get: ApprovalStore["get"];
-  notes: LifecycleNotes;
-  progress: ProgressStore;
+  reads: RequestReads;
   jobs: () => Promise<LifecycleJobs>;
   /** Told of every change of a request (each one refreshes its messages). */
   changed: (record: ApprovalRequest) => Promise<void>;
 }
+
+/** What a rendered update names: `message:<id>` (approval message) or `card:<id>`. */
+const APPROVAL_MESSAGE = "message";
+const CARD = "card";
 
 export class RequestMessages {
   constructor(private readonly options: RequestMessagesOptions) {}
@@ -51,50 +53,74 @@ export class RequestMessages {
   }
 
   /**
-   * Updates the approval message and the request card to the request as it is now (its record,
-   * and for a placed order what tracking said), and says a new state in the card's thread. Two
-   * writers (a click, a placement or tracking job) may render concurrently and enqueue out of
-   * order; the notifier sends in enqueue order, so after enqueueing, the record is read again:
-   * if it moved on meanwhile, the newer state is enqueued after ours. The last update queued
-   * therefore shows the latest state, on both messages, from the same read.
+   * After a change: queues the approval message's and the card's update (rendered when sent),
+   * says a new state in the card's thread, and tells the change's listeners (App Home).
    */
   async refresh(id: string): Promise<void> {
     const jobs = await this.options.jobs();
-    let state = await this.readState(id);
-    // Every change of a request comes through here (each step updates its message).
-    if (state) await this.options.changed(state.record);
-    let previous: string | undefined;
-    for (let round = 0; state && round < MAX_REFRESH_ROUNDS; round += 1) {
-      const { record, lookUp, progress, version } = state;
-      const key = previous ? `${version}:after:${previous}` : version;
-      const { approvalChannel: channel, approvalTs: ts } = record.slack;
-      if (channel && ts) {
-        const view = approvalMessageView(record, { lastLookUp: lookUp?.kind, progress });
-        await jobs.notifier.update({
-          ...messageAt(record, channel, ts, view),
-          key: `message:${key}`,
-        });
-      }
-      await this.updateCard(jobs, record, progress, key);
-      const latest = await this.readState(id);
-      if (!latest || latest.version === version) return;
-      previous = version;
-      state = latest;
+    const read = await this.options.reads.one(id);
+    if (!read) return;
+    const { record, model } = read;
+    await this.options.changed(record);
+    const { approvalChannel, approvalTs } = record.slack;
+    if (approvalChannel && approvalTs) {
+      await jobs.notifier.updateRendered({
+        scope: scopeOf(record),
+        key: `${APPROVAL_MESSAGE}:render`,
+        channel: approvalChannel,
+        ts: approvalTs,
+        ref: `${APPROVAL_MESSAGE}:${record.id}`,
+      });
     }
+    const { cardChannel, cardTs } = record.slack;
+    if (!cardChannel || !cardTs) return;
+    // The step's reply first, then the card: a reader who opens the thread sees the card's
+    // state as its last word. Keyed by the step, so a repeated refresh says it once.
+    if (record.status !== "pending") {
+      await jobs.notifier.post({
+        scope: scopeOf(record),
+        key: `card:step:${record.history.length}`,
+        channel: cardChannel,
+        threadTs: cardTs,
+        text: requestCardReplyText(model),
+      });
+    }
+    await jobs.notifier.updateRendered({
+      scope: scopeOf(record),
+      key: `${CARD}:render`,
+      channel: cardChannel,
+      ts: cardTs,
+      ref: `${CARD}:${record.id}`,
+    });
+  }
+
+  /**
+   * Renders what a queued update names, from the request as it is now (the notifier calls this
+   * when it sends the update). Undefined when the request is gone.
+   */
+  async render(ref: string): Promise<Reply | undefined> {
+    const colon = ref.indexOf(":");
+    const what = ref.slice(0, colon);
+    const read = await this.options.reads.one(ref.slice(colon + 1));
+    if (!read) return undefined;
+    if (what === APPROVAL_MESSAGE) return approvalMessageView(read.model);
+    if (what === CARD) return this.cardOf(read.record, read.model);
+    return undefined;
   }
 
   /** The request card as it is rendered everywhere (its first post included). */
-  cardView(record: ApprovalRequest, progress?: OrderProgress) {
+  cardView(record: ApprovalRequest): Reply {
+    return this.cardOf(record, readRequest(record));
+  }
+
+  private cardOf(record: ApprovalRequest, model: RequestReadModel): Reply {
     const { approvalLink } = record.slack;
-    return requestCardView(record, {
-      ...(progress ? { progress } : {}),
-      ...(approvalLink ? { approvalLink } : {}),
-    });
+    return requestCardView(model, approvalLink ? { approvalLink } : {});
   }
 
   /** Posts in the request's thread; a request whose message was never posted has none. */
   async postInThread(
-    notifier: LifecycleJobs["notifier"],
+    notifier: Pick<LifecycleJobs["notifier"], "post">,
     record: ApprovalRequest,
     key: string,
     text: string,
@@ -103,49 +129,6 @@ export class RequestMessages {
     if (!channel || !threadTs) return;
     await notifier.post({ scope: scopeOf(record), key, channel, threadTs, text });
   }
-
-  /** The request as it is now and its version (what changes it: steps, look-ups, tracking). */
-  private async readState(id: string) {
-    const record = await this.options.get(id);
-    if (!record) return undefined;
-    const lookUp =
-      record.status === "unknown" ? await this.options.notes.lastLookUp(record) : undefined;
-    const tracked = record.status === "placed" ? await this.options.progress.get(id) : undefined;
-    const version = `r${record.history.length}${lookUp ? `l${lookUp.count}` : ""}${tracked ? `p${tracked.n}` : ""}`;
-    return { record, lookUp, progress: tracked?.progress, version };
-  }
-
-  /**
-   * The request card (where the request was asked, or the requester's DM; posted by the Slack
-   * layer at submission): updated in place, and each step of the record said in its thread.
-   */
-  private async updateCard(
-    jobs: LifecycleJobs,
-    record: ApprovalRequest,
-    progress: OrderProgress | undefined,
-    key: string,
-  ): Promise<void> {
-    const { cardChannel: channel, cardTs: ts } = record.slack;
-    if (!channel || !ts) return;
-    const view = this.cardView(record, progress);
-    // The step's reply first, then the card: a reader who opens the thread sees the card's
-    // state as its last word. Keyed by the step, so a repeated refresh says it once.
-    if (record.status !== "pending") {
-      await jobs.notifier.post({
-        scope: scopeOf(record),
-        key: `card:step:${record.history.length}`,
-        channel,
-        threadTs: ts,
-        text: requestCardReplyText(record, undefined),
-      });
-    }
-    await jobs.notifier.update({ ...messageAt(record, channel, ts, view), key: `card:${key}` });
-  }
-}
-
-/** A message of the request's to update in place with `view` (the caller adds the key). */
-function messageAt(record: ApprovalRequest, channel: string, ts: string, view: Reply) {
-  return { scope: scopeOf(record), channel, ts, text: view.text, blocks: view.blocks };
 }
 
 /** The notifier scope of everything said about one request. */

@@ -1,27 +1,30 @@
-import type { ApprovalKind, ApprovalRequest } from "../approvals/index.js";
+import type { ApprovalKind } from "../approvals/index.js";
 import { APPROVAL_KINDS } from "../approvals/index.js";
+import type { RequestMoney, RequestReadModel } from "./readModel.js";
 
 /**
- * Committed spend: the one sum of what the team has committed to through the bot. Pure, so
- * App Home and `/connect spend` add up the same records the same way.
+ * Committed spend: the one rule of what the team has committed to through the bot, over the
+ * read model (readModel.ts), so App Home, `/connect spend` and its CSV (ledger.ts) count the same
+ * orders the same way.
  *
- * Counted: requests `placed` (ordered at the provider through the bot) whose term still runs
- * (an order with no recorded term counts as running: the approval records of old versions and
- * IO-D keep none). Not counted: anything not (yet) ordered — pending, approved, executing,
- * unknown, failed, rejected, cancelled — nor an order whose term has ended. The spend ledger
- * (ledger.ts) reads a month with the same rule (`placedAt`, `termEnds`).
- * Amounts are the ones the approver saw (`price.monthly`, `price.total`); the provider
- * returns no currency, so the caller labels them.
+ * Counted (`countsAsCommitment`): requests placed through the bot, unless tracking saw the
+ * provider cancel or fail them, while their term runs (`termEnds`: a term in months, or in days
+ * for IO-D; an order with no recorded term counts as running). Not counted: anything not (yet)
+ * ordered. Amounts are the ones the approver saw; an IO-D service is pay as you go: counted as an
+ * order, with no amount (`payAsYouGo`), never as 0.00. The provider returns no currency, so the
+ * caller labels them.
  */
 
 export interface SpendFigures {
-  /** Placed requests counted. */
+  /** Orders counted. */
   orders: number;
   /** The sum of their monthly recurring amounts (those without one add nothing). */
   monthly: number;
   /** The sum of their total commitments over the term (those without one add nothing). */
   total: number;
-  /** Placed requests whose price had no monthly amount, or no total (so the sums say less). */
+  /** Orders billed pay as you go (IO-D): counted, no amount to add. */
+  payAsYouGo: number;
+  /** Priced orders whose price had no monthly amount, or no total (so the sums say less). */
   withoutMonthly: number;
   withoutTotal: number;
 }
@@ -34,51 +37,68 @@ const none = (): SpendFigures => ({
   orders: 0,
   monthly: 0,
   total: 0,
+  payAsYouGo: 0,
   withoutMonthly: 0,
   withoutTotal: 0,
 });
 
-function add(figures: SpendFigures, record: ApprovalRequest): void {
-  const { monthly, total } = record.price ?? {};
+function add(figures: SpendFigures, model: RequestReadModel): void {
+  const { monthly, total, billing } = model.money;
   figures.orders += 1;
+  if (billing === "pay-as-you-go") {
+    figures.payAsYouGo += 1;
+    return;
+  }
   if (typeof monthly === "number" && Number.isFinite(monthly)) figures.monthly += monthly;
   else figures.withoutMonthly += 1;
   if (typeof total === "number" && Number.isFinite(total)) figures.total += total;
   else figures.withoutTotal += 1;
 }
 
-/** The time a request was placed: its last move to `placed` in the history. */
-export function placedAt(record: Pick<ApprovalRequest, "history">): Date | undefined {
-  for (let i = record.history.length - 1; i >= 0; i--) {
-    const entry = record.history[i];
-    if (entry?.to === "placed") return new Date(entry.at);
+/** When an order's term ends; undefined when no term was recorded (it runs on). */
+export function termEnds(
+  placed: Date,
+  money: Pick<RequestMoney, "termMonths" | "termDays">,
+): Date | undefined {
+  const ends = new Date(placed);
+  if (money.termMonths !== undefined) {
+    ends.setUTCMonth(ends.getUTCMonth() + money.termMonths);
+    return ends;
+  }
+  if (money.termDays !== undefined) {
+    ends.setUTCDate(ends.getUTCDate() + money.termDays);
+    return ends;
   }
   return undefined;
 }
 
-/** When an order's term ends; undefined when no term was recorded (it runs on). */
-export function termEnds(placed: Date, termMonths: number | undefined): Date | undefined {
-  if (termMonths === undefined) return undefined;
-  const ends = new Date(placed);
-  ends.setUTCMonth(ends.getUTCMonth() + termMonths);
-  return ends;
+/**
+ * Whether a request is a commitment at all: placed through the bot, and not cancelled or failed
+ * at the provider (as tracking saw it). Where its term runs is `isCommitted`'s.
+ */
+export function countsAsCommitment(model: Pick<RequestReadModel, "status" | "state">): boolean {
+  return (
+    model.status === "placed" &&
+    model.state.phase !== "cancelled-at-provider" &&
+    model.state.phase !== "failed-at-provider"
+  );
 }
 
-/** Whether a request counts as committed spend at `at`: placed through the bot, term running. */
+/** Whether a request counts as committed spend at `at`: a commitment whose term runs. */
 export function isCommitted(
-  record: Pick<ApprovalRequest, "status" | "history" | "price">,
+  model: Pick<RequestReadModel, "status" | "state" | "placedAt" | "money">,
   at: Date,
 ): boolean {
-  if (record.status !== "placed") return false;
-  const placed = placedAt(record);
-  if (!placed) return true;
-  const ends = termEnds(placed, record.price?.termMonths);
+  if (!countsAsCommitment(model)) return false;
+  if (!model.placedAt) return true;
+  const placed = new Date(model.placedAt);
+  const ends = termEnds(placed, model.money);
   return placed <= at && (ends === undefined || ends > at);
 }
 
-/** The committed spend of `records` (optionally only one requester's), overall and by kind. */
+/** The committed spend of `models` (optionally only one requester's), overall and by kind. */
 export function committedSpend(
-  records: readonly ApprovalRequest[],
+  models: readonly RequestReadModel[],
   options: { requester?: string; at?: Date } = {},
 ): CommittedSpend {
   const at = options.at ?? new Date();
@@ -87,11 +107,11 @@ export function committedSpend(
     ApprovalKind,
     SpendFigures
   >;
-  for (const record of records) {
-    if (!isCommitted(record, at)) continue;
-    if (options.requester !== undefined && record.requester.userId !== options.requester) continue;
-    add(overall, record);
-    add(byKind[record.kind], record);
+  for (const model of models) {
+    if (!isCommitted(model, at)) continue;
+    if (options.requester !== undefined && model.requester !== options.requester) continue;
+    add(overall, model);
+    add(byKind[model.kind], model);
   }
   return { ...overall, byKind };
 }

@@ -9,7 +9,7 @@ import { RequestProblem } from "./apiRequests.js";
  * failure becomes an answer (never a crash, whatever a browser sends).
  */
 
-function sendProblem(reply: FastifyReply, error: unknown): FastifyReply {
+export function sendProblem(reply: FastifyReply, error: unknown): FastifyReply {
   if (error instanceof RequestProblem) {
     return reply.code(error.status).send({
       ok: false,
@@ -31,7 +31,10 @@ function sendProblem(reply: FastifyReply, error: unknown): FastifyReply {
  * JSON (a cross-site form cannot send that without a CORS preflight, which is never granted),
  * and a request that names an Origin must come from this server's own.
  */
-function checkSameOrigin(request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined {
+export function checkSameOrigin(
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply | undefined {
   const origin = request.headers.origin;
   if (origin !== undefined && origin !== `http://${request.headers.host ?? ""}`) {
     return reply.code(403).send({ ok: false, error: "cross-origin requests are not allowed" });

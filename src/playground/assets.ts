@@ -15,12 +15,14 @@ const FILES: Record<string, string> = {
   "playground.css": "text/css; charset=utf-8",
   "blocks.css": "text/css; charset=utf-8",
   "narrow.css": "text/css; charset=utf-8",
+  "workflows.css": "text/css; charset=utf-8",
   "app.js": "text/javascript; charset=utf-8",
   "client.js": "text/javascript; charset=utf-8",
   "messages.js": "text/javascript; charset=utf-8",
   "modals.js": "text/javascript; charset=utf-8",
   "blocks.js": "text/javascript; charset=utf-8",
   "mrkdwn.js": "text/javascript; charset=utf-8",
+  "workflows.js": "text/javascript; charset=utf-8",
 };
 
 /**

@@ -7,6 +7,7 @@ import type { PlaygroundApi } from "./api.js";
 import { registerPlaygroundApi } from "./apiRoutes.js";
 import { registerPlaygroundAssets } from "./assets.js";
 import { type DueReminders, type OpenTrackers, SandboxTime } from "./sandboxTime.js";
+import { registerWorkflowRoutes, SampleWorkflow } from "./workflows.js";
 
 export { PLAYGROUND_COMMAND, PlaygroundApi } from "./api.js";
 export { PLAYGROUND_REDIS_PREFIX, startPlaygroundAfresh } from "./freshStart.js";
@@ -89,6 +90,8 @@ export class Playground {
             sandboxTime,
             logger: this.options.logger,
           });
+          // The Workflows panel: a sample workflow run on the bot's custom steps (issue 30).
+          registerWorkflowRoutes(server, new SampleWorkflow(standin, () => this.driver));
         },
       });
     const preferred = options.botPort > 0 && options.botPort < 65535 ? options.botPort + 1 : 0;

@@ -7,9 +7,10 @@ import { DEFAULT_SLACK_MAX_BODY_BYTES } from "../config.js";
 import { RECEIVER_ANSWER_MS } from "../domain/slackBudget.js";
 import type { Logger } from "../log.js";
 import type { Metrics } from "../metrics.js";
+import type { RedisHealth } from "../redisHealth.js";
 import { botAuthorization } from "./authorization.js";
 import { boltLogger } from "./logger.js";
-import { MemorySeenSignatures, RedisSeenSignatures } from "./replayGuard.js";
+import { MemorySeenSignatures, RedisSeenSignatures, type SeenSignatures } from "./replayGuard.js";
 import { guardSlackRequests } from "./requestGuard.js";
 
 export type SlackConnection =
@@ -19,6 +20,8 @@ export type SlackConnection =
 export interface HealthReport {
   ok: boolean;
   checks: Record<string, { ok: boolean; detail?: string }>;
+  /** Redis's topology: mode, current master, replicas and their lag (src/redisHealth.ts). */
+  redis?: RedisHealth;
 }
 
 export interface SlackAppOptions {
@@ -41,7 +44,7 @@ export interface SlackAppOptions {
      * Where accepted signatures are remembered, shared by every replica; without it, in this
      * process only (tests of the Slack layer).
      */
-    redis?: { client: Redis; keyPrefix: string };
+    redis?: { client: Redis; keyPrefix: string; feed?: Redis };
     /** Default 1 MiB (SLACK_MAX_BODY_BYTES). */
     maxBodyBytes?: number;
     /** Milliseconds since the epoch, for the timestamp window (tests move it). */
@@ -53,6 +56,8 @@ export interface RunningSlackApp {
   app: App;
   /** The port actually listened on (useful with port 0). */
   port: number;
+  /** HTTP mode: where the request guard remembers accepted signatures (replayGuard.ts). */
+  seenSignatures?: SeenSignatures;
   stop(): Promise<void>;
 }
 
@@ -134,6 +139,7 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
   };
   let app: App;
   let server: Server | undefined;
+  let seen: SeenSignatures | undefined;
 
   if (options.slack.mode === "http") {
     const guard = options.requestGuard ?? {};
@@ -149,13 +155,20 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
       unhandledRequestTimeoutMillis: RECEIVER_ANSWER_MS,
       bodyLimit: maxBodyBytes,
     });
+    seen = guard.redis
+      ? new RedisSeenSignatures(
+          guard.redis.client,
+          guard.redis.keyPrefix,
+          options.logger,
+          Date.now,
+          guard.redis.feed,
+        )
+      : new MemorySeenSignatures();
     guardSlackRequests(receiver, {
       endpoint: "/slack/events",
       signingSecret: options.slack.signingSecret,
       maxBodyBytes,
-      seen: guard.redis
-        ? new RedisSeenSignatures(guard.redis.client, guard.redis.keyPrefix, options.logger)
-        : new MemorySeenSignatures(),
+      seen,
       logger: options.logger,
       now: guard.now,
       onRefused: (reason) => options.metrics.slackRequestsRefused.inc({ reason }),
@@ -189,8 +202,10 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
   return {
     app,
     port: address?.port ?? options.port,
+    seenSignatures: seen,
     async stop() {
       await app.stop();
+      await seen?.close?.();
     },
   };
 }

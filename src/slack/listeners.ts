@@ -1,5 +1,6 @@
 import type { App } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
+import type { StepCompletions } from "../orders/stepCompletions.js";
 import type { Services } from "../services.js";
 import { commandHandlers } from "./commandTable.js";
 import { createConnectRouter } from "./connect.js";
@@ -13,6 +14,7 @@ import { slackOrderTracking } from "./features/lookups/tracking.js";
 import { registerPortOrderListeners } from "./features/portOrder/index.js";
 import { registerPricingListeners } from "./features/pricing/index.js";
 import { registerSpendListeners } from "./features/spend/index.js";
+import { registerStepListeners } from "./features/steps/index.js";
 import { registerWithdrawListeners } from "./features/withdraw/index.js";
 import type { FollowUpLane } from "./followUps.js";
 import { type ListenerRegistry, registerThroughTable } from "./listenerTable.js";
@@ -23,6 +25,8 @@ export function registerListeners(
   services: Services,
   client: WebClient,
   followUps: FollowUpLane,
+  /** Workflow Builder steps: how a request's step is ended (absent: no steps served). */
+  stepCompletions?: StepCompletions,
 ): void {
   registerThroughTable(app, (registry) => {
     const router = createConnectRouter(commandHandlers, services, followUps);
@@ -32,6 +36,8 @@ export function registerListeners(
     registerPricingListeners(registry, services, router.run);
   });
   registerHomeEvents(app, services);
+  if (stepCompletions)
+    registerStepListeners(app, services, { client, completions: stepCompletions });
 }
 
 function registerFeatures(app: ListenerRegistry, services: Services, client: WebClient): void {

@@ -7,6 +7,7 @@ import {
   type LocatedElement,
   optionsOf,
 } from "./elements.js";
+import type { StepExecution } from "./functions.js";
 import { isObject } from "./json.js";
 import {
   enterKeyEffect,
@@ -135,6 +136,47 @@ export class SlackAppDriver<T extends Transport = Transport> {
       },
     });
     return this.transport.send("event", payload);
+  }
+
+  /**
+   * Slack runs one of the app's Workflow Builder steps: a new run with its own step-scoped
+   * token (functions.ts) and the `function_executed` event. Resolves with the app's ack and the
+   * run; `standin.waitForStepEnd(run.executionId)` waits for the app to end it.
+   */
+  async runStep(
+    callbackId: string,
+    inputs: Record<string, unknown>,
+    options: { userId?: string } = {},
+  ): Promise<AppAck & { run: StepExecution }> {
+    const run = this.workspace.functions.start(callbackId, inputs);
+    const payload = eventCallbackPayload({
+      // The person whose workflow run it is (the authorizations Slack sends name someone).
+      actor: this.actor(options.userId ?? [...this.workspace.users.keys()][0] ?? ""),
+      event: {
+        type: "function_executed",
+        function: {
+          id: `Fn${callbackId
+            .replace(/[^a-z0-9]/gi, "")
+            .slice(0, 10)
+            .toUpperCase()}`,
+          callback_id: callbackId,
+          title: callbackId,
+          type: "app",
+          input_parameters: [],
+          output_parameters: [],
+          app_id: this.workspace.bot.appId,
+          date_created: Math.floor(run.startedAt / 1000),
+          date_updated: Math.floor(run.startedAt / 1000),
+          date_deleted: 0,
+        },
+        inputs,
+        function_execution_id: run.executionId,
+        workflow_execution_id: run.workflowExecutionId,
+        bot_access_token: run.token,
+      },
+    });
+    const ack = await this.transport.send("event", payload);
+    return { ...ack, run };
   }
 
   /** Runs a slash command as `userId` in `channelId`; an ack body is shown like Slack shows it. */

@@ -14,6 +14,7 @@ export {
 } from "./elements.js";
 export type { FaultSpec, RateLimitOptions } from "./faults.js";
 export type { StandinFile } from "./files.js";
+export type { ExecutionState, StepExecution } from "./functions.js";
 export * from "./modal.js";
 export {
   type Actor,

@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import { type CommandOutcome, SlackAppDriver } from "./driver.js";
 import type { FaultSpec, RateLimitOptions } from "./faults.js";
 import type { StandinFile } from "./files.js";
+import type { StepExecution } from "./functions.js";
 import { registerSlackRoutes } from "./httpRoutes.js";
 import { defaultWorkspaceSeed, STANDIN_IDS, type WorkspaceSeed } from "./seed.js";
 import { SOCKET_PATH, SocketModeHub } from "./socketMode.js";
@@ -158,6 +159,28 @@ export class SlackStandin {
           (c) => `${c.method} ${c.status} ${c.ok ? "ok" : (c.error ?? "error")} ${brief(c.args)}`,
         ),
     });
+  }
+
+  // ---- Workflow Builder steps (functions.ts) ---------------------------------------------------
+
+  /** Resolves once the app (or Slack, `endStepBySlack`) has ended the step's run. */
+  waitForStepEnd(executionId: string, options: WaitOptions = {}): Promise<StepExecution> {
+    return this.workspace.functions.waitForEnd(executionId, options);
+  }
+
+  /** A step's run as it is now: its end and every completion call made for it. */
+  stepRun(executionId: string): StepExecution | undefined {
+    return this.workspace.functions.execution(executionId);
+  }
+
+  /** Every step run so far, oldest first. */
+  stepRuns(): StepExecution[] {
+    return this.workspace.functions.all();
+  }
+
+  /** Slack ends a run itself (its workflow was stopped or timed out). */
+  endStepBySlack(executionId: string): void {
+    this.workspace.functions.endBySlack(executionId);
   }
 
   // ---- workspace views ----------------------------------------------------------------------

@@ -32,6 +32,8 @@ const JSON_FIELDS = new Set([
   "unfurls",
   "user_auth_blocks",
   "files",
+  // functions.completeSuccess
+  "outputs",
 ]);
 
 /** Decodes a form-encoded call's fields: nested JSON fields become objects again. */

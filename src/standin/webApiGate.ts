@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import { ChannelRateLimiter, FaultPlan, type FaultSpec, type RateLimitOptions } from "./faults.js";
+import { FunctionExecutions } from "./functions.js";
 import type { SlackArgs, SlackResult } from "./types.js";
 import { answerMethod, METHODS, needsAppToken } from "./webApi.js";
 import type { Workspace } from "./workspace.js";
@@ -68,7 +69,9 @@ export class WebApiGate {
       return appToken === undefined || token === appToken ? undefined : "invalid_auth";
     }
     if (token.startsWith("xapp-")) return "not_allowed_token_type";
-    return token === this.options.botToken ? undefined : "invalid_auth";
+    if (token === this.options.botToken) return undefined;
+    // A running step's token works for the bot's methods too, as Slack's do.
+    return this.options.workspace.functions.isStepToken(token) ? undefined : "invalid_auth";
   }
 
   /** Answers one Web API call (faults, auth, rate limit, then the method). */
@@ -82,6 +85,11 @@ export class WebApiGate {
           : {};
       return answered({ ok: false, error: fault.error }, fault.status, headers);
     }
+    const { workspace } = this.options;
+    // A step's end: only the step's own token may end it (functions.ts checks it).
+    if (FunctionExecutions.handles(method)) {
+      return answered(workspace.functions.answer(method, args, token));
+    }
     if (!METHODS[method] && method !== "apps.connections.open") {
       return answered({ ok: false, error: "unknown_method", req_method: method });
     }
@@ -90,7 +98,6 @@ export class WebApiGate {
     if (method === "apps.connections.open") {
       return answered({ ok: true, url: this.options.socketUrl() });
     }
-    const { workspace } = this.options;
     if (method === "chat.postMessage" && typeof args.channel === "string") {
       const channel = workspace.resolveChannel(args.channel)?.id ?? args.channel;
       const retryAfter = this.limiter.check(channel);

@@ -1,4 +1,5 @@
 import { Conversations } from "./conversations.js";
+import { FunctionExecutions } from "./functions.js";
 import { slackId, triggerId } from "./ids.js";
 import type { Json } from "./json.js";
 import type { SlackBlock, StandinResponse, StandinView, ViewStateValue } from "./types.js";
@@ -35,6 +36,8 @@ export const RESPONSE_URL_MAX_USES = 5;
 export const MAX_MODAL_STACK = 3;
 
 export class Workspace extends Conversations {
+  /** Workflow Builder step runs (functions.ts). */
+  readonly functions = new FunctionExecutions();
   private readonly viewsById = new Map<string, StandinView>();
   private readonly modalStacks = new Map<string, string[]>();
   private readonly homeViews = new Map<string, string>();

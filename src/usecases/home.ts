@@ -1,18 +1,53 @@
 import type { Redis } from "ioredis";
-import type { HomeInput, HomeTracked } from "../../views/home.js";
 import type { ApprovalRequest, ApprovalStore } from "../approvals/index.js";
+import { requestAudience, seesTracked } from "../domain/audience.js";
 import { HOME_PAGE_SIZE } from "../domain/paging.js";
 import type { Tracker } from "../jobs/tracker.js";
 import type { TrackedOrder } from "../jobs/trackerRecords.js";
-import { committedSpend } from "../orders/spend.js";
+import type { RequestReadModel } from "../orders/readModel.js";
+import { type CommittedSpend, committedSpend } from "../orders/spend.js";
 
 /**
- * What a person's App Home shows, read from the approval records and the tracker (plain
- * inputs; the Slack layer renders it with views/home.ts and publishes it).
+ * What a person's App Home shows, read from the approval records as the read model shows them
+ * (src/orders/readModel.ts: the same state, order id, tracked status and money as the approval
+ * message and the card) and the tracker; the Slack layer renders it with views/home.ts.
  */
+
+/** What the tracker follows, as Home shows it (a plain copy of the tracker's record). */
+export interface HomeTracked {
+  kind: "port-order" | "port" | "layer2" | "iod" | "edge-order";
+  id: string;
+  status?: string;
+  /** When the status last changed (or tracking started, before the first change). */
+  changedAt?: Date;
+  startedAt: Date;
+}
+
+/** Everything a person's Home shows (views/home.ts renders it). */
+export interface HomeInput {
+  userId: string;
+  sandbox: boolean;
+  /** The currency amounts are in; undefined: the account's (the provider names none). */
+  currency?: string;
+  now: Date;
+  /** Pending requests this person may decide, oldest first. */
+  waiting: readonly RequestReadModel[];
+  /** One page of this person's requests, newest first. */
+  mine: {
+    records: readonly RequestReadModel[];
+    page: number;
+    hasNext: boolean;
+    total: number;
+  };
+  /** What is being tracked for this person. */
+  tracked: readonly HomeTracked[];
+  spend: { team: CommittedSpend; mine: CommittedSpend };
+}
 
 export interface HomeSources {
   store: Pick<ApprovalStore, "listPending" | "list">;
+  /** The read model of records (src/orders: `OrderLifecycle.readMany`). */
+  read(records: readonly ApprovalRequest[]): Promise<RequestReadModel[]>;
   tracker: Pick<Tracker, "list">;
   /** Whether `userId` may decide `record` (the approvers' policy, user groups resolved). */
   mayDecide(userId: string, record: ApprovalRequest): Promise<boolean>;
@@ -32,7 +67,7 @@ export async function readHome(
   userId: string,
   page: number,
 ): Promise<HomeInput> {
-  const [pending, records, trackers] = await Promise.all([
+  const [pending, stored, trackers] = await Promise.all([
     sources.store.listPending(),
     sources.store.list({ limit: RECORDS_READ }),
     sources.tracker.list(),
@@ -40,7 +75,13 @@ export async function readHome(
   const decidable = await Promise.all(
     pending.map(async (record) => ((await sources.mayDecide(userId, record)) ? record : null)),
   );
-  const mine = records.filter((record) => record.requester.userId === userId);
+  // The read model: the same state, order id and tracked status as every other surface (a done
+  // order is "Done" here too, however long ago its tracker ended).
+  const records = await sources.read(stored);
+  const waiting = await sources.read(
+    decidable.filter((record): record is ApprovalRequest => record !== null),
+  );
+  const mine = records.filter((record) => record.requester === userId);
   const lastPage = Math.max(0, Math.ceil(mine.length / HOME_PAGE_SIZE) - 1);
   const shownPage = Math.min(Math.max(0, Math.trunc(page) || 0), lastPage);
   return {
@@ -48,14 +89,14 @@ export async function readHome(
     sandbox: sources.sandbox,
     currency: sources.currency,
     now: sources.now(),
-    waiting: decidable.filter((record): record is ApprovalRequest => record !== null),
+    waiting,
     mine: {
       records: mine.slice(shownPage * HOME_PAGE_SIZE, (shownPage + 1) * HOME_PAGE_SIZE),
       page: shownPage,
       hasNext: shownPage < lastPage,
       total: mine.length,
     },
-    tracked: trackers.filter((t) => seesTracker(userId, t)).map(homeTracked),
+    tracked: trackers.filter((t) => seesTracked(userId, t)).map(homeTracked),
     spend: {
       team: committedSpend(records, { at: sources.now() }),
       mine: committedSpend(records, { requester: userId, at: sources.now() }),
@@ -92,11 +133,6 @@ export function redisHomePages(redis: Redis, prefix: string): HomePages {
   };
 }
 
-/** Who sees a tracked target: whoever asked to track it, or joined. */
-export function seesTracker(userId: string, tracked: TrackedOrder): boolean {
-  return tracked.requestedBy === userId || tracked.watchers.includes(userId);
-}
-
 function homeTracked(tracked: TrackedOrder): HomeTracked {
   return {
     kind: tracked.target.kind,
@@ -108,18 +144,16 @@ function homeTracked(tracked: TrackedOrder): HomeTracked {
 }
 
 /**
- * Who sees a change of `record` in their Home: its requester (*My requests*), and while it is
- * or has just stopped being pending, everyone who may decide it (*Waiting on me*). The team's
- * committed spend is read when a Home is opened, not pushed to everyone on every placement.
+ * Who sees a change of `record` in their Home: the one audience rule (src/domain/audience.ts),
+ * with the approvers resolved.
  */
 export async function audienceOf(
   record: ApprovalRequest,
   approvers: () => Promise<string[]>,
 ): Promise<string[]> {
-  const people = new Set([record.requester.userId]);
-  const wasPending = record.history.at(-1)?.from === "pending" || record.history.length === 0;
-  if (record.status === "pending" || wasPending) {
-    for (const approver of await approvers()) people.add(approver);
-  }
-  return [...people];
+  const pendingOrJustDecided =
+    record.status === "pending" ||
+    record.history.length === 0 ||
+    record.history.at(-1)?.from === "pending";
+  return requestAudience(record, pendingOrJustDecided ? await approvers() : []);
 }

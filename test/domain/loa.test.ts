@@ -11,6 +11,7 @@ import {
 import { statusEnding } from "../../src/domain/statuses.js";
 import { ORDER_KINDS } from "../../src/orders/kinds.js";
 import type { PortOrderRead } from "../../src/provider/api.js";
+import { placedNextStepsText } from "../../views/approvalThread.js";
 import { portOrderView } from "../../views/orders.js";
 import { finalText } from "../../views/trackerMessages.js";
 
@@ -65,12 +66,16 @@ function viewStep(order: PortOrderRead): string {
 
 /** What the placement message in the request's thread says after "Next:". */
 function placementStep(order: PortOrderRead): string {
-  const text = ORDER_KINDS.port.nextSteps({} as ApprovalRequest, {
+  const result = {
     providerId: order.id,
     status: order.status,
-    resource: "order",
+    resource: "order" as const,
     record: order,
-  });
+  };
+  const text = placedNextStepsText(
+    ORDER_KINDS.port.nextSteps({} as ApprovalRequest, result),
+    result,
+  );
   const next = /\*Next:\* (.*)\n/.exec(text)?.[1];
   if (next === undefined) throw new Error(`no Next: in ${text}`);
   return next;

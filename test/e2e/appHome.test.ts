@@ -129,7 +129,7 @@ describe("App Home", () => {
 
     const mine = await openHome(requester, (t) => t.includes("home-sections-1"));
     expect(sectionOf(mine, "My requests")).toContain("home-sections-1");
-    expect(sectionOf(mine, "My requests")).toContain("Waiting for an approver");
+    expect(sectionOf(mine, "My requests")).toContain("Waiting for approval");
     expect(sectionOf(mine, "Waiting on me")).toContain("Nothing is waiting");
     expect(sectionOf(mine, "Being tracked")).toContain("Nothing of yours is being tracked");
     expect(sectionOf(mine, "Committed spend")).toContain("nothing placed");
@@ -203,7 +203,7 @@ describe("App Home", () => {
     await waitFor(
       () => {
         const text = sectionOf(env.standin.homeView(requester), "My requests");
-        return text.includes("home-once-1") && text.includes("Placed") ? text : undefined;
+        return text.includes("home-once-1") && text.includes("Ordered") ? text : undefined;
       },
       { timeoutMs: 10_000, description: "the requester's Home shows it placed" },
     );

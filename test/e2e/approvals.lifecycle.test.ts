@@ -204,6 +204,11 @@ describe("the order lifecycle in the approvals channel", () => {
     await waitFor(() => blocksOf(message.ts).includes("Ordered"), {
       description: "the approval message to show it placed",
     });
+    // The message is rendered when its update is sent, so it may show the order before the
+    // thread says it: wait for the thread's line too.
+    await waitFor(() => threadTexts(message.ts).some((t) => t.includes("Ordered")), {
+      description: "the thread to say it placed",
+    });
     const thread = threadTexts(message.ts);
     const againAt = thread.findIndex((t) => t.includes("chose to place the order again"));
     expect(againAt).toBeGreaterThan(thread.findIndex((t) => t.includes("got no answer")));

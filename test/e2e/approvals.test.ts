@@ -117,7 +117,7 @@ describe("approvals and exactly-once placement", () => {
     );
     const placed = await env.standin.waitForMessage(
       STANDIN_IDS.approvals,
-      (m) => m.thread_ts === request.ts && m.text.includes("Ordered"),
+      (m) => m.thread_ts === request.ts && m.ts !== request.ts && m.text.includes("Ordered"),
       { timeoutMs: 15_000 },
     );
     expect(placed.text).toMatch(/Order `[^`]+` is \*created\*/);
@@ -221,7 +221,7 @@ describe("approvals and exactly-once placement", () => {
     );
     await env.standin.waitForMessage(
       STANDIN_IDS.approvals,
-      (m) => m.thread_ts === request.ts && m.text.includes("Ordered"),
+      (m) => m.thread_ts === request.ts && m.ts !== request.ts && m.text.includes("Ordered"),
       { timeoutMs: 15_000 },
     );
     const approvedReplies = env.standin

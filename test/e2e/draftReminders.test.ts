@@ -131,7 +131,7 @@ describe("Edge draft expiry reminders", () => {
     });
     await env.standin.waitForMessage(
       STANDIN_IDS.approvals,
-      (m) => m.thread_ts === request.ts && m.text.includes("Ordered"),
+      (m) => m.thread_ts === request.ts && m.ts !== request.ts && m.text.includes("Ordered"),
       { timeoutMs: 15_000 },
     );
     expect((await env.bot.services.provider.listDrafts()).some((d) => d.id === ordered.id)).toBe(

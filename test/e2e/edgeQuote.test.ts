@@ -254,7 +254,7 @@ describe("/connect edge quote", () => {
     });
     await env.standin.waitForMessage(
       STANDIN_IDS.approvals,
-      (m) => m.thread_ts === request.ts && m.text.includes("Ordered"),
+      (m) => m.thread_ts === request.ts && m.ts !== request.ts && m.text.includes("Ordered"),
       { timeoutMs: 15_000 },
     );
     const orders = (await requestLog()).filter((e) => e.operationId === "createEdgePortOrder");

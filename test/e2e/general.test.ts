@@ -116,8 +116,11 @@ describe("/connect help and whoami, end to end over signed HTTP", () => {
     expect(await health.json()).toMatchObject({
       ok: true,
       checks: { redis: { ok: true }, provider: { ok: true } },
+      // The topology (issue 31): one Redis, the master it is on, its role.
+      redis: { mode: "single", master: "127.0.0.1:6379", role: "master" },
     });
     const metrics = await (await fetch(`${env.bot.url}/metrics`)).text();
+    expect(metrics).toMatch(/^redis_failovers_total 0$/m);
     expect(metrics).toMatch(/slack_commands_total\{command="help",outcome="succeeded"\} \d/);
     expect(metrics).toContain("provider_requests_total");
   });

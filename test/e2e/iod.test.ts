@@ -100,7 +100,7 @@ describe("/connect iod, end to end", () => {
     });
     const placed = await env.standin.waitForMessage(
       STANDIN_IDS.approvals,
-      (m) => m.thread_ts === request.ts && m.text.includes("Ordered"),
+      (m) => m.thread_ts === request.ts && m.ts !== request.ts && m.text.includes("Ordered"),
       { timeoutMs: 15_000 },
     );
     expect((await giaCalls()) - before).toBe(1);

@@ -102,7 +102,7 @@ describe("/connect l2, end to end", () => {
     });
     const placed = await env.standin.waitForMessage(
       STANDIN_IDS.approvals,
-      (m) => m.thread_ts === request.ts && m.text.includes("Ordered"),
+      (m) => m.thread_ts === request.ts && m.ts !== request.ts && m.text.includes("Ordered"),
       { timeoutMs: 15_000 },
     );
     const parent = await env.standin.waitForMessage(

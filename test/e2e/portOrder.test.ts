@@ -243,7 +243,7 @@ describe("/connect port order, end to end", () => {
     });
     await env.standin.waitForMessage(
       STANDIN_IDS.approvals,
-      (m) => m.thread_ts === request.ts && m.text.includes("Ordered"),
+      (m) => m.thread_ts === request.ts && m.ts !== request.ts && m.text.includes("Ordered"),
       { timeoutMs: 15_000 },
     );
     expect((await portOrderCalls()) - before).toBe(1);

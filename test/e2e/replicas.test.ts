@@ -9,6 +9,7 @@ import { submitForApproval } from "../../src/slack/kit/index.js";
 import { type SlackStandin, STANDIN_IDS, startSlackStandin } from "../../src/standin/index.js";
 import { deleteKeys } from "../harness/botEnv.js";
 import { watchFallbackText } from "../harness/fallbackWatch.js";
+import { waitFor } from "../harness/index.js";
 import { portOrderRequest } from "../harness/portOrders.js";
 
 /** Two bot replicas (HTTP front and workers each) behind one Slack, sharing Redis. */
@@ -84,7 +85,7 @@ describe("two replicas sharing Redis", () => {
     );
     await standin.waitForMessage(
       STANDIN_IDS.approvals,
-      (m) => m.thread_ts === request.ts && m.text.includes("Ordered"),
+      (m) => m.thread_ts === request.ts && m.ts !== request.ts && m.text.includes("Ordered"),
       { timeoutMs: 15_000 },
     );
     const summary = (await (await fetch(`${sandbox.url}/__sandbox/requests?summary=1`)).json()) as {
@@ -94,5 +95,58 @@ describe("two replicas sharing Redis", () => {
     const thread = standin.thread(STANDIN_IDS.approvals, request.ts);
     expect(thread.filter((m) => m.text.includes("Approved by"))).toHaveLength(1);
     expect(thread.filter((m) => m.text.includes("Ordered"))).toHaveLength(1);
+  });
+
+  it("ends a Workflow Builder step once when both replicas see its request end", async () => {
+    const front = replicas[0]!;
+    const dcf = (await front.services.provider.listDcfs()).find(
+      (d) => (d.dataCenterFacility?.speeds?.length ?? 0) > 0 && d.username,
+    )!;
+    const portName = "replicas-step-1";
+    // The step arrives at one replica, the approvals at both.
+    const sent = await drivers[1]!.runStep("request_port_order", {
+      requester: STANDIN_IDS.requester,
+      data_center: dcf.username,
+      speed_mbps: Number(dcf.dataCenterFacility!.speeds![0]),
+      term_months: 12,
+      port_name: portName,
+    });
+    expect(sent.status).toBe(200);
+    const request = await standin.waitForMessage(STANDIN_IDS.approvals, (m) =>
+      m.text.includes(portName),
+    );
+    const approvers = [STANDIN_IDS.approver, "U0APPROVE2"];
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        drivers[i % 2]!.clickButton({
+          userId: approvers[i % 2]!,
+          message: request,
+          actionId: "approval_approve",
+        }),
+      ),
+    );
+    const end = await standin.waitForStepEnd(sent.run.executionId, { timeoutMs: 15_000 });
+    expect(end.end.state).toBe("completed");
+    // Both replicas' lifecycles saw the request end (and re-render it): one completion call.
+    await standin.waitForMessage(
+      STANDIN_IDS.approvals,
+      (m) => m.thread_ts === request.ts && m.text.includes("Ordered"),
+    );
+    const record = (await front.services.approvals.store.list({ limit: 50 })).find(
+      (r) => r.title === portName,
+    );
+    // Each replica sees the end again (every change re-renders a request): still one end.
+    for (const bot of replicas) await bot.services.orders.refreshMessage(record!.id);
+    await waitFor(async () => (await front.jobs.notifier.totalOutboxLength()) === 0, {
+      description: "the outboxes drained",
+    });
+    const calls = standin
+      .calls()
+      .filter(
+        (c) =>
+          c.method.startsWith("functions.") &&
+          c.args.function_execution_id === sent.run.executionId,
+      );
+    expect(calls.map((c) => `${c.method} ${c.ok}`)).toEqual(["functions.completeSuccess true"]);
   });
 });

@@ -223,7 +223,7 @@ describe("the request card", () => {
     expect(JSON.stringify(final.blocks)).toContain("Done");
     const thread = replies(s, STANDIN_IDS.general, card!.ts);
     const approvedAt = thread.findIndex((t) => t.includes("Approved"));
-    const placedAt = thread.findIndex((t) => t.includes("Placed"));
+    const placedAt = thread.findIndex((t) => t.includes("Ordered"));
     const doneAt = thread.findIndex((t) => t.includes("Done"));
     expect(approvedAt).toBeGreaterThanOrEqual(0);
     expect(placedAt).toBeGreaterThan(approvedAt);
@@ -416,7 +416,7 @@ describe("the request card", () => {
     expect(cardIn(s, STANDIN_IDS.general, approval)).toBeUndefined();
     await approve(s, message);
     await placed(s, approval);
-    await waitFor(() => replies(s, REQUESTER_DM, card!.ts).some((t) => t.includes("Placed")), {
+    await waitFor(() => replies(s, REQUESTER_DM, card!.ts).some((t) => t.includes("Ordered")), {
       description: "the placement said in the card's thread in the DM",
     });
     await drained(s);
@@ -447,7 +447,7 @@ describe("the request card", () => {
       await approve(s, message);
       await placed(s, approval);
       await drained(s);
-      await waitFor(() => replies(s, REQUESTER_DM, card!.ts).some((t) => t.includes("Placed")), {
+      await waitFor(() => replies(s, REQUESTER_DM, card!.ts).some((t) => t.includes("Ordered")), {
         description: "the placement said in the card's thread in the DM",
       });
       await drained(s);

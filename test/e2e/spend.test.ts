@@ -106,7 +106,7 @@ describe("/connect spend", () => {
       term: "12 months",
       "total commitment": "1200.00",
       currency: "USD",
-      status: "placed",
+      status: "Ordered",
     });
 
     // The DM holds the file with a message saying what it is; the clicker is told where it went.

@@ -114,7 +114,7 @@ describe("tracking layer 2 and IO-D after approval, end to end", () => {
     });
     await env.standin.waitForMessage(
       STANDIN_IDS.approvals,
-      (m) => m.thread_ts === request.ts && m.text.includes("Ordered"),
+      (m) => m.thread_ts === request.ts && m.ts !== request.ts && m.text.includes("Ordered"),
       { timeoutMs: 15_000 },
     );
     const record = await env.bot.services.approvals.store.get(outcome.approval.id);

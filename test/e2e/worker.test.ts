@@ -93,7 +93,7 @@ describe("workers in their own process", () => {
     });
     const placed = await standin.waitForMessage(
       STANDIN_IDS.approvals,
-      (m) => m.thread_ts === request.ts && m.text.includes("Ordered"),
+      (m) => m.thread_ts === request.ts && m.ts !== request.ts && m.text.includes("Ordered"),
       { timeoutMs: 15_000 },
     );
     const record = await front.services.approvals.store.get(outcome.approval.id);

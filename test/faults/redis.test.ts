@@ -193,7 +193,7 @@ describe("Redis outage", () => {
     });
     await env.standin.waitForMessage(
       STANDIN_IDS.approvals,
-      (m) => m.thread_ts === request.ts && m.text.includes("Ordered"),
+      (m) => m.thread_ts === request.ts && m.ts !== request.ts && m.text.includes("Ordered"),
       { timeoutMs: 20_000 },
     );
     const placed = await env.bot.services.approvals.store.get(approval.id);

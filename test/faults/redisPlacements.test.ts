@@ -6,6 +6,7 @@ import { submitForApproval } from "../../src/slack/kit/index.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
 import { type OwnRedis, startOwnRedis, waitFor, waitWhileProgressing } from "../harness/index.js";
 import { portOrderRequest } from "../harness/portOrders.js";
+import { holdingRequests } from "./fixtures/answerWindow.js";
 import {
   type ApprovalTally,
   figures,
@@ -27,8 +28,12 @@ const OUTAGE_MS = SCALE === "full" ? 60_000 : 20_000;
 /** Placements approved together; issue 19 asks for at least 8 in flight when Redis dies. */
 const PLACEMENTS = 10;
 const MIN_IN_FLIGHT = 8;
-/** The provider answers a port order this late: the answers arrive while Redis is down. */
-const PROVIDER_LATENCY_MS = 3_000;
+/**
+ * The provider answers a port order this late after the call reaches it. The calls are held on
+ * their way out until Redis is dead (holdingRequests), so every answer comes during the outage.
+ */
+const PROVIDER_LATENCY_MS = 1_000;
+const PORT_ORDER_CALL = /^PUT \/api\/company\/[^/]+\/ports\/orders$/;
 /** After Redis is back, the bot is stuck if nothing moves for this long. */
 const SETTLE_MS = 90_000;
 const CHANNEL = STANDIN_IDS.approvals;
@@ -36,10 +41,12 @@ const CHANNEL = STANDIN_IDS.approvals;
 /**
  * Issue 19, bug 1: "a Redis outage throws away the provider's answer". The bot (HTTP front and
  * workers) runs on a redis-server of this test's own (AOF, fsync always), with 10 port orders
- * approved and their calls at the provider, which answers 3 s later. Redis is SIGKILLed as the
- * calls are in flight, stays down for the outage and comes back on the same port. Every answer
- * the provider gave must end recorded as placed with its order id (provider orders counted
- * against records), nothing may be ordered twice, and every thread must tell its story in order.
+ * approved and their calls on their way to the provider: each is held as it leaves (its
+ * journal says `sending`) until all 10 are out, Redis is SIGKILLed, and then they go on, so the
+ * provider answers every one while Redis is down, whatever the machine's load. Redis stays down
+ * for the outage and comes back on the same port. Every answer the provider gave must end
+ * recorded as placed with its order id (provider orders counted against records), nothing may
+ * be ordered twice, and every thread must tell its story in order.
  */
 describe("a Redis outage while placements are in flight", () => {
   /** The tests as they finished, for the verdict written with the figures. */
@@ -48,6 +55,9 @@ describe("a Redis outage while placements are in flight", () => {
   let env: TestBot;
   let sandbox: Sandbox;
   const approvals: OrderedApproval[] = [];
+  // Installed before the bot is built: its provider client takes globalThis.fetch then.
+  const transport = globalThis.fetch;
+  const calls = holdingRequests(transport, PORT_ORDER_CALL);
   const run = {
     placements: PLACEMENTS,
     inFlightAtKill: 0,
@@ -61,11 +71,17 @@ describe("a Redis outage while placements are in flight", () => {
     threadsInOrder: 0,
     threadsOutOfOrder: 0,
     repliesPostedTwice: 0,
+    // Issue 29: how long each approval message (and card) stayed behind its record.
+    messagesChecked: 0,
+    messagesBehindAfter10s: 0,
+    messagesNeverCaughtUp: 0,
+    maxMessageLagMs: 0,
   };
   let counted: ReturnType<typeof figures> | undefined;
 
   beforeAll(async () => {
     redis = await startOwnRedis();
+    globalThis.fetch = calls.fetch;
     env = await startTestBot({
       env: { REDIS_URL: redis.url },
       sandbox: {
@@ -119,7 +135,9 @@ describe("a Redis outage while placements are in flight", () => {
         appendfsync: "always",
       },
     });
+    calls.release();
     await env?.close();
+    globalThis.fetch = transport;
     await redis?.stop();
   });
 
@@ -137,6 +155,74 @@ describe("a Redis outage while placements are in flight", () => {
       replies: threadReplies(env.standin, CHANNEL, approval.threadTs).map((r) => r.text),
       providerId,
     });
+  }
+
+  /**
+   * Samples, every 100 ms, each approval message's (and card's) state key against its record's:
+   * when the record's state changed last (its history) and when the message first showed it.
+   */
+  function watchMessageLag(list: readonly OrderedApproval[]) {
+    const store = env.bot.services.approvals.store;
+    const caughtUp = new Map<string, { key: string; at: number }>();
+    const sample = async () => {
+      for (const approval of list) {
+        const record = await store.get(approval.id).catch(() => null);
+        if (!record) continue;
+        const key = record.status === "placed" ? "placed" : record.status;
+        const places = [
+          [record.slack.approvalChannel, record.slack.approvalTs, "message"],
+          [record.slack.cardChannel, record.slack.cardTs, "card"],
+        ] as const;
+        for (const [channel, ts, what] of places) {
+          if (!channel || !ts) continue;
+          const shown = (
+            env.standin.messages(channel).find((m) => m.ts === ts)?.blocks as
+              | Array<{ block_id?: string }>
+              | undefined
+          )
+            ?.map((b) => b.block_id)
+            .find((id) => id?.startsWith("state_"))
+            ?.slice("state_".length);
+          const id = `${approval.portName} ${what}`;
+          const shownKey = shown?.startsWith("placed") ? "placed" : shown;
+          if (shownKey === key) {
+            if (caughtUp.get(id)?.key !== key) caughtUp.set(id, { key, at: Date.now() });
+          } else caughtUp.delete(id);
+        }
+      }
+    };
+    let stopped = false;
+    const loop = (async () => {
+      while (!stopped) {
+        await sample();
+        await sleep(100);
+      }
+    })();
+    return {
+      async stop(): Promise<Array<{ what: string; lagMs: number | undefined }>> {
+        stopped = true;
+        await loop;
+        await sample();
+        const out: Array<{ what: string; lagMs: number | undefined }> = [];
+        for (const approval of list) {
+          const record = await store.get(approval.id);
+          if (!record) continue;
+          const changedAt = Date.parse(record.history.at(-1)?.at ?? record.updatedAt);
+          for (const [ts, what] of [
+            [record.slack.approvalTs, "message"],
+            [record.slack.cardTs, "card"],
+          ] as const) {
+            if (!ts) continue;
+            const seen = caughtUp.get(`${approval.portName} ${what}`);
+            out.push({
+              what: `${approval.portName} ${what}`,
+              lagMs: seen ? Math.max(0, seen.at - changedAt) : undefined,
+            });
+          }
+        }
+        return out;
+      },
+    };
   }
 
   async function tally(): Promise<ApprovalTally[]> {
@@ -157,7 +243,9 @@ describe("a Redis outage while placements are in flight", () => {
       onTestFinished(({ task }) => {
         finished.push(task);
       });
-      const store = env.bot.services.approvals.store;
+      // Issue 29: each message's lag behind its record, sampled from before the first click
+      // (src/jobs/renderedUpdate.ts renders the approval message and the card when sent).
+      const lag = watchMessageLag(approvals);
       for (const approval of approvals) {
         const ack = await env.slack.clickButton({
           userId: STANDIN_IDS.approver,
@@ -166,17 +254,13 @@ describe("a Redis outage while placements are in flight", () => {
         });
         expect(ack.status).toBe(200);
       }
-      // The calls are at the provider once their requests are claimed (executing).
-      run.inFlightAtKill = await waitFor(
-        async () => {
-          const executing = (await store.findByStatus("executing")).length;
-          return executing >= MIN_IN_FLIGHT ? executing : undefined;
-        },
-        { timeoutMs: 15_000, intervalMs: 20, description: `${MIN_IN_FLIGHT} placements in flight` },
-      );
+      // Every call on its way out, held: the event, not a count within a window.
+      await calls.allHeld(PLACEMENTS);
+      run.inFlightAtKill = calls.held();
       const answeredBefore = sandbox.state.orders.size;
       await redis.kill();
       const down = Date.now();
+      calls.release(); // they reach the provider, which answers while Redis is down
       // The fault itself: Redis stays down this long, whatever the bot does meanwhile.
       await sleep(OUTAGE_MS);
       run.providerAnswersDuringOutage = sandbox.state.orders.size - answeredBefore;
@@ -206,6 +290,17 @@ describe("a Redis outage while placements are in flight", () => {
         },
       ).catch(() => undefined); // what is still unsettled is reported by the checks below
       run.settleSeconds = Math.round((Date.now() - back) / 100) / 10;
+      await waitFor(async () => (await env.bot.jobs.notifier.totalOutboxLength()) === 0, {
+        timeoutMs: 60_000,
+        description: "the notifier's outboxes to drain",
+      }).catch(() => undefined);
+      const lags = await lag.stop();
+      run.messagesChecked = lags.length;
+      run.messagesBehindAfter10s = lags.filter(
+        (l) => l.lagMs === undefined || l.lagMs > 10_000,
+      ).length;
+      run.messagesNeverCaughtUp = lags.filter((l) => l.lagMs === undefined).length;
+      run.maxMessageLagMs = Math.max(0, ...lags.map((l) => l.lagMs ?? 0));
 
       const tallies = await tally();
       counted = figures(tallies);
@@ -248,6 +343,12 @@ describe("a Redis outage while placements are in flight", () => {
         "approvals that broke the promise",
       ).toEqual([]);
       expect(outOfOrder, "threads out of order").toEqual([]);
+      // Every approval message ends showing its record's final state (the 10 s figure is
+      // measured and reported in docs/RELIABILITY.md, not asserted: a loaded machine is slower).
+      expect(
+        lags.filter((l) => l.lagMs === undefined).map((l) => l.what),
+        "messages still behind their record once the notifier was idle",
+      ).toEqual([]);
     },
     OUTAGE_MS + 10 * 60_000 + 60_000,
   );

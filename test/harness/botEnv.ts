@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
-import { Redis } from "ioredis";
 import { type RunningBot, startBot } from "../../src/bot.js";
 import { configuredSecrets, loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/log.js";
@@ -14,6 +13,7 @@ import {
 } from "../../src/standin/index.js";
 import { checkBeforeClose, watchBot } from "./fallbackWatch.js";
 import { deleteKeysMatching } from "./redisKeys.js";
+import { clusterSeeds, harnessRedis } from "./redisTopology.js";
 
 export { STANDIN_IDS };
 
@@ -40,6 +40,8 @@ export async function startTestBot(
     env?: Record<string, string>;
     sandbox?: SandboxOptions;
     jobs?: Parameters<typeof startBot>[0]["jobs"];
+    /** A prefix holding a store already (a migration test's fixture); default a new one. */
+    redisPrefix?: string;
   } = {},
 ): Promise<TestBot> {
   const standin = await startSlackStandin();
@@ -52,6 +54,8 @@ export async function startTestBot(
       APPROVALS_CHANNEL: STANDIN_IDS.approvals,
       APPROVERS: `${STANDIN_IDS.approver},S0APPROVERS`,
       LOG_LEVEL: "debug",
+      // On the cluster suite's Redis Cluster, when it runs (test/harness/redisTopology.ts).
+      ...(clusterSeeds() ? { REDIS_CLUSTER_NODES: clusterSeeds() } : {}),
       ...options.env,
     }),
     port: 0,
@@ -69,7 +73,7 @@ export async function startTestBot(
     // As every entry point does: each configured secret is redacted by value.
     secrets: configuredSecrets(config),
   });
-  const redisPrefix = `test:${randomBytes(6).toString("hex")}:`;
+  const redisPrefix = options.redisPrefix ?? `test:${randomBytes(6).toString("hex")}:`;
   const bot = await startBot({
     config,
     logger,
@@ -82,6 +86,12 @@ export async function startTestBot(
     },
     redisPrefix,
   });
+  // The topology the suite asked for is the one the bot runs on (npm run test:cluster).
+  const wanted = clusterSeeds() ? "cluster" : (config.redis?.mode ?? "single");
+  if (!logLines.some((line) => line.includes(`"redisMode":"${wanted}"`))) {
+    await bot.stop();
+    throw new Error(`the bot did not connect to a ${wanted} Redis`);
+  }
   // Every message it records is checked after each test (test/support/fallbackTextSetup.ts).
   watchBot(standin, {
     sandbox: bot.sandbox !== undefined,
@@ -108,7 +118,7 @@ export async function startTestBot(
 
 /** Tests leave Redis as they found it: every key under the run's prefix goes. */
 export async function deleteKeys(prefix: string): Promise<void> {
-  const redis = new Redis("redis://127.0.0.1:6379");
+  const redis = harnessRedis();
   try {
     await deleteKeysMatching(redis, `${prefix}*`);
   } finally {

@@ -1,4 +1,4 @@
-import type { SlackStandin } from "../../src/standin/index.js";
+import { type SlackStandin, STANDIN_IDS } from "../../src/standin/index.js";
 import { type CardDisagreement, cardDisagreements } from "../support/cardAgreement.js";
 import { type FallbackProblem, fallbackProblem } from "../support/fallbackText.js";
 import { type SandboxLabelProblem, sandboxLabelProblem } from "../support/sandboxLabel.js";
@@ -9,8 +9,8 @@ import { waitFor } from "./waitFor.js";
  * test/support/fallbackTextSetup.ts), failing the test during which a bad message was sent:
  * - a message whose fallback text holds words its blocks lack;
  * - from a bot running against the sandbox, a message or view without the sandbox label;
- * - a request whose card and approval message disagree on the last state once the bot's
- *   notifier is idle (issue 24).
+ * - a request whose card, or someone's App Home, and approval message disagree on the last
+ *   state once the bot's notifier is idle (issues 24 and 29).
  * `startTestBot` watches its stand-in and its bot; a test that starts a stand-in itself calls
  * `watchFallbackText`.
  */
@@ -105,7 +105,7 @@ async function settledDisagreements(
         // A bot whose Redis is gone (stopped, or a fault test) cannot be asked: no comparison.
         const queued = await waiting().catch(() => 0);
         if (queued > 0) return false;
-        last = cardDisagreements(standin.workspace.allMessages());
+        last = cardDisagreements(standin.workspace.allMessages(), publishedHomes(standin));
         return last.length === 0;
       },
       { timeoutMs: agreementTimeoutMs, description: "cards to agree with approval messages" },
@@ -114,6 +114,14 @@ async function settledDisagreements(
   } catch {
     return last;
   }
+}
+
+/** The App Home each of the stand-in's people was last shown. */
+function publishedHomes(standin: SlackStandin) {
+  return Object.values(STANDIN_IDS)
+    .filter((id) => /^[UW]/.test(id))
+    .map((userId) => ({ userId, blocks: standin.workspace.homeView(userId)?.view.blocks }))
+    .filter((home) => home.blocks !== undefined);
 }
 
 /** Called by the harness before it stops a bot: the last look while the notifier still runs. */

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { createServer } from "node:net";
-import { Redis } from "ioredis";
+import { Cluster, Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
 import { freePort, startOwnRedis, waitFor } from "./index.js";
+import { startOwnCluster } from "./ownCluster.js";
 import { deleteKeysMatching } from "./redisKeys.js";
 
 describe("test harness helpers", () => {
@@ -54,6 +55,34 @@ describe("test harness helpers", () => {
       await redis.del(`${prefix}:out`);
       await redis.quit();
     }
+  });
+
+  it("startOwnCluster: three masters sharing every slot, then gone with their directories", async () => {
+    const own = await startOwnCluster();
+    const cluster = new Cluster(own.nodes);
+    try {
+      expect(own.nodes.map((n) => n.port)).not.toContain(6379);
+      const slots = (await cluster.cluster("SLOTS")) as [number, number, ...unknown[]][];
+      expect(slots).toHaveLength(3);
+      expect(slots.reduce((sum, [from, to]) => sum + (to - from + 1), 0)).toBe(16384);
+      // Keys with different hash tags land on different masters; each is read back.
+      const tags = Array.from({ length: 12 }, (_, i) => `{tag${i}}:k`);
+      for (const key of tags) await cluster.set(key, key);
+      const holding = cluster.nodes("master").map((node) => node.dbsize());
+      expect((await Promise.all(holding)).filter((n) => n > 0).length).toBe(3);
+      for (const key of tags) expect(await cluster.get(key)).toBe(key);
+    } finally {
+      cluster.disconnect();
+      await own.stop();
+    }
+    for (const dir of own.dirs) expect(existsSync(dir)).toBe(false);
+    const probe = new Redis(own.nodes[0]!.port, "127.0.0.1", {
+      lazyConnect: true,
+      retryStrategy: () => null,
+    });
+    probe.on("error", () => {});
+    await expect(probe.connect()).rejects.toThrow();
+    probe.disconnect();
   });
 
   it("startOwnRedis: a Redis of the test's own that keeps acknowledged writes through a SIGKILL and a restart, then goes away", async () => {

@@ -22,13 +22,22 @@ export interface OwnRedis {
   readonly running: boolean;
   /** SIGKILL, as a crash or an OOM kill would: no shutdown, no final fsync. */
   kill(): Promise<void>;
-  /** Starts it again on the same port and directory; resolves once it answers PING. */
-  restart(): Promise<void>;
+  /**
+   * Starts it again on the same port and directory; resolves once it answers PING. `args`
+   * replace the extra arguments it was started with (a returning master's `--replicaof`).
+   */
+  restart(args?: string[]): Promise<void>;
   /** Kills it (if running) and removes its directory. */
   stop(): Promise<void>;
 }
 
-export async function startOwnRedis(options: { readyMs?: number } = {}): Promise<OwnRedis> {
+export async function startOwnRedis(
+  options: {
+    readyMs?: number;
+    /** More redis-server arguments (a replica's `--replicaof`, a group's timeouts). */
+    args?: string[];
+  } = {},
+): Promise<OwnRedis> {
   const readyMs = options.readyMs ?? 10_000;
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), "own-redis-"));
@@ -36,6 +45,7 @@ export async function startOwnRedis(options: { readyMs?: number } = {}): Promise
 
   const isRunning = () => child !== undefined && child.exitCode === null && !child.signalCode;
 
+  let extraArgs = options.args ?? [];
   async function start(): Promise<void> {
     let stderr = "";
     const started = spawn(
@@ -57,6 +67,7 @@ export async function startOwnRedis(options: { readyMs?: number } = {}): Promise
         "no",
         "--loglevel",
         "warning",
+        ...extraArgs,
       ],
       { stdio: ["ignore", "ignore", "pipe"] },
     );
@@ -117,8 +128,9 @@ export async function startOwnRedis(options: { readyMs?: number } = {}): Promise
       return isRunning();
     },
     kill,
-    async restart() {
+    async restart(args?: string[]) {
       if (isRunning()) throw new Error("own redis: restart() while it is still running");
+      if (args) extraArgs = args;
       await start();
     },
     async stop() {

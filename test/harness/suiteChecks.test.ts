@@ -43,6 +43,30 @@ describe("the card and its approval message agree on the last state", () => {
       { requestId: "req-1", cardState: "pending", approvalState: "approved" },
     ]);
   });
+
+  it("finds a request whose App Home (My requests) shows another state than its approval message", () => {
+    const messages = [
+      { channel: "C2", ts: "2", blocks: stateMessage("req-1", "placed:done", false) },
+      { channel: "C2", ts: "4", blocks: stateMessage("req-2", "cancelled", false) },
+    ];
+    const homes = [
+      {
+        userId: "U1",
+        blocks: [
+          { type: "section", block_id: "mine:req-1:state_placed:created" },
+          { type: "section", block_id: "mine:req-2:state_cancelled" },
+        ],
+      },
+    ];
+    expect(cardDisagreements(messages, homes)).toEqual([
+      {
+        requestId: "req-1",
+        cardState: "placed:created",
+        approvalState: "placed:done",
+        where: "home",
+      },
+    ]);
+  });
 });
 
 describe("every sandbox-mode message carries the sandbox label", () => {

@@ -347,10 +347,10 @@ describe("notifier", () => {
     await waitFor(() => threadTexts(standin, CHANNEL, root).length === 4);
     await waitFor(async () => (await jobs.notifier.status(other.scope, "line"))?.state === "sent");
 
-    const markers = await redis.hgetall(`${prefix}:notifier:m:${scope}`);
+    const markers = await redis.hgetall(`${prefix}:{notifier}:m:${scope}`);
     expect(Object.keys(markers).sort()).toEqual(["change:1", "change:2", "line"]);
     expect(Object.values(markers).every((v) => v.startsWith("sent|"))).toBe(true);
-    const ttl = await redis.ttl(`${prefix}:notifier:m:${scope}`);
+    const ttl = await redis.ttl(`${prefix}:{notifier}:m:${scope}`);
     expect(ttl).toBeGreaterThan(14 * 24 * 3600 - 60);
     expect(ttl).toBeLessThanOrEqual(14 * 24 * 3600);
     // A message may ask for its scope to be kept longer; later ones never shorten that.
@@ -363,11 +363,11 @@ describe("notifier", () => {
       keepForSeconds: long,
     });
     await jobs.notifier.post({ scope, key: "after", channel: CHANNEL, text: "y" });
-    expect(await redis.ttl(`${prefix}:notifier:m:${scope}`)).toBeGreaterThan(long - 60);
+    expect(await redis.ttl(`${prefix}:{notifier}:m:${scope}`)).toBeGreaterThan(long - 60);
     await waitFor(async () => (await jobs.notifier.status(scope, "after"))?.state === "sent");
-    expect(await redis.ttl(`${prefix}:notifier:m:${scope}`)).toBeGreaterThan(long - 60);
+    expect(await redis.ttl(`${prefix}:{notifier}:m:${scope}`)).toBeGreaterThan(long - 60);
     // No key per message any more.
-    expect(await redis.keys(`${prefix}:notifier:key:*`)).toEqual([]);
+    expect(await redis.keys(`${prefix}:{notifier}:key:*`)).toEqual([]);
     expect(threadTexts(standin, CHANNEL, root)).toEqual(["line", "change:1", "change:2", "other"]);
   });
 
@@ -375,7 +375,7 @@ describe("notifier", () => {
     const prefix = runPrefix("notifier-legacy");
     const root = await threadRoot(client, CHANNEL, "legacy root");
     const scope = "order:o-legacy:t1";
-    const legacy = (key: string) => `${prefix}:notifier:key:${scope}:${key}`;
+    const legacy = (key: string) => `${prefix}:{notifier}:key:${scope}:${key}`;
     // Before the upgrade: the status line and one change were posted, one more change queued.
     const line = await client.chat.postMessage({ channel: CHANNEL, thread_ts: root, text: "l0" });
     await redis.set(legacy("line"), `sent|${line.ts}`, "EX", 3600);
@@ -383,10 +383,10 @@ describe("notifier", () => {
     await redis.set(legacy("change:2"), "queued", "EX", 3600);
     const queuedBefore = { k: `${scope}:change:2`, op: "post", ch: CHANNEL, th: root, at: 0 };
     await redis.rpush(
-      `${prefix}:notifier:outbox:${CHANNEL}`,
+      `${prefix}:{notifier}:outbox:${CHANNEL}`,
       JSON.stringify({ ...queuedBefore, text: "change 2" }),
     );
-    await redis.sadd(`${prefix}:notifier:channels`, CHANNEL);
+    await redis.sadd(`${prefix}:{notifier}:channels`, CHANNEL);
 
     const jobs = await start({ prefix });
     await jobs.notifier.reconcile();

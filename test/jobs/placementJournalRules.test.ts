@@ -96,6 +96,8 @@ describe("placement journal: what each step means after a crash", () => {
     const thread = (root: string) => threadTexts(standin, APPROVALS_CHANNEL, root);
     const statusIs = (id: string, status: string) =>
       waitFor(async () => (await store.get(id))?.status === status, {
+        // A bound, not a pace: it returns as soon as the status is there (a busy machine is slow).
+        timeoutMs: 20_000,
         description: `request ${status}`,
       });
     return {
@@ -303,7 +305,14 @@ describe("placement journal: what each step means after a crash", () => {
 
     t.clock.advance(STUCK_MS + 1);
     await jobs.runMaintenance();
-    await t.statusIs(id, "placed");
+    // The taker's job records `placed`, then tells (onPlaced): await the tell itself, which on
+    // a busy machine comes a while after the status.
+    await waitFor(() => t.provider.placed.length > 0, {
+      timeoutMs: 20_000,
+      description: "the placement told",
+    });
+    expect(t.provider.placed.map((p) => p.id)).toEqual([id]);
+    expect((await t.store.get(id))?.status).toBe("placed");
 
     resume.open();
     expect(await firstRun).toBe("handed-over");

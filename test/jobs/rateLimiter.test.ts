@@ -1,9 +1,12 @@
-import type { Redis } from "ioredis";
+import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readProviderFailure } from "../../src/jobs/providerFailure.js";
 import {
   createProviderRateLimiter,
+  RateLimiterUnavailableError,
   RateLimitWaitTooLongError,
 } from "../../src/jobs/rateLimiter.js";
+import { startOwnRedis } from "../harness/ownRedis.js";
 import { connect, deleteKeys, runPrefix } from "./support.js";
 
 /** The largest number of timestamps inside any half-open window [t, t + windowMs). */
@@ -81,6 +84,37 @@ describe("provider rate limiter", () => {
     controller.abort();
     await expect(waiting).rejects.toThrow(/abort/i);
     await deleteKeys(a, own);
+  });
+
+  it("waits out a Redis outage shorter than unavailableWaitMs (a failover), else refuses with nothing sent", async () => {
+    const own = await startOwnRedis();
+    const redis = new Redis(own.url, { maxRetriesPerRequest: 0, retryStrategy: () => 50 });
+    redis.on("error", () => {});
+    try {
+      const limiter = createProviderRateLimiter({
+        redis,
+        prefix: `${prefix}:outage`,
+        requestsPerSecond: 10,
+        unavailableWaitMs: 3_000,
+      });
+      await limiter.acquire();
+      await own.kill();
+      // Back within the wait: the request goes, late but once.
+      const waiting = limiter.acquire();
+      await own.restart();
+      await expect(waiting).resolves.toBeUndefined();
+      // Away for longer than the wait: refused as not sent (placement fails it, never "unknown").
+      await own.kill();
+      const error = await limiter.acquire().then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
+      expect(error).toBeInstanceOf(RateLimiterUnavailableError);
+      expect(readProviderFailure(error).outcomeUnknown).toBe(false);
+    } finally {
+      redis.disconnect();
+      await own.stop();
+    }
   });
 
   it("rejects a nonsensical rate", () => {

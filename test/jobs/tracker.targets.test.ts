@@ -419,7 +419,7 @@ describe("tracking every kind of target", () => {
       const root = await threadRoot(client, CHANNEL, `Old ${old.id}`);
       const started = clock.now().getTime() - HOUR_MS;
       // Exactly the fields, index member and job an older version wrote.
-      await redis.hset(`${prefix}:tracker:order:${old.id}`, {
+      await redis.hset(`${prefix}:{tracker}:order:${old.id}`, {
         id: old.id,
         company: "acme",
         channel: CHANNEL,
@@ -434,7 +434,7 @@ describe("tracking every kind of target", () => {
         status: "created",
         loa: "TODO",
       });
-      await redis.zadd(`${prefix}:tracker:open`, started, old.id);
+      await redis.zadd(`${prefix}:{tracker}:open`, started, old.id);
       await jobs.queues.tracking.add("track", { orderId: old.id }, { jobId: trackJobId(old.id) });
       targets.set(old.target, { status: "allocated", loaStatus: "TODO" });
       await waitFor(() => targets.readCount(old.target) === 1, {

@@ -408,13 +408,13 @@ describe("order tracking", () => {
     await waitFor(() => orders.readCount(id) === 1);
     await resting(jobs, id);
     const recordBytes = Number(
-      await redis.call("MEMORY", "USAGE", `${prefix}:tracker:order:${id}`, "SAMPLES", "0"),
+      await redis.call("MEMORY", "USAGE", `${prefix}:{tracker}:order:${id}`, "SAMPLES", "0"),
     );
     const jobBytes = Number(
       await redis.call(
         "MEMORY",
         "USAGE",
-        `${prefix}:order-tracking:${trackJobId(id)}`,
+        `${prefix}:{order-tracking}:order-tracking:${trackJobId(id)}`,
         "SAMPLES",
         "0",
       ),
@@ -422,7 +422,7 @@ describe("order tracking", () => {
     // Its notification markers (the status line's versions so far): one hash for the order,
     // kept until the deadline (60 days) and 14 days more, so a quiet order's line is still found.
     await delivered(jobs);
-    const markerKeys = await redis.keys(`${prefix}:notifier:*${id}*`);
+    const markerKeys = await redis.keys(`${prefix}:{notifier}:*${id}*`);
     expect(markerKeys).toHaveLength(1);
     const markersKey = markerKeys[0]!;
     expect(await redis.ttl(markersKey)).toBeGreaterThan(74 * 24 * 3600 - 60);

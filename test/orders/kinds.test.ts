@@ -3,6 +3,7 @@ import { APPROVAL_KINDS, type ApprovalRequest } from "../../src/approvals/index.
 import { NotLookableError } from "../../src/jobs/placementContract.js";
 import { lookUpOrder, ORDER_KINDS, placeOrder } from "../../src/orders/kinds.js";
 import type { ProviderApi } from "../../src/provider/api.js";
+import { placedNextStepsText } from "../../views/approvalThread.js";
 
 function request(overrides: Partial<ApprovalRequest> = {}): ApprovalRequest {
   const at = "2026-11-26T08:00:00.000Z";
@@ -108,7 +109,10 @@ describe("the per-kind order table", () => {
         kind: "port",
         id: "port-77",
       });
-      const said = ORDER_KINDS.port.nextSteps(request(), found.result);
+      const said = placedNextStepsText(
+        ORDER_KINDS.port.nextSteps(request(), found.result),
+        found.result,
+      );
       expect(said).toContain("port `port-77`");
       expect(said).not.toMatch(/Order `/);
     });
@@ -145,7 +149,9 @@ describe("the per-kind order table", () => {
           kind: "layer2",
           id: "c-1",
         });
-        expect(ORDER_KINDS.layer2.nextSteps(layer2, found.result)).toContain("normal wait");
+        expect(
+          placedNextStepsText(ORDER_KINDS.layer2.nextSteps(layer2, found.result), found.result),
+        ).toContain("normal wait");
         expect(ORDER_KINDS.layer2.counterparty(layer2)).toBeUndefined();
         const partner = { ...layer2, call: { ...layer2.call, body: { destCompany: "globex" } } };
         expect(ORDER_KINDS.layer2.counterparty(partner)).toBe("globex");
@@ -220,25 +226,30 @@ describe("the per-kind order table", () => {
   });
 
   it("says what happens next, escaping what the provider sent", () => {
-    const said = ORDER_KINDS.port.nextSteps(request(), {
+    const said1 = {
       providerId: "ord-1",
       status: "<!channel>",
-      resource: "order",
+      resource: "order" as const,
       record: { loaStatus: "PENDING" },
-    });
+    };
+    const said = placedNextStepsText(ORDER_KINDS.port.nextSteps(request(), said1), said1);
     expect(said).toContain("Order `ord-1`");
     expect(said).toContain("LOA");
     expect(said).not.toContain("<!channel>");
     // The provider's placeholder LOA status at creation, in words.
-    const placed = ORDER_KINDS.port.nextSteps(request(), {
+    const placed2 = {
       providerId: "ord-2",
       status: "created",
-      resource: "order",
+      resource: "order" as const,
       record: { loaStatus: "TODO" },
-    });
+    };
+    const placed = placedNextStepsText(ORDER_KINDS.port.nextSteps(request(), placed2), placed2);
     expect(placed).toContain("Order `ord-2` is *created* (LOA: not issued yet).");
     expect(
-      ORDER_KINDS.iod.nextSteps(request({ kind: "iod" }), { providerId: "s-1", record: {} }),
+      placedNextStepsText(
+        ORDER_KINDS.iod.nextSteps(request({ kind: "iod" }), { providerId: "s-1", record: {} }),
+        { providerId: "s-1", record: {} },
+      ),
     ).toBe("IO-D service `s-1` was accepted.");
   });
 });

@@ -10,6 +10,7 @@ import {
   parseLedgerMonth,
 } from "../../src/orders/ledger.js";
 import { LEDGER_CSV_COLUMNS, ledgerCsv } from "../../src/orders/ledgerCsv.js";
+import { readRequest } from "../../src/orders/readModel.js";
 import { connect, deleteKeys, newStore, portOrderInput, runPrefix } from "../approvals/support.js";
 
 // The spend ledger's sums, against approval records seeded in a real store (Redis, this run's
@@ -191,7 +192,8 @@ describe("the spend ledger's sums over seeded approvals", () => {
   });
 
   async function spendIn(key: string) {
-    const entries = ledgerEntries(await store.findByStatus("placed"), "USD");
+    const placed = (await store.findByStatus("placed")).map((record) => readRequest(record));
+    const entries = ledgerEntries(placed, "USD");
     return monthlySpend(entries, month(key), "USD");
   }
 
@@ -227,7 +229,9 @@ describe("the spend ledger's sums over seeded approvals", () => {
       newTotal: 500 * 24,
       placed: 2,
     });
-    expect(november.noMonthly).toBe(1);
+    // IO-D is pay as you go: counted as an order, never as a missing (0.00) amount.
+    expect(november.noMonthly).toBe(0);
+    expect(november.payAsYouGo).toBe(1);
     expect(november.entries.map((e) => e.name)).not.toContain("sep-port-1m");
     for (const name of ["nov-rejected", "nov-cancelled", "nov-failed", "nov-pending"]) {
       expect(november.entries.map((e) => e.name)).not.toContain(name);
@@ -288,7 +292,11 @@ describe("the spend ledger's sums over seeded approvals", () => {
       term: "24 months",
       "total commitment": "12000.00",
       currency: "USD",
-      status: "placed",
+      // The read model's words, as every surface says them.
+      status: "Ordered",
+    });
+    expect(rows.find((r) => r.name === "nov-iod")).toMatchObject({
+      "monthly amount": "pay as you go",
     });
     expect(rows.find((r) => r.name === "oct-edge-old")).toMatchObject({
       term: "term unknown",

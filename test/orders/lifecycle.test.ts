@@ -37,7 +37,6 @@ describe("OrderLifecycle", () => {
   let prefix: string;
   let store: ApprovalStore;
   let events: Event[];
-  let onUpdate: ((key: string) => Promise<void>) | undefined;
   let ports: Array<{ id: string; name: string; status?: string; connections?: unknown[] }>;
   let lifecycle: OrderLifecycle;
   let lookUpAgainCalls: string[];
@@ -61,11 +60,37 @@ describe("OrderLifecycle", () => {
       const key = `${input.scope}/${input.key}`;
       if (events.some((e) => e.op === "update" && e.key === key))
         return { queued: false, reason: "duplicate" };
-      await onUpdate?.(input.key);
       events.push({ op: "update", key, text: input.text, blocks: JSON.stringify(input.blocks) });
       return { queued: true };
     },
+    // As the real notifier: one waiting update per key, rendered from the state when it is sent
+    // (here at once, unless the test holds the outbox to send later).
+    async updateRendered(input) {
+      const key = `${input.scope}/${input.key}`;
+      if (waiting.some((w) => w.key === key)) return { queued: false, reason: "duplicate" };
+      waiting.push({ key, ref: input.ref });
+      if (!holding) await sendWaiting();
+      return { queued: true };
+    },
   };
+  let waiting: Array<{ key: string; ref: string }> = [];
+  let holding = false;
+  /** Sends the waiting rendered updates, each rendered now (as the notifier's drainer does). */
+  async function sendWaiting() {
+    const render = lifecycle.messageRenderer();
+    while (waiting.length > 0) {
+      const next = waiting.shift()!;
+      const view = await render(next.ref);
+      if (view) {
+        events.push({
+          op: "update",
+          key: next.key,
+          text: view.text,
+          blocks: JSON.stringify(view.blocks),
+        });
+      }
+    }
+  }
   const jobs: LifecycleJobs = {
     notifier,
     placement: {
@@ -101,7 +126,8 @@ describe("OrderLifecycle", () => {
   beforeEach(() => {
     events = [];
     lookUpAgainCalls = [];
-    onUpdate = undefined;
+    waiting = [];
+    holding = false;
     ports = [];
     lifecycle = new OrderLifecycle({
       store,
@@ -179,7 +205,7 @@ describe("OrderLifecycle", () => {
   it("tells the thread and the message about an approval before its placement is queued", async () => {
     const record = await approved();
     await lifecycle.followUp(record);
-    expect(shape(events)).toEqual(["post h0:approved", "update message:r1", "enqueue"]);
+    expect(shape(events)).toEqual(["post h0:approved", "update message:render", "enqueue"]);
     const [line, message] = events;
     expect(line).toMatchObject({ channel: CHANNEL, threadTs: ROOT_TS });
     expect(line?.op === "post" && line.text).toContain(`Approved by <@${APPROVER}>`);
@@ -194,7 +220,7 @@ describe("OrderLifecycle", () => {
     expect(shape(events)).toEqual([
       "post h0:approved",
       "post placed:thread",
-      "update message:r3",
+      "update message:render",
       "post placed:requester",
       "track",
     ]);
@@ -212,24 +238,20 @@ describe("OrderLifecycle", () => {
     expect(events.filter((e) => e.op === "post" && e.key.endsWith("h0:approved"))).toHaveLength(1);
   });
 
-  it("leaves the approval message showing the latest state when a stale render is queued late", async () => {
+  it("renders the approval message from the state when its update is sent, not when it was queued", async () => {
     const record = await approved();
-    // Between this render of "approved" and its enqueue, the placement job places the order
-    // and queues its own update: the stale one lands after it in the outbox.
-    onUpdate = async (key) => {
-      if (key !== "message:r1") return;
-      onUpdate = undefined;
-      await placedByJob(record.id);
-      await lifecycle.refreshMessage(record.id);
-    };
+    // The approval's update waits in the outbox (Slack's pace, an outage) while the placement
+    // job places the order and asks for its own update: one update waits, and it shows "Ordered".
+    holding = true;
     await lifecycle.refreshMessage(record.id);
+    await placedByJob(record.id);
+    await lifecycle.refreshMessage(record.id);
+    expect(waiting.map((w) => w.key.split("/")[1])).toEqual(["message:render"]);
+    await sendWaiting();
     const updates = events.filter((e) => e.op === "update");
-    expect(updates.map((e) => e.key.split("/")[1])).toEqual([
-      "message:r3",
-      "message:r1",
-      "message:r3:after:r1",
-    ]);
-    expect(updates.at(-1)?.op === "update" && updates.at(-1)?.blocks).toContain("Ordered");
+    expect(updates).toHaveLength(1);
+    expect(updates[0]?.op === "update" && updates[0].blocks).toContain("Ordered");
+    expect(updates[0]?.op === "update" && updates[0].blocks).not.toContain("approval_approve");
   });
 
   it("escalates with what the look-up found, offering Place again only after it found nothing", async () => {
@@ -293,7 +315,7 @@ describe("OrderLifecycle", () => {
     if (!again.ok) throw new Error(again.reason);
     expect(again.record.status).toBe("approved");
     await lifecycle.followUp(again.record);
-    expect(shape(events)).toEqual(["post h3:approved", "update message:r4", "enqueue"]);
+    expect(shape(events)).toEqual(["post h3:approved", "update message:render", "enqueue"]);
     expect(events[0]?.op === "post" && events[0].text).toContain("chose to place the order again");
   });
 
@@ -302,7 +324,7 @@ describe("OrderLifecycle", () => {
     const marked = await lifecycle.markFailed(record.id, APPROVER);
     if (!marked.ok) throw new Error(marked.reason);
     await lifecycle.followUp(marked.record);
-    expect(shape(events)).toEqual(["post h3:failed", "update message:r4"]);
+    expect(shape(events)).toEqual(["post h3:failed", "update message:render"]);
     expect(events[0]?.op === "post" && events[0].text).toContain(
       `<@${APPROVER}> marked the request as failed`,
     );

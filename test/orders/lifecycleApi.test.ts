@@ -99,6 +99,7 @@ function api(
         return { queued: true };
       },
       update: async () => ({ queued: true }),
+      updateRendered: async () => ({ queued: true }),
     },
     placement: {
       enqueue: async (id) => void enqueued.push(id),

@@ -1,8 +1,21 @@
 import { describe, expect, it } from "vitest";
 import type { ApprovalRequest, ApprovalStatus } from "../../src/approvals/index.js";
-import { committedSpend } from "../../src/orders/spend.js";
+import type { OrderProgress } from "../../src/orders/progress.js";
+import { readRequest } from "../../src/orders/readModel.js";
+import { committedSpend as sumOf } from "../../src/orders/spend.js";
 
 /** The one sum of committed spend (App Home, /connect spend): placed requests only, by kind. */
+
+/** The sum over the read model of `records` (as App Home and /connect spend read them). */
+const committedSpend = (
+  records: readonly ApprovalRequest[],
+  options: Parameters<typeof sumOf>[1] = {},
+  progress: ReadonlyMap<string, OrderProgress> = new Map(),
+) =>
+  sumOf(
+    records.map((r) => readRequest(r, { progress: progress.get(r.id) })),
+    options,
+  );
 
 let n = 0;
 function request(
@@ -48,8 +61,9 @@ describe("committedSpend", () => {
       orders: 4,
       monthly: 450.5,
       total: 1806,
-      withoutMonthly: 1,
-      withoutTotal: 2,
+      payAsYouGo: 1,
+      withoutMonthly: 0,
+      withoutTotal: 1,
     });
     expect(team.byKind.port).toMatchObject({ orders: 2, monthly: 150.5, total: 1806 });
     expect(team.byKind.layer2).toMatchObject({
@@ -58,7 +72,8 @@ describe("committedSpend", () => {
       total: 0,
       withoutTotal: 1,
     });
-    expect(team.byKind.iod).toMatchObject({ orders: 1, monthly: 0, withoutMonthly: 1 });
+    // IO-D is pay as you go: an order, never an amount of 0.00.
+    expect(team.byKind.iod).toMatchObject({ orders: 1, payAsYouGo: 1, withoutMonthly: 0 });
     expect(team.byKind.edge.orders).toBe(0);
   });
 
@@ -87,5 +102,33 @@ describe("committedSpend", () => {
     // The month-to-month order's term ended on Oct 15; the December one is not placed yet.
     expect(team).toMatchObject({ orders: 2, monthly: 20 });
     expect(committedSpend([monthly], { at: new Date("2026-10-01T00:00:00.000Z") }).orders).toBe(1);
+  });
+
+  it("ends an IO-D service's term by its days, and leaves out what the provider cancelled", () => {
+    const placedOn = (at: string, overrides: Partial<ApprovalRequest>) => ({
+      ...request("placed", "iod", undefined),
+      history: [{ at, actor: "worker", from: "executing" as const, to: "placed" as const }],
+      ...overrides,
+    });
+    const at = new Date("2026-11-26T00:00:00.000Z");
+    // 30 days from Sep 15: ended in October. 365 days: still running.
+    const short = placedOn("2026-09-15T00:00:00.000Z", {
+      price: { text: "payg", termDays: 30 },
+    });
+    const long = placedOn("2026-09-15T00:00:00.000Z", {
+      call: {
+        operation: "createGiaService",
+        pathParams: {},
+        body: { duration: { quantity: 365, unit: "d" } },
+      },
+    });
+    expect(committedSpend([short, long], { at })).toMatchObject({ orders: 1, payAsYouGo: 1 });
+    const port = {
+      ...placedOn("2026-09-15T00:00:00.000Z", { kind: "port" as const }),
+      price: { monthly: 10, text: "" },
+    };
+    const cancelled = new Map([[port.id, { status: "CANCELLED", outcome: "cancelled" as const }]]);
+    expect(committedSpend([port], { at }).orders).toBe(1);
+    expect(committedSpend([port], { at }, cancelled).orders).toBe(0);
   });
 });

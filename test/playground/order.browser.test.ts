@@ -167,10 +167,11 @@ describe("npm start's playground: ordering a port, approving it, watching the th
       .waitFor({ state: "detached", timeout: BACKGROUND_MS });
     await request().locator(".replies").waitFor({ timeout: BACKGROUND_MS });
     await request().locator(".replies").click();
-    // A regular expression: a string would match the parent's "nothing is really ordered".
-    const ordered = threadReply(/Ordered/);
+    // The placement's line ("Order `…` is *created*"): the parent, rendered when its update is
+    // sent, may already say "Ordered · now created" above it.
+    const ordered = threadReply(/is created/);
     await ordered.waitFor({ timeout: BACKGROUND_MS });
-    expect(await ordered.textContent()).toMatch(/is created/);
+    expect(await ordered.textContent()).toMatch(/Ordered/);
     expect((await portOrderCalls()) - before).toBe(1);
     // The tracker's first read: its opening reply; each change follows below it.
     await threadReply("Each change is posted in this thread").waitFor({ timeout: BACKGROUND_MS });

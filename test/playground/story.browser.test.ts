@@ -167,7 +167,7 @@ describe("npm start's playground: the order's story in #general and in its threa
     const posted = card(portName);
     await expect
       .poll(async () => text(posted), { timeout: BACKGROUND_MS })
-      .toMatch(/Placed|created/);
+      .toMatch(/Ordered|Placed|created/);
     expect(await text(posted)).not.toContain("Waiting for approval");
     await posted.locator(".replies").waitFor({ timeout: BACKGROUND_MS });
     await posted.locator(".replies").click();
@@ -191,7 +191,7 @@ describe("npm start's playground: the order's story in #general and in its threa
     // The thread reads top to bottom: approved, then placed, then processing, then done.
     const thread = await replies().allTextContents();
     const at = (pattern: RegExp) => thread.findIndex((r) => pattern.test(r));
-    const steps = [/Approved/, /Placed|created/, /processing/, /Done/].map(at);
+    const steps = [/Approved/, /Ordered|Placed|created/, /processing/, /Done/].map(at);
     expect(
       steps.every((i) => i >= 0),
       thread.join("\n"),

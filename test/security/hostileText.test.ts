@@ -7,6 +7,8 @@ import { nextLoaStep } from "../../src/domain/loa.js";
 import { classifyQuoteFailure } from "../../src/jobs/quotePoller.js";
 import type { TrackedOrder } from "../../src/jobs/trackerRecords.js";
 import { ORDER_KINDS } from "../../src/orders/kinds.js";
+import type { OrderProgress } from "../../src/orders/progress.js";
+import { type LookUpOutcome, readRequest } from "../../src/orders/readModel.js";
 import { committedSpend } from "../../src/orders/spend.js";
 import { readOffer, readQuoteResult } from "../../src/provider/edgeResponses.js";
 import { httpError } from "../../src/provider/errors.js";
@@ -40,7 +42,6 @@ import * as list from "../../views/list.js";
 import * as metros from "../../views/metros.js";
 import * as modalMetadata from "../../views/modalMetadata.js";
 import * as orderForms from "../../views/orderForms.js";
-import * as orderProgress from "../../views/orderProgress.js";
 import * as orders from "../../views/orders.js";
 import * as orderThis from "../../views/orderThis.js";
 import * as policy from "../../views/policy.js";
@@ -53,6 +54,7 @@ import * as refusals from "../../views/refusals.js";
 import * as rejectModal from "../../views/rejectModal.js";
 import * as reply from "../../views/reply.js";
 import * as requestCard from "../../views/requestCard.js";
+import * as requestState from "../../views/requestState.js";
 import * as routers from "../../views/routers.js";
 import * as services from "../../views/services.js";
 import * as spend from "../../views/spend.js";
@@ -300,16 +302,18 @@ const homeInput = (h: string): home.HomeInput => {
       "rejected",
       "cancelled",
     ] as const
-  ).map((status) => ({
-    ...approvalIn(status, h),
-    result: { providerId: h, status: h, record: {} },
-  }));
+  ).map((status) =>
+    model(
+      { ...approvalIn(status, h), result: { providerId: h, status: h, record: {} } },
+      { status: h, changedAt: h },
+    ),
+  );
   return {
     userId: REQUESTER,
     sandbox: true,
     currency: h,
     now: NOW,
-    waiting: [approvalIn("pending", h)],
+    waiting: [model(approvalIn("pending", h))],
     mine: { records, page: 1, hasNext: true, total: 30 },
     tracked: [homeTracked(h)],
     spend: {
@@ -321,45 +325,44 @@ const homeInput = (h: string): home.HomeInput => {
 
 type Case = (h: string) => unknown;
 
+/** The read model of a record, as every surface renders it (src/orders/readModel.ts). */
+const model = (record: ApprovalRequest, progress?: OrderProgress, lastLookUp?: LookUpOutcome) =>
+  readRequest(record, { progress, lastLookUp });
+
 /** Every builder whose output reaches Slack as mrkdwn, fed hostile text. */
 const VIEW_CASES: Record<string, Case> = {
   // views/approvals.ts
   approvalStatusLine: (h) => [
-    approvals.approvalStatusLine(approvalIn("failed", h)),
-    approvals.approvalStatusLine(approvalIn("placed", h), { status: h }),
-    approvals.approvalStatusLine(approvalIn("placed", h), {
-      status: h,
-      outcome: "failed",
-      detail: h,
-    }),
+    approvals.approvalStatusLine(model(approvalIn("failed", h))),
+    approvals.approvalStatusLine(model(approvalIn("placed", h), { status: h })),
+    approvals.approvalStatusLine(
+      model(approvalIn("placed", h), { status: h, outcome: "failed", detail: h }),
+    ),
   ],
   approvalMessageView: (h) => [
-    approvals.approvalMessageView(multiApprovalIn("pending", h)),
-    approvals.approvalMessageView(multiApprovalIn("approved", h)),
-    approvals.approvalMessageView(multiApprovalIn("cancelled", h)),
-    approvals.approvalMessageView(approvalIn("pending", h)),
-    approvals.approvalMessageView(approvalIn("rejected", h)),
-    approvals.approvalMessageView(approvalIn("unknown", h), { lastLookUp: "not-found" }),
-    approvals.approvalMessageView(approvalIn("failed", h)),
+    approvals.approvalMessageView(model(multiApprovalIn("pending", h))),
+    approvals.approvalMessageView(model(multiApprovalIn("approved", h))),
+    approvals.approvalMessageView(model(multiApprovalIn("cancelled", h))),
+    approvals.approvalMessageView(model(approvalIn("pending", h))),
+    approvals.approvalMessageView(model(approvalIn("rejected", h))),
+    approvals.approvalMessageView(model(approvalIn("unknown", h), undefined, "not-found")),
+    approvals.approvalMessageView(model(approvalIn("failed", h))),
   ],
   rejectReasonModal: (h) =>
     approvals.rejectReasonModal(approvalIn("pending", h), { id: approval.id, channel: h, ts: h }),
   readRejectOrigin: (h) => approvals.readRejectOrigin(h),
   approvalsListView: (h) =>
     approvals.approvalsListView(
-      [approvalIn("pending", h), { ...approvalIn("placed", h), id: "apr_bbbbbbbbbbbbbbbb" }],
+      [
+        model(approvalIn("pending", h)),
+        model({ ...approvalIn("placed", h), id: "apr_bbbbbbbbbbbbbbbb" }, { status: h }),
+      ],
       new Map([[approval.id, TRUSTED_LINK]]),
       "all",
     ),
-  // views/orderProgress.ts and views/requestCard.ts (the request card, issue 24)
-  trackedOutcomeLine: (h) =>
-    (["done", "failed", "cancelled", "stopped"] as const).map((outcome) =>
-      orderProgress.trackedOutcomeLine({ status: h, outcome, detail: h }),
-    ),
-  requestStateKey: (h) => orderProgress.requestStateKey({ status: "placed" }, { status: h }),
-  stateBlockId: (h) =>
-    orderProgress.stateBlockId({ status: "placed" }, { outcome: "failed", status: h }),
-  requestStateLine: (h) =>
+  // views/requestState.ts: the state line every surface shows (the read model's words)
+  stateHeadline: (h) => requestState.stateHeadline(model(approvalIn("placed", h), { status: h })),
+  stateLine: (h) =>
     (
       [
         "pending",
@@ -372,23 +375,31 @@ const VIEW_CASES: Record<string, Case> = {
         "placed",
       ] as const
     ).flatMap((status) => [
-      requestCard.requestStateLine(approvalIn(status, h), undefined),
-      requestCard.requestStateLine(approvalIn(status, h), { status: h }),
-      requestCard.requestStateLine(approvalIn(status, h), {
-        status: h,
-        outcome: "failed",
-        detail: h,
-      }),
+      requestState.stateLine(model(approvalIn(status, h))),
+      requestState.stateLine(model(approvalIn(status, h), { status: h, changedAt: h })),
+      ...(["done", "failed", "cancelled", "stopped"] as const).map((outcome) =>
+        requestState.stateLine(
+          model(approvalIn(status, h), { status: h, outcome, detail: h, stoppedBy: h }),
+        ),
+      ),
     ]),
+  orderRef: (h) => requestState.orderRef({ id: h, resource: "order", status: h }),
+  listOfMentions: () => requestState.listOfMentions([APPROVER, REQUESTER]),
+  offers: (h) => requestState.offers(model(approvalIn("pending", h)), "withdraw"),
+  slackTime: (h) => requestState.slackTime(h),
+  stateBlockIdOf: (h) =>
+    requestState.stateBlockIdOf(model(approvalIn("placed", h), { outcome: "failed", status: h })),
   requestCardView: (h) => [
-    requestCard.requestCardView(approvalIn("pending", h), {
+    requestCard.requestCardView(model(approvalIn("pending", h)), {
       approvalLink: TRUSTED_LINK,
     }),
-    requestCard.requestCardView(approvalIn("placed", h), { progress: { status: h } }),
-    requestCard.requestCardView(approvalIn("rejected", h)),
+    requestCard.requestCardView(model(approvalIn("placed", h), { status: h })),
+    requestCard.requestCardView(model(approvalIn("rejected", h))),
   ],
   requestCardReplyText: (h) =>
-    requestCard.requestCardReplyText(approvalIn("placed", h), { status: h, outcome: "done" }),
+    requestCard.requestCardReplyText(
+      model(approvalIn("placed", h), { status: h, outcome: "done" }),
+    ),
   // Only Slack's own channel ids reach it; nothing a person typed.
   cardInDmText: () => [
     requestCard.cardInDmText("not-in-channel", GENERAL),
@@ -396,11 +407,9 @@ const VIEW_CASES: Record<string, Case> = {
   ],
   orderFailedRequesterText: (h) => requestCard.orderFailedRequesterText(approvalIn("failed", h)),
   orderEndedRequesterText: (h) =>
-    requestCard.orderEndedRequesterText(approvalIn("placed", h), {
-      status: h,
-      outcome: "cancelled",
-      detail: h,
-    }),
+    requestCard.orderEndedRequesterText(
+      model(approvalIn("placed", h), { status: h, outcome: "cancelled", detail: h }),
+    ),
   personStepText: (h) => {
     const at = "2026-11-20T10:00:00.000Z";
     const steps = [
@@ -435,10 +444,19 @@ const VIEW_CASES: Record<string, Case> = {
       ...approvalIn("rejected", h),
       decision: { by: APPROVER, at: "2026-11-20T10:00:00.000Z", action: "reject", reason: h },
     }),
+  placedNextStepsText: (h) =>
+    (
+      [
+        { shape: "port-order", order: { id: h, loaStatus: h } as never },
+        { shape: "port-found" },
+        { shape: "connection", what: "Connection" },
+      ] as const
+    ).map((next) => approvals.placedNextStepsText(next, { providerId: h, status: h, record: {} })),
   placedThreadText: (h) =>
     approvals.placedThreadText(
-      { ...approvalIn("placed", h), result: { providerId: h, status: h, record: {} } },
-      "Next: nothing.",
+      model({ ...approvalIn("placed", h), result: { providerId: h, status: h, record: {} } }),
+      { shape: "port-order", order: { id: h, loaStatus: h } as never },
+      { providerId: h, status: h, record: {} },
     ),
   placedRequesterText: (h) =>
     approvals.placedRequesterText({
@@ -910,6 +928,7 @@ const VIEW_CASES: Record<string, Case> = {
       entries: [{}],
       termUnknown: 1,
       noMonthly: 1,
+      payAsYouGo: 1,
       otherCurrency: 1,
     };
     return [spend.spendView(summary), spend.spendView({ ...summary, entries: [] })];
@@ -964,9 +983,9 @@ const VIEW_CASES: Record<string, Case> = {
   ],
   myRequestStatus: (h) =>
     (["placed", "failed", "unknown", "rejected"] as const).map((status) =>
-      home.myRequestStatus(approvalIn(status, h), homeTracked(h), NOW),
+      home.myRequestStatus(model(approvalIn(status, h), { status: h, changedAt: h })),
     ),
-  myRequestButtons: (h) => home.myRequestButtons(approvalIn("pending", h)),
+  myRequestButtons: (h) => home.myRequestButtons(model(approvalIn("pending", h))),
   // views/whoami.ts
   whoamiView: (h) => whoami.whoamiView(identity(h), REQUESTER),
 };
@@ -1066,7 +1085,6 @@ const VIEW_MODULES = {
   list,
   modalMetadata,
   orderForms,
-  orderProgress,
   orders,
   policy,
   portOrderModal,
@@ -1077,6 +1095,7 @@ const VIEW_MODULES = {
   refusals,
   reply,
   requestCard,
+  requestState,
   routers,
   services,
   spend,
@@ -1204,7 +1223,7 @@ describe("hostile text never forms a mention or a link", () => {
 
   it("leaves plain_text as typed: headers and options show the characters, not entities", () => {
     const typed = "<!channel> & <b>";
-    const view = approvals.approvalMessageView({ ...approval, title: typed });
+    const view = approvals.approvalMessageView(model({ ...approval, title: typed }));
     const header = view.blocks.find((b) => b.type === "header");
     expect(header?.type === "header" && header.text.text).toBe(`Port order: ${typed}`);
     const option = dcfOptions.dcfOption({ ...dcfOnNet, name: typed });

@@ -1,10 +1,11 @@
-import { CARD_FOOTER } from "../../views/requestCard.js";
+import { CARD_FOOTER, CARD_FOOTER_FINISHED } from "../../views/requestCard.js";
 
 /**
- * Issue 24: the request card and the approval message never disagree on the last state. Both
- * carry the state line in a block whose block_id is `state_<key>` (views/orderProgress.ts) and
+ * Issue 24 and 29: the request card, App Home's *My requests* and the approval message never
+ * disagree on the last state (all render the read model, src/orders/readModel.ts). The messages
+ * carry the state line in a block whose block_id is `state_<key>` (src/orders/readModel.ts, views/requestState.ts) and
  * the line "Requested by <@U…> · request `<id>`", which ties a card to its approval message; the
- * card alone ends with CARD_FOOTER.
+ * card alone ends with CARD_FOOTER (CARD_FOOTER_FINISHED once its request is over).
  */
 
 export interface StoredMessage {
@@ -17,7 +18,18 @@ export interface CardDisagreement {
   requestId: string;
   cardState: string;
   approvalState: string;
+  /** Where the other state was shown: the card (default) or someone's App Home. */
+  where?: "home";
 }
+
+/** A person's App Home as published (its blocks). */
+export interface PublishedHome {
+  userId: string;
+  blocks?: unknown[];
+}
+
+/** *My requests* in App Home: `mine:<request id>:state_<key>` (views/home.ts). */
+const HOME_STATE = /^mine:([^:]+):state_(.+)$/;
 
 interface Shown {
   requestId: string;
@@ -49,15 +61,19 @@ export function shownState(message: StoredMessage): Shown | undefined {
   return {
     requestId,
     state: (stateBlock.block_id as string).slice("state_".length),
-    isCard: texts.includes(CARD_FOOTER),
+    isCard: texts.includes(CARD_FOOTER) || texts.includes(CARD_FOOTER_FINISHED),
   };
 }
 
 /**
- * The requests whose card and approval message, as they stand (the last version of each),
- * show different states. A request with only one of the two is not compared.
+ * The requests whose card — or the App Home of anyone given in `homes` — and approval message,
+ * as they stand (the last version of each), show different states. A request with only one of
+ * them is not compared.
  */
-export function cardDisagreements(messages: readonly StoredMessage[]): CardDisagreement[] {
+export function cardDisagreements(
+  messages: readonly StoredMessage[],
+  homes: readonly PublishedHome[] = [],
+): CardDisagreement[] {
   const cards = new Map<string, string[]>();
   const approvals = new Map<string, string[]>();
   for (const message of messages) {
@@ -67,6 +83,17 @@ export function cardDisagreements(messages: readonly StoredMessage[]): CardDisag
     into.set(shown.requestId, [...(into.get(shown.requestId) ?? []), shown.state]);
   }
   const problems: CardDisagreement[] = [];
+  for (const home of homes) {
+    for (const block of (home.blocks ?? []) as Array<{ block_id?: unknown }>) {
+      const match = typeof block.block_id === "string" ? HOME_STATE.exec(block.block_id) : null;
+      if (!match?.[1] || !match[2]) continue;
+      for (const approvalState of approvals.get(match[1]) ?? []) {
+        if (approvalState !== match[2]) {
+          problems.push({ requestId: match[1], cardState: match[2], approvalState, where: "home" });
+        }
+      }
+    }
+  }
   for (const [requestId, cardStates] of cards) {
     for (const approvalState of approvals.get(requestId) ?? []) {
       for (const cardState of cardStates) {
@@ -79,10 +106,10 @@ export function cardDisagreements(messages: readonly StoredMessage[]): CardDisag
 
 export function describeDisagreements(problems: readonly CardDisagreement[]): string {
   return [
-    `${problems.length} request(s) whose card and approval message disagree on the last state (once the notifier was idle):`,
+    `${problems.length} request(s) whose card or App Home and approval message disagree on the last state (once the notifier was idle):`,
     ...problems.map(
       (p) =>
-        `- request ${p.requestId}: card shows ${p.cardState}, approval message shows ${p.approvalState}`,
+        `- request ${p.requestId}: ${p.where === "home" ? "App Home" : "card"} shows ${p.cardState}, approval message shows ${p.approvalState}`,
     ),
   ].join("\n");
 }

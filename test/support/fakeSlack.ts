@@ -3,8 +3,10 @@
 // behaviour is asserted without a Slack, an HTTP server or a provider. The end-to-end suites
 // (signed requests through the stand-in) stay beside these.
 import type { WebClient } from "@slack/web-api";
+import type { ApprovalRequest } from "../../src/approvals/index.js";
 import { createLogger } from "../../src/log.js";
 import { createMetrics } from "../../src/metrics.js";
+import { readRequest } from "../../src/orders/readModel.js";
 import { OrderRequests } from "../../src/orders/requests.js";
 import type { Services } from "../../src/services.js";
 import type { ListenerRegistry } from "../../src/slack/listenerTable.js";
@@ -136,7 +138,8 @@ export function fakeRegistry() {
 
 /**
  * The Services a listener unit test hands a feature: a silent logger, real metrics, sandbox off,
- * USD; the parts a feature needs beyond that (provider, approvals, orders) are given by the test.
+ * USD, the read model with nothing tracked (`orders.readMany`); the parts a feature needs beyond
+ * that (provider, approvals, orders) are given by the test.
  */
 export function listenerServices(parts: Partial<Services> = {}): Services {
   const services = {
@@ -145,6 +148,11 @@ export function listenerServices(parts: Partial<Services> = {}): Services {
     sandbox: false,
     currency: "USD",
     ...parts,
+    orders: {
+      readMany: async (records: readonly ApprovalRequest[]) =>
+        records.map((record) => readRequest(record)),
+      ...(parts.orders ?? {}),
+    },
   } as unknown as Services;
   // The lifecycle API over the test's own approvals store and `orders` (as src/bot.ts builds
   // it), built when used so a test may swap `approvals` or `orders` after building these.

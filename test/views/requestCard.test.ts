@@ -1,11 +1,17 @@
 import { describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../../src/approvals/index.js";
 import { WITHDRAWN_NOTE } from "../../src/domain/withdrawal.js";
+import type { OrderProgress } from "../../src/orders/progress.js";
+import { readRequest } from "../../src/orders/readModel.js";
 import { ACTION_WITHDRAW, approvalMessageView } from "../../views/approvals.js";
 import { approvalsListView } from "../../views/approvalsList.js";
-import { requestStateKey, trackedOutcomeLine } from "../../views/orderProgress.js";
-import { requestCardView, requestStateLine } from "../../views/requestCard.js";
+import { requestCardView } from "../../views/requestCard.js";
+import { stateLine } from "../../views/requestState.js";
 import { readable } from "./support.js";
+
+/** The state line every surface shows, for a record and what tracking said of it. */
+const requestStateLine = (record: ApprovalRequest, progress: OrderProgress | undefined) =>
+  stateLine(readRequest(record, { progress }));
 
 const base: ApprovalRequest = {
   id: "apr_abcdefghijklmnop",
@@ -36,19 +42,25 @@ describe("the request card", () => {
   it("says each state in words, the latest tracked status and how it ended", () => {
     expect(requestStateLine(base, undefined)).toContain("Waiting for approval");
     expect(requestStateLine({ ...placed, status: "approved" }, undefined)).toMatch(
-      /Approved\* by <@U0APPROVE1>/,
+      /placing the order\* · approved by <@U0APPROVE1>/,
     );
-    expect(requestStateLine(placed, undefined)).toContain("*Placed*, order `po-1`");
-    expect(requestStateLine(placed, { status: "PROVISIONING" })).toContain("*PROVISIONING*");
+    expect(requestStateLine(placed, undefined)).toContain(
+      "*Ordered* · approved by <@U0APPROVE1> · order `po-1`",
+    );
+    expect(requestStateLine(placed, { status: "PROVISIONING" })).toContain(
+      "*Ordered · now PROVISIONING*",
+    );
     expect(
       requestStateLine(placed, { status: "ERROR", outcome: "failed", detail: "no slot" }),
-    ).toContain("*Failed* (ERROR): no slot");
+    ).toContain("*Failed at the provider (ERROR)* · approved by <@U0APPROVE1> · no slot");
     const rejected = {
       ...base,
       status: "rejected" as const,
       decision: { by: "U0APPROVE1", at: base.createdAt, action: "reject" as const, reason: "no" },
     };
-    expect(requestStateLine(rejected, undefined)).toContain("*Rejected* by <@U0APPROVE1>: no");
+    expect(requestStateLine(rejected, undefined)).toContain(
+      "*Rejected* · rejected by <@U0APPROVE1> · reason: no",
+    );
     const withdrawn = {
       ...base,
       status: "cancelled" as const,
@@ -62,7 +74,7 @@ describe("the request card", () => {
         },
       ],
     };
-    expect(requestStateLine(withdrawn, undefined)).toContain("Withdrawn");
+    expect(requestStateLine(withdrawn, undefined)).toContain("Withdrawn by the requester");
     // Cancelled by the bot for the requester (its message could not be posted): not a withdrawal.
     const notPosted = {
       ...withdrawn,
@@ -72,7 +84,7 @@ describe("the request card", () => {
   });
 
   it("shows what, who, the price; links to the approval message; never the decision's buttons", () => {
-    const view = requestCardView(base, { approvalLink: LINK });
+    const view = requestCardView(readRequest(base), { approvalLink: LINK });
     const shown = readable(view.blocks);
     for (const expected of ["ams-core-9", "U0REQUEST1", "1,200.00 for 12 months", "Waiting"]) {
       expect(shown).toContain(expected);
@@ -84,34 +96,37 @@ describe("the request card", () => {
   });
 
   it("offers Withdraw (with its confirmation) only while pending", () => {
-    const pending = JSON.stringify(requestCardView(base).blocks);
+    const pending = JSON.stringify(requestCardView(readRequest(base)).blocks);
     expect(pending).toContain(`"action_id":"${ACTION_WITHDRAW}"`);
     expect(pending).toContain("Withdraw the request?");
-    expect(JSON.stringify(requestCardView(placed).blocks)).not.toContain(ACTION_WITHDRAW);
+    expect(JSON.stringify(requestCardView(readRequest(placed)).blocks)).not.toContain(
+      ACTION_WITHDRAW,
+    );
   });
 });
 
 describe("the final outcome (issue 23 item 6)", () => {
   it("the approval message and the audit trail say how a placed order ended, with the card's state key", () => {
     const progress = { status: "done", outcome: "done" as const };
-    const message = approvalMessageView(placed, { progress });
+    const model = readRequest(placed, { progress });
+    const message = approvalMessageView(model);
     expect(readable(message.blocks)).toContain("Done");
     expect(readable(message.blocks)).not.toContain("Ordered");
     // The provider's status is said with the outcome only when it is another word.
     expect(readable(message.blocks)).not.toContain("Done (done)");
-    expect(trackedOutcomeLine({ status: "ACTIVE", outcome: "done" })).toBe(
-      ":tada: *Done* (ACTIVE)",
-    );
-    const card = requestCardView(placed, { progress });
+    expect(
+      stateLine(readRequest(placed, { progress: { status: "ACTIVE", outcome: "done" } })),
+    ).toMatch(/^:tada: \*Done \(ACTIVE\)\*/);
+    const card = requestCardView(model);
     const key = (blocks: unknown) =>
       (blocks as Array<{ block_id?: string }>)
         .map((b) => b.block_id)
         .find((id) => id?.startsWith("state_"));
-    expect(key(message.blocks)).toBe(`state_${requestStateKey(placed, progress)}`);
+    expect(key(message.blocks)).toBe("state_placed:done");
     expect(key(card.blocks)).toBe(key(message.blocks));
-    const list = approvalsListView([placed], new Map(), "all", new Map([[placed.id, progress]]));
+    const list = approvalsListView([model], new Map(), "all");
     expect(readable(list.blocks)).toContain("Done");
     // Without progress it is still "Ordered" (tracking has not said anything yet).
-    expect(readable(approvalMessageView(placed).blocks)).toContain("Ordered");
+    expect(readable(approvalMessageView(readRequest(placed)).blocks)).toContain("Ordered");
   });
 });

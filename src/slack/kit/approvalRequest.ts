@@ -8,6 +8,7 @@ import { approvalMessageView, submittedView } from "../../../views/approvals.js"
 import type { Reply } from "../../../views/reply.js";
 import type { ApprovalRequest } from "../../approvals/types.js";
 import type { OrderSubmission } from "../../orders/index.js";
+import { readRequest } from "../../orders/readModel.js";
 import type { Services } from "../../services.js";
 import { groupMembersVia } from "./approvers.js";
 import { postRequestCard } from "./requestCard.js";
@@ -73,7 +74,7 @@ export async function postForApproval(input: {
   const { services, client, approval } = input;
   const channel = services.approvals.channel;
   if (!channel) throw new Error("no approvals channel to post the request to");
-  const view = approvalMessageView(approval);
+  const view = approvalMessageView(readRequest(approval));
   const posted = await client.chat
     .postMessage({ channel, text: view.text, blocks: view.blocks })
     .catch(async (error: unknown) => {

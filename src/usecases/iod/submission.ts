@@ -295,6 +295,15 @@ function termDays(duration: unknown): number | undefined {
   return typeof quantity === "number" ? quantity : undefined;
 }
 
+/**
+ * IO-D's price as recorded: no amount (pay as you go), its billing in words and its term in
+ * days, so App Home and `/connect spend` know when it ends (src/orders/readModel.ts).
+ */
+function iodPrice(days: number | undefined) {
+  const known = days !== undefined && Number.isSafeInteger(days) && days > 0;
+  return { text: iodBillingText(days), ...(known ? { termDays: days } : {}) };
+}
+
 /** Checks a submitted IO-D form against fresh provider data, within `deadlineMs`. */
 export async function checkIodSubmission(
   deps: IodDeps,
@@ -325,7 +334,7 @@ export async function checkIodSubmission(
         body,
       },
       reconcileKey: name,
-      price: { text: iodBillingText(termDays(body.duration)) },
+      price: iodPrice(termDays(body.duration)),
       requester: input.requester,
     },
   };

@@ -86,6 +86,8 @@ function fakeStore(create?: () => Promise<ApprovalRequest>) {
         ...input,
         id: `A${created.length + 1}`,
         status: "pending",
+        history: [],
+        attempts: 0,
         createdAt: new Date(0).toISOString(),
       } as unknown as ApprovalRequest;
       created.push(approval);

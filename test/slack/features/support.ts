@@ -4,6 +4,7 @@
 import type { Redis } from "ioredis";
 import type { ApprovalStore } from "../../../src/approvals/store.js";
 import type { ApprovalRequest } from "../../../src/approvals/types.js";
+import { readRequest } from "../../../src/orders/readModel.js";
 import type { Services } from "../../../src/services.js";
 import {
   connect,
@@ -68,6 +69,9 @@ export function storeOrders(store: ApprovalStore, overrides: Partial<Services["o
     lookUpAgain: async () => "not-unknown",
     followUp: async (record: ApprovalRequest) => void followedUp.push(record),
     progressOf: async () => new Map(),
+    // The read model with nothing tracked (src/orders/readModel.ts).
+    readMany: async (records: readonly ApprovalRequest[]) =>
+      records.map((record) => readRequest(record)),
     ...overrides,
   } as unknown as Services["orders"];
   return { orders, followedUp };

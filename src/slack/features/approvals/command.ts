@@ -27,14 +27,9 @@ export const listApprovals: CommandHandler = async (ctx) => {
       if (link) links.set(record.id, link);
     }),
   );
-  // The audit trail shows how each placed order ended (done, failed, cancelled), not "Ordered".
-  const progress =
-    scope === "all"
-      ? await ctx.services.orders.progressOf(
-          pending.filter((r) => r.status === "placed").map((r) => r.id),
-        )
-      : new Map();
-  await ctx.reply(approvalsListView(pending, links, scope, progress));
+  // The read model: the audit trail shows how each placed order ended, as every surface does.
+  const models = await ctx.services.orders.readMany(pending.slice(0, 41));
+  await ctx.reply(approvalsListView(models, links, scope));
 };
 
 /** The `/connect` subcommands this feature answers (the table in src/slack/commandTable.ts). */

@@ -36,6 +36,7 @@ function homeSources(services: Services, client: WebClient): HomeSources {
   const groupMembers = cachedGroups(client);
   return {
     store: settings.store,
+    read: (records) => services.orders.readMany(records),
     tracker: services.jobs.tracker,
     // Who the request's own rule names (a policy file's rule, else APPROVERS), as the buttons'
     // handler checks; someone whose approval is already counted has nothing left to decide.

@@ -18,9 +18,14 @@ import type { CommandHandler, CommandHandlers } from "../../connect.js";
 export const SPEND_USAGE =
   "Usage: `/connect spend [YYYY-MM]`, e.g. `/connect spend 2026-11` (no month: this month).";
 
-/** Every placed request, summed for the month (placed records: at most 1,000, the store's cap). */
+/**
+ * Every placed request as the read model shows it (tracking included: an order the provider
+ * cancelled is not a commitment), summed for the month (at most 1,000, the store's cap).
+ */
 export async function readSpend(services: Services, month: LedgerMonth): Promise<MonthlySpend> {
-  const records = await services.approvals.store.findByStatus("placed");
+  const records = await services.orders.readMany(
+    await services.approvals.store.findByStatus("placed"),
+  );
   return monthlySpend(ledgerEntries(records, services.currency), month, services.currency);
 }
 

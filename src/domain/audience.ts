@@ -1,0 +1,42 @@
+/**
+ * Who is told about a change (App Home refreshes): one rule for a request and for a tracked
+ * order, used by the use cases (src/usecases/home.ts) and the jobs (src/jobs/index.ts: a tracked
+ * target's change). Pure: the caller resolves approvers' user groups.
+ */
+
+/**
+ * Who sees a change of a request: its requester (*My requests*), and while it is or has just
+ * stopped being pending, everyone who may decide it (*Waiting on me*). The team's committed
+ * spend is read when a Home is opened, not pushed to everyone on every placement.
+ */
+export function requestAudience(
+  request: {
+    requester: { userId: string };
+    status: string;
+    history: readonly { from: string }[];
+  },
+  approvers: readonly string[],
+): string[] {
+  const people = new Set([request.requester.userId]);
+  const wasPending = request.history.at(-1)?.from === "pending" || request.history.length === 0;
+  if (request.status === "pending" || wasPending) {
+    for (const approver of approvers) people.add(approver);
+  }
+  return [...people];
+}
+
+/** Who sees a tracked target: whoever asked to track it, or joined. */
+export function trackedAudience(tracked: {
+  requestedBy: string;
+  watchers: readonly string[];
+}): string[] {
+  return [...new Set([tracked.requestedBy, ...tracked.watchers])];
+}
+
+/** Whether `userId` sees a tracked target (its audience). */
+export function seesTracked(
+  userId: string,
+  tracked: { requestedBy: string; watchers: readonly string[] },
+): boolean {
+  return trackedAudience(tracked).includes(userId);
+}

@@ -1,0 +1,34 @@
+// Workflow Builder custom steps (issue 30): a command-less feature, one listener per step's
+// callback id (manifest.yml `functions:`), served by `app.function` in HTTP and Socket Mode.
+import type { App } from "@slack/bolt";
+import type { WebClient } from "@slack/web-api";
+import type { StepCompletions } from "../../../orders/stepCompletions.js";
+import type { Services } from "../../../services.js";
+import { orderStatusListener } from "./orderStatusStep.js";
+import { kitOrderSubmitter } from "./orderSubmitter.js";
+import { priceLayer2Listener, pricePortListener } from "./priceSteps.js";
+import { requestLayer2Listener, requestPortOrderListener } from "./requestSteps.js";
+
+/** Every step's callback id, as manifest.yml defines it (test/manifest.test.ts compares). */
+export const STEP_CALLBACK_IDS = [
+  "price_port",
+  "price_layer2",
+  "request_port_order",
+  "request_layer2_connection",
+  "order_status",
+] as const;
+
+export type StepRegistry = Pick<App, "function">;
+
+export function registerStepListeners(
+  app: StepRegistry,
+  services: Services,
+  deps: { client: WebClient; completions: StepCompletions },
+): void {
+  const submitter = kitOrderSubmitter(services, deps.client, deps.completions);
+  app.function("price_port", pricePortListener(services));
+  app.function("price_layer2", priceLayer2Listener(services));
+  app.function("request_port_order", requestPortOrderListener(services, submitter));
+  app.function("request_layer2_connection", requestLayer2Listener(services, submitter));
+  app.function("order_status", orderStatusListener(services));
+}

@@ -1,0 +1,73 @@
+// `request_port_order` and `request_layer2_connection`: checked as the forms are, submitted
+// through the OrderSubmitter with the step's run, and then left open: the step ends when the
+// request does (src/orders/stepCompletions.ts), through the notifier's outbox.
+import type { z } from "zod";
+import { newRequestId, withRequestId } from "../../../context.js";
+import type { Services } from "../../../services.js";
+import {
+  readStepInputs,
+  requestLayer2Inputs,
+  requestPortOrderInputs,
+} from "../../../usecases/steps/inputs.js";
+import {
+  checkLayer2Step,
+  checkPortOrderStep,
+  type StepCheck,
+} from "../../../usecases/steps/requests.js";
+import type { OrderSubmitter } from "./orderSubmitter.js";
+import { failStep, type StepArgs } from "./stepListener.js";
+
+export function requestStep<I>(
+  services: Services,
+  submitter: OrderSubmitter,
+  schema: z.ZodType<I>,
+  check: (inputs: I) => Promise<StepCheck>,
+): (args: StepArgs) => Promise<void> {
+  return (args) =>
+    withRequestId(newRequestId(), async () => {
+      const read = readStepInputs(schema, args.inputs);
+      if (!read.ok) return failStep(services, args, read.error);
+      const { event } = args;
+      try {
+        const checked = await check(read.value);
+        if (!checked.ok) return failStep(services, args, checked.error);
+        const submitted = await submitter.submit(checked.submission, {
+          callbackId: event.function.callback_id,
+          executionId: event.function_execution_id,
+          token: event.bot_access_token,
+        });
+        if (!submitted.ok) return failStep(services, args, submitted.error);
+        services.logger.info(
+          {
+            audit: "step",
+            step: event.function.callback_id,
+            executionId: event.function_execution_id,
+            approvalId: submitted.requestId,
+          },
+          "workflow step waits for its request",
+        );
+      } catch (error) {
+        services.logger.error(
+          { err: error, step: event.function.callback_id },
+          "workflow step could not submit its request",
+        );
+        await failStep(
+          services,
+          args,
+          "The request could not be sent for approval; nothing was ordered. Run the step again.",
+        );
+      }
+    });
+}
+
+export function requestPortOrderListener(services: Services, submitter: OrderSubmitter) {
+  return requestStep(services, submitter, requestPortOrderInputs, (inputs) =>
+    checkPortOrderStep(services, inputs),
+  );
+}
+
+export function requestLayer2Listener(services: Services, submitter: OrderSubmitter) {
+  return requestStep(services, submitter, requestLayer2Inputs, (inputs) =>
+    checkLayer2Step(services, inputs),
+  );
+}

@@ -1,0 +1,83 @@
+// What every step's listener shares: Bolt has acked the `function_executed` event already
+// (`app.function`'s autoAcknowledge); the inputs are read (a problem ends the step with it), the
+// work runs, and the step ends with `complete` / `fail` — Bolt's helpers, which call
+// functions.completeSuccess / completeError with the step-scoped token of the event (the
+// listener's `client` carries it). A request step ends later instead (requestSteps.ts).
+import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from "@slack/bolt";
+import type { z } from "zod";
+import { escapeMrkdwn } from "../../../../views/blocks.js";
+import { newRequestId, withRequestId } from "../../../context.js";
+import type { Services } from "../../../services.js";
+import { readStepInputs } from "../../../usecases/steps/inputs.js";
+import type { StepAnswer } from "../../../usecases/steps/pricing.js";
+
+export type StepArgs = SlackEventMiddlewareArgs<"function_executed"> & AllMiddlewareArgs;
+
+/** A step ended with an error (what the run history shows), never thrown into Bolt. */
+export async function failStep(
+  services: Services,
+  args: Pick<StepArgs, "fail" | "event">,
+  error: string,
+): Promise<void> {
+  services.logger.info(
+    {
+      audit: "step",
+      step: args.event.function.callback_id,
+      executionId: args.event.function_execution_id,
+      error,
+    },
+    "workflow step refused",
+  );
+  // A workflow may post the error anywhere: what a person typed or the provider said must not
+  // ping a channel (`<!channel>`) there.
+  await args
+    .fail({ error: escapeMrkdwn(error, 1_000) })
+    .catch((failure: unknown) =>
+      services.logger.warn(
+        { err: failure, executionId: args.event.function_execution_id },
+        "could not end the workflow step with its error",
+      ),
+    );
+}
+
+/** A step that answers at once: read, run, then complete or fail. */
+export function immediateStep<I, O extends Record<string, unknown>>(
+  services: Services,
+  schema: z.ZodType<I>,
+  run: (inputs: I) => Promise<StepAnswer<O>>,
+): (args: StepArgs) => Promise<void> {
+  return (args) =>
+    withRequestId(newRequestId(), async () => {
+      const read = readStepInputs(schema, args.inputs);
+      if (!read.ok) return failStep(services, args, read.error);
+      let answer: StepAnswer<O>;
+      try {
+        answer = await run(read.value);
+      } catch (error) {
+        services.logger.error(
+          { err: error, step: args.event.function.callback_id },
+          "workflow step failed",
+        );
+        answer = { ok: false, error: "Something went wrong on our side; run the step again." };
+      }
+      if (!answer.ok) return failStep(services, args, answer.error);
+      await args
+        .complete({ outputs: escapedOutputs(answer.outputs) })
+        .catch((error: unknown) =>
+          services.logger.warn(
+            { err: error, executionId: args.event.function_execution_id },
+            "could not complete the workflow step",
+          ),
+        );
+    });
+}
+
+/** Text outputs escaped for Slack (a later step may post them); numbers as they are. */
+function escapedOutputs(outputs: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(outputs).map(([key, value]) => [
+      key,
+      typeof value === "string" ? escapeMrkdwn(value) : value,
+    ]),
+  );
+}

@@ -1,0 +1,91 @@
+import type { NextStep, RequestPhase, RequestReadModel } from "../src/orders/readModel.js";
+import { escapeMrkdwn } from "./blocks.js";
+
+/**
+ * A request's state as every surface shows it — the approval message, the request card and its
+ * thread, DMs, App Home, `/connect approvals all` — from the read model (src/orders/readModel.ts),
+ * so no two places word one state differently. Provider and person text is escaped here.
+ */
+
+const PHASE_EMOJI: Record<RequestPhase, string> = {
+  waiting: ":hourglass_flowing_sand:",
+  placing: ":gear:",
+  rejected: ":no_entry:",
+  withdrawn: ":leftwards_arrow_with_hook:",
+  cancelled: ":heavy_multiplication_x:",
+  "not-ordered": ":x:",
+  unknown: ":rotating_light:",
+  ordered: ":rocket:",
+  tracked: ":satellite:",
+  done: ":tada:",
+  "failed-at-provider": ":x:",
+  "cancelled-at-provider": ":heavy_multiplication_x:",
+  stopped: ":pause_button:",
+};
+
+/** The state alone, e.g. ":tada: *Done (ACTIVE)*". */
+export function stateHeadline(model: Pick<RequestReadModel, "state">): string {
+  return `${PHASE_EMOJI[model.state.phase]} *${escapeMrkdwn(model.state.words)}*`;
+}
+
+/**
+ * The state line: the state, who decided, the reason or error, how tracking ended or when the
+ * status changed, and the provider's id of the order. The same line on every surface.
+ */
+export function stateLine(model: RequestReadModel): string {
+  const parts = [stateHeadline(model)];
+  if (model.decision) {
+    const who =
+      model.decision.action === "approve" && model.approvers.length > 1
+        ? listOfMentions(model.approvers)
+        : `<@${model.decision.by}>`;
+    parts.push(`${model.decision.action === "approve" ? "approved" : "rejected"} by ${who}`);
+  }
+  if (model.state.detail) {
+    const label = model.state.phase === "rejected" ? "reason: " : "";
+    parts.push(`${label}${escapeMrkdwn(model.state.detail)}`);
+  }
+  if (model.state.phase === "stopped" && model.tracking?.stoppedBy) {
+    parts.push(`<@${model.tracking.stoppedBy}> stopped following it`);
+  }
+  if (model.state.phase === "not-ordered" && model.actor) {
+    parts.push(`marked as failed by <@${model.actor}>`);
+  }
+  if (model.order) parts.push(orderRef(model.order));
+  if (model.state.phase === "tracked" && model.tracking?.changedAt) {
+    parts.push(`changed ${slackTime(model.tracking.changedAt)}`);
+  }
+  return parts.join(" · ");
+}
+
+/** "order `123`", "port `p-1`", "connection `c-1`". */
+export function orderRef(order: NonNullable<RequestReadModel["order"]>): string {
+  const what =
+    order.resource === "port" ? "port" : order.resource === "order" ? "order" : order.resource;
+  return `${what} \`${escapeMrkdwn(order.id)}\``;
+}
+
+/** A Slack date token: each reader sees it in their own time zone. */
+export function slackTime(iso: string): string {
+  const seconds = Math.floor(Date.parse(iso) / 1000);
+  return Number.isFinite(seconds)
+    ? `<!date^${seconds}^{date_short_pretty} {time}|${escapeMrkdwn(iso)}>`
+    : escapeMrkdwn(iso);
+}
+
+/** "<@A>", "<@A> and <@B>", "<@A>, <@B> and <@C>". Ids only (never text a person typed). */
+export function listOfMentions(userIds: readonly string[]): string {
+  const mentions = userIds.map((id) => `<@${escapeMrkdwn(id)}>`);
+  if (mentions.length <= 1) return mentions.join("");
+  return `${mentions.slice(0, -1).join(", ")} and ${mentions.at(-1)}`;
+}
+
+/** The block_id of a message's state line (how tests compare surfaces). */
+export function stateBlockIdOf(model: Pick<RequestReadModel, "state">): string {
+  return `state_${model.state.key}`;
+}
+
+/** Whether the read model offers `action` next (the buttons follow it). */
+export function offers(model: Pick<RequestReadModel, "next">, action: NextStep["action"]): boolean {
+  return model.next.some((step) => step.action === action);
+}
