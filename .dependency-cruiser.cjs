@@ -94,6 +94,14 @@ module.exports = {
       to: { path: "^src/slack/" },
     },
     {
+      name: "slack-never-touches-the-approvals-store",
+      comment:
+        "src/slack (the adapter) may not import src/approvals at runtime: every step on a request (submit, approve, reject, withdraw, retry, place again, mark failed, look up again, stop tracking), who may decide, the policy rule and the name reservation go through the lifecycle API (src/orders/requests.ts, `services.requests`). `import type` of the record's shapes is fine.",
+      severity: "error",
+      from: { path: "^src/slack/" },
+      to: { path: "^src/approvals/", dependencyTypesNot: TYPE_ONLY },
+    },
+    {
       name: "usecases-never-import-views",
       comment:
         "src/usecases (use cases) return data and plain words; the adapter (src/slack) and src/orders render them with views/. Shared formatting, paging and LOA rules are in src/domain.",

@@ -11,7 +11,7 @@ import { type Jobs, startJobs } from "./jobs/index.js";
 import { DEFAULT_ACCEPTANCE_REMINDERS } from "./jobs/trackerReminders.js";
 import { createLogger, type Logger } from "./log.js";
 import { createMetrics, type Metrics } from "./metrics.js";
-import { OrderLifecycle } from "./orders/index.js";
+import { OrderLifecycle, OrderRequests } from "./orders/index.js";
 import { StepCompletions } from "./orders/stepCompletions.js";
 // Playground mode: the web page standing in for Slack's client (src/playground/).
 import {
@@ -259,6 +259,20 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     });
     stops.push(() => jobs.close(10_000));
     orders.connect(jobs);
+    const approvals = {
+      store: approvalStore,
+      ...approvalPolicy(config, standin !== undefined),
+      orderUpdates: config.orderUpdates,
+    };
+    const requests = new OrderRequests({
+      store: approvalStore,
+      lifecycle: orders,
+      settings: approvals,
+      currency: config.currency,
+      sandbox: sandboxed,
+      tracker: jobs.tracker,
+      logger,
+    });
     // A failover: counted, logged, and where workers run the reconcilers catch up at once on
     // what the old master took with it (a placement job, a tracker) rather than in 5 minutes.
     const stopWatching = watchMaster(redis, (from, to) => {
@@ -280,13 +294,10 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       clock: sandbox?.clock ?? systemClock,
       logger,
       metrics,
-      approvals: {
-        store: approvalStore,
-        ...approvalPolicy(config, standin !== undefined),
-        orderUpdates: config.orderUpdates,
-      },
+      approvals,
       jobs,
       orders,
+      requests,
       homePages: redisHomePages(redis, layout.home),
       currency: config.currency,
     };

@@ -4,6 +4,7 @@ import type { Jobs } from "./jobs/index.js";
 import type { Logger } from "./log.js";
 import type { Metrics } from "./metrics.js";
 import type { OrderLifecycle } from "./orders/lifecycle.js";
+import type { OrderRequests } from "./orders/requests.js";
 import type { ProviderApi } from "./provider/api.js";
 import type { HomePages } from "./usecases/home.js";
 
@@ -39,6 +40,11 @@ export interface Services {
   clock: Clock;
   /** The order lifecycle (src/orders): a person's steps on a request and what follows them. */
   orders: OrderLifecycle;
+  /**
+   * The lifecycle API (src/orders/requests.ts): submit, approve, reject, withdraw, retry, place
+   * again, mark failed, look up again, stop tracking — every front door's one call per step.
+   */
+  requests: OrderRequests;
   /** App Home: the page of *My requests* each person is on (src/usecases/home.ts). */
   homePages?: HomePages;
   /** The ISO 4217 code amounts are labelled with (`PRICE_CURRENCY`; src/domain/money.ts). */

@@ -1,5 +1,6 @@
-import { readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
 import { cruise, type ICruiseResult, type IReporterOutput } from "dependency-cruiser";
 import extractDepcruiseOptions from "dependency-cruiser/config-utl/extract-depcruise-options";
 import extractTSConfig from "dependency-cruiser/config-utl/extract-ts-config";
@@ -9,12 +10,21 @@ import { afterAll, describe, expect, it } from "vitest";
 // (lint:deps). These tests prove the rules bite (a wrong arrow fails with the rule's own words)
 // and that the tree as it stands keeps them.
 
-const CONFIG = "./.dependency-cruiser.cjs";
+const CONFIG = resolve(".dependency-cruiser.cjs");
 
-async function cruiseWithRules(files: string[], outputType?: "err-long"): Promise<IReporterOutput> {
+async function cruiseWithRules(
+  files: string[],
+  outputType?: "err-long",
+  baseDir?: string,
+): Promise<IReporterOutput> {
   const options = await extractDepcruiseOptions(CONFIG);
-  const tsConfig = extractTSConfig("tsconfig.json");
-  return cruise(files, { ...options, ...(outputType ? { outputType } : {}) }, {}, { tsConfig });
+  const tsConfig = extractTSConfig(resolve("tsconfig.json"));
+  return cruise(
+    files,
+    { ...options, ...(outputType ? { outputType } : {}), ...(baseDir ? { baseDir } : {}) },
+    {},
+    { tsConfig },
+  );
 }
 
 function violationsOf(output: IReporterOutput): ICruiseResult["summary"]["violations"] {
@@ -22,23 +32,36 @@ function violationsOf(output: IReporterOutput): ICruiseResult["summary"]["violat
   return output.output.summary.violations;
 }
 
-// A view that reaches into the Slack adapter, and a feature that reaches into another feature,
-// written for the test and removed after it.
-const PROBE = `views/architectureProbe${process.pid}.ts`;
-const FEATURE_PROBE = `src/slack/features/spend/architectureProbe${process.pid}.ts`;
-
+// Probes are planted in a tree of their own under the system's temporary folder, never in src/:
+// the rules match paths relative to the tree cruised (`baseDir`), so a probe in the temporary
+// tree's views folder importing a stand-in of the Slack logger there is judged exactly as the
+// same import in the repository would be, while the real tree is never touched.
+const PROBE = "architectureProbe";
+const probeDirs: string[] = [];
 afterAll(async () => {
-  await rm(PROBE, { force: true });
-  await rm(FEATURE_PROBE, { force: true });
+  await Promise.all(probeDirs.map((dir) => rm(dir, { recursive: true, force: true })));
 });
+
+/** Cruises `probe` (the first file) in a temporary tree holding `files` (path → source). */
+async function cruiseProbe(files: Record<string, string>): Promise<IReporterOutput> {
+  const dir = await mkdtemp(join(tmpdir(), "architecture-probe-"));
+  probeDirs.push(dir);
+  for (const [path, source] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, path)), { recursive: true });
+    await writeFile(join(dir, path), source);
+  }
+  const probe = Object.keys(files)[0];
+  if (!probe) throw new Error("no probe file");
+  return cruiseWithRules([probe], "err-long", dir);
+}
 
 describe("the import rules (.dependency-cruiser.cjs)", () => {
   it("fail a view that imports src/slack, with the rule's message", async () => {
-    await writeFile(
-      PROBE,
-      'import { boltLogger } from "../src/slack/logger.js";\n\nexport const probe = boltLogger;\n',
-    );
-    const result = await cruiseWithRules([PROBE], "err-long").finally(() => rm(PROBE));
+    const result = await cruiseProbe({
+      [`views/${PROBE}.ts`]:
+        'import { boltLogger } from "../src/slack/logger.js";\n\nexport const probe = boltLogger;\n',
+      "src/slack/logger.ts": "export const boltLogger = {};\n",
+    });
     expect(result.exitCode).toBeGreaterThan(0);
     expect(result.output).toContain("views-never-know-slack");
     expect(result.output).toContain("views/ may not import src/slack (the Bolt adapter)");
@@ -46,17 +69,39 @@ describe("the import rules (.dependency-cruiser.cjs)", () => {
   }, 60_000);
 
   it("fail a Slack feature that imports another feature's listener", async () => {
-    await writeFile(
-      FEATURE_PROBE,
-      'import { withdrawButton } from "../withdraw/withdrawButton.js";\n\nexport const probe = withdrawButton;\n',
-    );
-    const result = await cruiseWithRules([FEATURE_PROBE], "err-long").finally(() =>
-      rm(FEATURE_PROBE),
-    );
+    const result = await cruiseProbe({
+      [`src/slack/features/spend/${PROBE}.ts`]:
+        'import { withdrawButton } from "../withdraw/withdrawButton.js";\n\nexport const probe = withdrawButton;\n',
+      "src/slack/features/withdraw/withdrawButton.ts": "export const withdrawButton = {};\n",
+    });
     expect(result.exitCode).toBeGreaterThan(0);
     expect(result.output).toContain("features-never-import-each-other");
     expect(result.output).toContain("belongs in src/slack/kit");
   }, 60_000);
+
+  it("fail a Slack listener that calls the approvals store, and let it import the record's type", async () => {
+    const wrong = await cruiseProbe({
+      [`src/slack/features/approvals/${PROBE}.ts`]:
+        'import { ApprovalStore } from "../../../approvals/store.js";\n\nexport const probe = ApprovalStore;\n',
+      "src/approvals/store.ts": "export class ApprovalStore {}\n",
+    });
+    expect(wrong.exitCode).toBeGreaterThan(0);
+    expect(wrong.output).toContain("slack-never-touches-the-approvals-store");
+    expect(wrong.output).toContain("go through the lifecycle API (src/orders/requests.ts");
+    const typeOnly = await cruiseProbe({
+      [`src/slack/features/approvals/${PROBE}.ts`]:
+        'import type { ApprovalRequest } from "../../../approvals/types.js";\n\nexport type Probe = ApprovalRequest;\n',
+      "src/approvals/types.ts": "export interface ApprovalRequest { id: string }\n",
+    });
+    expect(typeOnly.exitCode).toBe(0);
+  }, 60_000);
+
+  it("never writes a probe into the repository", async () => {
+    const planted = [...(await sourceFiles("src")), ...(await sourceFiles("views"))].filter((f) =>
+      f.includes(PROBE),
+    );
+    expect(planted).toEqual([]);
+  });
 
   it("find no violation in src/ and views/ as they stand", async () => {
     const violations = violationsOf(await cruiseWithRules(["src", "views"]));

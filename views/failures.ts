@@ -6,6 +6,9 @@ import { escapeMrkdwn } from "./blocks.js";
 export const STORAGE_UNAVAILABLE_TEXT =
   ":hourglass: Temporarily unavailable: I can't reach my storage right now, so nothing was changed. Try again in a minute.";
 
+export const TOOK_TOO_LONG_TEXT =
+  ":hourglass: That took too long (the provider or my storage was slow), so nothing was changed. Try again in a minute.";
+
 const OUR_SIDE =
   ":warning: Something went wrong on our side; the error is logged. Try again in a minute.";
 
@@ -18,5 +21,6 @@ export function describeFailure(error: unknown): string {
     return `:warning: ${escapeMrkdwn(typeof said === "string" ? said : error.message)}`;
   }
   if (isCodedError(error, "blocked")) return `:no_entry: ${error.message}`;
+  if (isCodedError(error, "timeout")) return TOOK_TOO_LONG_TEXT;
   return OUR_SIDE;
 }

@@ -4,7 +4,7 @@ import { formatMoney } from "../src/domain/money.js";
 import { PORT_ORDER_TERMS, termValue, termWords } from "../src/domain/portTerms.js";
 import { NAME_MAX } from "../src/domain/requestFacts.js";
 import type { Dcf } from "../src/provider/api.js";
-import type { LoaPath, PortOrderField, PortOrderPreview } from "../src/usecases/portOrderForm.js";
+import type { LoaPath, PortOrderField, PortOrderPreview } from "../src/usecases/portOrder/form.js";
 import { context, escapeMrkdwn, fields, option, section, withSandboxLabel } from "./blocks.js";
 import { type DcfRecord, dcfFeatures, dcfPlace } from "./dcf.js";
 import { dcfSelect, speedOptions } from "./dcfOptions.js";

@@ -1,5 +1,13 @@
 export { newApprovalId } from "./keys.js";
-export { NameReservedError, type NameScope, nameScope, normalizedName } from "./names.js";
+export {
+  holdsItsName,
+  NAME_HOLDING_STATUSES,
+  NameReservedError,
+  type NameScope,
+  nameScope,
+  namesHeldIn,
+  normalizedName,
+} from "./names.js";
 export {
   type PersistentlyOptions,
   persistently,

@@ -1,4 +1,4 @@
-import type { ApprovalKind } from "./types.js";
+import type { ApprovalKind, ApprovalRequest, ApprovalStatus } from "./types.js";
 
 /**
  * Order names are unique: the name is how an order whose outcome is unknown is found again at
@@ -23,6 +23,40 @@ export type NameScope = (typeof NAME_SCOPES)[ApprovalKind];
 /** The namespace a request's name is unique in. */
 export function nameScope(kind: ApprovalKind): NameScope {
   return NAME_SCOPES[kind];
+}
+
+/**
+ * The one rule of which names are taken by requests (issue 29: the forms had three lists that
+ * disagreed, and a request the provider refused kept its name in the port form): a request
+ * holds its name while it may still become an order or is one — exactly the statuses whose
+ * steps keep the name key (steps.ts: `keep`/`reserve`); rejected, cancelled and failed release
+ * it. The reservation is the guard; forms read this for a friendly early answer.
+ */
+export const NAME_HOLDING_STATUSES = [
+  "pending",
+  "approved",
+  "executing",
+  "unknown",
+  "placed",
+] as const satisfies readonly ApprovalStatus[];
+
+/** Whether a request in `status` holds its name (see NAME_HOLDING_STATUSES). */
+export function holdsItsName(status: ApprovalStatus): boolean {
+  return (NAME_HOLDING_STATUSES as readonly ApprovalStatus[]).includes(status);
+}
+
+/** The names (normalized) that `requests` hold in `scope`. */
+export function namesHeldIn(
+  scope: NameScope,
+  requests: Iterable<Pick<ApprovalRequest, "kind" | "status" | "reconcileKey">>,
+): Set<string> {
+  const names = new Set<string>();
+  for (const request of requests) {
+    if (nameScope(request.kind) !== scope || !holdsItsName(request.status)) continue;
+    const name = normalizedName(request.reconcileKey ?? "");
+    if (name !== "") names.add(name);
+  }
+  return names;
 }
 
 /**

@@ -18,7 +18,7 @@ import {
   truncateNote,
 } from "./input.js";
 import { ApprovalKeys, newApprovalId } from "./keys.js";
-import { NameReservedError } from "./names.js";
+import { NAME_HOLDING_STATUSES, NameReservedError, type NameScope, namesHeldIn } from "./names.js";
 import { decodeMany, decodeReply, readForStep } from "./reading.js";
 import {
   type ApproveInput,
@@ -386,6 +386,20 @@ export class ApprovalStore {
       redis.zrange(this.keys.status(status), "0", String(Math.max(limit, 1) - 1)),
     );
     return this.readMany(ids);
+  }
+
+  /**
+   * The names (trimmed, lower case) held in `scope` by live requests (names.ts's one rule:
+   * NAME_HOLDING_STATUSES), read from the status indexes — so requests made before names were
+   * reserved count too. Placed requests: the newest 1,000 (older ones hold their name key).
+   */
+  async namesHeld(scope: NameScope): Promise<Set<string>> {
+    const lists = await Promise.all(
+      NAME_HOLDING_STATUSES.map((status) =>
+        status === "placed" ? this.list({ status, limit: MAX_LIST }) : this.findByStatus(status),
+      ),
+    );
+    return namesHeldIn(scope, lists.flat());
   }
 
   private async transition(id: string, spec: TransitionSpec): Promise<TransitionResult> {

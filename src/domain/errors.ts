@@ -11,7 +11,9 @@ export type ErrorCode =
   /** Redis (approvals, tracking, names) did not answer: nobody's fault, nothing changed. */
   | "storage_unavailable"
   /** Refused for who asked (not a fault of the bot); the message says why. */
-  | "blocked";
+  | "blocked"
+  /** A bounded wait ran out (Slack's 3 s, a provider call): nothing was decided. */
+  | "timeout";
 
 export class CodedError extends Error {
   readonly code: ErrorCode;
@@ -30,7 +32,12 @@ export function isCodedError(error: unknown, code?: ErrorCode): error is CodedEr
 }
 
 function isErrorCode(value: unknown): value is ErrorCode {
-  return value === "provider" || value === "storage_unavailable" || value === "blocked";
+  return (
+    value === "provider" ||
+    value === "storage_unavailable" ||
+    value === "blocked" ||
+    value === "timeout"
+  );
 }
 
 /** A command refused for who asked (not an error of the bot). */
@@ -39,6 +46,45 @@ export class BlockedError extends CodedError {
     super("blocked", message);
     this.name = "BlockedError";
   }
+}
+
+/** Raised when a bounded call (src/domain/deadline.ts's withDeadline) did not answer in time. */
+export class DeadlineExceededError extends CodedError {
+  constructor(readonly ms: number) {
+    super("timeout", `no answer within ${ms} ms`);
+    this.name = "DeadlineExceededError";
+  }
+}
+
+/**
+ * What a provider failure says, read by its shape (src/provider/errors.ts's ProviderError, code
+ * `provider`, and the errors worded like it: the rate limiter's refusal before sending):
+ * `userMessage` is for a person; `providerMessage` is the provider's own text, outside text to
+ * escape. Undefined for an error without words. The one reader of a ProviderError's words for
+ * the layers above it.
+ */
+export function providerWords(
+  error: unknown,
+): { userMessage: string; providerMessage?: string } | undefined {
+  if (typeof error !== "object" || error === null) return undefined;
+  const { userMessage, providerMessage } = error as {
+    userMessage?: unknown;
+    providerMessage?: unknown;
+  };
+  if (typeof userMessage !== "string") return undefined;
+  return {
+    userMessage,
+    ...(typeof providerMessage === "string" && providerMessage !== "" ? { providerMessage } : {}),
+  };
+}
+
+/**
+ * The error code of a Slack Web API refusal (`not_in_channel`, `not_found`…: the `data.error`
+ * of @slack/web-api's platform error), if that is what `error` is. The one reader of it.
+ */
+export function slackErrorCode(error: unknown): string | undefined {
+  const data = (error as { data?: { error?: unknown } } | null)?.data;
+  return typeof data?.error === "string" ? data.error : undefined;
 }
 
 /** Redis did not answer a command; `cause` is ioredis's own error, for the log. */

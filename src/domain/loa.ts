@@ -2,7 +2,7 @@
  * The LOA rules, one home for the three places that speak of the LOA: the tracker (src/jobs: it
  * reminds weekly while the LOA waits), `/connect order` (views/orders.ts: "Next LOA step") and
  * the placement message (src/orders/kinds.ts: "Next:"), and the port order form's preview
- * (src/usecases/portOrderForm.ts). When the LOA needs nothing more, how it will arrive (on-net,
+ * (src/usecases/portOrder/form.ts). When the LOA needs nothing more, how it will arrive (on-net,
  * provider-supplied, off-net) and the next step in words are decided here, so they cannot
  * disagree (test/domain/loa.test.ts feeds every known value through all of them). Pure.
  */

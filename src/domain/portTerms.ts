@@ -1,7 +1,7 @@
 /**
  * The port terms the bot offers and how they are written: the provider prices two (1 year, `y`;
  * month to month, `m`), so the price command, the price form and the port order form offer those
- * and nothing else. Used by the use cases (src/usecases/pricing/, portOrderForm.ts) and the forms
+ * and nothing else. Used by the use cases (src/usecases/pricing/, src/usecases/portOrder/form.ts) and the forms
  * (views/). Pure.
  */
 

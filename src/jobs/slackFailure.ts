@@ -1,3 +1,4 @@
+import { slackErrorCode } from "../domain/errors.js";
 import { isRecord } from "../domain/records.js";
 
 /**
@@ -84,7 +85,7 @@ export function classifySlackError(thrown: unknown): SlackFailure {
     };
   }
   if (code === "slack_webapi_platform_error" && isRecord(thrown.data)) {
-    const error = typeof thrown.data.error === "string" ? thrown.data.error : "unknown_error";
+    const error = slackErrorCode(thrown) ?? "unknown_error";
     return fromPlatformError(error, thrown.data);
   }
   if (code === "slack_webapi_http_error") {

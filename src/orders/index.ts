@@ -17,3 +17,28 @@ export { scopeOf } from "./requestMessages.js";
 
 /** What a flow hands over for approval: everything but the bookkeeping the approval layer adds. */
 export type OrderSubmission = Omit<CreateApprovalInput, "sandbox" | "slack">;
+export {
+  APPROVALS_NOT_SET_UP,
+  approvalsUnavailable,
+  type DecisionSettings,
+  requirementOf,
+} from "./deciders.js";
+export {
+  type Actor,
+  type DecidedAt,
+  type DecisionInput,
+  isOwnApprovalMessage,
+  originOf,
+  REQUEST_ID_PATTERN,
+  type Refused,
+  type StepResult,
+  type StoreRefusalReason,
+  type SubmitInput,
+  type SubmitResult,
+} from "./requestResults.js";
+export {
+  OrderRequests,
+  type OrderRequestsOptions,
+  type RequestFollowUps,
+  type RequestStore,
+} from "./requests.js";

@@ -80,6 +80,38 @@ type Attempt =
   | { ok: false; error: ProviderError; retryable: boolean; retryAfterMs?: number };
 
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+
+/** POSTs that only read (the price calculation): identical ones in flight are shared. */
+const READ_ONLY_POSTS: ReadonlySet<string> = new Set(["calculatePricing"]);
+
+/** A read's answer, kept whole so every caller sharing it gets a Response of its own. */
+interface SharedAnswer {
+  status: number;
+  statusText: string;
+  headers: Array<[string, string]>;
+  text: string;
+}
+
+/** One read in flight, shared by `waiting` callers. */
+interface SharedRead {
+  answer: Promise<SharedAnswer>;
+  waiting: number;
+  cancel: () => void;
+}
+
+/** `work`, or `cancelled()` thrown as soon as `signal` aborts (the work itself goes on). */
+function untilAborted<T>(
+  work: Promise<T>,
+  signal: AbortSignal,
+  cancelled: () => Error,
+): Promise<T> {
+  if (signal.aborted) return Promise.reject(cancelled());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(cancelled());
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
 const NO_BODY_STATUS = new Set([204, 205, 304]);
 
 function errorCode(error: unknown): string | undefined {
@@ -288,7 +320,63 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
     }
   }
 
-  const client = createClient<paths>({ baseUrl, fetch: providerFetch });
+  // Identical reads in flight at once are sent once and answered to every caller: a burst of
+  // one form submitted ten times (a double click, a retrying network, ten people) asks the
+  // provider for its data center, ports and price once, not ten times, so the burst fits the
+  // shared rate limit within Slack's 3 s and its name reservation decides (issue 29). Only
+  // reads: GETs, and the price calculation, a POST that changes nothing.
+  const inFlight = new Map<string, SharedRead>();
+
+  async function sharedReadFetch(input: Request): Promise<Response> {
+    const call = calls.get(input) ?? callInfo(input.method, new URL(input.url).pathname, undefined);
+    const isRead =
+      input.method === "GET" ||
+      (call.operation !== undefined && READ_ONLY_POSTS.has(call.operation));
+    if (!isRead) return providerFetch(input);
+    const body = input.method === "GET" ? "" : await input.clone().text();
+    const key = `${input.method} ${input.url} ${body}`;
+    let shared = inFlight.get(key);
+    if (!shared) {
+      // Detached from this caller's signal: one caller giving up must not fail the others; once
+      // every caller has given up, the read is cancelled (and a later one asks afresh).
+      const controller = new AbortController();
+      const detached = new Request(input, { signal: controller.signal });
+      calls.set(detached, call);
+      const read: SharedRead = {
+        waiting: 0,
+        cancel: () => controller.abort(),
+        answer: providerFetch(detached)
+          .then(async (response) => ({
+            status: response.status,
+            statusText: response.statusText,
+            headers: [...response.headers],
+            text: await response.text(),
+          }))
+          .finally(() => {
+            if (inFlight.get(key) === read) inFlight.delete(key);
+          }),
+      };
+      shared = read;
+      inFlight.set(key, read);
+    }
+    const read = shared;
+    read.waiting += 1;
+    const answer = await untilAborted(read.answer, input.signal, () => {
+      read.waiting -= 1;
+      if (read.waiting === 0) {
+        if (inFlight.get(key) === read) inFlight.delete(key);
+        read.cancel();
+      }
+      return cancelledError({ ...call, requestId: call.requestId, attempts: 0 }, false);
+    });
+    return new Response(answer.text === "" ? null : answer.text, {
+      status: answer.status,
+      statusText: answer.statusText,
+      headers: answer.headers,
+    });
+  }
+
+  const client = createClient<paths>({ baseUrl, fetch: sharedReadFetch });
   client.use(naming);
   return client;
 }

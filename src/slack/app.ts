@@ -4,6 +4,7 @@ import { App, type CustomRoute, HTTPReceiver } from "@slack/bolt";
 import { WebClient, type WebClientOptions } from "@slack/web-api";
 import type { Redis } from "ioredis";
 import { DEFAULT_SLACK_MAX_BODY_BYTES } from "../config.js";
+import { RECEIVER_ANSWER_MS } from "../domain/slackBudget.js";
 import type { Logger } from "../log.js";
 import type { Metrics } from "../metrics.js";
 import type { RedisHealth } from "../redisHealth.js";
@@ -151,7 +152,7 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
       // Ack first, work after: the HTTP response goes out as soon as ack() is called.
       processBeforeResponse: false,
       // A listener that never acks must not hold the connection past Slack's 3 seconds.
-      unhandledRequestTimeoutMillis: 2_900,
+      unhandledRequestTimeoutMillis: RECEIVER_ANSWER_MS,
       bodyLimit: maxBodyBytes,
     });
     seen = guard.redis

@@ -1,4 +1,5 @@
 import PQueue from "p-queue";
+import { within } from "../domain/deadline.js";
 
 export interface FollowUpLaneOptions {
   /** Follow-ups running at once (each waits on the provider and on Slack most of its time). */
@@ -61,13 +62,6 @@ export class FollowUpLane {
    * answer, so wait for all of it, up to `timeoutMs`.
    */
   async drain(timeoutMs: number): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      this.queue.onIdle(),
-      new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, timeoutMs);
-      }),
-    ]);
-    clearTimeout(timer);
+    await within(this.queue.onIdle(), timeoutMs, () => undefined);
   }
 }

@@ -3,6 +3,7 @@ import { EventEmitter } from "node:events";
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocket, WebSocketServer } from "ws";
+import { within } from "../domain/deadline.js";
 import { slackId } from "./ids.js";
 import { DEFAULT_WAIT_MS } from "./waiters.js";
 
@@ -197,14 +198,7 @@ export class SocketModeHub extends EventEmitter<SocketModeEvents> {
     for (const connection of open) {
       if (connection.readyState === WebSocket.OPEN) connection.close(1001, "going away");
     }
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.all(closed),
-      new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, graceMs);
-      }),
-    ]);
-    clearTimeout(timer);
+    await within(Promise.all(closed), graceMs, () => undefined);
     for (const connection of this.connections) connection.terminate();
     this.server.close();
   }

@@ -1,7 +1,7 @@
+import { withDeadline } from "../domain/deadline.js";
 import type { ProviderApi } from "../provider/api.js";
 import type { Services } from "../services.js";
 import { firstServiceIds } from "./services.js";
-import { withDeadline } from "./shared/deadline.js";
 
 /**
  * Real ids for help's examples, so `/connect port <id>` can be copied as it stands. Only what

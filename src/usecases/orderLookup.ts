@@ -1,6 +1,6 @@
 // `/connect order <id>`: a port order's status looked up by id, and the hand-over point for
 // tracking it from the order message's Track button. Named for the look-up, apart from the port
-// order form (portOrderForm.ts, portOrderCheck.ts, portOrderSubmission.ts) and src/orders.
+// order form (src/usecases/portOrder/) and src/orders.
 import type { PortOrderRead } from "../provider/api.js";
 import type { Services } from "../services.js";
 import { isNotFound } from "./ports.js";

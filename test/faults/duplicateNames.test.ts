@@ -36,10 +36,9 @@ describe("concurrent submissions of one name", () => {
 
   beforeAll(async () => {
     // The uniqueness rule is what is tested here, so the provider's shared 10 requests/s limit
-    // is off: with it, ten form checks at once (about five provider reads each) cannot all finish
-    // within Slack's 3 s, and every submission is refused "took too long; submit again" before
-    // it reaches the reservation (safe, nothing created — measured 10 of 10 — but it would not
-    // exercise the race). The limiter has its own tests (test/jobs/rateLimiter.test.ts).
+    // is off. With it on, the burst is test/faults/nameBurst.test.ts (20 rounds, one and two
+    // replicas): identical reads in flight are sent once (src/provider/client.ts), so the ten
+    // checks fit in Slack's 3 s; before that, all ten were refused "took too long" (issue 29).
     env = await startTestBot({ jobs: { providerRateLimit: false } });
   });
 

@@ -17,7 +17,7 @@ import type { EdgeOrderSource } from "../../src/usecases/edge/order.js";
 import { quoteRef } from "../../src/usecases/edge/quote.js";
 import { iodValues } from "../../src/usecases/iod/form.js";
 import { type Layer2Quote, layer2Values } from "../../src/usecases/layer2/form.js";
-import { loaPathOf } from "../../src/usecases/portOrderForm.js";
+import { loaPathOf } from "../../src/usecases/portOrder/form.js";
 import * as approvalMessage from "../../views/approvals.js";
 import * as approvalsList from "../../views/approvalsList.js";
 import * as approvalThread from "../../views/approvalThread.js";
@@ -37,6 +37,7 @@ import * as home from "../../views/home.js";
 import * as inputs from "../../views/inputs.js";
 import * as iodModal from "../../views/iodModal.js";
 import * as layer2Modal from "../../views/layer2Modal.js";
+import * as lifecycleRefusals from "../../views/lifecycleRefusals.js";
 import * as list from "../../views/list.js";
 import * as metros from "../../views/metros.js";
 import * as modalMetadata from "../../views/modalMetadata.js";
@@ -494,6 +495,32 @@ const VIEW_CASES: Record<string, Case> = {
         }),
       ],
     ),
+  refusedText: (h) => [
+    ...(["approved", "rejected", "cancelled", "placed", "failed"] as const).map((status) =>
+      lifecycleRefusals.refusedText({
+        ok: false,
+        reason: "not_pending",
+        refusal: {
+          ok: false,
+          reason: "not-pending",
+          id: approval.id,
+          record: multiApprovalIn(status, h),
+        },
+      }),
+    ),
+    lifecycleRefusals.refusedText({
+      ok: false,
+      reason: "name_taken",
+      name: h,
+      heldBy: approval.id,
+      message: `A request named "${h}" is already waiting or being ordered; choose another name`,
+    }),
+    lifecycleRefusals.refusedText({
+      ok: false,
+      reason: "look_up_first",
+      record: multiApprovalIn("unknown", h),
+    }),
+  ],
   describeState: (h) =>
     (["approved", "rejected", "cancelled", "placed", "failed", "unknown"] as const).map((status) =>
       refusals.describeState(multiApprovalIn(status, h)),
@@ -1037,6 +1064,7 @@ const NOT_BUILDERS: Record<string, string> = {
 
 const VIEW_MODULES = {
   approvals,
+  lifecycleRefusals,
   failures,
   metros,
   orderThis,

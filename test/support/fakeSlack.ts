@@ -7,6 +7,7 @@ import type { ApprovalRequest } from "../../src/approvals/index.js";
 import { createLogger } from "../../src/log.js";
 import { createMetrics } from "../../src/metrics.js";
 import { readRequest } from "../../src/orders/readModel.js";
+import { OrderRequests } from "../../src/orders/requests.js";
 import type { Services } from "../../src/services.js";
 import type { ListenerRegistry } from "../../src/slack/listenerTable.js";
 
@@ -141,7 +142,7 @@ export function fakeRegistry() {
  * that (provider, approvals, orders) are given by the test.
  */
 export function listenerServices(parts: Partial<Services> = {}): Services {
-  return {
+  const services = {
     logger: createLogger({ level: "silent" }),
     metrics: createMetrics({ defaultMetrics: false }),
     sandbox: false,
@@ -153,4 +154,23 @@ export function listenerServices(parts: Partial<Services> = {}): Services {
       ...(parts.orders ?? {}),
     },
   } as unknown as Services;
+  // The lifecycle API over the test's own approvals store and `orders` (as src/bot.ts builds
+  // it), built when used so a test may swap `approvals` or `orders` after building these.
+  if (!parts.requests) {
+    Object.defineProperty(services, "requests", {
+      get: () =>
+        new OrderRequests({
+          store: services.approvals.store,
+          lifecycle: services.orders,
+          settings: services.approvals,
+          currency: services.currency,
+          sandbox: services.sandbox,
+          ...(services.jobs?.tracker ? { tracker: services.jobs.tracker } : {}),
+          logger: services.logger,
+        }),
+      configurable: true,
+      enumerable: true,
+    });
+  }
+  return services;
 }

@@ -8,6 +8,7 @@ import {
   tenGigabitRequest,
   termCost,
 } from "../../src/domain/edge.js";
+import { DeadlineExceededError } from "../../src/domain/errors.js";
 import type { DraftOrder, EdgePage, ProviderApi } from "../../src/provider/api.js";
 import { quoteStatus, readOffer, readQuoteResult } from "../../src/provider/edgeResponses.js";
 import {
@@ -37,7 +38,6 @@ import {
   readStoredRequest,
   refreshCountry,
 } from "../../src/usecases/edge/quote.js";
-import { DeadlineExceededError } from "../../src/usecases/shared/deadline.js";
 import { scanErrorWords } from "../support/plainWords.js";
 
 // The sandbox's list shapes (the spec shows none): the module must read these and others.
@@ -617,7 +617,14 @@ describe("provider reads", () => {
             { portName: "draft name", objectType: "DRAFT ORDER" },
           ]),
       } as Partial<ProviderApi> as ProviderApi,
+      // A request holding a port name (the approvals' one rule) counts too.
+      approvals: { store: { namesHeld: async () => new Set(["held-by-a-request"]) } } as never,
     };
-    expect([...(await takenPortNames(deps))].sort()).toEqual(["ams-1", "edge-1", "edge-port"]);
+    expect([...(await takenPortNames(deps))].sort()).toEqual([
+      "ams-1",
+      "edge-1",
+      "edge-port",
+      "held-by-a-request",
+    ]);
   });
 });

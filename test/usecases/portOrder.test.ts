@@ -13,27 +13,19 @@ import { httpError } from "../../src/provider/errors.js";
 import {
   type CheckedPortOrder,
   checkPortOrder,
-  PLACED_LOOKBACK_DAYS,
   type PortOrderDeps,
   requestedPortNames,
   speedForOrder,
-} from "../../src/usecases/portOrderCheck.js";
+} from "../../src/usecases/portOrder/check.js";
 import {
   loaPathOf,
   type PortOrderForm,
   previewPortOrder,
   readPortOrderForm,
-} from "../../src/usecases/portOrderForm.js";
-import { portOrderSubmission, portPriceText } from "../../src/usecases/portOrderSubmission.js";
+} from "../../src/usecases/portOrder/form.js";
+import { portOrderSubmission, portPriceText } from "../../src/usecases/portOrder/submission.js";
 import { DcfDirectory } from "../../src/usecases/shared/dcfDirectory.js";
-import {
-  connect,
-  deleteKeys,
-  newStore,
-  portOrderInput,
-  runPrefix,
-  tickingClock,
-} from "../approvals/support.js";
+import { connect, deleteKeys, newStore, portOrderInput, runPrefix } from "../approvals/support.js";
 import { scanErrorWords } from "../support/plainWords.js";
 import { dcfEdgeFree, dcfOffNet, dcfOnNet } from "../views/fixtures.js";
 
@@ -467,32 +459,30 @@ describe("requestedPortNames (real Redis)", () => {
     redis.disconnect();
   });
 
-  it("lists port requests that are open or recently placed, not rejected, old or other kinds", async () => {
-    const clock = tickingClock();
-    const { store } = newStore(redis, prefix, { now: clock.now });
-    const port = (name: string) =>
-      store.create(portOrderInput({ title: name, reconcileKey: name }));
+  it("lists the port names requests hold (port and Edge): not rejected, withdrawn or failed ones, not connections", async () => {
+    const { store } = newStore(redis, prefix);
+    const port = (name: string, kind: "port" | "edge" | "layer2" = "port") =>
+      store.create(portOrderInput({ kind, title: name, reconcileKey: name }));
+    const approve = (id: string) => store.decide(id, { by: "U0APPROVE1", action: "approve" });
 
-    const oldPlaced = await port("old-placed");
-    await store.decide(oldPlaced.id, { by: "U0APPROVE1", action: "approve" });
-    await store.claim(oldPlaced.id, "worker-1");
-    await store.complete(oldPlaced.id, { providerId: "o1", record: {} });
-    clock.advance((PLACED_LOOKBACK_DAYS + 5) * 24 * 3600_000);
-
-    await port("waiting");
-    const approved = await port("approved");
-    await store.decide(approved.id, { by: "U0APPROVE1", action: "approve" });
+    await port("Waiting ");
+    await approve((await port("approved")).id);
     const placed = await port("placed");
-    await store.decide(placed.id, { by: "U0APPROVE1", action: "approve" });
+    await approve(placed.id);
     await store.claim(placed.id, "worker-1");
     await store.complete(placed.id, { providerId: "o2", record: {} });
+    const failed = await port("refused-by-provider");
+    await approve(failed.id);
+    await store.claim(failed.id, "worker-1");
+    await store.fail(failed.id, { message: "the provider refused" });
     const rejected = await port("rejected");
     await store.decide(rejected.id, { by: "U0APPROVE1", action: "reject", reason: "no" });
-    await store.create(
-      portOrderInput({ kind: "layer2", title: "a connection", reconcileKey: "a connection" }),
-    );
+    const withdrawn = await port("withdrawn");
+    await store.cancel(withdrawn.id, withdrawn.requester.userId, "withdrawn by the requester");
+    await port("an-edge-port", "edge");
+    await port("a connection", "layer2");
 
-    const names = await requestedPortNames(store, clock.peek());
-    expect(names.sort()).toEqual(["approved", "placed", "waiting"]);
+    const names = await requestedPortNames(store);
+    expect(names.sort()).toEqual(["an-edge-port", "approved", "placed", "waiting"]);
   });
 });

@@ -3,6 +3,8 @@
 // and the bounded look-ups Slack's 3 seconds need.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { dcfRef } from "../../src/domain/dcfs.js";
+import { withDeadline } from "../../src/domain/deadline.js";
+import { DeadlineExceededError } from "../../src/domain/errors.js";
 import { portPriceCommandText } from "../../src/domain/portTerms.js";
 import { createLogger } from "../../src/log.js";
 import { createProviderApi, type Dcf, type ProviderApi } from "../../src/provider/api.js";
@@ -14,7 +16,6 @@ import { checkPortPriceForm, quotePortPrice } from "../../src/usecases/pricing/p
 import { parsePortPriceArgs } from "../../src/usecases/pricing/portPriceArgs.js";
 import { DcfDirectory, suggestDcfs } from "../../src/usecases/shared/dcfDirectory.js";
 import { parseDcfRef } from "../../src/usecases/shared/dcfFacts.js";
-import { DeadlineExceededError, withDeadline } from "../../src/usecases/shared/deadline.js";
 import { readPortTerm } from "../../src/usecases/shared/portTermReading.js";
 import {
   PricingRequestError,

@@ -2,7 +2,7 @@ import type { KnownBlock, ModalView } from "@slack/types";
 import { describe, expect, it } from "vitest";
 import { dcfRef } from "../../src/domain/dcfs.js";
 import { viewProblems } from "../../src/standin/blockKit.js";
-import { loaPathOf, type PortOrderPreview } from "../../src/usecases/portOrderForm.js";
+import { loaPathOf, type PortOrderPreview } from "../../src/usecases/portOrder/form.js";
 import { SANDBOX_LABEL } from "../../views/blocks.js";
 import {
   encodePortOrderMetadata,

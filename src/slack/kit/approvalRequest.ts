@@ -1,23 +1,17 @@
-// Submitting an order for approval, as every order form does: the request stored with its name
-// reserved, posted to the approvals channel, its card posted where it was asked, the requester's
-// confirmation. The approval listeners (deciding) live in src/slack/features/approvals/.
+// Submitting an order for approval, as every order form does: one call of the lifecycle API
+// (src/orders/requests.ts: who may request, the policy rule, the name reserved, stored), then
+// what only Slack can do — the approval message posted to the approvals channel, the card where
+// it was asked, the requester's confirmation. The approval listeners (deciding) live in
+// src/slack/features/approvals/.
 import type { WebClient } from "@slack/web-api";
 import { approvalMessageView, submittedView } from "../../../views/approvals.js";
 import type { Reply } from "../../../views/reply.js";
-import {
-  type ApprovalRequest,
-  canRequest,
-  NameReservedError,
-  persistently,
-  requirementFor,
-  SLACK_REFS_WRITE_TIMEOUT_MS,
-} from "../../approvals/index.js";
+import type { ApprovalRequest } from "../../approvals/types.js";
 import type { OrderSubmission } from "../../orders/index.js";
 import { readRequest } from "../../orders/readModel.js";
 import type { Services } from "../../services.js";
 import { groupMembersVia } from "./approvers.js";
 import { postRequestCard } from "./requestCard.js";
-import { APPROVALS_NOT_SET_UP } from "./requireApprovals.js";
 
 export type SubmitOutcome = { ok: true; approval: ApprovalRequest; link?: string } | SubmitRefusal;
 
@@ -27,13 +21,15 @@ export type SubmitRefusal = { ok: false; message: string; field?: "name" };
 export type StoreOutcome = { ok: true; approval: ApprovalRequest } | SubmitRefusal;
 
 /**
- * Turns a validated order into an approval request: checks who may request, stores it (its
- * name reserved), posts it to the approvals channel and tells the requester where it is.
+ * Turns a validated order into an approval request: stored (its name reserved) through the
+ * lifecycle API, posted to the approvals channel, the requester told where it is. `origin`
+ * (opaque, e.g. a Workflow Builder step's execution id) is carried on the record.
  */
 export async function submitForApproval(input: {
   services: Services;
   client: WebClient;
   submission: OrderSubmission;
+  origin?: string;
 }): Promise<SubmitOutcome> {
   const stored = await storeForApproval(input);
   if (!stored.ok) return stored;
@@ -41,55 +37,31 @@ export async function submitForApproval(input: {
 }
 
 /**
- * The first half of submitting: who may request, then the request stored with its name
- * reserved in one Redis step. Quick enough to run before a form is answered, so a taken name
- * can be shown next to the name field (see src/slack/kit/submitForm.ts).
+ * The first half of submitting: the lifecycle API's `submit` (who may request, then the request
+ * stored with its name reserved in one Redis step). Quick enough to run before a form is
+ * answered, so a taken name can be shown next to the name field (src/slack/kit/submitForm.ts).
+ * A Redis outage is thrown (StorageUnavailableError), as before.
  */
 export async function storeForApproval(input: {
   services: Services;
   client: WebClient;
   submission: OrderSubmission;
+  origin?: string;
 }): Promise<StoreOutcome> {
-  const { services, client, submission } = input;
-  const settings = services.approvals;
-  if (!settings.channel || settings.approvers.length === 0) {
-    return { ok: false, message: APPROVALS_NOT_SET_UP };
-  }
-  const allowed = await canRequest({
-    userId: submission.requester.userId,
-    requesters: settings.requesters,
-    groupMembers: groupMembersVia(client),
+  const { services, client, submission, origin } = input;
+  const submitted = await services.requests.submit({
+    submission,
+    groups: groupMembersVia(client),
+    ...(origin !== undefined ? { origin } : {}),
   });
-  if (!allowed.allowed) return { ok: false, message: allowed.message };
-
-  try {
-    // With a policy file, the rule for this kind and amount is fixed on the request now.
-    const requirement = settings.policy
-      ? requirementFor(settings.policy, {
-          kind: submission.kind,
-          monthly: submission.price?.monthly,
-        })
-      : undefined;
-    // The currency is recorded with the amounts, so the spend ledger never relabels them.
-    const price = submission.price && { ...submission.price, currency: services.currency };
-    const approval = await settings.store.create({
-      ...submission,
-      ...(price ? { price } : {}),
-      sandbox: services.sandbox,
-      ...(requirement ? { requirement } : {}),
-    });
-    return { ok: true, approval };
-  } catch (error) {
-    if (!(error instanceof NameReservedError)) throw error;
-    services.logger.info(
-      { audit: "approval", requester: submission.requester.userId, heldBy: error.heldBy },
-      "approval refused: name taken",
-    );
-    return {
-      ok: false,
-      field: "name",
-      message: `A request named "${error.name}" is already waiting or being ordered; choose another name`,
-    };
+  if (submitted.ok) return { ok: true, approval: submitted.record };
+  switch (submitted.reason) {
+    case "storage_unavailable":
+      throw submitted.error;
+    case "name_taken":
+      return { ok: false, field: "name", message: submitted.message };
+    default:
+      return { ok: false, message: "message" in submitted ? submitted.message : submitted.reason };
   }
 }
 
@@ -100,8 +72,7 @@ export async function postForApproval(input: {
   approval: ApprovalRequest;
 }): Promise<Extract<SubmitOutcome, { ok: true }>> {
   const { services, client, approval } = input;
-  const settings = services.approvals;
-  const channel = settings.channel;
+  const channel = services.approvals.channel;
   if (!channel) throw new Error("no approvals channel to post the request to");
   const view = approvalMessageView(readRequest(approval));
   const posted = await client.chat
@@ -109,35 +80,15 @@ export async function postForApproval(input: {
     .catch(async (error: unknown) => {
       // Never posted, so no approver can ever decide it: it must not stay pending holding its
       // name, or the requester's "try again" would be refused as a name already waiting.
-      await settings.store
-        .cancel(approval.id, approval.requester.userId)
-        .catch((cancelError: unknown) =>
-          services.logger.error(
-            { err: cancelError, approvalId: approval.id },
-            "could not cancel a request whose approval message failed",
-          ),
-        );
+      await services.requests.approvalNotPosted(approval);
       throw error;
     });
+  // The message's place exists nowhere else: its buttons are honoured only where the record
+  // says the message is, so it is kept through a Redis outage (the form is answered by now).
   if (posted.ts) {
-    const refs = { approvalChannel: channel, approvalTs: posted.ts };
-    // The message's place exists nowhere else: its buttons are honoured only where the record
-    // says the message is (isOwnApprovalMessage), so losing it to a Redis outage would leave a
-    // request nobody can decide. Waited out like a placement's answer; the form is answered.
-    await persistently(() => settings.store.mergeSlackRefs(approval.id, refs), {
-      what: "record where the approval message was posted",
-      timeoutMs: SLACK_REFS_WRITE_TIMEOUT_MS,
-      warn: (failures, error) =>
-        services.logger.warn(
-          { approvalId: approval.id, ...refs, failures, err: (error as Error).message },
-          "could not record where the approval message was posted; retrying until Redis answers",
-        ),
-    }).catch((error: unknown) => {
-      services.logger.error(
-        { approvalId: approval.id, ...refs, err: (error as Error).message },
-        "gave up recording where the approval message was posted: its buttons will be refused",
-      );
-      throw error;
+    await services.requests.approvalPosted(approval, {
+      approvalChannel: channel,
+      approvalTs: posted.ts,
     });
   }
   const link = posted.ts

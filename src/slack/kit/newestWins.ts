@@ -1,6 +1,7 @@
 import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from "@slack/bolt";
 import type { ModalView } from "@slack/types";
 import { newRequestId, withRequestId } from "../../context.js";
+import { slackErrorCode } from "../../domain/errors.js";
 import type { Services } from "../../services.js";
 import type { ListenerRegistry } from "../listenerTable.js";
 import { acknowledgeEnterIn } from "./enterKey.js";
@@ -57,12 +58,6 @@ export function actionOrder(body: BlockAction): number {
   return Number.isFinite(ts) ? ts : Date.now() / 1000;
 }
 
-/** The `error` of a Slack Web API refusal (e.g. not_found), if that is what this is. */
-function slackError(error: unknown): string | undefined {
-  const data = (error as { data?: { error?: unknown } } | null)?.data;
-  return typeof data?.error === "string" ? data.error : undefined;
-}
-
 type ViewAction = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
 
 /**
@@ -77,7 +72,7 @@ export function rebuildOnChange(
 ) {
   const { logger } = services;
   const updates = new NewestWins((error) => {
-    if (slackError(error) === "not_found") {
+    if (slackErrorCode(error) === "not_found") {
       // The person closed or submitted the form meanwhile: nothing left to update.
       logger.debug(`the ${form.what} form is gone; not updated`);
     } else {

@@ -1,11 +1,8 @@
 import type { WebClient } from "@slack/web-api";
 import { sandboxLabelledBlocks } from "../../../views/blocks.js";
 import { type CardInDmReason, cardInDmText } from "../../../views/requestCard.js";
-import {
-  type ApprovalRequest,
-  persistently,
-  SLACK_REFS_WRITE_TIMEOUT_MS,
-} from "../../approvals/index.js";
+import type { ApprovalRequest } from "../../approvals/types.js";
+import { slackErrorCode } from "../../domain/errors.js";
 import type { Services } from "../../services.js";
 
 /**
@@ -25,11 +22,6 @@ const NOT_HERE = new Set(["not_in_channel", "channel_not_found", "is_archived"])
 /** A channel a card can be posted in (public C…, private G…); D… is a DM. */
 function isChannel(id: string | undefined): id is string {
   return id !== undefined && /^[CG][A-Z0-9]+$/.test(id);
-}
-
-function slackErrorCode(error: unknown): string | undefined {
-  const code = (error as { data?: { error?: unknown } } | null)?.data?.error;
-  return typeof code === "string" ? code : undefined;
 }
 
 /** Posts the card of a request just posted for approval; never fails the submission. */
@@ -89,21 +81,9 @@ export async function postRequestCard(input: {
       ...(approvalLink ? { approvalLink } : {}),
     };
     // Where the card is exists nowhere else: lost to a Redis blip, the card would say "waiting
-    // for approval" for ever. Waited out like the approval message's place (postForApproval).
-    await persistently(() => services.approvals.store.mergeSlackRefs(approval.id, refs), {
-      what: "record where the request card was posted",
-      timeoutMs: SLACK_REFS_WRITE_TIMEOUT_MS,
-      warn: (failures, error) =>
-        services.logger.warn(
-          { approvalId: approval.id, failures, err: (error as Error).message },
-          "could not record where the request card was posted; retrying until Redis answers",
-        ),
-    });
-    // Decided meanwhile (a quick approver): the card catches up through the notifier.
-    const now = await services.approvals.store.get(approval.id);
-    if (now && now.history.length !== approval.history.length) {
-      await services.orders.refreshMessage(approval.id);
-    }
+    // for approval" for ever. Kept like the approval message's place; a request decided
+    // meanwhile (a quick approver) has its card catch up through the notifier.
+    await services.requests.cardPosted(approval, refs);
   } catch (error) {
     services.logger.warn(
       { err: error, approvalId: approval.id },

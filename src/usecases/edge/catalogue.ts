@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
+import { withDeadline } from "../../domain/deadline.js";
 import { countryName, type EdgeRecord, firstText, KEY_MAX, num, text } from "../../domain/edge.js";
 import { isRecord } from "../../domain/records.js";
 import { isSingapore, speedMbps } from "../../domain/requestFacts.js";
 import { formatTerm } from "../../domain/units.js";
 import type { ProviderApi } from "../../provider/api.js";
 import type { Services } from "../../services.js";
-import { withDeadline } from "../shared/deadline.js";
 
 /**
  * The Edge catalogue: the three provider lists (countries, bandwidths, contract terms) read into

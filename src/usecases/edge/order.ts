@@ -1,4 +1,4 @@
-import { monthsOfTerm } from "../../approvals/index.js";
+import { monthsOfTerm, nameScope } from "../../approvals/index.js";
 import {
   countryName,
   type EdgeOffer,
@@ -75,17 +75,21 @@ export function sourceFromDraft(draft: DraftOrder): DraftSourceCheck {
   };
 }
 
-/** The names already used by the company's ports and Edge orders (lower case). */
+/**
+ * The names already used by the company's ports and Edge orders, or held by a request (port and
+ * Edge orders share one namespace; the approvals' one rule, src/approvals/names.ts), lower case.
+ */
 export async function takenPortNames(
-  deps: Pick<Services, "provider" | "identity">,
+  deps: Pick<Services, "provider" | "identity" | "approvals">,
   signal?: AbortSignal,
 ): Promise<Set<string>> {
   const { companyUsername } = await deps.identity();
-  const [ports, edge] = await Promise.all([
+  const [ports, edge, held] = await Promise.all([
     deps.provider.listPorts(companyUsername, { deleted: false, signal }),
     deps.provider.listEdgeOrders({}, { signal }),
+    deps.approvals.store.namesHeld(nameScope("edge")),
   ]);
-  const names = new Set<string>();
+  const names = new Set<string>(held);
   for (const port of ports) if (port.name) names.add(port.name.trim().toLowerCase());
   for (const item of edge.items) {
     if (item.portName && !(item.objectType ?? "").toUpperCase().includes("DRAFT")) {

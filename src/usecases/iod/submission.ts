@@ -14,6 +14,7 @@ import {
   offeredAsnChoices,
 } from "../../domain/iod.js";
 import { IOD_IPV6_BLOCK } from "../../domain/requestFacts.js";
+import { BEFORE_ACK_BUDGET_MS } from "../../domain/slackBudget.js";
 import { formatMbps } from "../../domain/units.js";
 import type { OrderSubmission } from "../../orders/index.js";
 import type { Asn, Port } from "../../provider/api.js";
@@ -51,7 +52,7 @@ export type IodCheck =
   | { kind: "ready"; submission: OrderSubmission; data: IodModalData };
 
 /** Slack waits 3 s for a submission's answer; the provider gets 2 of them. */
-export const IOD_SUBMIT_DEADLINE_MS = 2_000;
+export const IOD_SUBMIT_DEADLINE_MS = BEFORE_ACK_BUDGET_MS;
 
 function rulePathToField(path: string, routing: IodRouting): IodField {
   switch (path.split(".")[0]) {

@@ -3,6 +3,7 @@
 // approval (OrderSubmission) with its title, summary, provider call and price.
 import { monthsOfTerm } from "../../approvals/index.js";
 import { formatMoney } from "../../domain/money.js";
+import { BEFORE_ACK_BUDGET_MS } from "../../domain/slackBudget.js";
 import { formatMbps, formatTerm } from "../../domain/units.js";
 import type { OrderSubmission } from "../../orders/index.js";
 import { loadForCheck, oneLine, SLOW_PROVIDER } from "../shared/orderForms.js";
@@ -20,7 +21,7 @@ export type Layer2Check =
  * Slack waits 3 s for a submission's answer; the provider gets 2 of them (two round trips: the
  * look-ups, then the price), leaving room for Redis, the network and the ack.
  */
-export const LAYER2_SUBMIT_DEADLINE_MS = 2_000;
+export const LAYER2_SUBMIT_DEADLINE_MS = BEFORE_ACK_BUDGET_MS;
 
 /** The commitment's length for the spend ledger, when the body's term reads as months. */
 function termOf(value: unknown, unit: unknown): { termMonths?: number } {

@@ -1,10 +1,11 @@
 // The data center fields of the two price forms: a select's value read as a DCF id, then that
 // DCF looked up within the submission deadline, a field error when that is not possible.
 import { z } from "zod";
+import { withDeadline } from "../../domain/deadline.js";
+import { DeadlineExceededError } from "../../domain/errors.js";
 import type { Dcf } from "../../provider/api.js";
 import type { DcfDirectory } from "../shared/dcfDirectory.js";
 import { isDeleted, parseDcfRef } from "../shared/dcfFacts.js";
-import { DeadlineExceededError, withDeadline } from "../shared/deadline.js";
 import { OPTION_VALUE_MAX, optionValue } from "../shared/formChecks.js";
 import { userMessageOf } from "../shared/providerMessage.js";
 

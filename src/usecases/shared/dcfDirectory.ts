@@ -1,9 +1,11 @@
 // The data center select of every form (port price, layer 2 price, port order): a short-lived
 // cache of DCF records and the options search, answered within Slack's 3 seconds.
 import { DCF_SEARCH_MIN } from "../../domain/dcfs.js";
+import { withDeadline } from "../../domain/deadline.js";
+import { DeadlineExceededError } from "../../domain/errors.js";
+import { IN_SLACK_WINDOW_MS } from "../../domain/slackBudget.js";
 import type { CallOptions, Dcf, ProviderApi } from "../../provider/api.js";
 import { airportCodes, isDeleted, lower } from "./dcfFacts.js";
-import { DeadlineExceededError, withDeadline } from "./deadline.js";
 import { userMessageOf } from "./providerMessage.js";
 
 /** Longest data center text searched for; anything longer is a paste mistake. */
@@ -79,7 +81,7 @@ export type DcfSuggestions =
   | { kind: "failed"; message: string };
 
 /** Slack waits 3 s for options; the provider gets 2.5 of them. */
-export const OPTIONS_DEADLINE_MS = 2_500;
+export const OPTIONS_DEADLINE_MS = IN_SLACK_WINDOW_MS;
 
 /** The DCFs matching what a person typed into a select, answered within `deadlineMs`. */
 export async function suggestDcfs(

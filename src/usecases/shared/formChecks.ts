@@ -2,6 +2,7 @@
 // form field), the submission deadline, a select option's value rule, and moving zod's and the
 // provider rules' errors onto the fields a person fills.
 import { z } from "zod";
+import { BEFORE_ACK_BUDGET_MS } from "../../domain/slackBudget.js";
 import { fieldErrors } from "../../provider/rules/fieldErrors.js";
 
 export type FormCheck<T, F extends string> =
@@ -9,7 +10,7 @@ export type FormCheck<T, F extends string> =
   | { ok: false; errors: Partial<Record<F, string>> };
 
 /** Slack waits 3 s for a submission's ack; look-ups get 2 of them. */
-export const SUBMISSION_DEADLINE_MS = 2_000;
+export const SUBMISSION_DEADLINE_MS = BEFORE_ACK_BUDGET_MS;
 
 /** Longest value a select option can carry (Slack's limit); anything longer was not offered. */
 export const OPTION_VALUE_MAX = 150;

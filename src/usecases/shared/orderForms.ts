@@ -3,11 +3,12 @@
 // already taken, the submission's load within Slack's deadline, and the approval title's one
 // line. One home so the forms cannot drift apart on any of these.
 import type { ZodError } from "zod";
+import { nameScope, normalizedName } from "../../approvals/index.js";
+import { withDeadline } from "../../domain/deadline.js";
+import { DeadlineExceededError, providerWords } from "../../domain/errors.js";
 import type { Port } from "../../provider/api.js";
-import { isProviderError } from "../../provider/errors.js";
 import { fieldErrors, ROOT_FIELD } from "../../provider/rules/fieldErrors.js";
 import type { Services } from "../../services.js";
-import { DeadlineExceededError, withDeadline } from "./deadline.js";
 
 /** A part of a form's data: its value, or the problem shown where that part would be. */
 export type Loaded<T> = { ok: true; value: T } | { ok: false; problem: string };
@@ -23,7 +24,7 @@ export function formText(x: unknown, max = TEXT_MAX): string | undefined {
 
 /** The words for a failed load: the provider's own message, else a generic "try again". */
 export function problemOf(error: unknown, what: string): string {
-  return isProviderError(error) ? error.userMessage : `Couldn't load ${what}; try again.`;
+  return providerWords(error)?.userMessage ?? `Couldn't load ${what}; try again.`;
 }
 
 /** A part of the form's data: a failure becomes a problem shown where that part would be. */
@@ -50,28 +51,20 @@ export function oneLine(text: string, max = 300): string {
   return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
 }
 
-const STILL_OPEN_STATUSES = ["pending", "approved", "executing", "unknown"] as const;
-
 /**
- * Names already used by the company's connections and IO-D services (on any of its ports) or by
- * a request still on its way: the name is how an order with an unknown outcome is found again.
+ * Names already used by the company's connections and IO-D services (on any of its ports) or
+ * held by a request (the approvals' one rule, src/approvals/names.ts: a rejected, withdrawn or
+ * refused request gives its name back): the name is how an order with an unknown outcome is
+ * found again.
  */
 export async function takenNames(
   deps: Pick<Services, "approvals">,
   ports: readonly Port[],
 ): Promise<Set<string>> {
-  const names = new Set<string>();
+  const names = await deps.approvals.store.namesHeld(nameScope("layer2"));
   for (const port of ports) {
     for (const connection of port.connections ?? []) {
-      if (typeof connection?.name === "string") names.add(connection.name.trim().toLowerCase());
-    }
-  }
-  const requests = await Promise.all(
-    STILL_OPEN_STATUSES.map((status) => deps.approvals.store.findByStatus(status)),
-  );
-  for (const request of requests.flat()) {
-    if ((request.kind === "layer2" || request.kind === "iod") && request.reconcileKey) {
-      names.add(request.reconcileKey.trim().toLowerCase());
+      if (typeof connection?.name === "string") names.add(normalizedName(connection.name));
     }
   }
   return names;

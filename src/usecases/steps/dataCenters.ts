@@ -3,7 +3,7 @@
 // price finds it (resolveDcf). A step has no form to pick from, so several matches are an error
 // that names them, and the run history says which to type.
 import type { CallOptions, Dcf, ProviderApi } from "../../provider/api.js";
-import { dcfWords } from "../portOrderSubmission.js";
+import { dcfWords } from "../portOrder/submission.js";
 import { resolveDcf } from "../pricing/dcfResolution.js";
 
 /** At most this many candidates are named in an error. */

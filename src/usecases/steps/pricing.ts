@@ -9,7 +9,7 @@ import type { PricingResult, ProviderApi } from "../../provider/api.js";
 import { fieldErrors } from "../../provider/rules/fieldErrors.js";
 import { pricingConnectionConfigRule } from "../../provider/rules/pricing.js";
 import { DEFAULT_CLASS_OF_SERVICE } from "../layer2/form.js";
-import { dcfWords, portPriceText } from "../portOrderSubmission.js";
+import { dcfWords, portPriceText } from "../portOrder/submission.js";
 import { quotePortPrice } from "../pricing/portPrice.js";
 import { priceConnection } from "../shared/prices.js";
 import { userMessageOf } from "../shared/providerMessage.js";

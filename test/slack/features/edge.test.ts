@@ -93,6 +93,8 @@ function setup() {
     jobs: jobs as unknown as Services["jobs"],
     identity: async () => ({ companyUsername: "acme" }) as never,
     clock: { now: () => new Date("2026-01-01T00:00:00Z") } as never,
+    // No request holds a port name (the approvals' one rule; src/approvals/names.ts).
+    approvals: { store: { namesHeld: async () => new Set<string>() } } as never,
   });
   const registry = fakeRegistry();
   registerEdgeListeners(registry.registry, services);

@@ -18,7 +18,7 @@ export const APPROVALS_SET_UP = {
   channel: "C0APPROVAL",
   approvers: ["U0APPROVER"],
   requesters: [],
-  store: { findByStatus: async () => [] },
+  store: { findByStatus: async () => [], namesHeld: async () => new Set<string>() },
 };
 
 export const APPROVALS_NOT_SET_UP = { channel: undefined, approvers: [], requesters: [] };

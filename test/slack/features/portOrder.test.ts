@@ -74,6 +74,12 @@ function fakeStore(create?: () => Promise<ApprovalRequest>) {
     async list() {
       return [];
     },
+    async namesHeld() {
+      return new Set<string>();
+    },
+    async get() {
+      return null;
+    },
     async create(input: Omit<ApprovalRequest, "id" | "status" | "createdAt">) {
       if (create) return create();
       const approval = {

@@ -153,12 +153,13 @@ describe("Withdraw", () => {
 
   it("words a failure once (describeFailure), and never throws when even that cannot be said", async () => {
     const broken = new Error("boom");
-    const { run, store } = feature({
-      withdraw: async () => {
+    const { run, store, services } = feature();
+    const record = await pendingRequest(store);
+    services.approvals.store = Object.assign(Object.create(store), {
+      cancel: async () => {
         throw broken;
       },
     });
-    const record = await pendingRequest(store);
     const c = click(ACTION_WITHDRAW, record.id, { userId: REQUESTER, home: true });
     await run(c.args);
     expect(toldTexts(c.slack)).toEqual([describeFailure(broken)]);

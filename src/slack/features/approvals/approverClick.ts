@@ -1,17 +1,21 @@
 import type { App } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
 import { describeFailure } from "../../../../views/failures.js";
-import type { ApprovalRequest } from "../../../approvals/index.js";
+import { refusedText } from "../../../../views/lifecycleRefusals.js";
+import type { ApprovalRequest } from "../../../approvals/types.js";
 import { isStorageUnavailable } from "../../../domain/errors.js";
+import { BEFORE_ACK_BUDGET_MS } from "../../../domain/slackBudget.js";
+import type { DecisionInput, Refused } from "../../../orders/index.js";
 import type { Services } from "../../../services.js";
-import { authorizeApprover } from "../../kit/approvers.js";
+import { groupMembersVia } from "../../kit/approvers.js";
 import { tellPrivately } from "../../kit/index.js";
 
 /**
  * What every approver button shares (Approve, Reject, Retry, Place again, Mark failed, Look up
- * again): read the request the button names, check it was clicked on the request's own message
- * (or in the clicker's App Home) by someone who may decide, within CHECK_BUDGET_MS, then run the
- * button's step — acking only once the step is stored, so a 500 means nothing changed.
+ * again): the click is translated into ONE call of the lifecycle API (src/orders/requests.ts),
+ * which reads the request, checks who may decide and where the click was (its own approval
+ * message, or the clicker's App Home) within CHECK_BUDGET_MS, and runs the step — calling
+ * `recorded` (the ack) only once the step is stored, so a 500 means nothing changed.
  */
 
 /**
@@ -19,40 +23,9 @@ import { tellPrivately } from "../../kit/index.js";
  * from Slack) before the step is recorded and the click acked: Slack wants the ack within 3 s,
  * and the receiver answers on its own at 2.9 s (src/slack/app.ts).
  */
-export const CHECK_BUDGET_MS = 2_000;
+export const CHECK_BUDGET_MS = BEFORE_ACK_BUDGET_MS;
 
-class CheckTooSlowError extends Error {
-  constructor() {
-    super("the checks before recording the click took too long");
-    this.name = "CheckTooSlowError";
-  }
-}
-
-/** `work`, or CheckTooSlowError once `deadline` (epoch ms) has passed. */
-function byDeadline<T>(work: Promise<T>, deadline: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new CheckTooSlowError()), Math.max(0, deadline - Date.now()));
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
-}
-
-/**
- * Issue 20: a button is honoured only on the request's own approval message. Another channel,
- * or another request's message carrying this request's id, changes nothing.
- */
-export function isOwnApprovalMessage(
-  where: { channel?: string; messageTs?: string },
-  record: ApprovalRequest,
-): boolean {
-  const { approvalChannel, approvalTs } = record.slack;
-  return (
-    approvalChannel !== undefined &&
-    approvalTs !== undefined &&
-    where.channel === approvalChannel &&
-    where.messageTs === approvalTs
-  );
-}
+export { NOT_ITS_MESSAGE } from "../../../../views/lifecycleRefusals.js";
 
 /**
  * App Home: a click in the person's own Home tab (Slack shows each person only their own, and
@@ -66,13 +39,10 @@ export function isHomeClick(body: {
   return body.container?.type === "view" && body.view?.type === "home";
 }
 
-export const NOT_ITS_MESSAGE =
-  "This button only works on the request's own message in the approvals channel; nothing was changed.";
-
 /** The audit line of an approver's decision (or of its refusal). */
 export function auditApproval(
   services: Services,
-  record: ApprovalRequest,
+  record: Pick<ApprovalRequest, "id">,
   by: string,
   action: string,
   outcome: string,
@@ -82,28 +52,29 @@ export function auditApproval(
 
 export type ActionArgs = Parameters<Parameters<App["action"]>[1]>[0];
 
+/** A click, as the lifecycle API takes it, and what its answer needs in Slack. */
 export interface ApproverClick {
-  record: ApprovalRequest;
-  userId: string;
+  /** The lifecycle API's input: id, by, groups, where, budget, and `recorded` (the ack). */
+  decision: DecisionInput;
   channel: string | undefined;
   messageTs: string | undefined;
-  /** Clicked in the person's App Home (no channel, no message). */
-  fromHome: boolean;
   triggerId: string;
   client: WebClient;
+  /** Tells the clicker privately (ephemeral where they clicked, else their DM). */
+  tell: (text: string) => Promise<unknown>;
 }
 
-/** A step on the request; `recorded` acks the click and must be called once it is stored. */
-export type ApproverStep = (click: ApproverClick, recorded: () => Promise<void>) => Promise<void>;
-
 /**
- * The listener of an approver button: the checks above, deny by default and audited, then
- * `step`. Acked means kept: a step that changes the request acks only once the change is
- * stored; if storage is down the click is not acked with 200 (Slack shows the person it failed)
- * and nothing changed. Refusals are acked and told privately.
+ * The listener of an approver button: the click becomes `step`'s one call; a refusal is told
+ * privately (and audited when it is about who or where). Acked means kept: the API calls
+ * `recorded` (the ack) once the step is stored; if storage is down the click is not acked with
+ * 200 (Slack shows the person it failed) and nothing changed.
  */
-export function approverAction(services: Services, name: string, step: ApproverStep) {
-  const settings = services.approvals;
+export function approverAction(
+  services: Services,
+  name: string,
+  step: (click: ApproverClick) => Promise<{ ok: true } | Refused>,
+) {
   return async ({ ack, body, action, client }: ActionArgs) => {
     let acked = false;
     const ackOnce = async () => {
@@ -115,60 +86,54 @@ export function approverAction(services: Services, name: string, step: ApproverS
       return ackOnce();
     const userId = body.user.id;
     const channel = body.channel?.id;
-    const where = { userId, channelId: channel };
-    const refuse = async (text: string) => {
-      await ackOnce();
-      await tellPrivately(client, services, where, text);
-    };
-    // The failure in its one wording; a failed telling is not a second failure.
-    const tellFailure = (error: unknown) =>
-      tellPrivately(client, services, where, describeFailure(error)).catch(() => undefined);
-    // One budget for every check before the step, so together they stay within it.
-    const deadline = Date.now() + CHECK_BUDGET_MS;
+    const messageTs = body.message?.ts;
+    const tell = (text: string) =>
+      tellPrivately(client, services, { userId, channelId: channel }, text);
     try {
-      const record = await byDeadline(
-        // A storage outage is not "this request is gone": it goes on to the catch below.
-        settings.store.get(action.value).catch((error: unknown) => {
-          if (isStorageUnavailable(error)) throw error;
-          return null;
-        }),
-        deadline,
-      );
-      if (!record) return refuse("I can't find this request any more.");
-      const allowed = await byDeadline(
-        authorizeApprover(client, settings, userId, record),
-        deadline,
-      );
-      if (!allowed.allowed) {
-        auditApproval(services, record, userId, name, "blocked");
-        return refuse(allowed.message);
-      }
-      const messageTs = body.message?.ts;
-      const fromHome = isHomeClick(body);
-      if (!fromHome && !isOwnApprovalMessage({ channel, messageTs }, record)) {
-        auditApproval(services, record, userId, name, "blocked: not its approval message");
-        return refuse(NOT_ITS_MESSAGE);
-      }
-      await step(
-        { record, userId, channel, messageTs, fromHome, triggerId: body.trigger_id, client },
-        ackOnce,
-      );
-      await ackOnce();
-    } catch (error) {
-      if (!acked && isStorageUnavailable(error)) {
+      const result = await step({
+        decision: {
+          id: action.value,
+          by: userId,
+          groups: groupMembersVia(client),
+          at: isHomeClick(body) ? { home: true } : { channel, messageTs },
+          checksWithinMs: CHECK_BUDGET_MS,
+          recorded: ackOnce,
+        },
+        channel,
+        messageTs,
+        triggerId: body.trigger_id,
+        client,
+        tell,
+      });
+      if (result.ok) return await ackOnce();
+      if (result.reason === "storage_unavailable" && !acked) {
         // Not stored, so not acked: Bolt answers 500 and Slack shows the click failed.
         services.logger.warn({ action: name, by: userId }, "approval click not recorded");
-        tellFailure(error);
-        throw error;
-      }
-      if (error instanceof CheckTooSlowError) {
-        return refuse(
-          ":hourglass: I couldn't check this click in time (Slack or my storage was slow); nothing was changed. Please click again.",
-        );
+        tell(describeFailure(result.error)).catch(() => undefined);
+        throw result.error;
       }
       await ackOnce();
+      if ("record" in result && result.record && isAboutWho(result)) {
+        auditApproval(services, result.record, userId, name, auditOutcome(result));
+      }
+      await tell(refusedText(result));
+    } catch (error) {
+      if (!acked && isStorageUnavailable(error)) throw error;
+      await ackOnce();
       services.logger.error({ err: error, action: name }, "approval action failed");
-      await tellFailure(error);
+      await tell(describeFailure(error)).catch(() => undefined);
     }
   };
+}
+
+function isAboutWho(refused: Refused): boolean {
+  return (
+    refused.reason === "not_an_approver" ||
+    refused.reason === "self_approval" ||
+    refused.reason === "not_its_message"
+  );
+}
+
+function auditOutcome(refused: Refused): string {
+  return refused.reason === "not_its_message" ? "blocked: not its approval message" : "blocked";
 }

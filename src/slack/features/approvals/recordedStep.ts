@@ -1,54 +1,27 @@
-import { describeRefusal } from "../../../../views/refusals.js";
-import type { ApprovalRequest, TransitionResult } from "../../../approvals/index.js";
+import type { StepResult } from "../../../orders/index.js";
 import type { Services } from "../../../services.js";
-import { tellPrivately } from "../../kit/index.js";
-import {
-  type ApproverClick,
-  type ApproverStep,
-  approverAction,
-  auditApproval,
-} from "./approverClick.js";
+import { type ApproverClick, approverAction, auditApproval } from "./approverClick.js";
 
 /**
- * The step of the buttons that move a request (Approve, Retry, Place again, Mark failed):
- * stored, acked, then followed up (thread, message, jobs). A refusal is told privately.
+ * The buttons that move a request (Approve, Retry, Place again, Mark failed): the click is one
+ * call of the lifecycle API (`move`), which stores the step, acks (`recorded`) and follows up
+ * (thread, message, jobs). A refusal is told privately by approverAction.
  */
-type Move = (
-  click: ApproverClick,
-) => Promise<TransitionResult | { ok: false; reason: "look-up-first"; record: ApprovalRequest }>;
+type Move = (click: ApproverClick) => Promise<StepResult>;
 
-/** The listener of a button that moves the request: the approver checks, then `move`, stored. */
+/** The listener of a button that moves the request. */
 export function recordedButton(services: Services, name: string, outcome: string, move: Move) {
-  return approverAction(services, name, recordedStep(services, name, outcome, move));
-}
-
-function recordedStep(services: Services, name: string, outcome: string, move: Move): ApproverStep {
-  return async (click, recorded) => {
+  return approverAction(services, name, async (click) => {
     const moved = await move(click);
-    await recorded();
-    if (!moved.ok) {
-      const text =
-        moved.reason === "look-up-first"
-          ? "*Place again* is offered only after a look-up found nothing: press *Look up again* first."
-          : describeRefusal(moved);
-      return tellPrivately(
-        click.client,
-        services,
-        { userId: click.userId, channelId: click.channel },
-        text,
-      );
-    }
-    auditApproval(services, moved.record, click.userId, name, outcome);
-    await services.orders.followUp(moved.record).catch(async (error: unknown) => {
+    if (!moved.ok) return moved;
+    auditApproval(services, moved.record, click.decision.by, name, outcome);
+    if (!moved.followedUp) {
       // Recorded all the same: the placement reconciler queues an approved request whose job
       // is missing, and the placement's own messages say the step first.
-      services.logger.error({ err: error, approvalId: moved.record.id }, "follow-up failed");
-      await tellPrivately(
-        click.client,
-        services,
-        { userId: click.userId, channelId: click.channel },
+      await click.tell(
         ":white_check_mark: Recorded. I couldn't post about it just now; the thread will catch up.",
       );
-    });
-  };
+    }
+    return moved;
+  });
 }

@@ -8,16 +8,14 @@ import { recordedButton } from "./recordedStep.js";
  */
 
 export const retryButton = (services: Services) =>
-  recordedButton(services, "retry", "retried", (click) =>
-    services.orders.retry(click.record.id, click.userId),
-  );
+  recordedButton(services, "retry", "retried", (click) => services.requests.retry(click.decision));
 
 export const placeAgainButton = (services: Services) =>
   recordedButton(services, "place-again", "placing again", (click) =>
-    services.orders.placeAgain(click.record.id, click.userId),
+    services.requests.placeAgain(click.decision),
   );
 
 export const markFailedButton = (services: Services) =>
   recordedButton(services, "mark-failed", "marked failed", (click) =>
-    services.orders.markFailed(click.record.id, click.userId),
+    services.requests.markFailed(click.decision),
   );

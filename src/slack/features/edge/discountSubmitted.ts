@@ -5,11 +5,11 @@ import {
   parseEdgeMetadata,
 } from "../../../../views/edgeModals.js";
 import { quoteReadyMessage } from "../../../../views/edgeQuote.js";
+import { withDeadline } from "../../../domain/deadline.js";
 import type { EdgeQuotationRequest } from "../../../domain/edge.js";
 import { isProviderError } from "../../../provider/errors.js";
 import type { Services } from "../../../services.js";
 import { checkDiscountCode, loadQuote } from "../../../usecases/edge/quote.js";
-import { withDeadline } from "../../../usecases/shared/deadline.js";
 import { typedValue, type Where, whereFormOpened } from "../../kit/index.js";
 import type { ListenerRegistry } from "../../listenerTable.js";
 import type { EdgeSources } from "./sources.js";

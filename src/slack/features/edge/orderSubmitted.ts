@@ -4,9 +4,9 @@ import {
   EDGE_ORDER_VIEW,
   parseEdgeMetadata,
 } from "../../../../views/edgeModals.js";
+import { withDeadline } from "../../../domain/deadline.js";
 import type { Services } from "../../../services.js";
 import { buildEdgeOrder, takenPortNames } from "../../../usecases/edge/order.js";
-import { withDeadline } from "../../../usecases/shared/deadline.js";
 import {
   blockErrors,
   selectedValue,

@@ -8,14 +8,14 @@ import type { WebClient } from "@slack/web-api";
 import { capBlocks, labelledModal, truncate, withSandboxLabel } from "../../../../views/blocks.js";
 import { edgeProblemModal } from "../../../../views/edgeModals.js";
 import { type Message, quoteFailureText } from "../../../../views/edgeQuote.js";
+import { DeadlineExceededError, providerWords } from "../../../domain/errors.js";
 import { classifyQuoteFailure } from "../../../jobs/index.js";
 import { isProviderError } from "../../../provider/errors.js";
 import type { Services } from "../../../services.js";
-import { DeadlineExceededError } from "../../../usecases/shared/deadline.js";
 import { type Said, tellPrivately, type Where } from "../../kit/index.js";
 
-export /** Provider work inside a Slack request that must be answered within 3 seconds. */
-const IN_SLACK_WINDOW_MS = 2_500;
+/** Provider work inside a Slack request that must be answered within 3 seconds. */
+export { IN_SLACK_WINDOW_MS } from "../../../domain/slackBudget.js";
 /** Provider work after the ack (a modal is updated, a message posted): generous. */
 export const AFTER_ACK_MS = 15_000;
 
@@ -37,11 +37,12 @@ export function failureWords(error: unknown): string {
   if (error instanceof DeadlineExceededError) {
     return "the provider is slow to answer right now; try again in a minute.";
   }
-  if (isProviderError(error)) {
-    const said = error.providerMessage
-      ? ` (the provider said: "${truncate(error.providerMessage, 200)}")`
+  const words = providerWords(error);
+  if (words) {
+    const said = words.providerMessage
+      ? ` (the provider said: "${truncate(words.providerMessage, 200)}")`
       : "";
-    return `${error.userMessage}${said}`;
+    return `${words.userMessage}${said}`;
   }
   return "something went wrong on our side; the error is logged. Try again in a minute.";
 }

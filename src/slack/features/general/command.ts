@@ -1,7 +1,6 @@
 import { helpView } from "../../../../views/help.js";
 import { policyView } from "../../../../views/policy.js";
 import { whoamiView } from "../../../../views/whoami.js";
-import { defaultPolicy } from "../../../approvals/index.js";
 import { COMMANDS } from "../../../domain/commands.js";
 import { exampleIds } from "../../../usecases/helpExamples.js";
 import type { CommandHandler, CommandHandlers } from "../../connect.js";
@@ -29,7 +28,7 @@ export const whoami: CommandHandler = async (ctx) => {
 export const policy: CommandHandler = async (ctx) => {
   const settings = ctx.services.approvals;
   await ctx.reply(
-    policyView(settings.policy ?? defaultPolicy(settings.approvers), {
+    policyView(ctx.services.requests.policy(), {
       fromFile: settings.policy !== undefined,
       allowSelfApproval: settings.allowSelfApproval,
     }),

@@ -1,12 +1,12 @@
 import type { WebClient } from "@slack/web-api";
 import { homeView } from "../../../../views/home.js";
 
-import { type ApprovalRequest, canApprove } from "../../../approvals/index.js";
+import type { ApprovalRequest } from "../../../approvals/types.js";
 
 import type { Services } from "../../../services.js";
 import { audienceOf, type HomeSources, readHome } from "../../../usecases/home.js";
 
-import { groupMembersVia, requirementOf } from "../../kit/approvers.js";
+import { groupMembersVia } from "../../kit/approvers.js";
 
 /**
  * Publishing a person's App Home (`views.publish`): their own view of what waits on them, what
@@ -40,17 +40,8 @@ function homeSources(services: Services, client: WebClient): HomeSources {
     tracker: services.jobs.tracker,
     // Who the request's own rule names (a policy file's rule, else APPROVERS), as the buttons'
     // handler checks; someone whose approval is already counted has nothing left to decide.
-    mayDecide: async (userId, record) =>
-      !record.approvals?.some((approval) => approval.by === userId) &&
-      (
-        await canApprove({
-          userId,
-          requesterId: record.requester.userId,
-          approvers: requirementOf(record, settings).approvers,
-          groupMembers,
-          allowSelfApproval: settings.allowSelfApproval,
-        })
-      ).allowed,
+    mayDecide: (userId, record) =>
+      services.requests.mayDecide(record, { by: userId, groups: groupMembers }),
     now: () => new Date(),
     sandbox: services.sandbox,
     currency: services.currency,

@@ -9,25 +9,23 @@ import {
 import { parseOrderMetadata } from "../../../../views/orderForms.js";
 import type { Services } from "../../../services.js";
 import { loadIodModal } from "../../../usecases/iod/load.js";
-import { registerFormChanges } from "../../kit/index.js";
-import type { ListenerRegistry } from "../../listenerTable.js";
+import type { registerFormChanges } from "../../kit/index.js";
 import { iodView, readIodForm } from "./form.js";
 
-export function registerIodFormChanged(app: ListenerRegistry, services: Services): void {
-  registerFormChanges(
-    app,
-    services,
-    {
-      callbackId: IOD_VIEW,
-      what: "IO-D",
-      rebuildOn: IOD_DISPATCH_FIELDS.map((field) => IOD_ACTIONS[field]),
-      enterOnly: IOD_ENTER_ONLY_FIELDS.map((field) => IOD_ACTIONS[field]),
-    },
-    async (view) =>
-      iodView(
-        services,
-        await loadIodModal(services, readIodForm(view.state)),
-        parseOrderMetadata(view.private_metadata),
-      ),
-  );
+/** Which inputs rebuild the form, and which only need Enter acknowledged. */
+export const IOD_FORM_CHANGES = {
+  callbackId: IOD_VIEW,
+  what: "IO-D",
+  rebuildOn: IOD_DISPATCH_FIELDS.map((field) => IOD_ACTIONS[field]),
+  enterOnly: IOD_ENTER_ONLY_FIELDS.map((field) => IOD_ACTIONS[field]),
+};
+
+/** The form as it should be now, from what the person has entered so far. */
+export function iodFormRebuilt(services: Services) {
+  return async (view: Parameters<Parameters<typeof registerFormChanges>[3]>[0]) =>
+    iodView(
+      services,
+      await loadIodModal(services, readIodForm(view.state)),
+      parseOrderMetadata(view.private_metadata),
+    );
 }

@@ -1,26 +1,22 @@
 // The IO-D form submitted: checked again against fresh provider data and the IO-D rules; the
 // order goes to approval and the requester hears where it is.
-import { IOD_BLOCKS, IOD_VIEW } from "../../../../views/iodModal.js";
+import { IOD_BLOCKS } from "../../../../views/iodModal.js";
 import { parseOrderMetadata } from "../../../../views/orderForms.js";
 import type { Services } from "../../../services.js";
 import { checkIodSubmission } from "../../../usecases/iod/submission.js";
 import { checkThenSubmit, whereFormOpened } from "../../kit/index.js";
-import type { ListenerRegistry } from "../../listenerTable.js";
 import { readIodForm } from "./form.js";
 
-export function registerIodFormSubmitted(app: ListenerRegistry, services: Services): void {
-  app.view(
-    IOD_VIEW,
-    checkThenSubmit(
-      services,
-      { command: "iod", what: "IO-D", blocks: IOD_BLOCKS, nameField: "name" },
-      async (view, userId) => {
-        const metadata = parseOrderMetadata(view.private_metadata);
-        return checkIodSubmission(services, {
-          form: readIodForm(view.state?.values),
-          requester: whereFormOpened(userId, metadata),
-        });
-      },
-    ),
+export function iodFormSubmitted(services: Services) {
+  return checkThenSubmit(
+    services,
+    { command: "iod", what: "IO-D", blocks: IOD_BLOCKS, nameField: "name" },
+    async (view, userId) => {
+      const metadata = parseOrderMetadata(view.private_metadata);
+      return checkIodSubmission(services, {
+        form: readIodForm(view.state?.values),
+        requester: whereFormOpened(userId, metadata),
+      });
+    },
   );
 }

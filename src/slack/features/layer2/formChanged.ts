@@ -9,25 +9,23 @@ import {
 import { parseOrderMetadata } from "../../../../views/orderForms.js";
 import type { Services } from "../../../services.js";
 import { loadLayer2Modal } from "../../../usecases/layer2/load.js";
-import { registerFormChanges } from "../../kit/index.js";
-import type { ListenerRegistry } from "../../listenerTable.js";
+import type { registerFormChanges } from "../../kit/index.js";
 import { layer2View, readLayer2Form } from "./form.js";
 
-export function registerLayer2FormChanged(app: ListenerRegistry, services: Services): void {
-  registerFormChanges(
-    app,
-    services,
-    {
-      callbackId: LAYER2_VIEW,
-      what: "layer 2",
-      rebuildOn: LAYER2_DISPATCH_FIELDS.map((field) => LAYER2_ACTIONS[field]),
-      enterOnly: LAYER2_ENTER_ONLY_FIELDS.map((field) => LAYER2_ACTIONS[field]),
-    },
-    async (view) =>
-      layer2View(
-        services,
-        await loadLayer2Modal(services, readLayer2Form(view.state)),
-        parseOrderMetadata(view.private_metadata),
-      ),
-  );
+/** Which inputs rebuild the form, and which only need Enter acknowledged. */
+export const LAYER2_FORM_CHANGES = {
+  callbackId: LAYER2_VIEW,
+  what: "layer 2",
+  rebuildOn: LAYER2_DISPATCH_FIELDS.map((field) => LAYER2_ACTIONS[field]),
+  enterOnly: LAYER2_ENTER_ONLY_FIELDS.map((field) => LAYER2_ACTIONS[field]),
+};
+
+/** The form as it should be now, from what the person has entered so far. */
+export function layer2FormRebuilt(services: Services) {
+  return async (view: Parameters<Parameters<typeof registerFormChanges>[3]>[0]) =>
+    layer2View(
+      services,
+      await loadLayer2Modal(services, readLayer2Form(view.state)),
+      parseOrderMetadata(view.private_metadata),
+    );
 }

@@ -1,13 +1,16 @@
-// The layer 2 feature's listeners (the command itself is `command.ts`, in the handler table).
+// The layer 2 feature's listeners (the command itself is `command.ts`, in the handler table):
+// one line per listener id here, the listeners in their files.
+import { LAYER2_VIEW } from "../../../../views/layer2Modal.js";
 import { ACTION_ORDER_THIS_L2 } from "../../../../views/orderThis.js";
 import type { Services } from "../../../services.js";
+import { registerFormChanges } from "../../kit/index.js";
 import type { ListenerRegistry } from "../../listenerTable.js";
-import { registerLayer2FormChanged } from "./formChanged.js";
-import { registerLayer2FormSubmitted } from "./formSubmitted.js";
+import { LAYER2_FORM_CHANGES, layer2FormRebuilt } from "./formChanged.js";
+import { layer2FormSubmitted } from "./formSubmitted.js";
 import { layer2OrderThisButton } from "./orderThisButton.js";
 
 export function registerLayer2Listeners(app: ListenerRegistry, services: Services): void {
   app.action(ACTION_ORDER_THIS_L2, layer2OrderThisButton(services));
-  registerLayer2FormChanged(app, services);
-  registerLayer2FormSubmitted(app, services);
+  registerFormChanges(app, services, LAYER2_FORM_CHANGES, layer2FormRebuilt(services));
+  app.view(LAYER2_VIEW, layer2FormSubmitted(services));
 }

@@ -16,7 +16,6 @@ import { problemReply } from "../../../../views/reply.js";
 import { cloudRoutersView, ROUTER_PAGE_SIZE } from "../../../../views/routers.js";
 import { serviceDetailView, serviceNotFoundText } from "../../../../views/services.js";
 import { trackedOrdersView } from "../../../../views/tracking.js";
-import { canApprove } from "../../../approvals/index.js";
 import { COMMAND } from "../../../domain/commands.js";
 import { lookUpAsns } from "../../../usecases/asn.js";
 import { DCF_QUERY_MAX, parseDcfQuery, searchFacilities } from "../../../usecases/dcf.js";
@@ -258,22 +257,16 @@ export const track: CommandHandler = async (ctx) => {
       });
       return;
     }
-    const settings = ctx.services.approvals;
-    const result = await tracker.stop(orderId, ctx.userId, {
-      isApprover: async (userId) =>
-        (
-          await canApprove({
-            userId,
-            requesterId: "",
-            approvers: settings.approvers,
-            groupMembers: groupMembersVia(ctx.client),
-            allowSelfApproval: true,
-          })
-        ).allowed,
+    const result = await ctx.services.requests.stopTracking({
+      orderId,
+      by: ctx.userId,
+      groups: groupMembersVia(ctx.client),
     });
+    // A storage outage is worded by the router, as every command's.
+    if (!result.ok && result.reason === "storage_unavailable") throw result.error;
     const text = result.ok
       ? `Stopped tracking port order \`${escapeMrkdwn(orderId)}\`.`
-      : result.reason === "not-tracked"
+      : result.reason === "not_tracked"
         ? `Port order \`${escapeMrkdwn(orderId)}\` is not being tracked.`
         : "Only the person who started tracking this order, or an approver, can stop it.";
     await ctx.reply({ text, blocks: [], problem: !result.ok });

@@ -2,7 +2,7 @@
 // LOA path and the price (the kit's rebuildOnChange: acked at once, newest change last).
 import { PORT_ORDER_VIEW, parsePortOrderMetadata } from "../../../../views/portOrderModal.js";
 import type { Services } from "../../../services.js";
-import { previewPortOrder } from "../../../usecases/portOrderForm.js";
+import { previewPortOrder } from "../../../usecases/portOrder/form.js";
 import type { DcfDirectory } from "../../../usecases/shared/dcfDirectory.js";
 import { rebuildOnChange } from "../../kit/index.js";
 import { portOrderForm, readPortOrderState } from "./formState.js";

@@ -1,6 +1,6 @@
 // The port order modal's state as the use case reads it, shared by the listeners that rebuild
 // the form and the one that checks its submission. Whatever arrived is passed on as it came: a
-// forged payload is no different from a real one (src/usecases/portOrderForm.ts refuses it).
+// forged payload is no different from a real one (src/usecases/portOrder/form.ts refuses it).
 import {
   PORT_ORDER_ACTIONS,
   PORT_ORDER_BLOCKS,
@@ -8,7 +8,7 @@ import {
   portOrderModal,
 } from "../../../../views/portOrderModal.js";
 import type { Services } from "../../../services.js";
-import type { PortOrderForm, PortOrderPreview } from "../../../usecases/portOrderForm.js";
+import type { PortOrderForm, PortOrderPreview } from "../../../usecases/portOrder/form.js";
 import { selectedValue, typedValue } from "../../kit/index.js";
 
 export function readPortOrderState(values: unknown): PortOrderForm {

@@ -1,6 +1,6 @@
 // `/connect port order`, the feature: the command (command.ts) and the listeners of its form,
-// one file each. The work is in src/usecases/portOrderForm.ts, portOrderCheck.ts and
-// portOrderSubmission.ts; what people see is views/portOrderModal.ts.
+// one file each. The work is in src/usecases/portOrder/ (form.ts, check.ts and
+// submission.ts); what people see is views/portOrderModal.ts.
 import type { BlockAction, ButtonAction } from "@slack/bolt";
 import { ACTION_ORDER_THIS_PORT } from "../../../../views/orderThis.js";
 import { PORT_ORDER_ACTIONS, PORT_ORDER_VIEW } from "../../../../views/portOrderModal.js";

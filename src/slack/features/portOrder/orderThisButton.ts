@@ -5,7 +5,7 @@
 import { parsePortOrderThis } from "../../../../views/orderThis.js";
 import { PORT_ORDER_TITLE, PORT_ORDER_VIEW } from "../../../../views/portOrderModal.js";
 import type { Services } from "../../../services.js";
-import { type PortOrderForm, previewPortOrder } from "../../../usecases/portOrderForm.js";
+import { type PortOrderForm, previewPortOrder } from "../../../usecases/portOrder/form.js";
 import type { DcfDirectory } from "../../../usecases/shared/dcfDirectory.js";
 import { openThenFill, orderThisButton } from "../../kit/index.js";
 import { portOrderForm } from "./formState.js";

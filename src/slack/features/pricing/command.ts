@@ -30,6 +30,7 @@ import {
 } from "../../../../views/pricingReplies.js";
 import { problemReply, type Reply } from "../../../../views/reply.js";
 import { dcfRef } from "../../../domain/dcfs.js";
+import { withDeadline } from "../../../domain/deadline.js";
 import { type PortTerm, termText } from "../../../domain/portTerms.js";
 import type { Dcf } from "../../../provider/api.js";
 import {
@@ -39,7 +40,6 @@ import {
 import { resolveDcf } from "../../../usecases/pricing/dcfResolution.js";
 import { type PortQuote, quotePortPrice } from "../../../usecases/pricing/portPrice.js";
 import { parsePortPriceArgs } from "../../../usecases/pricing/portPriceArgs.js";
-import { withDeadline } from "../../../usecases/shared/deadline.js";
 import type { CommandContext, CommandHandler, CommandHandlers } from "../../connect.js";
 
 const USAGE = "Add the data center, speed and term, e.g. `/connect price port AMS 10G 1y`.";

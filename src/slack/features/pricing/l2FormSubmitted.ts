@@ -16,6 +16,7 @@ import {
 import { connectionPriceView } from "../../../../views/pricing.js";
 import { L2_PRICE_BLOCKS, parseMetadata } from "../../../../views/pricingModals.js";
 import { newRequestId, withRequestId } from "../../../context.js";
+import { within } from "../../../domain/deadline.js";
 import { ProviderError } from "../../../provider/errors.js";
 import type { Services } from "../../../services.js";
 import { checkConnectionPriceForm } from "../../../usecases/pricing/connectionPrice.js";
@@ -46,16 +47,8 @@ function isRefusal(error: unknown): error is ProviderError {
 }
 
 /** The promise's value if it settles within `ms`, else undefined (it keeps running). */
-async function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<undefined>((resolve) => {
-    timer = setTimeout(resolve, ms, undefined);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  return within(promise, ms, () => undefined);
 }
 
 export function l2FormSubmitted(directory: DcfDirectory, services: Services) {

@@ -1,16 +1,22 @@
 // The port order submission checked again on the server (`/connect port order`): nothing the
 // client sent is trusted, the DCF is looked up afresh, the port name must be new among the
 // company's ports and its open requests, and the provider must price it. The result is the
-// exact body to send once approved (portOrderSubmission.ts words it for the approvers).
+// exact body to send once approved (submission.ts words it for the approvers).
 
-import type { ApprovalRequest, ApprovalStatus } from "../approvals/index.js";
-import { isReady } from "../domain/dcfs.js";
-import type { PortTerm } from "../domain/portTerms.js";
-import { speedMbps } from "../domain/requestFacts.js";
-import type { CallOptions, Dcf, Port, PricingResult, ProviderApi } from "../provider/api.js";
-import { fieldErrors, ROOT_FIELD } from "../provider/rules/fieldErrors.js";
-import { type PortOrderBody, portOrderRule } from "../provider/rules/portOrder.js";
-import type { Identity } from "../services.js";
+import { type ApprovalStore, nameScope } from "../../approvals/index.js";
+import { isReady } from "../../domain/dcfs.js";
+import { withDeadline } from "../../domain/deadline.js";
+import { DeadlineExceededError } from "../../domain/errors.js";
+import type { PortTerm } from "../../domain/portTerms.js";
+import { speedMbps } from "../../domain/requestFacts.js";
+import type { CallOptions, Dcf, Port, PricingResult, ProviderApi } from "../../provider/api.js";
+import { fieldErrors, ROOT_FIELD } from "../../provider/rules/fieldErrors.js";
+import { type PortOrderBody, portOrderRule } from "../../provider/rules/portOrder.js";
+import type { Identity } from "../../services.js";
+import { isDeleted } from "../shared/dcfFacts.js";
+import { type FormCheck, SUBMISSION_DEADLINE_MS } from "../shared/formChecks.js";
+import { pricePort } from "../shared/prices.js";
+import { userMessageOf } from "../shared/providerMessage.js";
 import {
   type LoaPath,
   loaPathOf,
@@ -18,12 +24,7 @@ import {
   type PortOrderField,
   type PortOrderForm,
   readPortOrderForm,
-} from "./portOrderForm.js";
-import { isDeleted } from "./shared/dcfFacts.js";
-import { DeadlineExceededError, withDeadline } from "./shared/deadline.js";
-import { type FormCheck, SUBMISSION_DEADLINE_MS } from "./shared/formChecks.js";
-import { pricePort } from "./shared/prices.js";
-import { userMessageOf } from "./shared/providerMessage.js";
+} from "./form.js";
 
 // ---------------------------------------------------------------------------------------------
 // Unique port names
@@ -33,46 +34,15 @@ export function sameName(a: string, b: string): boolean {
   return a.trim().toLowerCase() === b.trim().toLowerCase();
 }
 
-/** Requests that may still become a port under their name: never reuse it meanwhile. */
-const OPEN_STATUSES: readonly ApprovalStatus[] = [
-  "pending",
-  "approved",
-  "executing",
-  "unknown",
-  "failed",
-];
 /**
- * A placed port order shows up among the ports only once provisioned (weeks for an off-net LOA),
- * so recently placed requests count too.
- */
-export const PLACED_LOOKBACK_DAYS = 90;
-
-interface RequestSource {
-  findByStatus(status: ApprovalStatus): Promise<ApprovalRequest[]>;
-  list(options: {
-    status?: ApprovalStatus;
-    since?: Date;
-    limit?: number;
-  }): Promise<ApprovalRequest[]>;
-}
-
-/**
- * The port names of port requests that are open or recently placed. The name is the request's
- * `reconcileKey`, which must identify one order if a placement's outcome is ever unknown.
+ * The port names held by requests (port and Edge orders share one namespace): the approvals'
+ * one rule of which names are taken (src/approvals/names.ts, NAME_HOLDING_STATUSES), so a
+ * request that was rejected, withdrawn or refused by the provider gives its name back.
  */
 export async function requestedPortNames(
-  store: RequestSource,
-  now: Date = new Date(),
+  store: Pick<ApprovalStore, "namesHeld">,
 ): Promise<string[]> {
-  const since = new Date(now.getTime() - PLACED_LOOKBACK_DAYS * 24 * 3600_000);
-  const lists = await Promise.all([
-    ...OPEN_STATUSES.map((status) => store.findByStatus(status)),
-    store.list({ status: "placed", since, limit: 1000 }),
-  ]);
-  return lists
-    .flat()
-    .filter((r) => r.kind === "port")
-    .map((r) => r.reconcileKey ?? r.title);
+  return [...(await store.namesHeld(nameScope("port")))];
 }
 
 // ---------------------------------------------------------------------------------------------

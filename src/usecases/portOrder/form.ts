@@ -1,21 +1,21 @@
 // The port order form (`/connect port order`) read and previewed: what each field holds (or why
 // it can't be used), the LOA path a data center's port will follow, and the live preview the
 // modal shows as the person chooses (that DCF's speeds, its LOA path, the price). Slack-free;
-// the server-side check of a submission is portOrderCheck.ts, the approval request it becomes
-// portOrderSubmission.ts.
+// the server-side check of a submission is check.ts, the approval request it becomes
+// submission.ts.
 
-import { isReady, offeredSpeeds } from "../domain/dcfs.js";
-import { type LoaKind, loaKind, nextLoaStep } from "../domain/loa.js";
-import { PORT_ORDER_TERMS, type PortTerm } from "../domain/portTerms.js";
-import { formatSpeed } from "../domain/units.js";
-import type { Dcf, PricingResult, ProviderApi } from "../provider/api.js";
-import { portOrderBodyRule } from "../provider/rules/portOrder.js";
-import type { DcfDirectory } from "./shared/dcfDirectory.js";
-import { isDeleted, parseDcfRef } from "./shared/dcfFacts.js";
-import { withDeadline } from "./shared/deadline.js";
-import { readPortTerm } from "./shared/portTermReading.js";
-import { pricePort } from "./shared/prices.js";
-import { userMessageOf } from "./shared/providerMessage.js";
+import { isReady, offeredSpeeds } from "../../domain/dcfs.js";
+import { withDeadline } from "../../domain/deadline.js";
+import { type LoaKind, loaKind, nextLoaStep } from "../../domain/loa.js";
+import { PORT_ORDER_TERMS, type PortTerm } from "../../domain/portTerms.js";
+import { formatSpeed } from "../../domain/units.js";
+import type { Dcf, PricingResult, ProviderApi } from "../../provider/api.js";
+import { portOrderBodyRule } from "../../provider/rules/portOrder.js";
+import type { DcfDirectory } from "../shared/dcfDirectory.js";
+import { isDeleted, parseDcfRef } from "../shared/dcfFacts.js";
+import { readPortTerm } from "../shared/portTermReading.js";
+import { pricePort } from "../shared/prices.js";
+import { userMessageOf } from "../shared/providerMessage.js";
 
 // ---------------------------------------------------------------------------------------------
 // Terms

@@ -1,0 +1,441 @@
+import {
+  type ApprovalPolicy,
+  type ApprovalRequest,
+  type ApprovalStore,
+  defaultPolicy,
+  NameReservedError,
+  persistently,
+  type Refusal,
+  SLACK_REFS_WRITE_TIMEOUT_MS,
+  type SlackRefs,
+  type TransitionResult,
+} from "../approvals/index.js";
+import { withDeadline } from "../domain/deadline.js";
+import { DeadlineExceededError, isStorageUnavailable } from "../domain/errors.js";
+import { WITHDRAWN_NOTE } from "../domain/withdrawal.js";
+import type { LookUpAgainOutcome } from "../jobs/placementContract.js";
+import type { Tracker } from "../jobs/tracker.js";
+import type { Logger } from "../log.js";
+import {
+  approvalsUnavailable,
+  countsForGroup,
+  type DecisionSettings,
+  isAnyApprover,
+  mayDecideUnder,
+  mayRequestOrders,
+  requirementAtSubmission,
+  requirementOf,
+} from "./deciders.js";
+import type { OrderLifecycle } from "./lifecycle.js";
+import {
+  type Actor,
+  type DecisionInput,
+  isOwnApprovalMessage,
+  REQUEST_ID_PATTERN,
+  type Refused,
+  refusedByStore,
+  type StepResult,
+  type SubmitInput,
+  type SubmitResult,
+  storageRefusal,
+} from "./requestResults.js";
+
+/**
+ * The order lifecycle as one use-case API: every front door (a slash command, a button, App
+ * Home, a Workflow Builder step, later an HTTP API) translates what it got into ONE call here
+ * and the typed result into its own answer. Who may ask and who may decide (the policy rule,
+ * APPROVERS, self-approval), the name reservation and every approvals-store step live behind
+ * it; refusals are values (`{ ok: false, reason }`, requestResults.ts), never thrown — a
+ * Redis outage too (`storage_unavailable`), so a front door decides what an outage means to it
+ * (an approval click is left un-acked). See README.md ("The lifecycle API").
+ */
+
+/** The store steps behind the API. */
+export type RequestStore = Pick<
+  ApprovalStore,
+  "get" | "create" | "approve" | "decide" | "cancel" | "retry" | "mergeSlackRefs"
+>;
+
+/** What follows a recorded step (thread, messages, placement): src/orders/lifecycle.ts. */
+export type RequestFollowUps = Pick<
+  OrderLifecycle,
+  "followUp" | "lookUpAgain" | "placeAgain" | "markFailed" | "refreshMessage"
+>;
+
+export interface OrderRequestsOptions {
+  store: RequestStore;
+  lifecycle: RequestFollowUps;
+  settings: DecisionSettings;
+  /** The ISO 4217 code recorded with a request's amounts (`PRICE_CURRENCY`). */
+  currency: string;
+  /** Requests made against the sandbox say so everywhere. */
+  sandbox: boolean;
+  /** Stopping the tracking of an order (`/connect track stop`). */
+  tracker?: Pick<Tracker, "stop">;
+  logger: Pick<Logger, "info" | "warn" | "error">;
+}
+
+/** Why the checks took too long (the step was not run). */
+class ChecksTooSlow extends Error {}
+
+export class OrderRequests {
+  constructor(private readonly options: OrderRequestsOptions) {}
+
+  /** The rules decisions are made by: the policy file's, or one approval from APPROVERS. */
+  policy(): ApprovalPolicy {
+    const { policy, approvers } = this.options.settings;
+    return policy ?? defaultPolicy(approvers);
+  }
+
+  // ── asking ─────────────────────────────────────────────────────────────────────────────
+
+  /** Whether `by` may ask for an order now (asked before a form opens, and again on submit). */
+  async mayRequest(
+    actor: Actor,
+  ): Promise<
+    { ok: true } | Extract<Refused, { reason: "not_a_requester" | "approvals_not_set_up" }>
+  > {
+    const unavailable = approvalsUnavailable(this.options.settings);
+    if (unavailable) return { ok: false, reason: "approvals_not_set_up", message: unavailable };
+    const allowed = await mayRequestOrders(this.options.settings, actor.by, actor.groups);
+    return allowed.allowed
+      ? { ok: true }
+      : { ok: false, reason: "not_a_requester", message: allowed.message };
+  }
+
+  /**
+   * Stores a checked order as a pending request: who may request, then the record with its
+   * policy requirement, currency and sandbox flag, its name reserved in the same Redis step
+   * (`name_taken` when another live request holds it: of any number of concurrent submissions
+   * of one name exactly one is created). Posting it for approval is the front door's next step
+   * (`approvalPosted`), so a form can still show a taken name next to its name field.
+   */
+  async submit(input: SubmitInput): Promise<SubmitResult> {
+    const { submission } = input;
+    if (input.origin !== undefined && !/^[\x21-\x7e]{1,200}$/.test(input.origin)) {
+      return {
+        ok: false,
+        reason: "invalid_origin",
+        message: "origin must be 1-200 printable ASCII characters",
+      };
+    }
+    const allowed = await this.mayRequest({
+      by: submission.requester.userId,
+      groups: input.groups,
+    });
+    if (!allowed.ok) return allowed;
+    const { settings, currency, sandbox } = this.options;
+    try {
+      const requirement = requirementAtSubmission(submission, settings);
+      // The currency is recorded with the amounts, so the spend ledger never relabels them.
+      const price = submission.price && { ...submission.price, currency };
+      const record = await this.options.store.create({
+        ...submission,
+        ...(price ? { price } : {}),
+        sandbox,
+        ...(requirement ? { requirement } : {}),
+        ...(input.origin !== undefined ? { slack: { origin: input.origin } } : {}),
+      });
+      return { ok: true, record };
+    } catch (error) {
+      if (error instanceof NameReservedError) {
+        this.options.logger.info(
+          { audit: "approval", requester: submission.requester.userId, heldBy: error.heldBy },
+          "approval refused: name taken",
+        );
+        return {
+          ok: false,
+          reason: "name_taken",
+          name: error.name,
+          heldBy: error.heldBy,
+          message: `A request named "${error.name}" is already waiting or being ordered; choose another name`,
+        };
+      }
+      return storageRefusal(error);
+    }
+  }
+
+  /**
+   * The approval message of a stored request was posted at `refs` (its channel and ts): kept
+   * through a Redis outage (its buttons are honoured only there).
+   */
+  async approvalPosted(record: ApprovalRequest, refs: SlackRefs): Promise<void> {
+    await this.keepRefs(record.id, refs, "the approval message");
+  }
+
+  /**
+   * The approval message could not be posted, so nobody could ever decide the request: it is
+   * cancelled (its name released), or the requester's "try again" would be refused as taken.
+   */
+  async approvalNotPosted(record: ApprovalRequest): Promise<void> {
+    await this.options.store
+      .cancel(record.id, record.requester.userId)
+      .catch((error: unknown) =>
+        this.options.logger.error(
+          { err: error, approvalId: record.id },
+          "could not cancel a request whose approval message failed",
+        ),
+      );
+  }
+
+  /**
+   * The request card was posted at `refs`; if the request moved on meanwhile (a quick
+   * approver), its messages catch up.
+   */
+  async cardPosted(record: ApprovalRequest, refs: SlackRefs): Promise<void> {
+    await this.keepRefs(record.id, refs, "the request card");
+    const now = await this.options.store.get(record.id);
+    if (now && now.history.length !== record.history.length) {
+      await this.options.lifecycle.refreshMessage(record.id);
+    }
+  }
+
+  // ── deciding (approvers) ────────────────────────────────────────────────────────────────
+
+  /**
+   * Approve: the request is read once, who may decide is computed once (its requirement), the
+   * click's place checked, and the approval counted in one atomic step; the one that completes
+   * the requirement approves (and the placement is queued by the follow-up).
+   */
+  approve(input: DecisionInput): Promise<StepResult> {
+    return this.decision(input, async (record, requirement) =>
+      this.options.store.approve(record.id, {
+        by: input.by,
+        inGroup: await countsForGroup(requirement, input.by, input.groups),
+        ...(record.requirement ? {} : { fallback: requirement }),
+      }),
+    );
+  }
+
+  /** Reject, with the reason the requester is told. */
+  reject(input: DecisionInput & { reason: string }): Promise<StepResult> {
+    return this.decision(input, (record) =>
+      this.options.store.decide(record.id, {
+        by: input.by,
+        action: "reject",
+        reason: input.reason,
+      }),
+    );
+  }
+
+  /** failed → approved: the provider refused before; the cause was fixed. */
+  retry(input: DecisionInput): Promise<StepResult> {
+    return this.decision(input, (record) => this.options.store.retry(record.id, input.by));
+  }
+
+  /** unknown → approved, only after a look-up found nothing (`look_up_first` before that). */
+  placeAgain(input: DecisionInput): Promise<StepResult> {
+    return this.decision(input, (record) => this.options.lifecycle.placeAgain(record.id, input.by));
+  }
+
+  /** unknown → failed by a person: nothing more is done, the name is free again. */
+  markFailed(input: DecisionInput): Promise<StepResult> {
+    return this.decision(input, (record) => this.options.lifecycle.markFailed(record.id, input.by));
+  }
+
+  /**
+   * The approver checks alone (who, where), nothing stored: the reject button opens its
+   * reason modal after these; `not_pending` when it is no longer waiting.
+   */
+  async checkDecider(input: DecisionInput): Promise<StepResult> {
+    const checked = await this.checks(input);
+    if (!checked.ok) return checked;
+    if (checked.record.status !== "pending") {
+      return refusedByStore({
+        ok: false,
+        reason: "not-pending",
+        id: checked.record.id,
+        record: checked.record,
+      });
+    }
+    return { ok: true, record: checked.record, followedUp: true };
+  }
+
+  /**
+   * *Look up again* on a request whose placement's outcome is unknown: the approver checks,
+   * then the provider is asked now (the click may be acked first: nothing is stored by it).
+   */
+  async lookUpAgain(
+    input: DecisionInput,
+  ): Promise<
+    | { ok: true; outcome: Exclude<LookUpAgainOutcome, "not-unknown">; record: ApprovalRequest }
+    | Refused
+  > {
+    const checked = await this.checks(input);
+    if (!checked.ok) return checked;
+    await input.recorded?.();
+    try {
+      const outcome = await this.options.lifecycle.lookUpAgain(checked.record.id);
+      if (outcome !== "not-unknown") return { ok: true, outcome, record: checked.record };
+      const now = await this.options.store.get(checked.record.id);
+      if (!now) return { ok: false, reason: "not_found", id: checked.record.id };
+      return refusedByStore({ ok: false, reason: "not-unknown", id: now.id, record: now });
+    } catch (error) {
+      return storageRefusal(error);
+    }
+  }
+
+  /**
+   * Whether `by` may approve or reject this request now (App Home's *Waiting on me*): its
+   * requirement's approvers, and not someone whose approval is already counted.
+   */
+  async mayDecide(record: ApprovalRequest, actor: Actor): Promise<boolean> {
+    if (record.approvals?.some((approval) => approval.by === actor.by)) return false;
+    const requirement = requirementOf(record, this.options.settings);
+    return (
+      await mayDecideUnder(requirement, this.options.settings, actor.by, record, actor.groups)
+    ).allowed;
+  }
+
+  // ── the requester ───────────────────────────────────────────────────────────────────────
+
+  /** pending → cancelled by its requester (withdrawn): the name is released, nothing placed. */
+  async withdraw(input: Omit<DecisionInput, "at" | "groups">): Promise<StepResult> {
+    if (!REQUEST_ID_PATTERN.test(input.id)) return { ok: false, reason: "not_a_request_id" };
+    return this.recordStep(input, () =>
+      this.options.store.cancel(input.id, input.by, WITHDRAWN_NOTE),
+    );
+  }
+
+  // ── tracking ────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Stops following an order (`/connect track stop`): by whoever started tracking it, or an
+   * approver.
+   */
+  async stopTracking(
+    input: Actor & { orderId: string },
+  ): Promise<{ ok: true } | { ok: false; reason: "not_tracked" | "not_allowed" } | Refused> {
+    const tracker = this.options.tracker;
+    if (!tracker) return { ok: false, reason: "not_tracked" };
+    try {
+      const stopped = await tracker.stop(input.orderId, input.by, {
+        isApprover: (userId) => isAnyApprover(this.options.settings, userId, input.groups),
+      });
+      if (stopped.ok) return { ok: true };
+      return {
+        ok: false,
+        reason: stopped.reason === "not-tracked" ? "not_tracked" : "not_allowed",
+      };
+    } catch (error) {
+      return storageRefusal(error);
+    }
+  }
+
+  // ── the steps' common path ──────────────────────────────────────────────────────────────
+
+  /** The approver checks, then `step`, then (stored) `recorded` and the follow-up. */
+  private async decision(
+    input: DecisionInput,
+    step: (
+      record: ApprovalRequest,
+      requirement: ReturnType<typeof requirementOf>,
+    ) => Promise<
+      TransitionResult | Refusal | { ok: false; reason: "look-up-first"; record: ApprovalRequest }
+    >,
+  ): Promise<StepResult> {
+    const checked = await this.checks(input);
+    if (!checked.ok) return checked;
+    return this.recordStep(input, () => step(checked.record, checked.requirement));
+  }
+
+  /**
+   * Reads the request once and computes who may decide it once: found, an approver under its
+   * requirement (not its requester unless allowed), clicked on its own approval message or in
+   * the approver's own App Home — all within `checksWithinMs`.
+   */
+  private async checks(input: DecisionInput) {
+    const run = async () => {
+      const record = await this.options.store.get(input.id).catch((error: unknown) => {
+        // A storage outage is not "this request is gone".
+        if (isStorageUnavailable(error)) throw error;
+        return null;
+      });
+      if (!record) return { ok: false as const, reason: "not_found" as const, id: input.id };
+      const requirement = requirementOf(record, this.options.settings);
+      const allowed = await mayDecideUnder(
+        requirement,
+        this.options.settings,
+        input.by,
+        record,
+        input.groups,
+      );
+      if (!allowed.allowed) {
+        return {
+          ok: false as const,
+          reason:
+            allowed.reason === "self-approval"
+              ? ("self_approval" as const)
+              : ("not_an_approver" as const),
+          message: allowed.message,
+          record,
+        };
+      }
+      if (!("home" in input.at) && !isOwnApprovalMessage(input.at, record)) {
+        return { ok: false as const, reason: "not_its_message" as const, record };
+      }
+      return { ok: true as const, record, requirement };
+    };
+    try {
+      return input.checksWithinMs === undefined
+        ? await run()
+        : await withDeadline(input.checksWithinMs, run).catch((error: unknown) => {
+            throw error instanceof DeadlineExceededError ? new ChecksTooSlow() : error;
+          });
+    } catch (error) {
+      if (error instanceof ChecksTooSlow)
+        return { ok: false as const, reason: "too_slow" as const };
+      return storageRefusal(error);
+    }
+  }
+
+  /** Runs a store step; once stored: `recorded`, then the follow-up (a failure there is logged). */
+  private async recordStep(
+    input: Pick<DecisionInput, "id" | "by" | "recorded">,
+    step: () => Promise<
+      TransitionResult | Refusal | { ok: false; reason: "look-up-first"; record: ApprovalRequest }
+    >,
+  ): Promise<StepResult> {
+    let moved: Awaited<ReturnType<typeof step>>;
+    try {
+      moved = await step();
+    } catch (error) {
+      return storageRefusal(error);
+    }
+    if (!moved.ok) {
+      return moved.reason === "look-up-first"
+        ? { ok: false, reason: "look_up_first", record: moved.record }
+        : refusedByStore(moved);
+    }
+    await input.recorded?.();
+    // Recorded all the same when telling fails: the placement reconciler queues an approved
+    // request whose job is missing, and the placement's own messages say the step first.
+    const followedUp = await this.options.lifecycle.followUp(moved.record).then(
+      () => true,
+      (error: unknown) => {
+        this.options.logger.error({ err: error, approvalId: moved.record?.id }, "follow-up failed");
+        return false;
+      },
+    );
+    return { ok: true, record: moved.record, followedUp };
+  }
+
+  /** Writes Slack references that exist nowhere else, through a Redis outage (2 minutes). */
+  private async keepRefs(id: string, refs: SlackRefs, what: string): Promise<void> {
+    await persistently(() => this.options.store.mergeSlackRefs(id, refs), {
+      what: `record where ${what} was posted`,
+      timeoutMs: SLACK_REFS_WRITE_TIMEOUT_MS,
+      warn: (failures, error) =>
+        this.options.logger.warn(
+          { approvalId: id, ...refs, failures, err: (error as Error).message },
+          `could not record where ${what} was posted; retrying until Redis answers`,
+        ),
+    }).catch((error: unknown) => {
+      this.options.logger.error(
+        { approvalId: id, ...refs, err: (error as Error).message },
+        `gave up recording where ${what} was posted`,
+      );
+      throw error;
+    });
+  }
+}
