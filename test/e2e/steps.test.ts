@@ -289,6 +289,127 @@ describe("Workflow Builder steps, end to end over signed HTTP", () => {
     expect(record?.result?.providerId).toMatch(/\S/);
   });
 
+  /** A ready data center in a layer 2 metro, for a business-to-business destination. */
+  async function layer2Dcf(): Promise<Dcf & { username: string }> {
+    const company = (await env.bot.services.identity()).companyUsername;
+    const metros = await env.bot.services.provider.listMetroCapabilities(company);
+    const metro = metros.find((m) => m.capabilities?.layer2 === true && m.code === "AMS");
+    const metroIds = new Set(
+      (metro ? [metro] : metros.filter((m) => m.capabilities?.layer2 === true)).map((m) => m.id),
+    );
+    const dcfs = await env.bot.services.provider.listDcfs({
+      where: { "dataCenterFacility.ready": true },
+    });
+    const found = dcfs.find(
+      (d) => d.username && metroIds.has(d.dataCenterFacility?.metroId ?? "") && !isOffNet(d),
+    );
+    if (!found?.username) throw new Error("the sandbox has no data center in a layer 2 metro");
+    return found as Dcf & { username: string };
+  }
+
+  it("request_layer2_connection: business to business as <company> @ <data center>, approved, ends with the connection's id", async () => {
+    const destDcf = await layer2Dcf();
+    const created = await sandboxCalls("createLayer2Connection");
+    const step = await run("request_layer2_connection", {
+      requester: REQUESTER,
+      source_port: "lon-core-01",
+      destination: `globex-cloud @ ${destDcf.username}`,
+      bandwidth_mbps: 100,
+      term_months: 12,
+      connection_name: "step-l2-b2b-1",
+    });
+    const message = await env.standin.waitForMessage(
+      STANDIN_IDS.approvals,
+      (m) => m.text.includes("step-l2-b2b-1") && !m.thread_ts,
+      { timeoutMs: 10_000 },
+    );
+    const approvalText = JSON.stringify(message.blocks);
+    expect(approvalText).toContain("globex-cloud");
+    expect(approvalText).toContain("Business-to-business");
+    expect(env.standin.stepRun(step.executionId)?.end.state).toBe("running");
+    await env.slack.clickButton({
+      userId: STANDIN_IDS.approver,
+      message,
+      actionId: "approval_approve",
+    });
+    const end = await ended(step, 20_000);
+    const record = (await env.bot.services.approvals.store.list({ limit: 100 })).find(
+      (r) => r.kind === "layer2" && r.reconcileKey === "step-l2-b2b-1",
+    );
+    expect(record?.status).toBe("placed");
+    expect(end.end).toEqual({
+      state: "completed",
+      outputs: expect.objectContaining({
+        request_id: record?.id,
+        order_id: record?.result?.providerId,
+      }),
+    });
+    expect(record?.result?.providerId).toMatch(/\S/);
+    expect(end.completions).toEqual([{ method: "functions.completeSuccess", ok: true }]);
+    expect((await sandboxCalls("createLayer2Connection")) - created).toBe(1);
+    // The provider got the business-to-business request: the company, the data center, its
+    // metro and that metro's region, as the form sends them.
+    const company = (await env.bot.services.identity()).companyUsername;
+    const metro = (await env.bot.services.provider.listMetroCapabilities(company)).find(
+      (m) => m.id === destDcf.dataCenterFacility?.metroId,
+    );
+    const service = [...env.bot.sandbox!.state.services.values()].find(
+      (s) => s.name === "step-l2-b2b-1",
+    );
+    expect(service?.request).toMatchObject({
+      destCompany: "globex-cloud",
+      destDcf: destDcf.id,
+      destMetroId: metro?.id,
+      destRegionId: metro?.regionIds?.[0],
+    });
+    expect(service?.request).not.toHaveProperty("destPortId");
+  });
+
+  it("request_layer2_connection business to business: an unknown company or data center is named, nothing stored or ordered", async () => {
+    const destDcf = await layer2Dcf();
+    const stored = await requestsStored();
+    const created = await sandboxCalls("createLayer2Connection");
+    const base = {
+      requester: REQUESTER,
+      source_port: "lon-core-01",
+      bandwidth_mbps: 100,
+      term_months: 12,
+      connection_name: "step-l2-b2b-bad",
+    };
+    const unknownCompany = await ended(
+      await run("request_layer2_connection", {
+        ...base,
+        destination: `globex-clowd @ ${destDcf.username}`,
+      }),
+    );
+    expect(unknownCompany.end).toEqual({
+      state: "failed",
+      error: expect.stringContaining('no company with the username "globex-clowd"'),
+    });
+    const unknownDcf = await ended(
+      await run("request_layer2_connection", {
+        ...base,
+        destination: "globex-cloud @ nowhere-dc-9",
+      }),
+    );
+    expect(unknownDcf.end).toEqual({
+      state: "failed",
+      error: expect.stringContaining('Unknown destination data center "nowhere-dc-9"'),
+    });
+    const notUsername = await ended(
+      await run("request_layer2_connection", {
+        ...base,
+        destination: `Globex Cloud Inc @ ${destDcf.username}`,
+      }),
+    );
+    expect(notUsername.end).toEqual({
+      state: "failed",
+      error: expect.stringContaining('"Globex Cloud Inc" is not a company username'),
+    });
+    expect(await requestsStored()).toBe(stored);
+    expect(await sandboxCalls("createLayer2Connection")).toBe(created);
+  });
+
   it("request_layer2_connection refuses a source port the company does not have", async () => {
     const stored = await requestsStored();
     const end = await ended(
