@@ -39,7 +39,13 @@ import { FollowUpLane } from "./slack/followUps.js";
 import { sandboxLabelledChat } from "./slack/kit/index.js";
 import { registerListeners } from "./slack/listeners.js";
 import { type SlackStandin, STANDIN_IDS } from "./standin/index.js";
-import { reconcileEvery, STEP_RECONCILE_MS, slackDisplayName } from "./stepWiring.js";
+import {
+  reconcileEvery,
+  STEP_RECONCILE_MS,
+  slackDisplayName,
+  slackGroupHandle,
+  stepNamesOf,
+} from "./stepWiring.js";
 import { redisHomePages } from "./usecases/home.js";
 import { trackingReader } from "./usecases/trackingReads.js";
 
@@ -292,7 +298,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       prefix: `${layout.orders}:steps`,
       notifier: async () => jobs.notifier,
       get: (id) => approvalStore.get(id),
-      displayName: slackDisplayName(backgroundSlack),
+      names: stepNamesOf(slackDisplayName(backgroundSlack), slackGroupHandle(backgroundSlack)),
       logger,
     });
     orders.onChange((record) => stepCompletions.onChange(record));

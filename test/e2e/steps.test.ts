@@ -118,13 +118,14 @@ describe("Workflow Builder steps, end to end over signed HTTP", () => {
       expect(slow.end.error).toContain("does not offer 7 Mbps");
       expect(slow.end.error).toContain("choose one of");
     }
-    // Whatever a person typed comes back escaped: a workflow may post the error in a channel.
+    // Whatever a person typed comes back inert (‹ ›, not `&lt;`: the run history is plain
+    // text), so a workflow that posts the error in a channel pings nobody.
     const hostile = await ended(
       await run("price_port", { data_center: "<!channel>", speed_mbps: speed, term_months: 12 }),
     );
     expect(hostile.end).toEqual({
       state: "failed",
-      error: expect.stringContaining('"&lt;!channel&gt;"'),
+      error: expect.stringContaining('"‹!channel›"'),
     });
     const term = await ended(
       await run("price_port", { data_center: dcf.username, speed_mbps: speed, term_months: 36 }),
@@ -541,7 +542,10 @@ describe("Workflow Builder steps over Socket Mode", () => {
   beforeAll(async () => {
     // Only Rita may request here: a step naming anyone else is refused like a form would be.
     env = await startTestBot({
-      env: { SLACK_APP_TOKEN: "xapp-steps-socket-token", REQUESTERS: REQUESTER },
+      env: {
+        SLACK_APP_TOKEN: "xapp-steps-socket-token",
+        REQUESTERS: `${REQUESTER},${STANDIN_IDS.approverGroup}`,
+      },
     });
     await env.standin.waitForSocketConnection();
   });
@@ -595,10 +599,13 @@ describe("Workflow Builder steps over Socket Mode", () => {
       port_name: "socket-outsider-1",
     });
     const end = await env.standin.waitForStepEnd(sent.run.executionId, { timeoutMs: 10_000 });
-    expect(end.end.state).toBe("failed");
-    if (end.end.state === "failed") {
-      expect(end.end.error).toContain("not allowed to request orders");
-    }
+    // Plain text in the run history: the requesters by name and handle, not <@U…> or &lt;@U…&gt;.
+    const rita = env.standin.workspace.users.get(REQUESTER)?.profile?.display_name;
+    expect(rita).toMatch(/\S/);
+    expect(end.end).toEqual({
+      state: "failed",
+      error: `You are not allowed to request orders. Requesters: @${rita}, @network-approvers.`,
+    });
     expect(await env.bot.services.approvals.store.list({ limit: 10 })).toEqual([]);
   });
 });
