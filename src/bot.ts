@@ -302,7 +302,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       logger,
     });
     orders.onChange((record) => stepCompletions.onChange(record));
-    stops.push(reconcileEvery(STEP_RECONCILE_MS, () => stepCompletions.reconcile(), logger));
+    // Also on each reconnection to Redis: an end missed in an outage is made once it is back.
+    stops.push(reconcileEvery(STEP_RECONCILE_MS, () => stepCompletions.reconcile(), logger, redis));
 
     if (role === "worker") {
       const server = await serveOperationalRoutes(config.port, health, metrics);

@@ -2,6 +2,7 @@
 // a person's display name for "Rejected by @Alex", a user group's handle and the names a step's
 // error refers to (its run history is plain text), and the reconciler's timer. Apart from
 // bot.ts so the composition root stays a list of parts.
+import type { EventEmitter } from "node:events";
 import type { WebClient } from "@slack/web-api";
 import { NO_STEP_NAMES, type StepNames, stepTextReferences } from "../views/steps.js";
 import type { Logger } from "./log.js";
@@ -57,22 +58,34 @@ async function lookUpAll(
   return new Map(ids.map((id, i) => [id, found[i] ?? id]));
 }
 
-/** Runs `reconcile` now and every `everyMs`; returns the stop (for shutdown). */
+/**
+ * Runs `reconcile` now, every `everyMs`, and each time `redis` is ready again after losing its
+ * connection: an end missed during a Redis outage is made at once when Redis is back, not up to
+ * `everyMs` later. Returns the stop (for shutdown).
+ */
 export function reconcileEvery(
   everyMs: number,
   reconcile: () => Promise<number>,
   logger: Logger,
+  redis?: Pick<EventEmitter, "on" | "off">,
 ): () => Promise<void> {
-  const run = () => {
+  const run = (why: "timer" | "redis-ready") => {
     reconcile().then(
       (ended) => {
-        if (ended > 0) logger.info({ ended }, "workflow steps ended by the reconciler");
+        if (ended > 0) logger.info({ ended, why }, "workflow steps ended by the reconciler");
+        else logger.debug({ why }, "workflow steps reconciled: none to end");
       },
-      (error: unknown) => logger.warn({ err: error }, "workflow step reconcile failed"),
+      (error: unknown) => logger.warn({ err: error, why }, "workflow step reconcile failed"),
     );
   };
-  run();
-  const timer = setInterval(run, everyMs);
+  run("timer");
+  const timer = setInterval(() => run("timer"), everyMs);
   timer.unref();
-  return async () => clearInterval(timer);
+  // The connection is ready already when this is wired: every later "ready" is a reconnection.
+  const onReady = () => run("redis-ready");
+  redis?.on("ready", onReady);
+  return async () => {
+    clearInterval(timer);
+    redis?.off("ready", onReady);
+  };
 }

@@ -25,8 +25,8 @@ import { scopeOf } from "./requestMessages.js";
  *   request (`step:end`), so however often a request's end is seen — every change of a request
  *   is (`OrderLifecycle.onChange`), by any replica, after a restart — the step is ended once.
  * - A change seen while Redis is out of reach is not lost: open steps are listed
- *   (`<prefix>:open`, execution id → request id) and `reconcile()` (at start and every few
- *   minutes) ends those whose request has ended.
+ *   (`<prefix>:open`, execution id → request id) and `reconcile()` (at start, every few
+ *   minutes and whenever Redis is reachable again) ends those whose request has ended.
  *
  * Keys (prefix e.g. `connect:{orders}:steps`, hash-tagged with the lifecycle's keys for a Redis Cluster):
  *   <prefix>:token:<executionId>   string, the step's token; 100 days
