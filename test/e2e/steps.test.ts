@@ -366,7 +366,7 @@ describe("Workflow Builder steps, end to end over signed HTTP", () => {
     expect(service?.request).not.toHaveProperty("destPortId");
   });
 
-  it("request_layer2_connection business to business: an unknown company or data center is named, nothing stored or ordered", async () => {
+  it("request_layer2_connection business to business: an unknown company, an unknown or ambiguous data center is named, nothing stored or ordered", async () => {
     const destDcf = await layer2Dcf();
     const stored = await requestsStored();
     const created = await sandboxCalls("createLayer2Connection");
@@ -406,6 +406,37 @@ describe("Workflow Builder steps, end to end over signed HTTP", () => {
     expect(notUsername.end).toEqual({
       state: "failed",
       error: expect.stringContaining('"Globex Cloud Inc" is not a company username'),
+    });
+    // Several data centers answer to an airport code: the error names them and asks for one.
+    const ambiguous = await ended(
+      await run("request_layer2_connection", { ...base, destination: "globex-cloud @ AMS" }),
+    );
+    expect(ambiguous.end).toEqual({
+      state: "failed",
+      error: expect.stringMatching(
+        /^Destination: "AMS" matches \d+ data centers \(.+\): give the destination data center by its username$/,
+      ),
+    });
+    // A data center in a metro without layer 2: said before the provider is asked.
+    const company = (await env.bot.services.identity()).companyUsername;
+    const without = new Set(
+      (await env.bot.services.provider.listMetroCapabilities(company))
+        .filter((m) => m.capabilities?.layer2 !== true)
+        .map((m) => m.id),
+    );
+    const elsewhere = (
+      await env.bot.services.provider.listDcfs({ where: { "dataCenterFacility.ready": true } })
+    ).find((d) => d.username && without.has(d.dataCenterFacility?.metroId ?? ""));
+    if (!elsewhere?.username) throw new Error("the sandbox has no DCF in a metro without layer 2");
+    const noLayer2 = await ended(
+      await run("request_layer2_connection", {
+        ...base,
+        destination: `globex-cloud @ ${elsewhere.username}`,
+      }),
+    );
+    expect(noLayer2.end).toEqual({
+      state: "failed",
+      error: expect.stringContaining("where layer 2 is not offered"),
     });
     expect(await requestsStored()).toBe(stored);
     expect(await sandboxCalls("createLayer2Connection")).toBe(created);
