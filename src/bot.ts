@@ -40,7 +40,13 @@ import { FollowUpLane } from "./slack/followUps.js";
 import { sandboxLabelledChat } from "./slack/kit/index.js";
 import { registerListeners } from "./slack/listeners.js";
 import { type SlackStandin, STANDIN_IDS } from "./standin/index.js";
-import { reconcileEvery, STEP_RECONCILE_MS, slackDisplayName } from "./stepWiring.js";
+import {
+  reconcileEvery,
+  STEP_RECONCILE_MS,
+  slackDisplayName,
+  slackGroupHandle,
+  stepNamesOf,
+} from "./stepWiring.js";
 import { redisHomePages } from "./usecases/home.js";
 import { trackingReader } from "./usecases/trackingReads.js";
 
@@ -311,11 +317,12 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       prefix: `${layout.orders}:steps`,
       notifier: async () => jobs.notifier,
       get: (id) => approvalStore.get(id),
-      displayName: slackDisplayName(backgroundSlack),
+      names: stepNamesOf(slackDisplayName(backgroundSlack), slackGroupHandle(backgroundSlack)),
       logger,
     });
     orders.onChange((record) => stepCompletions.onChange(record));
-    stops.push(reconcileEvery(STEP_RECONCILE_MS, () => stepCompletions.reconcile(), logger));
+    // Also on each reconnection to Redis: an end missed in an outage is made once it is back.
+    stops.push(reconcileEvery(STEP_RECONCILE_MS, () => stepCompletions.reconcile(), logger, redis));
 
     if (role === "worker") {
       const server = await serveOperationalRoutes(config.port, health, metrics);

@@ -106,6 +106,7 @@ const METHOD_SCOPES: Record<string, string | null> = {
   "chat.delete": "chat:write",
   "chat.getPermalink": null,
   "users.info": "users:read",
+  "usergroups.list": "usergroups:read",
   "usergroups.users.list": "usergroups:read",
   "views.open": null,
   "views.update": null,

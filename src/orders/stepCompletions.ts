@@ -1,5 +1,10 @@
 import type { Redis } from "ioredis";
-import { endedStepError, placedStepOutputs, stepGoneText } from "../../views/steps.js";
+import {
+  endedStepError,
+  placedStepOutputs,
+  type StepNames,
+  stepGoneText,
+} from "../../views/steps.js";
 import type { ApprovalRequest, ApprovalStatus } from "../approvals/index.js";
 import { storageCall } from "../domain/errors.js";
 import type { Notifier } from "../jobs/notifier.js";
@@ -20,8 +25,8 @@ import { scopeOf } from "./requestMessages.js";
  *   request (`step:end`), so however often a request's end is seen — every change of a request
  *   is (`OrderLifecycle.onChange`), by any replica, after a restart — the step is ended once.
  * - A change seen while Redis is out of reach is not lost: open steps are listed
- *   (`<prefix>:open`, execution id → request id) and `reconcile()` (at start and every few
- *   minutes) ends those whose request has ended.
+ *   (`<prefix>:open`, execution id → request id) and `reconcile()` (at start, every few
+ *   minutes and whenever Redis is reachable again) ends those whose request has ended.
  *
  * Keys (prefix e.g. `connect:{orders}:steps`, hash-tagged with the lifecycle's keys for a Redis Cluster):
  *   <prefix>:token:<executionId>   string, the step's token; 100 days
@@ -39,8 +44,11 @@ export interface StepCompletionsOptions {
   prefix: string;
   notifier: () => Promise<Pick<Notifier, "completeStep">>;
   get: (id: string) => Promise<ApprovalRequest | null | undefined>;
-  /** A person's display name for "Rejected by @Alex" (their id when it cannot be read). */
-  displayName: (userId: string) => Promise<string>;
+  /**
+   * The names a text refers to (`<@U…>`, `<!subteam^S…>`), looked up for the plain-text error:
+   * "Rejected by @Alex" (src/stepWiring.ts stepNamesOf; ids where a look-up fails).
+   */
+  names: (text: string) => Promise<StepNames>;
   logger: Logger;
 }
 
@@ -137,16 +145,15 @@ export class StepCompletions {
     await this.run((redis) => redis.hdel(this.openKey(), executionId));
   }
 
-  /** Display names of the people an error may name, read before wording it. */
-  private async namesFor(record: ApprovalRequest): Promise<(userId: string) => string> {
-    const ids = [record.decision?.by, record.history.at(-1)?.actor].filter(
+  /** The names an error may show (the decider, the last actor, whom a reason refers to). */
+  private namesFor(record: ApprovalRequest): Promise<StepNames> {
+    const people = [record.decision?.by, record.history.at(-1)?.actor].filter(
       (id): id is string => typeof id === "string" && /^[UW][A-Z0-9]+$/.test(id),
     );
-    const names = new Map<string, string>();
-    for (const id of new Set(ids)) {
-      names.set(id, await this.options.displayName(id).catch(() => id));
-    }
-    return (id) => names.get(id) ?? id;
+    const said = [record.decision?.reason, record.history.at(-1)?.note, record.error?.message];
+    return this.options.names(
+      [...people.map((id) => `<@${id}>`), ...said.filter((t) => typeof t === "string")].join(" "),
+    );
   }
 
   private tokenKey(executionId: string): string {

@@ -299,6 +299,12 @@ export const METHODS: Record<string, MethodHandler> = {
     return user ? { ok: true, user } : fail("user_not_found");
   },
 
+  // A step's error names user groups by handle (src/stepWiring.ts slackGroupHandle).
+  "usergroups.list": (_args, ws) => ({
+    ok: true,
+    usergroups: [...ws.userGroups.values()].map(({ users: _users, ...group }) => group),
+  }),
+
   "usergroups.users.list": (args, ws) => {
     const group = ws.userGroups.get(text(args.usergroup) ?? "");
     return group ? { ok: true, users: [...group.users] } : fail("no_such_subteam");

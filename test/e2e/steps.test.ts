@@ -118,13 +118,14 @@ describe("Workflow Builder steps, end to end over signed HTTP", () => {
       expect(slow.end.error).toContain("does not offer 7 Mbps");
       expect(slow.end.error).toContain("choose one of");
     }
-    // Whatever a person typed comes back escaped: a workflow may post the error in a channel.
+    // Whatever a person typed comes back inert (‹ ›, not `&lt;`: the run history is plain
+    // text), so a workflow that posts the error in a channel pings nobody.
     const hostile = await ended(
       await run("price_port", { data_center: "<!channel>", speed_mbps: speed, term_months: 12 }),
     );
     expect(hostile.end).toEqual({
       state: "failed",
-      error: expect.stringContaining('"&lt;!channel&gt;"'),
+      error: expect.stringContaining('"‹!channel›"'),
     });
     const term = await ended(
       await run("price_port", { data_center: dcf.username, speed_mbps: speed, term_months: 36 }),
@@ -289,6 +290,158 @@ describe("Workflow Builder steps, end to end over signed HTTP", () => {
     expect(record?.result?.providerId).toMatch(/\S/);
   });
 
+  /** A ready data center in a layer 2 metro, for a business-to-business destination. */
+  async function layer2Dcf(): Promise<Dcf & { username: string }> {
+    const company = (await env.bot.services.identity()).companyUsername;
+    const metros = await env.bot.services.provider.listMetroCapabilities(company);
+    const metro = metros.find((m) => m.capabilities?.layer2 === true && m.code === "AMS");
+    const metroIds = new Set(
+      (metro ? [metro] : metros.filter((m) => m.capabilities?.layer2 === true)).map((m) => m.id),
+    );
+    const dcfs = await env.bot.services.provider.listDcfs({
+      where: { "dataCenterFacility.ready": true },
+    });
+    const found = dcfs.find(
+      (d) => d.username && metroIds.has(d.dataCenterFacility?.metroId ?? "") && !isOffNet(d),
+    );
+    if (!found?.username) throw new Error("the sandbox has no data center in a layer 2 metro");
+    return found as Dcf & { username: string };
+  }
+
+  it("request_layer2_connection: business to business as <company> @ <data center>, approved, ends with the connection's id", async () => {
+    const destDcf = await layer2Dcf();
+    const created = await sandboxCalls("createLayer2Connection");
+    const step = await run("request_layer2_connection", {
+      requester: REQUESTER,
+      source_port: "lon-core-01",
+      destination: `globex-cloud @ ${destDcf.username}`,
+      bandwidth_mbps: 100,
+      term_months: 12,
+      connection_name: "step-l2-b2b-1",
+    });
+    const message = await env.standin.waitForMessage(
+      STANDIN_IDS.approvals,
+      (m) => m.text.includes("step-l2-b2b-1") && !m.thread_ts,
+      { timeoutMs: 10_000 },
+    );
+    const approvalText = JSON.stringify(message.blocks);
+    expect(approvalText).toContain("globex-cloud");
+    expect(approvalText).toContain("Business-to-business");
+    expect(env.standin.stepRun(step.executionId)?.end.state).toBe("running");
+    await env.slack.clickButton({
+      userId: STANDIN_IDS.approver,
+      message,
+      actionId: "approval_approve",
+    });
+    const end = await ended(step, 20_000);
+    const record = (await env.bot.services.approvals.store.list({ limit: 100 })).find(
+      (r) => r.kind === "layer2" && r.reconcileKey === "step-l2-b2b-1",
+    );
+    expect(record?.status).toBe("placed");
+    expect(end.end).toEqual({
+      state: "completed",
+      outputs: expect.objectContaining({
+        request_id: record?.id,
+        order_id: record?.result?.providerId,
+      }),
+    });
+    expect(record?.result?.providerId).toMatch(/\S/);
+    expect(end.completions).toEqual([{ method: "functions.completeSuccess", ok: true }]);
+    expect((await sandboxCalls("createLayer2Connection")) - created).toBe(1);
+    // The provider got the business-to-business request: the company, the data center, its
+    // metro and that metro's region, as the form sends them.
+    const company = (await env.bot.services.identity()).companyUsername;
+    const metro = (await env.bot.services.provider.listMetroCapabilities(company)).find(
+      (m) => m.id === destDcf.dataCenterFacility?.metroId,
+    );
+    const service = [...env.bot.sandbox!.state.services.values()].find(
+      (s) => s.name === "step-l2-b2b-1",
+    );
+    expect(service?.request).toMatchObject({
+      destCompany: "globex-cloud",
+      destDcf: destDcf.id,
+      destMetroId: metro?.id,
+      destRegionId: metro?.regionIds?.[0],
+    });
+    expect(service?.request).not.toHaveProperty("destPortId");
+  });
+
+  it("request_layer2_connection business to business: an unknown company, an unknown or ambiguous data center is named, nothing stored or ordered", async () => {
+    const destDcf = await layer2Dcf();
+    const stored = await requestsStored();
+    const created = await sandboxCalls("createLayer2Connection");
+    const base = {
+      requester: REQUESTER,
+      source_port: "lon-core-01",
+      bandwidth_mbps: 100,
+      term_months: 12,
+      connection_name: "step-l2-b2b-bad",
+    };
+    const unknownCompany = await ended(
+      await run("request_layer2_connection", {
+        ...base,
+        destination: `globex-clowd @ ${destDcf.username}`,
+      }),
+    );
+    expect(unknownCompany.end).toEqual({
+      state: "failed",
+      error: expect.stringContaining('no company with the username "globex-clowd"'),
+    });
+    const unknownDcf = await ended(
+      await run("request_layer2_connection", {
+        ...base,
+        destination: "globex-cloud @ nowhere-dc-9",
+      }),
+    );
+    expect(unknownDcf.end).toEqual({
+      state: "failed",
+      error: expect.stringContaining('Unknown destination data center "nowhere-dc-9"'),
+    });
+    const notUsername = await ended(
+      await run("request_layer2_connection", {
+        ...base,
+        destination: `Globex Cloud Inc @ ${destDcf.username}`,
+      }),
+    );
+    expect(notUsername.end).toEqual({
+      state: "failed",
+      error: expect.stringContaining('"Globex Cloud Inc" is not a company username'),
+    });
+    // Several data centers answer to an airport code: the error names them and asks for one.
+    const ambiguous = await ended(
+      await run("request_layer2_connection", { ...base, destination: "globex-cloud @ AMS" }),
+    );
+    expect(ambiguous.end).toEqual({
+      state: "failed",
+      error: expect.stringMatching(
+        /^Destination: "AMS" matches \d+ data centers \(.+\): give the destination data center by its username$/,
+      ),
+    });
+    // A data center in a metro without layer 2: said before the provider is asked.
+    const company = (await env.bot.services.identity()).companyUsername;
+    const without = new Set(
+      (await env.bot.services.provider.listMetroCapabilities(company))
+        .filter((m) => m.capabilities?.layer2 !== true)
+        .map((m) => m.id),
+    );
+    const elsewhere = (
+      await env.bot.services.provider.listDcfs({ where: { "dataCenterFacility.ready": true } })
+    ).find((d) => d.username && without.has(d.dataCenterFacility?.metroId ?? ""));
+    if (!elsewhere?.username) throw new Error("the sandbox has no DCF in a metro without layer 2");
+    const noLayer2 = await ended(
+      await run("request_layer2_connection", {
+        ...base,
+        destination: `globex-cloud @ ${elsewhere.username}`,
+      }),
+    );
+    expect(noLayer2.end).toEqual({
+      state: "failed",
+      error: expect.stringContaining("where layer 2 is not offered"),
+    });
+    expect(await requestsStored()).toBe(stored);
+    expect(await sandboxCalls("createLayer2Connection")).toBe(created);
+  });
+
   it("request_layer2_connection refuses a source port the company does not have", async () => {
     const stored = await requestsStored();
     const end = await ended(
@@ -420,7 +573,10 @@ describe("Workflow Builder steps over Socket Mode", () => {
   beforeAll(async () => {
     // Only Rita may request here: a step naming anyone else is refused like a form would be.
     env = await startTestBot({
-      env: { SLACK_APP_TOKEN: "xapp-steps-socket-token", REQUESTERS: REQUESTER },
+      env: {
+        SLACK_APP_TOKEN: "xapp-steps-socket-token",
+        REQUESTERS: `${REQUESTER},${STANDIN_IDS.approverGroup}`,
+      },
     });
     await env.standin.waitForSocketConnection();
   });
@@ -474,10 +630,13 @@ describe("Workflow Builder steps over Socket Mode", () => {
       port_name: "socket-outsider-1",
     });
     const end = await env.standin.waitForStepEnd(sent.run.executionId, { timeoutMs: 10_000 });
-    expect(end.end.state).toBe("failed");
-    if (end.end.state === "failed") {
-      expect(end.end.error).toContain("not allowed to request orders");
-    }
+    // Plain text in the run history: the requesters by name and handle, not <@U…> or &lt;@U…&gt;.
+    const rita = env.standin.workspace.users.get(REQUESTER)?.profile?.display_name;
+    expect(rita).toMatch(/\S/);
+    expect(end.end).toEqual({
+      state: "failed",
+      error: `You are not allowed to request orders. Requesters: @${rita}, @network-approvers.`,
+    });
     expect(await env.bot.services.approvals.store.list({ limit: 10 })).toEqual([]);
   });
 });

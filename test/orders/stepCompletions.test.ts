@@ -3,6 +3,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../../src/approvals/index.js";
 import type { CompleteStepInput } from "../../src/jobs/notifier.js";
 import { StepCompletions } from "../../src/orders/stepCompletions.js";
+import { stepNamesOf } from "../../src/stepWiring.js";
+import { NO_STEP_NAMES } from "../../views/steps.js";
 import { connect, deleteKeys, runPrefix, testLogger } from "../jobs/support.js";
 
 /**
@@ -62,7 +64,10 @@ describe("StepCompletions", () => {
         },
       }),
       get: async (id) => records.get(id),
-      displayName: async (id) => ({ U0APPROVE1: "alex", U0REQUEST1: "rita" })[id] ?? id,
+      names: stepNamesOf(
+        async (id) => ({ U0APPROVE1: "alex", U0REQUEST1: "rita", U0OUTSIDE1: "oscar" })[id] ?? id,
+        async (id) => id,
+      ),
       logger: testLogger(),
     });
   });
@@ -107,7 +112,7 @@ describe("StepCompletions", () => {
     expect(await redis.keys(`${prefix}:token:*`)).toEqual([]);
   });
 
-  it("words a rejection with the approver's name and reason; hostile text is escaped", async () => {
+  it("words a rejection as plain text: the approver's name, people in the reason by name, hostile text inert", async () => {
     await completions.keepToken("Fx0123ABC", "xwfp-token-1");
     await completions.onChange(
       request({
@@ -117,12 +122,12 @@ describe("StepCompletions", () => {
           by: "U0APPROVE1",
           at: "2026-11-28T07:01:00.000Z",
           action: "reject",
-          reason: "budget frozen <@U0OUTSIDE1>",
+          reason: "budget frozen <@U0OUTSIDE1> <!channel>",
         },
       }),
     );
     expect(queued[0]?.error).toBe(
-      "Rejected by @alex: budget frozen &lt;@U0OUTSIDE1&gt; (request apr_aaaaaaaaaaaaaaaa)",
+      "Rejected by @alex: budget frozen @oscar ‹!channel› (request apr_aaaaaaaaaaaaaaaa)",
     );
     expect(queued[0]?.outputs).toBeUndefined();
     expect(queued[0]?.gone?.text).toContain("&lt;!channel&gt; now");
@@ -164,7 +169,7 @@ describe("StepCompletions", () => {
         throw new Error("unreachable");
       },
       get: async () => undefined,
-      displayName: async (id) => id,
+      names: async () => NO_STEP_NAMES,
       logger: testLogger(),
     });
     const placed = request({

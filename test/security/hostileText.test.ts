@@ -58,6 +58,7 @@ import * as requestState from "../../views/requestState.js";
 import * as routers from "../../views/routers.js";
 import * as services from "../../views/services.js";
 import * as spend from "../../views/spend.js";
+import * as steps from "../../views/steps.js";
 import * as time from "../../views/time.js";
 import * as trackerMessages from "../../views/trackerMessages.js";
 import * as tracking from "../../views/tracking.js";
@@ -464,6 +465,42 @@ const VIEW_CASES: Record<string, Case> = {
       result: { providerId: h, status: h, record: {} },
     }),
   failedThreadText: (h) => approvals.failedThreadText({ message: h }),
+  // Workflow Builder steps (views/steps.ts): outputs and errors a workflow may paste anywhere.
+  placedStepOutputs: (h) =>
+    Object.values(
+      steps.placedStepOutputs({
+        ...approvalIn("placed", h),
+        result: { providerId: h, status: h, record: {} },
+      }),
+    ).map((text) => ({ text })),
+  requestStepSummary: (h) => steps.requestStepSummary(approvalIn("placed", h), h, h),
+  endedStepError: (h) =>
+    (["rejected", "cancelled", "failed", "unknown"] as const).map((status) => ({
+      text: steps.endedStepError(
+        {
+          ...approvalIn(status, h),
+          decision: {
+            by: "U0APPROVE1",
+            at: "2026-11-28T07:00:00.000Z",
+            action: "reject",
+            reason: h,
+          },
+          error: { message: h },
+        },
+        { person: () => h, group: () => h },
+      ),
+    })),
+  stepGoneText: (h) => steps.stepGoneText(approvalIn("placed", h)),
+  plainStepText: (h) => [
+    { text: steps.plainStepText(h, steps.NO_STEP_NAMES) },
+    {
+      text: steps.plainStepText(
+        `<@U0VICTIM9> <!subteam^S0X> ${h}`,
+        { person: () => h, group: () => h },
+        100,
+      ),
+    },
+  ],
   escalationText: (h) =>
     (["not-found", "lookup-failed", "not-lookable"] as const).flatMap((kind) => [
       approvals.escalationText(approvalIn("unknown", h), { kind, detail: h }),
@@ -997,6 +1034,7 @@ const VIEW_CASES: Record<string, Case> = {
  */
 const NOT_BUILDERS: Record<string, string> = {
   escapeMrkdwn: "the escaping function itself (tested below)",
+  stepTextReferences: "lists the ids a text refers to; words nothing",
   plainFromMrkdwn: "plain_text helper",
   truncate: "length only",
   header: "plain_text block",
@@ -1099,6 +1137,7 @@ const VIEW_MODULES = {
   routers,
   services,
   spend,
+  steps,
   time,
   tracking,
   trackerMessages,

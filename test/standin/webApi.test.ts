@@ -238,6 +238,12 @@ describe("Slack stand-in Web API, called by a real WebClient", () => {
     expect([3600, 7200]).toContain(info.user?.tz_offset);
     const group = await client.usergroups.users.list({ usergroup: approverGroup });
     expect(group.users).toEqual([groupApprover]);
+    // Handles, for a step's error ("@network-approvers"); members are not part of the list.
+    const groups = await client.usergroups.list({});
+    expect(groups.usergroups?.find((g) => g.id === approverGroup)).toEqual(
+      expect.objectContaining({ id: approverGroup, handle: "network-approvers" }),
+    );
+    expect(groups.usergroups?.find((g) => g.id === approverGroup)).not.toHaveProperty("users");
     await expect(client.users.info({ user: "U0NOBODY1" })).rejects.toSatisfy(
       (e) => platformError(e) === "user_not_found",
     );

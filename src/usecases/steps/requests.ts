@@ -7,7 +7,7 @@ import { formatMbps } from "../../domain/units.js";
 import type { OrderSubmission } from "../../orders/index.js";
 import type { Dcf, Port } from "../../provider/api.js";
 import type { Services } from "../../services.js";
-import { DEFAULT_CLASS_OF_SERVICE, type Layer2Deps } from "../layer2/form.js";
+import { DEFAULT_CLASS_OF_SERVICE, type Layer2Deps, type Layer2Form } from "../layer2/form.js";
 import { checkLayer2Submission } from "../layer2/submission.js";
 import { checkPortOrder, requestedPortNames, sameName } from "../portOrder/check.js";
 import { portOrderSubmission } from "../portOrder/submission.js";
@@ -15,6 +15,7 @@ import { isDeletedPort } from "../shared/orderForms.js";
 import { userMessageOf } from "../shared/providerMessage.js";
 import { findStepDcf } from "./dataCenters.js";
 import type { RequestLayer2Inputs, RequestPortOrderInputs } from "./inputs.js";
+import { resolveB2bDestination, splitB2bDestination } from "./layer2Destination.js";
 import { PORT_TERM_PROBLEM, portTermOfMonths } from "./pricing.js";
 
 /**
@@ -115,9 +116,9 @@ function portNamed(ports: readonly Port[], text: string): Port | undefined {
 
 /**
  * A layer 2 connection from a step. The destination is one of the company's ports (by id or
- * name) or another port's id (port-to-port, as `/connect l2` takes it); a destination given as
- * a company and data center (business-to-business) needs the form's metro and region choices
- * and is refused with a sentence saying to use `/connect l2`.
+ * name), another port's id (port-to-port, as `/connect l2` takes it), or another company's data
+ * center written "<company username> @ <data center>" (business-to-business: the company, metro,
+ * data center and region the form asks for, resolved by layer2Destination.ts).
  */
 export async function checkLayer2Step(
   deps: Layer2Deps & { currency: string },
@@ -140,17 +141,11 @@ export async function checkLayer2Step(
       error: `Source port: your company has no port with the id or name "${inputs.source_port}"`,
     };
   }
-  const destination = portNamed(ports, inputs.destination)?.id ?? inputs.destination;
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(destination)) {
-    return {
-      ok: false,
-      error: `Destination: "${inputs.destination}" is neither one of your ports nor a port id (a connection to another company's data center is requested with /connect l2)`,
-    };
-  }
-  const form = {
-    mode: "port-to-port",
+  const destination = await layer2Destination(deps, ports, inputs.destination);
+  if (!destination.ok) return destination;
+  const form: Layer2Form = {
+    ...destination.value,
     sourcePort: source.id,
-    destPort: destination,
     bandwidth: String(inputs.bandwidth_mbps),
     classOfService: DEFAULT_CLASS_OF_SERVICE,
     duration: String(inputs.term_months),
@@ -184,4 +179,27 @@ export async function checkLayer2Step(
   if (check.kind === "invalid")
     return { ok: false, error: joined(check.errors, LAYER2_FIELD_NAMES) };
   return { ok: false, error: "The provider's price changed while checking; run the step again" };
+}
+
+/** The destination's half of the layer 2 form: port-to-port or business-to-business. */
+async function layer2Destination(
+  deps: Layer2Deps,
+  ports: readonly Port[],
+  text: string,
+): Promise<{ ok: true; value: Layer2Form } | { ok: false; error: string }> {
+  const own = portNamed(ports, text);
+  const b2b = own ? undefined : splitB2bDestination(text);
+  if (b2b) {
+    const resolved = await resolveB2bDestination(deps, b2b);
+    if (!resolved.ok) return resolved;
+    return { ok: true, value: { mode: "business-to-business", ...resolved.value } };
+  }
+  const destination = own?.id ?? text;
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(destination)) {
+    return {
+      ok: false,
+      error: `Destination: "${text}" is neither one of your ports nor a port id, nor another company's data center written <company username> @ <data center>`,
+    };
+  }
+  return { ok: true, value: { mode: "port-to-port", destPort: destination } };
 }

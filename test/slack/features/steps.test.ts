@@ -13,7 +13,10 @@ import type { OrderSubmitter, StepRun } from "../../../src/slack/features/steps/
 import { requestStep } from "../../../src/slack/features/steps/requestSteps.js";
 import { immediateStep } from "../../../src/slack/features/steps/stepListener.js";
 import { pricePortInputs, requestPortOrderInputs } from "../../../src/usecases/steps/inputs.js";
+import { NO_STEP_NAMES } from "../../../views/steps.js";
 import { listenerServices } from "../../support/fakeSlack.js";
+
+const noNames = async () => NO_STEP_NAMES;
 
 const exercised = new Set<string>();
 
@@ -119,6 +122,7 @@ describe("Workflow Builder step listeners", () => {
         ok: true,
         submission,
       }),
+      noNames,
     );
     const { args, ended } = stepArgs("request_port_order", {
       requester: "U0REQUEST1",
@@ -148,6 +152,7 @@ describe("Workflow Builder step listeners", () => {
       { submit: async () => ({ ok: false, error: 'A request named "ams-1" is already waiting' }) },
       requestPortOrderInputs,
       async () => ({ ok: true, submission }),
+      noNames,
     );
     const refused = stepArgs("request_port_order", inputs);
     await refusing(refused.args);
@@ -163,6 +168,7 @@ describe("Workflow Builder step listeners", () => {
       },
       requestPortOrderInputs,
       async () => ({ ok: true, submission }),
+      noNames,
     );
     const failed = stepArgs("request_layer2_connection", inputs);
     await throwing(failed.args);
@@ -175,5 +181,47 @@ describe("Workflow Builder step listeners", () => {
         },
       },
     ]);
+  });
+
+  it("a refused requester's error reads as names in the run history; hostile text stays inert", async () => {
+    const looked: string[] = [];
+    const names = async (text: string) => {
+      looked.push(text);
+      return {
+        person: (id: string) => ({ U0ALLOWED1: "Alex Approver" })[id] ?? id,
+        group: (id: string) => ({ S0GROUP1: "@network-approvers" })[id] ?? id,
+      };
+    };
+    const refusing = requestStep(
+      listenerServices(),
+      {
+        submit: async () => ({
+          ok: false,
+          error:
+            "You are not allowed to request orders. Requesters: <@U0ALLOWED1>, <!subteam^S0GROUP1>. Port <!channel> & <https://x.example|click>",
+        }),
+      },
+      requestPortOrderInputs,
+      async () => ({ ok: true, submission }),
+      names,
+    );
+    const refused = stepArgs("request_port_order", {
+      requester: "U0REQUEST1",
+      data_center: "ams",
+      speed_mbps: 1000,
+      term_months: 12,
+      port_name: "ams-1",
+    });
+    await refusing(refused.args);
+    expect(refused.ended).toEqual([
+      {
+        how: "fail",
+        value: {
+          error:
+            "You are not allowed to request orders. Requesters: @Alex Approver, @network-approvers. Port ‹!channel› & ‹https://x.example|click›",
+        },
+      },
+    ]);
+    expect(looked).toHaveLength(1);
   });
 });

@@ -4,6 +4,7 @@ import type { App } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
 import type { StepCompletions } from "../../../orders/stepCompletions.js";
 import type { Services } from "../../../services.js";
+import { slackDisplayName, slackGroupHandle, stepNamesOf } from "../../../stepWiring.js";
 import { orderStatusListener } from "./orderStatusStep.js";
 import { kitOrderSubmitter } from "./orderSubmitter.js";
 import { priceLayer2Listener, pricePortListener } from "./priceSteps.js";
@@ -26,9 +27,11 @@ export function registerStepListeners(
   deps: { client: WebClient; completions: StepCompletions },
 ): void {
   const submitter = kitOrderSubmitter(services, deps.client, deps.completions);
+  // Looked up with the app's own token: a step's error names requesters as people read them.
+  const names = stepNamesOf(slackDisplayName(deps.client), slackGroupHandle(deps.client));
   app.function("price_port", pricePortListener(services));
   app.function("price_layer2", priceLayer2Listener(services));
-  app.function("request_port_order", requestPortOrderListener(services, submitter));
-  app.function("request_layer2_connection", requestLayer2Listener(services, submitter));
+  app.function("request_port_order", requestPortOrderListener(services, submitter, names));
+  app.function("request_layer2_connection", requestLayer2Listener(services, submitter, names));
   app.function("order_status", orderStatusListener(services));
 }

@@ -15,28 +15,31 @@ import {
   type StepCheck,
 } from "../../../usecases/steps/requests.js";
 import type { OrderSubmitter } from "./orderSubmitter.js";
-import { failStep, type StepArgs } from "./stepListener.js";
+import { failStep, type StepArgs, type StepNamesLookup } from "./stepListener.js";
 
 export function requestStep<I>(
   services: Services,
   submitter: OrderSubmitter,
   schema: z.ZodType<I>,
   check: (inputs: I) => Promise<StepCheck>,
+  names: StepNamesLookup,
 ): (args: StepArgs) => Promise<void> {
+  const fail = (args: StepArgs, error: string) => failStep(services, args, error, names);
   return (args) =>
     withRequestId(newRequestId(), async () => {
       const read = readStepInputs(schema, args.inputs);
-      if (!read.ok) return failStep(services, args, read.error);
+      if (!read.ok) return fail(args, read.error);
       const { event } = args;
       try {
         const checked = await check(read.value);
-        if (!checked.ok) return failStep(services, args, checked.error);
+        if (!checked.ok) return fail(args, checked.error);
         const submitted = await submitter.submit(checked.submission, {
           callbackId: event.function.callback_id,
           executionId: event.function_execution_id,
           token: event.bot_access_token,
         });
-        if (!submitted.ok) return failStep(services, args, submitted.error);
+        // A refused requester's error lists the requesters: read as names in the run history.
+        if (!submitted.ok) return fail(args, submitted.error);
         services.logger.info(
           {
             audit: "step",
@@ -51,8 +54,7 @@ export function requestStep<I>(
           { err: error, step: event.function.callback_id },
           "workflow step could not submit its request",
         );
-        await failStep(
-          services,
+        await fail(
           args,
           "The request could not be sent for approval; nothing was ordered. Run the step again.",
         );
@@ -60,14 +62,30 @@ export function requestStep<I>(
     });
 }
 
-export function requestPortOrderListener(services: Services, submitter: OrderSubmitter) {
-  return requestStep(services, submitter, requestPortOrderInputs, (inputs) =>
-    checkPortOrderStep(services, inputs),
+export function requestPortOrderListener(
+  services: Services,
+  submitter: OrderSubmitter,
+  names: StepNamesLookup,
+) {
+  return requestStep(
+    services,
+    submitter,
+    requestPortOrderInputs,
+    (inputs) => checkPortOrderStep(services, inputs),
+    names,
   );
 }
 
-export function requestLayer2Listener(services: Services, submitter: OrderSubmitter) {
-  return requestStep(services, submitter, requestLayer2Inputs, (inputs) =>
-    checkLayer2Step(services, inputs),
+export function requestLayer2Listener(
+  services: Services,
+  submitter: OrderSubmitter,
+  names: StepNamesLookup,
+) {
+  return requestStep(
+    services,
+    submitter,
+    requestLayer2Inputs,
+    (inputs) => checkLayer2Step(services, inputs),
+    names,
   );
 }

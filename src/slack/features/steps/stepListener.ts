@@ -6,6 +6,7 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from "@slack/bolt";
 import type { z } from "zod";
 import { escapeMrkdwn } from "../../../../views/blocks.js";
+import { NO_STEP_NAMES, plainStepText, type StepNames } from "../../../../views/steps.js";
 import { newRequestId, withRequestId } from "../../../context.js";
 import type { Services } from "../../../services.js";
 import { readStepInputs } from "../../../usecases/steps/inputs.js";
@@ -13,11 +14,22 @@ import type { StepAnswer } from "../../../usecases/steps/pricing.js";
 
 export type StepArgs = SlackEventMiddlewareArgs<"function_executed"> & AllMiddlewareArgs;
 
-/** A step ended with an error (what the run history shows), never thrown into Bolt. */
+/** Looks up the names an error refers to (src/stepWiring.ts stepNamesOf). */
+export type StepNamesLookup = (text: string) => Promise<StepNames>;
+
+/** No look-up: the price and status steps' errors name nobody, so ids would do. */
+const NO_LOOKUP: StepNamesLookup = async () => NO_STEP_NAMES;
+
+/**
+ * A step ended with an error, never thrown into Bolt. The run history shows it as plain text:
+ * people and groups the error refers to read as @names (looked up with `names`), and hostile
+ * text is made inert (plainStepText) rather than escaped, which would read as `&lt;…&gt;`.
+ */
 export async function failStep(
   services: Services,
   args: Pick<StepArgs, "fail" | "event">,
   error: string,
+  names: StepNamesLookup = NO_LOOKUP,
 ): Promise<void> {
   services.logger.info(
     {
@@ -30,8 +42,9 @@ export async function failStep(
   );
   // A workflow may post the error anywhere: what a person typed or the provider said must not
   // ping a channel (`<!channel>`) there.
+  const known = await names(error).catch(() => NO_STEP_NAMES);
   await args
-    .fail({ error: escapeMrkdwn(error, 1_000) })
+    .fail({ error: plainStepText(error, known, 1_000) })
     .catch((failure: unknown) =>
       services.logger.warn(
         { err: failure, executionId: args.event.function_execution_id },
