@@ -4,8 +4,19 @@ import type { AddressInfo } from "node:net";
 import { WebClient } from "@slack/web-api";
 import { Redis } from "ioredis";
 import { trackerMessages } from "../views/trackerMessages.js";
-import { ApprovalStore, policyApprovers } from "./approvals/index.js";
-import { type Config, configuredSecrets, DEFAULT_PARTNER_REMINDER_AFTER_DAYS } from "./config.js";
+import {
+  ApprovalStore,
+  checkDirectory,
+  type DirectoryReport,
+  DirectoryStatus,
+  policyApprovers,
+} from "./approvals/index.js";
+import {
+  type Config,
+  ConfigError,
+  configuredSecrets,
+  DEFAULT_PARTNER_REMINDER_AFTER_DAYS,
+} from "./config.js";
 import { withRequestId } from "./context.js";
 import { type Jobs, startJobs } from "./jobs/index.js";
 import { DEFAULT_ACCEPTANCE_REMINDERS } from "./jobs/trackerReminders.js";
@@ -29,6 +40,7 @@ import {
   type SlackConnection,
   startSlackApp,
 } from "./slack/app.js";
+import { slackDirectory } from "./slack/directory.js";
 import { edgeDraftReminderCallbacks, edgeQuoteCallbacks } from "./slack/features/edge/callbacks.js";
 import { homePublisher, refreshHomesOf } from "./slack/features/home/publish.js";
 import { FollowUpLane } from "./slack/followUps.js";
@@ -178,6 +190,28 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       retryConfig: { retries: 0 },
       timeout: 10_000,
     });
+    const approvalSettings = approvalPolicy(config, standin !== undefined);
+    // Every user and group the configuration names must exist in Slack: a missing one stops
+    // start-up (listed like a YAML mistake); later checks log it and /connect policy says it.
+    const directory =
+      role === "bot"
+        ? new DirectoryStatus(() =>
+            checkDirectory(approvalSettings, slackDirectory(backgroundSlack)),
+          )
+        : undefined;
+    if (directory) {
+      const report = await directory.refresh();
+      if (report.problems.length > 0) throw new ConfigError(report.problems);
+      logDirectory(logger, report);
+      const timer = setInterval(() => {
+        directory.refresh().then(
+          (later) => logDirectory(logger, later),
+          (error: unknown) => logger.warn({ err: error }, "approval directory check failed"),
+        );
+      }, DIRECTORY_CHECK_EVERY_MS);
+      timer.unref();
+      stops.push(async () => clearInterval(timer));
+    }
     // The order lifecycle owns placing, looking up, tracking and telling the thread; the jobs
     // run its callbacks, and it reaches the jobs once they exist (`connect` below).
     const orders = new OrderLifecycle({
@@ -249,8 +283,9 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       metrics,
       approvals: {
         store: approvalStore,
-        ...approvalPolicy(config, standin !== undefined),
+        ...approvalSettings,
         orderUpdates: config.orderUpdates,
+        ...(directory ? { directory } : {}),
       },
       jobs,
       orders,
@@ -332,6 +367,19 @@ async function serveOperationalRoutes(
     server.listen(port, () => resolve());
   });
   return server;
+}
+
+/** The users and groups the approval configuration names are checked against Slack this often. */
+export const DIRECTORY_CHECK_EVERY_MS = 15 * 60_000;
+
+/** A check's outcome in the log: problems found after start-up are errors, not silence. */
+function logDirectory(logger: Logger, report: DirectoryReport): void {
+  if (report.warning) logger.warn({ directory: "unchecked" }, report.warning);
+  else if (report.problems.length > 0)
+    logger.error(
+      { directory: "problems", problems: report.problems },
+      "the approval configuration names users or groups Slack does not have",
+    );
 }
 
 /** Who the bot acts as at the provider changes only when its key does: asked every 10 minutes. */

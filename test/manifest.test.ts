@@ -30,6 +30,8 @@ const METHOD_SCOPES: Record<string, string | null> = {
   "chat.getPermalink": null,
   "users.info": "users:read",
   "usergroups.users.list": "usergroups:read",
+  // The start-up and scheduled check of every user group the approval configuration names.
+  "usergroups.list": "usergroups:read",
   "views.open": null,
   "views.update": null,
   "views.push": null,

@@ -181,15 +181,20 @@ export function requirementText(
   return `${rule}\n${progress}`;
 }
 
-/** "2 approvals from network or finance, at least one from finance", from the rule as written. */
-export function requirementWords(requirement: ApprovalRequirement): string {
+/**
+ * "2 approvals from network or finance, at least one from finance", from the rule as written.
+ * `refText` words each group or id (the approval message's own, which never pings a group, by
+ * default).
+ */
+export function requirementWords(
+  requirement: ApprovalRequirement,
+  refText: (ref: string) => string = approverRefText,
+): string {
   const count = requirement.approvals === 1 ? "1 approval" : `${requirement.approvals} approvals`;
   const from =
-    requirement.from.length > 0
-      ? ` from ${requirement.from.map(approverRefText).join(" or ")}`
-      : "";
+    requirement.from.length > 0 ? ` from ${requirement.from.map(refText).join(" or ")}` : "";
   const group = requirement.atLeastOneFrom
-    ? `, at least one from ${approverRefText(requirement.atLeastOneFrom.name)}`
+    ? `, at least one from ${refText(requirement.atLeastOneFrom.name)}`
     : "";
   return `${count}${from}${group}`;
 }

@@ -1,4 +1,22 @@
+export {
+  checkDirectory,
+  type Directory,
+  type DirectoryGroup,
+  type DirectoryReport,
+  type DirectorySettings,
+  DirectoryStatus,
+  DirectoryUnavailableError,
+  type NamedIds,
+  namedIds,
+} from "./directoryCheck.js";
 export { newApprovalId } from "./keys.js";
+export {
+  FINANCE_GROUP,
+  type MoneyAudience,
+  type MoneySight,
+  moneySight,
+  moneyViewers,
+} from "./moneyAccess.js";
 export { NameReservedError, type NameScope, nameScope, normalizedName } from "./names.js";
 export {
   type PersistentlyOptions,
@@ -11,8 +29,13 @@ export {
   type CanRequestInput,
   canApprove,
   canRequest,
+  GroupLookupError,
+  type GroupLookupFailure,
   type GroupMembers,
+  groupLookupFailure,
+  groupLookupMessage,
   isListed,
+  listing,
   mentions,
   type RequestDecision,
 } from "./policy.js";

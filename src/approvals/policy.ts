@@ -9,11 +9,66 @@ export type GroupMembers = (groupId: string) => Promise<readonly string[]> | rea
 
 export type ApproveDecision =
   | { allowed: true }
-  | { allowed: false; reason: "not-an-approver" | "self-approval"; message: string };
+  | {
+      allowed: false;
+      reason: "not-an-approver" | "self-approval";
+      message: string;
+      /** For the log: why the check could not be made (a user group Slack would not read). */
+      detail?: string;
+    };
 
 export type RequestDecision =
   | { allowed: true }
-  | { allowed: false; reason: "not-a-requester"; message: string };
+  | { allowed: false; reason: "not-a-requester"; message: string; detail?: string };
+
+/**
+ * Why a user group's members could not be read, classified where Slack is called (src/slack):
+ * `missing` — Slack has no such group (or it is disabled): nobody decides through it until the
+ * configuration names one that exists, so "try again" would never help; `not-allowed` — the
+ * bot may not read user groups (a scope or token problem an admin fixes); `unreachable` —
+ * Slack did not answer or asked to slow down: trying again later may work.
+ */
+export interface GroupLookupFailure {
+  groupId: string;
+  kind: "missing" | "not-allowed" | "unreachable";
+  /** Slack's error code, or the transport's message: for the log and the person. */
+  detail: string;
+}
+
+/** Thrown by a `GroupMembers` that knows why it failed; any other error reads as unreachable. */
+export class GroupLookupError extends Error {
+  constructor(readonly failure: GroupLookupFailure) {
+    super(`user group ${failure.groupId} could not be read: ${failure.detail}`);
+    this.name = "GroupLookupError";
+  }
+}
+
+/** The failure a thrown error stands for. */
+export function groupLookupFailure(groupId: string, error: unknown): GroupLookupFailure {
+  if (error instanceof GroupLookupError) return error.failure;
+  return {
+    groupId,
+    kind: "unreachable",
+    detail: error instanceof Error ? error.message : String(error),
+  };
+}
+
+/**
+ * What a person is told when a user group could not be read, in the words of `what` ("accept
+ * your decision"): the real cause, and "try again" only where trying again can help.
+ */
+export function groupLookupMessage(failure: GroupLookupFailure, what: string): string {
+  const group = `\`${failure.groupId}\``;
+  const slack = `Slack answered \`${failure.detail.replace(/`/g, "'")}\``;
+  switch (failure.kind) {
+    case "missing":
+      return `I can't ${what}: the configuration names the user group ${group}, which does not exist in this Slack workspace (${slack}), so nobody can be checked through it. Trying again will not help: an admin must fix APPROVAL_POLICY or APPROVERS (\`/connect policy\` shows what it names).`;
+    case "not-allowed":
+      return `I can't ${what}: I may not read the user group ${group} (${slack}). Trying again will not help: an admin must give the app the usergroups:read scope and reinstall it.`;
+    case "unreachable":
+      return `I couldn't reach Slack to read the user group ${group} (${slack}), so I can't ${what} just now; nothing was changed. Please try again in a minute.`;
+  }
+}
 
 export interface CanApproveInput {
   userId: string;
@@ -47,13 +102,14 @@ export async function canApprove(input: CanApproveInput): Promise<ApproveDecisio
         "Nobody can approve orders yet: APPROVERS must be configured (Slack user or user group IDs).",
     };
   }
-  const membership = await isListed(input.userId, approvers, input.groupMembers);
+  const { membership, failure } = await listing(input.userId, approvers, input.groupMembers);
   if (membership === "lookup-failed") {
+    const cause = failure ?? { groupId: "?", kind: "unreachable" as const, detail: "unknown" };
     return {
       allowed: false,
       reason: "not-an-approver",
-      message:
-        "I couldn't check the approver user groups just now, so I can't accept your decision. Please try again.",
+      message: groupLookupMessage(cause, "accept your decision"),
+      detail: `approver check failed: user group ${cause.groupId} ${cause.kind} (${cause.detail})`,
     };
   }
   if (membership === "no") {
@@ -76,8 +132,16 @@ export async function canApprove(input: CanApproveInput): Promise<ApproveDecisio
 export async function canRequest(input: CanRequestInput): Promise<RequestDecision> {
   if (input.requesters.length === 0) return { allowed: true };
   const requesters = input.requesters.filter((id) => USER_ID.test(id) || GROUP_ID.test(id));
-  const membership = await isListed(input.userId, requesters, input.groupMembers);
+  const { membership, failure } = await listing(input.userId, requesters, input.groupMembers);
   if (membership === "yes") return { allowed: true };
+  if (membership === "lookup-failed" && failure) {
+    return {
+      allowed: false,
+      reason: "not-a-requester",
+      message: groupLookupMessage(failure, "take your order"),
+      detail: `requester check failed: user group ${failure.groupId} ${failure.kind} (${failure.detail})`,
+    };
+  }
   return {
     allowed: false,
     reason: "not-a-requester",
@@ -108,17 +172,26 @@ export async function isListed(
   ids: readonly string[],
   groupMembers: GroupMembers,
 ): Promise<"yes" | "no" | "lookup-failed"> {
-  if (!USER_ID.test(userId)) return "no";
-  if (ids.includes(userId)) return "yes";
-  let failed = false;
+  return (await listing(userId, ids, groupMembers)).membership;
+}
+
+/** `isListed`, with the first group that could not be read and why. */
+export async function listing(
+  userId: string,
+  ids: readonly string[],
+  groupMembers: GroupMembers,
+): Promise<{ membership: "yes" | "no" | "lookup-failed"; failure?: GroupLookupFailure }> {
+  if (!USER_ID.test(userId)) return { membership: "no" };
+  if (ids.includes(userId)) return { membership: "yes" };
+  let failure: GroupLookupFailure | undefined;
   for (const groupId of ids.filter((id) => GROUP_ID.test(id))) {
     try {
       const members = await groupMembers(groupId);
-      if (members.includes(userId)) return "yes";
-    } catch {
+      if (members.includes(userId)) return { membership: "yes" };
+    } catch (error) {
       // Deny by default, but say why: "you are not an approver" would be wrong.
-      failed = true;
+      failure ??= groupLookupFailure(groupId, error);
     }
   }
-  return failed ? "lookup-failed" : "no";
+  return failure ? { membership: "lookup-failed", failure } : { membership: "no" };
 }

@@ -299,7 +299,30 @@ export const METHODS: Record<string, MethodHandler> = {
 
   "usergroups.users.list": (args, ws) => {
     const group = ws.userGroups.get(text(args.usergroup) ?? "");
-    return group ? { ok: true, users: [...group.users] } : fail("no_such_subteam");
+    return group && !group.disabled
+      ? { ok: true, users: [...group.users] }
+      : fail("no_such_subteam");
+  },
+
+  // The same groups usergroups.users.list answers for: members only with include_users, disabled
+  // groups (date_delete set) only with include_disabled, as Slack lists them.
+  "usergroups.list": (args, ws) => {
+    const flag = (value: unknown) => value === true || text(value) === "true";
+    const withUsers = flag(args.include_users);
+    const withDisabled = flag(args.include_disabled);
+    const usergroups = [...ws.userGroups.values()]
+      .filter((group) => withDisabled || !group.disabled)
+      .map((group) => ({
+        id: group.id,
+        team_id: group.team_id,
+        is_usergroup: true,
+        name: group.name,
+        handle: group.handle,
+        date_delete: group.disabled ? 1 : 0,
+        user_count: group.users.length,
+        ...(withUsers ? { users: [...group.users] } : {}),
+      }));
+    return { ok: true, usergroups };
   },
 
   "views.open": (args, ws) => {

@@ -56,23 +56,28 @@ describe("approvals under a spend-aware policy, and withdraw", () => {
   beforeAll(async () => {
     const path = join(dir, "policy.yml");
     writeFileSync(path, POLICY);
-    env = await startTestBot({ env: { APPROVERS: "", APPROVAL_POLICY: path } });
-    const workspace = env.standin.workspace;
-    workspace.users.set(
-      FIONA,
-      makeUser(workspace.team.id, {
-        id: FIONA,
-        name: "fiona.finance",
-        realName: "Fiona Finance",
-        tz: "Europe/Paris",
-      }),
-    );
-    workspace.userGroups.set("S0FINANCE", {
-      id: "S0FINANCE",
-      team_id: workspace.team.id,
-      handle: "finance",
-      name: "Finance",
-      users: [FIONA],
+    // Fiona and the finance group exist before the bot starts: it checks every id the policy
+    // names against Slack, and a missing group would stop it.
+    env = await startTestBot({
+      env: { APPROVERS: "", APPROVAL_POLICY: path },
+      prepare: ({ workspace }) => {
+        workspace.users.set(
+          FIONA,
+          makeUser(workspace.team.id, {
+            id: FIONA,
+            name: "fiona.finance",
+            realName: "Fiona Finance",
+            tz: "Europe/Paris",
+          }),
+        );
+        workspace.userGroups.set("S0FINANCE", {
+          id: "S0FINANCE",
+          team_id: workspace.team.id,
+          handle: "finance",
+          name: "Finance",
+          users: [FIONA],
+        });
+      },
     });
     client = new WebClient(env.standin.botToken, {
       slackApiUrl: env.standin.apiUrl,

@@ -40,9 +40,15 @@ export async function startTestBot(
     env?: Record<string, string>;
     sandbox?: SandboxOptions;
     jobs?: Parameters<typeof startBot>[0]["jobs"];
+    /**
+     * Runs on the stand-in before the bot starts: people and user groups the configuration
+     * names must exist by then (the bot checks them against Slack at start-up), faults queued.
+     */
+    prepare?: (standin: SlackStandin) => void | Promise<void>;
   } = {},
 ): Promise<TestBot> {
   const standin = await startSlackStandin();
+  await options.prepare?.(standin);
   const signingSecret = randomBytes(16).toString("hex");
   const config = {
     ...loadConfig({

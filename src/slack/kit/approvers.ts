@@ -9,6 +9,7 @@ import {
   type TransitionResult,
 } from "../../approvals/index.js";
 import type { Services } from "../../services.js";
+import { groupLookupError } from "../directory.js";
 
 /**
  * Who may decide a request and how an approval is counted, for every place with Approve and
@@ -19,7 +20,12 @@ import type { Services } from "../../services.js";
 /** Members of a Slack user group, for approvers/requesters given as S… ids. */
 export function groupMembersVia(client: WebClient): GroupMembers {
   return async (groupId) => {
-    const result = await client.usergroups.users.list({ usergroup: groupId });
+    // A failure carries why (a missing group, a missing scope, Slack down): the person is told.
+    const result = await client.usergroups.users
+      .list({ usergroup: groupId })
+      .catch((error: unknown) => {
+        throw groupLookupError(groupId, error);
+      });
     return result.users ?? [];
   };
 }

@@ -140,7 +140,14 @@ export function approverAction(services: Services, name: string, step: ApproverS
         deadline,
       );
       if (!allowed.allowed) {
-        auditApproval(services, record, userId, name, "blocked");
+        // The log carries why (a user group Slack would not read), not only "blocked".
+        auditApproval(
+          services,
+          record,
+          userId,
+          name,
+          allowed.detail ? `blocked: ${allowed.detail}` : "blocked",
+        );
         return refuse(allowed.message);
       }
       const messageTs = body.message?.ts;

@@ -4,7 +4,7 @@ import { whoamiView } from "../../../../views/whoami.js";
 import { defaultPolicy } from "../../../approvals/index.js";
 import { COMMANDS } from "../../../domain/commands.js";
 import { exampleIds } from "../../../usecases/helpExamples.js";
-import type { CommandHandler, CommandHandlers } from "../../connect.js";
+import type { CommandContext, CommandHandler, CommandHandlers } from "../../connect.js";
 
 // The general commands: what the bot can do (help), who it is (whoami) and who approves what
 // (policy). Read-only, no listeners of their own.
@@ -32,9 +32,16 @@ export const policy: CommandHandler = async (ctx) => {
     policyView(settings.policy ?? defaultPolicy(settings.approvers), {
       fromFile: settings.policy !== undefined,
       allowSelfApproval: settings.allowSelfApproval,
+      ...directoryOf(settings),
     }),
   );
 };
+
+/** The last check of the configured users and groups against Slack, when one ran. */
+function directoryOf(settings: CommandContext["services"]["approvals"]) {
+  const directory = settings.directory?.latest();
+  return directory ? { directory } : {};
+}
 
 /** The `/connect` subcommands this feature answers (the table in src/slack/commandTable.ts). */
 export const generalCommands = { help, whoami, policy } satisfies Partial<CommandHandlers>;
