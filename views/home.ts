@@ -15,6 +15,7 @@ import {
   SANDBOX_LABEL,
   section,
 } from "./blocks.js";
+import { MONEY_AUDIENCE } from "./moneyAccess.js";
 import { formatRelative } from "./time.js";
 
 /**
@@ -72,7 +73,8 @@ export interface HomeInput {
   };
   /** What is being tracked for this person. */
   tracked: readonly HomeTracked[];
-  spend: { team: CommittedSpend; mine: CommittedSpend };
+  /** `team` only for those who may see the money (src/approvals/moneyAccess.ts). */
+  spend: { team?: CommittedSpend; mine: CommittedSpend };
 }
 
 const TRACKED_LABEL: Record<HomeTracked["kind"], string> = {
@@ -251,6 +253,16 @@ function committedSpendBlocks(input: HomeInput): KnownBlock[] {
   // Amounts are labelled with a currency code (PRICE_CURRENCY), never a symbol.
   const currency = input.currency ?? DEFAULT_CURRENCY;
   const { team, mine } = input.spend;
+  if (!team) {
+    // Not a spend viewer: their own figures, and who sees the team's.
+    return [
+      header("Committed spend"),
+      section(`*Mine:* ${figures(mine, currency)}`),
+      context(
+        `What you have committed through the bot. The team's spend is for ${MONEY_AUDIENCE}. Amounts are in ${escapeMrkdwn(currency)}.`,
+      ),
+    ];
+  }
   const blocks: KnownBlock[] = [
     header("Committed spend"),
     section(`*Team:* ${figures(team, currency)}\n*Mine:* ${figures(mine, currency)}`),

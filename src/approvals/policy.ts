@@ -59,7 +59,11 @@ export function groupLookupFailure(groupId: string, error: unknown): GroupLookup
  */
 export function groupLookupMessage(failure: GroupLookupFailure, what: string): string {
   const group = `\`${failure.groupId}\``;
-  const slack = `Slack answered \`${failure.detail.replace(/`/g, "'")}\``;
+  // Slack's error code, or a transport's message: never let it form a mention or a link.
+  const detail = failure.detail.replace(/[`<>&]/g, (c) =>
+    c === "`" ? "'" : c === "<" ? "‹" : c === ">" ? "›" : "+",
+  );
+  const slack = `Slack answered \`${detail}\``;
   switch (failure.kind) {
     case "missing":
       return `I can't ${what}: the configuration names the user group ${group}, which does not exist in this Slack workspace (${slack}), so nobody can be checked through it. Trying again will not help: an admin must fix APPROVAL_POLICY or APPROVERS (\`/connect policy\` shows what it names).`;

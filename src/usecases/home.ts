@@ -16,6 +16,8 @@ export interface HomeSources {
   tracker: Pick<Tracker, "list">;
   /** Whether `userId` may decide `record` (the approvers' policy, user groups resolved). */
   mayDecide(userId: string, record: ApprovalRequest): Promise<boolean>;
+  /** Whether `userId` may see the team's money (src/approvals/moneyAccess.ts); else their own. */
+  seesTeamSpend(userId: string): Promise<boolean>;
   now(): Date;
   sandbox: boolean;
   currency?: string;
@@ -32,10 +34,11 @@ export async function readHome(
   userId: string,
   page: number,
 ): Promise<HomeInput> {
-  const [pending, records, trackers] = await Promise.all([
+  const [pending, records, trackers, seesTeam] = await Promise.all([
     sources.store.listPending(),
     sources.store.list({ limit: RECORDS_READ }),
     sources.tracker.list(),
+    sources.seesTeamSpend(userId),
   ]);
   const decidable = await Promise.all(
     pending.map(async (record) => ((await sources.mayDecide(userId, record)) ? record : null)),
@@ -57,7 +60,8 @@ export async function readHome(
     },
     tracked: trackers.filter((t) => seesTracker(userId, t)).map(homeTracked),
     spend: {
-      team: committedSpend(records, { at: sources.now() }),
+      // The team's sums only for those who may see the money; everyone sees their own.
+      ...(seesTeam ? { team: committedSpend(records, { at: sources.now() }) } : {}),
       mine: committedSpend(records, { requester: userId, at: sources.now() }),
     },
   };

@@ -38,6 +38,7 @@ import * as layer2Modal from "../../views/layer2Modal.js";
 import * as list from "../../views/list.js";
 import * as metros from "../../views/metros.js";
 import * as modalMetadata from "../../views/modalMetadata.js";
+import * as moneyAccess from "../../views/moneyAccess.js";
 import * as orderForms from "../../views/orderForms.js";
 import * as orderProgress from "../../views/orderProgress.js";
 import * as orders from "../../views/orders.js";
@@ -892,6 +893,19 @@ const VIEW_CASES: Record<string, Case> = {
     spend.spendExportNotice({ ok: false, reason: h }),
   ],
   spendFileMessage: (h) => spend.spendFileMessage(h, 3, h),
+  // views/moneyAccess.ts (a failed group look-up's detail is Slack's text: anything)
+  ownOnlyNote: (h) => [
+    moneyAccess.ownOnlyNote({ sees: "own" }),
+    moneyAccess.ownOnlyNote({
+      sees: "own",
+      failure: { groupId: "S0NETWORK", kind: "unreachable", detail: h },
+    }),
+  ],
+  moneyRefusal: (h) =>
+    moneyAccess.moneyRefusal(
+      { sees: "own", failure: { groupId: "S0NETWORK", kind: "missing", detail: h } },
+      "The team's spend",
+    ),
   // views/time.ts
   formatWhen: (h) => time.formatWhen(h, TZ, NOW),
   // views/trackerMessages.ts: the tracker's thread messages (injected into src/jobs)
@@ -1037,6 +1051,7 @@ const VIEW_MODULES = {
   layer2Modal,
   list,
   modalMetadata,
+  moneyAccess,
   orderForms,
   orderProgress,
   orders,

@@ -2,17 +2,24 @@ import { helpView } from "../../../../views/help.js";
 import { policyView } from "../../../../views/policy.js";
 import { whoamiView } from "../../../../views/whoami.js";
 import { defaultPolicy } from "../../../approvals/index.js";
-import { COMMANDS } from "../../../domain/commands.js";
+import { commandsFor } from "../../../domain/commands.js";
 import { exampleIds } from "../../../usecases/helpExamples.js";
 import type { CommandContext, CommandHandler, CommandHandlers } from "../../connect.js";
+import { moneySightOf, orderRefusal } from "../../kit/index.js";
 
 // The general commands: what the bot can do (help), who it is (whoami) and who approves what
 // (policy). Read-only, no listeners of their own.
 
+/** `/connect help`: the commands this person may use, in the words that fit what they see. */
 export const help: CommandHandler = async (ctx) => {
-  const ids = await exampleIds(ctx.services);
+  const [ids, sight, refusal] = await Promise.all([
+    exampleIds(ctx.services),
+    moneySightOf(ctx.services, ctx.client, ctx.userId),
+    orderRefusal(ctx.services, ctx.client, ctx.userId),
+  ]);
+  const access = { mayRequest: refusal?.kind !== "blocked", seesMoney: sight.sees === "all" };
   await ctx.reply(
-    helpView(COMMANDS, {
+    helpView(commandsFor(access), {
       "<portId>": ids.portId,
       "<connectionId>": ids.connectionId,
       "<serviceId>": ids.serviceId,

@@ -7,6 +7,7 @@ import type { Services } from "../../../services.js";
 import { audienceOf, type HomeSources, readHome } from "../../../usecases/home.js";
 
 import { groupMembersVia, requirementOf } from "../../kit/approvers.js";
+import { moneySightOf } from "../../kit/index.js";
 
 /**
  * Publishing a person's App Home (`views.publish`): their own view of what waits on them, what
@@ -50,6 +51,7 @@ function homeSources(services: Services, client: WebClient): HomeSources {
           allowSelfApproval: settings.allowSelfApproval,
         })
       ).allowed,
+    seesTeamSpend: async (userId) => (await moneySightOf(services, client, userId)).sees === "all",
     now: () => new Date(),
     sandbox: services.sandbox,
     currency: services.currency,
