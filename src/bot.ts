@@ -220,6 +220,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       companyUsername: async () => (await identity()).companyUsername,
       redis,
       prefix: `${prefix}:orders`,
+      approveConfirmFrom: config.approvals.approveConfirmFrom,
     });
     const placement = orders.placementCallbacks();
     const readTarget = trackingReader(api);

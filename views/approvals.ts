@@ -5,7 +5,9 @@ import type {
   ApprovalRequirement,
   Refusal,
 } from "../src/approvals/index.js";
+import { approveConfirmation, DEFAULT_APPROVE_CONFIRM_FROM } from "../src/domain/approveConfirm.js";
 import { iodBillingText } from "../src/domain/iod.js";
+import { DEFAULT_CURRENCY, formatMoney } from "../src/domain/money.js";
 import { isWithdrawn } from "../src/domain/withdrawal.js";
 import {
   actions,
@@ -127,7 +129,12 @@ export function approvalStatusLine(record: ApprovalRequest, progress?: OrderProg
  */
 export function approvalMessageView(
   record: ApprovalRequest,
-  options: { lastLookUp?: LookUpOutcome; progress?: OrderProgress } = {},
+  options: {
+    lastLookUp?: LookUpOutcome;
+    progress?: OrderProgress;
+    /** APPROVE_CONFIRM_FROM: Approve asks first from this monthly amount (default 1,000). */
+    approveConfirmFrom?: number;
+  } = {},
 ): Reply {
   const blocks: KnownBlock[] = [
     header(`${kindLabel(record)}: ${record.title}`),
@@ -148,7 +155,7 @@ export function approvalMessageView(
     ...section(approvalStatusLine(record, options.progress)),
     block_id: stateBlockId(record, options.progress),
   });
-  const buttons = approverButtons(record, options.lastLookUp);
+  const buttons = approverButtons(record, options.lastLookUp, options.approveConfirmFrom);
   if (buttons.length > 0) blocks.push(actions(`approval_${record.id}`, buttons));
   return {
     text: truncate(
@@ -217,15 +224,14 @@ function listOfMentions(userIds: readonly string[]): string {
 }
 
 /** The way forward from each state that needs a person; none where nothing is left to decide. */
-function approverButtons(record: ApprovalRequest, lastLookUp: LookUpOutcome | undefined) {
+function approverButtons(
+  record: ApprovalRequest,
+  lastLookUp: LookUpOutcome | undefined,
+  approveConfirmFrom: number | undefined,
+) {
   switch (record.status) {
     case "pending":
-      return [
-        record.kind === "iod"
-          ? iodApproveButton(record)
-          : button("Approve", ACTION_APPROVE, record.id, "primary"),
-        rejectButton(record),
-      ];
+      return [approveButton(record, approveConfirmFrom), rejectButton(record)];
     case "failed":
       return [button("Retry placing the order", ACTION_RETRY, record.id)];
     case "unknown": {
@@ -237,6 +243,39 @@ function approverButtons(record: ApprovalRequest, lastLookUp: LookUpOutcome | un
     default:
       return [];
   }
+}
+
+/**
+ * Approve, wherever it is shown (the approval message, App Home): from APPROVE_CONFIRM_FROM a
+ * month (src/domain/approveConfirm.ts) it asks "Place this order for 14,400.00 USD?" first, as
+ * Reject asks before it opens its form; IO-D asks how it is billed.
+ */
+export function approveButton(
+  record: ApprovalRequest,
+  approveConfirmFrom: number = DEFAULT_APPROVE_CONFIRM_FROM,
+) {
+  if (record.kind === "iod") return iodApproveButton(record);
+  const plain = button("Approve", ACTION_APPROVE, record.id, "primary");
+  const asked = approveConfirmation(record.price, approveConfirmFrom);
+  if (!asked) return plain;
+  const currency = record.price?.currency ?? DEFAULT_CURRENCY;
+  const total = formatMoney(asked.total, currency);
+  const monthly = formatMoney(asked.monthly, currency);
+  const question = total
+    ? `Place this order for ${total}?`
+    : monthly
+      ? `Place this order for ${monthly} a month?`
+      : "Place this order? Its price is not known.";
+  const term =
+    total && monthly && asked.termMonths !== undefined
+      ? ` That is ${monthly} a month for ${asked.termMonths} month${asked.termMonths === 1 ? "" : "s"}.`
+      : "";
+  return askingFirst(plain, {
+    title: "Approve this order?",
+    text: `${escapeMrkdwn(question)}${escapeMrkdwn(term)} *${escapeMrkdwn(record.title)}* is ordered from the provider once the approvals it needs are in.`,
+    confirm: "Approve",
+    deny: "Cancel",
+  });
 }
 
 /**

@@ -4,7 +4,7 @@ import { DEFAULT_CURRENCY, formatMoney } from "../src/domain/money.js";
 import { HOME_PAGE_SIZE } from "../src/domain/paging.js";
 import { DASH } from "../src/domain/units.js";
 import type { CommittedSpend, SpendFigures } from "../src/orders/spend.js";
-import { ACTION_APPROVE, ACTION_REJECT, ORDER_KIND_LABEL, withdrawButton } from "./approvals.js";
+import { ACTION_REJECT, approveButton, ORDER_KIND_LABEL, withdrawButton } from "./approvals.js";
 import {
   actions,
   button,
@@ -73,6 +73,8 @@ export interface HomeInput {
   };
   /** What is being tracked for this person. */
   tracked: readonly HomeTracked[];
+  /** APPROVE_CONFIRM_FROM: Approve asks first from this monthly amount (default 1,000). */
+  approveConfirmFrom?: number;
   /** `team` only for those who may see the money (src/approvals/moneyAccess.ts). */
   spend: { team?: CommittedSpend; mine: CommittedSpend };
 }
@@ -144,7 +146,8 @@ function waitingOnMe(input: HomeInput): KnownBlock[] {
         `*${kindLabel(record.kind)}: ${escapeMrkdwn(record.title)}*\nRequested by <@${record.requester.userId}> ${when(record.createdAt)} · \`${record.id}\`${lines ? `\n${lines}` : ""}${price}`,
       ),
       actions(`home_decide_${record.id}`, [
-        button("Approve", ACTION_APPROVE, record.id, "primary"),
+        // The approval message's own Approve (asking first above APPROVE_CONFIRM_FROM).
+        approveButton(record, input.approveConfirmFrom),
         button("Reject", ACTION_REJECT, record.id, "danger"),
       ]),
     );

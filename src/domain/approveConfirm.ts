@@ -3,9 +3,10 @@
  * monthly amount is at least `APPROVE_CONFIRM_FROM` (default 1,000 a month). Reject always asks
  * twice (the dialog, then the reason); a large approval, which spends money, asks once more.
  *
- * A request with no monthly amount asks too (the stricter choice when the price is unknown, as
- * the approval policy decides), except IO-D: it has no price to approve and its Approve button
- * already asks, saying how it is billed. Pure: the views render the answer.
+ * A request with no monthly amount asks when its total reaches the threshold, or when it has no
+ * price at all (the stricter choice when the price is unknown, as the approval policy decides);
+ * IO-D is not asked here: it has no price to approve and its Approve button already asks,
+ * saying how it is billed. Pure: the views render the answer.
  */
 
 /** `APPROVE_CONFIRM_FROM` when it is not set: 1,000 a month. */
@@ -35,11 +36,12 @@ export function approveConfirmation(
   from: number = DEFAULT_APPROVE_CONFIRM_FROM,
 ): ApproveConfirmation | undefined {
   const monthly = finite(price?.monthly);
-  if (monthly !== undefined && monthly < from) return undefined;
   const termMonths = price?.termMonths;
   const total =
     finite(price?.total) ??
     (monthly !== undefined && termMonths !== undefined ? monthly * termMonths : undefined);
+  if (monthly !== undefined ? monthly < from : total !== undefined && total < from)
+    return undefined;
   return {
     ...(total !== undefined ? { total } : {}),
     ...(monthly !== undefined ? { monthly } : {}),

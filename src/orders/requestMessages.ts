@@ -26,6 +26,8 @@ export interface RequestMessagesOptions {
   jobs: () => Promise<LifecycleJobs>;
   /** Told of every change of a request (each one refreshes its messages). */
   changed: (record: ApprovalRequest) => Promise<void>;
+  /** APPROVE_CONFIRM_FROM: the approval message's Approve asks first from this monthly amount. */
+  approveConfirmFrom?: number;
 }
 
 export class RequestMessages {
@@ -69,7 +71,11 @@ export class RequestMessages {
       const key = previous ? `${version}:after:${previous}` : version;
       const { approvalChannel: channel, approvalTs: ts } = record.slack;
       if (channel && ts) {
-        const view = approvalMessageView(record, { lastLookUp: lookUp?.kind, progress });
+        const view = approvalMessageView(record, {
+          lastLookUp: lookUp?.kind,
+          progress,
+          approveConfirmFrom: this.options.approveConfirmFrom,
+        });
         await jobs.notifier.update({
           ...messageAt(record, channel, ts, view),
           key: `message:${key}`,

@@ -21,6 +21,8 @@ export interface HomeSources {
   now(): Date;
   sandbox: boolean;
   currency?: string;
+  /** APPROVE_CONFIRM_FROM: Approve asks first from this monthly amount. */
+  approveConfirmFrom?: number;
 }
 
 /**
@@ -50,6 +52,9 @@ export async function readHome(
     userId,
     sandbox: sources.sandbox,
     currency: sources.currency,
+    ...(sources.approveConfirmFrom !== undefined
+      ? { approveConfirmFrom: sources.approveConfirmFrom }
+      : {}),
     now: sources.now(),
     waiting: decidable.filter((record): record is ApprovalRequest => record !== null),
     mine: {

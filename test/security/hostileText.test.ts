@@ -141,6 +141,11 @@ const approval: ApprovalRequest = {
   createdAt: "2026-11-12T13:05:00.000Z",
   updatedAt: "2026-11-12T13:05:00.000Z",
 };
+/** A lone element as the message that carries it (the check reads blocks). */
+const actionsOf = (element: object) => ({
+  blocks: [{ type: "actions", elements: [element] }],
+});
+
 const approvalIn = (status: ApprovalRequest["status"], h: string) => ({
   ...poison(approval, h, RECORD_TIMES),
   status,
@@ -499,6 +504,16 @@ const VIEW_CASES: Record<string, Case> = {
   ],
   requirementWords: (h) => approvals.requirementWords(poison(requirement, h, keep())),
   approverRefText: (h) => [approvals.approverRefText(h), approvals.approverRefText(APPROVER)],
+  // Its confirm dialog names the title (a person's text) and the amounts.
+  approveButton: (h) => [
+    actionsOf(approvals.approveButton(approvalIn("pending", h), 0)),
+    actionsOf(
+      approvals.approveButton(
+        { ...approvalIn("pending", h), price: { monthly: 2000, termMonths: 12, text: h } },
+        1000,
+      ),
+    ),
+  ],
   // views/policy.ts
   policyView: (h) => [
     policy.policyView(policyOf(h), { fromFile: true, allowSelfApproval: false }),

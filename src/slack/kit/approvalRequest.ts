@@ -102,7 +102,9 @@ export async function postForApproval(input: {
   const settings = services.approvals;
   const channel = settings.channel;
   if (!channel) throw new Error("no approvals channel to post the request to");
-  const view = approvalMessageView(approval);
+  const view = approvalMessageView(approval, {
+    approveConfirmFrom: settings.approveConfirmFrom,
+  });
   const posted = await client.chat
     .postMessage({ channel, text: view.text, blocks: view.blocks })
     .catch(async (error: unknown) => {

@@ -55,6 +55,9 @@ function homeSources(services: Services, client: WebClient): HomeSources {
     now: () => new Date(),
     sandbox: services.sandbox,
     currency: services.currency,
+    ...(settings.approveConfirmFrom !== undefined
+      ? { approveConfirmFrom: settings.approveConfirmFrom }
+      : {}),
   };
 }
 
