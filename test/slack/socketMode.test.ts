@@ -23,8 +23,10 @@ describe("Socket Mode start-up with an app token", () => {
     port = await freePort();
     const logger = createLogger({ level: "silent" });
     const metrics = createMetrics({ defaultMetrics: false });
-    // help needs no provider; the rest of Services is not touched by this test.
-    const services = { logger, metrics, sandbox: false } as unknown as Services;
+    // help needs no provider, and with no approvers no Slack look-up of who may see what; the
+    // rest of Services is not touched by this test.
+    const approvals = { approvers: [], requesters: [], allowSelfApproval: false };
+    const services = { logger, metrics, sandbox: false, approvals } as unknown as Services;
     running = await startSlackApp({
       slack: {
         mode: "socket",

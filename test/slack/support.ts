@@ -21,11 +21,16 @@ export interface RouterApp {
   close(): Promise<void>;
 }
 
-/** The part of Services the router itself uses (help needs no provider; the rest is not touched). */
+/**
+ * The part of Services the router itself uses (help needs no provider; the rest is not touched).
+ * No approvers: help asks who may see the money and who may order, and reads "nobody, and
+ * ordering is not set up" without a Slack call.
+ */
 export function routerServices(): Services {
   const logger = createLogger({ level: "silent" });
   const metrics = createMetrics({ defaultMetrics: false });
-  return { logger, metrics, sandbox: false } as unknown as Services;
+  const approvals = { approvers: [], requesters: [], allowSelfApproval: false };
+  return { logger, metrics, sandbox: false, approvals } as unknown as Services;
 }
 
 /**
