@@ -4,9 +4,10 @@ import type { Services } from "../../services.js";
 import { groupMembersVia } from "./approvers.js";
 
 /**
- * Who may see the money (src/approvals/moneyAccess.ts), asked the same way by every path that
- * shows it — `/connect spend`, its Export CSV, `/connect approvals`, App Home, `/connect help` —
- * with user groups resolved through Slack. A group that could not be read shows the person
+ * Who may see the money (src/approvals/moneyAccess.ts), asked the same way by every command and
+ * button that shows it — `/connect spend`, its Export CSV, `/connect approvals`, `/connect help`
+ * — with user groups resolved through Slack (App Home asks the same `moneySight` with the group
+ * look-ups it caches for its render). A group that could not be read shows the person
  * their own only (deny by default), and the log says which group and why.
  */
 export async function moneySightOf(

@@ -1,13 +1,12 @@
 import type { WebClient } from "@slack/web-api";
 import { homeView } from "../../../../views/home.js";
 
-import { type ApprovalRequest, canApprove } from "../../../approvals/index.js";
+import { type ApprovalRequest, canApprove, moneySight } from "../../../approvals/index.js";
 
 import type { Services } from "../../../services.js";
 import { audienceOf, type HomeSources, readHome } from "../../../usecases/home.js";
 
 import { groupMembersVia, requirementOf } from "../../kit/approvers.js";
-import { moneySightOf } from "../../kit/index.js";
 
 /**
  * Publishing a person's App Home (`views.publish`): their own view of what waits on them, what
@@ -51,7 +50,9 @@ function homeSources(services: Services, client: WebClient): HomeSources {
           allowSelfApproval: settings.allowSelfApproval,
         })
       ).allowed,
-    seesTeamSpend: async (userId) => (await moneySightOf(services, client, userId)).sees === "all",
+    // The same rule as /connect spend, with this render's cached group look-ups.
+    seesTeamSpend: async (userId) =>
+      (await moneySight(userId, settings, groupMembers)).sees === "all",
     now: () => new Date(),
     sandbox: services.sandbox,
     currency: services.currency,
