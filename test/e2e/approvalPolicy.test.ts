@@ -165,7 +165,9 @@ describe("approvals under a spend-aware policy, and withdraw", () => {
       "Requests of 1,000 a month or more (or with no monthly price): 2 approvals from *network* or *finance*, at least one from *finance*",
     );
     expect(text).toContain("Every other request: 1 approval from *network*");
-    expect(text).toContain("*finance*: user group `S0FINANCE`");
+    // Groups as Slack shows them (their handle, @finance), as refusals name them (issue 32).
+    expect(text).toContain("*finance*: <!subteam^S0FINANCE>");
+    expect(text).not.toContain("user group `S0FINANCE`");
   });
 
   it("a two-approver request shows its rule and '1 of 2 approvals: @Alex'; the same approver twice counts once; the last must be finance; then it is placed once", async () => {
