@@ -183,6 +183,11 @@ describe("approvals under a spend-aware policy, and withdraw", () => {
       (m) => m.ts === message.ts && shown(m).includes(`1 of 2 approvals: <@${ALEX}>`),
     );
     expect(JSON.stringify(progressed.blocks)).toContain("approval_approve");
+    // The message the lifecycle re-rendered still asks before Approve (1,500 a month is above
+    // APPROVE_CONFIRM_FROM's default of 1,000).
+    expect(JSON.stringify(progressed.blocks)).toContain(
+      "Place this order for 1,500.00 USD a month?",
+    );
     await env.standin.waitForMessage(
       STANDIN_IDS.approvals,
       (m) =>
