@@ -4,9 +4,10 @@ import type { AddressInfo } from "node:net";
 import { WebClient } from "@slack/web-api";
 import type { Redis } from "ioredis";
 import { trackerMessages } from "../views/trackerMessages.js";
-import { ApprovalStore, policyApprovers } from "./approvals/index.js";
+import { ApprovalStore, type DirectoryStatus, policyApprovers } from "./approvals/index.js";
 import { type Config, configuredSecrets, DEFAULT_PARTNER_REMINDER_AFTER_DAYS } from "./config.js";
 import { withRequestId } from "./context.js";
+import { watchDirectory } from "./directoryWatch.js";
 import { type Jobs, startJobs } from "./jobs/index.js";
 import { DEFAULT_ACCEPTANCE_REMINDERS } from "./jobs/trackerReminders.js";
 import { createLogger, type Logger } from "./log.js";
@@ -198,6 +199,15 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       retryConfig: { retries: 0 },
       timeout: 10_000,
     });
+    const approvalSettings = approvalPolicy(config, standin !== undefined);
+    // Every user and group the configuration names must exist in Slack: a missing one stops
+    // start-up; later checks log it and /connect policy says it (src/directoryWatch.ts).
+    let directory: DirectoryStatus | undefined;
+    if (role === "bot") {
+      const watch = await watchDirectory(approvalSettings, backgroundSlack, logger);
+      directory = watch.directory;
+      stops.push(watch.stop);
+    }
     // The order lifecycle owns placing, looking up, tracking and telling the thread; the jobs
     // run its callbacks, and it reaches the jobs once they exist (`connect` below).
     const orders = new OrderLifecycle({
@@ -206,6 +216,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       companyUsername: async () => (await identity()).companyUsername,
       redis,
       prefix: layout.orders,
+      approveConfirmFrom: config.approvals.approveConfirmFrom,
     });
     const placement = orders.placementCallbacks();
     const readTarget = trackingReader(api);
@@ -267,8 +278,9 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     orders.connect(jobs);
     const approvals = {
       store: approvalStore,
-      ...approvalPolicy(config, standin !== undefined),
+      ...approvalSettings,
       orderUpdates: config.orderUpdates,
+      ...(directory ? { directory } : {}),
     };
     const requests = new OrderRequests({
       store: approvalStore,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { type ApprovalPolicy, loadApprovalPolicy } from "./approvals/spendPolicy.js";
+import { DEFAULT_APPROVE_CONFIRM_FROM } from "./domain/approveConfirm.js";
 import { DEFAULT_CURRENCY, isCurrencyCode } from "./domain/money.js";
 import type { RedisAddress, RedisTopologyConfig } from "./redisTopology.js";
 
@@ -129,6 +130,15 @@ const environmentSchema = z
     APPROVERS: idList,
     APPROVAL_POLICY: optionalText,
     REQUESTERS: idList,
+    SPEND_VIEWERS: idList,
+    APPROVE_CONFIRM_FROM: optionalText
+      .refine(
+        (v) => v === undefined || (/^\d{1,12}(\.\d{1,2})?$/.test(v) && Number.isFinite(Number(v))),
+        {
+          error: "must be a monthly amount, a number such as 1000 or 2500.50 (0: always ask)",
+        },
+      )
+      .transform((v) => (v === undefined ? DEFAULT_APPROVE_CONFIRM_FROM : Number(v))),
     ALLOW_SELF_APPROVAL: optionalText.pipe(booleanText.optional()).transform((v) => v ?? false),
     ORDER_UPDATES: optionalText
       .pipe(
@@ -238,6 +248,13 @@ export interface Config {
     policy?: ApprovalPolicy;
     requesters: string[];
     allowSelfApproval: boolean;
+    /**
+     * SPEND_VIEWERS: who may see the team's spend, the ledger and the full audit besides the
+     * approvers and the policy's finance group (src/approvals/moneyAccess.ts).
+     */
+    spendViewers: string[];
+    /** APPROVE_CONFIRM_FROM: Approve asks for confirmation from this monthly amount. */
+    approveConfirmFrom: number;
   };
   /**
    * Where a request's card (its state, updated in place, and a thread of its steps) is posted:
@@ -312,6 +329,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ...(policy ? { policy } : {}),
       requesters: e.REQUESTERS,
       allowSelfApproval: e.ALLOW_SELF_APPROVAL,
+      spendViewers: e.SPEND_VIEWERS,
+      approveConfirmFrom: e.APPROVE_CONFIRM_FROM,
     },
     orderUpdates: e.ORDER_UPDATES,
     sandboxPort: e.SANDBOX_PORT,

@@ -1,5 +1,5 @@
 import { type RunningBot, startBot } from "./bot.js";
-import { configuredSecrets } from "./config.js";
+import { ConfigError, configuredSecrets } from "./config.js";
 import { createLogger } from "./log.js";
 import { loadConfigOrExit, stopOnSignals } from "./processLifecycle.js";
 
@@ -10,6 +10,12 @@ import { loadConfigOrExit, stopOnSignals } from "./processLifecycle.js";
 const config = loadConfigOrExit();
 const logger = createLogger({ level: config.logLevel, secrets: configuredSecrets(config) });
 const bot: RunningBot = await startBot({ config, logger }).catch((error: Error) => {
+  // Found only once Slack could be asked (a user group the policy names does not exist):
+  // refused like a mistake in the environment, every problem listed.
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(2);
+  }
   const hint = /^Redis is not reachable/.test(error.message)
     ? '. Start one with: redis-server --daemonize yes --save "" --appendonly no (or set REDIS_URL)'
     : "";

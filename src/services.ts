@@ -1,4 +1,4 @@
-import type { ApprovalPolicy, ApprovalStore } from "./approvals/index.js";
+import type { ApprovalPolicy, ApprovalStore, DirectoryReport } from "./approvals/index.js";
 import type { OrderUpdates } from "./config.js";
 import type { Jobs } from "./jobs/index.js";
 import type { Logger } from "./log.js";
@@ -73,6 +73,15 @@ export interface ApprovalSettings {
   allowSelfApproval: boolean;
   /** Where a request's card goes: the requesting channel (default), the requester's DM, or nowhere. */
   orderUpdates?: OrderUpdates;
+  /** SPEND_VIEWERS: who sees the money besides approvers and finance (src/approvals/moneyAccess.ts). */
+  spendViewers?: string[];
+  /** APPROVE_CONFIRM_FROM: Approve asks first from this monthly amount (src/domain/approveConfirm.ts). */
+  approveConfirmFrom?: number;
+  /**
+   * The latest check of the users and groups the configuration names against Slack
+   * (src/approvals/directoryCheck.ts): `/connect policy` shows its problems, warning and handles.
+   */
+  directory?: { latest(): DirectoryReport | undefined };
 }
 
 /**

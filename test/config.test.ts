@@ -25,6 +25,8 @@ describe("loadConfig", () => {
       approvers: [],
       requesters: [],
       allowSelfApproval: false,
+      spendViewers: [],
+      approveConfirmFrom: 1000,
     });
   });
 
@@ -91,7 +93,26 @@ describe("loadConfig", () => {
       approvers: ["U0AAA1", "S0GROUP1"],
       requesters: ["W0BBB2"],
       allowSelfApproval: true,
+      spendViewers: [],
+      approveConfirmFrom: 1000,
     });
+  });
+
+  it("reads SPEND_VIEWERS (Slack ids) and APPROVE_CONFIRM_FROM (a monthly amount, 1000 when unset)", () => {
+    const config = loadConfig({
+      SPEND_VIEWERS: "U0CFO0001, S0AUDIT01",
+      APPROVE_CONFIRM_FROM: "2500.50",
+    });
+    expect(config.approvals).toMatchObject({
+      spendViewers: ["U0CFO0001", "S0AUDIT01"],
+      approveConfirmFrom: 2500.5,
+    });
+    expect(loadConfig({ APPROVE_CONFIRM_FROM: "0" }).approvals.approveConfirmFrom).toBe(0);
+    expect(problemsOf({ SPEND_VIEWERS: "finance-team", APPROVE_CONFIRM_FROM: "1k" })).toEqual([
+      expect.stringMatching(/^SPEND_VIEWERS must be comma-separated Slack user/),
+      expect.stringMatching(/^APPROVE_CONFIRM_FROM must be a monthly amount/),
+    ]);
+    expect(problemsOf({ APPROVE_CONFIRM_FROM: "-5" })).toHaveLength(1);
   });
 
   it("reads the Slack body limit in bytes and refuses one out of bounds", () => {

@@ -106,6 +106,8 @@ const METHOD_SCOPES: Record<string, string | null> = {
   "chat.delete": "chat:write",
   "chat.getPermalink": null,
   "users.info": "users:read",
+  // Step errors name groups by handle; the start-up and scheduled check of every user group the
+  // approval configuration names.
   "usergroups.list": "usergroups:read",
   "usergroups.users.list": "usergroups:read",
   "views.open": null,

@@ -5,7 +5,9 @@ import type {
   ApprovalRequirement,
   Refusal,
 } from "../src/approvals/index.js";
+import { approveConfirmation, DEFAULT_APPROVE_CONFIRM_FROM } from "../src/domain/approveConfirm.js";
 import { iodBillingText } from "../src/domain/iod.js";
+import { DEFAULT_CURRENCY, formatMoney } from "../src/domain/money.js";
 import { ORDER_KIND_LABEL as KIND_LABELS } from "../src/domain/orderKinds.js";
 import type { RequestReadModel } from "../src/orders/readModel.js";
 import {
@@ -64,7 +66,13 @@ export function approvalStatusLine(model: RequestReadModel): string {
  * Buttons live on this message only: a click is honoured only from here (issue 20). Rendered
  * from the read model (src/orders/readModel.ts), as the card and App Home are.
  */
-export function approvalMessageView(model: RequestReadModel): Reply {
+export function approvalMessageView(
+  model: RequestReadModel,
+  options: {
+    /** APPROVE_CONFIRM_FROM: Approve asks first from this monthly amount (default 1,000). */
+    approveConfirmFrom?: number;
+  } = {},
+): Reply {
   const blocks: KnownBlock[] = [
     header(`${model.kindLabel}: ${model.title}`),
     context(`Requested by <@${model.requester}> · request \`${model.id}\``),
@@ -90,7 +98,7 @@ export function approvalMessageView(model: RequestReadModel): Reply {
     );
   }
   blocks.push({ ...section(stateLine(model)), block_id: stateBlockIdOf(model) });
-  const buttons = approverButtons(model);
+  const buttons = approverButtons(model, options.approveConfirmFrom);
   if (buttons.length > 0) blocks.push(actions(`approval_${model.id}`, buttons));
   return {
     text: truncate(
@@ -123,15 +131,20 @@ export function requirementText(
   return `${rule}\n${progress}`;
 }
 
-/** "2 approvals from network or finance, at least one from finance", from the rule as written. */
-export function requirementWords(requirement: ApprovalRequirement): string {
+/**
+ * "2 approvals from network or finance, at least one from finance", from the rule as written.
+ * `refText` words each group or id (the approval message's own, which never pings a group, by
+ * default).
+ */
+export function requirementWords(
+  requirement: ApprovalRequirement,
+  refText: (ref: string) => string = approverRefText,
+): string {
   const count = requirement.approvals === 1 ? "1 approval" : `${requirement.approvals} approvals`;
   const from =
-    requirement.from.length > 0
-      ? ` from ${requirement.from.map(approverRefText).join(" or ")}`
-      : "";
+    requirement.from.length > 0 ? ` from ${requirement.from.map(refText).join(" or ")}` : "";
   const group = requirement.atLeastOneFrom
-    ? `, at least one from ${approverRefText(requirement.atLeastOneFrom.name)}`
+    ? `, at least one from ${refText(requirement.atLeastOneFrom.name)}`
     : "";
   return `${count}${from}${group}`;
 }
@@ -147,17 +160,13 @@ export function approverRefText(ref: string): string {
 }
 
 /** The way forward the read model offers approvers; none where nothing is left to decide. */
-function approverButtons(model: RequestReadModel) {
+function approverButtons(model: RequestReadModel, approveConfirmFrom: number | undefined) {
   const buttons = [];
   for (const step of model.next) {
     if (step.by !== "approvers") continue;
     switch (step.action) {
       case "approve":
-        buttons.push(
-          model.kind === "iod"
-            ? iodApproveButton(model)
-            : button("Approve", ACTION_APPROVE, model.id, "primary"),
-        );
+        buttons.push(approveButton(model, approveConfirmFrom));
         break;
       case "reject":
         buttons.push(rejectButton(model));
@@ -180,10 +189,43 @@ function approverButtons(model: RequestReadModel) {
 }
 
 /**
+ * Approve, wherever it is shown (the approval message, App Home): from APPROVE_CONFIRM_FROM a
+ * month (src/domain/approveConfirm.ts) it asks "Place this order for 14,400.00 USD?" first, as
+ * Reject asks before it opens its form; IO-D asks how it is billed.
+ */
+export function approveButton(
+  request: Pick<RequestReadModel, "kind" | "id" | "title" | "money">,
+  approveConfirmFrom: number = DEFAULT_APPROVE_CONFIRM_FROM,
+) {
+  if (request.kind === "iod") return iodApproveButton(request);
+  const plain = button("Approve", ACTION_APPROVE, request.id, "primary");
+  const asked = approveConfirmation(request.money, approveConfirmFrom);
+  if (!asked) return plain;
+  const currency = request.money.currency ?? DEFAULT_CURRENCY;
+  const total = formatMoney(asked.total, currency);
+  const monthly = formatMoney(asked.monthly, currency);
+  const question = total
+    ? `Place this order for ${total}?`
+    : monthly
+      ? `Place this order for ${monthly} a month?`
+      : "Place this order? Its price is not known.";
+  const term =
+    total && monthly && asked.termMonths !== undefined
+      ? ` That is ${monthly} a month for ${asked.termMonths} month${asked.termMonths === 1 ? "" : "s"}.`
+      : "";
+  return askingFirst(plain, {
+    title: "Approve this order?",
+    text: `${escapeMrkdwn(question)}${escapeMrkdwn(term)} *${escapeMrkdwn(request.title)}* is ordered from the provider once the approvals it needs are in.`,
+    confirm: "Approve",
+    deny: "Cancel",
+  });
+}
+
+/**
  * IO-D has no price to approve, only a way of billing: Approve asks once more, saying how the
  * service is billed and where its rate is shown, before anything is ordered.
  */
-function iodApproveButton(model: RequestReadModel) {
+function iodApproveButton(model: Pick<RequestReadModel, "id" | "money">) {
   return askingFirst(button("Approve", ACTION_APPROVE, model.id, "primary"), {
     title: "Approve this IO-D service?",
     text: escapeMrkdwn(model.money.text ?? iodBillingText()),

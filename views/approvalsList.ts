@@ -1,7 +1,9 @@
 import type { KnownBlock } from "@slack/types";
+import type { MoneySight } from "../src/approvals/moneyAccess.js";
 import type { RequestReadModel } from "../src/orders/readModel.js";
 import { approvalStatusLine } from "./approvals.js";
 import { context, escapeMrkdwn, header, section } from "./blocks.js";
+import { ownOnlyNote } from "./moneyAccess.js";
 import type { Reply } from "./reply.js";
 
 /**
@@ -18,21 +20,26 @@ export function approvalsListView(
   records: readonly RequestReadModel[],
   links: ReadonlyMap<string, string>,
   scope: "pending" | "all",
+  /** Who may see what (src/approvals/moneyAccess.ts): "own" lists are the person's own, said so. */
+  sight: MoneySight = { sees: "all" },
 ): Reply {
+  const own = sight.sees === "own";
+  const note = own ? [ownOnlyNote(sight)] : [];
   if (records.length === 0) {
     const text =
       scope === "pending"
-        ? "No approval requests are waiting."
-        : "No approval requests in the last 90 days.";
-    return { text, blocks: [section(scope === "pending" ? `${text} :tada:` : text)] };
+        ? `No ${own ? "request of yours is" : "approval requests are"} waiting.`
+        : `No ${own ? "requests of yours" : "approval requests"} in the last 90 days.`;
+    return { text, blocks: [section(scope === "pending" ? `${text} :tada:` : text), ...note] };
   }
-  const count = `${records.length} request${records.length === 1 ? "" : "s"}`;
+  const count = `${own ? "Your " : ""}${records.length} request${records.length === 1 ? "" : "s"}`;
   const blocks: KnownBlock[] = [
     header(
       scope === "pending"
         ? `${count} waiting for approval`
         : `${count} of the last 90 days, newest first`,
     ),
+    ...note,
   ];
   for (const record of records.slice(0, 40)) {
     const link = links.get(record.id);

@@ -6,7 +6,7 @@ import { DASH } from "../src/domain/units.js";
 import type { RequestReadModel } from "../src/orders/readModel.js";
 import type { SpendFigures } from "../src/orders/spend.js";
 import type { HomeInput, HomeTracked } from "../src/usecases/home.js";
-import { ACTION_APPROVE, ACTION_REJECT, ORDER_KIND_LABEL, withdrawButton } from "./approvals.js";
+import { ACTION_REJECT, approveButton, ORDER_KIND_LABEL, withdrawButton } from "./approvals.js";
 import {
   actions,
   button,
@@ -17,6 +17,7 @@ import {
   SANDBOX_LABEL,
   section,
 } from "./blocks.js";
+import { MONEY_AUDIENCE } from "./moneyAccess.js";
 import { offers, slackTime, stateBlockIdOf, stateLine } from "./requestState.js";
 import { COMMITTED_SPEND_RULE } from "./spend.js";
 import { formatRelative } from "./time.js";
@@ -117,7 +118,8 @@ function waitingOnMe(input: HomeInput): KnownBlock[] {
         `*${record.kindLabel}: ${escapeMrkdwn(record.title)}*\nRequested by <@${record.requester}> ${when(record.createdAt)} · \`${record.id}\`${lines ? `\n${lines}` : ""}${price}`,
       ),
       actions(`home_decide_${record.id}`, [
-        button("Approve", ACTION_APPROVE, record.id, "primary"),
+        // The approval message's own Approve (asking first above APPROVE_CONFIRM_FROM).
+        approveButton(record, input.approveConfirmFrom),
         button("Reject", ACTION_REJECT, record.id, "danger"),
       ]),
     );
@@ -214,6 +216,16 @@ function committedSpendBlocks(input: HomeInput): KnownBlock[] {
   // Amounts are labelled with a currency code (PRICE_CURRENCY), never a symbol.
   const currency = input.currency ?? DEFAULT_CURRENCY;
   const { team, mine } = input.spend;
+  if (!team) {
+    // Not a spend viewer: their own figures, and who sees the team's.
+    return [
+      header("Committed spend"),
+      section(`*Mine:* ${figures(mine, currency)}`),
+      context(
+        `What you have committed through the bot. The team's spend is for ${MONEY_AUDIENCE}. Amounts are in ${escapeMrkdwn(currency)}.`,
+      ),
+    ];
+  }
   const blocks: KnownBlock[] = [
     header("Committed spend"),
     section(`*Team:* ${figures(team, currency)}\n*Mine:* ${figures(mine, currency)}`),

@@ -1,6 +1,7 @@
 import type { KnownBlock } from "@slack/types";
+import type { DirectoryReport } from "../src/approvals/directoryCheck.js";
 import type { ApprovalPolicy, PolicyRule } from "../src/approvals/spendPolicy.js";
-import { approverRefText, ORDER_KIND_LABEL, requirementWords } from "./approvals.js";
+import { ORDER_KIND_LABEL, requirementWords } from "./approvals.js";
 import { capBlocks, context, escapeMrkdwn, header, section } from "./blocks.js";
 import type { Reply } from "./reply.js";
 
@@ -11,8 +12,15 @@ import type { Reply } from "./reply.js";
  */
 export function policyView(
   policy: ApprovalPolicy,
-  options: { fromFile: boolean; allowSelfApproval: boolean },
+  options: {
+    fromFile: boolean;
+    allowSelfApproval: boolean;
+    /** The latest check of the named users and groups against Slack (problems, a warning). */
+    directory?: DirectoryReport;
+  },
 ): Reply {
+  const approverRefText = (ref: string) => policyRefText(ref, options.directory);
+  const checked = directoryBlocks(options.directory);
   const self = options.allowSelfApproval
     ? "A requester may approve their own request."
     : "Nobody approves their own request.";
@@ -27,6 +35,7 @@ export function policyView(
       text,
       blocks: [
         header("Approval policy"),
+        ...checked,
         section(text),
         context("An admin can set rules by order kind and monthly amount with APPROVAL_POLICY."),
       ],
@@ -34,6 +43,7 @@ export function policyView(
   }
   const blocks: KnownBlock[] = [
     header("Approval policy"),
+    ...checked,
     section(
       `The first rule that matches a request applies; every approval is by a different person, and anyone a rule names may also reject. ${self}`,
     ),
@@ -41,15 +51,18 @@ export function policyView(
   policy.rules.forEach((rule, index) => {
     blocks.push(
       section(
-        `*${index + 1}. ${escapeMrkdwn(rule.name)}*\n${conditionWords(rule)}: ${requirementWords({
-          rule: rule.name,
-          approvals: rule.approvals,
-          from: rule.from,
-          approvers: [],
-          ...(rule.atLeastOneFrom
-            ? { atLeastOneFrom: { name: rule.atLeastOneFrom, ids: [] } }
-            : {}),
-        })}.`,
+        `*${index + 1}. ${escapeMrkdwn(rule.name)}*\n${conditionWords(rule)}: ${requirementWords(
+          {
+            rule: rule.name,
+            approvals: rule.approvals,
+            from: rule.from,
+            approvers: [],
+            ...(rule.atLeastOneFrom
+              ? { atLeastOneFrom: { name: rule.atLeastOneFrom, ids: [] } }
+              : {}),
+          },
+          approverRefText,
+        )}.`,
       ),
     );
   });
@@ -92,4 +105,32 @@ export function conditionWords(rule: PolicyRule): string {
 
 function amountText(value: number): string {
   return value.toLocaleString("en-US", { maximumFractionDigits: 2 });
+}
+
+/**
+ * A group name in bold, a user as a mention, a user group as Slack shows it (`<!subteam^S…>`
+ * renders its handle, @network-approvers, as refusals name it; this answer is private, so
+ * nobody is notified). A group the last check did not find in Slack is shown by its id, said so.
+ */
+function policyRefText(ref: string, directory: DirectoryReport | undefined): string {
+  if (/^[UW][A-Z0-9]{2,}$/.test(ref)) return `<@${ref}>`;
+  if (/^S[A-Z0-9]{2,}$/.test(ref)) {
+    const missing = directory && !directory.warning && directory.handles[ref] === undefined;
+    return missing ? `user group \`${ref}\` (not found in Slack)` : `<!subteam^${ref}>`;
+  }
+  return `*${escapeMrkdwn(ref)}*`;
+}
+
+/** What the last check against Slack found: problems, or that Slack could not be asked. */
+function directoryBlocks(directory: DirectoryReport | undefined): KnownBlock[] {
+  if (!directory) return [];
+  if (directory.warning) return [section(`:warning: ${escapeMrkdwn(directory.warning)}`)];
+  if (directory.problems.length === 0) return [];
+  const lines = directory.problems.slice(0, 10).map((problem) => `• ${escapeMrkdwn(problem)}`);
+  const more = directory.problems.length - lines.length;
+  return [
+    section(
+      `:warning: *When this was last checked against Slack, approvals could not work as written:*\n${lines.join("\n")}${more > 0 ? `\n…and ${more} more (see the log)` : ""}`,
+    ),
+  ];
 }

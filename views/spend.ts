@@ -1,9 +1,11 @@
 import type { KnownBlock } from "@slack/types";
+import type { MoneySight } from "../src/approvals/moneyAccess.js";
 import type { ApprovalKind } from "../src/approvals/types.js";
 import { formatMoney } from "../src/domain/money.js";
 import { DASH } from "../src/domain/units.js";
 import { ORDER_KIND_LABEL } from "./approvals.js";
 import { actions, button, context, escapeMrkdwn, header, section } from "./blocks.js";
+import { ownOnlyNote } from "./moneyAccess.js";
 
 /**
  * `/connect spend [YYYY-MM]`: the team's committed monthly amounts and the month's new
@@ -100,8 +102,12 @@ const channelLabel = (key: string) =>
         ? "not recorded"
         : escapeMrkdwn(key);
 
-/** The ledger's answer for one month. */
-export function spendView(spend: SpendSummaryLike): Message {
+/**
+ * The ledger's answer for one month: the team's, or (`sight.sees === "own"`) the person's own
+ * orders only, said so.
+ */
+export function spendView(spend: SpendSummaryLike, sight: MoneySight = { sees: "all" }): Message {
+  const own = sight.sees === "own";
   const { totals, currency } = spend;
   const name = monthName(spend.month.start);
   const headline =
@@ -113,7 +119,8 @@ export function spendView(spend: SpendSummaryLike): Message {
     spend.entries.length === 0
       ? `Spend in ${name}: nothing placed through the bot is committed`
       : `Spend in ${name}: ${money(totals.committedMonthly, currency)} a month committed; ${plural(totals.placed, "new order")}, ${money(totals.newTotal, currency)} committed`;
-  const blocks: KnownBlock[] = [header(`Spend · ${name}`)];
+  const blocks: KnownBlock[] = [header(`${own ? "Your spend" : "Spend"} · ${name}`)];
+  if (own) blocks.push(ownOnlyNote(sight));
   if (spend.entries.length === 0) {
     blocks.push(
       section(
@@ -124,7 +131,8 @@ export function spendView(spend: SpendSummaryLike): Message {
     blocks.push(section(headline));
     for (const block of [
       groupSection("By kind", spend.byKind, kindLabel, currency),
-      groupSection("By requester", spend.byRequester, userLabel, currency),
+      // Only the person's own: a list of requesters would name just them.
+      own ? undefined : groupSection("By requester", spend.byRequester, userLabel, currency),
       groupSection("By channel (where it was asked)", spend.byChannel, channelLabel, currency),
     ]) {
       if (block) blocks.push(block);

@@ -1,4 +1,22 @@
+export {
+  checkDirectory,
+  type Directory,
+  type DirectoryGroup,
+  type DirectoryReport,
+  type DirectorySettings,
+  DirectoryStatus,
+  DirectoryUnavailableError,
+  type NamedIds,
+  namedIds,
+} from "./directoryCheck.js";
 export { newApprovalId } from "./keys.js";
+export {
+  FINANCE_GROUP,
+  type MoneyAudience,
+  type MoneySight,
+  moneySight,
+  moneyViewers,
+} from "./moneyAccess.js";
 export {
   holdsItsName,
   NAME_HOLDING_STATUSES,
@@ -19,8 +37,13 @@ export {
   type CanRequestInput,
   canApprove,
   canRequest,
+  GroupLookupError,
+  type GroupLookupFailure,
   type GroupMembers,
+  groupLookupFailure,
+  groupLookupMessage,
   isListed,
+  listing,
   mentions,
   type RequestDecision,
 } from "./policy.js";

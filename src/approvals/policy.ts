@@ -1,19 +1,39 @@
+import {
+  type GroupLookupFailure,
+  groupLookupFailure,
+  groupLookupMessage,
+} from "../domain/groupLookup.js";
+
 /**
  * Who may approve and who may request orders. Deny by default: an empty approvers list means
  * nobody can approve. Pure functions; user group membership is resolved by the caller (e.g.
  * Slack's usergroups.users.list, cached), so this module does no I/O of its own.
  */
 
+// Why a group look-up failed is shared with the Slack adapter, which classifies Slack's errors.
+export {
+  GroupLookupError,
+  type GroupLookupFailure,
+  groupLookupFailure,
+  groupLookupMessage,
+} from "../domain/groupLookup.js";
+
 /** Members (user ids) of a Slack user group (S…). */
 export type GroupMembers = (groupId: string) => Promise<readonly string[]> | readonly string[];
 
 export type ApproveDecision =
   | { allowed: true }
-  | { allowed: false; reason: "not-an-approver" | "self-approval"; message: string };
+  | {
+      allowed: false;
+      reason: "not-an-approver" | "self-approval";
+      message: string;
+      /** For the log: why the check could not be made (a user group Slack would not read). */
+      detail?: string;
+    };
 
 export type RequestDecision =
   | { allowed: true }
-  | { allowed: false; reason: "not-a-requester"; message: string };
+  | { allowed: false; reason: "not-a-requester"; message: string; detail?: string };
 
 export interface CanApproveInput {
   userId: string;
@@ -47,13 +67,14 @@ export async function canApprove(input: CanApproveInput): Promise<ApproveDecisio
         "Nobody can approve orders yet: APPROVERS must be configured (Slack user or user group IDs).",
     };
   }
-  const membership = await isListed(input.userId, approvers, input.groupMembers);
+  const { membership, failure } = await listing(input.userId, approvers, input.groupMembers);
   if (membership === "lookup-failed") {
+    const cause = failure ?? { groupId: "?", kind: "unreachable" as const, detail: "unknown" };
     return {
       allowed: false,
       reason: "not-an-approver",
-      message:
-        "I couldn't check the approver user groups just now, so I can't accept your decision. Please try again.",
+      message: groupLookupMessage(cause, "accept your decision"),
+      detail: `approver check failed: user group ${cause.groupId} ${cause.kind} (${cause.detail})`,
     };
   }
   if (membership === "no") {
@@ -76,8 +97,16 @@ export async function canApprove(input: CanApproveInput): Promise<ApproveDecisio
 export async function canRequest(input: CanRequestInput): Promise<RequestDecision> {
   if (input.requesters.length === 0) return { allowed: true };
   const requesters = input.requesters.filter((id) => USER_ID.test(id) || GROUP_ID.test(id));
-  const membership = await isListed(input.userId, requesters, input.groupMembers);
+  const { membership, failure } = await listing(input.userId, requesters, input.groupMembers);
   if (membership === "yes") return { allowed: true };
+  if (membership === "lookup-failed" && failure) {
+    return {
+      allowed: false,
+      reason: "not-a-requester",
+      message: groupLookupMessage(failure, "take your order"),
+      detail: `requester check failed: user group ${failure.groupId} ${failure.kind} (${failure.detail})`,
+    };
+  }
   return {
     allowed: false,
     reason: "not-a-requester",
@@ -108,17 +137,26 @@ export async function isListed(
   ids: readonly string[],
   groupMembers: GroupMembers,
 ): Promise<"yes" | "no" | "lookup-failed"> {
-  if (!USER_ID.test(userId)) return "no";
-  if (ids.includes(userId)) return "yes";
-  let failed = false;
+  return (await listing(userId, ids, groupMembers)).membership;
+}
+
+/** `isListed`, with the first group that could not be read and why. */
+export async function listing(
+  userId: string,
+  ids: readonly string[],
+  groupMembers: GroupMembers,
+): Promise<{ membership: "yes" | "no" | "lookup-failed"; failure?: GroupLookupFailure }> {
+  if (!USER_ID.test(userId)) return { membership: "no" };
+  if (ids.includes(userId)) return { membership: "yes" };
+  let failure: GroupLookupFailure | undefined;
   for (const groupId of ids.filter((id) => GROUP_ID.test(id))) {
     try {
       const members = await groupMembers(groupId);
-      if (members.includes(userId)) return "yes";
-    } catch {
+      if (members.includes(userId)) return { membership: "yes" };
+    } catch (error) {
       // Deny by default, but say why: "you are not an approver" would be wrong.
-      failed = true;
+      failure ??= groupLookupFailure(groupId, error);
     }
   }
-  return failed ? "lookup-failed" : "no";
+  return failure ? { membership: "lookup-failed", failure } : { membership: "no" };
 }

@@ -24,6 +24,13 @@ export interface CommandSpec {
   examples: readonly string[];
   group: CommandGroup;
   id?: CommandId;
+  /** Who may use it when not everyone: "requesters" is hidden from someone REQUESTERS leaves out. */
+  audience?: "requesters";
+  /**
+   * The summary shown to someone who sees only their own requests and amounts (not an approver,
+   * finance or in SPEND_VIEWERS: src/approvals/moneyAccess.ts), in place of `summary`.
+   */
+  ownSummary?: string;
 }
 
 /** A placeholder for an id that only the person's own data has. */
@@ -161,6 +168,7 @@ export const COMMANDS = [
     summary: "Order a port (form, then approval)",
     examples: ["port order"],
     group: "Order",
+    audience: "requesters",
   },
   {
     path: ["l2"],
@@ -211,6 +219,8 @@ export const COMMANDS = [
     args: "[all]",
     summary:
       "List pending approval requests; `all`: every request of the last 90 days with its decision",
+    ownSummary:
+      "List your own requests waiting for approval; `all`: your requests of the last 90 days with their decisions",
     examples: ["approvals", "approvals all"],
     group: "Track and approve",
   },
@@ -238,6 +248,8 @@ export const COMMANDS = [
     args: "[YYYY-MM]",
     summary:
       "The spend ledger: committed monthly amounts and the month's new commitments by kind, requester and channel, with Export CSV",
+    ownSummary:
+      "Your own spend: what your placed orders commit a month and in total, with Export CSV (the team's ledger is for approvers, finance and SPEND_VIEWERS)",
     examples: ["spend", "spend 2026-11"],
     group: "Track and approve",
   },
@@ -254,6 +266,22 @@ type JoinWords<P extends readonly string[]> = P extends readonly [infer Head ext
   : P extends readonly [infer Head extends string, ...infer Rest extends readonly string[]]
     ? `${Head} ${JoinWords<Rest>}`
     : string;
+
+/**
+ * The commands as one person may use them, for `/connect help`: an order command is left out
+ * for someone who may not request, and a command that shows money says "your own" to someone
+ * who sees only their own.
+ */
+export function commandsFor(
+  access: { mayRequest: boolean; seesMoney: boolean },
+  commands: readonly CommandSpec[] = COMMANDS,
+): CommandSpec[] {
+  return commands
+    .filter((spec) => access.mayRequest || spec.audience !== "requesters")
+    .map((spec) =>
+      !access.seesMoney && spec.ownSummary ? { ...spec, summary: spec.ownSummary } : spec,
+    );
+}
 
 export function commandName(spec: CommandSpec): string {
   return spec.path.join(" ");

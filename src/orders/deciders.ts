@@ -7,6 +7,8 @@ import {
   canRequest,
   type GroupMembers,
   isListed,
+  type MoneySight,
+  moneySight,
   type RequestDecision,
   requirementFor,
 } from "../approvals/index.js";
@@ -25,6 +27,8 @@ export interface DecisionSettings {
   policy?: ApprovalPolicy;
   requesters: string[];
   allowSelfApproval: boolean;
+  /** SPEND_VIEWERS: who sees the team's money besides the approvers and the `finance` group. */
+  spendViewers?: readonly string[];
 }
 
 /** What an order form says when approvals are not set up (nobody could ever decide it). */
@@ -117,4 +121,17 @@ export async function isAnyApprover(
       allowSelfApproval: true,
     })
   ).allowed;
+}
+
+/**
+ * What `userId` may see of the money (the rule: src/approvals/moneyAccess.ts): everyone's
+ * requests and the team's sums, or their own only. Deny by default: a group that could not be
+ * read shows them their own, with why.
+ */
+export function moneySightUnder(
+  settings: DecisionSettings,
+  userId: string,
+  groups: GroupMembers,
+): Promise<MoneySight> {
+  return moneySight(userId, settings, groups);
 }

@@ -3,10 +3,22 @@ import type { LedgerEntry, MonthlySpend } from "./ledger.js";
 
 /**
  * The month's ledger as CSV, for the Export CSV button. csv-stringify quotes what needs quoting
- * (commas, quotes and line breaks in a name someone typed) and `escape_formulas` puts a `'`
- * before a field starting with `=`, `+`, `-` or `@`, so a name cannot become a spreadsheet
- * formula (CSV injection) when a finance colleague opens the file.
+ * (commas, quotes and line breaks in a name someone typed), and `defuseFormulas` keeps a name
+ * from becoming a spreadsheet formula (CSV injection) when a finance colleague opens the file —
+ * whichever delimiter their spreadsheet splits on.
  */
+
+/**
+ * A `'` before every place in a field where a spreadsheet could start a cell with `=`, `+`, `-`
+ * or `@`: the field's start, and after each `,` or `;` (a spreadsheet where the comma is the
+ * decimal separator splits on `;`, so `;=1+2` would give a cell `=1+2`), tab or line break (a
+ * reader that ignores the quotes starts a new cell or row there). Spaces and quotes before the
+ * sign count too (a reader may take `"=1` as a quoted `=1`). A field starting with a tab or
+ * carriage return gets one as well (OWASP's list).
+ */
+export function defuseFormulas(field: string): string {
+  return field.replace(/(^|[,;\t\r\n])([ "]*)(?=[=+\-@])/g, "$1$2'").replace(/^(?=[\t\r])/, "'");
+}
 
 export const LEDGER_CSV_COLUMNS = [
   "request id",
@@ -54,9 +66,10 @@ function row(entry: LedgerEntry): string[] {
 
 /** The month's orders (running or placed in it), oldest first, one row each under a header. */
 export function ledgerCsv(spend: Pick<MonthlySpend, "entries">): string {
-  return stringify([[...LEDGER_CSV_COLUMNS], ...spend.entries.map(row)], {
-    escape_formulas: true,
-  });
+  return stringify([
+    [...LEDGER_CSV_COLUMNS],
+    ...spend.entries.map((entry) => row(entry).map(defuseFormulas)),
+  ]);
 }
 
 /** The file's name: `connect-spend-2026-11.csv`. */

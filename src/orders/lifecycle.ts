@@ -83,6 +83,8 @@ export interface OrderLifecycleOptions {
   redis: Redis;
   /** Key prefix, e.g. `connect:orders`. */
   prefix: string;
+  /** APPROVE_CONFIRM_FROM: the approval message's Approve asks first from this monthly amount. */
+  approveConfirmFrom?: number;
 }
 
 export class OrderLifecycle {
@@ -117,6 +119,9 @@ export class OrderLifecycle {
       reads: this.reads,
       jobs: () => this.jobsReady,
       changed: (record) => this.changed(record),
+      ...(options.approveConfirmFrom !== undefined
+        ? { approveConfirmFrom: options.approveConfirmFrom }
+        : {}),
     });
   }
 

@@ -24,6 +24,8 @@ export interface RequestMessagesOptions {
   jobs: () => Promise<LifecycleJobs>;
   /** Told of every change of a request (each one refreshes its messages). */
   changed: (record: ApprovalRequest) => Promise<void>;
+  /** APPROVE_CONFIRM_FROM: the approval message's Approve asks first from this monthly amount. */
+  approveConfirmFrom?: number;
 }
 
 /** What a rendered update names: `message:<id>` (approval message) or `card:<id>`. */
@@ -103,7 +105,11 @@ export class RequestMessages {
     const what = ref.slice(0, colon);
     const read = await this.options.reads.one(ref.slice(colon + 1));
     if (!read) return undefined;
-    if (what === APPROVAL_MESSAGE) return approvalMessageView(read.model);
+    if (what === APPROVAL_MESSAGE) {
+      return approvalMessageView(read.model, {
+        approveConfirmFrom: this.options.approveConfirmFrom,
+      });
+    }
     if (what === CARD) return this.cardOf(read.record, read.model);
     return undefined;
   }

@@ -51,9 +51,16 @@ export type Refused =
       ok: false;
       reason: "not_an_approver" | "self_approval";
       message: string;
+      /** For the log: why the check could not be made (a user group Slack would not read). */
+      detail?: string;
       record: ApprovalRequest;
     }
-  | { ok: false; reason: "not_a_requester" | "approvals_not_set_up"; message: string }
+  | {
+      ok: false;
+      reason: "not_a_requester" | "approvals_not_set_up";
+      message: string;
+      detail?: string;
+    }
   /** Clicked somewhere else than the request's own approval message or the clicker's Home. */
   | { ok: false; reason: "not_its_message"; record: ApprovalRequest }
   /** *Place again* before a look-up found nothing. */

@@ -3,6 +3,7 @@ import {
   type ApprovalRequest,
   type ApprovalStore,
   defaultPolicy,
+  type MoneySight,
   NameReservedError,
   persistently,
   type Refusal,
@@ -23,6 +24,7 @@ import {
   isAnyApprover,
   mayDecideUnder,
   mayRequestOrders,
+  moneySightUnder,
   requirementAtSubmission,
   requirementOf,
 } from "./deciders.js";
@@ -100,7 +102,12 @@ export class OrderRequests {
     const allowed = await mayRequestOrders(this.options.settings, actor.by, actor.groups);
     return allowed.allowed
       ? { ok: true }
-      : { ok: false, reason: "not_a_requester", message: allowed.message };
+      : {
+          ok: false,
+          reason: "not_a_requester",
+          message: allowed.message,
+          ...(allowed.detail ? { detail: allowed.detail } : {}),
+        };
   }
 
   /**
@@ -287,6 +294,11 @@ export class OrderRequests {
     ).allowed;
   }
 
+  /** Who may see the money: everyone's requests and the team's sums, or `by`'s own only. */
+  moneySight(actor: Actor): Promise<MoneySight> {
+    return moneySightUnder(this.options.settings, actor.by, actor.groups);
+  }
+
   // ── the requester ───────────────────────────────────────────────────────────────────────
 
   /** pending → cancelled by its requester (withdrawn): the name is released, nothing placed. */
@@ -368,6 +380,7 @@ export class OrderRequests {
               ? ("self_approval" as const)
               : ("not_an_approver" as const),
           message: allowed.message,
+          ...(allowed.detail ? { detail: allowed.detail } : {}),
           record,
         };
       }

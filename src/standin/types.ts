@@ -47,6 +47,8 @@ export interface StandinUserGroup {
   handle: string;
   name: string;
   users: string[];
+  /** Disabled in Slack: listed only with `include_disabled`, with `date_delete` set. */
+  disabled?: boolean;
 }
 
 export interface StandinChannel {

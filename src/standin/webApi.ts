@@ -299,15 +299,33 @@ export const METHODS: Record<string, MethodHandler> = {
     return user ? { ok: true, user } : fail("user_not_found");
   },
 
-  // A step's error names user groups by handle (src/stepWiring.ts slackGroupHandle).
-  "usergroups.list": (_args, ws) => ({
-    ok: true,
-    usergroups: [...ws.userGroups.values()].map(({ users: _users, ...group }) => group),
-  }),
-
   "usergroups.users.list": (args, ws) => {
     const group = ws.userGroups.get(text(args.usergroup) ?? "");
-    return group ? { ok: true, users: [...group.users] } : fail("no_such_subteam");
+    return group && !group.disabled
+      ? { ok: true, users: [...group.users] }
+      : fail("no_such_subteam");
+  },
+
+  // The same groups usergroups.users.list answers for: members only with include_users, disabled
+  // groups (date_delete set) only with include_disabled, as Slack lists them. A step's error names
+  // user groups by handle from here too (src/stepWiring.ts slackGroupHandle).
+  "usergroups.list": (args, ws) => {
+    const flag = (value: unknown) => value === true || text(value) === "true";
+    const withUsers = flag(args.include_users);
+    const withDisabled = flag(args.include_disabled);
+    const usergroups = [...ws.userGroups.values()]
+      .filter((group) => withDisabled || !group.disabled)
+      .map((group) => ({
+        id: group.id,
+        team_id: group.team_id,
+        is_usergroup: true,
+        name: group.name,
+        handle: group.handle,
+        date_delete: group.disabled ? 1 : 0,
+        user_count: group.users.length,
+        ...(withUsers ? { users: [...group.users] } : {}),
+      }));
+    return { ok: true, usergroups };
   },
 
   "views.open": (args, ws) => {

@@ -43,7 +43,10 @@ export interface HomeInput {
   };
   /** What is being tracked for this person. */
   tracked: readonly HomeTracked[];
-  spend: { team: CommittedSpend; mine: CommittedSpend };
+  /** APPROVE_CONFIRM_FROM: Approve asks first from this monthly amount (default 1,000). */
+  approveConfirmFrom?: number;
+  /** `team` only for those who may see the money (src/approvals/moneyAccess.ts). */
+  spend: { team?: CommittedSpend; mine: CommittedSpend };
 }
 
 export interface HomeSources {
@@ -53,9 +56,13 @@ export interface HomeSources {
   tracker: Pick<Tracker, "list">;
   /** Whether `userId` may decide `record` (the approvers' policy, user groups resolved). */
   mayDecide(userId: string, record: ApprovalRequest): Promise<boolean>;
+  /** Whether `userId` may see the team's money (src/approvals/moneyAccess.ts); else their own. */
+  seesTeamSpend(userId: string): Promise<boolean>;
   now(): Date;
   sandbox: boolean;
   currency?: string;
+  /** APPROVE_CONFIRM_FROM: Approve asks first from this monthly amount. */
+  approveConfirmFrom?: number;
 }
 
 /**
@@ -69,10 +76,11 @@ export async function readHome(
   userId: string,
   page: number,
 ): Promise<HomeInput> {
-  const [pending, stored, trackers] = await Promise.all([
+  const [pending, stored, trackers, seesTeam] = await Promise.all([
     sources.store.listPending(),
     sources.store.list({ limit: RECORDS_READ }),
     sources.tracker.list(),
+    sources.seesTeamSpend(userId),
   ]);
   const decidable = await Promise.all(
     pending.map(async (record) => ((await sources.mayDecide(userId, record)) ? record : null)),
@@ -91,6 +99,9 @@ export async function readHome(
     userId,
     sandbox: sources.sandbox,
     currency: sources.currency,
+    ...(sources.approveConfirmFrom !== undefined
+      ? { approveConfirmFrom: sources.approveConfirmFrom }
+      : {}),
     now: sources.now(),
     waiting,
     mine: {
@@ -101,7 +112,8 @@ export async function readHome(
     },
     tracked: trackers.filter((t) => seesTracked(userId, t)).map((t) => homeTracked(t, names)),
     spend: {
-      team: committedSpend(records, { at: sources.now() }),
+      // The team's sums only for those who may see the money; everyone sees their own.
+      ...(seesTeam ? { team: committedSpend(records, { at: sources.now() }) } : {}),
       mine: committedSpend(records, { requester: userId, at: sources.now() }),
     },
   };

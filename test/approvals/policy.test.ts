@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canApprove, canRequest, mentions } from "../../src/approvals/policy.js";
+import { canApprove, canRequest, GroupLookupError, mentions } from "../../src/approvals/policy.js";
 
 const groups: Record<string, string[]> = {
   SNETOPS01: ["UALICE001", "UBOB00001"],
@@ -78,7 +78,29 @@ describe("canApprove", () => {
       },
     });
     expect(result).toMatchObject({ allowed: false, reason: "not-an-approver" });
-    expect(!result.allowed && result.message).toMatch(/couldn't check/);
+    // An error without a known cause reads as Slack not answering: trying again may help.
+    expect(!result.allowed && result.message).toMatch(/couldn't reach Slack .*try again/);
+    expect(!result.allowed && result.detail).toMatch(
+      /approver check failed: user group S\w+ unreachable \(ratelimited\)/,
+    );
+  });
+
+  it("names the real cause of a failed group look-up, and says when trying again cannot help", async () => {
+    const failing = (kind: "missing" | "not-allowed", detail: string) =>
+      canApprove({
+        ...base,
+        userId: "UBOB00001",
+        groupMembers: (groupId) => {
+          throw new GroupLookupError({ groupId, kind, detail });
+        },
+      });
+    const missing = await failing("missing", "no_such_subteam");
+    expect(!missing.allowed && missing.message).toMatch(
+      /user group `S\w+`, which does not exist in this Slack workspace \(Slack answered `no_such_subteam`\).* Trying again will not help/,
+    );
+    const scope = await failing("not-allowed", "missing_scope");
+    expect(!scope.allowed && scope.message).toMatch(/usergroups:read scope/);
+    expect(!scope.allowed && scope.message).not.toMatch(/try again in a minute/);
   });
 
   it("does not look groups up for a user listed by id", async () => {

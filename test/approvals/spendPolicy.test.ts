@@ -172,10 +172,16 @@ rules:
       atLeastOneFrom: { name: "finance", ids: ["S0FINANCE"] },
     });
     expect(requirementFor(example, { kind: "edge", monthly: 1 })).toMatchObject({ approvals: 2 });
-    // And the README shows the same file.
+  });
+
+  it("the README's policy block is the example file, byte for byte, and parses", () => {
+    // Comparing a tail of the file once let the README lose the `#` of its first comment line
+    // (the tail began at that comment's "groups:"): the whole block is compared now.
     const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
-    const rules = EXAMPLE.slice(EXAMPLE.indexOf("groups:"));
-    expect(readme).toContain(rules.trim());
+    const section = readme.slice(readme.indexOf("### Spend-aware approval rules"));
+    const block = /```yaml\n([\s\S]*?)```\n/.exec(section)?.[1];
+    expect(block).toBe(EXAMPLE);
+    expect(parseApprovalPolicy(block ?? "").ok).toBe(true);
   });
 });
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { COMMANDS, commandName, parseCommand, splitWords } from "../../src/domain/commands.js";
+import {
+  COMMANDS,
+  type CommandSpec,
+  commandName,
+  commandsFor,
+  parseCommand,
+  splitWords,
+} from "../../src/domain/commands.js";
 
 describe("parseCommand", () => {
   it.each([
@@ -93,5 +100,28 @@ describe("the registry", () => {
     const names = COMMANDS.map(commandName);
     expect(new Set(names).size).toBe(names.length);
     for (const spec of COMMANDS) expect(spec.examples.length).toBeGreaterThan(0);
+  });
+});
+
+describe("commandsFor (issue 32: help shows each person what they may use)", () => {
+  const names = (specs: readonly CommandSpec[]) => specs.map((spec) => spec.path.join(" "));
+
+  it("leaves the order commands out for someone who may not request, and no other", () => {
+    const everyone = commandsFor({ mayRequest: true, seesMoney: true });
+    expect(names(everyone)).toEqual(names(COMMANDS));
+    const notRequester = names(commandsFor({ mayRequest: false, seesMoney: true }));
+    expect(notRequester).not.toContain("port order");
+    expect(notRequester).toHaveLength(COMMANDS.length - 1);
+  });
+
+  it("words the money commands as the person's own for someone who may not see the team's", () => {
+    const own = commandsFor({ mayRequest: true, seesMoney: false });
+    const spend = own.find((spec) => spec.path.join(" ") === "spend");
+    expect(spend?.summary).toMatch(/^Your own spend/);
+    expect(own.find((spec) => spec.path.join(" ") === "approvals")?.summary).toMatch(/your own/);
+    const team = commandsFor({ mayRequest: true, seesMoney: true });
+    expect(team.find((spec) => spec.path.join(" ") === "spend")?.summary).toMatch(
+      /^The spend ledger/,
+    );
   });
 });

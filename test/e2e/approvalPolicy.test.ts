@@ -56,23 +56,28 @@ describe("approvals under a spend-aware policy, and withdraw", () => {
   beforeAll(async () => {
     const path = join(dir, "policy.yml");
     writeFileSync(path, POLICY);
-    env = await startTestBot({ env: { APPROVERS: "", APPROVAL_POLICY: path } });
-    const workspace = env.standin.workspace;
-    workspace.users.set(
-      FIONA,
-      makeUser(workspace.team.id, {
-        id: FIONA,
-        name: "fiona.finance",
-        realName: "Fiona Finance",
-        tz: "Europe/Paris",
-      }),
-    );
-    workspace.userGroups.set("S0FINANCE", {
-      id: "S0FINANCE",
-      team_id: workspace.team.id,
-      handle: "finance",
-      name: "Finance",
-      users: [FIONA],
+    // Fiona and the finance group exist before the bot starts: it checks every id the policy
+    // names against Slack, and a missing group would stop it.
+    env = await startTestBot({
+      env: { APPROVERS: "", APPROVAL_POLICY: path },
+      prepare: ({ workspace }) => {
+        workspace.users.set(
+          FIONA,
+          makeUser(workspace.team.id, {
+            id: FIONA,
+            name: "fiona.finance",
+            realName: "Fiona Finance",
+            tz: "Europe/Paris",
+          }),
+        );
+        workspace.userGroups.set("S0FINANCE", {
+          id: "S0FINANCE",
+          team_id: workspace.team.id,
+          handle: "finance",
+          name: "Finance",
+          users: [FIONA],
+        });
+      },
     });
     client = new WebClient(env.standin.botToken, {
       slackApiUrl: env.standin.apiUrl,
@@ -160,7 +165,9 @@ describe("approvals under a spend-aware policy, and withdraw", () => {
       "Requests of 1,000 a month or more (or with no monthly price): 2 approvals from *network* or *finance*, at least one from *finance*",
     );
     expect(text).toContain("Every other request: 1 approval from *network*");
-    expect(text).toContain("*finance*: user group `S0FINANCE`");
+    // Groups as Slack shows them (their handle, @finance), as refusals name them (issue 32).
+    expect(text).toContain("*finance*: <!subteam^S0FINANCE>");
+    expect(text).not.toContain("user group `S0FINANCE`");
   });
 
   it("a two-approver request shows its rule and '1 of 2 approvals: @Alex'; the same approver twice counts once; the last must be finance; then it is placed once", async () => {
@@ -176,6 +183,11 @@ describe("approvals under a spend-aware policy, and withdraw", () => {
       (m) => m.ts === message.ts && shown(m).includes(`1 of 2 approvals: <@${ALEX}>`),
     );
     expect(JSON.stringify(progressed.blocks)).toContain("approval_approve");
+    // The message the lifecycle re-rendered still asks before Approve (1,500 a month is above
+    // APPROVE_CONFIRM_FROM's default of 1,000).
+    expect(JSON.stringify(progressed.blocks)).toContain(
+      "Place this order for 1,500.00 USD a month?",
+    );
     await env.standin.waitForMessage(
       STANDIN_IDS.approvals,
       (m) =>

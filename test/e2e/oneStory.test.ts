@@ -161,15 +161,16 @@ async function oneStory(id: string): Promise<RequestReadModel> {
       ) === true,
   );
 
-  // `/connect spend`: the month's sums over every request as the read model shows them.
+  // `/connect spend`: the month's sums over every request as the read model shows them, asked
+  // by an approver (who sees the team's money; the requester sees their own only).
   const placed = await env.bot.services.orders.readMany(
     await env.bot.services.approvals.store.findByStatus("placed"),
   );
   const expected = spendView(
     monthlySpend(ledgerEntries(placed, "USD"), ledgerMonthOf(new Date()), "USD"),
   );
-  expect((await env.connect("spend", REQUESTER)).status).toBe(200);
-  await env.standin.waitForEphemeral(REQUESTER, (m) => m.text === expected.text);
+  expect((await env.connect("spend", STANDIN_IDS.approver)).status).toBe(200);
+  await env.standin.waitForEphemeral(STANDIN_IDS.approver, (m) => m.text === expected.text);
   return model;
 }
 

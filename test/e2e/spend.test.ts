@@ -14,7 +14,14 @@ import { readable } from "../views/support.js";
 
 const RITA = STANDIN_IDS.requester;
 const ALEX = STANDIN_IDS.approver;
-const NASTY_NAMES = ['core, "primary" link', "line one\nline two", "=HYPERLINK(1)"];
+const NASTY_NAMES = [
+  'core, "primary" link',
+  "line one\nline two",
+  "=HYPERLINK(1)",
+  // A spreadsheet splitting on ";" (where the comma is the decimal separator) cuts a cell here.
+  ";=1+2",
+  'x,-2;@SUM(1)\n+3 "=4',
+];
 
 async function place(store: ApprovalStore, name: string, monthly: number) {
   const created = await store.create({
@@ -47,19 +54,22 @@ describe("/connect spend", () => {
     await env?.close();
   });
 
+  // Alex approves: he sees the team's spend (test/e2e/spendAccess.test.ts: who else may).
   async function ask(text: string) {
-    const seen = new Set(env.standin.ephemerals(RITA).map((m) => m.ts));
-    await env.connect(text, RITA);
-    return env.standin.waitForEphemeral(RITA, (m) => !seen.has(m.ts), { timeoutMs: 15_000 });
+    const seen = new Set(env.standin.ephemerals(ALEX).map((m) => m.ts));
+    await env.connect(text, ALEX);
+    return env.standin.waitForEphemeral(ALEX, (m) => !seen.has(m.ts), { timeoutMs: 15_000 });
   }
 
   it("shows this month's committed spend by kind, requester and channel", async () => {
     const reply = await ask("spend");
     const shown = readable((reply.blocks ?? []) as KnownBlock[]);
-    expect(shown).toContain("Committed monthly:* 600.00 USD (3 orders running");
-    expect(shown).toContain("3 orders placed, 600.00 USD a month, 7,200.00 USD total commitment");
+    expect(shown).toContain("Committed monthly:* 1,500.00 USD (5 orders running");
+    expect(shown).toContain(
+      "5 orders placed, 1,500.00 USD a month, 18,000.00 USD total commitment",
+    );
     expect(shown).toContain("By kind");
-    expect(shown).toContain(`<@${RITA}>: 600.00 USD a month`);
+    expect(shown).toContain(`<@${RITA}>: 1,500.00 USD a month`);
     expect(shown).toContain(`<#${STANDIN_IDS.general}>`);
     expect(shown).toContain(SANDBOX_LABEL);
   });
@@ -76,7 +86,7 @@ describe("/connect spend", () => {
   it("Export CSV uploads the month's ledger to the clicker's DM, read back row for row", async () => {
     const reply = await ask("spend");
     const ack = await env.slack.clickButton({
-      userId: RITA,
+      userId: ALEX,
       message: reply,
       actionId: SPEND_EXPORT_BUTTON,
     });
@@ -84,9 +94,9 @@ describe("/connect spend", () => {
     const completed = await env.standin.waitForCall("files.completeUploadExternal", (c) => c.ok, {
       timeoutMs: 15_000,
     });
-    expect(completed.args.channel_id).toBe(`D${RITA.slice(1)}`);
+    expect(completed.args.channel_id).toBe(`D${ALEX.slice(1)}`);
     const [file] = env.standin.files();
-    expect(file?.channel).toBe(`D${RITA.slice(1)}`);
+    expect(file?.channel).toBe(`D${ALEX.slice(1)}`);
     expect(file?.name).toMatch(/^connect-spend-\d{4}-\d{2}\.csv$/);
     expect(file?.bytes?.length).toBe(file?.length);
 
@@ -94,9 +104,16 @@ describe("/connect spend", () => {
       string,
       string
     >[];
-    expect(rows).toHaveLength(3);
-    // Names with commas, quotes and line breaks come back whole; a formula is defused.
-    expect(rows.map((r) => r.name)).toEqual([NASTY_NAMES[0], NASTY_NAMES[1], "'=HYPERLINK(1)"]);
+    expect(rows).toHaveLength(5);
+    // Names with commas, quotes and line breaks come back whole; a formula is defused wherever
+    // a spreadsheet could start a cell with it (after a `,`, a `;` or a line break too).
+    expect(rows.map((r) => r.name)).toEqual([
+      NASTY_NAMES[0],
+      NASTY_NAMES[1],
+      "'=HYPERLINK(1)",
+      ";'=1+2",
+      `x,'-2;'@SUM(1)\n'+3 "=4`,
+    ]);
     expect(rows.map((r) => r["request id"])).toEqual(ids);
     expect(rows[0]).toMatchObject({
       kind: "port",
@@ -109,11 +126,25 @@ describe("/connect spend", () => {
       status: "Ordered",
     });
 
+    // Read as a spreadsheet would, splitting on "," and on ";" (quotes honoured where they
+    // open a cell, taken as text elsewhere): no cell starts a formula.
+    const text = file!.bytes!.toString("utf8");
+    for (const delimiter of [",", ";"]) {
+      const cells = (
+        parse(text, { delimiter, relax_quotes: true, relax_column_count: true }) as string[][]
+      ).flat();
+      expect(cells.length).toBeGreaterThanOrEqual(6);
+      // Split on ";", the cell cut out of ";=1+2" starts with the defused text.
+      if (delimiter === ";") expect(cells.some((cell) => cell.startsWith("'=1+2,"))).toBe(true);
+      const formulas = cells.filter((cell) => /^[=+\-@]/.test(cell));
+      expect(formulas, `split on "${delimiter}"`).toEqual([]);
+    }
+
     // The DM holds the file with a message saying what it is; the clicker is told where it went.
-    const dm = await env.standin.waitForMessage(RITA, (m) => (m.files?.length ?? 0) > 0);
+    const dm = await env.standin.waitForMessage(ALEX, (m) => (m.files?.length ?? 0) > 0);
     expect(dm.files?.[0]?.id).toBe(file?.id);
     expect(readable((dm.blocks ?? []) as KnownBlock[])).toContain("Spend ledger for");
-    const told = await env.standin.waitForEphemeral(RITA, (m) =>
+    const told = await env.standin.waitForEphemeral(ALEX, (m) =>
       readable((m.blocks ?? []) as KnownBlock[]).includes("is in your direct messages"),
     );
     expect(told).toBeDefined();

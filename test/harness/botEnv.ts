@@ -42,9 +42,15 @@ export async function startTestBot(
     jobs?: Parameters<typeof startBot>[0]["jobs"];
     /** A prefix holding a store already (a migration test's fixture); default a new one. */
     redisPrefix?: string;
+    /**
+     * Runs on the stand-in before the bot starts: people and user groups the configuration
+     * names must exist by then (the bot checks them against Slack at start-up), faults queued.
+     */
+    prepare?: (standin: SlackStandin) => void | Promise<void>;
   } = {},
 ): Promise<TestBot> {
   const standin = await startSlackStandin();
+  await options.prepare?.(standin);
   const signingSecret = randomBytes(16).toString("hex");
   const config = {
     ...loadConfig({

@@ -99,13 +99,17 @@ describe("npm start's playground: the order's story in #general and in its threa
     await redis.quit();
   });
 
-  /** Alex approves the request named `name` in #network-approvals; Rita is back in #general. */
-  async function approveAsAlex(name: string): Promise<void> {
+  /**
+   * Alex approves the request named `name` in #network-approvals (confirming the dialog Approve
+   * shows from 1,000 a month when `asks`); Rita is back in #general.
+   */
+  async function approveAsAlex(name: string, asks: boolean): Promise<void> {
     await actAs(STANDIN_IDS.approver, "Alex Approver");
     await openChannel("network-approvals");
     const request = shared(name);
     await request.waitFor({ timeout: BACKGROUND_MS });
     await request.locator("button", { hasText: "Approve" }).click();
+    if (asks) await confirmApprove(page);
     await request
       .locator("button", { hasText: "Approve" })
       .waitFor({ state: "detached", timeout: BACKGROUND_MS });
@@ -163,7 +167,7 @@ describe("npm start's playground: the order's story in #general and in its threa
   });
 
   it("approved by Alex in #network-approvals: the card says placed, and its thread tells each step", async () => {
-    await approveAsAlex(portName);
+    await approveAsAlex(portName, true);
     const posted = card(portName);
     await expect
       .poll(async () => text(posted), { timeout: BACKGROUND_MS })
@@ -267,7 +271,8 @@ describe("npm start's playground: the order's story in #general and in its threa
     const posted = card(l2Name);
     await posted.waitFor({ timeout: BACKGROUND_MS });
     expect(await text(posted)).toContain("Waiting for approval");
-    await approveAsAlex(l2Name);
+    // A small layer 2 connection, under APPROVE_CONFIRM_FROM: approved at once.
+    await approveAsAlex(l2Name, false);
     await posted.locator(".replies").waitFor({ timeout: BACKGROUND_MS });
     await posted.locator(".replies").click();
     await reply(/Approved/).waitFor({ timeout: BACKGROUND_MS });
@@ -309,3 +314,15 @@ describe("npm start's playground: the order's story in #general and in its threa
     await openChannel("general");
   }, 120_000);
 });
+
+/**
+ * From APPROVE_CONFIRM_FROM (1,000 a month) Approve asks first, naming the order's total; the
+ * story's 10G ports are above it, so the dialog is confirmed.
+ */
+async function confirmApprove(page: Page): Promise<void> {
+  const dialog = page.locator("[role=alertdialog]", { hasText: "Approve this order?" });
+  await dialog.waitFor();
+  expect(await dialog.textContent()).toMatch(/Place this order for [\d,.]+ USD\?/);
+  await dialog.locator("button", { hasText: "Approve" }).click();
+  await dialog.waitFor({ state: "detached" });
+}

@@ -41,6 +41,7 @@ import * as lifecycleRefusals from "../../views/lifecycleRefusals.js";
 import * as list from "../../views/list.js";
 import * as metros from "../../views/metros.js";
 import * as modalMetadata from "../../views/modalMetadata.js";
+import * as moneyAccess from "../../views/moneyAccess.js";
 import * as orderForms from "../../views/orderForms.js";
 import * as orders from "../../views/orders.js";
 import * as orderThis from "../../views/orderThis.js";
@@ -144,6 +145,11 @@ const approval: ApprovalRequest = {
   createdAt: "2026-11-12T13:05:00.000Z",
   updatedAt: "2026-11-12T13:05:00.000Z",
 };
+/** A lone element as the message that carries it (the check reads blocks). */
+const actionsOf = (element: object) => ({
+  blocks: [{ type: "actions", elements: [element] }],
+});
+
 const approvalIn = (status: ApprovalRequest["status"], h: string) => ({
   ...poison(approval, h, RECORD_TIMES),
   status,
@@ -580,6 +586,16 @@ const VIEW_CASES: Record<string, Case> = {
   ],
   requirementWords: (h) => approvals.requirementWords(poison(requirement, h, keep())),
   approverRefText: (h) => [approvals.approverRefText(h), approvals.approverRefText(APPROVER)],
+  // Its confirm dialog names the title (a person's text) and the amounts.
+  approveButton: (h) => [
+    actionsOf(approvals.approveButton(model(approvalIn("pending", h)), 0)),
+    actionsOf(
+      approvals.approveButton(
+        model({ ...approvalIn("pending", h), price: { monthly: 2000, termMonths: 12, text: h } }),
+        1000,
+      ),
+    ),
+  ],
   // views/policy.ts
   policyView: (h) => [
     policy.policyView(policyOf(h), { fromFile: true, allowSelfApproval: false }),
@@ -750,6 +766,8 @@ const VIEW_CASES: Record<string, Case> = {
   withOrderThisButton: (h) => [
     orderThis.withOrderThisButton({ text: "x", blocks: [] }, orderThis.ACTION_ORDER_THIS_PORT, h),
   ],
+  // The layer 2 price's Share in channel carries the Order this value, never shown.
+  shareLayer2PriceButton: (h) => [orderThis.shareLayer2PriceButton(h)],
   // views/layer2Modal.ts
   layer2Modal: (h) => [
     layer2Modal.layer2Modal(
@@ -979,6 +997,19 @@ const VIEW_CASES: Record<string, Case> = {
     spend.spendExportNotice({ ok: false, reason: h }),
   ],
   spendFileMessage: (h) => spend.spendFileMessage(h, 3, h),
+  // views/moneyAccess.ts (a failed group look-up's detail is Slack's text: anything)
+  ownOnlyNote: (h) => [
+    moneyAccess.ownOnlyNote({ sees: "own" }),
+    moneyAccess.ownOnlyNote({
+      sees: "own",
+      failure: { groupId: "S0NETWORK", kind: "unreachable", detail: h },
+    }),
+  ],
+  moneyRefusal: (h) =>
+    moneyAccess.moneyRefusal(
+      { sees: "own", failure: { groupId: "S0NETWORK", kind: "missing", detail: h } },
+      "The team's spend",
+    ),
   // views/time.ts
   formatWhen: (h) => time.formatWhen(h, TZ, NOW),
   // views/trackerMessages.ts: the tracker's thread messages (injected into src/jobs)
@@ -1126,6 +1157,7 @@ const VIEW_MODULES = {
   layer2Modal,
   list,
   modalMetadata,
+  moneyAccess,
   orderForms,
   orders,
   policy,

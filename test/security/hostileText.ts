@@ -12,6 +12,11 @@ export const TRUSTED_USERS = [
   STANDIN_IDS.outsider,
 ] as const;
 export const TRUSTED_CHANNELS = [STANDIN_IDS.general, STANDIN_IDS.approvals] as const;
+/**
+ * User groups an admin configured (APPROVERS, the approval policy's groups): `/connect policy`
+ * shows them as Slack does, `<!subteam^S…>`. A group id a person typed is never one of them.
+ */
+export const TRUSTED_GROUPS = [STANDIN_IDS.approverGroup, "S0NETWORK", "S0FINANCE"] as const;
 /** A permalink as chat.getPermalink returns it (Slack's own, never typed by a person). */
 export const TRUSTED_LINK = "https://slack.example/archives/C0APPROVALS/p1700000000000100";
 
@@ -68,6 +73,7 @@ function allowedTokens(linkPrefixes: readonly string[]): RegExp {
     [
       `<@(?:${TRUSTED_USERS.join("|")})>`,
       `<#(?:${TRUSTED_CHANNELS.join("|")})>`,
+      `<!subteam\\^(?:${TRUSTED_GROUPS.join("|")})>`,
       "<!date\\^\\d+\\^[^|<>]*\\|[^<>]*>",
       ...linkPrefixes.map((prefix) => `<${escapeRegExp(prefix)}[^|<>]*\\|[^<>]*>`),
     ].join("|"),

@@ -1,7 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger } from "../../src/log.js";
-import { createMetrics } from "../../src/metrics.js";
-import type { Services } from "../../src/services.js";
 import { type RunningSlackApp, startSlackApp } from "../../src/slack/app.js";
 import { commandHandlers } from "../../src/slack/commandTable.js";
 import { createConnectRouter } from "../../src/slack/connect.js";
@@ -12,6 +9,7 @@ import {
   startSlackStandin,
 } from "../../src/standin/index.js";
 import { freePort } from "../harness/ports.js";
+import { routerServices } from "./support.js";
 
 describe("Socket Mode start-up with an app token", () => {
   let standin: SlackStandin;
@@ -21,10 +19,10 @@ describe("Socket Mode start-up with an app token", () => {
   beforeAll(async () => {
     standin = await startSlackStandin({ appToken: DEFAULT_APP_TOKEN });
     port = await freePort();
-    const logger = createLogger({ level: "silent" });
-    const metrics = createMetrics({ defaultMetrics: false });
-    // help needs no provider; the rest of Services is not touched by this test.
-    const services = { logger, metrics, sandbox: false } as unknown as Services;
+    // help needs no provider, and with no approvers no Slack look-up of who may see what (the
+    // lifecycle API's checks read settings only); the rest of Services is not touched.
+    const services = routerServices();
+    const { logger, metrics } = services;
     running = await startSlackApp({
       slack: {
         mode: "socket",

@@ -1,5 +1,6 @@
 import { createLogger } from "../../src/log.js";
 import { createMetrics } from "../../src/metrics.js";
+import { OrderRequests, type OrderRequestsOptions } from "../../src/orders/index.js";
 import type { Services } from "../../src/services.js";
 import { type RunningSlackApp, startSlackApp } from "../../src/slack/app.js";
 import { commandHandlers } from "../../src/slack/commandTable.js";
@@ -21,11 +22,21 @@ export interface RouterApp {
   close(): Promise<void>;
 }
 
-/** The part of Services the router itself uses (help needs no provider; the rest is not touched). */
+/**
+ * The part of Services the router itself uses (help needs no provider; the rest is not touched).
+ * No approvers: help asks who may see the money and who may order, and reads "nobody, and
+ * ordering is not set up" without a Slack call.
+ */
 export function routerServices(): Services {
   const logger = createLogger({ level: "silent" });
   const metrics = createMetrics({ defaultMetrics: false });
-  return { logger, metrics, sandbox: false } as unknown as Services;
+  const approvals = { approvers: [], requesters: [], allowSelfApproval: false };
+  // The lifecycle API's checks alone (who may order, who sees the money): they read settings only.
+  const requests = new OrderRequests({
+    settings: approvals,
+    logger,
+  } as unknown as OrderRequestsOptions);
+  return { logger, metrics, sandbox: false, approvals, requests } as unknown as Services;
 }
 
 /**

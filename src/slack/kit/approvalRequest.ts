@@ -74,7 +74,9 @@ export async function postForApproval(input: {
   const { services, client, approval } = input;
   const channel = services.approvals.channel;
   if (!channel) throw new Error("no approvals channel to post the request to");
-  const view = approvalMessageView(readRequest(approval));
+  const view = approvalMessageView(readRequest(approval), {
+    approveConfirmFrom: services.approvals.approveConfirmFrom,
+  });
   const posted = await client.chat
     .postMessage({ channel, text: view.text, blocks: view.blocks })
     .catch(async (error: unknown) => {

@@ -14,6 +14,7 @@ export { dcfOptionsLoad } from "./dcfOptions.js";
 export { acknowledgeEnter, acknowledgeEnterIn } from "./enterKey.js";
 export { blockErrors } from "./fieldErrors.js";
 export { checkboxTicked, selectedValue, typedValue } from "./formValues.js";
+export { moneySightOf } from "./moneySight.js";
 export { actionOrder, NewestWins, rebuildOnChange, registerFormChanges } from "./newestWins.js";
 export { openThenFill } from "./openThenFill.js";
 export { type OrderRefusal, orderRefusal } from "./orderRefusal.js";

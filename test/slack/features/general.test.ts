@@ -2,7 +2,7 @@
 // fake command context. The feature registers no listeners; its answers are its handlers'.
 import { describe, expect, it } from "vitest";
 import { defaultPolicy } from "../../../src/approvals/index.js";
-import { COMMANDS } from "../../../src/domain/commands.js";
+import { commandsFor } from "../../../src/domain/commands.js";
 import type { Identity, Services } from "../../../src/services.js";
 import type { CommandContext } from "../../../src/slack/connect.js";
 import { help, policy, whoami } from "../../../src/slack/features/general/command.js";
@@ -50,13 +50,20 @@ describe("general commands", () => {
     ]);
   });
 
-  it("help lists every command, with a real port id as the example when there is one", async () => {
+  it("help lists the commands this person may use, with a real port id as the example when there is one", async () => {
     const provider = { listPorts: async () => [{ id: "port-abc-1" }] };
     const { ctx, replies } = context(
       "help",
-      listenerServices({ identity: async () => identity, provider } as never),
+      listenerServices({
+        identity: async () => identity,
+        provider,
+        approvals: { channel: "C0APPROVALS", approvers: ["U0APPROVE1"], requesters: [] },
+      } as never),
     );
     await help(ctx);
-    expect(replies).toEqual([helpView(COMMANDS, { "<portId>": "port-abc-1" })]);
+    // U0ASKER01 approves nothing: the money commands say "your own".
+    expect(replies).toEqual([
+      helpView(commandsFor({ mayRequest: true, seesMoney: false }), { "<portId>": "port-abc-1" }),
+    ]);
   });
 });

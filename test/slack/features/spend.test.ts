@@ -10,12 +10,13 @@ import { click } from "./support.js";
 const exercised = new Set<string>();
 afterEach(() => vi.restoreAllMocks());
 
-function feature(sandbox = false) {
+function feature(sandbox = false, approvers = ["U0SPENDER1"]) {
   const registry = fakeRegistry();
   const services = listenerServices({
     sandbox,
-    // No placed request this month: the ledger is empty but still a file.
-    approvals: { store: { findByStatus: async () => [] } } as never,
+    // No placed request this month: the ledger is empty but still a file, for someone who may
+    // see the team's (the clicker approves).
+    approvals: { store: { findByStatus: async () => [] }, approvers } as never,
   });
   registerSpendListeners(registry.registry, services);
   const run = (args: Record<string, unknown>) => {
@@ -55,6 +56,17 @@ describe("Export CSV", () => {
     });
     expect(String(c.responses.responded[0]?.text)).toMatch(
       /^:page_facing_up: The ledger of 2026-11/,
+    );
+  });
+
+  it("refuses someone who may not see the team's ledger and has nothing of their own; no upload", async () => {
+    const { run } = feature(false, ["U0APPROVE1"]);
+    const c = click(SPEND_EXPORT_BUTTON, "2026-11", where);
+    await run(c.args);
+    expect(c.acks.acked).toEqual([undefined]);
+    expect(c.slack.calls).toEqual([]);
+    expect(String(c.responses.responded[0]?.text)).toMatch(
+      /is for approvers, the finance group and the people in SPEND_VIEWERS/,
     );
   });
 

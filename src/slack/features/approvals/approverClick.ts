@@ -134,6 +134,8 @@ function isAboutWho(refused: Refused): boolean {
   );
 }
 
+/** The audit line's outcome: it carries why (a user group Slack would not read), not only "blocked". */
 function auditOutcome(refused: Refused): string {
-  return refused.reason === "not_its_message" ? "blocked: not its approval message" : "blocked";
+  if (refused.reason === "not_its_message") return "blocked: not its approval message";
+  return "detail" in refused && refused.detail ? `blocked: ${refused.detail}` : "blocked";
 }

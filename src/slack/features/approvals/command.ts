@@ -1,5 +1,6 @@
 import { approvalsListView } from "../../../../views/approvalsList.js";
 import type { CommandHandler, CommandHandlers } from "../../connect.js";
+import { moneySightOf } from "../../kit/index.js";
 
 /** `/connect approvals [all]`: what is waiting for a decision (or the last 90 days). */
 export const listApprovals: CommandHandler = async (ctx) => {
@@ -9,10 +10,17 @@ export const listApprovals: CommandHandler = async (ctx) => {
     await ctx.reply({ text: "Usage: `/connect approvals [all]`", blocks: [], problem: true });
     return;
   }
-  const pending =
+  // Everyone's requests and amounts are for those who may see the money; others see their own.
+  const sight = await moneySightOf(ctx.services, ctx.client, ctx.userId);
+  const listed =
     scope === "all"
-      ? await settings.store.list({ since: new Date(Date.now() - 90 * 24 * 3600_000), limit: 41 })
+      ? await settings.store.list({
+          since: new Date(Date.now() - 90 * 24 * 3600_000),
+          limit: sight.sees === "all" ? 41 : 1000,
+        })
       : await settings.store.listPending();
+  const pending =
+    sight.sees === "all" ? listed : listed.filter((r) => r.requester.userId === ctx.userId);
   const links = new Map<string, string>();
   await Promise.all(
     pending.slice(0, 40).map(async (record) => {
@@ -29,7 +37,7 @@ export const listApprovals: CommandHandler = async (ctx) => {
   );
   // The read model: the audit trail shows how each placed order ended, as every surface does.
   const models = await ctx.services.orders.readMany(pending.slice(0, 41));
-  await ctx.reply(approvalsListView(models, links, scope));
+  await ctx.reply(approvalsListView(models, links, scope, sight));
 };
 
 /** The `/connect` subcommands this feature answers (the table in src/slack/commandTable.ts). */

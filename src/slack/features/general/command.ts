@@ -1,17 +1,24 @@
 import { helpView } from "../../../../views/help.js";
 import { policyView } from "../../../../views/policy.js";
 import { whoamiView } from "../../../../views/whoami.js";
-import { COMMANDS } from "../../../domain/commands.js";
+import { commandsFor } from "../../../domain/commands.js";
 import { exampleIds } from "../../../usecases/helpExamples.js";
-import type { CommandHandler, CommandHandlers } from "../../connect.js";
+import type { CommandContext, CommandHandler, CommandHandlers } from "../../connect.js";
+import { moneySightOf, orderRefusal } from "../../kit/index.js";
 
 // The general commands: what the bot can do (help), who it is (whoami) and who approves what
 // (policy). Read-only, no listeners of their own.
 
+/** `/connect help`: the commands this person may use, in the words that fit what they see. */
 export const help: CommandHandler = async (ctx) => {
-  const ids = await exampleIds(ctx.services);
+  const [ids, sight, refusal] = await Promise.all([
+    exampleIds(ctx.services),
+    moneySightOf(ctx.services, ctx.client, ctx.userId),
+    orderRefusal(ctx.services, ctx.client, ctx.userId),
+  ]);
+  const access = { mayRequest: refusal?.kind !== "blocked", seesMoney: sight.sees === "all" };
   await ctx.reply(
-    helpView(COMMANDS, {
+    helpView(commandsFor(access), {
       "<portId>": ids.portId,
       "<connectionId>": ids.connectionId,
       "<serviceId>": ids.serviceId,
@@ -31,9 +38,16 @@ export const policy: CommandHandler = async (ctx) => {
     policyView(ctx.services.requests.policy(), {
       fromFile: settings.policy !== undefined,
       allowSelfApproval: settings.allowSelfApproval,
+      ...directoryOf(settings),
     }),
   );
 };
+
+/** The last check of the configured users and groups against Slack, when one ran. */
+function directoryOf(settings: CommandContext["services"]["approvals"]) {
+  const directory = settings.directory?.latest();
+  return directory ? { directory } : {};
+}
 
 /** The `/connect` subcommands this feature answers (the table in src/slack/commandTable.ts). */
 export const generalCommands = { help, whoami, policy } satisfies Partial<CommandHandlers>;

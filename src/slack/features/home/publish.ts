@@ -42,9 +42,15 @@ function homeSources(services: Services, client: WebClient): HomeSources {
     // handler checks; someone whose approval is already counted has nothing left to decide.
     mayDecide: (userId, record) =>
       services.requests.mayDecide(record, { by: userId, groups: groupMembers }),
+    // The same rule as /connect spend, with this render's cached group look-ups.
+    seesTeamSpend: async (userId) =>
+      (await services.requests.moneySight({ by: userId, groups: groupMembers })).sees === "all",
     now: () => new Date(),
     sandbox: services.sandbox,
     currency: services.currency,
+    ...(settings.approveConfirmFrom !== undefined
+      ? { approveConfirmFrom: settings.approveConfirmFrom }
+      : {}),
   };
 }
 

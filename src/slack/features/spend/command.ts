@@ -1,7 +1,10 @@
 // `/connect spend [YYYY-MM]` and its Export CSV button: the spend ledger (src/orders/ledger.ts)
 // read from the placed approval records and shown; exportButton.ts exports it to the person's DM as CSV.
 
+import type { WebClient } from "@slack/web-api";
+import { moneyRefusal } from "../../../../views/moneyAccess.js";
 import { spendView } from "../../../../views/spend.js";
+import type { MoneySight } from "../../../approvals/index.js";
 
 import {
   type LedgerMonth,
@@ -14,19 +17,38 @@ import {
 
 import type { Services } from "../../../services.js";
 import type { CommandHandler, CommandHandlers } from "../../connect.js";
+import { moneySightOf } from "../../kit/index.js";
 
 export const SPEND_USAGE =
   "Usage: `/connect spend [YYYY-MM]`, e.g. `/connect spend 2026-11` (no month: this month).";
 
 /**
  * Every placed request as the read model shows it (tracking included: an order the provider
- * cancelled is not a commitment), summed for the month (at most 1,000, the store's cap).
+ * cancelled is not a commitment), summed for the month (at most 1,000, the store's cap); with
+ * `requester`, only theirs (what someone who may not see the team's money sees).
  */
-export async function readSpend(services: Services, month: LedgerMonth): Promise<MonthlySpend> {
+export async function readSpend(
+  services: Services,
+  month: LedgerMonth,
+  requester?: string,
+): Promise<MonthlySpend> {
+  const placed = await services.approvals.store.findByStatus("placed");
   const records = await services.orders.readMany(
-    await services.approvals.store.findByStatus("placed"),
+    requester === undefined ? placed : placed.filter((r) => r.requester.userId === requester),
   );
   return monthlySpend(ledgerEntries(records, services.currency), month, services.currency);
+}
+
+/** The month's ledger as this person may see it: the team's, or their own orders only. */
+export async function spendFor(
+  services: Services,
+  client: WebClient,
+  userId: string,
+  month: LedgerMonth,
+): Promise<{ sight: MoneySight; ledger: MonthlySpend }> {
+  const sight = await moneySightOf(services, client, userId);
+  const ledger = await readSpend(services, month, sight.sees === "all" ? undefined : userId);
+  return { sight, ledger };
 }
 
 export const spend: CommandHandler = async (ctx) => {
@@ -37,7 +59,13 @@ export const spend: CommandHandler = async (ctx) => {
     await ctx.reply({ text: `${what} ${SPEND_USAGE}`, blocks: [], problem: true });
     return;
   }
-  await ctx.reply(spendView(await readSpend(ctx.services, month)));
+  const { sight, ledger } = await spendFor(ctx.services, ctx.client, ctx.userId, month);
+  // Someone who may see only their own, with nothing of theirs: told what they may see.
+  if (sight.sees === "own" && ledger.entries.length === 0) {
+    await ctx.reply(moneyRefusal(sight, "The team's spend and its ledger"));
+    return;
+  }
+  await ctx.reply(spendView(ledger, sight));
 };
 
 /** The `/connect` subcommands this feature answers (the table in src/slack/commandTable.ts). */

@@ -1,11 +1,12 @@
 import type { BlockAction, ButtonAction, SlackActionMiddlewareArgs } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
 import { capBlocks, withSandboxLabel } from "../../../../views/blocks.js";
+import { moneyRefusal } from "../../../../views/moneyAccess.js";
 import { spendExportNotice, spendFileMessage } from "../../../../views/spend.js";
 import { parseLedgerMonth } from "../../../orders/ledger.js";
 import { ledgerCsv, ledgerFileName } from "../../../orders/ledgerCsv.js";
 import type { Services } from "../../../services.js";
-import { readSpend } from "./command.js";
+import { spendFor } from "./command.js";
 import { uploadToDirectMessage } from "./fileUpload.js";
 
 type ExportClick = Pick<
@@ -41,7 +42,16 @@ export function exportButton(services: Services) {
       return;
     }
     try {
-      const ledger = await readSpend(services, month);
+      // Checked again at the click: the button says only which month, never who may see it.
+      const { sight, ledger } = await spendFor(services, client, userId, month);
+      if (sight.sees === "own" && ledger.entries.length === 0) {
+        services.logger.info(
+          { audit: "spend export", userId, month: month.key, outcome: "blocked" },
+          "spend export refused: not a spend viewer, and nothing of their own",
+        );
+        await tell(moneyRefusal(sight, "Exporting the team's ledger"));
+        return;
+      }
       const message = spendFileMessage(month.key, ledger.entries.length, services.currency);
       const file = await uploadToDirectMessage(client, {
         userId,
@@ -56,6 +66,7 @@ export function exportButton(services: Services) {
           userId,
           month: month.key,
           rows: ledger.entries.length,
+          scope: sight.sees,
           fileId: file.fileId,
         },
         "spend ledger exported",
