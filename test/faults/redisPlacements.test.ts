@@ -7,6 +7,7 @@ import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
 import { type OwnRedis, startOwnRedis, waitFor, waitWhileProgressing } from "../harness/index.js";
 import { portOrderRequest } from "../harness/portOrders.js";
 import { holdingRequests } from "./fixtures/answerWindow.js";
+import { messageLagFigures, neverCaughtUp, watchMessageLag } from "./messageLag.js";
 import {
   type ApprovalTally,
   figures,
@@ -157,74 +158,6 @@ describe("a Redis outage while placements are in flight", () => {
     });
   }
 
-  /**
-   * Samples, every 100 ms, each approval message's (and card's) state key against its record's:
-   * when the record's state changed last (its history) and when the message first showed it.
-   */
-  function watchMessageLag(list: readonly OrderedApproval[]) {
-    const store = env.bot.services.approvals.store;
-    const caughtUp = new Map<string, { key: string; at: number }>();
-    const sample = async () => {
-      for (const approval of list) {
-        const record = await store.get(approval.id).catch(() => null);
-        if (!record) continue;
-        const key = record.status === "placed" ? "placed" : record.status;
-        const places = [
-          [record.slack.approvalChannel, record.slack.approvalTs, "message"],
-          [record.slack.cardChannel, record.slack.cardTs, "card"],
-        ] as const;
-        for (const [channel, ts, what] of places) {
-          if (!channel || !ts) continue;
-          const shown = (
-            env.standin.messages(channel).find((m) => m.ts === ts)?.blocks as
-              | Array<{ block_id?: string }>
-              | undefined
-          )
-            ?.map((b) => b.block_id)
-            .find((id) => id?.startsWith("state_"))
-            ?.slice("state_".length);
-          const id = `${approval.portName} ${what}`;
-          const shownKey = shown?.startsWith("placed") ? "placed" : shown;
-          if (shownKey === key) {
-            if (caughtUp.get(id)?.key !== key) caughtUp.set(id, { key, at: Date.now() });
-          } else caughtUp.delete(id);
-        }
-      }
-    };
-    let stopped = false;
-    const loop = (async () => {
-      while (!stopped) {
-        await sample();
-        await sleep(100);
-      }
-    })();
-    return {
-      async stop(): Promise<Array<{ what: string; lagMs: number | undefined }>> {
-        stopped = true;
-        await loop;
-        await sample();
-        const out: Array<{ what: string; lagMs: number | undefined }> = [];
-        for (const approval of list) {
-          const record = await store.get(approval.id);
-          if (!record) continue;
-          const changedAt = Date.parse(record.history.at(-1)?.at ?? record.updatedAt);
-          for (const [ts, what] of [
-            [record.slack.approvalTs, "message"],
-            [record.slack.cardTs, "card"],
-          ] as const) {
-            if (!ts) continue;
-            const seen = caughtUp.get(`${approval.portName} ${what}`);
-            out.push({
-              what: `${approval.portName} ${what}`,
-              lagMs: seen ? Math.max(0, seen.at - changedAt) : undefined,
-            });
-          }
-        }
-        return out;
-      },
-    };
-  }
-
   async function tally(): Promise<ApprovalTally[]> {
     const store = env.bot.services.approvals.store;
     const sources = tallySources({
@@ -245,7 +178,10 @@ describe("a Redis outage while placements are in flight", () => {
       });
       // Issue 29: each message's lag behind its record, sampled from before the first click
       // (src/jobs/renderedUpdate.ts renders the approval message and the card when sent).
-      const lag = watchMessageLag(approvals);
+      const lag = watchMessageLag(
+        { store: env.bot.services.approvals.store, standin: env.standin },
+        approvals,
+      );
       for (const approval of approvals) {
         const ack = await env.slack.clickButton({
           userId: STANDIN_IDS.approver,
@@ -295,12 +231,7 @@ describe("a Redis outage while placements are in flight", () => {
         description: "the notifier's outboxes to drain",
       }).catch(() => undefined);
       const lags = await lag.stop();
-      run.messagesChecked = lags.length;
-      run.messagesBehindAfter10s = lags.filter(
-        (l) => l.lagMs === undefined || l.lagMs > 10_000,
-      ).length;
-      run.messagesNeverCaughtUp = lags.filter((l) => l.lagMs === undefined).length;
-      run.maxMessageLagMs = Math.max(0, ...lags.map((l) => l.lagMs ?? 0));
+      Object.assign(run, messageLagFigures(lags));
 
       const tallies = await tally();
       counted = figures(tallies);
@@ -346,7 +277,7 @@ describe("a Redis outage while placements are in flight", () => {
       // Every approval message ends showing its record's final state (the 10 s figure is
       // measured and reported in docs/RELIABILITY.md, not asserted: a loaded machine is slower).
       expect(
-        lags.filter((l) => l.lagMs === undefined).map((l) => l.what),
+        neverCaughtUp(lags),
         "messages still behind their record once the notifier was idle",
       ).toEqual([]);
     },

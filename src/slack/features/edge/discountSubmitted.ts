@@ -1,7 +1,7 @@
+import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from "@slack/bolt";
 import {
   EDGE_DISCOUNT_BLOCK,
   EDGE_DISCOUNT_INPUT,
-  EDGE_DISCOUNT_VIEW,
   parseEdgeMetadata,
 } from "../../../../views/edgeModals.js";
 import { quoteReadyMessage } from "../../../../views/edgeQuote.js";
@@ -11,7 +11,6 @@ import { isProviderError } from "../../../provider/errors.js";
 import type { Services } from "../../../services.js";
 import { checkDiscountCode, loadQuote } from "../../../usecases/edge/quote.js";
 import { typedValue, type Where, whereFormOpened } from "../../kit/index.js";
-import type { ListenerRegistry } from "../../listenerTable.js";
 import type { EdgeSources } from "./sources.js";
 import {
   audit,
@@ -22,13 +21,12 @@ import {
   tell,
 } from "./support.js";
 
-export function registerDiscountSubmitted(
-  app: ListenerRegistry,
-  services: Services,
-  sources: EdgeSources,
-): void {
+type SubmitArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
+
+/** A discount code submitted: the provider checks it; the discounted quote goes in the thread. */
+export function discountSubmitted(services: Services, sources: EdgeSources) {
   const { logger } = services;
-  app.view(EDGE_DISCOUNT_VIEW, async ({ ack, body, view, client }) => {
+  return async ({ ack, body, view, client }: SubmitArgs): Promise<void> => {
     const metadata = parseEdgeMetadata(view.private_metadata);
     const ref = metadata.ref;
     const fail = (message: string) =>
@@ -93,5 +91,5 @@ export function registerDiscountSubmitted(
         text: ":warning: The code is valid, but I couldn't post the new prices; try again.",
       });
     }
-  });
+  };
 }

@@ -4,57 +4,50 @@ import {
   renameDraftModal,
 } from "../../../../views/edgeModals.js";
 import { edgeOrderModal } from "../../../../views/edgeOrderModal.js";
-import { draftNoticeText, EDGE_DRAFT_BUTTONS } from "../../../../views/edgeQuote.js";
+import { draftNoticeText } from "../../../../views/edgeQuote.js";
 import { requestMbps } from "../../../domain/edge.js";
 import type { Services } from "../../../services.js";
 import { draftSavedBy, findDraft } from "../../../usecases/edge/drafts.js";
 import type { EdgeOrderSource } from "../../../usecases/edge/order.js";
 import { refreshCountry } from "../../../usecases/edge/quote.js";
-import type { ListenerRegistry } from "../../listenerTable.js";
-import { onDraftButton } from "./onButton.js";
+import { draftButtonListener } from "./onButton.js";
 import { requestEdgeQuote } from "./requestQuote.js";
 import { draftOrGone, type EdgeSources } from "./sources.js";
 import { AFTER_ACK_MS, audit, openThenShow, QuoteNoLongerOffered, tell } from "./support.js";
 
-export function registerDraftButtons(
-  app: ListenerRegistry,
-  services: Services,
-  sources: EdgeSources,
-): void {
-  const { logger } = services;
-  onDraftButton(
-    app,
-    services,
-    EDGE_DRAFT_BUTTONS.order,
-    async ({ body, client }, where, draftId) => {
-      await openThenShow(
-        services,
-        client,
-        body.trigger_id,
-        edgeLoadingModal("Order an Edge port", "Reading the draft from the provider…"),
-        async () => {
-          let source: EdgeOrderSource;
-          try {
-            source = await sources.draftSource(draftId, AbortSignal.timeout(AFTER_ACK_MS));
-          } catch (error) {
-            if (error instanceof QuoteNoLongerOffered) {
-              return edgeProblemModal("Order an Edge port", error.message);
-            }
-            throw error;
+/** Order (a draft): the order form, made from the draft as the provider has it now. */
+export function orderDraftButton(services: Services, sources: EdgeSources) {
+  return draftButtonListener(services, async ({ body, client }, where, draftId) => {
+    await openThenShow(
+      services,
+      client,
+      body.trigger_id,
+      edgeLoadingModal("Order an Edge port", "Reading the draft from the provider…"),
+      async () => {
+        let source: EdgeOrderSource;
+        try {
+          source = await sources.draftSource(draftId, AbortSignal.timeout(AFTER_ACK_MS));
+        } catch (error) {
+          if (error instanceof QuoteNoLongerOffered) {
+            return edgeProblemModal("Order an Edge port", error.message);
           }
-          const speedMbps = requestMbps(source.request);
-          return edgeOrderModal({
-            source,
-            currency: services.currency,
-            metadata: { ...(where.channelId ? { channelId: where.channelId } : {}), draftId },
-            ...(speedMbps !== undefined ? { speedMbps } : {}),
-          });
-        },
-      );
-    },
-  );
+          throw error;
+        }
+        const speedMbps = requestMbps(source.request);
+        return edgeOrderModal({
+          source,
+          currency: services.currency,
+          metadata: { ...(where.channelId ? { channelId: where.channelId } : {}), draftId },
+          ...(speedMbps !== undefined ? { speedMbps } : {}),
+        });
+      },
+    );
+  });
+}
 
-  onDraftButton(app, services, EDGE_DRAFT_BUTTONS.requote, async ({ client }, where, draftId) => {
+/** Quote again: the draft's request quoted again, with the country as the provider lists it. */
+export function requoteDraftButton(services: Services, sources: EdgeSources) {
+  return draftButtonListener(services, async ({ client }, where, draftId) => {
     const source = await sources.draftSource(draftId, AbortSignal.timeout(AFTER_ACK_MS));
     // The country object as the provider lists it today, when it still does.
     const lists = await sources.catalogue.get(AFTER_ACK_MS).catch(() => undefined);
@@ -65,35 +58,37 @@ export function registerDraftButtons(
       where,
     });
   });
+}
 
-  onDraftButton(
-    app,
-    services,
-    EDGE_DRAFT_BUTTONS.rename,
-    async ({ body, client }, where, draftId) => {
-      await openThenShow(
-        services,
-        client,
-        body.trigger_id,
-        edgeLoadingModal("Rename Edge draft", "Reading the draft from the provider…"),
-        async () => {
-          const draft = await findDraft(services, draftId, AbortSignal.timeout(AFTER_ACK_MS));
-          if (!draft) {
-            return edgeProblemModal(
-              "Rename Edge draft",
-              draftNoticeText("not-found", { id: draftId }),
-            );
-          }
-          return renameDraftModal({
-            draft,
-            metadata: where.channelId ? { channelId: where.channelId } : {},
-          });
-        },
-      );
-    },
-  );
+/** Rename (a draft): the rename form, with the draft's current name. */
+export function renameDraftButton(services: Services) {
+  return draftButtonListener(services, async ({ body, client }, where, draftId) => {
+    await openThenShow(
+      services,
+      client,
+      body.trigger_id,
+      edgeLoadingModal("Rename Edge draft", "Reading the draft from the provider…"),
+      async () => {
+        const draft = await findDraft(services, draftId, AbortSignal.timeout(AFTER_ACK_MS));
+        if (!draft) {
+          return edgeProblemModal(
+            "Rename Edge draft",
+            draftNoticeText("not-found", { id: draftId }),
+          );
+        }
+        return renameDraftModal({
+          draft,
+          metadata: where.channelId ? { channelId: where.channelId } : {},
+        });
+      },
+    );
+  });
+}
 
-  onDraftButton(app, services, EDGE_DRAFT_BUTTONS.delete, async ({ client }, where, draftId) => {
+/** Delete (a draft): only by whoever saved it; its reminders go with it. */
+export function deleteDraftButton(services: Services) {
+  const { logger } = services;
+  return draftButtonListener(services, async ({ client }, where, draftId) => {
     const signal = AbortSignal.timeout(AFTER_ACK_MS);
     const draft = await draftOrGone(services, client, where, draftId, signal);
     if (!draft) return;

@@ -1,27 +1,64 @@
 // The Edge feature (`/connect edge quote`, the quote's and the drafts' buttons, the Edge modals):
-// its listeners, one file per listener or per small group on the same form, registered here.
-// The command handler is ./command.ts; the jobs' collaborators (quote poller, draft reminders)
-// are ./callbacks.ts, wired in src/bot.ts.
-import { EDGE_ENTER_ONLY_INPUTS } from "../../../../views/edgeModals.js";
+// one line per listener id here, the listeners in their files (one per listener or per small
+// group on the same form or message). The command handler is ./command.ts; the jobs'
+// collaborators (quote poller, draft reminders) are ./callbacks.ts, wired in src/bot.ts.
+import type { BlockAction, ButtonAction } from "@slack/bolt";
+import {
+  EDGE_DISCOUNT_VIEW,
+  EDGE_ENTER_ONLY_INPUTS,
+  EDGE_ORDER_VIEW,
+  EDGE_QUOTE_INPUTS,
+  EDGE_QUOTE_VIEW,
+  EDGE_RENAME_VIEW,
+} from "../../../../views/edgeModals.js";
+import { EDGE_DRAFT_BUTTONS, EDGE_QUOTE_BUTTONS } from "../../../../views/edgeQuote.js";
 import type { Services } from "../../../services.js";
 import { acknowledgeEnterIn } from "../../kit/index.js";
 import type { ListenerRegistry } from "../../listenerTable.js";
-import { registerDiscountSubmitted } from "./discountSubmitted.js";
-import { registerDraftButtons } from "./draftButtons.js";
-import { registerOrderSubmitted } from "./orderSubmitted.js";
-import { registerQuoteButtons } from "./quoteButtons.js";
-import { registerQuoteForm } from "./quoteForm.js";
-import { registerRenameSubmitted } from "./renameSubmitted.js";
+import { discountSubmitted } from "./discountSubmitted.js";
+import {
+  deleteDraftButton,
+  orderDraftButton,
+  renameDraftButton,
+  requoteDraftButton,
+} from "./draftButtons.js";
+import { edgeOrderSubmitted } from "./orderSubmitted.js";
+import {
+  discountButton,
+  orderQuoteButton,
+  retryQuoteButton,
+  saveDraftButton,
+  supportButton,
+  tenGigButton,
+} from "./quoteButtons.js";
+import { quoteCountryChanged, quoteCountryOptions, quoteFormSubmitted } from "./quoteForm.js";
+import { renameSubmitted } from "./renameSubmitted.js";
 import { edgeSources } from "./sources.js";
 
 /** Listeners (modal submissions, options loads, buttons) of `/connect edge quote` and drafts. */
 export function registerEdgeListeners(app: ListenerRegistry, services: Services): void {
   acknowledgeEnterIn(app, EDGE_ENTER_ONLY_INPUTS);
+  // One short cache of the provider's lists and the quotes' requests, shared by the listeners.
   const sources = edgeSources(services);
-  registerQuoteForm(app, services, sources);
-  registerQuoteButtons(app, services, sources);
-  registerDiscountSubmitted(app, services, sources);
-  registerOrderSubmitted(app, services, sources);
-  registerDraftButtons(app, services, sources);
-  registerRenameSubmitted(app, services);
+  type Button = BlockAction<ButtonAction>;
+
+  app.action(EDGE_QUOTE_INPUTS.country, quoteCountryChanged(services, sources));
+  app.options(EDGE_QUOTE_INPUTS.country, quoteCountryOptions(services, sources));
+  app.view(EDGE_QUOTE_VIEW, quoteFormSubmitted(services, sources));
+
+  app.action<Button>(EDGE_QUOTE_BUTTONS.order, orderQuoteButton(services, sources));
+  app.action<Button>(EDGE_QUOTE_BUTTONS.discount, discountButton(services));
+  app.action<Button>(EDGE_QUOTE_BUTTONS.saveDraft, saveDraftButton(services, sources));
+  app.action<Button>(EDGE_QUOTE_BUTTONS.tenGig, tenGigButton(services, sources));
+  app.action<Button>(EDGE_QUOTE_BUTTONS.support, supportButton(services, sources));
+  app.action<Button>(EDGE_QUOTE_BUTTONS.retry, retryQuoteButton(services, sources));
+
+  app.view(EDGE_DISCOUNT_VIEW, discountSubmitted(services, sources));
+  app.view(EDGE_ORDER_VIEW, edgeOrderSubmitted(services, sources));
+
+  app.action<Button>(EDGE_DRAFT_BUTTONS.order, orderDraftButton(services, sources));
+  app.action<Button>(EDGE_DRAFT_BUTTONS.requote, requoteDraftButton(services, sources));
+  app.action<Button>(EDGE_DRAFT_BUTTONS.rename, renameDraftButton(services));
+  app.action<Button>(EDGE_DRAFT_BUTTONS.delete, deleteDraftButton(services));
+  app.view(EDGE_RENAME_VIEW, renameSubmitted(services));
 }

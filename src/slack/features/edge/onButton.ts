@@ -1,66 +1,62 @@
 // A button of the Edge feature: acked at once, then the work; any failure is told to the person
 // privately (a quote or draft no longer usable in its own words, anything else as a failure).
-import type { App, BlockAction, ButtonAction } from "@slack/bolt";
+import type {
+  AllMiddlewareArgs,
+  BlockAction,
+  ButtonAction,
+  SlackActionMiddlewareArgs,
+} from "@slack/bolt";
 import { escapeMrkdwn } from "../../../../views/blocks.js";
 import { parseQuoteRef } from "../../../../views/edgeQuote.js";
 import type { Services } from "../../../services.js";
 import type { QuoteRef } from "../../../usecases/edge/quote.js";
 import type { Where } from "../../kit/index.js";
-import type { ListenerRegistry } from "../../listenerTable.js";
 import { failureWords, QuoteNoLongerOffered, tell, whereOf } from "./support.js";
 
-export type ButtonArgs = Parameters<Parameters<App["action"]>[1]>[0] & {
-  body: BlockAction<ButtonAction>;
-  action: ButtonAction;
-};
+export type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
+type ButtonListener = (args: ButtonArgs) => Promise<void>;
 
-/** A button's click: ack, then the work, with any failure told to the person privately. */
-export function onButton(
-  app: ListenerRegistry,
+/** The listener of a button: ack, then the work, with any failure told to the person privately. */
+export function buttonListener(
   services: Services,
-  actionId: string,
   work: (args: ButtonArgs, where: Where) => Promise<void>,
-): void {
+): ButtonListener {
   const { logger } = services;
-  app.action<BlockAction<ButtonAction>>(actionId, async (args) => {
+  return async (args) => {
     await args.ack();
     const where = whereOf(args.body);
     try {
-      await work(args as ButtonArgs, where);
+      await work(args, where);
     } catch (error) {
       (error instanceof QuoteNoLongerOffered ? logger.info : logger.warn).call(
         logger,
-        { err: error, actionId },
+        { err: error, actionId: args.action.action_id },
         "edge: button failed",
       );
       await tell(args.client, services, where, {
         text: `:warning: ${escapeMrkdwn(error instanceof QuoteNoLongerOffered ? error.message : `That didn't work: ${failureWords(error)}`)}`,
       });
     }
-  });
+  };
 }
 
 /** A button under a quote: its value is the quote's reference; a value that isn't one is ignored. */
-export function onQuoteButton(
-  app: ListenerRegistry,
+export function quoteButtonListener(
   services: Services,
-  actionId: string,
   work: (args: ButtonArgs, where: Where, ref: QuoteRef) => Promise<void>,
-): void {
-  onButton(app, services, actionId, async (args, where) => {
+): ButtonListener {
+  return buttonListener(services, async (args, where) => {
     const ref = parseQuoteRef(args.action.value);
     if (ref) await work(args, where, ref);
   });
 }
 
 /** A draft's button: its value is the draft's id; a click without one is ignored. */
-export function onDraftButton(
-  app: ListenerRegistry,
+export function draftButtonListener(
   services: Services,
-  actionId: string,
   work: (args: ButtonArgs, where: Where, draftId: string) => Promise<void>,
-): void {
-  onButton(app, services, actionId, async (args, where) => {
+): ButtonListener {
+  return buttonListener(services, async (args, where) => {
     const draftId = args.action.value;
     if (draftId) await work(args, where, draftId);
   });

@@ -1,7 +1,7 @@
+import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from "@slack/bolt";
 import {
   EDGE_ORDER_BLOCKS,
   EDGE_ORDER_INPUTS,
-  EDGE_ORDER_VIEW,
   parseEdgeMetadata,
 } from "../../../../views/edgeModals.js";
 import { withDeadline } from "../../../domain/deadline.js";
@@ -16,17 +16,15 @@ import {
   type Where,
   whereFormOpened,
 } from "../../kit/index.js";
-import type { ListenerRegistry } from "../../listenerTable.js";
 import type { EdgeSources } from "./sources.js";
 import { failureWords, IN_SLACK_WINDOW_MS, QuoteNoLongerOffered, tell } from "./support.js";
 
-export function registerOrderSubmitted(
-  app: ListenerRegistry,
-  services: Services,
-  sources: EdgeSources,
-): void {
+type SubmitArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
+
+/** The Edge order form submitted: checked again on the server, then submitted for approval. */
+export function edgeOrderSubmitted(services: Services, sources: EdgeSources) {
   const { logger } = services;
-  app.view(EDGE_ORDER_VIEW, async ({ ack, body, view, client }) => {
+  return async ({ ack, body, view, client }: SubmitArgs): Promise<void> => {
     const metadata = parseEdgeMetadata(view.private_metadata);
     const fail = (block: string, message: string) =>
       ack({ response_action: "errors", errors: { [block]: message.slice(0, 300) } });
@@ -99,5 +97,5 @@ export function registerOrderSubmitted(
         text: ":warning: Couldn't submit the order for approval; nothing was ordered. Try again in a minute.",
       });
     }
-  });
+  };
 }

@@ -5,27 +5,19 @@ import {
   edgeLoadingModal,
 } from "../../../../views/edgeModals.js";
 import { edgeOrderModal } from "../../../../views/edgeOrderModal.js";
-import {
-  draftSavedMessage,
-  EDGE_QUOTE_BUTTONS,
-  enquirySentMessage,
-} from "../../../../views/edgeQuote.js";
+import { draftSavedMessage, enquirySentMessage } from "../../../../views/edgeQuote.js";
 import { type EdgeQuotationRequest, requestMbps, tenGigabitRequest } from "../../../domain/edge.js";
 import type { Services } from "../../../services.js";
 import { draftBody } from "../../../usecases/edge/drafts.js";
 import { loadQuote } from "../../../usecases/edge/quote.js";
-import type { ListenerRegistry } from "../../listenerTable.js";
-import { onQuoteButton } from "./onButton.js";
+import { quoteButtonListener } from "./onButton.js";
 import { requestEdgeQuote } from "./requestQuote.js";
 import type { EdgeSources } from "./sources.js";
 import { AFTER_ACK_MS, audit, inThread, openThenShow, threadOf } from "./support.js";
 
-export function registerQuoteButtons(
-  app: ListenerRegistry,
-  services: Services,
-  sources: EdgeSources,
-): void {
-  onQuoteButton(app, services, EDGE_QUOTE_BUTTONS.order, async ({ body, client }, where, ref) => {
+/** Order: the order form, made from the quote as the provider has it now. */
+export function orderQuoteButton(services: Services, sources: EdgeSources) {
+  return quoteButtonListener(services, async ({ body, client }, where, ref) => {
     const metadata: EdgeModalMetadata = {
       ...(where.channelId ? { channelId: where.channelId } : {}),
       ...(threadOf(body) ? { threadTs: threadOf(body) } : {}),
@@ -48,92 +40,88 @@ export function registerQuoteButtons(
       },
     );
   });
+}
 
-  onQuoteButton(
-    app,
-    services,
-    EDGE_QUOTE_BUTTONS.discount,
-    async ({ body, client }, where, ref) => {
-      await client.views.open({
-        trigger_id: body.trigger_id,
-        view: labelledModal(
-          edgeDiscountModal({
-            ...(where.channelId ? { channelId: where.channelId } : {}),
-            ...(threadOf(body) ? { threadTs: threadOf(body) } : {}),
-            ref,
-          }),
-          services.sandbox,
-        ),
-      });
-    },
-  );
+/** Apply a discount code: the code's form. */
+export function discountButton(services: Services) {
+  return quoteButtonListener(services, async ({ body, client }, where, ref) => {
+    await client.views.open({
+      trigger_id: body.trigger_id,
+      view: labelledModal(
+        edgeDiscountModal({
+          ...(where.channelId ? { channelId: where.channelId } : {}),
+          ...(threadOf(body) ? { threadTs: threadOf(body) } : {}),
+          ref,
+        }),
+        services.sandbox,
+      ),
+    });
+  });
+}
 
-  onQuoteButton(
-    app,
-    services,
-    EDGE_QUOTE_BUTTONS.saveDraft,
-    async ({ body, client }, where, ref) => {
-      const signal = AbortSignal.timeout(AFTER_ACK_MS);
-      const [request, quote, drafts] = await Promise.all([
-        sources.requestOf(ref, AFTER_ACK_MS),
-        loadQuote(services, ref.responseId, ref.discountCode, signal),
-        services.provider.listDrafts({ signal }),
-      ]);
-      // A second click (or a colleague's) finds the draft already saved instead of a duplicate.
-      const existing = drafts.find((d) => {
-        const payload = (d.edgePayload ?? {}) as Record<string, unknown>;
-        return (
-          payload.responseId === ref.responseId &&
-          (payload.discountCode ?? undefined) === (ref.discountCode ?? undefined)
-        );
-      });
-      const draft =
-        existing ??
-        (await services.provider.createDraft(draftBody({ request, quote, savedBy: where.userId }), {
-          signal,
-        }));
-      if (!existing) {
-        audit(services, "draft saved", { userId: where.userId, draftId: draft.id });
-        await sources.rememberDraft(draft, where.userId);
-      }
-      await inThread(
-        services,
-        client,
-        where,
-        threadOf(body),
-        draftSavedMessage(draft, where.userId),
-      );
-    },
-  );
-
-  /** A button that passes the quote's request on to the provider, then says so in the thread. */
-  const enquiryButton = (
-    actionId: string,
-    kind: "ten-gig" | "support",
-    auditLine: string,
-    send: (request: EdgeQuotationRequest, signal: AbortSignal) => Promise<unknown>,
-  ) =>
-    onQuoteButton(app, services, actionId, async ({ body, client }, where, ref) => {
-      const request = await sources.requestOf(ref, AFTER_ACK_MS);
-      await send(request, AbortSignal.timeout(AFTER_ACK_MS));
-      audit(services, auditLine, { userId: where.userId, responseId: ref.responseId });
-      await inThread(
-        services,
-        client,
-        where,
-        threadOf(body),
-        enquirySentMessage(kind, where.userId),
+/** Save as draft: the quote kept with the provider (once, however often it is clicked). */
+export function saveDraftButton(services: Services, sources: EdgeSources) {
+  return quoteButtonListener(services, async ({ body, client }, where, ref) => {
+    const signal = AbortSignal.timeout(AFTER_ACK_MS);
+    const [request, quote, drafts] = await Promise.all([
+      sources.requestOf(ref, AFTER_ACK_MS),
+      loadQuote(services, ref.responseId, ref.discountCode, signal),
+      services.provider.listDrafts({ signal }),
+    ]);
+    // A second click (or a colleague's) finds the draft already saved instead of a duplicate.
+    const existing = drafts.find((d) => {
+      const payload = (d.edgePayload ?? {}) as Record<string, unknown>;
+      return (
+        payload.responseId === ref.responseId &&
+        (payload.discountCode ?? undefined) === (ref.discountCode ?? undefined)
       );
     });
+    const draft =
+      existing ??
+      (await services.provider.createDraft(draftBody({ request, quote, savedBy: where.userId }), {
+        signal,
+      }));
+    if (!existing) {
+      audit(services, "draft saved", { userId: where.userId, draftId: draft.id });
+      await sources.rememberDraft(draft, where.userId);
+    }
+    await inThread(services, client, where, threadOf(body), draftSavedMessage(draft, where.userId));
+  });
+}
 
-  enquiryButton(EDGE_QUOTE_BUTTONS.tenGig, "ten-gig", "10 Gbps offer asked", (request, signal) =>
+/** A button that passes the quote's request on to the provider, then says so in the thread. */
+function enquiryButton(
+  services: Services,
+  sources: EdgeSources,
+  kind: "ten-gig" | "support",
+  auditLine: string,
+  send: (request: EdgeQuotationRequest, signal: AbortSignal) => Promise<unknown>,
+) {
+  return quoteButtonListener(services, async ({ body, client }, where, ref) => {
+    const request = await sources.requestOf(ref, AFTER_ACK_MS);
+    await send(request, AbortSignal.timeout(AFTER_ACK_MS));
+    audit(services, auditLine, { userId: where.userId, responseId: ref.responseId });
+    await inThread(services, client, where, threadOf(body), enquirySentMessage(kind, where.userId));
+  });
+}
+
+/** Ask for 10 Gbps: the quote's request sent to the provider's Edge Select desk. */
+export function tenGigButton(services: Services, sources: EdgeSources) {
+  return enquiryButton(services, sources, "ten-gig", "10 Gbps offer asked", (request, signal) =>
     services.provider.sendEdgeSelect(tenGigabitRequest(request), { signal }),
   );
-  enquiryButton(EDGE_QUOTE_BUTTONS.support, "support", "support contacted", (request, signal) =>
+}
+
+/** Contact support: the quote's request sent to the provider as an enquiry. */
+export function supportButton(services: Services, sources: EdgeSources) {
+  return enquiryButton(services, sources, "support", "support contacted", (request, signal) =>
     services.provider.sendEdgeEnquiry(request, { signal }),
   );
+}
 
-  onQuoteButton(app, services, EDGE_QUOTE_BUTTONS.retry, async ({ client }, where, ref) => {
+/** Try again: the same request quoted again. */
+export function retryQuoteButton(services: Services, sources: EdgeSources) {
+  return quoteButtonListener(services, async ({ client }, where, ref) => {
     const request = await sources.requestOf(ref, AFTER_ACK_MS);
     await requestEdgeQuote({ services, client, request, where });
   });

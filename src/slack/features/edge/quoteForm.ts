@@ -1,13 +1,21 @@
 // The Edge quote form's listeners: the country changed (show Post code when that country needs
 // one), the country options load (searched as the person types) and the submission, which
 // requests the quote.
-import type { BlockAction, ExternalSelectAction, StaticSelectAction } from "@slack/bolt";
+import type {
+  AllMiddlewareArgs,
+  BlockAction,
+  ExternalSelectAction,
+  SlackActionMiddlewareArgs,
+  SlackOptionsMiddlewareArgs,
+  SlackViewMiddlewareArgs,
+  StaticSelectAction,
+  ViewSubmitAction,
+} from "@slack/bolt";
 import { labelledModal } from "../../../../views/blocks.js";
 import {
   countryOptions,
   EDGE_QUOTE_BLOCKS,
   EDGE_QUOTE_FIELD_BLOCKS,
-  EDGE_QUOTE_INPUTS,
   EDGE_QUOTE_VIEW,
   edgeQuoteModal,
   parseEdgeMetadata,
@@ -16,51 +24,53 @@ import type { Services } from "../../../services.js";
 import { matchCountries, pickCountry } from "../../../usecases/edge/catalogue.js";
 import { checkEdgeQuoteForm } from "../../../usecases/edge/quote.js";
 import { blockErrors, whereFormOpened } from "../../kit/index.js";
-import type { ListenerRegistry } from "../../listenerTable.js";
 import { hasBlock, readEdgeQuoteForm } from "./formValues.js";
 import { requestEdgeQuote } from "./requestQuote.js";
 import type { EdgeSources } from "./sources.js";
 import { AFTER_ACK_MS, failureWords, IN_SLACK_WINDOW_MS } from "./support.js";
 
-export function registerQuoteForm(
-  app: ListenerRegistry,
-  services: Services,
-  sources: EdgeSources,
-): void {
-  const { logger } = services;
-  // The country changed: show Post code when that country needs one (Singapore), else hide it.
-  app.action<BlockAction<StaticSelectAction | ExternalSelectAction>>(
-    EDGE_QUOTE_INPUTS.country,
-    async ({ ack, body, action, client }) => {
-      await ack();
-      const view = body.view;
-      if (!view || view.callback_id !== EDGE_QUOTE_VIEW) return;
-      try {
-        const lists = await sources.catalogue.get(AFTER_ACK_MS);
-        const country = pickCountry(lists, action.selected_option?.value);
-        const shown = hasBlock(view, EDGE_QUOTE_BLOCKS.postCode);
-        if (shown === (country?.postCodeRequired ?? false)) return;
-        await client.views.update({
-          view_id: view.id,
-          hash: view.hash,
-          view: labelledModal(
-            edgeQuoteModal({
-              catalogue: lists,
-              metadata: parseEdgeMetadata(view.private_metadata),
-              ...(country ? { country } : {}),
-            }),
-            services.sandbox,
-          ),
-        });
-      } catch (error) {
-        // hash_conflict: a newer change already updated the modal; that one wins.
-        logger.warn({ err: error }, "edge: could not update the quote form");
-      }
-    },
-  );
+type CountryChangedArgs = SlackActionMiddlewareArgs<
+  BlockAction<StaticSelectAction | ExternalSelectAction>
+> &
+  AllMiddlewareArgs;
+type CountryOptionsArgs = Pick<SlackOptionsMiddlewareArgs<"block_suggestion">, "ack" | "payload">;
+type SubmitArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
-  // More than 100 countries: searched as the person types (bounded: Slack waits 3 seconds).
-  app.options(EDGE_QUOTE_INPUTS.country, async ({ ack, payload }) => {
+/** The country changed: show Post code when that country needs one (Singapore), else hide it. */
+export function quoteCountryChanged(services: Services, sources: EdgeSources) {
+  const { logger } = services;
+  return async ({ ack, body, action, client }: CountryChangedArgs): Promise<void> => {
+    await ack();
+    const view = body.view;
+    if (!view || view.callback_id !== EDGE_QUOTE_VIEW) return;
+    try {
+      const lists = await sources.catalogue.get(AFTER_ACK_MS);
+      const country = pickCountry(lists, action.selected_option?.value);
+      const shown = hasBlock(view, EDGE_QUOTE_BLOCKS.postCode);
+      if (shown === (country?.postCodeRequired ?? false)) return;
+      await client.views.update({
+        view_id: view.id,
+        hash: view.hash,
+        view: labelledModal(
+          edgeQuoteModal({
+            catalogue: lists,
+            metadata: parseEdgeMetadata(view.private_metadata),
+            ...(country ? { country } : {}),
+          }),
+          services.sandbox,
+        ),
+      });
+    } catch (error) {
+      // hash_conflict: a newer change already updated the modal; that one wins.
+      logger.warn({ err: error }, "edge: could not update the quote form");
+    }
+  };
+}
+
+/** More than 100 countries: searched as the person types (bounded: Slack waits 3 seconds). */
+export function quoteCountryOptions(services: Pick<Services, "logger">, sources: EdgeSources) {
+  const { logger } = services;
+  return async ({ ack, payload }: CountryOptionsArgs): Promise<void> => {
     const typed = typeof payload.value === "string" ? payload.value : "";
     try {
       const lists = await sources.catalogue.get(IN_SLACK_WINDOW_MS);
@@ -69,9 +79,13 @@ export function registerQuoteForm(
       logger.warn({ err: error }, "edge: country options load had no answer");
       await ack({ options: [] });
     }
-  });
+  };
+}
 
-  app.view(EDGE_QUOTE_VIEW, async ({ ack, body, view, client }) => {
+/** The quote form submitted: checked against the provider's lists, then the quote requested. */
+export function quoteFormSubmitted(services: Services, sources: EdgeSources) {
+  const { logger } = services;
+  return async ({ ack, body, view, client }: SubmitArgs): Promise<void> => {
     let check: ReturnType<typeof checkEdgeQuoteForm>;
     try {
       check = checkEdgeQuoteForm(
@@ -104,5 +118,5 @@ export function registerQuoteForm(
       request: check.request,
       where: whereFormOpened(body.user.id, metadata),
     });
-  });
+  };
 }

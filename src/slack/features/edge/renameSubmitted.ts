@@ -1,21 +1,23 @@
+import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from "@slack/bolt";
 import { escapeMrkdwn } from "../../../../views/blocks.js";
 import {
   EDGE_RENAME_BLOCK,
   EDGE_RENAME_INPUT,
-  EDGE_RENAME_VIEW,
   parseEdgeMetadata,
 } from "../../../../views/edgeModals.js";
 import { draftNoticeText } from "../../../../views/edgeQuote.js";
 import type { Services } from "../../../services.js";
 import { checkDraftName, renameBody } from "../../../usecases/edge/drafts.js";
 import { typedValue, type Where, whereFormOpened } from "../../kit/index.js";
-import type { ListenerRegistry } from "../../listenerTable.js";
 import { draftOrGone } from "./sources.js";
 import { AFTER_ACK_MS, audit, failureWords, tell } from "./support.js";
 
-export function registerRenameSubmitted(app: ListenerRegistry, services: Services): void {
+type SubmitArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
+
+/** A draft's new name submitted: checked, then the draft renamed with the provider. */
+export function renameSubmitted(services: Services) {
   const { logger } = services;
-  app.view(EDGE_RENAME_VIEW, async ({ ack, body, view, client }) => {
+  return async ({ ack, body, view, client }: SubmitArgs): Promise<void> => {
     const metadata = parseEdgeMetadata(view.private_metadata);
     const name = checkDraftName(
       typedValue(view.state?.values, EDGE_RENAME_BLOCK, EDGE_RENAME_INPUT),
@@ -56,5 +58,5 @@ export function registerRenameSubmitted(app: ListenerRegistry, services: Service
         text: `:warning: Couldn't rename the draft: ${escapeMrkdwn(failureWords(error))}`,
       });
     }
-  });
+  };
 }
