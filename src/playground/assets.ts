@@ -21,6 +21,7 @@ const FILES: Record<string, string> = {
   "messages.js": "text/javascript; charset=utf-8",
   "modals.js": "text/javascript; charset=utf-8",
   "blocks.js": "text/javascript; charset=utf-8",
+  "fieldLength.js": "text/javascript; charset=utf-8",
   "mrkdwn.js": "text/javascript; charset=utf-8",
   "workflows.js": "text/javascript; charset=utf-8",
   "faults.js": "text/javascript; charset=utf-8",

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
 
 /**
  * Debian's Chromium driven by playwright-core (no browser download: the machine's package is
@@ -113,4 +113,34 @@ export async function screenshotDir(options: { forDocs?: boolean } = {}): Promis
 export function pngSize(png: Buffer): { width: number; height: number } {
   if (png.subarray(1, 4).toString("latin1") !== "PNG") throw new Error("not a PNG");
   return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
+/**
+ * Clicks Approve on `request` and, when it asks first (from APPROVE_CONFIRM_FROM a month, the
+ * dialog "Approve this order?" naming the total), confirms; resolves once the request's buttons
+ * are gone. Says whether it asked, so a test can assert the threshold too.
+ */
+export async function approveInPage(
+  page: Page,
+  request: Locator,
+  timeoutMs: number,
+): Promise<{ asked: boolean }> {
+  const approve = request.locator("button", { hasText: "Approve" });
+  await approve.click();
+  const dialog = page.locator("[role=alertdialog]", { hasText: "Approve this order?" });
+  const decided = approve.waitFor({ state: "detached", timeout: timeoutMs });
+  // Whichever comes first: the dialog, or the buttons gone (no dialog below the threshold).
+  const asked = await Promise.race([
+    dialog.waitFor({ timeout: timeoutMs }).then(
+      () => true,
+      () => false,
+    ),
+    decided.then(
+      () => false,
+      () => false,
+    ),
+  ]);
+  if (asked) await dialog.locator("button", { hasText: "Approve" }).click();
+  await decided;
+  return { asked };
 }

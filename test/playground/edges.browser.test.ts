@@ -12,7 +12,7 @@ import { createLogger } from "../../src/log.js";
 import { STANDIN_IDS } from "../../src/standin/index.js";
 import { freePort } from "../harness/ports.js";
 import { deleteKeysMatching } from "../harness/redisKeys.js";
-import { pageSession, pngSize, screenshotDir, VIEWPORT } from "./browser.js";
+import { approveInPage, pageSession, pngSize, screenshotDir, VIEWPORT } from "./browser.js";
 import { submitUntilAccepted } from "./submitModal.js";
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -125,10 +125,7 @@ describe("npm start's playground: permalinks, files, fault knobs, restarts", () 
       .filter({ has: page.locator("button", { hasText: "Approve" }) })
       .first();
     await request.waitFor({ timeout: BACKGROUND_MS });
-    await request.locator("button", { hasText: "Approve" }).click();
-    await request
-      .locator("button", { hasText: "Approve" })
-      .waitFor({ state: "detached", timeout: BACKGROUND_MS });
+    await approveInPage(page, request, BACKGROUND_MS);
   }
 
   beforeAll(async () => {

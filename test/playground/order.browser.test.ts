@@ -10,7 +10,7 @@ import { createLogger } from "../../src/log.js";
 import type { Dcf } from "../../src/provider/api.js";
 import { STANDIN_IDS } from "../../src/standin/index.js";
 import { deleteKeysMatching } from "../harness/redisKeys.js";
-import { pageSession, pngSize, screenshotDir, VIEWPORT } from "./browser.js";
+import { approveInPage, pageSession, pngSize, screenshotDir, VIEWPORT } from "./browser.js";
 import { submitUntilAccepted } from "./submitModal.js";
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -160,11 +160,8 @@ describe("npm start's playground: ordering a port, approving it, watching the th
     await dialog.waitFor({ state: "detached" });
 
     const before = await portOrderCalls();
-    await request().locator("button", { hasText: "Approve" }).click();
     // The request is updated in place: no buttons once decided.
-    await request()
-      .locator("button", { hasText: "Approve" })
-      .waitFor({ state: "detached", timeout: BACKGROUND_MS });
+    await approveInPage(page, request(), BACKGROUND_MS);
     await request().locator(".replies").waitFor({ timeout: BACKGROUND_MS });
     await request().locator(".replies").click();
     // The placement's line ("Order `…` is *created*"): the parent, rendered when its update is

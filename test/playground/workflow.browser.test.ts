@@ -10,7 +10,7 @@ import { createLogger } from "../../src/log.js";
 import type { Dcf } from "../../src/provider/api.js";
 import { STANDIN_IDS } from "../../src/standin/index.js";
 import { deleteKeysMatching } from "../harness/redisKeys.js";
-import { pageSession, pngSize, screenshotDir, VIEWPORT } from "./browser.js";
+import { approveInPage, pageSession, pngSize, screenshotDir, VIEWPORT } from "./browser.js";
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 /** Placement and the notifier's pacing run in the background: give them room. */
@@ -100,10 +100,7 @@ describe("npm start's playground: the Workflows panel runs a sample workflow to 
       .locator("#messages .message:not(.ephemeral)", { hasText: "wf-port-1-" })
       .first();
     await request.waitFor({ timeout: BACKGROUND_MS });
-    await request.locator("button", { hasText: "Approve" }).click();
-    await request
-      .locator("button", { hasText: "Approve" })
-      .waitFor({ state: "detached", timeout: BACKGROUND_MS });
+    await approveInPage(page, request, BACKGROUND_MS);
 
     await page.selectOption("#user", STANDIN_IDS.requester);
     await page.locator("#you", { hasText: "Rita Requester" }).waitFor();

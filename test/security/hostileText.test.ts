@@ -759,10 +759,6 @@ const VIEW_CASES: Record<string, Case> = {
     ),
   ],
   parseLayer2OrderThis: (h) => [JSON.stringify(orderThis.parseLayer2OrderThis(h) ?? null)],
-  // The layer 2 price's Share in channel: its value carries what was priced, never shown.
-  shareLayer2PriceButton: (h) => [
-    { text: "x", blocks: [{ type: "actions", elements: [orderThis.shareLayer2PriceButton(h)] }] },
-  ],
   withOrderThisButton: (h) => [
     orderThis.withOrderThisButton({ text: "x", blocks: [] }, orderThis.ACTION_ORDER_THIS_PORT, h),
   ],

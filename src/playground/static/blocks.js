@@ -1,3 +1,4 @@
+import { watchLength } from "./fieldLength.js";
 import { emojify, isSafeUrl, renderMrkdwn } from "./mrkdwn.js";
 
 /**
@@ -405,23 +406,6 @@ function inputElement(env, block, element) {
     return value !== null && value !== undefined && !(Array.isArray(value) && value.length === 0);
   };
   return { widget, read, filled, textual, id };
-}
-
-/** Says at the field, as the person types or pastes, that the text is over the field's limit. */
-function watchLength(widget, max, error, node) {
-  let said = "";
-  widget.addEventListener("input", () => {
-    const length = widget.value.length;
-    if (length > max) {
-      said = `${length} characters: at most ${max}. Shorten it; nothing is cut for you.`;
-      error.textContent = said;
-      node.classList.add("has-error");
-    } else if (said && error.textContent === said) {
-      said = "";
-      error.textContent = "";
-      node.classList.remove("has-error");
-    }
-  });
 }
 
 function input(env, block) {
