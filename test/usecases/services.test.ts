@@ -38,6 +38,7 @@ function approvalFor(kind: "layer2" | "iod", providerId: string, body: unknown, 
     id: "apr_abcdefghijklmnop",
     kind,
     requester: { userId: "U0REQUESTER" },
+    summary: [],
     call: { operation: "x", pathParams: {}, body },
     result: { providerId, status: "CREATING", record },
   } as unknown as ApprovalRequest;
