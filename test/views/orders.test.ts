@@ -48,6 +48,20 @@ describe("portOrderView", () => {
     expectWithinSlackLimits(reply.blocks);
   });
 
+  it("words Created and Last updated on one clock, the one it is given (issue 32, item 13)", () => {
+    // The sandbox's clock a day ahead of real time: both are relative to it, so an order made
+    // a day earlier and changed an hour ago reads so, whatever the real time is.
+    const sandboxNow = new Date("2026-11-29T10:00:00Z");
+    const order = {
+      ...orderCreatedOnNet,
+      createdAt: new Date("2026-11-28T10:00:00Z").getTime(),
+      updatedAt: new Date("2026-11-29T09:00:00Z").getTime(),
+    };
+    const text = readable(portOrderView(order, TZ, sandboxNow).blocks);
+    expect(text).toMatch(/\*Created\*\nby jdoe, 1 day ago \(28 Nov/);
+    expect(text).toMatch(/Last updated about 1 hour ago \(29 Nov/);
+  });
+
   it("gives the off-net LOA wait, detected from the DCF's tags", () => {
     expect(loaKind(orderOffNet)).toBe("off-net");
     const text = readable(portOrderView(orderOffNet, TZ, NOW).blocks);
