@@ -54,8 +54,8 @@ describe("portOrderView", () => {
     const sandboxNow = new Date("2026-11-29T10:00:00Z");
     const order = {
       ...orderCreatedOnNet,
-      createdAt: new Date("2026-11-28T10:00:00Z").getTime(),
-      updatedAt: new Date("2026-11-29T09:00:00Z").getTime(),
+      createdAt: "2026-11-28T10:00:00.000Z",
+      updatedAt: "2026-11-29T09:00:00.000Z",
     };
     const text = readable(portOrderView(order, TZ, sandboxNow).blocks);
     expect(text).toMatch(/\*Created\*\nby jdoe, 1 day ago \(28 Nov/);
