@@ -80,12 +80,24 @@ describe("redisTopology", () => {
     expect(reconnectOnReadOnly(new Error("ERR wrong number of arguments"))).toBe(false);
   });
 
-  it("names what is missing for a cluster instead of connecting somewhere else", () => {
+  it("makes a cluster client on the seeds for a cluster, never a connection to REDIS_URL's host", () => {
     const cluster = redisTopology({
       mode: "cluster",
-      url: "redis://127.0.0.1:6379",
+      url: "redis://:secret@127.0.0.1:6379",
       nodes: [{ host: "n1", port: 7000 }],
     });
-    expect(() => cluster.connect("commands")).toThrow(/REDIS_CLUSTER_NODES/);
+    // A request connection connects on first use: nothing is dialled here.
+    const redis = cluster.connect("requests") as unknown as {
+      isCluster?: boolean;
+      startupNodes: unknown[];
+      disconnect(): void;
+    };
+    try {
+      expect(redis.isCluster).toBe(true);
+      expect(redis.startupNodes).toEqual([{ host: "n1", port: 7000 }]);
+    } finally {
+      redis.disconnect();
+    }
+    expect(cluster.describe()).toBe("cluster seeds n1:7000");
   });
 });
