@@ -17,8 +17,8 @@ export interface Identity {
 }
 
 /**
- * Everything the Slack layer and the flows need, built once by the composition root.
- * Slack-free: flows and jobs can use it too.
+ * Everything the Slack layer and the use cases need, built once by the composition root.
+ * Slack-free: use cases and jobs can use it too.
  */
 export interface Services {
   provider: ProviderApi;

@@ -147,7 +147,7 @@ export async function loadLayer2Modal(
       : Promise.resolve(undefined),
     b2b
       ? loaded("the metros", async () => {
-          // The cached metro list is the metro capabilities call's answer (flows/dcf.ts).
+          // The cached metro list is the metro capabilities call's answer (src/usecases/dcf.ts).
           const all = (await companyMetros(deps, identity.companyUsername)) as MetroCapability[];
           const live = all.filter((m) => typeof m?.id === "string" && m.deleted !== true);
           return {
