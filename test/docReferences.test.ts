@@ -81,7 +81,7 @@ function markdownFiles(dir: string): string[] {
 }
 
 describe("repository paths named in code and documents", () => {
-  it("every src/, views/, test/, docs/ ... path named resolves to a file or folder", () => {
+  it("every src/, views/, test/, docs/ ... path named, bare folders included, resolves to a file or folder", () => {
     const files = [
       ...SCANNED.flatMap((folder) => sourceFiles(join(ROOT, folder))),
       // The style guide (docs/STYLE.md) describes other codebases' files (bolt-js's errors module).
@@ -89,16 +89,26 @@ describe("repository paths named in code and documents", () => {
     ];
     const missing: string[] = [];
     for (const file of files) {
-      for (const named of readFileSync(file, "utf8").match(REPO_PATH) ?? []) {
-        // Placeholders (`<feature>`) and globs name a kind of path, not one path.
-        if (/[<>*]/.test(named)) continue;
+      const text = readFileSync(file, "utf8");
+      for (const match of text.matchAll(REPO_PATH)) {
+        const named = match[0];
+        const before = text[match.index - 1] ?? "";
+        const after = text[match.index + named.length] ?? "";
+        // Placeholders (`<feature>`) and globs (`test/e2e/edgeQuote*.test.ts`) name a kind of
+        // path, not one path; a URL's path (`http://provider.test/api/…`) is not the repository's.
+        if (/[<>*]/.test(named) || after === "*" || /[./:@\w-]/.test(before)) continue;
         const path = named.replace(/[.)]+$/, "");
+        // A path with another extension (a `.png`, a `.lua` script's name) is not checked; a
+        // bare one (`src/jobs`, `src/jobs/`, `src/log`) names a folder or a module without its
+        // extension, and must lead to one as well.
         const isFile = CHECKED_EXT.test(path);
-        const isFolder = path.endsWith("/");
-        if (!isFile && !isFolder) continue;
+        const isBare = !/\.[A-Za-z0-9]+$/.test(path);
+        if (!isFile && !isBare) continue;
         // An ES module import names the built `.js` of a `.ts` source (or of a declaration
         // file), and a relative one is read from the importing file's folder or one above it.
-        const forms = [path, path.replace(/\.js$/, ".ts"), path.replace(/\.js$/, ".d.ts")];
+        const forms = isBare
+          ? [path, `${path}.ts`, `${path}.js`]
+          : [path, path.replace(/\.js$/, ".ts"), path.replace(/\.js$/, ".d.ts")];
         const bases = [
           ROOT,
           dirname(file),
