@@ -40,6 +40,14 @@ module.exports = {
       to: { path: "^src/(slack|playground|standin)/" },
     },
     {
+      name: "shared-views-never-import-a-feature's-views",
+      comment:
+        "A view at views/ itself is a piece several features share (blocks, format, inputs…); it may not import a feature's own views (views/<feature>/): move what both need into the shared view, or the shared view into the feature's folder.",
+      severity: "error",
+      from: { path: "^views/[^/]+\\.ts$" },
+      to: { path: "^views/[^/]+/" },
+    },
+    {
       name: "domain-imports-nothing-of-ours",
       comment:
         "src/domain holds the pure rules every layer shares: it may import only src/domain (and `import type` of the provider's generated contract), never views/, src/slack, src/usecases, src/orders, src/provider, src/approvals or src/jobs.",

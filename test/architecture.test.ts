@@ -68,6 +68,22 @@ describe("the import rules (.dependency-cruiser.cjs)", () => {
     expect(result.output).toContain("src/slack/logger.ts");
   }, 60_000);
 
+  it("fail a shared view that imports a feature's own view", async () => {
+    const result = await cruiseProbe({
+      [`views/${PROBE}.ts`]: `import { featureView } from "./${PROBE}Feature/view.js";\n\nexport const probe = featureView;\n`,
+      [`views/${PROBE}Feature/view.ts`]: "export const featureView = {};\n",
+    });
+    expect(result.exitCode).toBeGreaterThan(0);
+    expect(result.output).toContain("shared-views-never-import-a-feature's-views");
+    expect(result.output).toContain("it may not import a feature's own views");
+    const featureToShared = await cruiseProbe({
+      [`views/${PROBE}Feature/${PROBE}.ts`]:
+        'import { DASH } from "../blocks.js";\n\nexport const probe = DASH;\n',
+      "views/blocks.ts": 'export const DASH = "—";\n',
+    });
+    expect(featureToShared.exitCode).toBe(0);
+  }, 60_000);
+
   it("fail a Slack feature that imports another feature's listener", async () => {
     const result = await cruiseProbe({
       [`src/slack/features/spend/${PROBE}.ts`]:
