@@ -6,6 +6,9 @@ import { context, escapeMrkdwn, header, section } from "./blocks.js";
 import { ownOnlyNote } from "./moneyAccess.js";
 import type { Reply } from "./reply.js";
 
+/** A title in the list: long enough to recognise, short enough to keep every entry whole. */
+const TITLE_MAX = 200;
+
 /**
  * The lists of approval requests `/connect approvals` shows: one line per request, in the words
  * of the approval message's status line (views/approvals.ts), apart from the message itself.
@@ -44,7 +47,10 @@ export function approvalsListView(
   for (const record of records.slice(0, 40)) {
     const link = links.get(record.id);
     // The link is the message's permalink from Slack's own API, never text from a person.
-    const title = link ? `<${link}|${escapeMrkdwn(record.title)}>` : escapeMrkdwn(record.title);
+    // Clipped before escaping: a section cut at Slack's limit must not cut the link's closing ">".
+    const title = link
+      ? `<${link}|${escapeMrkdwn(record.title, TITLE_MAX)}>`
+      : escapeMrkdwn(record.title, TITLE_MAX);
     const price = record.money.text ? ` · ${escapeMrkdwn(record.money.text)}` : "";
     const state = scope === "all" ? `\n${approvalStatusLine(record)}` : "";
     blocks.push(

@@ -353,7 +353,7 @@ export function quoteFailureText(failure: QuoteFailure): string {
     case "provider-error":
       return "The external provider failed with an unhandled error while pricing this Edge quote (HTTP 500). Try again in a few minutes.";
     case "partners-failed":
-      return `The provider's partners could not quote this Edge port (status ${failure.providerStatus ?? "failed"}). Check the address, then request the quote again or contact support.`;
+      return `The provider's partners could not quote this Edge port (status ${escapeMrkdwn(failure.providerStatus ?? "failed")}). Check the address, then request the quote again or contact support.`;
   }
 }
 

@@ -1,6 +1,6 @@
 // The one place a failure is worded for a person (issue 21): by its code (src/domain/errors.ts),
 // never a stack trace, never a secret.
-import { isCodedError, isStorageUnavailable } from "../src/domain/errors.js";
+import { isCodedError, isStorageUnavailable, RATE_LIMITED_MESSAGE } from "../src/domain/errors.js";
 import { escapeMrkdwn } from "./blocks.js";
 
 export const STORAGE_UNAVAILABLE_TEXT =
@@ -22,5 +22,8 @@ export function describeFailure(error: unknown): string {
   }
   if (isCodedError(error, "blocked")) return `:no_entry: ${error.message}`;
   if (isCodedError(error, "timeout")) return TOOK_TOO_LONG_TEXT;
+  if (isCodedError(error, "rate_limited")) return `:hourglass: ${RATE_LIMITED_MESSAGE}`;
+  // Plain words for the person, which may quote a name they typed: escaped.
+  if (isCodedError(error, "no_longer_offered")) return `:warning: ${escapeMrkdwn(error.message)}`;
   return OUR_SIDE;
 }

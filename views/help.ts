@@ -33,18 +33,19 @@ function exampleLines(spec: CommandSpec, known: KnownIds): { examples: string[];
   let placeholderLeft = false;
   for (const example of spec.examples) {
     if (example === commandName(spec)) continue;
-    const filled = id && real ? example.replaceAll(id.placeholder, escapeMrkdwn(real)) : example;
+    const filled = id && real ? example.replaceAll(id.placeholder, real) : example;
     if (id && filled.includes(id.placeholder)) {
       placeholderLeft = true;
       continue;
     }
-    examples.push(`\`${COMMAND} ${filled}\``);
+    examples.push(`\`${COMMAND} ${escapeMrkdwn(filled)}\``);
   }
   return { examples, ...(id && placeholderLeft ? { hint: id.where } : {}) };
 }
 
 function synopsis(spec: CommandSpec): string {
-  return `\`${COMMAND} ${commandName(spec)}${spec.args ? ` ${spec.args}` : ""}\``;
+  // `<portId>` and the like: shown as typed, never read by Slack as a link.
+  return `\`${COMMAND} ${escapeMrkdwn(`${commandName(spec)}${spec.args ? ` ${spec.args}` : ""}`)}\``;
 }
 
 /** One command as help lists it: synopsis, summary, then its examples on the next line. */
@@ -56,7 +57,7 @@ function commandLine(spec: CommandSpec, known: KnownIds): string {
   ]
     .filter(Boolean)
     .join(" ");
-  return `${synopsis(spec)} — ${spec.summary}${more ? `\n      ${more}` : ""}`;
+  return `${synopsis(spec)} — ${escapeMrkdwn(spec.summary)}${more ? `\n      ${more}` : ""}`;
 }
 
 /**

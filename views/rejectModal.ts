@@ -12,6 +12,10 @@ export const VIEW_REJECT_REASON = "approval_reject_reason";
 export const BLOCK_REJECT_REASON = "reject_reason";
 export const INPUT_REJECT_REASON = "reason";
 
+/** The modal's field error when its checks did not finish within Slack's budget. */
+export const REJECT_CHECKS_TOO_SLOW =
+  ":hourglass: I couldn't check this in time (Slack or my storage was slow); nothing was changed. Press Reject again.";
+
 /** Where a reject modal was opened from: checked again against the record on submit. */
 export interface RejectOrigin {
   id: string;

@@ -38,7 +38,7 @@ export function stateLine(model: RequestReadModel): string {
     const who =
       model.decision.action === "approve" && model.approvers.length > 1
         ? listOfMentions(model.approvers)
-        : `<@${model.decision.by}>`;
+        : listOfMentions([model.decision.by]);
     parts.push(`${model.decision.action === "approve" ? "approved" : "rejected"} by ${who}`);
   }
   if (model.state.detail) {
@@ -46,10 +46,10 @@ export function stateLine(model: RequestReadModel): string {
     parts.push(`${label}${escapeMrkdwn(model.state.detail)}`);
   }
   if (model.state.phase === "stopped" && model.tracking?.stoppedBy) {
-    parts.push(`<@${model.tracking.stoppedBy}> stopped following it`);
+    parts.push(`${listOfMentions([model.tracking.stoppedBy])} stopped following it`);
   }
   if (model.state.phase === "not-ordered" && model.actor) {
-    parts.push(`marked as failed by <@${model.actor}>`);
+    parts.push(`marked as failed by ${listOfMentions([model.actor])}`);
   }
   if (model.order) parts.push(orderRef(model.order));
   if (model.state.phase === "tracked" && model.tracking?.changedAt) {
@@ -73,9 +73,16 @@ export function slackTime(iso: string): string {
     : escapeMrkdwn(iso);
 }
 
-/** "<@A>", "<@A> and <@B>", "<@A>, <@B> and <@C>". Ids only (never text a person typed). */
+/** A Slack user id as Slack sends it (U… or W…): the only thing a mention is made of. */
+const SLACK_USER_ID = /^[UW][A-Z0-9]{2,}$/;
+
+/**
+ * "<@A>", "<@A> and <@B>", "<@A>, <@B> and <@C>": THE way views mention people. Ids only;
+ * anything not shaped like a Slack user id (a damaged record) is shown as escaped text, so no
+ * mention, link or broadcast can be formed from it.
+ */
 export function listOfMentions(userIds: readonly string[]): string {
-  const mentions = userIds.map((id) => `<@${escapeMrkdwn(id)}>`);
+  const mentions = userIds.map((id) => (SLACK_USER_ID.test(id) ? `<@${id}>` : escapeMrkdwn(id)));
   if (mentions.length <= 1) return mentions.join("");
   return `${mentions.slice(0, -1).join(", ")} and ${mentions.at(-1)}`;
 }

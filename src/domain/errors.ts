@@ -13,7 +13,11 @@ export type ErrorCode =
   /** Refused for who asked (not a fault of the bot); the message says why. */
   | "blocked"
   /** A bounded wait ran out (Slack's 3 s, a provider call): nothing was decided. */
-  | "timeout";
+  | "timeout"
+  /** The bot's own pacing of provider calls refused one before sending it: nothing was sent. */
+  | "rate_limited"
+  /** What a person acted on (an Edge quote, a draft) is no longer offered; the message says what to do. */
+  | "no_longer_offered";
 
 export class CodedError extends Error {
   readonly code: ErrorCode;
@@ -31,13 +35,17 @@ export function isCodedError(error: unknown, code?: ErrorCode): error is CodedEr
   return code === undefined ? isErrorCode(found) : found === code;
 }
 
+const ERROR_CODES: ReadonlySet<unknown> = new Set<ErrorCode>([
+  "provider",
+  "storage_unavailable",
+  "blocked",
+  "timeout",
+  "rate_limited",
+  "no_longer_offered",
+]);
+
 function isErrorCode(value: unknown): value is ErrorCode {
-  return (
-    value === "provider" ||
-    value === "storage_unavailable" ||
-    value === "blocked" ||
-    value === "timeout"
-  );
+  return ERROR_CODES.has(value);
 }
 
 /** A command refused for who asked (not an error of the bot). */
@@ -53,6 +61,44 @@ export class DeadlineExceededError extends CodedError {
   constructor(readonly ms: number) {
     super("timeout", `no answer within ${ms} ms`);
     this.name = "DeadlineExceededError";
+  }
+}
+
+/**
+ * The words of a rate-limited call, once: views/failures.ts shows them for code `rate_limited`,
+ * and the error carries them as `userMessage` for the layers that may not import views (a
+ * placement stores them on the request).
+ */
+export const RATE_LIMITED_MESSAGE =
+  "The bot is sending too many requests to the provider right now; nothing was sent. Try again in a minute.";
+
+/**
+ * The provider rate limiter (src/jobs/rateLimiter.ts) refused a call before sending it: the next
+ * free slot is further away than a caller may wait. It carries ProviderError's `outcomeUnknown:
+ * false` and `userMessage`, so the readers of provider failures (placement, `providerWords`)
+ * know nothing reached the provider: an order refused here is failed, not escalated as unknown.
+ */
+export class RateLimitWaitTooLongError extends CodedError {
+  readonly outcomeUnknown = false;
+  readonly userMessage = RATE_LIMITED_MESSAGE;
+
+  constructor(readonly waitMs: number) {
+    super(
+      "rate_limited",
+      `The provider rate limit is saturated: the next free slot is ${Math.ceil(waitMs / 1000)} s away.`,
+    );
+    this.name = "RateLimitWaitTooLongError";
+  }
+}
+
+/**
+ * An Edge quote or draft that can't be used any more (expired, deleted, its choices no longer
+ * offered); its message, plain words for the person, says what to do instead.
+ */
+export class QuoteNoLongerOffered extends CodedError {
+  constructor(message: string) {
+    super("no_longer_offered", message);
+    this.name = "QuoteNoLongerOffered";
   }
 }
 

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Redis } from "ioredis";
+import { RateLimitWaitTooLongError } from "../domain/errors.js";
 import { defineScript, stateKey } from "./queues.js";
 
 /**
@@ -35,25 +36,6 @@ export interface ProviderRateLimiterOptions {
   unavailableWaitMs?: number;
   /** The key's name under the prefix, so different limits can coexist. Default "provider". */
   name?: string;
-}
-
-/**
- * The request was refused before it was sent. It carries ProviderError's `outcomeUnknown:
- * false` and `userMessage`, so callers that read provider failures (placement) know nothing
- * reached the provider: an order refused here is failed, not escalated as unknown.
- */
-export class RateLimitWaitTooLongError extends Error {
-  readonly outcomeUnknown = false;
-  readonly userMessage: string;
-
-  constructor(readonly waitMs: number) {
-    super(
-      `The provider rate limit is saturated: the next free slot is ${Math.ceil(waitMs / 1000)} s away.`,
-    );
-    this.name = "RateLimitWaitTooLongError";
-    this.userMessage =
-      "The bot is sending too many requests to the provider right now; nothing was sent. Try again in a minute.";
-  }
 }
 
 /**

@@ -14,10 +14,14 @@ import type { LedgerEntry, MonthlySpend } from "./ledger.js";
  * decimal separator splits on `;`, so `;=1+2` would give a cell `=1+2`), tab or line break (a
  * reader that ignores the quotes starts a new cell or row there). Spaces and quotes before the
  * sign count too (a reader may take `"=1` as a quoted `=1`). A field starting with a tab or
- * carriage return gets one as well (OWASP's list).
+ * carriage return gets one as well (OWASP's list). The full-width signs `＝ ＋ － ＠` count as
+ * well: spreadsheets in Japanese and Chinese locales turn them into `= + - @` as they read a
+ * cell, so `＝HYPERLINK(…)` runs like `=HYPERLINK(…)`.
  */
 export function defuseFormulas(field: string): string {
-  return field.replace(/(^|[,;\t\r\n])([ "]*)(?=[=+\-@])/g, "$1$2'").replace(/^(?=[\t\r])/, "'");
+  return field
+    .replace(/(^|[,;\t\r\n])([ "]*)(?=[=+\-@＝＋－＠])/g, "$1$2'")
+    .replace(/^(?=[\t\r])/, "'");
 }
 
 export const LEDGER_CSV_COLUMNS = [

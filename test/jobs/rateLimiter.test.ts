@@ -1,10 +1,10 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RateLimitWaitTooLongError } from "../../src/domain/errors.js";
 import { readProviderFailure } from "../../src/jobs/providerFailure.js";
 import {
   createProviderRateLimiter,
   RateLimiterUnavailableError,
-  RateLimitWaitTooLongError,
 } from "../../src/jobs/rateLimiter.js";
 import { startOwnRedis } from "../harness/ownRedis.js";
 import { connect, deleteKeys, runPrefix } from "./support.js";

@@ -789,8 +789,10 @@ const VIEW_CASES: Record<string, Case> = {
     ),
   ],
   // views/orderForms.ts
-  orderLoadingModal: (h) => orderForms.orderLoadingModal("cb", h, h, true),
-  orderProblemModal: (h) => orderForms.orderProblemModal("cb", h, h, true),
+  // What is loading is our own words ("your ports"); the problem is describeFailure's mrkdwn.
+  orderLoadingModal: (h) => orderForms.orderLoadingModal("cb", h, "your ports", true),
+  orderProblemModal: (h) =>
+    orderForms.orderProblemModal("cb", h, describeFailure(new Error(h)), true),
   orderFormModal: (h) => orderForms.orderFormModal("cb", h, [], { channelId: h }, true),
   yourPortBlocks: (h) =>
     [
@@ -913,7 +915,8 @@ const VIEW_CASES: Record<string, Case> = {
     pricingModals.portPriceModal({
       metadata: {},
       chosen: { dcf: poison(dcfOnNet, h, keep()) },
-      note: h,
+      // The note is mrkdwn its builders escaped (severalDcfsNote, incompleteCommandNote).
+      note: pricingModals.severalDcfsNote(h, 3),
     }),
     pricingModals.portPriceModal({ metadata: {}, chosen: { problem: h } }),
   ],
@@ -1317,6 +1320,15 @@ describe("hostile text never forms a mention or a link", () => {
     expect(
       injectionsIn([{ type: "section", fields: [{ type: "mrkdwn", text: "<!here>" }] }]),
     ).toHaveLength(1);
+    // A section's text object, in a message and in a modal.
+    const hostileSection = { type: "section", text: { type: "mrkdwn", text: "<!here>" } };
+    expect(injectionsIn({ blocks: [hostileSection] })).toHaveLength(1);
+    expect(injectionsIn({ type: "modal", blocks: [hostileSection] })).toHaveLength(1);
+    // A confirm dialog's mrkdwn text.
+    const confirm = { type: "button", confirm: { text: { type: "mrkdwn", text: "<!here>" } } };
+    expect(injectionsIn(actionsOf(confirm))).toHaveLength(1);
+    // Every item of a list of outputs (a case that builds several messages or texts).
+    expect(injectionsIn(["fine", "<!here>", { text: "<!channel>" }])).toHaveLength(2);
   });
 
   it("records its figures", () => {

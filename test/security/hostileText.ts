@@ -98,8 +98,10 @@ export function injectionIn(
 
 /**
  * Every text Slack reads as mrkdwn in a builder's output: a string the builder returns (used as
- * message text), a message's or reply's fallback `text`, and each text object of type mrkdwn
- * anywhere in its blocks or view. plain_text objects are skipped (Slack forms nothing from them).
+ * message text) or each string of a list of outputs, a message's or reply's fallback `text`,
+ * and each text object of type mrkdwn anywhere in its blocks or view — a section's `text`, its
+ * `fields`, a context's `elements`, a confirm dialog's text. plain_text objects are skipped
+ * (Slack forms nothing from them).
  */
 export function mrkdwnTexts(output: unknown): string[] {
   const out: string[] = [];
@@ -109,7 +111,8 @@ export function mrkdwnTexts(output: unknown): string[] {
       return;
     }
     if (Array.isArray(value)) {
-      for (const item of value) walk(item, false);
+      // A list the builder returns is a list of its outputs: a string in it is message text.
+      for (const item of value) walk(item, isRoot);
       return;
     }
     if (typeof value !== "object" || value === null) return;
@@ -118,8 +121,9 @@ export function mrkdwnTexts(output: unknown): string[] {
     if (typeof record.text === "string" && (record.type === undefined || record.type === "mrkdwn"))
       out.push(record.text);
     for (const [key, child] of Object.entries(record)) {
+      // A string `text` is read above; a text object (a section's, a confirm's) is walked.
       // Field errors of a modal are plain text.
-      if (key === "text" || key === "errors") continue;
+      if ((key === "text" && typeof child === "string") || key === "errors") continue;
       walk(child, false);
     }
   };

@@ -21,5 +21,10 @@ export { type OrderRefusal, orderRefusal } from "./orderRefusal.js";
 export { type OrderThisAt, orderThisButton } from "./orderThis.js";
 export { APPROVALS_NOT_SET_UP, approvalsUnavailable } from "./requireApprovals.js";
 export { sandboxLabelledChat } from "./sandboxLabel.js";
-export { checkThenSubmit, type FormCheck, submitAndTell, submitFromForm } from "./submitForm.js";
+export {
+  checkThenSubmit,
+  type OrderFormCheck,
+  submitAndTell,
+  submitFromForm,
+} from "./submitForm.js";
 export { type Said, tellPrivately, type Where, whereFormOpened } from "./tellPrivately.js";

@@ -10,6 +10,7 @@ import { escapeMrkdwn } from "../../../views/blocks.js";
 import { newRequestId, withRequestId } from "../../context.js";
 import type { OrderSubmission } from "../../orders/index.js";
 import type { Services } from "../../services.js";
+import type { FormCheck } from "../../usecases/shared/formChecks.js";
 import type { Outcome } from "../connect.js";
 import {
   postForApproval,
@@ -106,11 +107,13 @@ export async function submitAndTell(
   });
 }
 
-/** What an order form's check answers: field errors, a view to show instead, or the order. */
-export type FormCheck<F extends string> =
-  | { kind: "invalid"; errors: Partial<Record<F, string>> }
-  | { kind: "update"; view: ModalView }
-  | { kind: "ready"; submission: OrderSubmission };
+/**
+ * What an order form's check answers the kit: the use cases' one FormCheck (field errors, or the
+ * order to submit), or a view to show instead (a price to review before the order goes).
+ */
+export type OrderFormCheck<F extends string> =
+  | FormCheck<OrderSubmission, F>
+  | { update: ModalView };
 
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
@@ -123,7 +126,7 @@ type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 export function checkThenSubmit<F extends string>(
   services: Services,
   form: { command: string; what: string; blocks: Readonly<Record<F, string>>; nameField: F },
-  check: (view: ViewOutput, userId: string) => Promise<FormCheck<F>>,
+  check: (view: ViewOutput, userId: string) => Promise<OrderFormCheck<F>>,
 ): (args: ViewArgs) => Promise<void> {
   return async ({ ack, body, view, client }) => {
     const answerErrors = (errors: Partial<Record<F, string>>) =>
@@ -138,32 +141,29 @@ export function checkThenSubmit<F extends string>(
       await answerErrors(atName(unavailable));
       return;
     }
-    let checked: FormCheck<F>;
+    let checked: OrderFormCheck<F>;
     try {
       checked = await check(view, body.user.id);
     } catch (error) {
       services.logger.error({ err: error }, `${form.what} form check failed`);
       checked = {
-        kind: "invalid",
+        ok: false,
         errors: atName("Something went wrong on our side; press Submit again."),
       };
     }
-    switch (checked.kind) {
-      case "invalid":
-        await answerErrors(checked.errors);
-        return;
-      case "update":
-        await ack({ response_action: "update", view: checked.view });
-        return;
-      case "ready": {
-        const { submission } = checked;
-        await withRequestId(newRequestId(), () =>
-          submitAndTell(services, client, form.command, submission, (nameError) =>
-            nameError ? answerErrors(atName(nameError)) : ack(),
-          ),
-        );
-        return;
-      }
+    if ("update" in checked) {
+      await ack({ response_action: "update", view: checked.update });
+      return;
     }
+    if (!checked.ok) {
+      await answerErrors(checked.errors);
+      return;
+    }
+    const submission = checked.value;
+    await withRequestId(newRequestId(), () =>
+      submitAndTell(services, client, form.command, submission, (nameError) =>
+        nameError ? answerErrors(atName(nameError)) : ack(),
+      ),
+    );
   };
 }

@@ -21,6 +21,7 @@ import { describeFailure } from "../../../views/failures.js";
 import {
   BLOCK_REJECT_REASON,
   INPUT_REJECT_REASON,
+  REJECT_CHECKS_TOO_SLOW,
   VIEW_REJECT_REASON,
 } from "../../../views/rejectModal.js";
 import { ACTION_VIEW_IN_APPROVALS } from "../../../views/requestCard.js";
@@ -360,6 +361,29 @@ describe("Reject and its reason modal", () => {
     const s = submit(origin, "no");
     await run("view", VIEW_REJECT_REASON, s.args);
     expect(s.acks.acked).toEqual([fieldError(describeFailure(down))]);
+  });
+
+  it("answers within CHECK_BUDGET_MS when the checks are too slow (a user group look-up hangs): the modal stays open, nothing recorded", async () => {
+    vi.useFakeTimers();
+    const { run, store } = feature({ approvers: ["S0GROUP01"] });
+    const record = await pendingRequest(store);
+    const s = submit(
+      { id: record.id, channel: APPROVALS_CHANNEL, ts: record.slack.approvalTs },
+      "too dear",
+    );
+    const slowClient = new Proxy(s.slack.client, {
+      get: (target, name) =>
+        name === "usergroups"
+          ? { users: { list: () => new Promise(() => undefined) } }
+          : Reflect.get(target, name),
+    });
+    const done = run("view", VIEW_REJECT_REASON, { ...s.args, client: slowClient });
+    await vi.advanceTimersByTimeAsync(CHECK_BUDGET_MS - 1);
+    expect(s.acks.acked).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    await done;
+    expect(s.acks.acked).toEqual([fieldError(REJECT_CHECKS_TOO_SLOW)]);
+    expect((await store.get(record.id))?.status).toBe("pending");
   });
 
   it("accepts the submission from the approver's own Home", async () => {

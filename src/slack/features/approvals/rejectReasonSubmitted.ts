@@ -3,12 +3,13 @@ import { refusedText } from "../../../../views/lifecycleRefusals.js";
 import {
   BLOCK_REJECT_REASON,
   INPUT_REJECT_REASON,
+  REJECT_CHECKS_TOO_SLOW,
   type RejectOrigin,
   readRejectOrigin,
 } from "../../../../views/rejectModal.js";
 import type { Services } from "../../../services.js";
 import { groupMembersVia } from "../../kit/approvers.js";
-import { auditApproval } from "./approverClick.js";
+import { auditApproval, CHECK_BUDGET_MS } from "./approverClick.js";
 
 type ViewArgs = Parameters<Parameters<App["view"]>[1]>[0];
 
@@ -16,7 +17,8 @@ type ViewArgs = Parameters<Parameters<App["view"]>[1]>[0];
  * The reject reason modal's submission: one call of the lifecycle API, which checks everything
  * the button checked again (anyone holding the view id could submit it, with any metadata) and
  * stores the rejection; only then does the modal close. Any refusal stays in the modal as a
- * field error.
+ * field error. The checks run within CHECK_BUDGET_MS, as a button's do: Slack drops an answer
+ * later than 3 s, and only the answer can keep the modal open with the error in it.
  */
 export function rejectReasonSubmitted(services: Services) {
   return async ({ ack, body, view, client }: ViewArgs) => {
@@ -39,6 +41,7 @@ export function rejectReasonSubmitted(services: Services) {
       reason,
       groups: groupMembersVia(client),
       at: fromHome ? { home: true } : { channel: origin.channel, messageTs: origin.ts },
+      checksWithinMs: CHECK_BUDGET_MS,
       // Recorded: now the modal may close.
       recorded: async () => {
         await ack();
@@ -56,7 +59,11 @@ export function rejectReasonSubmitted(services: Services) {
       }
       // Before the ack: nothing was recorded; the modal stays open and says why.
       return fieldError(
-        decided.reason === "not_found" ? "This request no longer exists." : refusedText(decided),
+        decided.reason === "not_found"
+          ? "This request no longer exists."
+          : decided.reason === "too_slow"
+            ? REJECT_CHECKS_TOO_SLOW
+            : refusedText(decided),
       );
     }
     auditApproval(services, decided.record, userId, "reject", "rejected");

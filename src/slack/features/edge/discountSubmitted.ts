@@ -7,19 +7,13 @@ import {
 import { quoteReadyMessage } from "../../../../views/edgeQuote.js";
 import { withDeadline } from "../../../domain/deadline.js";
 import type { EdgeQuotationRequest } from "../../../domain/edge.js";
+import { QuoteNoLongerOffered } from "../../../domain/errors.js";
 import { isProviderError } from "../../../provider/errors.js";
 import type { Services } from "../../../services.js";
 import { checkDiscountCode, loadQuote } from "../../../usecases/edge/quote.js";
 import { typedValue, type Where, whereFormOpened } from "../../kit/index.js";
 import type { EdgeSources } from "./sources.js";
-import {
-  audit,
-  failureWords,
-  IN_SLACK_WINDOW_MS,
-  inThread,
-  QuoteNoLongerOffered,
-  tell,
-} from "./support.js";
+import { audit, failureWords, IN_SLACK_WINDOW_MS, inThread, tell } from "./support.js";
 
 type SubmitArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 

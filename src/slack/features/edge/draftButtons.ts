@@ -6,6 +6,7 @@ import {
 import { edgeOrderModal } from "../../../../views/edgeOrderModal.js";
 import { draftNoticeText } from "../../../../views/edgeQuote.js";
 import { requestMbps } from "../../../domain/edge.js";
+import { QuoteNoLongerOffered } from "../../../domain/errors.js";
 import type { Services } from "../../../services.js";
 import { draftSavedBy, findDraft } from "../../../usecases/edge/drafts.js";
 import type { EdgeOrderSource } from "../../../usecases/edge/order.js";
@@ -13,7 +14,7 @@ import { refreshCountry } from "../../../usecases/edge/quote.js";
 import { draftButtonListener } from "./onButton.js";
 import { requestEdgeQuote } from "./requestQuote.js";
 import { draftOrGone, type EdgeSources } from "./sources.js";
-import { AFTER_ACK_MS, audit, openThenShow, QuoteNoLongerOffered, tell } from "./support.js";
+import { AFTER_ACK_MS, audit, openThenShow, tell } from "./support.js";
 
 /** Order (a draft): the order form, made from the draft as the provider has it now. */
 export function orderDraftButton(services: Services, sources: EdgeSources) {

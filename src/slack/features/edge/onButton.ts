@@ -8,10 +8,12 @@ import type {
 } from "@slack/bolt";
 import { escapeMrkdwn } from "../../../../views/blocks.js";
 import { parseQuoteRef } from "../../../../views/edgeQuote.js";
+import { describeFailure } from "../../../../views/failures.js";
+import { QuoteNoLongerOffered } from "../../../domain/errors.js";
 import type { Services } from "../../../services.js";
 import type { QuoteRef } from "../../../usecases/edge/quote.js";
 import type { Where } from "../../kit/index.js";
-import { failureWords, QuoteNoLongerOffered, tell, whereOf } from "./support.js";
+import { failureWords, tell, whereOf } from "./support.js";
 
 export type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
 type ButtonListener = (args: ButtonArgs) => Promise<void>;
@@ -34,7 +36,10 @@ export function buttonListener(
         "edge: button failed",
       );
       await tell(args.client, services, where, {
-        text: `:warning: ${escapeMrkdwn(error instanceof QuoteNoLongerOffered ? error.message : `That didn't work: ${failureWords(error)}`)}`,
+        text:
+          error instanceof QuoteNoLongerOffered
+            ? describeFailure(error)
+            : `:warning: ${escapeMrkdwn(`That didn't work: ${failureWords(error)}`)}`,
       });
     }
   };

@@ -5,6 +5,7 @@ import {
   parseEdgeMetadata,
 } from "../../../../views/edgeModals.js";
 import { withDeadline } from "../../../domain/deadline.js";
+import { QuoteNoLongerOffered } from "../../../domain/errors.js";
 import type { Services } from "../../../services.js";
 import { buildEdgeOrder, takenPortNames } from "../../../usecases/edge/order.js";
 import {
@@ -17,7 +18,7 @@ import {
   whereFormOpened,
 } from "../../kit/index.js";
 import type { EdgeSources } from "./sources.js";
-import { failureWords, IN_SLACK_WINDOW_MS, QuoteNoLongerOffered, tell } from "./support.js";
+import { failureWords, IN_SLACK_WINDOW_MS, tell } from "./support.js";
 
 type SubmitArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 

@@ -5,6 +5,7 @@
 import type { WebClient } from "@slack/web-api";
 import { draftNoticeText } from "../../../../views/edgeQuote.js";
 import type { EdgeQuotationRequest } from "../../../domain/edge.js";
+import { QuoteNoLongerOffered } from "../../../domain/errors.js";
 import type { DraftOrder } from "../../../provider/api.js";
 import type { Services } from "../../../services.js";
 import { type EdgeCatalogueCache, edgeCatalogue } from "../../../usecases/edge/catalogue.js";
@@ -16,7 +17,7 @@ import {
 } from "../../../usecases/edge/order.js";
 import { checkEdgeQuoteForm, loadQuote, type QuoteRef } from "../../../usecases/edge/quote.js";
 import type { Where } from "../../kit/index.js";
-import { AFTER_ACK_MS, QuoteNoLongerOffered, tell } from "./support.js";
+import { AFTER_ACK_MS, tell } from "./support.js";
 
 export interface EdgeSources {
   catalogue: EdgeCatalogueCache;

@@ -8,7 +8,11 @@ import type { WebClient } from "@slack/web-api";
 import { capBlocks, labelledModal, truncate, withSandboxLabel } from "../../../../views/blocks.js";
 import { edgeProblemModal } from "../../../../views/edgeModals.js";
 import { type Message, quoteFailureText } from "../../../../views/edgeQuote.js";
-import { DeadlineExceededError, providerWords } from "../../../domain/errors.js";
+import {
+  DeadlineExceededError,
+  providerWords,
+  QuoteNoLongerOffered,
+} from "../../../domain/errors.js";
 import { classifyQuoteFailure } from "../../../jobs/index.js";
 import { isProviderError } from "../../../provider/errors.js";
 import type { Services } from "../../../services.js";
@@ -18,14 +22,6 @@ import { type Said, tellPrivately, type Where } from "../../kit/index.js";
 export { IN_SLACK_WINDOW_MS } from "../../../domain/slackBudget.js";
 /** Provider work after the ack (a modal is updated, a message posted): generous. */
 export const AFTER_ACK_MS = 15_000;
-
-/** A quote or draft that can't be used any more; its message is for the person. */
-export class QuoteNoLongerOffered extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "QuoteNoLongerOffered";
-  }
-}
 
 export function labelled(services: Services, blocks: KnownBlock[]): KnownBlock[] {
   return capBlocks(withSandboxLabel(blocks, services.sandbox));

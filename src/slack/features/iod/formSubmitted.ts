@@ -13,10 +13,13 @@ export function iodFormSubmitted(services: Services) {
     { command: "iod", what: "IO-D", blocks: IOD_BLOCKS, nameField: "name" },
     async (view, userId) => {
       const metadata = parseOrderMetadata(view.private_metadata);
-      return checkIodSubmission(services, {
+      const check = await checkIodSubmission(services, {
         form: readIodForm(view.state?.values),
         requester: whereFormOpened(userId, metadata),
       });
+      return check.kind === "invalid"
+        ? { ok: false, errors: check.errors }
+        : { ok: true, value: check.submission };
     },
   );
 }

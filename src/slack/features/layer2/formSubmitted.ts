@@ -20,9 +20,14 @@ export function layer2FormSubmitted(services: Services) {
         ...(metadata.priceKey ? { shownPrice: metadata.priceKey } : {}),
         requester: whereFormOpened(userId, metadata),
       });
-      return check.kind === "review"
-        ? { kind: "update", view: layer2View(services, check.data, metadata, true) }
-        : check;
+      switch (check.kind) {
+        case "review":
+          return { update: layer2View(services, check.data, metadata, true) };
+        case "invalid":
+          return { ok: false, errors: check.errors };
+        case "ready":
+          return { ok: true, value: check.submission };
+      }
     },
   );
 }

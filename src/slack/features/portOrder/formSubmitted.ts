@@ -27,12 +27,9 @@ export function portOrderFormSubmitted(services: Services): (args: SubmitArgs) =
         },
         readPortOrderState(view.state?.values),
       );
-      if (!check.ok) return { kind: "invalid", errors: check.errors };
+      if (!check.ok) return check;
       const where = { channelId: parsePortOrderMetadata(view.private_metadata).channelId, userId };
-      return {
-        kind: "ready",
-        submission: portOrderSubmission(check.value, where, services.currency),
-      };
+      return { ok: true, value: portOrderSubmission(check.value, where, services.currency) };
     },
   );
 }
