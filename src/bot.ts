@@ -1,13 +1,12 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { WebClient } from "@slack/web-api";
-import type { Redis } from "ioredis";
 import { trackerMessages } from "../views/trackerMessages.js";
 import { ApprovalStore, type DirectoryStatus, policyApprovers } from "./approvals/index.js";
 import { type Config, configuredSecrets, DEFAULT_PARTNER_REMINDER_AFTER_DAYS } from "./config.js";
 import { withRequestId } from "./context.js";
 import { watchDirectory } from "./directoryWatch.js";
+import { healthCheck, serveOperationalRoutes } from "./health.js";
 import { type Jobs, startJobs } from "./jobs/index.js";
 import { DEFAULT_ACCEPTANCE_REMINDERS } from "./jobs/trackerReminders.js";
 import { createLogger, type Logger } from "./log.js";
@@ -23,18 +22,13 @@ import {
 } from "./playground/index.js";
 import { createProvider } from "./provider/api.js";
 import { redisWarnings } from "./redisCheck.js";
-import { readRedisHealth, watchMaster } from "./redisHealth.js";
+import { watchMaster } from "./redisHealth.js";
 import { keyLayout } from "./redisLayout/keyLayout.js";
 import { migrateLayout } from "./redisLayout/migrate.js";
-import { type RedisMode, redisTopology } from "./redisTopology.js";
+import { redisTopology } from "./redisTopology.js";
 import { type Sandbox, type SandboxOptions, startSandbox } from "./sandbox/index.js";
 import { type Services, sharedAnswer, systemClock } from "./services.js";
-import {
-  type HealthReport,
-  operationalRoutes,
-  type SlackConnection,
-  startSlackApp,
-} from "./slack/app.js";
+import { type SlackConnection, startSlackApp } from "./slack/app.js";
 import { edgeDraftReminderCallbacks, edgeQuoteCallbacks } from "./slack/features/edge/callbacks.js";
 import { homePublisher, refreshHomesOf } from "./slack/features/home/publish.js";
 import { FollowUpLane } from "./slack/followUps.js";
@@ -320,7 +314,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       currency: config.currency,
     };
     rateLimit = jobs.rateLimiter?.beforeRequest;
-    const health = healthCheck(redis, topology.mode, services);
+    const health = healthCheck(redis, topology.mode, api);
     publishHome = homePublisher(services, backgroundSlack);
     orders.onChange(refreshHomesOf(services, backgroundSlack));
     // Workflow Builder steps: a request's end ends the step that asked for it (exactly once).
@@ -390,79 +384,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   }
 }
 
-/** A worker has no Slack endpoint but answers /healthz and /metrics like the bot. */
-async function serveOperationalRoutes(
-  port: number,
-  health: () => Promise<HealthReport>,
-  metrics: Metrics,
-): Promise<Server> {
-  const routes = operationalRoutes({ health, metrics });
-  const server = createServer((req, res) => {
-    const route = routes.find(
-      (r) => r.path === new URL(req.url ?? "/", "http://x").pathname && req.method === "GET",
-    );
-    if (route) route.handler(req as Parameters<typeof route.handler>[0], res);
-    else {
-      res.writeHead(404);
-      res.end();
-    }
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, () => resolve());
-  });
-  return server;
-}
-
 /** Who the bot acts as at the provider changes only when its key does: asked every 10 minutes. */
 const IDENTITY_TTL_MS = 10 * 60_000;
-/**
- * /healthz asks the provider at most this often, however often it is hit (a load balancer, a
- * liveness probe per replica): each ask spends the provider rate limit people's commands need.
- */
-export const PROVIDER_HEALTH_TTL_MS = 15_000;
-
-/** /healthz's report: Redis asked every time, the provider's answer shared for a while. */
-function healthCheck(
-  redis: Redis,
-  mode: RedisMode,
-  services: Services,
-): () => Promise<HealthReport> {
-  const withTimeout = <T>(work: Promise<T>, ms: number) =>
-    Promise.race([
-      work,
-      new Promise<never>((_, reject) =>
-        setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms).unref(),
-      ),
-    ]);
-  const provider = sharedAnswer(
-    () => withTimeout(services.provider.whoami(), 5_000),
-    PROVIDER_HEALTH_TTL_MS,
-  );
-  return async () => {
-    const [redisCheck, providerCheck, topology] = await Promise.allSettled([
-      withTimeout(redis.ping(), 2_000),
-      provider(),
-      withTimeout(readRedisHealth(redis, mode), 2_000),
-    ]);
-    const checks: HealthReport["checks"] = {
-      redis:
-        redisCheck.status === "fulfilled"
-          ? { ok: true }
-          : { ok: false, detail: (redisCheck.reason as Error).message },
-      provider:
-        providerCheck.status === "fulfilled"
-          ? { ok: true }
-          : { ok: false, detail: (providerCheck.reason as Error).message },
-    };
-    return {
-      ok: Object.values(checks).every((c) => c.ok),
-      checks,
-      redis: topology.status === "fulfilled" ? topology.value : { mode },
-    };
-  };
-}
-
 /**
  * In local mode the Slack stand-in's workspace has an approvals channel and approvers, so
  * ordering works out of the box; configured values always win.
