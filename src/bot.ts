@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { WebClient } from "@slack/web-api";
+import type { Redis } from "ioredis";
 import { trackerMessages } from "../views/trackerMessages.js";
 import { ApprovalStore, type DirectoryStatus, policyApprovers } from "./approvals/index.js";
 import { type Config, configuredSecrets, DEFAULT_PARTNER_REMINDER_AFTER_DAYS } from "./config.js";
@@ -21,11 +22,16 @@ import {
   startPlaygroundAfresh,
 } from "./playground/index.js";
 import { createProvider } from "./provider/api.js";
+import {
+  createProviderRateLimiter,
+  DEFAULT_PROVIDER_REQUESTS_PER_SECOND,
+  type ProviderRateLimiterOptions,
+} from "./provider/rateLimit.js";
 import { redisWarnings } from "./redisCheck.js";
 import { watchMaster } from "./redisHealth.js";
 import { keyLayout } from "./redisLayout/keyLayout.js";
 import { migrateLayout } from "./redisLayout/migrate.js";
-import { redisTopology } from "./redisTopology.js";
+import { type RedisTopology, redisTopology } from "./redisTopology.js";
 import { type Sandbox, type SandboxOptions, startSandbox } from "./sandbox/index.js";
 import { type Services, sharedAnswer, systemClock } from "./services.js";
 import { type SlackConnection, startSlackApp } from "./slack/app.js";
@@ -60,6 +66,10 @@ export interface BotOptions {
   role?: "bot" | "worker";
   /** Tuning passed to the jobs (tests shorten the notifier's pacing, schedules, …). */
   jobs?: Partial<Parameters<typeof startJobs>[0]>;
+  /** The provider's request rate shared by all replicas; false for none. Default 10/s. */
+  providerRateLimit?:
+    | Pick<ProviderRateLimiterOptions, "requestsPerSecond" | "marginMs" | "maxWaitMs">
+    | false;
 }
 
 export interface RunningBot {
@@ -123,17 +133,6 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     } else {
       provider = { baseUrl: config.provider.baseUrl, apiKey: config.provider.apiKey };
     }
-    // The provider rate limiter lives in Redis with the jobs; bound late because the jobs need
-    // the client first (to read orders and place them).
-    let rateLimit: (() => Promise<void>) | undefined;
-    const api = createProvider({
-      ...provider,
-      secrets,
-      logger,
-      metrics,
-      beforeRequest: () => rateLimit?.() ?? Promise.resolve(),
-    });
-
     // Every connection comes from the one topology (single, Sentinel, cluster): each follows a
     // failover by itself. This one serves the request path (store, replay guard, health): no
     // offline queue, so while Redis is down a command fails at once ("temporarily unavailable")
@@ -158,6 +157,26 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const migration = await migrateLayout(redis, prefix, { logger });
     if (migration.ran.length > 0) logger.info(migration, "key layout migrated");
     const layout = keyLayout(prefix);
+    // The provider's rate limit, shared by every replica in Redis, is built before the client
+    // that calls it before each request; its own connection queues a command through a failover
+    // (the limiter waits out up to 10 s of it), which the request path's connection would refuse.
+    const rateLimit = options.providerRateLimit ?? {
+      requestsPerSecond: DEFAULT_PROVIDER_REQUESTS_PER_SECOND,
+    };
+    const limiter = rateLimit
+      ? createProviderRateLimiter({
+          redis: limiterConnection(topology, logger, stops),
+          prefix: layout.jobs,
+          ...rateLimit,
+        })
+      : undefined;
+    const api = createProvider({
+      ...provider,
+      secrets,
+      logger,
+      metrics,
+      beforeRequest: limiter?.beforeRequest,
+    });
     const identity = sharedAnswer(() => api.whoami(), IDENTITY_TTL_MS);
     const approvalStore = new ApprovalStore({ redis, prefix: layout.approvals });
 
@@ -313,7 +332,6 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       homePages: redisHomePages(redis, layout.home),
       currency: config.currency,
     };
-    rateLimit = jobs.rateLimiter?.beforeRequest;
     const health = healthCheck(redis, topology.mode, api);
     publishHome = homePublisher(services, backgroundSlack);
     orders.onChange(refreshHomesOf(services, backgroundSlack));
@@ -382,6 +400,18 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     await stop();
     throw error;
   }
+}
+
+/** The rate limiter's own Redis connection, closed on stop. */
+function limiterConnection(
+  topology: RedisTopology,
+  logger: Logger,
+  stops: Array<() => Promise<unknown>>,
+): Redis {
+  const redis = topology.connect("commands", "connect:ratelimit");
+  redis.on("error", (error) => logger.warn({ err: error }, "redis connection error"));
+  stops.push(async () => redis.quit().catch(() => redis.disconnect()));
+  return redis;
 }
 
 /** Who the bot acts as at the provider changes only when its key does: asked every 10 minutes. */
