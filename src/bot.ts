@@ -8,10 +8,11 @@ import { type Config, configuredSecrets, DEFAULT_PARTNER_REMINDER_AFTER_DAYS } f
 import { withRequestId } from "./context.js";
 import { watchDirectory } from "./directoryWatch.js";
 import { healthCheck, serveOperationalRoutes } from "./health.js";
-import { type Jobs, startJobs } from "./jobs/index.js";
+import { type Jobs, startJobs, trackedReader } from "./jobs/index.js";
 import { DEFAULT_ACCEPTANCE_REMINDERS } from "./jobs/trackerReminders.js";
 import { createLogger, type Logger } from "./log.js";
 import { createMetrics, type Metrics } from "./metrics.js";
+import { appHomePublisher } from "./orders/appHome.js";
 import { OrderLifecycle, OrderRequests } from "./orders/index.js";
 import { StepCompletions } from "./orders/stepCompletions.js";
 // Playground mode: the web page standing in for Slack's client (src/playground/).
@@ -36,10 +37,10 @@ import { type Sandbox, type SandboxOptions, startSandbox } from "./sandbox/index
 import { type Services, sharedAnswer, systemClock } from "./services.js";
 import { type SlackConnection, startSlackApp } from "./slack/app.js";
 import { edgeDraftReminderCallbacks, edgeQuoteCallbacks } from "./slack/features/edge/callbacks.js";
-import { homePublisher, refreshHomesOf } from "./slack/features/home/publish.js";
 import { FollowUpLane } from "./slack/followUps.js";
 import { sandboxLabelledChat } from "./slack/kit/index.js";
 import { registerListeners } from "./slack/listeners.js";
+import { groupMembersVia } from "./slackDirectory.js";
 import { type SlackStandin, STANDIN_IDS } from "./standin/index.js";
 import {
   reconcileEvery,
@@ -221,6 +222,14 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       directory = watch.directory;
       stops.push(watch.stop);
     }
+    const approvals = {
+      store: approvalStore,
+      ...approvalSettings,
+      orderUpdates: config.orderUpdates,
+      ...(directory ? { directory } : {}),
+    };
+    // A user group's members, read from Slack (APPROVERS, policy rules name groups).
+    const groupMembers = groupMembersVia(backgroundSlack);
     // The order lifecycle owns placing, looking up, tracking and telling the thread; the jobs
     // run its callbacks, and it reaches the jobs once they exist (`connect` below).
     const orders = new OrderLifecycle({
@@ -230,12 +239,26 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       redis,
       prefix: layout.orders,
       approveConfirmFrom: config.approvals.approveConfirmFrom,
+      // Each change refreshes the App Home of the people who see it, through the notifier.
+      homes: { approvers: approvalSettings.approvers, groupMembers, logger },
     });
     const placement = orders.placementCallbacks();
     const readTarget = trackingReader(api);
     const sandboxed = config.provider.kind === "sandbox";
-    // App Home needs the services, which need the jobs: bound once both exist (below).
-    let publishHome: ((userId: string) => Promise<unknown>) | undefined;
+    const homePages = redisHomePages(redis, layout.home);
+    // A person's App Home, read from the state when the notifier sends a refresh (and when the
+    // tab is opened): built from the store, the read model and the tracker's records.
+    const appHome = appHomePublisher({
+      store: approvalStore,
+      read: (records) => orders.readMany(records),
+      tracked: trackedReader(redis, layout.jobs),
+      settings: approvals,
+      groupMembers,
+      pages: homePages,
+      sandbox: sandboxed,
+      currency: config.currency,
+      publish: (userId, view) => backgroundSlack.views.publish({ user_id: userId, view }),
+    });
     const jobs = await startJobs({
       topology,
       prefix: layout.jobs,
@@ -248,8 +271,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       functions: backgroundSlack.functions,
       // How the tracker words its messages: views/, injected (src/jobs never imports views/).
       trackerMessages,
-      home: (userId) =>
-        publishHome ? publishHome(userId) : Promise.reject(new Error("App Home is not ready yet")),
+      home: appHome,
       // Background work logs under a request id of its own record (approval id, order id), so
       // one grep follows an order from the approval click to placement and tracking.
       readTarget: (target, companyName) =>
@@ -289,12 +311,6 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     });
     stops.push(() => jobs.close(10_000));
     orders.connect(jobs);
-    const approvals = {
-      store: approvalStore,
-      ...approvalSettings,
-      orderUpdates: config.orderUpdates,
-      ...(directory ? { directory } : {}),
-    };
     const requests = new OrderRequests({
       store: approvalStore,
       lifecycle: orders,
@@ -329,12 +345,10 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       jobs,
       orders,
       requests,
-      homePages: redisHomePages(redis, layout.home),
+      homePages,
       currency: config.currency,
     };
     const health = healthCheck(redis, topology.mode, api);
-    publishHome = homePublisher(services, backgroundSlack);
-    orders.onChange(refreshHomesOf(services, backgroundSlack));
     // Workflow Builder steps: a request's end ends the step that asked for it (exactly once).
     const stepCompletions = new StepCompletions({
       redis,

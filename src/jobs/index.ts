@@ -60,7 +60,7 @@ export type { MessageRenderer, RenderedUpdateInput } from "./renderedUpdate.js";
 export * from "./schedule.js";
 export * from "./tracker.js";
 export type { LastSeen, TrackerMessages } from "./trackerMessages.js";
-export type { TrackedOrder } from "./trackerRecords.js";
+export { type TrackedOrder, trackedReader } from "./trackerRecords.js";
 export * from "./trackerReminders.js";
 export type { TrackingEvent, TrackingObserver } from "./trackerReports.js";
 export {
