@@ -353,7 +353,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const stepCompletions = new StepCompletions({
       redis,
       prefix: `${layout.orders}:steps`,
-      notifier: async () => jobs.notifier,
+      notifier: jobs.notifier,
       get: (id) => approvalStore.get(id),
       names: stepNamesOf(slackDisplayName(backgroundSlack), slackGroupHandle(backgroundSlack)),
       logger,
