@@ -90,9 +90,7 @@ async function runBot(): Promise<void> {
     redisPrefix: need("BENCH_REDIS_PREFIX"),
     // BENCH_PROVIDER_RATE_LIMIT=0: /healthz asks the provider each time, and the shared 10/s
     // limit would pace a probe of it instead of the bot (the guard benchmark).
-    ...(process.env.BENCH_PROVIDER_RATE_LIMIT === "0"
-      ? { jobs: { providerRateLimit: false } }
-      : {}),
+    ...(process.env.BENCH_PROVIDER_RATE_LIMIT === "0" ? { providerRateLimit: false as const } : {}),
   });
   const startBotMs = performance.now() - started;
   serve({ stats });
@@ -242,8 +240,6 @@ async function runWorker(): Promise<void> {
     logger,
     slack: slack.chat,
     readTarget: trackingReader(api),
-    // Polls are what is measured: the shared provider limit (10/s) would only pace them.
-    providerRateLimit: false,
     concurrency: { tracking: Number(need("BENCH_TRACK_CONCURRENCY")) },
     // One channel holds every thread here; Slack's pacing is benchmark 3's subject.
     notifierSettings: { perChannelIntervalMs: 1 },

@@ -66,7 +66,6 @@ async function drain(count: number, intervalMs: number, pacing: string): Promise
     prefix,
     logger: createLogger({ level: "warn", destination: createWriteStream("/dev/null") }),
     slack: slack.chat,
-    providerRateLimit: false,
     maintenanceEveryMs: 0,
     reconcileOnStart: false,
     notifierSettings: { perChannelIntervalMs: intervalMs },

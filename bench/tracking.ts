@@ -8,16 +8,12 @@ import { randomBytes } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { Redis } from "ioredis";
+import { baseIntervalMs, DAY_MS, MINUTE_MS, startJobs, stateKey } from "../src/jobs/index.js";
+import { createLogger } from "../src/log.js";
 import {
-  baseIntervalMs,
-  DAY_MS,
   DEFAULT_PROVIDER_REQUESTS_PER_SECOND,
   limiterSpacingMs,
-  MINUTE_MS,
-  startJobs,
-  stateKey,
-} from "../src/jobs/index.js";
-import { createLogger } from "../src/log.js";
+} from "../src/provider/rateLimit.js";
 import type { OrderKind } from "../src/sandbox/model.js";
 import { Prng } from "../src/sandbox/random.js";
 import { orderStages } from "../src/sandbox/timeline.js";
@@ -297,7 +293,6 @@ export async function runTracking(): Promise<TrackingFigures> {
     prefix,
     logger: createLogger({ level: "warn", destination: createWriteStream("/dev/null") }),
     workers: false,
-    providerRateLimit: false,
     now: () => new Date(simNow),
   });
   const realStart = performance.now();

@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { WebClient } from "@slack/web-api";
 import type { Redis } from "ioredis";
@@ -8,10 +7,12 @@ import { ApprovalStore, type DirectoryStatus, policyApprovers } from "./approval
 import { type Config, configuredSecrets, DEFAULT_PARTNER_REMINDER_AFTER_DAYS } from "./config.js";
 import { withRequestId } from "./context.js";
 import { watchDirectory } from "./directoryWatch.js";
-import { type Jobs, startJobs } from "./jobs/index.js";
+import { healthCheck, serveOperationalRoutes } from "./health.js";
+import { type Jobs, startJobs, trackedReader } from "./jobs/index.js";
 import { DEFAULT_ACCEPTANCE_REMINDERS } from "./jobs/trackerReminders.js";
 import { createLogger, type Logger } from "./log.js";
 import { createMetrics, type Metrics } from "./metrics.js";
+import { appHomePublisher } from "./orders/appHome.js";
 import { OrderLifecycle, OrderRequests } from "./orders/index.js";
 import { StepCompletions } from "./orders/stepCompletions.js";
 // Playground mode: the web page standing in for Slack's client (src/playground/).
@@ -22,24 +23,24 @@ import {
   startPlaygroundAfresh,
 } from "./playground/index.js";
 import { createProvider } from "./provider/api.js";
+import {
+  createProviderRateLimiter,
+  DEFAULT_PROVIDER_REQUESTS_PER_SECOND,
+  type ProviderRateLimiterOptions,
+} from "./provider/rateLimit.js";
 import { redisWarnings } from "./redisCheck.js";
-import { readRedisHealth, watchMaster } from "./redisHealth.js";
+import { watchMaster } from "./redisHealth.js";
 import { keyLayout } from "./redisLayout/keyLayout.js";
 import { migrateLayout } from "./redisLayout/migrate.js";
-import { type RedisMode, redisTopology } from "./redisTopology.js";
+import { type RedisTopology, redisTopology } from "./redisTopology.js";
 import { type Sandbox, type SandboxOptions, startSandbox } from "./sandbox/index.js";
 import { type Services, sharedAnswer, systemClock } from "./services.js";
-import {
-  type HealthReport,
-  operationalRoutes,
-  type SlackConnection,
-  startSlackApp,
-} from "./slack/app.js";
+import { type SlackConnection, startSlackApp } from "./slack/app.js";
 import { edgeDraftReminderCallbacks, edgeQuoteCallbacks } from "./slack/features/edge/callbacks.js";
-import { homePublisher, refreshHomesOf } from "./slack/features/home/publish.js";
 import { FollowUpLane } from "./slack/followUps.js";
 import { sandboxLabelledChat } from "./slack/kit/index.js";
 import { registerListeners } from "./slack/listeners.js";
+import { groupMembersVia } from "./slackDirectory.js";
 import { type SlackStandin, STANDIN_IDS } from "./standin/index.js";
 import {
   reconcileEvery,
@@ -66,6 +67,10 @@ export interface BotOptions {
   role?: "bot" | "worker";
   /** Tuning passed to the jobs (tests shorten the notifier's pacing, schedules, …). */
   jobs?: Partial<Parameters<typeof startJobs>[0]>;
+  /** The provider's request rate shared by all replicas; false for none. Default 10/s. */
+  providerRateLimit?:
+    | Pick<ProviderRateLimiterOptions, "requestsPerSecond" | "marginMs" | "maxWaitMs">
+    | false;
 }
 
 export interface RunningBot {
@@ -129,17 +134,6 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     } else {
       provider = { baseUrl: config.provider.baseUrl, apiKey: config.provider.apiKey };
     }
-    // The provider rate limiter lives in Redis with the jobs; bound late because the jobs need
-    // the client first (to read orders and place them).
-    let rateLimit: (() => Promise<void>) | undefined;
-    const api = createProvider({
-      ...provider,
-      secrets,
-      logger,
-      metrics,
-      beforeRequest: () => rateLimit?.() ?? Promise.resolve(),
-    });
-
     // Every connection comes from the one topology (single, Sentinel, cluster): each follows a
     // failover by itself. This one serves the request path (store, replay guard, health): no
     // offline queue, so while Redis is down a command fails at once ("temporarily unavailable")
@@ -164,6 +158,26 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const migration = await migrateLayout(redis, prefix, { logger });
     if (migration.ran.length > 0) logger.info(migration, "key layout migrated");
     const layout = keyLayout(prefix);
+    // The provider's rate limit, shared by every replica in Redis, is built before the client
+    // that calls it before each request; its own connection queues a command through a failover
+    // (the limiter waits out up to 10 s of it), which the request path's connection would refuse.
+    const rateLimit = options.providerRateLimit ?? {
+      requestsPerSecond: DEFAULT_PROVIDER_REQUESTS_PER_SECOND,
+    };
+    const limiter = rateLimit
+      ? createProviderRateLimiter({
+          redis: limiterConnection(topology, logger, stops),
+          prefix: layout.jobs,
+          ...rateLimit,
+        })
+      : undefined;
+    const api = createProvider({
+      ...provider,
+      secrets,
+      logger,
+      metrics,
+      beforeRequest: limiter?.beforeRequest,
+    });
     const identity = sharedAnswer(() => api.whoami(), IDENTITY_TTL_MS);
     const approvalStore = new ApprovalStore({ redis, prefix: layout.approvals });
 
@@ -208,6 +222,14 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       directory = watch.directory;
       stops.push(watch.stop);
     }
+    const approvals = {
+      store: approvalStore,
+      ...approvalSettings,
+      orderUpdates: config.orderUpdates,
+      ...(directory ? { directory } : {}),
+    };
+    // A user group's members, read from Slack (APPROVERS, policy rules name groups).
+    const groupMembers = groupMembersVia(backgroundSlack);
     // The order lifecycle owns placing, looking up, tracking and telling the thread; the jobs
     // run its callbacks, and it reaches the jobs once they exist (`connect` below).
     const orders = new OrderLifecycle({
@@ -217,12 +239,26 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       redis,
       prefix: layout.orders,
       approveConfirmFrom: config.approvals.approveConfirmFrom,
+      // Each change refreshes the App Home of the people who see it, through the notifier.
+      homes: { approvers: approvalSettings.approvers, groupMembers, logger },
     });
     const placement = orders.placementCallbacks();
     const readTarget = trackingReader(api);
     const sandboxed = config.provider.kind === "sandbox";
-    // App Home needs the services, which need the jobs: bound once both exist (below).
-    let publishHome: ((userId: string) => Promise<unknown>) | undefined;
+    const homePages = redisHomePages(redis, layout.home);
+    // A person's App Home, read from the state when the notifier sends a refresh (and when the
+    // tab is opened): built from the store, the read model and the tracker's records.
+    const appHome = appHomePublisher({
+      store: approvalStore,
+      read: (records) => orders.readMany(records),
+      tracked: trackedReader(redis, layout.jobs),
+      settings: approvals,
+      groupMembers,
+      pages: homePages,
+      sandbox: sandboxed,
+      currency: config.currency,
+      publish: (userId, view) => backgroundSlack.views.publish({ user_id: userId, view }),
+    });
     const jobs = await startJobs({
       topology,
       prefix: layout.jobs,
@@ -235,8 +271,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       functions: backgroundSlack.functions,
       // How the tracker words its messages: views/, injected (src/jobs never imports views/).
       trackerMessages,
-      home: (userId) =>
-        publishHome ? publishHome(userId) : Promise.reject(new Error("App Home is not ready yet")),
+      home: appHome,
       // Background work logs under a request id of its own record (approval id, order id), so
       // one grep follows an order from the approval click to placement and tracking.
       readTarget: (target, companyName) =>
@@ -276,12 +311,6 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     });
     stops.push(() => jobs.close(10_000));
     orders.connect(jobs);
-    const approvals = {
-      store: approvalStore,
-      ...approvalSettings,
-      orderUpdates: config.orderUpdates,
-      ...(directory ? { directory } : {}),
-    };
     const requests = new OrderRequests({
       store: approvalStore,
       lifecycle: orders,
@@ -316,18 +345,15 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       jobs,
       orders,
       requests,
-      homePages: redisHomePages(redis, layout.home),
+      homePages,
       currency: config.currency,
     };
-    rateLimit = jobs.rateLimiter?.beforeRequest;
-    const health = healthCheck(redis, topology.mode, services);
-    publishHome = homePublisher(services, backgroundSlack);
-    orders.onChange(refreshHomesOf(services, backgroundSlack));
+    const health = healthCheck(redis, topology.mode, api);
     // Workflow Builder steps: a request's end ends the step that asked for it (exactly once).
     const stepCompletions = new StepCompletions({
       redis,
       prefix: `${layout.orders}:steps`,
-      notifier: async () => jobs.notifier,
+      notifier: jobs.notifier,
       get: (id) => approvalStore.get(id),
       names: stepNamesOf(slackDisplayName(backgroundSlack), slackGroupHandle(backgroundSlack)),
       logger,
@@ -390,79 +416,20 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   }
 }
 
-/** A worker has no Slack endpoint but answers /healthz and /metrics like the bot. */
-async function serveOperationalRoutes(
-  port: number,
-  health: () => Promise<HealthReport>,
-  metrics: Metrics,
-): Promise<Server> {
-  const routes = operationalRoutes({ health, metrics });
-  const server = createServer((req, res) => {
-    const route = routes.find(
-      (r) => r.path === new URL(req.url ?? "/", "http://x").pathname && req.method === "GET",
-    );
-    if (route) route.handler(req as Parameters<typeof route.handler>[0], res);
-    else {
-      res.writeHead(404);
-      res.end();
-    }
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, () => resolve());
-  });
-  return server;
+/** The rate limiter's own Redis connection, closed on stop. */
+function limiterConnection(
+  topology: RedisTopology,
+  logger: Logger,
+  stops: Array<() => Promise<unknown>>,
+): Redis {
+  const redis = topology.connect("commands", "connect:ratelimit");
+  redis.on("error", (error) => logger.warn({ err: error }, "redis connection error"));
+  stops.push(async () => redis.quit().catch(() => redis.disconnect()));
+  return redis;
 }
 
 /** Who the bot acts as at the provider changes only when its key does: asked every 10 minutes. */
 const IDENTITY_TTL_MS = 10 * 60_000;
-/**
- * /healthz asks the provider at most this often, however often it is hit (a load balancer, a
- * liveness probe per replica): each ask spends the provider rate limit people's commands need.
- */
-export const PROVIDER_HEALTH_TTL_MS = 15_000;
-
-/** /healthz's report: Redis asked every time, the provider's answer shared for a while. */
-function healthCheck(
-  redis: Redis,
-  mode: RedisMode,
-  services: Services,
-): () => Promise<HealthReport> {
-  const withTimeout = <T>(work: Promise<T>, ms: number) =>
-    Promise.race([
-      work,
-      new Promise<never>((_, reject) =>
-        setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms).unref(),
-      ),
-    ]);
-  const provider = sharedAnswer(
-    () => withTimeout(services.provider.whoami(), 5_000),
-    PROVIDER_HEALTH_TTL_MS,
-  );
-  return async () => {
-    const [redisCheck, providerCheck, topology] = await Promise.allSettled([
-      withTimeout(redis.ping(), 2_000),
-      provider(),
-      withTimeout(readRedisHealth(redis, mode), 2_000),
-    ]);
-    const checks: HealthReport["checks"] = {
-      redis:
-        redisCheck.status === "fulfilled"
-          ? { ok: true }
-          : { ok: false, detail: (redisCheck.reason as Error).message },
-      provider:
-        providerCheck.status === "fulfilled"
-          ? { ok: true }
-          : { ok: false, detail: (providerCheck.reason as Error).message },
-    };
-    return {
-      ok: Object.values(checks).every((c) => c.ok),
-      checks,
-      redis: topology.status === "fulfilled" ? topology.value : { mode },
-    };
-  };
-}
-
 /**
  * In local mode the Slack stand-in's workspace has an approvals channel and approvers, so
  * ordering works out of the box; configured values always win.

@@ -7,12 +7,12 @@ import {
 } from "./approvals/index.js";
 import { ConfigError } from "./config.js";
 import type { Logger } from "./log.js";
-import { slackDirectory } from "./slack/directory.js";
+import { slackDirectory } from "./slackDirectory.js";
 
 /**
  * Every user and group the approval configuration names must exist in Slack: a missing one stops
  * start-up (listed like a YAML mistake, a `ConfigError`); later checks, on a timer, log it and
- * `/connect policy` says it (src/approvals/directoryCheck.ts holds the rule, src/slack/directory.ts
+ * `/connect policy` says it (src/approvals/directoryCheck.ts holds the rule, src/slackDirectory.ts
  * reads Slack). src/bot.ts starts it once the background Slack client exists.
  */
 

@@ -1,11 +1,12 @@
 /**
  * Why a Slack user group (or Slack's directory) could not be read, in one shape for every layer:
- * src/slack classifies Slack's errors into it (src/slack/directory.ts), src/approvals decides
- * with it (deny by default, saying why) and words what the person is told. Pure.
+ * src/slackDirectory.ts classifies Slack's errors into it, src/approvals decides with it (deny
+ * by default, saying why) and words what the person is told. Pure.
  */
 
 /**
- * Why a user group's members could not be read, classified where Slack is called (src/slack):
+ * Why a user group's members could not be read, classified where Slack is called
+ * (src/slackDirectory.ts):
  * `missing` — Slack has no such group (or it is disabled): nobody decides through it until the
  * configuration names one that exists, so "try again" would never help; `not-allowed` — the
  * bot may not read user groups (a scope or token problem an admin fixes); `unreachable` —

@@ -11,11 +11,6 @@ import { Placement } from "./placement.js";
 import type { PlacementCallbacks, StoreForPlacement } from "./placementContract.js";
 import { DEFAULT_PREFIX, QUEUE_NAMES } from "./queues.js";
 import { type QuoteCallbacks, QuotePoller } from "./quotePoller.js";
-import {
-  createProviderRateLimiter,
-  DEFAULT_PROVIDER_REQUESTS_PER_SECOND,
-  type ProviderRateLimiter,
-} from "./rateLimiter.js";
 import type { MessageRenderer } from "./renderedUpdate.js";
 import type { TrackingSchedule } from "./schedule.js";
 import { Tracker } from "./tracker.js";
@@ -61,12 +56,11 @@ export * from "./placementContract.js";
 export * from "./placementJournal.js";
 export * from "./queues.js";
 export * from "./quotePoller.js";
-export * from "./rateLimiter.js";
 export type { MessageRenderer, RenderedUpdateInput } from "./renderedUpdate.js";
 export * from "./schedule.js";
 export * from "./tracker.js";
 export type { LastSeen, TrackerMessages } from "./trackerMessages.js";
-export type { TrackedOrder } from "./trackerRecords.js";
+export { type TrackedOrder, trackedReader } from "./trackerRecords.js";
 export * from "./trackerReminders.js";
 export type { TrackingEvent, TrackingObserver } from "./trackerReports.js";
 export {
@@ -131,8 +125,6 @@ export interface StartJobsOptions<QuoteResult = unknown> {
    * callbacks. Without callbacks, no reminder worker runs here (remembering still queues).
    */
   draftReminders?: { callbacks?: DraftReminderCallbacks; now?: () => Date };
-  /** Global provider request rate shared by all replicas; false for none. Default 10/s. */
-  providerRateLimit?: { requestsPerSecond: number; marginMs?: number; maxWaitMs?: number } | false;
   /** Jobs processed in parallel per worker kind (shorthand for workerTuning.*.concurrency). */
   concurrency?: Partial<Record<WorkerKind, number>>;
   workerTuning?: Partial<Record<WorkerKind, WorkerTuning>>;
@@ -186,7 +178,6 @@ export interface Jobs<QuoteResult = unknown> {
   quotePoller: QuotePoller<QuoteResult>;
   placement: Placement;
   draftReminders: DraftReminders;
-  rateLimiter: ProviderRateLimiter | undefined;
   queues: Record<WorkerKind, Queue>;
   /** Runs every reconciler now (they also run on a schedule where workers run). */
   runMaintenance(): Promise<MaintenanceReport>;
@@ -277,16 +268,6 @@ export async function startJobs<QuoteResult = unknown>(
     callbacks: options.draftReminders?.callbacks,
     now: options.draftReminders?.now,
   });
-  const rateLimiter =
-    options.providerRateLimit === false
-      ? undefined
-      : createProviderRateLimiter({
-          redis: commandRedis,
-          prefix,
-          ...(options.providerRateLimit ?? {
-            requestsPerSecond: DEFAULT_PROVIDER_REQUESTS_PER_SECOND,
-          }),
-        });
 
   async function runMaintenance(): Promise<MaintenanceReport> {
     const report: MaintenanceReport = {
@@ -384,7 +365,6 @@ export async function startJobs<QuoteResult = unknown>(
     quotePoller,
     placement,
     draftReminders,
-    rateLimiter,
     queues,
     runMaintenance,
     refreshQueueDepths,

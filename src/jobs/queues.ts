@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Redis } from "ioredis";
+import { defineScript } from "../redisScripts.js";
 
 /** BullMQ queue names: one queue per kind of background work. */
 export const QUEUE_NAMES = {
@@ -53,26 +54,6 @@ export function jobIdPart(id: string): string {
   return SAFE_ID_PART.test(id)
     ? id
     : `h${createHash("sha256").update(id).digest("hex").slice(0, 32)}`;
-}
-
-/** Defines a Lua script on a connection and returns a typed caller (EVALSHA, EVAL on NOSCRIPT). */
-export function defineScript(
-  redis: Redis,
-  name: string,
-  lua: string,
-  numberOfKeys: number,
-): (keys: string[], args: (string | number)[]) => Promise<unknown> {
-  redis.defineCommand(name, { lua, numberOfKeys });
-  type ScriptCall = (...args: (string | number)[]) => Promise<unknown>;
-  // defineCommand adds a method ioredis' types cannot know about.
-  const call = (redis as unknown as Record<string, ScriptCall>)[name];
-  if (typeof call !== "function") throw new Error(`ioredis did not define ${name}`);
-  return (keys, args) => {
-    if (keys.length !== numberOfKeys) {
-      throw new Error(`${name} takes ${numberOfKeys} keys, got ${keys.length}`);
-    }
-    return call.call(redis, ...keys, ...args);
-  };
 }
 
 /** A defined script's caller (see defineScript). */

@@ -256,6 +256,16 @@ export class TrackerRecords {
   }
 }
 
+/**
+ * What is being tracked, read from the tracker's records on `redis` (`prefix`: the jobs'):
+ * App Home's renderer reads it, and is built before the jobs it is handed to.
+ */
+export function trackedReader(redis: Redis, prefix: string): { list(): Promise<TrackedOrder[]> } {
+  // Reading never runs the scripts, so the retention of ended records does not matter here.
+  const records = new TrackerRecords(redis, prefix, 0);
+  return { list: () => records.list() };
+}
+
 function num(value: string | undefined): number | undefined {
   if (value === undefined || value === "") return undefined;
   const n = Number(value);

@@ -83,6 +83,21 @@ export function mayDecideUnder(
   });
 }
 
+/**
+ * Whether `userId` may approve or reject `record` now (App Home's *Waiting on me*): its
+ * requirement's approvers, and not someone whose approval is already counted.
+ */
+export async function mayDecideNow(
+  record: ApprovalRequest,
+  settings: DecisionSettings,
+  userId: string,
+  groups: GroupMembers,
+): Promise<boolean> {
+  if (record.approvals?.some((approval) => approval.by === userId)) return false;
+  const requirement = requirementOf(record, settings);
+  return (await mayDecideUnder(requirement, settings, userId, record, groups)).allowed;
+}
+
 /** Whether `userId` may ask for orders (REQUESTERS; empty: everyone). */
 export function mayRequestOrders(
   settings: DecisionSettings,

@@ -31,7 +31,9 @@ import type {
 import type { MessageRenderer } from "../jobs/renderedUpdate.js";
 import type { Tracker } from "../jobs/tracker.js";
 import type { TrackingEvent } from "../jobs/trackerReports.js";
+import type { Logger } from "../log.js";
 import type { ProviderApi } from "../provider/api.js";
+import { type HomeAudienceOptions, homeAudience } from "./homeAudience.js";
 import { lookUpOrder, orderKind, placeOrder } from "./kinds.js";
 import { LifecycleNotes } from "./lifecycleNotes.js";
 import type { OrderProgress } from "./progress.js";
@@ -69,7 +71,7 @@ export type LifecycleStore = Pick<
 
 /** What the lifecycle needs of the jobs (they exist only after startJobs). */
 export interface LifecycleJobs {
-  notifier: Pick<Notifier, "post" | "update" | "updateRendered">;
+  notifier: Pick<Notifier, "post" | "update" | "updateRendered" | "refreshHome">;
   placement: Pick<Placement, "enqueue" | "lookUpAgain">;
   tracker: Pick<Tracker, "track">;
 }
@@ -85,6 +87,10 @@ export interface OrderLifecycleOptions {
   prefix: string;
   /** APPROVE_CONFIRM_FROM: the approval message's Approve asks first from this monthly amount. */
   approveConfirmFrom?: number;
+  /**
+   * App Home: each change refreshes the Home of the people who see it (homeAudience.ts). Without it, no Home is refreshed for a request's change.
+   */
+  homes?: HomeAudienceOptions & { logger: Pick<Logger, "warn"> };
 }
 
 export class OrderLifecycle {
@@ -98,6 +104,10 @@ export class OrderLifecycle {
   readonly reads: RequestReads;
   private connected: (jobs: LifecycleJobs) => void = () => {};
   private readonly changeListeners: Array<(record: ApprovalRequest) => Promise<void>> = [];
+  private readonly homes?: {
+    audience: (record: ApprovalRequest) => Promise<string[]>;
+    logger: Pick<Logger, "warn">;
+  };
   /** Resolves once the jobs exist: a callback the workers run before that waits for them. */
   private readonly jobsReady: Promise<LifecycleJobs>;
 
@@ -106,6 +116,9 @@ export class OrderLifecycle {
     this.provider = options.provider;
     this.companyUsername = options.companyUsername;
     this.notes = new LifecycleNotes(options.redis, options.prefix);
+    if (options.homes) {
+      this.homes = { audience: homeAudience(options.homes), logger: options.homes.logger };
+    }
     this.progress = new ProgressStore(options.redis, `${options.prefix}:progress`);
     this.jobsReady = new Promise((resolve) => {
       this.connected = resolve;
@@ -135,16 +148,32 @@ export class OrderLifecycle {
 
   /**
    * Tells `listener` of every change of a request (created, decided, placed, failed, unknown,
-   * cancelled…), with the request as it is now: App Home refreshes the people who see it. A
-   * listener must not throw (it is awaited, after the approval message's update).
+   * cancelled…), with the request as it is now (Workflow Builder steps end with it). A listener
+   * must not throw (it is awaited, after the approval message's update).
    */
   onChange(listener: (record: ApprovalRequest) => Promise<void>): void {
     this.changeListeners.push(listener);
   }
 
-  /** A request changed (or was created): the listeners are told. */
+  /**
+   * A request changed (or was created): the Home of everyone who sees it is refreshed (through
+   * the notifier: one waiting refresh per person, rendered when sent), then the listeners told.
+   */
   async changed(record: ApprovalRequest): Promise<void> {
+    await this.refreshHomes(record);
     for (const listener of this.changeListeners) await listener(record);
+  }
+
+  /** Never throws: a Home is a view of the state, and the next change or opening shows it. */
+  private async refreshHomes(record: ApprovalRequest): Promise<void> {
+    if (!this.homes) return;
+    try {
+      const jobs = await this.jobsReady;
+      const people = await this.homes.audience(record);
+      for (const userId of people) await jobs.notifier.refreshHome(userId);
+    } catch (error) {
+      this.homes.logger.warn({ err: error, approvalId: record.id }, "App Home refresh not queued");
+    }
   }
 
   // ── a person's steps, recorded before the click is acked ────────────────────────────────

@@ -22,6 +22,7 @@ import {
   countsForGroup,
   type DecisionSettings,
   isAnyApprover,
+  mayDecideNow,
   mayDecideUnder,
   mayRequestOrders,
   moneySightUnder,
@@ -286,12 +287,8 @@ export class OrderRequests {
    * Whether `by` may approve or reject this request now (App Home's *Waiting on me*): its
    * requirement's approvers, and not someone whose approval is already counted.
    */
-  async mayDecide(record: ApprovalRequest, actor: Actor): Promise<boolean> {
-    if (record.approvals?.some((approval) => approval.by === actor.by)) return false;
-    const requirement = requirementOf(record, this.options.settings);
-    return (
-      await mayDecideUnder(requirement, this.options.settings, actor.by, record, actor.groups)
-    ).allowed;
+  mayDecide(record: ApprovalRequest, actor: Actor): Promise<boolean> {
+    return mayDecideNow(record, this.options.settings, actor.by, actor.groups);
   }
 
   /** Who may see the money: everyone's requests and the team's sums, or `by`'s own only. */

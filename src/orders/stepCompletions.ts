@@ -42,7 +42,8 @@ const ENDED: ReadonlySet<ApprovalStatus> = new Set(["placed", "rejected", "cance
 export interface StepCompletionsOptions {
   redis: Redis;
   prefix: string;
-  notifier: () => Promise<Pick<Notifier, "completeStep">>;
+  /** The jobs' notifier: src/bot.ts builds this after the jobs, in order. */
+  notifier: Pick<Notifier, "completeStep">;
   get: (id: string) => Promise<ApprovalRequest | null | undefined>;
   /**
    * The names a text refers to (`<@U…>`, `<!subteam^S…>`), looked up for the plain-text error:
@@ -116,8 +117,7 @@ export class StepCompletions {
       record.status === "placed"
         ? { outputs: placedStepOutputs(record) }
         : { error: endedStepError(record, await this.namesFor(record)) };
-    const notifier = await this.options.notifier();
-    const queued = await notifier.completeStep({
+    const queued = await this.options.notifier.completeStep({
       scope: scopeOf(record),
       key: "step:end",
       channel: where.channel,

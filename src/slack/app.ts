@@ -5,9 +5,9 @@ import { WebClient, type WebClientOptions } from "@slack/web-api";
 import type { Redis } from "ioredis";
 import { DEFAULT_SLACK_MAX_BODY_BYTES } from "../config.js";
 import { RECEIVER_ANSWER_MS } from "../domain/slackBudget.js";
+import { type HealthCheck, operationalRoutes } from "../health.js";
 import type { Logger } from "../log.js";
 import type { Metrics } from "../metrics.js";
-import type { RedisHealth } from "../redisHealth.js";
 import { botAuthorization } from "./authorization.js";
 import { boltLogger } from "./logger.js";
 import { MemorySeenSignatures, RedisSeenSignatures, type SeenSignatures } from "./replayGuard.js";
@@ -17,20 +17,14 @@ export type SlackConnection =
   | { mode: "http"; botToken: string; signingSecret: string; apiUrl?: string }
   | { mode: "socket"; botToken: string; appToken: string; apiUrl?: string };
 
-export interface HealthReport {
-  ok: boolean;
-  checks: Record<string, { ok: boolean; detail?: string }>;
-  /** Redis's topology: mode, current master, replicas and their lag (src/redisHealth.ts). */
-  redis?: RedisHealth;
-}
-
 export interface SlackAppOptions {
   slack: SlackConnection;
   /** HTTP port: Slack events in HTTP mode; /healthz and /metrics in both modes. 0 = any free port. */
   port: number;
   logger: Logger;
   metrics: Metrics;
-  health: () => Promise<HealthReport>;
+  /** /healthz's check (src/health.ts); /metrics reads `metrics`. */
+  health: HealthCheck;
   /**
    * Registers the listeners (commands, actions, views, options) on the app. `client` is a Web
    * API client bound to the bot token for work outside a listener's own `client`.
@@ -80,46 +74,6 @@ const SOCKET_CONNECT_RETRY: NonNullable<WebClientOptions["retryConfig"]> = {
   minTimeout: 500,
   maxTimeout: 30_000,
 };
-
-/** /healthz and /metrics; also served alone by a worker process. */
-export function operationalRoutes(
-  options: Pick<SlackAppOptions, "health" | "metrics">,
-): CustomRoute[] {
-  return [
-    {
-      path: "/healthz",
-      method: ["GET"],
-      handler: (_req, res) => {
-        options
-          .health()
-          .then((report) => {
-            res.writeHead(report.ok ? 200 : 503, { "content-type": "application/json" });
-            res.end(JSON.stringify(report));
-          })
-          .catch((error: unknown) => {
-            res.writeHead(503, { "content-type": "application/json" });
-            res.end(JSON.stringify({ ok: false, error: (error as Error).message }));
-          });
-      },
-    },
-    {
-      path: "/metrics",
-      method: ["GET"],
-      handler: (_req, res) => {
-        options.metrics.registry
-          .metrics()
-          .then((text) => {
-            res.writeHead(200, { "content-type": options.metrics.registry.contentType });
-            res.end(text);
-          })
-          .catch(() => {
-            res.writeHead(500);
-            res.end();
-          });
-      },
-    },
-  ];
-}
 
 /** Builds and starts the Bolt app in HTTP mode or Socket Mode. */
 export async function startSlackApp(options: SlackAppOptions): Promise<RunningSlackApp> {

@@ -1,6 +1,6 @@
 import type { Redis } from "ioredis";
 import type { ApprovalRequest, ApprovalStore } from "../approvals/index.js";
-import { requestAudience, seesTracked } from "../domain/audience.js";
+import { seesTracked } from "../domain/audience.js";
 import { HOME_PAGE_SIZE } from "../domain/paging.js";
 import type { Tracker } from "../jobs/tracker.js";
 import type { TrackedOrder } from "../jobs/trackerRecords.js";
@@ -168,19 +168,4 @@ function homeTracked(tracked: TrackedOrder, names: ReadonlyMap<string, string>):
     ...(tracked.lastChangeAt ? { changedAt: tracked.lastChangeAt } : {}),
     startedAt: tracked.startedAt,
   };
-}
-
-/**
- * Who sees a change of `record` in their Home: the one audience rule (src/domain/audience.ts),
- * with the approvers resolved.
- */
-export async function audienceOf(
-  record: ApprovalRequest,
-  approvers: () => Promise<string[]>,
-): Promise<string[]> {
-  const pendingOrJustDecided =
-    record.status === "pending" ||
-    record.history.length === 0 ||
-    record.history.at(-1)?.from === "pending";
-  return requestAudience(record, pendingOrJustDecided ? await approvers() : []);
 }

@@ -6,7 +6,7 @@ import {
   type DirectoryGroup,
   parseApprovalPolicy,
 } from "../../src/approvals/index.js";
-import { slackDirectory } from "../../src/slack/directory.js";
+import { slackDirectory } from "../../src/slackDirectory.js";
 import { type SlackStandin, STANDIN_IDS, startSlackStandin } from "../../src/standin/index.js";
 
 /** The check of every id the approval configuration names against Slack (issue 32, item 2). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { replayThroughLimiter } from "../../bench/tracking.js";
-import { limiterSpacingMs } from "../../src/jobs/index.js";
+import { limiterSpacingMs } from "../../src/provider/rateLimit.js";
 
 // The tracking benchmark's claim "provider requests within the limit at all times" rests on
 // this replay of the reads' due moments through the limiter's spacing.

@@ -28,7 +28,7 @@ describe("one name, one request: concurrent submissions of one order form", () =
     // The provider rate limit (10 requests/s) would make the last few of 10 concurrent form
     // checks (4 provider reads each) miss Slack's 3 seconds: "took too long; submit again" is
     // a right answer, but these tests are about the race at the store, so every check must end.
-    env = await startTestBot({ jobs: { providerRateLimit: false } });
+    env = await startTestBot({ providerRateLimit: false });
   });
   afterAll(async () => {
     await env?.close();

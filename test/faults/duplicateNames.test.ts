@@ -39,7 +39,7 @@ describe("concurrent submissions of one name", () => {
     // is off. With it on, the burst is test/faults/nameBurst.test.ts (20 rounds, one and two
     // replicas): identical reads in flight are sent once (src/provider/client.ts), so the ten
     // checks fit in Slack's 3 s; before that, all ten were refused "took too long" (issue 29).
-    env = await startTestBot({ jobs: { providerRateLimit: false } });
+    env = await startTestBot({ providerRateLimit: false });
   });
 
   afterAll(async () => {

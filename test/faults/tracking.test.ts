@@ -109,9 +109,9 @@ describe(`tracking through ${ERROR_RATE * 100} % provider 500s at ${LATENCY_MS /
   beforeAll(async () => {
     env = await startTestBot({
       sandbox: { clock },
+      providerRateLimit: { requestsPerSecond: LIMIT_PER_SECOND },
       jobs: {
         trackerSettings: { schedule: SCHEDULE },
-        providerRateLimit: { requestsPerSecond: LIMIT_PER_SECOND },
         // Eight workers' worth of trackers: with 5 s answers, ten would stay under the limit.
         concurrency: { tracking: 80 },
       },

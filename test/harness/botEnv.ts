@@ -40,6 +40,7 @@ export async function startTestBot(
     env?: Record<string, string>;
     sandbox?: SandboxOptions;
     jobs?: Parameters<typeof startBot>[0]["jobs"];
+    providerRateLimit?: Parameters<typeof startBot>[0]["providerRateLimit"];
     /** A prefix holding a store already (a migration test's fixture); default a new one. */
     redisPrefix?: string;
     /**
@@ -91,6 +92,9 @@ export async function startTestBot(
       ...options.jobs,
     },
     redisPrefix,
+    ...(options.providerRateLimit !== undefined
+      ? { providerRateLimit: options.providerRateLimit }
+      : {}),
   });
   // The topology the suite asked for is the one the bot runs on (npm run test:cluster).
   const wanted = clusterSeeds() ? "cluster" : (config.redis?.mode ?? "single");

@@ -177,7 +177,6 @@ describe("jobs lifecycle", () => {
       logger: testLogger(),
       slack: client.chat,
       readOrder: orders.read,
-      providerRateLimit: false,
       maintenanceEveryMs: 0,
       queueDepthEveryMs: 0,
     });

@@ -126,7 +126,6 @@ export async function startTestJobs<Q = unknown>(
     // Tests run the reconcilers themselves (runMaintenance) so their counts are deterministic.
     maintenanceEveryMs: 0,
     reconcileOnStart: false,
-    providerRateLimit: false,
     // The words production posts (src/bot.ts injects the same), so every test reads them.
     trackerMessages,
     ...options,

@@ -72,6 +72,8 @@ describe("OrderLifecycle", () => {
       if (!holding) await sendWaiting();
       return { queued: true };
     },
+    // No App Home here (the lifecycle is built without `homes`).
+    refreshHome: async () => ({ queued: true }),
   };
   let waiting: Array<{ key: string; ref: string }> = [];
   let holding = false;

@@ -100,6 +100,7 @@ function api(
       },
       update: async () => ({ queued: true }),
       updateRendered: async () => ({ queued: true }),
+      refreshHome: async () => ({ queued: true }),
     },
     placement: {
       enqueue: async (id) => void enqueued.push(id),

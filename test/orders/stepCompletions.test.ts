@@ -54,7 +54,7 @@ describe("StepCompletions", () => {
     completions = new StepCompletions({
       redis,
       prefix,
-      notifier: async () => ({
+      notifier: {
         completeStep: async (input: CompleteStepInput) => {
           const key = `${input.scope}/${input.key}`;
           if (seenKeys.has(key)) return { queued: false, reason: "duplicate" as const };
@@ -62,7 +62,7 @@ describe("StepCompletions", () => {
           queued.push(input);
           return { queued: true as const };
         },
-      }),
+      },
       get: async (id) => records.get(id),
       names: stepNamesOf(
         async (id) => ({ U0APPROVE1: "alex", U0REQUEST1: "rita", U0OUTSIDE1: "oscar" })[id] ?? id,
@@ -165,8 +165,10 @@ describe("StepCompletions", () => {
     const broken = new StepCompletions({
       redis: { get: () => Promise.reject(new Error("Connection is closed.")) } as never,
       prefix,
-      notifier: async () => {
-        throw new Error("unreachable");
+      notifier: {
+        completeStep: async () => {
+          throw new Error("unreachable");
+        },
       },
       get: async () => undefined,
       names: async () => NO_STEP_NAMES,

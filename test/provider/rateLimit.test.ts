@@ -5,9 +5,9 @@ import { readProviderFailure } from "../../src/jobs/providerFailure.js";
 import {
   createProviderRateLimiter,
   RateLimiterUnavailableError,
-} from "../../src/jobs/rateLimiter.js";
+} from "../../src/provider/rateLimit.js";
 import { startOwnRedis } from "../harness/ownRedis.js";
-import { connect, deleteKeys, runPrefix } from "./support.js";
+import { connect, deleteKeys, runPrefix } from "../jobs/support.js";
 
 /** The largest number of timestamps inside any half-open window [t, t + windowMs). */
 function maxInWindow(times: number[], windowMs: number): number {

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Redis } from "ioredis";
 import { RateLimitWaitTooLongError } from "../domain/errors.js";
-import { defineScript, stateKey } from "./queues.js";
+import { defineScript } from "../redisScripts.js";
 
 /**
  * A global limit on provider requests per second, shared by every worker and replica: one Redis
@@ -18,10 +18,18 @@ import { defineScript, stateKey } from "./queues.js";
  *
  * The provider documents no rate limit ("Rate limits: not shown"); this protects it (and our
  * key) from bursts, e.g. thousands of tracked orders polled after a restart.
+ *
+ * The provider client calls it before every request (`beforeRequest`), whoever asks (a person's
+ * command, a placement, the tracker): src/bot.ts builds it before the client, on its own Redis
+ * connection, so the provider depends on nothing built after it.
  */
 
 export interface ProviderRateLimiterOptions {
   redis: Redis;
+  /**
+   * Where the limiter's key lives: the jobs' prefix (`keyLayout().jobs`), where it has always
+   * been, so replicas of older and newer versions share one limit (src/redisLayout/README.md).
+   */
   prefix: string;
   requestsPerSecond: number;
   /** See above. Default 50. */
@@ -107,7 +115,9 @@ export function createProviderRateLimiter(
   const maxWaitMs = Math.max(0, options.maxWaitMs ?? 60_000);
   const unavailableWaitMs = Math.max(0, options.unavailableWaitMs ?? 10_000);
   const intervalMs = limiterSpacingMs(rps, options.marginMs);
-  const key = stateKey(options.prefix, "ratelimit", options.name ?? "provider");
+  // `<prefix>:{ratelimit}:<name>`: the key of the jobs' state layout (src/jobs/queues.ts
+  // `stateKey`), its own hash tag on a Redis Cluster.
+  const key = `${options.prefix}:{ratelimit}:${options.name ?? "provider"}`;
   const reserve = defineScript(options.redis, "jobsRateLimitReserveV1", RESERVE, 1);
 
   /**

@@ -1,17 +1,20 @@
 import type { WebClient } from "@slack/web-api";
-import type { Directory } from "../approvals/index.js";
+import type { Directory, GroupMembers } from "./approvals/index.js";
 import {
   DirectoryUnavailableError,
   GroupLookupError,
   type GroupLookupFailure,
-} from "../domain/groupLookup.js";
-import { isRecord } from "../domain/records.js";
+} from "./domain/groupLookup.js";
+import { isRecord } from "./domain/records.js";
 
 /**
  * Slack's directory of users and user groups as the approval checks read it: the start-up and
  * scheduled check of every id the configuration names (`slackDirectory`, usergroups.list and
- * users.info), and why a user group could not be read at a click (`groupLookupError`), so a
- * person is told the real cause instead of "try again".
+ * users.info), a user group's members (`groupMembersVia`: the approval checks, App Home and who
+ * is told of a change), and why a user group could not be read (`groupLookupError`), so a
+ * person is told the real cause instead of "try again". Beside src/bot.ts, not in src/slack:
+ * the composition root hands these readers to the layers as plain functions (as
+ * src/stepWiring.ts's), and the adapter's listeners use them too.
  */
 
 /** Slack errors meaning the group or user is not there: trying again never helps. */
@@ -90,5 +93,18 @@ export function slackDirectory(client: WebClient): Directory {
         throw new DirectoryUnavailableError({ method: "users.info", ...failure });
       }
     },
+  };
+}
+
+/** Members of a Slack user group, for approvers/requesters given as S… ids. */
+export function groupMembersVia(client: WebClient): GroupMembers {
+  return async (groupId) => {
+    // A failure carries why (a missing group, a missing scope, Slack down): the person is told.
+    const result = await client.usergroups.users
+      .list({ usergroup: groupId })
+      .catch((error: unknown) => {
+        throw groupLookupError(groupId, error);
+      });
+    return result.users ?? [];
   };
 }

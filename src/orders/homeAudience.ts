@@ -1,0 +1,47 @@
+import type { ApprovalRequest, GroupMembers } from "../approvals/index.js";
+import { requestAudience } from "../domain/audience.js";
+
+/**
+ * Who is told about a request's change in App Home: the one audience rule
+ * (src/domain/audience.ts) with the approvers' user groups read. The lifecycle
+ * (`OrderLifecycle.changed`) queues `notifier.refreshHome` for each of them.
+ */
+
+/**
+ * The approvers everyone's Home is refreshed for, and how a user group's members are read
+ * (Slack's usergroups.users.list, src/slackDirectory.ts `groupMembersVia`, built by src/bot.ts).
+ */
+export interface HomeAudienceOptions {
+  /** APPROVERS (with a policy file: every id its rules name): user ids and user groups (S…). */
+  approvers: readonly string[];
+  groupMembers: GroupMembers;
+}
+
+/**
+ * Who sees a change of a request in their Home: its requester, and while it is or has just
+ * stopped being pending, the approvers (user groups expanded; a group that cannot be read adds
+ * nobody).
+ */
+export function homeAudience(
+  options: HomeAudienceOptions,
+): (record: ApprovalRequest) => Promise<string[]> {
+  return async (record) => {
+    const pendingOrJustDecided =
+      record.status === "pending" ||
+      record.history.length === 0 ||
+      record.history.at(-1)?.from === "pending";
+    return requestAudience(record, pendingOrJustDecided ? await approverIds(options) : []);
+  };
+}
+
+async function approverIds(options: HomeAudienceOptions): Promise<string[]> {
+  const ids = new Set<string>();
+  for (const id of options.approvers) {
+    if (/^[UW]/.test(id)) ids.add(id);
+    else if (/^S/.test(id)) {
+      const members = await Promise.resolve(options.groupMembers(id)).catch(() => []);
+      for (const member of members) ids.add(member);
+    }
+  }
+  return [...ids];
+}
