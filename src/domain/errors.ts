@@ -73,7 +73,7 @@ export const RATE_LIMITED_MESSAGE =
   "The bot is sending too many requests to the provider right now; nothing was sent. Try again in a minute.";
 
 /**
- * The provider rate limiter (src/jobs/rateLimiter.ts) refused a call before sending it: the next
+ * The provider rate limiter (src/provider/rateLimit.ts) refused a call before sending it: the next
  * free slot is further away than a caller may wait. It carries ProviderError's `outcomeUnknown:
  * false` and `userMessage`, so the readers of provider failures (placement, `providerWords`)
  * know nothing reached the provider: an order refused here is failed, not escalated as unknown.
