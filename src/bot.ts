@@ -5,6 +5,7 @@ import { WebClient } from "@slack/web-api";
 import type { Redis } from "ioredis";
 import { trackerMessages } from "../views/trackerMessages.js";
 import { ApprovalStore, type DirectoryStatus, policyApprovers } from "./approvals/index.js";
+import { systemClock } from "./clock.js";
 import { type Config, configuredSecrets, DEFAULT_PARTNER_REMINDER_AFTER_DAYS } from "./config.js";
 import { withRequestId } from "./context.js";
 import { watchDirectory } from "./directoryWatch.js";
@@ -22,13 +23,14 @@ import {
   startPlaygroundAfresh,
 } from "./playground/index.js";
 import { createProvider } from "./provider/api.js";
+import { sharedAnswer } from "./provider/identity.js";
 import { redisWarnings } from "./redisCheck.js";
 import { readRedisHealth, watchMaster } from "./redisHealth.js";
 import { keyLayout } from "./redisLayout/keyLayout.js";
 import { migrateLayout } from "./redisLayout/migrate.js";
 import { type RedisMode, redisTopology } from "./redisTopology.js";
 import { type Sandbox, type SandboxOptions, startSandbox } from "./sandbox/index.js";
-import { type Services, sharedAnswer, systemClock } from "./services.js";
+import type { Services } from "./services.js";
 import {
   type HealthReport,
   operationalRoutes,

@@ -15,9 +15,10 @@ import { formatTerm } from "../../domain/units.js";
 import type { OrderSubmission } from "../../orders/index.js";
 import type { DraftOrder } from "../../provider/api.js";
 import { readOffer } from "../../provider/edgeResponses.js";
+import type { Identity } from "../../provider/identity.js";
 import { edgePortOrderRule } from "../../provider/rules/edge.js";
 import { fieldErrors, ROOT_FIELD } from "../../provider/rules/fieldErrors.js";
-import type { Identity, Services } from "../../services.js";
+import type { Services } from "../../services.js";
 import { readStoredRequest } from "./quote.js";
 
 /**

@@ -8,7 +8,8 @@ import {
   SERVICE_NAME_MAX,
 } from "../../domain/iod.js";
 import type { Asn, Port } from "../../provider/api.js";
-import type { Identity, Services } from "../../services.js";
+import type { Identity } from "../../provider/identity.js";
+import type { Services } from "../../services.js";
 import { formText, type Loaded } from "../shared/orderForms.js";
 
 /**

@@ -10,7 +10,8 @@ import type {
   Port,
   PricingResult,
 } from "../../provider/api.js";
-import type { Identity, Services } from "../../services.js";
+import type { Identity } from "../../provider/identity.js";
+import type { Services } from "../../services.js";
 import type { CompanyCheck } from "../companyCheck.js";
 import { formText, type Loaded } from "../shared/orderForms.js";
 

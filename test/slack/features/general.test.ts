@@ -3,7 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { defaultPolicy } from "../../../src/approvals/index.js";
 import { commandsFor } from "../../../src/domain/commands.js";
-import type { Identity, Services } from "../../../src/services.js";
+import type { Identity } from "../../../src/provider/identity.js";
+import type { Services } from "../../../src/services.js";
 import type { CommandContext } from "../../../src/slack/connect.js";
 import { help, policy, whoami } from "../../../src/slack/features/general/command.js";
 import { helpView } from "../../../views/help.js";
