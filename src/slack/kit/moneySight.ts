@@ -1,6 +1,7 @@
 import type { WebClient } from "@slack/web-api";
 import type { MoneySight } from "../../approvals/index.js";
-import type { Services } from "../../services.js";
+import type { Logger } from "../../log.js";
+import type { OrderRequests } from "../../orders/requests.js";
 import { groupMembersVia } from "./approvers.js";
 
 /**
@@ -11,7 +12,7 @@ import { groupMembersVia } from "./approvers.js";
  * their own only (deny by default), and the log says which group and why.
  */
 export async function moneySightOf(
-  services: Pick<Services, "requests" | "logger">,
+  services: { requests: Pick<OrderRequests, "moneySight">; logger: Logger },
   client: WebClient,
   userId: string,
 ): Promise<MoneySight> {

@@ -1,7 +1,7 @@
 // Whether this person may order now, asked before an order form is opened (the command, an
 // "Order this" button), so nobody fills a form in vain. Every order form asks it the same way.
 import type { WebClient } from "@slack/web-api";
-import type { Services } from "../../services.js";
+import type { OrderRequests } from "../../orders/requests.js";
 import { groupMembersVia } from "./approvers.js";
 
 export interface OrderRefusal {
@@ -12,7 +12,7 @@ export interface OrderRefusal {
 
 /** Why this person cannot order now (no approvals set up, or not a requester); undefined if they can. */
 export async function orderRefusal(
-  services: Pick<Services, "requests">,
+  services: { requests: Pick<OrderRequests, "mayRequest"> },
   client: WebClient,
   userId: string,
 ): Promise<OrderRefusal | undefined> {

@@ -7,7 +7,7 @@ import type {
   SlackActionMiddlewareArgs,
 } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
-import type { Services } from "../../services.js";
+import type { OrderRequests } from "../../orders/requests.js";
 import { orderRefusal } from "./orderRefusal.js";
 
 /** Where the opened order form answers: the trigger to open it with, the person's channel. */
@@ -28,7 +28,7 @@ type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMidd
  * `open` opens the order form prefilled with the pick.
  */
 export function orderThisButton<P>(input: {
-  services: Services;
+  services: { requests: Pick<OrderRequests, "mayRequest"> };
   parse: (value: unknown) => P | undefined;
   open: (pick: P, at: OrderThisAt) => Promise<void>;
 }): (args: ButtonArgs) => Promise<void> {
