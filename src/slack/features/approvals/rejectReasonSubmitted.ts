@@ -6,9 +6,9 @@ import {
   type RejectOrigin,
   readRejectOrigin,
 } from "../../../../views/rejectModal.js";
-import type { Services } from "../../../services.js";
 import { groupMembersVia } from "../../kit/approvers.js";
 import { auditApproval } from "./approverClick.js";
+import type { ApprovalDeps } from "./index.js";
 
 type ViewArgs = Parameters<Parameters<App["view"]>[1]>[0];
 
@@ -18,7 +18,7 @@ type ViewArgs = Parameters<Parameters<App["view"]>[1]>[0];
  * stores the rejection; only then does the modal close. Any refusal stays in the modal as a
  * field error.
  */
-export function rejectReasonSubmitted(services: Services) {
+export function rejectReasonSubmitted(services: ApprovalDeps) {
   return async ({ ack, body, view, client }: ViewArgs) => {
     const fieldError = (text: string) =>
       ack({ response_action: "errors", errors: { [BLOCK_REJECT_REASON]: text } });

@@ -6,7 +6,7 @@ import { openThenFill } from "../../kit/index.js";
 import { IOD_FORM, iodView } from "./form.js";
 
 export const iod: CommandHandler = async (ctx) => {
-  await openThenFill(ctx, IOD_FORM, async () =>
+  await openThenFill({ ...ctx, sandbox: ctx.services.sandbox }, IOD_FORM, async () =>
     iodView(ctx.services, await loadIodModal(ctx.services, {}), { channelId: ctx.channelId }),
   );
 };

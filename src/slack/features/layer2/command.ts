@@ -6,7 +6,7 @@ import { openThenFill } from "../../kit/index.js";
 import { LAYER2_FORM, layer2View } from "./form.js";
 
 export const layer2: CommandHandler = async (ctx) => {
-  await openThenFill(ctx, LAYER2_FORM, async () =>
+  await openThenFill({ ...ctx, sandbox: ctx.services.sandbox }, LAYER2_FORM, async () =>
     layer2View(ctx.services, await loadLayer2Modal(ctx.services, {}), {
       channelId: ctx.channelId,
     }),

@@ -14,10 +14,9 @@ import {
   monthlySpend,
   parseLedgerMonth,
 } from "../../../orders/ledger.js";
-
-import type { Services } from "../../../services.js";
 import type { CommandHandler, CommandHandlers } from "../../connect.js";
 import { moneySightOf } from "../../kit/index.js";
+import type { SpendDeps } from "./index.js";
 
 export const SPEND_USAGE =
   "Usage: `/connect spend [YYYY-MM]`, e.g. `/connect spend 2026-11` (no month: this month).";
@@ -28,7 +27,7 @@ export const SPEND_USAGE =
  * `requester`, only theirs (what someone who may not see the team's money sees).
  */
 export async function readSpend(
-  services: Services,
+  services: SpendDeps,
   month: LedgerMonth,
   requester?: string,
 ): Promise<MonthlySpend> {
@@ -41,7 +40,7 @@ export async function readSpend(
 
 /** The month's ledger as this person may see it: the team's, or their own orders only. */
 export async function spendFor(
-  services: Services,
+  services: SpendDeps,
   client: WebClient,
   userId: string,
   month: LedgerMonth,
