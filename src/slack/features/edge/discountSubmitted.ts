@@ -8,9 +8,9 @@ import { quoteReadyMessage } from "../../../../views/edgeQuote.js";
 import { withDeadline } from "../../../domain/deadline.js";
 import type { EdgeQuotationRequest } from "../../../domain/edge.js";
 import { isProviderError } from "../../../provider/errors.js";
-import type { Services } from "../../../services.js";
 import { checkDiscountCode, loadQuote } from "../../../usecases/edge/quote.js";
 import { typedValue, type Where, whereFormOpened } from "../../kit/index.js";
+import type { EdgeDeps } from "./index.js";
 import type { EdgeSources } from "./sources.js";
 import {
   audit,
@@ -24,7 +24,7 @@ import {
 type SubmitArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
 /** A discount code submitted: the provider checks it; the discounted quote goes in the thread. */
-export function discountSubmitted(services: Services, sources: EdgeSources) {
+export function discountSubmitted(services: EdgeDeps, sources: EdgeSources) {
   const { logger } = services;
   return async ({ ack, body, view, client }: SubmitArgs): Promise<void> => {
     const metadata = parseEdgeMetadata(view.private_metadata);

@@ -8,9 +8,9 @@ import type {
 } from "@slack/bolt";
 import { escapeMrkdwn } from "../../../../views/blocks.js";
 import { parseQuoteRef } from "../../../../views/edgeQuote.js";
-import type { Services } from "../../../services.js";
 import type { QuoteRef } from "../../../usecases/edge/quote.js";
 import type { Where } from "../../kit/index.js";
+import type { EdgeDeps } from "./index.js";
 import { failureWords, QuoteNoLongerOffered, tell, whereOf } from "./support.js";
 
 export type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
@@ -18,7 +18,7 @@ type ButtonListener = (args: ButtonArgs) => Promise<void>;
 
 /** The listener of a button: ack, then the work, with any failure told to the person privately. */
 export function buttonListener(
-  services: Services,
+  services: EdgeDeps,
   work: (args: ButtonArgs, where: Where) => Promise<void>,
 ): ButtonListener {
   const { logger } = services;
@@ -42,7 +42,7 @@ export function buttonListener(
 
 /** A button under a quote: its value is the quote's reference; a value that isn't one is ignored. */
 export function quoteButtonListener(
-  services: Services,
+  services: EdgeDeps,
   work: (args: ButtonArgs, where: Where, ref: QuoteRef) => Promise<void>,
 ): ButtonListener {
   return buttonListener(services, async (args, where) => {
@@ -53,7 +53,7 @@ export function quoteButtonListener(
 
 /** A draft's button: its value is the draft's id; a click without one is ignored. */
 export function draftButtonListener(
-  services: Services,
+  services: EdgeDeps,
   work: (args: ButtonArgs, where: Where, draftId: string) => Promise<void>,
 ): ButtonListener {
   return buttonListener(services, async (args, where) => {

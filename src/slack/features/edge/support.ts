@@ -11,8 +11,8 @@ import { type Message, quoteFailureText } from "../../../../views/edgeQuote.js";
 import { DeadlineExceededError, providerWords } from "../../../domain/errors.js";
 import { classifyQuoteFailure } from "../../../jobs/index.js";
 import { isProviderError } from "../../../provider/errors.js";
-import type { Services } from "../../../services.js";
 import { type Said, tellPrivately, type Where } from "../../kit/index.js";
+import type { EdgeDeps } from "./index.js";
 
 /** Provider work inside a Slack request that must be answered within 3 seconds. */
 export { IN_SLACK_WINDOW_MS } from "../../../domain/slackBudget.js";
@@ -27,7 +27,7 @@ export class QuoteNoLongerOffered extends Error {
   }
 }
 
-export function labelled(services: Services, blocks: KnownBlock[]): KnownBlock[] {
+export function labelled(services: EdgeDeps, blocks: KnownBlock[]): KnownBlock[] {
   return capBlocks(withSandboxLabel(blocks, services.sandbox));
 }
 
@@ -65,7 +65,7 @@ export function quoteFailureWords(error: unknown): string {
 /** Answers privately (src/slack/kit); an answer that cannot be delivered at all is logged. */
 export async function tell(
   client: WebClient,
-  services: Pick<Services, "logger" | "sandbox">,
+  services: Pick<EdgeDeps, "logger" | "sandbox">,
   where: Where,
   said: Said,
 ): Promise<void> {
@@ -93,7 +93,7 @@ export function threadOf(body: BlockAction): string | undefined {
  * it with what `build` makes once the provider has answered.
  */
 export async function openThenShow(
-  services: Services,
+  services: EdgeDeps,
   client: WebClient,
   triggerId: string,
   loading: ModalView,
@@ -127,13 +127,13 @@ export async function openThenShow(
 }
 
 /** The Edge audit line: who did what to which quote or draft (not a command: no metrics). */
-export function audit(services: Services, what: string, fields: Record<string, unknown>): void {
+export function audit(services: EdgeDeps, what: string, fields: Record<string, unknown>): void {
   services.logger.info({ audit: "edge", action: what, ...fields }, `edge: ${what}`);
 }
 
 /** Posts in the quote's thread, or privately when the click came from no channel. */
 export async function inThread(
-  services: Services,
+  services: EdgeDeps,
   client: WebClient,
   where: Where,
   threadTs: string | undefined,
