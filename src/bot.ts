@@ -22,7 +22,7 @@ import {
   type Playground,
   startPlaygroundAfresh,
 } from "./playground/index.js";
-import { createProvider } from "./provider/api.js";
+import { createProvider, type ProviderApi } from "./provider/api.js";
 import { sharedAnswer } from "./provider/identity.js";
 import { redisWarnings } from "./redisCheck.js";
 import { readRedisHealth, watchMaster } from "./redisHealth.js";
@@ -30,7 +30,6 @@ import { keyLayout } from "./redisLayout/keyLayout.js";
 import { migrateLayout } from "./redisLayout/migrate.js";
 import { type RedisMode, redisTopology } from "./redisTopology.js";
 import { type Sandbox, type SandboxOptions, startSandbox } from "./sandbox/index.js";
-import type { Services } from "./services.js";
 import {
   type HealthReport,
   operationalRoutes,
@@ -41,7 +40,7 @@ import { edgeDraftReminderCallbacks, edgeQuoteCallbacks } from "./slack/features
 import { homePublisher, refreshHomesOf } from "./slack/features/home/publish.js";
 import { FollowUpLane } from "./slack/followUps.js";
 import { sandboxLabelledChat } from "./slack/kit/index.js";
-import { registerListeners } from "./slack/listeners.js";
+import { type ListenerDeps, registerListeners } from "./slack/listeners.js";
 import { type SlackStandin, STANDIN_IDS } from "./standin/index.js";
 import {
   reconcileEvery,
@@ -74,7 +73,8 @@ export interface RunningBot {
   /** The HTTP port: /slack/events, /healthz, /metrics. */
   port: number;
   url: string;
-  services: Services;
+  /** The parts built here, as the listeners take them (tests read the store, the identity, …). */
+  services: ListenerDeps;
   sandbox?: Sandbox;
   jobs: Jobs;
   /** In playground mode: the local stand-in for Slack the bot talks to. */
@@ -307,7 +307,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       }
     });
     stops.push(async () => stopWatching());
-    const services: Services = {
+    const services: ListenerDeps = {
       provider: api,
       identity,
       sandbox: sandboxed,
@@ -428,7 +428,7 @@ export const PROVIDER_HEALTH_TTL_MS = 15_000;
 function healthCheck(
   redis: Redis,
   mode: RedisMode,
-  services: Services,
+  services: { provider: Pick<ProviderApi, "whoami"> },
 ): () => Promise<HealthReport> {
   const withTimeout = <T>(work: Promise<T>, ms: number) =>
     Promise.race([

@@ -1,8 +1,6 @@
-import type { WebClient } from "@slack/web-api";
-import type { MoneySight } from "../../approvals/index.js";
+import type { GroupMembers, MoneySight } from "../../approvals/index.js";
 import type { Logger } from "../../log.js";
 import type { OrderRequests } from "../../orders/requests.js";
-import { groupMembersVia } from "./approvers.js";
 
 /**
  * Who may see the money (src/approvals/moneyAccess.ts, through the lifecycle API), asked the same way by every command and
@@ -13,10 +11,11 @@ import { groupMembersVia } from "./approvers.js";
  */
 export async function moneySightOf(
   services: { requests: Pick<OrderRequests, "moneySight">; logger: Logger },
-  client: WebClient,
+  /** Members of a Slack user group, for policies that name groups (`groupMembersVia`). */
+  groups: GroupMembers,
   userId: string,
 ): Promise<MoneySight> {
-  const sight = await services.requests.moneySight({ by: userId, groups: groupMembersVia(client) });
+  const sight = await services.requests.moneySight({ by: userId, groups });
   if (sight.sees === "own" && sight.failure) {
     services.logger.warn(
       { userId, group: sight.failure.groupId, cause: sight.failure.detail },

@@ -8,6 +8,7 @@ import type {
 } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
 import type { OrderRequests } from "../../orders/requests.js";
+import { groupMembersVia } from "./approvers.js";
 import { orderRefusal } from "./orderRefusal.js";
 
 /** Where the opened order form answers: the trigger to open it with, the person's channel. */
@@ -39,7 +40,7 @@ export function orderThisButton<P>(input: {
     const reply = async (r: { text: string }) => {
       await respond({ response_type: "ephemeral", replace_original: false, text: r.text });
     };
-    const refusal = await orderRefusal(input.services, client, body.user.id);
+    const refusal = await orderRefusal(input.services, groupMembersVia(client), body.user.id);
     if (refusal) {
       await reply({ text: refusal.message });
       return;

@@ -8,7 +8,9 @@ import {
 } from "../../../../views/approvals.js";
 import { VIEW_REJECT_REASON } from "../../../../views/rejectModal.js";
 import { ACTION_VIEW_IN_APPROVALS } from "../../../../views/requestCard.js";
+import type { ApprovalSettings } from "../../../approvals/index.js";
 import type { Logger } from "../../../log.js";
+import type { OrderLifecycle } from "../../../orders/lifecycle.js";
 import type { OrderRequests } from "../../../orders/requests.js";
 import type { ListenerRegistry } from "../../listenerTable.js";
 import { approveButton } from "./approveButton.js";
@@ -21,7 +23,9 @@ import { viewInApprovalsLink } from "./viewInApprovalsLink.js";
 /** What the approvals listeners use, handed over by src/slack/listeners.ts. */
 export interface ApprovalDeps {
   logger: Logger;
+  approvals: ApprovalSettings;
   requests: OrderRequests;
+  orders: OrderLifecycle;
   sandbox: boolean;
 }
 

@@ -9,6 +9,7 @@ import { requestMbps } from "../../../domain/edge.js";
 import { draftSavedBy, findDraft } from "../../../usecases/edge/drafts.js";
 import type { EdgeOrderSource } from "../../../usecases/edge/order.js";
 import { refreshCountry } from "../../../usecases/edge/quote.js";
+import { modalOpener } from "../../kit/index.js";
 import type { EdgeDeps } from "./index.js";
 import { draftButtonListener } from "./onButton.js";
 import { requestEdgeQuote } from "./requestQuote.js";
@@ -20,8 +21,7 @@ export function orderDraftButton(services: EdgeDeps, sources: EdgeSources) {
   return draftButtonListener(services, async ({ body, client }, where, draftId) => {
     await openThenShow(
       services,
-      client,
-      body.trigger_id,
+      modalOpener(client, body.trigger_id, services.sandbox),
       edgeLoadingModal("Order an Edge port", "Reading the draft from the provider…"),
       async () => {
         let source: EdgeOrderSource;
@@ -65,8 +65,7 @@ export function renameDraftButton(services: EdgeDeps) {
   return draftButtonListener(services, async ({ body, client }, where, draftId) => {
     await openThenShow(
       services,
-      client,
-      body.trigger_id,
+      modalOpener(client, body.trigger_id, services.sandbox),
       edgeLoadingModal("Rename Edge draft", "Reading the draft from the provider…"),
       async () => {
         const draft = await findDraft(services, draftId, AbortSignal.timeout(AFTER_ACK_MS));

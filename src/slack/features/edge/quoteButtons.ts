@@ -9,6 +9,7 @@ import { draftSavedMessage, enquirySentMessage } from "../../../../views/edgeQuo
 import { type EdgeQuotationRequest, requestMbps, tenGigabitRequest } from "../../../domain/edge.js";
 import { draftBody } from "../../../usecases/edge/drafts.js";
 import { loadQuote } from "../../../usecases/edge/quote.js";
+import { modalOpener } from "../../kit/index.js";
 import type { EdgeDeps } from "./index.js";
 import { quoteButtonListener } from "./onButton.js";
 import { requestEdgeQuote } from "./requestQuote.js";
@@ -25,8 +26,7 @@ export function orderQuoteButton(services: EdgeDeps, sources: EdgeSources) {
     };
     await openThenShow(
       services,
-      client,
-      body.trigger_id,
+      modalOpener(client, body.trigger_id, services.sandbox),
       edgeLoadingModal("Order an Edge port", "Reading the quote from the provider…"),
       async () => {
         const source = await sources.quoteSource(ref, AbortSignal.timeout(AFTER_ACK_MS));

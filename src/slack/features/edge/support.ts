@@ -5,13 +5,19 @@
 import type { BlockAction } from "@slack/bolt";
 import type { KnownBlock, ModalView } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
-import { capBlocks, labelledModal, truncate, withSandboxLabel } from "../../../../views/blocks.js";
+import { capBlocks, truncate, withSandboxLabel } from "../../../../views/blocks.js";
 import { edgeProblemModal } from "../../../../views/edgeModals.js";
 import { type Message, quoteFailureText } from "../../../../views/edgeQuote.js";
 import { DeadlineExceededError, providerWords } from "../../../domain/errors.js";
 import { classifyQuoteFailure } from "../../../jobs/index.js";
 import { isProviderError } from "../../../provider/errors.js";
-import { type Said, tellPrivately, type Where } from "../../kit/index.js";
+import {
+  type OpenedModal,
+  type OpenModal,
+  type Said,
+  tellPrivately,
+  type Where,
+} from "../../kit/index.js";
 import type { EdgeDeps } from "./index.js";
 
 /** Provider work inside a Slack request that must be answered within 3 seconds. */
@@ -93,19 +99,15 @@ export function threadOf(body: BlockAction): string | undefined {
  * it with what `build` makes once the provider has answered.
  */
 export async function openThenShow(
-  services: EdgeDeps,
-  client: WebClient,
-  triggerId: string,
+  services: Pick<EdgeDeps, "logger">,
+  /** Opens on the click's or the command's trigger, labelled sandbox when it is. */
+  openModal: OpenModal,
   loading: ModalView,
   build: () => Promise<ModalView>,
 ): Promise<void> {
-  let viewId: string | undefined;
+  let opened: OpenedModal;
   try {
-    const opened = await client.views.open({
-      trigger_id: triggerId,
-      view: labelledModal(loading, services.sandbox),
-    });
-    viewId = opened.view?.id;
+    opened = await openModal(loading);
   } catch (error) {
     services.logger.warn({ err: error }, "edge: could not open a modal");
     return;
@@ -117,9 +119,9 @@ export async function openThenShow(
     services.logger.warn({ err: error }, "edge: could not prepare a modal");
     view = edgeProblemModal(loading.title.text, `Couldn't load it: ${failureWords(error)}`);
   }
-  if (!viewId) return;
+  if (!opened.id) return;
   try {
-    await client.views.update({ view_id: viewId, view: labelledModal(view, services.sandbox) });
+    await opened.update(view);
   } catch (error) {
     // The person closed the modal meanwhile (not_found): nothing to do.
     services.logger.info({ err: error }, "edge: modal not updated");

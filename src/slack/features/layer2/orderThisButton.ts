@@ -5,7 +5,7 @@ import { describeFailure } from "../../../../views/failures.js";
 import { type Layer2OrderThis, parseLayer2OrderThis } from "../../../../views/orderThis.js";
 import type { Layer2Form } from "../../../usecases/layer2/form.js";
 import { loadLayer2Modal, portDcfId } from "../../../usecases/layer2/load.js";
-import { openThenFill, orderThisButton } from "../../kit/index.js";
+import { modalOpener, openThenFill, orderThisButton } from "../../kit/index.js";
 import { LAYER2_FORM, layer2View } from "./form.js";
 import type { Layer2Deps } from "./index.js";
 
@@ -41,7 +41,12 @@ export function layer2OrderThisButton(services: Layer2Deps) {
     open: async (pick, { triggerId, client, channelId, reply }) => {
       try {
         await openThenFill(
-          { triggerId, sandbox: services.sandbox, client, reply },
+          {
+            triggerId,
+            sandbox: services.sandbox,
+            openModal: modalOpener(client, triggerId, services.sandbox),
+            reply,
+          },
           LAYER2_FORM,
           async () =>
             layer2View(

@@ -1,7 +1,9 @@
 import type { BlockAction, ButtonAction } from "@slack/bolt";
 import { ACTION_ORDER_TRACK } from "../../../../views/orders.js";
+import type { Clock } from "../../../clock.js";
 import type { Jobs } from "../../../jobs/index.js";
 import type { Logger } from "../../../log.js";
+import type { OrderRequests } from "../../../orders/requests.js";
 import type { ProviderApi } from "../../../provider/api.js";
 import type { IdentityLookup } from "../../../provider/identity.js";
 import type { OrderTracking } from "../../../usecases/orderLookup.js";
@@ -18,7 +20,9 @@ export interface LookupDeps {
   provider: ProviderApi;
   identity: IdentityLookup;
   logger: Logger;
+  requests: OrderRequests;
   jobs: Jobs;
+  clock: Clock;
   sandbox: boolean;
 }
 

@@ -6,7 +6,7 @@ import { parsePortOrderThis } from "../../../../views/orderThis.js";
 import { PORT_ORDER_TITLE, PORT_ORDER_VIEW } from "../../../../views/portOrderModal.js";
 import { type PortOrderForm, previewPortOrder } from "../../../usecases/portOrder/form.js";
 import type { DcfDirectory } from "../../../usecases/shared/dcfDirectory.js";
-import { openThenFill, orderThisButton } from "../../kit/index.js";
+import { modalOpener, openThenFill, orderThisButton } from "../../kit/index.js";
 import { portOrderForm } from "./formState.js";
 import type { PortOrderDeps } from "./index.js";
 
@@ -22,7 +22,12 @@ export function orderThisPort(services: PortOrderDeps, directory: DcfDirectory) 
       };
       try {
         await openThenFill(
-          { triggerId, sandbox: services.sandbox, client, reply },
+          {
+            triggerId,
+            sandbox: services.sandbox,
+            openModal: modalOpener(client, triggerId, services.sandbox),
+            reply,
+          },
           {
             callbackId: PORT_ORDER_VIEW,
             title: PORT_ORDER_TITLE,

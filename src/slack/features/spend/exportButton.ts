@@ -5,6 +5,7 @@ import { moneyRefusal } from "../../../../views/moneyAccess.js";
 import { spendExportNotice, spendFileMessage } from "../../../../views/spend.js";
 import { parseLedgerMonth } from "../../../orders/ledger.js";
 import { ledgerCsv, ledgerFileName } from "../../../orders/ledgerCsv.js";
+import { groupMembersVia } from "../../kit/index.js";
 import { spendFor } from "./command.js";
 import { uploadToDirectMessage } from "./fileUpload.js";
 import type { SpendDeps } from "./index.js";
@@ -43,7 +44,7 @@ export function exportButton(services: SpendDeps) {
     }
     try {
       // Checked again at the click: the button says only which month, never who may see it.
-      const { sight, ledger } = await spendFor(services, client, userId, month);
+      const { sight, ledger } = await spendFor(services, groupMembersVia(client), userId, month);
       if (sight.sees === "own" && ledger.entries.length === 0) {
         services.logger.info(
           { audit: "spend export", userId, month: month.key, outcome: "blocked" },
