@@ -10,8 +10,10 @@ import type { IdentityLookup } from "./provider/identity.js";
 import type { HomePages } from "./usecases/home.js";
 
 /**
- * Everything the Slack layer and the use cases need, built once by the composition root.
- * Slack-free: use cases and jobs can use it too.
+ * The retired dependency bag (issue 29), kept only while its last two importers exist:
+ * src/slack/features/home/publish.ts and src/slack/features/edge/callbacks.ts (being reworked
+ * elsewhere). Everything else takes the parts it uses; delete this file with them. Do not import
+ * it anew.
  */
 export interface Services {
   provider: ProviderApi;
