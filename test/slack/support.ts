@@ -23,7 +23,7 @@ export interface RouterApp {
 }
 
 /**
- * The part of ListenerDeps the router itself uses (help needs no provider; the rest is not touched).
+ * The parts the router and help use (help needs no provider; the rest is not touched).
  * No approvers: help asks who may see the money and who may order, and reads "nobody, and
  * ordering is not set up" without a Slack call.
  */

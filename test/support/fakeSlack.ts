@@ -137,7 +137,8 @@ export function fakeRegistry() {
 }
 
 /**
- * The ListenerDeps a listener unit test hands a feature: a silent logger, real metrics, sandbox off,
+ * The one factory of the parts a listener unit test hands a feature (typed `ListenerDeps`, which
+ * fits every feature's own deps type structurally): a silent logger, real metrics, sandbox off,
  * USD, the read model with nothing tracked (`orders.readMany`); the parts a feature needs beyond
  * that (provider, approvals, orders) are given by the test.
  */
