@@ -102,9 +102,20 @@ module.exports = {
       to: { path: "^src/slack/" },
     },
     {
+      name: "no-dependency-bag",
+      comment:
+        "Nothing imports src/services.ts (the retired bag of every part), not even a type: a use case names the parts it takes, a Slack feature declares its own deps type in its index.ts, and src/slack/listeners.ts hands each its parts. The file below is its last importer, being reworked elsewhere; the file goes with it.",
+      severity: "error",
+      from: {
+        path: "^(src|views)/",
+        pathNot: ["^src/slack/features/edge/callbacks\\.ts$"],
+      },
+      to: { path: "^src/services\\.ts$" },
+    },
+    {
       name: "slack-never-touches-the-approvals-store",
       comment:
-        "src/slack (the adapter) may not import src/approvals at runtime: every step on a request (submit, approve, reject, withdraw, retry, place again, mark failed, look up again, stop tracking), who may decide, the policy rule and the name reservation go through the lifecycle API (src/orders/requests.ts, `services.requests`). `import type` of the record's shapes is fine.",
+        "src/slack (the adapter) may not import src/approvals at runtime: every step on a request (submit, approve, reject, withdraw, retry, place again, mark failed, look up again, stop tracking), who may decide, the policy rule and the name reservation go through the lifecycle API (src/orders/requests.ts, `ctx.requests` or the feature's `requests`). `import type` of the record's shapes is fine.",
       severity: "error",
       from: { path: "^src/slack/" },
       to: { path: "^src/approvals/", dependencyTypesNot: TYPE_ONLY },

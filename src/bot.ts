@@ -4,6 +4,7 @@ import { WebClient } from "@slack/web-api";
 import type { Redis } from "ioredis";
 import { trackerMessages } from "../views/trackerMessages.js";
 import { ApprovalStore, type DirectoryStatus, policyApprovers } from "./approvals/index.js";
+import { systemClock } from "./clock.js";
 import { type Config, configuredSecrets, DEFAULT_PARTNER_REMINDER_AFTER_DAYS } from "./config.js";
 import { withRequestId } from "./context.js";
 import { watchDirectory } from "./directoryWatch.js";
@@ -23,6 +24,7 @@ import {
   startPlaygroundAfresh,
 } from "./playground/index.js";
 import { createProvider } from "./provider/api.js";
+import { sharedAnswer } from "./provider/identity.js";
 import {
   createProviderRateLimiter,
   DEFAULT_PROVIDER_REQUESTS_PER_SECOND,
@@ -34,12 +36,11 @@ import { keyLayout } from "./redisLayout/keyLayout.js";
 import { migrateLayout } from "./redisLayout/migrate.js";
 import { type RedisTopology, redisTopology } from "./redisTopology.js";
 import { type Sandbox, type SandboxOptions, startSandbox } from "./sandbox/index.js";
-import { type Services, sharedAnswer, systemClock } from "./services.js";
 import { type SlackConnection, startSlackApp } from "./slack/app.js";
 import { edgeDraftReminderCallbacks, edgeQuoteCallbacks } from "./slack/features/edge/callbacks.js";
 import { FollowUpLane } from "./slack/followUps.js";
 import { sandboxLabelledChat } from "./slack/kit/index.js";
-import { registerListeners } from "./slack/listeners.js";
+import { type ListenerDeps, registerListeners } from "./slack/listeners.js";
 import { groupMembersVia } from "./slackDirectory.js";
 import { type SlackStandin, STANDIN_IDS } from "./standin/index.js";
 import {
@@ -77,7 +78,8 @@ export interface RunningBot {
   /** The HTTP port: /slack/events, /healthz, /metrics. */
   port: number;
   url: string;
-  services: Services;
+  /** The parts built here, as the listeners take them (tests read the store, the identity, …). */
+  services: ListenerDeps;
   sandbox?: Sandbox;
   jobs: Jobs;
   /** In playground mode: the local stand-in for Slack the bot talks to. */
@@ -334,7 +336,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       }
     });
     stops.push(async () => stopWatching());
-    const services: Services = {
+    const services: ListenerDeps = {
       provider: api,
       identity,
       sandbox: sandboxed,

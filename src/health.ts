@@ -3,9 +3,9 @@ import type { Redis } from "ioredis";
 import { within } from "./domain/deadline.js";
 import type { Metrics } from "./metrics.js";
 import type { ProviderApi } from "./provider/api.js";
+import { sharedAnswer } from "./provider/identity.js";
 import { type RedisHealth, readRedisHealth } from "./redisHealth.js";
 import type { RedisMode } from "./redisTopology.js";
-import { sharedAnswer } from "./services.js";
 
 /**
  * The operational side of every process: /healthz (Redis and the provider, asked now) and

@@ -5,8 +5,8 @@ import { parse } from "yaml";
 import { z } from "zod";
 import { COMMAND } from "../src/domain/commands.js";
 import type { StepCompletions } from "../src/orders/stepCompletions.js";
-import type { Services } from "../src/services.js";
 import { registerStepListeners, STEP_CALLBACK_IDS } from "../src/slack/features/steps/index.js";
+import type { ListenerDeps } from "../src/slack/listeners.js";
 import {
   orderStatusInputs,
   priceLayer2Inputs,
@@ -168,7 +168,7 @@ function stepListenerIds(): string[] {
         return undefined as never;
       },
     },
-    {} as Services,
+    {} as ListenerDeps,
     { client: {} as never, completions: {} as StepCompletions },
   );
   return ids;

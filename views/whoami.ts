@@ -1,4 +1,4 @@
-import type { Identity } from "../src/services.js";
+import type { Identity } from "../src/provider/identity.js";
 import { escapeMrkdwn, fields, header } from "./blocks.js";
 import type { Reply } from "./reply.js";
 

@@ -56,6 +56,7 @@ export type {
   StateRefusalReason,
   TransitionResult,
 } from "./results.js";
+export type { ApprovalSettings } from "./settings.js";
 export {
   type ApprovalPolicy,
   defaultPolicy,

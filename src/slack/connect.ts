@@ -1,12 +1,11 @@
 import type { App, RespondFn } from "@slack/bolt";
-import type { KnownBlock, ModalView } from "@slack/types";
+import type { KnownBlock } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
 import {
   actions,
   button,
   capBlocks,
   LIMITS,
-  labelledModal,
   sandboxLabelledBlocks,
   section,
   withSandboxLabel,
@@ -14,12 +13,15 @@ import {
 import { describeFailure } from "../../views/failures.js";
 import { commandGroupReply, unknownCommandReply } from "../../views/help.js";
 import { type Reply, sharedByContext } from "../../views/reply.js";
+import type { GroupMembers } from "../approvals/index.js";
 import { newRequestId, withRequestId } from "../context.js";
 import { COMMAND, type CommandName, parseCommand } from "../domain/commands.js";
 import { isCodedError } from "../domain/errors.js";
-import type { Services } from "../services.js";
+import type { Logger } from "../log.js";
+import type { Metrics } from "../metrics.js";
+import type { OrderRequests } from "../orders/requests.js";
 import { BUSY_TEXT, FollowUpLane } from "./followUps.js";
-import { recordCommand } from "./kit/index.js";
+import { groupMembersVia, modalOpener, type OpenModal, recordCommand } from "./kit/index.js";
 import type { ListenerRegistry } from "./listenerTable.js";
 
 export const ACTION_SHARE = "connect_share";
@@ -27,7 +29,10 @@ export const ACTION_PAGE = "connect_page";
 
 export type Outcome = "succeeded" | "failed" | "errored" | "blocked";
 
-/** What a subcommand handler gets: plain inputs and two ways to answer. */
+/**
+ * What a subcommand handler gets: plain inputs, the lifecycle API and narrow ways to answer and
+ * to ask Slack — never the raw client. What else a command uses its feature hands it (CommandOf).
+ */
 export interface CommandContext {
   name: CommandName;
   args: string[];
@@ -36,18 +41,52 @@ export interface CommandContext {
   userId: string;
   channelId: string;
   triggerId?: string;
-  services: Services;
-  client: WebClient;
+  /**
+   * The lifecycle API (src/orders/requests.ts): submit, approve, reject, withdraw, stop
+   * tracking, who may request, who sees the money — every front door's one call per step.
+   */
+  requests: OrderRequests;
+  /** Members of a Slack user group (a policy may name groups), read with the app's client. */
+  groups: GroupMembers;
+  /** A message's permalink; undefined when Slack will not say. */
+  permalink(channel: string, ts: string): Promise<string | undefined>;
   /** The user's IANA time zone from Slack, when it can be had. */
   timeZone(): Promise<string | undefined>;
   /** Answers the person (ephemeral), with Share and paging buttons added. */
   reply(reply: Reply): Promise<void>;
-  /** Opens a modal (needs the trigger id of the request, valid for 3 seconds). */
-  openModal(view: ModalView): Promise<void>;
+  /**
+   * Opens a modal (needs the trigger id of the request, valid for 3 seconds), labelled sandbox
+   * when it is; what it returns replaces the view later (a form filled after "loading").
+   */
+  openModal: OpenModal;
 }
 
 export type CommandHandler = (ctx: CommandContext) => Promise<void>;
 export type CommandHandlers = Record<CommandName, CommandHandler>;
+
+/** A feature's subcommand: the context, and the parts its feature hands it (`deps`). */
+export type CommandOf<D> = (ctx: CommandContext, deps: D) => Promise<void>;
+/** A feature's table of the subcommands it answers. */
+export type CommandTable<D> = Partial<Record<CommandName, CommandOf<D>>>;
+
+/** A feature's table with its parts handed over: handlers the router can call. */
+export function withDeps<K extends CommandName, D>(
+  table: Record<K, CommandOf<D>>,
+  deps: D,
+): Record<K, CommandHandler> {
+  const bound = {} as Record<K, CommandHandler>;
+  for (const [name, handler] of Object.entries(table) as [K, CommandOf<D>][])
+    bound[name] = (ctx) => handler(ctx, deps);
+  return bound;
+}
+
+/** What the router itself uses: the log, the metrics, the sandbox flag, the lifecycle API. */
+export interface RouterDeps {
+  sandbox: boolean;
+  logger: Logger;
+  metrics: Metrics;
+  requests: OrderRequests;
+}
 
 /** Button payload to re-run a read command: "prompt, then re-invoke". */
 interface Reinvoke {
@@ -71,7 +110,7 @@ function parseReinvoke(value: string | undefined): Reinvoke | undefined {
   }
 }
 
-function decorate(reply: Reply, text: string, services: Services, shared: boolean): KnownBlock[] {
+function decorate(reply: Reply, text: string, services: RouterDeps, shared: boolean): KnownBlock[] {
   const buttons = [];
   if (reply.page) {
     const { index, hasNext } = reply.page;
@@ -104,7 +143,7 @@ interface RunInput {
 
 export function createConnectRouter(
   handlers: CommandHandlers,
-  services: Services,
+  services: RouterDeps,
   lane: FollowUpLane = new FollowUpLane(),
 ) {
   const timeZones = new Map<string, string | undefined>();
@@ -138,8 +177,13 @@ export function createConnectRouter(
         userId: input.userId,
         channelId: input.channelId,
         triggerId: input.triggerId,
-        services,
-        client: input.client,
+        requests: services.requests,
+        groups: groupMembersVia(input.client),
+        permalink: (channel, ts) =>
+          input.client.chat
+            .getPermalink({ channel, message_ts: ts })
+            .then((r) => r.permalink)
+            .catch(() => undefined),
         timeZone: async () => {
           if (!timeZones.has(input.userId)) {
             const info = await input.client.users
@@ -173,11 +217,7 @@ export function createConnectRouter(
         },
         openModal: async (view) => {
           if (!input.triggerId) throw new Error("no trigger id to open a modal with");
-          // Every form says it is the sandbox in sandbox mode (once: some build it in).
-          await input.client.views.open({
-            trigger_id: input.triggerId,
-            view: labelledModal(view, services.sandbox),
-          });
+          return modalOpener(input.client, input.triggerId, services.sandbox)(view);
         },
       };
       await handler(ctx);

@@ -1,9 +1,10 @@
-import type { Asn } from "../provider/api.js";
-import type { Services } from "../services.js";
+import type { Logger } from "../log.js";
+import type { Asn, ProviderApi } from "../provider/api.js";
+import type { IdentityLookup } from "../provider/identity.js";
 
 /** The suggested private ASN and the company's verified ASNs, public and private. */
 
-export type AsnDeps = Pick<Services, "provider" | "identity" | "logger">;
+export type AsnDeps = { provider: ProviderApi; identity: IdentityLookup; logger: Logger };
 
 export interface AsnOverview {
   /** Undefined when the suggestion call failed: the verified list is still worth showing. */

@@ -1,6 +1,7 @@
 import { z } from "zod";
+import type { Logger } from "../log.js";
 import type { DcfSearchResult, ProviderApi, Schemas } from "../provider/api.js";
-import type { Services } from "../services.js";
+import type { IdentityLookup } from "../provider/identity.js";
 
 /**
  * Searching data center facilities (DCFs) a page at a time, with their metros named.
@@ -11,7 +12,7 @@ import type { Services } from "../services.js";
 
 export type Metro = Schemas["Metro"];
 
-export type DcfDeps = Pick<Services, "provider" | "identity" | "logger"> & {
+export type DcfDeps = { provider: ProviderApi; identity: IdentityLookup; logger: Logger } & {
   /** The clock of the metro cache (tests). */
   now?: () => number;
 };

@@ -1,6 +1,7 @@
 import { withDeadline } from "../domain/deadline.js";
+import type { Logger } from "../log.js";
 import type { ProviderApi } from "../provider/api.js";
-import type { Services } from "../services.js";
+import type { IdentityLookup } from "../provider/identity.js";
 import { firstServiceIds } from "./services.js";
 
 /**
@@ -16,7 +17,7 @@ export interface ExampleIds {
   serviceId?: string;
 }
 
-export type ExampleIdDeps = Pick<Services, "provider" | "identity" | "logger"> & {
+export type ExampleIdDeps = { provider: ProviderApi; identity: IdentityLookup; logger: Logger } & {
   /** The cache's clock (tests). */
   now?: () => number;
 };

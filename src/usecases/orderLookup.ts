@@ -1,11 +1,11 @@
 // `/connect order <id>`: a port order's status looked up by id, and the hand-over point for
 // tracking it from the order message's Track button. Named for the look-up, apart from the port
 // order form (src/usecases/portOrder/) and src/orders.
-import type { PortOrderRead } from "../provider/api.js";
-import type { Services } from "../services.js";
+import type { PortOrderRead, ProviderApi } from "../provider/api.js";
+import type { IdentityLookup } from "../provider/identity.js";
 import { isNotFound } from "./ports.js";
 
-export type OrderDeps = Pick<Services, "provider" | "identity">;
+export type OrderDeps = { provider: ProviderApi; identity: IdentityLookup };
 
 export type PortOrderLookup =
   | { found: true; order: PortOrderRead }

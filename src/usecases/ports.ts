@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { type PageInfo, paginate } from "../domain/paging.js";
-import type { Port, PortCapabilities } from "../provider/api.js";
+import type { Logger } from "../log.js";
+import type { Port, PortCapabilities, ProviderApi } from "../provider/api.js";
 import { isProviderError } from "../provider/errors.js";
-import type { Services } from "../services.js";
+import type { IdentityLookup } from "../provider/identity.js";
 
 /** The company's ports, and one port in full with its IO-D capability. */
 
-export type PortDeps = Pick<Services, "provider" | "identity" | "logger">;
+export type PortDeps = { provider: ProviderApi; identity: IdentityLookup; logger: Logger };
 
 export interface PageRequest {
   /** Zero-based page. */

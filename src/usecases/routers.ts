@@ -1,11 +1,11 @@
 import { type PageInfo, paginate } from "../domain/paging.js";
-import type { CloudRouter } from "../provider/api.js";
-import type { Services } from "../services.js";
+import type { CloudRouter, ProviderApi } from "../provider/api.js";
+import type { IdentityLookup } from "../provider/identity.js";
 import type { PageRequest } from "./ports.js";
 
 /** The company's cloud routers (the provider's L3VPNs) with their sites and peers. */
 
-export type RouterDeps = Pick<Services, "provider" | "identity">;
+export type RouterDeps = { provider: ProviderApi; identity: IdentityLookup };
 
 export interface RouterPage {
   routers: CloudRouter[];

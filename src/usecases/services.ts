@@ -1,7 +1,9 @@
-import type { ApprovalRequest } from "../approvals/index.js";
+import type { ApprovalRequest, ApprovalSettings } from "../approvals/index.js";
 import { num, text } from "../domain/edge.js";
 import { speedMbps } from "../domain/requestFacts.js";
-import type { Port } from "../provider/api.js";
+import type { Logger } from "../log.js";
+import type { Port, ProviderApi } from "../provider/api.js";
+import type { IdentityLookup } from "../provider/identity.js";
 import { connectionsOf, findConnectionById } from "../provider/normalize.js";
 import {
   addressBlocksOf,
@@ -18,7 +20,6 @@ import {
   serviceKind,
   termOf,
 } from "../provider/serviceRecords.js";
-import type { Services } from "../services.js";
 
 /**
  * One layer 2 connection or IO-D service, looked up by id.
@@ -33,8 +34,8 @@ import type { Services } from "../services.js";
  * anything unknown is left out.
  */
 
-export type LookupDeps = Pick<Services, "provider" | "identity" | "logger"> & {
-  approvals?: Pick<Services["approvals"], "store">;
+export type LookupDeps = { provider: ProviderApi; identity: IdentityLookup; logger: Logger } & {
+  approvals?: Pick<ApprovalSettings, "store">;
 };
 
 /** One end of a connection that is one of the company's ports. */

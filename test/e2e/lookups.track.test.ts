@@ -3,11 +3,11 @@ import type { BlockAction, ButtonAction, RespondArguments } from "@slack/bolt";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../../src/log.js";
 import { httpError } from "../../src/provider/errors.js";
-import type { Services } from "../../src/services.js";
 import {
   onTrackOrder,
   trackingUnavailableText,
 } from "../../src/slack/features/lookups/trackOrderButton.js";
+import type { ListenerDeps } from "../../src/slack/listeners.js";
 import type { OrderTracking, TrackOrderRequest } from "../../src/usecases/orderLookup.js";
 
 // The Track button's listener called directly with a click as Bolt hands it over: the seam
@@ -40,12 +40,12 @@ function click(value: string | undefined) {
   return { args, events, answers };
 }
 
-function services(): Services {
+function services(): ListenerDeps {
   const logger = createLogger({
     level: "silent",
     destination: new Writable({ write: (_c, _e, cb) => cb() }),
   });
-  return { logger } as Partial<Services> as Services;
+  return { logger } as Partial<ListenerDeps> as ListenerDeps;
 }
 
 describe("onTrackOrder", () => {

@@ -56,7 +56,7 @@ describe("replays are refused through a Redis outage, by every replica", () => {
       logger: services.logger,
       metrics: services.metrics,
       health: async () => ({ ok: true, checks: {} }),
-      register: (app) => createConnectRouter(commandHandlers, services).register(app),
+      register: (app) => createConnectRouter(commandHandlers(services), services).register(app),
       requestGuard: { redis: { client, keyPrefix } },
     });
     replicas.push(replica);

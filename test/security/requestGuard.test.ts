@@ -47,7 +47,7 @@ describe("Slack request guard: limit, verify, refuse replays, then parse", () =>
       metrics: services.metrics,
       health: async () => ({ ok: true, checks: {} }),
       register: (app) => {
-        createConnectRouter(commandHandlers, services).register(app);
+        createConnectRouter(commandHandlers(services), services).register(app);
         app.options(/.*/, async ({ ack }) => ack({ options: [] }));
       },
       requestGuard: {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { COMMANDS, commandName } from "../../src/domain/commands.js";
-import { commandHandlers, FEATURE_COMMANDS } from "../../src/slack/commandTable.js";
+import { FEATURE_COMMANDS, commandHandlers as handlersFor } from "../../src/slack/commandTable.js";
 
 // The handler table is assembled from each feature's own table (src/slack/commandTable.ts), so
 // adding a command touches its feature's command.ts only. A spread lets a later table win a name
@@ -17,6 +17,8 @@ describe("the /connect handler table", () => {
   });
 
   it("answers exactly the registry's subcommands, each with a function", () => {
+    // Handing the parts over reads none of them: an empty object will do for the names.
+    const commandHandlers = handlersFor({} as never);
     expect(Object.keys(commandHandlers).sort()).toEqual(COMMANDS.map(commandName).sort());
     for (const handler of Object.values(commandHandlers)) expect(typeof handler).toBe("function");
   });

@@ -93,7 +93,9 @@ describe("/connect's listener", () => {
       view: () => {},
       options: () => {},
     };
-    createConnectRouter(commandHandlers, routerServices(), lane).register(registry as never);
+    createConnectRouter(commandHandlers(routerServices()), routerServices(), lane).register(
+      registry as never,
+    );
     const acks: unknown[] = [];
     const answers: Array<{ text?: string }> = [];
     // Bolt keeps the whole request alive until this promise settles: it must not wait for the
@@ -125,12 +127,13 @@ describe("/connect when the follow-up lane is full", () => {
 
   beforeAll(async () => {
     // help waits for the test: one runs, one waits, and the lane (1 + 1) is full.
+    const real = commandHandlers(routerServices());
     const handlers: CommandHandlers = {
-      ...commandHandlers,
+      ...real,
       help: async (ctx) => {
         helpRuns += 1;
         await hold.promise;
-        await commandHandlers.help(ctx);
+        await real.help(ctx);
       },
     };
     app = await startRouterApp({

@@ -12,7 +12,10 @@ interface Answer {
 }
 
 /** Runs `/connect <text>` through the router's listener and returns the answer it sends. */
-async function answerTo(text: string, handlers: CommandHandlers = commandHandlers) {
+async function answerTo(
+  text: string,
+  handlers: CommandHandlers = commandHandlers(routerServices()),
+) {
   let listener: ((args: unknown) => Promise<void>) | undefined;
   const registry = {
     command: (_name: string, fn: (args: unknown) => Promise<void>) => {
@@ -49,7 +52,7 @@ function visibleText(blocks: KnownBlock[] | undefined): string {
 describe("answers written as text alone", () => {
   it("are shown in a block, since Slack does not show the fallback text beside blocks", async () => {
     const handlers: CommandHandlers = {
-      ...commandHandlers,
+      ...commandHandlers(routerServices()),
       help: (ctx) => ctx.reply({ text: "Stopped tracking port order `abc`.", blocks: [] }),
     };
     const answer = await answerTo("help", handlers);

@@ -34,7 +34,7 @@ describe("Socket Mode start-up with an app token", () => {
       logger,
       metrics,
       health: async () => ({ ok: true, checks: {} }),
-      register: (app) => createConnectRouter(commandHandlers, services).register(app),
+      register: (app) => createConnectRouter(commandHandlers(services), services).register(app),
     });
     await standin.waitForSocketConnection(1);
   });

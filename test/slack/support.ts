@@ -1,11 +1,11 @@
 import { createLogger } from "../../src/log.js";
 import { createMetrics } from "../../src/metrics.js";
 import { OrderRequests, type OrderRequestsOptions } from "../../src/orders/index.js";
-import type { Services } from "../../src/services.js";
 import { type RunningSlackApp, startSlackApp } from "../../src/slack/app.js";
 import { commandHandlers } from "../../src/slack/commandTable.js";
 import { type CommandHandlers, createConnectRouter } from "../../src/slack/connect.js";
 import type { FollowUpLane } from "../../src/slack/followUps.js";
+import type { ListenerDeps } from "../../src/slack/listeners.js";
 import {
   type HttpTransport,
   type SlackAppDriver,
@@ -23,11 +23,11 @@ export interface RouterApp {
 }
 
 /**
- * The part of Services the router itself uses (help needs no provider; the rest is not touched).
+ * The parts the router and help use (help needs no provider; the rest is not touched).
  * No approvers: help asks who may see the money and who may order, and reads "nobody, and
  * ordering is not set up" without a Slack call.
  */
-export function routerServices(): Services {
+export function routerServices(): ListenerDeps {
   const logger = createLogger({ level: "silent" });
   const metrics = createMetrics({ defaultMetrics: false });
   const approvals = { approvers: [], requesters: [], allowSelfApproval: false };
@@ -36,12 +36,12 @@ export function routerServices(): Services {
     settings: approvals,
     logger,
   } as unknown as OrderRequestsOptions);
-  return { logger, metrics, sandbox: false, approvals, requests } as unknown as Services;
+  return { logger, metrics, sandbox: false, approvals, requests } as unknown as ListenerDeps;
 }
 
 /**
  * The `/connect` router alone on Bolt in HTTP mode, with the Slack stand-in: for tests of the
- * Slack layer that need no provider (help needs none; the rest of Services is not touched).
+ * Slack layer that need no provider (help needs none; the rest of ListenerDeps is not touched).
  */
 export async function startRouterApp(
   options: { handlers?: CommandHandlers; lane?: FollowUpLane } = {},
@@ -59,9 +59,11 @@ export async function startRouterApp(
       metrics,
       health: async () => ({ ok: true, checks: {} }),
       register: (app) =>
-        createConnectRouter(options.handlers ?? commandHandlers, services, options.lane).register(
-          app,
-        ),
+        createConnectRouter(
+          options.handlers ?? commandHandlers(services),
+          services,
+          options.lane,
+        ).register(app),
     });
   } catch (error) {
     await standin.close();

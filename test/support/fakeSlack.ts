@@ -8,7 +8,7 @@ import { createLogger } from "../../src/log.js";
 import { createMetrics } from "../../src/metrics.js";
 import { readRequest } from "../../src/orders/readModel.js";
 import { OrderRequests } from "../../src/orders/requests.js";
-import type { Services } from "../../src/services.js";
+import type { ListenerDeps } from "../../src/slack/listeners.js";
 import type { ListenerRegistry } from "../../src/slack/listenerTable.js";
 
 /** One Web API call the listener made: its method (`chat.postEphemeral`) and arguments. */
@@ -137,11 +137,12 @@ export function fakeRegistry() {
 }
 
 /**
- * The Services a listener unit test hands a feature: a silent logger, real metrics, sandbox off,
+ * The one factory of the parts a listener unit test hands a feature (typed `ListenerDeps`, which
+ * fits every feature's own deps type structurally): a silent logger, real metrics, sandbox off,
  * USD, the read model with nothing tracked (`orders.readMany`); the parts a feature needs beyond
  * that (provider, approvals, orders) are given by the test.
  */
-export function listenerServices(parts: Partial<Services> = {}): Services {
+export function listenerServices(parts: Partial<ListenerDeps> = {}): ListenerDeps {
   const services = {
     logger: createLogger({ level: "silent" }),
     metrics: createMetrics({ defaultMetrics: false }),
@@ -153,7 +154,7 @@ export function listenerServices(parts: Partial<Services> = {}): Services {
         records.map((record) => readRequest(record)),
       ...(parts.orders ?? {}),
     },
-  } as unknown as Services;
+  } as unknown as ListenerDeps;
   // The lifecycle API over the test's own approvals store and `orders` (as src/bot.ts builds
   // it), built when used so a test may swap `approvals` or `orders` after building these.
   if (!parts.requests) {

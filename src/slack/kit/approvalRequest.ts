@@ -6,17 +6,33 @@
 import type { WebClient } from "@slack/web-api";
 import { approvalMessageView, submittedView } from "../../../views/approvals.js";
 import type { Reply } from "../../../views/reply.js";
+import type { ApprovalSettings } from "../../approvals/index.js";
 import type { ApprovalRequest } from "../../approvals/types.js";
 import type { OrderSubmission } from "../../orders/index.js";
+import type { OrderLifecycle } from "../../orders/lifecycle.js";
 import { readRequest } from "../../orders/readModel.js";
-import type { Services } from "../../services.js";
+import type { OrderRequests } from "../../orders/requests.js";
 import { groupMembersVia } from "./approvers.js";
-import { postRequestCard } from "./requestCard.js";
+import { postRequestCard, type RequestCardDeps } from "./requestCard.js";
 
 export type SubmitOutcome = { ok: true; approval: ApprovalRequest; link?: string } | SubmitRefusal;
 
 /** Why a submission became no request; `field: "name"` when its name is taken (show it there). */
 export type SubmitRefusal = { ok: false; message: string; field?: "name" };
+
+/** What storing a request uses: the lifecycle API's `submit`. */
+export interface StoreDeps {
+  requests: Pick<OrderRequests, "submit">;
+}
+
+/** What posting a stored request uses: the approvals channel, the lifecycle API, its card. */
+export type PostDeps = RequestCardDeps & {
+  approvals: Pick<ApprovalSettings, "channel" | "approveConfirmFrom">;
+  requests: Pick<OrderRequests, "approvalPosted" | "approvalNotPosted">;
+  orders: Pick<OrderLifecycle, "changed">;
+};
+
+export type SubmitDeps = StoreDeps & PostDeps;
 
 export type StoreOutcome = { ok: true; approval: ApprovalRequest } | SubmitRefusal;
 
@@ -26,7 +42,7 @@ export type StoreOutcome = { ok: true; approval: ApprovalRequest } | SubmitRefus
  * (opaque, e.g. a Workflow Builder step's execution id) is carried on the record.
  */
 export async function submitForApproval(input: {
-  services: Services;
+  services: SubmitDeps;
   client: WebClient;
   submission: OrderSubmission;
   origin?: string;
@@ -43,7 +59,7 @@ export async function submitForApproval(input: {
  * A Redis outage is thrown (StorageUnavailableError), as before.
  */
 export async function storeForApproval(input: {
-  services: Services;
+  services: StoreDeps;
   client: WebClient;
   submission: OrderSubmission;
   origin?: string;
@@ -67,7 +83,7 @@ export async function storeForApproval(input: {
 
 /** The second half of submitting: posts a stored request to the approvals channel. */
 export async function postForApproval(input: {
-  services: Services;
+  services: PostDeps;
   client: WebClient;
   approval: ApprovalRequest;
 }): Promise<Extract<SubmitOutcome, { ok: true }>> {

@@ -1,4 +1,5 @@
-import type { Services } from "../../services.js";
+import type { Logger } from "../../log.js";
+import type { Metrics } from "../../metrics.js";
 import type { Outcome } from "../connect.js";
 
 /**
@@ -8,7 +9,7 @@ import type { Outcome } from "../connect.js";
  * body carries the BGP key).
  */
 export function recordCommand(
-  { metrics, logger }: Pick<Services, "metrics" | "logger">,
+  { metrics, logger }: { metrics: Metrics; logger: Logger },
   entry: {
     command: string;
     userId: string;

@@ -3,13 +3,13 @@
 // failure the options hold a hint instead.
 import type { SlackOptionsMiddlewareArgs } from "@slack/bolt";
 import { dcfSuggestionOptions } from "../../../views/dcfOptions.js";
-import type { Services } from "../../services.js";
+import type { Logger } from "../../log.js";
 import { type DcfDirectory, suggestDcfs } from "../../usecases/shared/dcfDirectory.js";
 
 type OptionsArgs = Pick<SlackOptionsMiddlewareArgs<"block_suggestion">, "ack" | "payload">;
 
 /** The options listener of a data center select searched in `directory`. */
-export function dcfOptionsLoad(directory: DcfDirectory, services: Pick<Services, "logger">) {
+export function dcfOptionsLoad(directory: DcfDirectory, services: { logger: Logger }) {
   return async ({ ack, payload }: OptionsArgs): Promise<void> => {
     const typed = typeof payload.value === "string" ? payload.value : "";
     const suggestions = await suggestDcfs(directory, typed);

@@ -9,11 +9,13 @@ export {
   submitForApproval,
   submittedReply,
 } from "./approvalRequest.js";
+export { groupMembersVia } from "./approvers.js";
 export { recordCommand } from "./audit.js";
 export { dcfOptionsLoad } from "./dcfOptions.js";
 export { acknowledgeEnter, acknowledgeEnterIn } from "./enterKey.js";
 export { blockErrors } from "./fieldErrors.js";
 export { checkboxTicked, selectedValue, typedValue } from "./formValues.js";
+export { modalOpener, type OpenedModal, type OpenModal } from "./modals.js";
 export { moneySightOf } from "./moneySight.js";
 export { actionOrder, NewestWins, rebuildOnChange, registerFormChanges } from "./newestWins.js";
 export { openThenFill } from "./openThenFill.js";

@@ -1,7 +1,6 @@
-import type { WebClient } from "@slack/web-api";
-import type { MoneySight } from "../../approvals/index.js";
-import type { Services } from "../../services.js";
-import { groupMembersVia } from "./approvers.js";
+import type { GroupMembers, MoneySight } from "../../approvals/index.js";
+import type { Logger } from "../../log.js";
+import type { OrderRequests } from "../../orders/requests.js";
 
 /**
  * Who may see the money (src/approvals/moneyAccess.ts, through the lifecycle API), asked the same way by every command and
@@ -11,11 +10,12 @@ import { groupMembersVia } from "./approvers.js";
  * their own only (deny by default), and the log says which group and why.
  */
 export async function moneySightOf(
-  services: Pick<Services, "requests" | "logger">,
-  client: WebClient,
+  services: { requests: Pick<OrderRequests, "moneySight">; logger: Logger },
+  /** Members of a Slack user group, for policies that name groups (`groupMembersVia`). */
+  groups: GroupMembers,
   userId: string,
 ): Promise<MoneySight> {
-  const sight = await services.requests.moneySight({ by: userId, groups: groupMembersVia(client) });
+  const sight = await services.requests.moneySight({ by: userId, groups });
   if (sight.sees === "own" && sight.failure) {
     services.logger.warn(
       { userId, group: sight.failure.groupId, cause: sight.failure.detail },

@@ -2,7 +2,7 @@ import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from "
 import type { ModalView } from "@slack/types";
 import { newRequestId, withRequestId } from "../../context.js";
 import { slackErrorCode } from "../../domain/errors.js";
-import type { Services } from "../../services.js";
+import type { Logger } from "../../log.js";
 import type { ListenerRegistry } from "../listenerTable.js";
 import { acknowledgeEnterIn } from "./enterKey.js";
 
@@ -66,7 +66,7 @@ type ViewAction = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
  * Only forms with `callbackId` are rebuilt; a form closed meanwhile is left alone.
  */
 export function rebuildOnChange(
-  services: Pick<Services, "logger">,
+  services: { logger: Logger },
   form: { callbackId: string; what: string },
   build: (view: { state: unknown; private_metadata: string }) => Promise<ModalView>,
 ) {
@@ -101,7 +101,7 @@ export function rebuildOnChange(
  */
 export function registerFormChanges(
   app: ListenerRegistry,
-  services: Pick<Services, "logger">,
+  services: { logger: Logger },
   form: {
     callbackId: string;
     what: string;

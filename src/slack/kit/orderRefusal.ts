@@ -1,8 +1,7 @@
 // Whether this person may order now, asked before an order form is opened (the command, an
 // "Order this" button), so nobody fills a form in vain. Every order form asks it the same way.
-import type { WebClient } from "@slack/web-api";
-import type { Services } from "../../services.js";
-import { groupMembersVia } from "./approvers.js";
+import type { GroupMembers } from "../../approvals/index.js";
+import type { OrderRequests } from "../../orders/requests.js";
 
 export interface OrderRefusal {
   /** "setup": approvals are not set up (an admin's to fix); "blocked": not a requester. */
@@ -12,15 +11,16 @@ export interface OrderRefusal {
 
 /** Why this person cannot order now (no approvals set up, or not a requester); undefined if they can. */
 export async function orderRefusal(
-  services: Pick<Services, "requests">,
-  client: WebClient,
+  services: { requests: Pick<OrderRequests, "mayRequest"> },
+  /** Members of a Slack user group, for policies that name groups (`groupMembersVia`). */
+  groups: GroupMembers,
   userId: string,
 ): Promise<OrderRefusal | undefined> {
   // Said before the form is filled, not after: without these no request can be made. Checked
   // again on submit (the lifecycle API's submit).
   const allowed = await services.requests.mayRequest({
     by: userId,
-    groups: groupMembersVia(client),
+    groups,
   });
   if (allowed.ok) return undefined;
   return allowed.reason === "approvals_not_set_up"

@@ -7,7 +7,8 @@ import type {
   SlackActionMiddlewareArgs,
 } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
-import type { Services } from "../../services.js";
+import type { OrderRequests } from "../../orders/requests.js";
+import { groupMembersVia } from "./approvers.js";
 import { orderRefusal } from "./orderRefusal.js";
 
 /** Where the opened order form answers: the trigger to open it with, the person's channel. */
@@ -28,7 +29,7 @@ type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMidd
  * `open` opens the order form prefilled with the pick.
  */
 export function orderThisButton<P>(input: {
-  services: Services;
+  services: { requests: Pick<OrderRequests, "mayRequest"> };
   parse: (value: unknown) => P | undefined;
   open: (pick: P, at: OrderThisAt) => Promise<void>;
 }): (args: ButtonArgs) => Promise<void> {
@@ -39,7 +40,7 @@ export function orderThisButton<P>(input: {
     const reply = async (r: { text: string }) => {
       await respond({ response_type: "ephemeral", replace_original: false, text: r.text });
     };
-    const refusal = await orderRefusal(input.services, client, body.user.id);
+    const refusal = await orderRefusal(input.services, groupMembersVia(client), body.user.id);
     if (refusal) {
       await reply({ text: refusal.message });
       return;

@@ -1,9 +1,12 @@
 import type { WebClient } from "@slack/web-api";
 import { sandboxLabelledBlocks } from "../../../views/blocks.js";
 import { type CardInDmReason, cardInDmText } from "../../../views/requestCard.js";
+import type { ApprovalSettings } from "../../approvals/index.js";
 import type { ApprovalRequest } from "../../approvals/types.js";
 import { slackErrorCode } from "../../domain/errors.js";
-import type { Services } from "../../services.js";
+import type { Logger } from "../../log.js";
+import type { OrderLifecycle } from "../../orders/lifecycle.js";
+import type { OrderRequests } from "../../orders/requests.js";
 
 /**
  * The request card's first post (issue 24). Like the approval message it is posted directly at
@@ -24,9 +27,18 @@ function isChannel(id: string | undefined): id is string {
   return id !== undefined && /^[CG][A-Z0-9]+$/.test(id);
 }
 
+/** What posting a request card uses. */
+export interface RequestCardDeps {
+  approvals: Pick<ApprovalSettings, "orderUpdates" | "channel">;
+  orders: Pick<OrderLifecycle, "cardView" | "firstCardNotice">;
+  requests: Pick<OrderRequests, "cardPosted">;
+  sandbox: boolean;
+  logger: Logger;
+}
+
 /** Posts the card of a request just posted for approval; never fails the submission. */
 export async function postRequestCard(input: {
-  services: Services;
+  services: RequestCardDeps;
   client: WebClient;
   approval: ApprovalRequest;
   /** The approval message's permalink, for *View in approvals*. */

@@ -7,13 +7,15 @@ import type {
 import type { KnownBlock, ModalView } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
 import { escapeMrkdwn } from "../../../views/blocks.js";
+import type { ApprovalSettings } from "../../approvals/index.js";
 import { newRequestId, withRequestId } from "../../context.js";
+import type { Metrics } from "../../metrics.js";
 import type { OrderSubmission } from "../../orders/index.js";
-import type { Services } from "../../services.js";
 import type { FormCheck } from "../../usecases/shared/formChecks.js";
 import type { Outcome } from "../connect.js";
 import {
   postForApproval,
+  type SubmitDeps,
   type SubmitOutcome,
   storeForApproval,
   submittedReply,
@@ -39,7 +41,7 @@ type FormSubmission = Parameters<typeof storeForApproval>[0]["submission"];
  * throws (the error is rethrown after it).
  */
 export async function submitFromForm(input: {
-  services: Services;
+  services: SubmitDeps;
   client: WebClient;
   submission: FormSubmission;
   answerForm: (nameError?: string) => Promise<void>;
@@ -66,8 +68,14 @@ export async function submitFromForm(input: {
  * next to the form's name field, and the form stays open) and the requester hears where it is.
  * Only ids and the outcome are logged, never the call body (an IO-D body carries the BGP key).
  */
+/** What submitting a checked form and telling the requester use. */
+export type SubmitFormDeps = SubmitDeps & {
+  approvals: ApprovalSettings;
+  metrics: Metrics;
+};
+
 export async function submitAndTell(
-  services: Services,
+  services: SubmitFormDeps,
   client: WebClient,
   command: string,
   submission: OrderSubmission,
@@ -124,7 +132,7 @@ type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
  * `form.what` names the form in the log; `form.command` in the audit line.
  */
 export function checkThenSubmit<F extends string>(
-  services: Services,
+  services: SubmitFormDeps,
   form: { command: string; what: string; blocks: Readonly<Record<F, string>>; nameField: F },
   check: (view: ViewOutput, userId: string) => Promise<OrderFormCheck<F>>,
 ): (args: ViewArgs) => Promise<void> {

@@ -1,7 +1,7 @@
 import type { KnownBlock } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
 import { sandboxLabelledBlocks } from "../../../views/blocks.js";
-import type { Services } from "../../services.js";
+import type { Logger } from "../../log.js";
 
 /** Where a person is answered: the channel they acted in, if any, and who they are. */
 export interface Where {
@@ -32,7 +32,7 @@ export type Said = string | { text: string; blocks?: readonly KnownBlock[] | Kno
  */
 export async function tellPrivately(
   client: WebClient,
-  { logger, sandbox }: Pick<Services, "logger" | "sandbox">,
+  { logger, sandbox }: { logger: Logger; sandbox: boolean },
   where: Where,
   said: Said,
 ): Promise<void> {

@@ -5,7 +5,6 @@ import { isRecord } from "../../domain/records.js";
 import { isSingapore, speedMbps } from "../../domain/requestFacts.js";
 import { formatTerm } from "../../domain/units.js";
 import type { ProviderApi } from "../../provider/api.js";
-import type { Services } from "../../services.js";
 
 /**
  * The Edge catalogue: the three provider lists (countries, bandwidths, contract terms) read into
@@ -190,7 +189,7 @@ export function readTerms(items: readonly unknown[]): EdgeTermChoice[] {
   return [...byKey.values()].sort((a, b) => months(a) - months(b));
 }
 
-export type CatalogueDeps = Pick<Services, "provider">;
+export type CatalogueDeps = { provider: ProviderApi };
 
 /**
  * The three Edge lists, read together and kept for a while: a modal, its options loads and its

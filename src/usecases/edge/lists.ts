@@ -4,8 +4,8 @@ import type {
   EdgeLocation,
   EdgeOrderListItem,
   EdgeOrderQuery,
+  ProviderApi,
 } from "../../provider/api.js";
-import type { Services } from "../../services.js";
 import type { PageRequest } from "../ports.js";
 
 /**
@@ -14,7 +14,7 @@ import type { PageRequest } from "../ports.js";
  * together); the locations come in one go and are paged here.
  */
 
-export type EdgeDeps = Pick<Services, "provider">;
+export type EdgeDeps = { provider: ProviderApi };
 
 /** A draft; the v2 list names the countdown `daysUntilDelete`, the drafts call `deleteIn`. */
 export type EdgeDraft = DraftOrder & { daysUntilDelete?: number };

@@ -1,4 +1,4 @@
-import { monthsOfTerm, nameScope } from "../../approvals/index.js";
+import { type ApprovalSettings, monthsOfTerm, nameScope } from "../../approvals/index.js";
 import {
   countryName,
   type EdgeOffer,
@@ -13,11 +13,11 @@ import {
 import { isRecord } from "../../domain/records.js";
 import { formatTerm } from "../../domain/units.js";
 import type { OrderSubmission } from "../../orders/index.js";
-import type { DraftOrder } from "../../provider/api.js";
+import type { DraftOrder, ProviderApi } from "../../provider/api.js";
 import { readOffer } from "../../provider/edgeResponses.js";
+import type { Identity, IdentityLookup } from "../../provider/identity.js";
 import { edgePortOrderRule } from "../../provider/rules/edge.js";
 import { fieldErrors, ROOT_FIELD } from "../../provider/rules/fieldErrors.js";
-import type { Identity, Services } from "../../services.js";
 import { readStoredRequest } from "./quote.js";
 
 /**
@@ -80,7 +80,7 @@ export function sourceFromDraft(draft: DraftOrder): DraftSourceCheck {
  * Edge orders share one namespace; the approvals' one rule, src/approvals/names.ts), lower case.
  */
 export async function takenPortNames(
-  deps: Pick<Services, "provider" | "identity" | "approvals">,
+  deps: { provider: ProviderApi; identity: IdentityLookup; approvals: ApprovalSettings },
   signal?: AbortSignal,
 ): Promise<Set<string>> {
   const { companyUsername } = await deps.identity();

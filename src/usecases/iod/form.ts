@@ -1,14 +1,17 @@
 // The IO-D form's shape: what the modal holds (raw), its values cleaned for showing again (never
 // the BGP key) and everything the modal shows (IodModalData). The loader (load.ts) and the
 // submission (submission.ts) speak these types; the view reads them too.
+
+import type { ApprovalSettings } from "../../approvals/index.js";
 import {
   IOD_ASN_CHOICES,
   type IodAsnChoice,
   IPV6_OFF,
   SERVICE_NAME_MAX,
 } from "../../domain/iod.js";
-import type { Asn, Port } from "../../provider/api.js";
-import type { Identity, Services } from "../../services.js";
+import type { Logger } from "../../log.js";
+import type { Asn, Port, ProviderApi } from "../../provider/api.js";
+import type { Identity, IdentityLookup } from "../../provider/identity.js";
 import { formText, type Loaded } from "../shared/orderForms.js";
 
 /**
@@ -19,7 +22,12 @@ import { formText, type Loaded } from "../shared/orderForms.js";
  * says "set (hidden)".
  */
 
-export type IodDeps = Pick<Services, "provider" | "identity" | "logger" | "approvals">;
+export type IodDeps = {
+  provider: ProviderApi;
+  identity: IdentityLookup;
+  logger: Logger;
+  approvals: ApprovalSettings;
+};
 
 export const IOD_ROUTINGS = ["DYNAMIC", "STATIC"] as const;
 export type IodRouting = (typeof IOD_ROUTINGS)[number];

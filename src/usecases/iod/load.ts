@@ -5,7 +5,7 @@
 import { remainingCapacity } from "../../domain/connections.js";
 import { type IodAsnChoice, offeredAsnChoices } from "../../domain/iod.js";
 import type { CallOptions } from "../../provider/api.js";
-import type { Identity } from "../../services.js";
+import type { Identity } from "../../provider/identity.js";
 import { isDeletedPort, loaded, problemOf } from "../shared/orderForms.js";
 import {
   type IodCapability,

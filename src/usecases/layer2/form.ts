@@ -1,16 +1,20 @@
 // The layer 2 form's shape: what the modal holds (raw), its values cleaned for showing again,
 // and everything the modal shows (Layer2ModalData). The loader (load.ts), the checks (check.ts)
 // and the submission (submission.ts) all speak these types; the view reads them too.
+
+import type { ApprovalSettings } from "../../approvals/index.js";
 import { CONNECTION_NAME_MAX } from "../../domain/connections.js";
 import { CLASSES_OF_SERVICE } from "../../domain/requestFacts.js";
+import type { Logger } from "../../log.js";
 import type {
   ConnectionPriceConfig,
   Dcf,
   MetroCapability,
   Port,
   PricingResult,
+  ProviderApi,
 } from "../../provider/api.js";
-import type { Identity, Services } from "../../services.js";
+import type { Identity, IdentityLookup } from "../../provider/identity.js";
 import type { CompanyCheck } from "../companyCheck.js";
 import { formText, type Loaded } from "../shared/orderForms.js";
 
@@ -22,7 +26,12 @@ import { formText, type Loaded } from "../shared/orderForms.js";
  * the provider's rules, capacity, name uniqueness and the price the person saw.
  */
 
-export type Layer2Deps = Pick<Services, "provider" | "identity" | "logger" | "approvals">;
+export type Layer2Deps = {
+  provider: ProviderApi;
+  identity: IdentityLookup;
+  logger: Logger;
+  approvals: ApprovalSettings;
+};
 
 export const LAYER2_MODES = ["port-to-port", "business-to-business"] as const;
 export type Layer2Mode = (typeof LAYER2_MODES)[number];

@@ -12,7 +12,7 @@ import type {
   PricingResult,
 } from "../../provider/api.js";
 import { isProviderError } from "../../provider/errors.js";
-import type { Identity } from "../../services.js";
+import type { Identity } from "../../provider/identity.js";
 import { checkCompanyExists } from "../companyCheck.js";
 import { companyMetros } from "../dcf.js";
 import { recordId } from "../ports.js";

@@ -3,12 +3,11 @@
 // already taken, the submission's load within Slack's deadline, and the approval title's one
 // line. One home so the forms cannot drift apart on any of these.
 import type { ZodError } from "zod";
-import { nameScope, normalizedName } from "../../approvals/index.js";
+import { type ApprovalSettings, nameScope, normalizedName } from "../../approvals/index.js";
 import { withDeadline } from "../../domain/deadline.js";
 import { DeadlineExceededError, providerWords } from "../../domain/errors.js";
 import type { Port } from "../../provider/api.js";
 import { fieldErrors, ROOT_FIELD } from "../../provider/rules/fieldErrors.js";
-import type { Services } from "../../services.js";
 
 /** A part of a form's data: its value, or the problem shown where that part would be. */
 export type Loaded<T> = { ok: true; value: T } | { ok: false; problem: string };
@@ -58,7 +57,7 @@ export function oneLine(text: string, max = 300): string {
  * found again.
  */
 export async function takenNames(
-  deps: Pick<Services, "approvals">,
+  deps: { approvals: ApprovalSettings },
   ports: readonly Port[],
 ): Promise<Set<string>> {
   const names = await deps.approvals.store.namesHeld(nameScope("layer2"));
@@ -85,7 +84,7 @@ export const SLOW_PROVIDER = "The provider is slow to answer right now: press Su
  * provider was too slow; any other failure is thrown.
  */
 export async function loadForCheck<D extends { ports: Loaded<Port[]> }>(
-  deps: Pick<Services, "approvals">,
+  deps: { approvals: ApprovalSettings },
   deadlineMs: number,
   load: (signal: AbortSignal) => Promise<D>,
 ): Promise<{ data: D; taken: Set<string> } | undefined> {

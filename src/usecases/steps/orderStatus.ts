@@ -1,8 +1,12 @@
 // `order_status`: what the provider says of a port order, layer 2 connection or IO-D service, by
 // id — the reads `/connect order` and `/connect l2|iod <id>` use (orderLookup.ts, services.ts),
 // behind one small function, as a step's outputs.
+
+import type { ApprovalSettings } from "../../approvals/index.js";
 import { formatMbps } from "../../domain/units.js";
-import type { Services } from "../../services.js";
+import type { Logger } from "../../log.js";
+import type { ProviderApi } from "../../provider/api.js";
+import type { IdentityLookup } from "../../provider/identity.js";
 import { lookUpPortOrder } from "../orderLookup.js";
 import { lookUpService } from "../services.js";
 import { userMessageOf } from "../shared/providerMessage.js";
@@ -16,7 +20,12 @@ export type OrderStatusOutputs = {
   updated_at: string;
 };
 
-type Deps = Pick<Services, "provider" | "identity" | "logger" | "approvals">;
+type Deps = {
+  provider: ProviderApi;
+  identity: IdentityLookup;
+  logger: Logger;
+  approvals: ApprovalSettings;
+};
 
 export async function orderStatusStep(
   deps: Deps,

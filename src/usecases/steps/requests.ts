@@ -3,10 +3,11 @@
 // cases: checkPortOrder, checkLayer2Submission), into the same OrderSubmission the forms hand to
 // approval — or one error naming the problem, and nothing is stored.
 
+import type { ApprovalSettings } from "../../approvals/index.js";
 import { formatMbps } from "../../domain/units.js";
 import type { OrderSubmission } from "../../orders/index.js";
-import type { Dcf, Port } from "../../provider/api.js";
-import type { Services } from "../../services.js";
+import type { Dcf, Port, ProviderApi } from "../../provider/api.js";
+import type { IdentityLookup } from "../../provider/identity.js";
 import { DEFAULT_CLASS_OF_SERVICE, type Layer2Deps, type Layer2Form } from "../layer2/form.js";
 import { checkLayer2Submission } from "../layer2/submission.js";
 import { checkPortOrder, requestedPortNames, sameName } from "../portOrder/check.js";
@@ -42,7 +43,12 @@ const PORT_FIELD_NAMES: Record<string, string> = {
 };
 
 export async function checkPortOrderStep(
-  services: Pick<Services, "provider" | "identity" | "approvals" | "currency">,
+  services: {
+    provider: ProviderApi;
+    identity: IdentityLookup;
+    approvals: ApprovalSettings;
+    currency: string;
+  },
   inputs: RequestPortOrderInputs,
   deadlineMs = STEP_CHECK_DEADLINE_MS,
 ): Promise<StepCheck> {

@@ -3,12 +3,12 @@
 // modal's checks. Records live in a real approvals store on the shared Redis (unique prefix).
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { StorageUnavailableError } from "../../../src/domain/errors.js";
-import type { Services } from "../../../src/services.js";
 import {
   CHECK_BUDGET_MS,
   NOT_ITS_MESSAGE,
 } from "../../../src/slack/features/approvals/approverClick.js";
 import { registerApprovalListeners } from "../../../src/slack/features/approvals/index.js";
+import type { ListenerDeps } from "../../../src/slack/listeners.js";
 import {
   ACTION_APPROVE,
   ACTION_LOOK_UP_AGAIN,
@@ -44,7 +44,7 @@ afterEach(() => vi.useRealTimers());
 
 const exercised = { action: new Set<string>(), view: new Set<string>() };
 
-function feature(parts: { orders?: Partial<Services["orders"]>; approvers?: string[] } = {}) {
+function feature(parts: { orders?: Partial<ListenerDeps["orders"]>; approvers?: string[] } = {}) {
   const store = redis.store;
   const { orders, followedUp } = storeOrders(store, parts.orders);
   const services = listenerServices({

@@ -7,8 +7,8 @@ import type { EdgeQuotationRequest } from "../../../src/domain/edge.js";
 import type { ProviderApi } from "../../../src/provider/api.js";
 import { readQuoteResult } from "../../../src/provider/edgeResponses.js";
 import { httpError } from "../../../src/provider/errors.js";
-import type { Services } from "../../../src/services.js";
 import { registerEdgeListeners } from "../../../src/slack/features/edge/index.js";
+import type { ListenerDeps } from "../../../src/slack/listeners.js";
 import { draftBody } from "../../../src/usecases/edge/drafts.js";
 import { quoteRef } from "../../../src/usecases/edge/quote.js";
 import {
@@ -90,7 +90,7 @@ function setup() {
   };
   const services = listenerServices({
     provider: provider as unknown as ProviderApi,
-    jobs: jobs as unknown as Services["jobs"],
+    jobs: jobs as unknown as ListenerDeps["jobs"],
     identity: async () => ({ companyUsername: "acme" }) as never,
     clock: { now: () => new Date("2026-01-01T00:00:00Z") } as never,
     // No request holds a port name (the approvals' one rule; src/approvals/names.ts).

@@ -2,12 +2,12 @@
 // publishes and remembers the page, quick actions run the `/connect` command they name with
 // answers in the person's DM. The Home is read from a real approvals store (unique prefix).
 import { afterAll, describe, expect, it } from "vitest";
-import type { Services } from "../../../src/services.js";
 import {
   registerHomeEvents,
   registerHomeListeners,
 } from "../../../src/slack/features/home/index.js";
 import type { RunCommand } from "../../../src/slack/features/home/quickActions.js";
+import type { ListenerDeps } from "../../../src/slack/listeners.js";
 import { ACTION_HOME_PAGE, ACTION_HOME_QUICK, HOME_QUICK_ACTIONS } from "../../../views/home.js";
 import { fakeClient, fakeRegistry, listenerServices } from "../../support/fakeSlack.js";
 import { approvalSettings, click, REQUESTER, redisStore } from "./support.js";
@@ -26,7 +26,7 @@ function feature() {
       get: async (userId: string) => pages.get(userId) ?? 0,
       set: async (userId: string, page: number) => void pages.set(userId, page),
     },
-  } as Partial<Services>);
+  } as Partial<ListenerDeps>);
   const ran: Array<Parameters<RunCommand>[0]> = [];
   const run: RunCommand = async (input) => {
     ran.push(input);

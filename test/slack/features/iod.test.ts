@@ -3,8 +3,8 @@
 // approval is the end-to-end suite's (test/e2e/iod.test.ts).
 import { describe, expect, it } from "vitest";
 import type { Port, ProviderApi } from "../../../src/provider/api.js";
-import type { Services } from "../../../src/services.js";
 import { registerIodListeners } from "../../../src/slack/features/iod/index.js";
+import type { ListenerDeps } from "../../../src/slack/listeners.js";
 import { SANDBOX_LABEL } from "../../../views/blocks.js";
 import {
   IOD_ACTIONS,
@@ -31,7 +31,7 @@ const port: Port = {
   capacity: { total: 10000, utilised: 0, remaining: 10000 },
 };
 
-function setUp(parts: Partial<Services> = {}) {
+function setUp(parts: Partial<ListenerDeps> = {}) {
   const provider: Partial<ProviderApi> = {
     listPorts: async () => [port],
     getPortInfo: async () => ({ capabilities: { giaStandardV1: true } }),
@@ -41,7 +41,7 @@ function setUp(parts: Partial<Services> = {}) {
   const services = listenerServices({
     provider: provider as ProviderApi,
     identity: async () => IDENTITY,
-    approvals: APPROVALS_SET_UP as unknown as Services["approvals"],
+    approvals: APPROVALS_SET_UP as unknown as ListenerDeps["approvals"],
     ...parts,
   });
   const slack = fakeRegistry();
@@ -89,7 +89,7 @@ describe("IO-D form changes", () => {
 describe("IO-D form submitted", () => {
   it("refuses at the name field while approvals are not set up", async () => {
     const slack = setUp({
-      approvals: APPROVALS_NOT_SET_UP as unknown as Services["approvals"],
+      approvals: APPROVALS_NOT_SET_UP as unknown as ListenerDeps["approvals"],
     });
     const { ack, acked } = fakeAck();
     const client = fakeClient();

@@ -4,8 +4,8 @@
 import type { ModalView } from "@slack/types";
 import { describe, expect, it } from "vitest";
 import type { Port, ProviderApi } from "../../../src/provider/api.js";
-import type { Services } from "../../../src/services.js";
 import { registerLayer2Listeners } from "../../../src/slack/features/layer2/index.js";
+import type { ListenerDeps } from "../../../src/slack/listeners.js";
 import { SANDBOX_LABEL } from "../../../views/blocks.js";
 import {
   LAYER2_ACTIONS,
@@ -55,7 +55,7 @@ function setUp(
   const services = listenerServices({
     provider: provider as ProviderApi,
     identity: async () => IDENTITY,
-    approvals: (parts.approvals ?? APPROVALS_SET_UP) as Services["approvals"],
+    approvals: (parts.approvals ?? APPROVALS_SET_UP) as ListenerDeps["approvals"],
     ...(parts.sandbox ? { sandbox: true } : {}),
   });
   const slack = fakeRegistry();
@@ -315,7 +315,7 @@ describe("layer 2 form submitted", () => {
       identity: async () => {
         throw new Error("identity down");
       },
-      approvals: APPROVALS_SET_UP as unknown as Services["approvals"],
+      approvals: APPROVALS_SET_UP as unknown as ListenerDeps["approvals"],
     });
     const registry = fakeRegistry();
     registerLayer2Listeners(registry.registry, identityFails);

@@ -8,10 +8,11 @@ import { NameReservedError } from "../../../src/approvals/index.js";
 import { dcfRef } from "../../../src/domain/dcfs.js";
 import { BlockedError } from "../../../src/domain/errors.js";
 import type { Dcf, Port, ProviderApi } from "../../../src/provider/api.js";
-import type { Services } from "../../../src/services.js";
 import type { CommandContext } from "../../../src/slack/connect.js";
 import { portOrder } from "../../../src/slack/features/portOrder/command.js";
 import { registerPortOrderListeners } from "../../../src/slack/features/portOrder/index.js";
+import { groupMembersVia } from "../../../src/slack/kit/index.js";
+import type { ListenerDeps } from "../../../src/slack/listeners.js";
 import { SANDBOX_LABEL } from "../../../views/blocks.js";
 import { ACTION_ORDER_THIS_PORT, encodePortOrderThis } from "../../../views/orderThis.js";
 import {
@@ -107,7 +108,7 @@ function services(
     requesters?: string[];
     sandbox?: boolean;
   } = {},
-): Services {
+): ListenerDeps {
   return listenerServices({
     provider: parts.provider ?? fakeProvider(),
     identity: async () => IDENTITY,
@@ -120,10 +121,10 @@ function services(
       orderUpdates: "off",
     },
     orders: { changed: async () => undefined },
-  } as unknown as Partial<Services>);
+  } as unknown as Partial<ListenerDeps>);
 }
 
-function registered(svc: Services) {
+function registered(svc: ListenerDeps) {
   const registry = fakeRegistry();
   registerPortOrderListeners(registry.registry, svc);
   return registry;
@@ -305,7 +306,7 @@ describe("Order this (under a port price)", () => {
   });
   const value = encodePortOrderThis({ dcf: dcfRef(ams), speedMbps: 10000, term: "1y" });
 
-  async function press(svc: Services, slack = fakeClient(), buttonValue = value) {
+  async function press(svc: ListenerDeps, slack = fakeClient(), buttonValue = value) {
     const a = fakeAck();
     const r = fakeRespond();
     await registered(svc).run("action", ACTION_ORDER_THIS_PORT, {
@@ -376,7 +377,7 @@ describe("Order this (under a port price)", () => {
 });
 
 describe("the form submitted", () => {
-  async function submit(svc: Services, values: Record<string, unknown>, slack = fakeClient()) {
+  async function submit(svc: ListenerDeps, values: Record<string, unknown>, slack = fakeClient()) {
     const a = fakeAck();
     await registered(svc).run("view", PORT_ORDER_VIEW, {
       ack: a.ack,
@@ -466,7 +467,7 @@ describe("the form submitted", () => {
   it("answers at the data center field when the check itself breaks", async () => {
     const provider = fakeProvider();
     const svc = services({ provider });
-    (svc as { identity: Services["identity"] }).identity = () => {
+    (svc as { identity: ListenerDeps["identity"] }).identity = () => {
       throw new Error("bug");
     };
     const { acked } = await submit(svc, filled());
@@ -476,7 +477,7 @@ describe("the form submitted", () => {
 });
 
 describe("/connect port order", () => {
-  function context(svc: Services, parts: Partial<CommandContext> = {}) {
+  function context(svc: ListenerDeps, parts: Partial<CommandContext> = {}) {
     const slack = fakeClient();
     const replies: unknown[] = [];
     const opened: unknown[] = [];
@@ -487,19 +488,23 @@ describe("/connect port order", () => {
       userId: REQUESTER,
       channelId: CHANNEL,
       triggerId: "T1",
-      services: svc,
-      client: slack.client,
+      requests: svc.requests,
+      groups: groupMembersVia(slack.client),
+      permalink: async () => undefined,
       timeZone: async () => undefined,
       reply: async (r: unknown) => void replies.push(r),
-      openModal: async (view: unknown) => void opened.push(view),
+      openModal: async (view: unknown) => {
+        opened.push(view);
+        return { update: async () => {} };
+      },
       ...parts,
     } as CommandContext;
-    return { ctx, replies, opened };
+    return { ctx, svc, replies, opened };
   }
 
   it("opens the form, remembering the channel to confirm in", async () => {
-    const { ctx, replies, opened } = context(services());
-    await portOrder(ctx);
+    const { ctx, svc, replies, opened } = context(services());
+    await portOrder(ctx, svc);
     expect(replies).toEqual([]);
     expect(opened).toHaveLength(1);
     expect(opened[0]).toMatchObject({
@@ -509,21 +514,21 @@ describe("/connect port order", () => {
   });
 
   it("says approvals are not set up instead of opening the form", async () => {
-    const { ctx, replies, opened } = context(services({ approvers: [] }));
-    await portOrder(ctx);
+    const { ctx, svc, replies, opened } = context(services({ approvers: [] }));
+    await portOrder(ctx, svc);
     expect(text(replies)).toContain("APPROVALS_CHANNEL and APPROVERS");
     expect(opened).toEqual([]);
   });
 
   it("refuses someone who may not request orders (the router answers a BlockedError)", async () => {
-    const { ctx, opened } = context(services({ requesters: ["U0PERMITTED"] }));
-    await expect(portOrder(ctx)).rejects.toBeInstanceOf(BlockedError);
+    const { ctx, svc, opened } = context(services({ requesters: ["U0PERMITTED"] }));
+    await expect(portOrder(ctx, svc)).rejects.toBeInstanceOf(BlockedError);
     expect(opened).toEqual([]);
   });
 
   it("asks for the command when there is no trigger id, and says so when Slack refuses", async () => {
     const noTrigger = context(services(), { triggerId: undefined });
-    await portOrder(noTrigger.ctx);
+    await portOrder(noTrigger.ctx, noTrigger.svc);
     expect(text(noTrigger.replies)).toContain("to open the order form");
 
     const refused = context(services(), {
@@ -531,7 +536,7 @@ describe("/connect port order", () => {
         throw new Error("expired_trigger_id");
       },
     });
-    await portOrder(refused.ctx);
+    await portOrder(refused.ctx, refused.svc);
     expect(text(refused.replies)).toContain("Couldn't open the order form (Slack refused it)");
   });
 });

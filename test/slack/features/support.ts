@@ -5,7 +5,7 @@ import type { Redis } from "ioredis";
 import type { ApprovalStore } from "../../../src/approvals/store.js";
 import type { ApprovalRequest } from "../../../src/approvals/types.js";
 import { readRequest } from "../../../src/orders/readModel.js";
-import type { Services } from "../../../src/services.js";
+import type { ListenerDeps } from "../../../src/slack/listeners.js";
 import {
   connect,
   deleteKeys,
@@ -55,7 +55,7 @@ export async function pendingRequest(
 }
 
 /** The lifecycle's transitions straight on the store (src/orders/lifecycle.ts does the same). */
-export function storeOrders(store: ApprovalStore, overrides: Partial<Services["orders"]> = {}) {
+export function storeOrders(store: ApprovalStore, overrides: Partial<ListenerDeps["orders"]> = {}) {
   const followedUp: ApprovalRequest[] = [];
   const orders = {
     approve: (id: string, by: string, options: { inGroup?: boolean } = {}) =>
@@ -73,7 +73,7 @@ export function storeOrders(store: ApprovalStore, overrides: Partial<Services["o
     readMany: async (records: readonly ApprovalRequest[]) =>
       records.map((record) => readRequest(record)),
     ...overrides,
-  } as unknown as Services["orders"];
+  } as unknown as ListenerDeps["orders"];
   return { orders, followedUp };
 }
 
@@ -84,7 +84,7 @@ export function approvalSettings(store: ApprovalStore, approvers: string[] = [AP
     channel: APPROVALS_CHANNEL,
     approvers,
     allowSelfApproval: false,
-  } as unknown as Services["approvals"];
+  } as unknown as ListenerDeps["approvals"];
 }
 
 export interface ClickWhere {

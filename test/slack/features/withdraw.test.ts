@@ -2,9 +2,9 @@
 // requester's own confirmation (answer replaces it), a card in a channel (told privately), and
 // App Home's *My requests* (no channel: the answer goes to the requester's DM).
 import { afterAll, describe, expect, it } from "vitest";
-import type { Services } from "../../../src/services.js";
 import { homePublisher } from "../../../src/slack/features/home/publish.js";
 import { registerWithdrawListeners } from "../../../src/slack/features/withdraw/index.js";
+import type { ListenerDeps } from "../../../src/slack/listeners.js";
 import { ACTION_WITHDRAW, withdrawnView } from "../../../views/approvals.js";
 import { describeFailure } from "../../../views/failures.js";
 import { fakeClient, fakeRegistry, listenerServices } from "../../support/fakeSlack.js";
@@ -23,7 +23,7 @@ afterAll(() => redis.close());
 
 const exercised = new Set<string>();
 
-function feature(orders: Partial<Services["orders"]> = {}) {
+function feature(orders: Partial<ListenerDeps["orders"]> = {}) {
   const store = redis.store;
   const lifecycle = storeOrders(store, orders);
   const services = listenerServices({

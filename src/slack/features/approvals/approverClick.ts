@@ -6,9 +6,9 @@ import type { ApprovalRequest } from "../../../approvals/types.js";
 import { isStorageUnavailable } from "../../../domain/errors.js";
 import { BEFORE_ACK_BUDGET_MS } from "../../../domain/slackBudget.js";
 import type { DecisionInput, Refused } from "../../../orders/index.js";
-import type { Services } from "../../../services.js";
 import { groupMembersVia } from "../../kit/approvers.js";
 import { tellPrivately } from "../../kit/index.js";
+import type { ApprovalDeps } from "./index.js";
 
 /**
  * What every approver button shares (Approve, Reject, Retry, Place again, Mark failed, Look up
@@ -41,7 +41,7 @@ export function isHomeClick(body: {
 
 /** The audit line of an approver's decision (or of its refusal). */
 export function auditApproval(
-  services: Services,
+  services: ApprovalDeps,
   record: Pick<ApprovalRequest, "id">,
   by: string,
   action: string,
@@ -71,7 +71,7 @@ export interface ApproverClick {
  * 200 (Slack shows the person it failed) and nothing changed.
  */
 export function approverAction(
-  services: Services,
+  services: ApprovalDeps,
   name: string,
   step: (click: ApproverClick) => Promise<{ ok: true } | Refused>,
 ) {

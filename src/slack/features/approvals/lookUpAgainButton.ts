@@ -1,12 +1,12 @@
-import type { Services } from "../../../services.js";
 import { approverAction, auditApproval } from "./approverClick.js";
+import type { ApprovalDeps } from "./index.js";
 
 /**
  * Look up again (a placement whose outcome is unknown): asks the provider whether the order
  * exists. Nothing to store, so the click is acked (`recorded`) once the checks pass, before the
  * look-up, which can take longer than Slack's 3 s.
  */
-export function lookUpAgainButton(services: Services) {
+export function lookUpAgainButton(services: ApprovalDeps) {
   return approverAction(services, "look-up-again", async (click) => {
     const looked = await services.requests.lookUpAgain(click.decision);
     if (!looked.ok) return looked;

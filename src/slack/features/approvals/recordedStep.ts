@@ -1,6 +1,6 @@
 import type { StepResult } from "../../../orders/index.js";
-import type { Services } from "../../../services.js";
 import { type ApproverClick, approverAction, auditApproval } from "./approverClick.js";
+import type { ApprovalDeps } from "./index.js";
 
 /**
  * The buttons that move a request (Approve, Retry, Place again, Mark failed): the click is one
@@ -10,7 +10,7 @@ import { type ApproverClick, approverAction, auditApproval } from "./approverCli
 type Move = (click: ApproverClick) => Promise<StepResult>;
 
 /** The listener of a button that moves the request. */
-export function recordedButton(services: Services, name: string, outcome: string, move: Move) {
+export function recordedButton(services: ApprovalDeps, name: string, outcome: string, move: Move) {
   return approverAction(services, name, async (click) => {
     const moved = await move(click);
     if (!moved.ok) return moved;

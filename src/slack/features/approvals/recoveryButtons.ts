@@ -1,4 +1,4 @@
-import type { Services } from "../../../services.js";
+import type { ApprovalDeps } from "./index.js";
 import { recordedButton } from "./recordedStep.js";
 
 /**
@@ -7,15 +7,15 @@ import { recordedButton } from "./recordedStep.js";
  * stored before it is acked.
  */
 
-export const retryButton = (services: Services) =>
+export const retryButton = (services: ApprovalDeps) =>
   recordedButton(services, "retry", "retried", (click) => services.requests.retry(click.decision));
 
-export const placeAgainButton = (services: Services) =>
+export const placeAgainButton = (services: ApprovalDeps) =>
   recordedButton(services, "place-again", "placing again", (click) =>
     services.requests.placeAgain(click.decision),
   );
 
-export const markFailedButton = (services: Services) =>
+export const markFailedButton = (services: ApprovalDeps) =>
   recordedButton(services, "mark-failed", "marked failed", (click) =>
     services.requests.markFailed(click.decision),
   );

@@ -1,13 +1,13 @@
 import { rejectReasonModal } from "../../../../views/rejectModal.js";
-import type { Services } from "../../../services.js";
 import { approverAction } from "./approverClick.js";
+import type { ApprovalDeps } from "./index.js";
 
 /**
  * Reject: the approver checks alone (nothing is stored), then the reason modal, which carries
  * where it was opened (the request's message, or the clicker's Home) so the submission is
  * checked against the same place (rejectReasonSubmitted.ts).
  */
-export function rejectButton(services: Services) {
+export function rejectButton(services: ApprovalDeps) {
   return approverAction(services, "reject", async (click) => {
     const { decision, channel, messageTs, triggerId, client } = click;
     const checked = await services.requests.checkDecider(decision);

@@ -7,9 +7,9 @@ import {
   type RejectOrigin,
   readRejectOrigin,
 } from "../../../../views/rejectModal.js";
-import type { Services } from "../../../services.js";
 import { groupMembersVia } from "../../kit/approvers.js";
 import { auditApproval, CHECK_BUDGET_MS } from "./approverClick.js";
+import type { ApprovalDeps } from "./index.js";
 
 type ViewArgs = Parameters<Parameters<App["view"]>[1]>[0];
 
@@ -20,7 +20,7 @@ type ViewArgs = Parameters<Parameters<App["view"]>[1]>[0];
  * field error. The checks run within CHECK_BUDGET_MS, as a button's do: Slack drops an answer
  * later than 3 s, and only the answer can keep the modal open with the error in it.
  */
-export function rejectReasonSubmitted(services: Services) {
+export function rejectReasonSubmitted(services: ApprovalDeps) {
   return async ({ ack, body, view, client }: ViewArgs) => {
     const fieldError = (text: string) =>
       ack({ response_action: "errors", errors: { [BLOCK_REJECT_REASON]: text } });

@@ -3,27 +3,27 @@
 import { edgeLoadingModal, edgeQuoteModal } from "../../../../views/edgeModals.js";
 import { problemReply } from "../../../../views/reply.js";
 import { edgeCatalogue } from "../../../usecases/edge/catalogue.js";
-import type { CommandHandler, CommandHandlers } from "../../connect.js";
+import type { CommandOf, CommandTable } from "../../connect.js";
+import type { EdgeDeps } from "./index.js";
 import { AFTER_ACK_MS, openThenShow } from "./support.js";
 
 /** `/connect edge quote`: the quote form, filled from the provider's Edge lists. */
-export const edgeQuote: CommandHandler = async (ctx) => {
+export const edgeQuote: CommandOf<EdgeDeps> = async (ctx, deps) => {
   if (!ctx.triggerId) {
     await ctx.reply(problemReply("Run `/connect edge quote` to open the Edge quote form."));
     return;
   }
   await openThenShow(
-    ctx.services,
-    ctx.client,
-    ctx.triggerId,
+    deps,
+    ctx.openModal,
     edgeLoadingModal("Edge port quote", "Loading the Edge countries, bandwidths and terms…"),
     async () =>
       edgeQuoteModal({
-        catalogue: await edgeCatalogue(ctx.services).get(AFTER_ACK_MS),
+        catalogue: await edgeCatalogue(deps).get(AFTER_ACK_MS),
         metadata: { channelId: ctx.channelId },
       }),
   );
 };
 
 /** The `/connect` subcommands this feature answers (the table in src/slack/commandTable.ts). */
-export const edgeCommands = { "edge quote": edgeQuote } satisfies Partial<CommandHandlers>;
+export const edgeCommands = { "edge quote": edgeQuote } satisfies CommandTable<EdgeDeps>;

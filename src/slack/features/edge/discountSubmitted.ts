@@ -9,16 +9,16 @@ import { withDeadline } from "../../../domain/deadline.js";
 import type { EdgeQuotationRequest } from "../../../domain/edge.js";
 import { QuoteNoLongerOffered } from "../../../domain/errors.js";
 import { isProviderError } from "../../../provider/errors.js";
-import type { Services } from "../../../services.js";
 import { checkDiscountCode, loadQuote } from "../../../usecases/edge/quote.js";
 import { typedValue, type Where, whereFormOpened } from "../../kit/index.js";
+import type { EdgeDeps } from "./index.js";
 import type { EdgeSources } from "./sources.js";
 import { audit, failureWords, IN_SLACK_WINDOW_MS, inThread, tell } from "./support.js";
 
 type SubmitArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
 /** A discount code submitted: the provider checks it; the discounted quote goes in the thread. */
-export function discountSubmitted(services: Services, sources: EdgeSources) {
+export function discountSubmitted(services: EdgeDeps, sources: EdgeSources) {
   const { logger } = services;
   return async ({ ack, body, view, client }: SubmitArgs): Promise<void> => {
     const metadata = parseEdgeMetadata(view.private_metadata);

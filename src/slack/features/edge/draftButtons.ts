@@ -7,22 +7,22 @@ import { edgeOrderModal } from "../../../../views/edgeOrderModal.js";
 import { draftNoticeText } from "../../../../views/edgeQuote.js";
 import { requestMbps } from "../../../domain/edge.js";
 import { QuoteNoLongerOffered } from "../../../domain/errors.js";
-import type { Services } from "../../../services.js";
 import { draftSavedBy, findDraft } from "../../../usecases/edge/drafts.js";
 import type { EdgeOrderSource } from "../../../usecases/edge/order.js";
 import { refreshCountry } from "../../../usecases/edge/quote.js";
+import { modalOpener } from "../../kit/index.js";
+import type { EdgeDeps } from "./index.js";
 import { draftButtonListener } from "./onButton.js";
 import { requestEdgeQuote } from "./requestQuote.js";
 import { draftOrGone, type EdgeSources } from "./sources.js";
 import { AFTER_ACK_MS, audit, openThenShow, tell } from "./support.js";
 
 /** Order (a draft): the order form, made from the draft as the provider has it now. */
-export function orderDraftButton(services: Services, sources: EdgeSources) {
+export function orderDraftButton(services: EdgeDeps, sources: EdgeSources) {
   return draftButtonListener(services, async ({ body, client }, where, draftId) => {
     await openThenShow(
       services,
-      client,
-      body.trigger_id,
+      modalOpener(client, body.trigger_id, services.sandbox),
       edgeLoadingModal("Order an Edge port", "Reading the draft from the provider…"),
       async () => {
         let source: EdgeOrderSource;
@@ -47,7 +47,7 @@ export function orderDraftButton(services: Services, sources: EdgeSources) {
 }
 
 /** Quote again: the draft's request quoted again, with the country as the provider lists it. */
-export function requoteDraftButton(services: Services, sources: EdgeSources) {
+export function requoteDraftButton(services: EdgeDeps, sources: EdgeSources) {
   return draftButtonListener(services, async ({ client }, where, draftId) => {
     const source = await sources.draftSource(draftId, AbortSignal.timeout(AFTER_ACK_MS));
     // The country object as the provider lists it today, when it still does.
@@ -62,12 +62,11 @@ export function requoteDraftButton(services: Services, sources: EdgeSources) {
 }
 
 /** Rename (a draft): the rename form, with the draft's current name. */
-export function renameDraftButton(services: Services) {
+export function renameDraftButton(services: EdgeDeps) {
   return draftButtonListener(services, async ({ body, client }, where, draftId) => {
     await openThenShow(
       services,
-      client,
-      body.trigger_id,
+      modalOpener(client, body.trigger_id, services.sandbox),
       edgeLoadingModal("Rename Edge draft", "Reading the draft from the provider…"),
       async () => {
         const draft = await findDraft(services, draftId, AbortSignal.timeout(AFTER_ACK_MS));
@@ -87,7 +86,7 @@ export function renameDraftButton(services: Services) {
 }
 
 /** Delete (a draft): only by whoever saved it; its reminders go with it. */
-export function deleteDraftButton(services: Services) {
+export function deleteDraftButton(services: EdgeDeps) {
   const { logger } = services;
   return draftButtonListener(services, async ({ client }, where, draftId) => {
     const signal = AbortSignal.timeout(AFTER_ACK_MS);

@@ -12,7 +12,14 @@ import {
   EDGE_RENAME_VIEW,
 } from "../../../../views/edgeModals.js";
 import { EDGE_DRAFT_BUTTONS, EDGE_QUOTE_BUTTONS } from "../../../../views/edgeQuote.js";
-import type { Services } from "../../../services.js";
+import type { ApprovalSettings } from "../../../approvals/index.js";
+import type { Clock } from "../../../clock.js";
+import type { Jobs } from "../../../jobs/index.js";
+import type { Logger } from "../../../log.js";
+import type { OrderLifecycle } from "../../../orders/lifecycle.js";
+import type { OrderRequests } from "../../../orders/requests.js";
+import type { ProviderApi } from "../../../provider/api.js";
+import type { IdentityLookup } from "../../../provider/identity.js";
 import { acknowledgeEnterIn } from "../../kit/index.js";
 import type { ListenerRegistry } from "../../listenerTable.js";
 import { discountSubmitted } from "./discountSubmitted.js";
@@ -35,8 +42,22 @@ import { quoteCountryChanged, quoteCountryOptions, quoteFormSubmitted } from "./
 import { renameSubmitted } from "./renameSubmitted.js";
 import { edgeSources } from "./sources.js";
 
+/** What the edge listeners use, handed over by src/slack/listeners.ts. */
+export interface EdgeDeps {
+  provider: ProviderApi;
+  identity: IdentityLookup;
+  logger: Logger;
+  approvals: ApprovalSettings;
+  requests: OrderRequests;
+  orders: OrderLifecycle;
+  jobs: Jobs;
+  clock: Clock;
+  currency: string;
+  sandbox: boolean;
+}
+
 /** Listeners (modal submissions, options loads, buttons) of `/connect edge quote` and drafts. */
-export function registerEdgeListeners(app: ListenerRegistry, services: Services): void {
+export function registerEdgeListeners(app: ListenerRegistry, services: EdgeDeps): void {
   acknowledgeEnterIn(app, EDGE_ENTER_ONLY_INPUTS);
   // One short cache of the provider's lists and the quotes' requests, shared by the listeners.
   const sources = edgeSources(services);

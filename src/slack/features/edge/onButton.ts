@@ -10,9 +10,9 @@ import { escapeMrkdwn } from "../../../../views/blocks.js";
 import { parseQuoteRef } from "../../../../views/edgeQuote.js";
 import { describeFailure } from "../../../../views/failures.js";
 import { QuoteNoLongerOffered } from "../../../domain/errors.js";
-import type { Services } from "../../../services.js";
 import type { QuoteRef } from "../../../usecases/edge/quote.js";
 import type { Where } from "../../kit/index.js";
+import type { EdgeDeps } from "./index.js";
 import { failureWords, tell, whereOf } from "./support.js";
 
 export type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
@@ -20,7 +20,7 @@ type ButtonListener = (args: ButtonArgs) => Promise<void>;
 
 /** The listener of a button: ack, then the work, with any failure told to the person privately. */
 export function buttonListener(
-  services: Services,
+  services: EdgeDeps,
   work: (args: ButtonArgs, where: Where) => Promise<void>,
 ): ButtonListener {
   const { logger } = services;
@@ -47,7 +47,7 @@ export function buttonListener(
 
 /** A button under a quote: its value is the quote's reference; a value that isn't one is ignored. */
 export function quoteButtonListener(
-  services: Services,
+  services: EdgeDeps,
   work: (args: ButtonArgs, where: Where, ref: QuoteRef) => Promise<void>,
 ): ButtonListener {
   return buttonListener(services, async (args, where) => {
@@ -58,7 +58,7 @@ export function quoteButtonListener(
 
 /** A draft's button: its value is the draft's id; a click without one is ignored. */
 export function draftButtonListener(
-  services: Services,
+  services: EdgeDeps,
   work: (args: ButtonArgs, where: Where, draftId: string) => Promise<void>,
 ): ButtonListener {
   return buttonListener(services, async (args, where) => {

@@ -6,7 +6,6 @@ import {
 } from "../../../../views/edgeModals.js";
 import { withDeadline } from "../../../domain/deadline.js";
 import { QuoteNoLongerOffered } from "../../../domain/errors.js";
-import type { Services } from "../../../services.js";
 import { buildEdgeOrder, takenPortNames } from "../../../usecases/edge/order.js";
 import {
   blockErrors,
@@ -17,13 +16,14 @@ import {
   type Where,
   whereFormOpened,
 } from "../../kit/index.js";
+import type { EdgeDeps } from "./index.js";
 import type { EdgeSources } from "./sources.js";
 import { failureWords, IN_SLACK_WINDOW_MS, tell } from "./support.js";
 
 type SubmitArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
 /** The Edge order form submitted: checked again on the server, then submitted for approval. */
-export function edgeOrderSubmitted(services: Services, sources: EdgeSources) {
+export function edgeOrderSubmitted(services: EdgeDeps, sources: EdgeSources) {
   const { logger } = services;
   return async ({ ack, body, view, client }: SubmitArgs): Promise<void> => {
     const metadata = parseEdgeMetadata(view.private_metadata);

@@ -7,16 +7,17 @@ import {
 import { edgeOrderModal } from "../../../../views/edgeOrderModal.js";
 import { draftSavedMessage, enquirySentMessage } from "../../../../views/edgeQuote.js";
 import { type EdgeQuotationRequest, requestMbps, tenGigabitRequest } from "../../../domain/edge.js";
-import type { Services } from "../../../services.js";
 import { draftBody } from "../../../usecases/edge/drafts.js";
 import { loadQuote } from "../../../usecases/edge/quote.js";
+import { modalOpener } from "../../kit/index.js";
+import type { EdgeDeps } from "./index.js";
 import { quoteButtonListener } from "./onButton.js";
 import { requestEdgeQuote } from "./requestQuote.js";
 import type { EdgeSources } from "./sources.js";
 import { AFTER_ACK_MS, audit, inThread, openThenShow, threadOf } from "./support.js";
 
 /** Order: the order form, made from the quote as the provider has it now. */
-export function orderQuoteButton(services: Services, sources: EdgeSources) {
+export function orderQuoteButton(services: EdgeDeps, sources: EdgeSources) {
   return quoteButtonListener(services, async ({ body, client }, where, ref) => {
     const metadata: EdgeModalMetadata = {
       ...(where.channelId ? { channelId: where.channelId } : {}),
@@ -25,8 +26,7 @@ export function orderQuoteButton(services: Services, sources: EdgeSources) {
     };
     await openThenShow(
       services,
-      client,
-      body.trigger_id,
+      modalOpener(client, body.trigger_id, services.sandbox),
       edgeLoadingModal("Order an Edge port", "Reading the quote from the provider…"),
       async () => {
         const source = await sources.quoteSource(ref, AbortSignal.timeout(AFTER_ACK_MS));
@@ -43,7 +43,7 @@ export function orderQuoteButton(services: Services, sources: EdgeSources) {
 }
 
 /** Apply a discount code: the code's form. */
-export function discountButton(services: Services) {
+export function discountButton(services: EdgeDeps) {
   return quoteButtonListener(services, async ({ body, client }, where, ref) => {
     await client.views.open({
       trigger_id: body.trigger_id,
@@ -60,7 +60,7 @@ export function discountButton(services: Services) {
 }
 
 /** Save as draft: the quote kept with the provider (once, however often it is clicked). */
-export function saveDraftButton(services: Services, sources: EdgeSources) {
+export function saveDraftButton(services: EdgeDeps, sources: EdgeSources) {
   return quoteButtonListener(services, async ({ body, client }, where, ref) => {
     const signal = AbortSignal.timeout(AFTER_ACK_MS);
     const [request, quote, drafts] = await Promise.all([
@@ -91,7 +91,7 @@ export function saveDraftButton(services: Services, sources: EdgeSources) {
 
 /** A button that passes the quote's request on to the provider, then says so in the thread. */
 function enquiryButton(
-  services: Services,
+  services: EdgeDeps,
   sources: EdgeSources,
   kind: "ten-gig" | "support",
   auditLine: string,
@@ -106,21 +106,21 @@ function enquiryButton(
 }
 
 /** Ask for 10 Gbps: the quote's request sent to the provider's Edge Select desk. */
-export function tenGigButton(services: Services, sources: EdgeSources) {
+export function tenGigButton(services: EdgeDeps, sources: EdgeSources) {
   return enquiryButton(services, sources, "ten-gig", "10 Gbps offer asked", (request, signal) =>
     services.provider.sendEdgeSelect(tenGigabitRequest(request), { signal }),
   );
 }
 
 /** Contact support: the quote's request sent to the provider as an enquiry. */
-export function supportButton(services: Services, sources: EdgeSources) {
+export function supportButton(services: EdgeDeps, sources: EdgeSources) {
   return enquiryButton(services, sources, "support", "support contacted", (request, signal) =>
     services.provider.sendEdgeEnquiry(request, { signal }),
   );
 }
 
 /** Try again: the same request quoted again. */
-export function retryQuoteButton(services: Services, sources: EdgeSources) {
+export function retryQuoteButton(services: EdgeDeps, sources: EdgeSources) {
   return quoteButtonListener(services, async ({ client }, where, ref) => {
     const request = await sources.requestOf(ref, AFTER_ACK_MS);
     await requestEdgeQuote({ services, client, request, where });

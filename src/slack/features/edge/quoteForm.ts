@@ -20,11 +20,11 @@ import {
   edgeQuoteModal,
   parseEdgeMetadata,
 } from "../../../../views/edgeModals.js";
-import type { Services } from "../../../services.js";
 import { matchCountries, pickCountry } from "../../../usecases/edge/catalogue.js";
 import { checkEdgeQuoteForm } from "../../../usecases/edge/quote.js";
 import { blockErrors, whereFormOpened } from "../../kit/index.js";
 import { hasBlock, readEdgeQuoteForm } from "./formValues.js";
+import type { EdgeDeps } from "./index.js";
 import { requestEdgeQuote } from "./requestQuote.js";
 import type { EdgeSources } from "./sources.js";
 import { AFTER_ACK_MS, failureWords, IN_SLACK_WINDOW_MS } from "./support.js";
@@ -37,7 +37,7 @@ type CountryOptionsArgs = Pick<SlackOptionsMiddlewareArgs<"block_suggestion">, "
 type SubmitArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
 /** The country changed: show Post code when that country needs one (Singapore), else hide it. */
-export function quoteCountryChanged(services: Services, sources: EdgeSources) {
+export function quoteCountryChanged(services: EdgeDeps, sources: EdgeSources) {
   const { logger } = services;
   return async ({ ack, body, action, client }: CountryChangedArgs): Promise<void> => {
     await ack();
@@ -68,7 +68,7 @@ export function quoteCountryChanged(services: Services, sources: EdgeSources) {
 }
 
 /** More than 100 countries: searched as the person types (bounded: Slack waits 3 seconds). */
-export function quoteCountryOptions(services: Pick<Services, "logger">, sources: EdgeSources) {
+export function quoteCountryOptions(services: Pick<EdgeDeps, "logger">, sources: EdgeSources) {
   const { logger } = services;
   return async ({ ack, payload }: CountryOptionsArgs): Promise<void> => {
     const typed = typeof payload.value === "string" ? payload.value : "";
@@ -83,7 +83,7 @@ export function quoteCountryOptions(services: Pick<Services, "logger">, sources:
 }
 
 /** The quote form submitted: checked against the provider's lists, then the quote requested. */
-export function quoteFormSubmitted(services: Services, sources: EdgeSources) {
+export function quoteFormSubmitted(services: EdgeDeps, sources: EdgeSources) {
   const { logger } = services;
   return async ({ ack, body, view, client }: SubmitArgs): Promise<void> => {
     let check: ReturnType<typeof checkEdgeQuoteForm>;

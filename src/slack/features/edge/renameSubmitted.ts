@@ -6,16 +6,16 @@ import {
   parseEdgeMetadata,
 } from "../../../../views/edgeModals.js";
 import { draftNoticeText } from "../../../../views/edgeQuote.js";
-import type { Services } from "../../../services.js";
 import { checkDraftName, renameBody } from "../../../usecases/edge/drafts.js";
 import { typedValue, type Where, whereFormOpened } from "../../kit/index.js";
+import type { EdgeDeps } from "./index.js";
 import { draftOrGone } from "./sources.js";
 import { AFTER_ACK_MS, audit, failureWords, tell } from "./support.js";
 
 type SubmitArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
 /** A draft's new name submitted: checked, then the draft renamed with the provider. */
-export function renameSubmitted(services: Services) {
+export function renameSubmitted(services: EdgeDeps) {
   const { logger } = services;
   return async ({ ack, body, view, client }: SubmitArgs): Promise<void> => {
     const metadata = parseEdgeMetadata(view.private_metadata);

@@ -4,8 +4,8 @@ import type { WebClient } from "@slack/web-api";
 import { escapeMrkdwn } from "../../../../views/blocks.js";
 import { quoteRequestedMessage } from "../../../../views/edgeQuote.js";
 import type { EdgeQuotationRequest } from "../../../domain/edge.js";
-import type { Services } from "../../../services.js";
 import type { Where } from "../../kit/index.js";
+import type { EdgeDeps } from "./index.js";
 import { AFTER_ACK_MS, audit, labelled, quoteFailureWords, tell } from "./support.js";
 
 /**
@@ -13,7 +13,7 @@ import { AFTER_ACK_MS, audit, labelled, quoteFailureWords, tell } from "./suppor
  * hands the polling to the jobs; the offers (or why there are none) follow in the thread.
  */
 export async function requestEdgeQuote(input: {
-  services: Services;
+  services: EdgeDeps;
   client: WebClient;
   request: EdgeQuotationRequest;
   where: Where;

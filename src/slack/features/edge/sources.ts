@@ -7,7 +7,6 @@ import { draftNoticeText } from "../../../../views/edgeQuote.js";
 import type { EdgeQuotationRequest } from "../../../domain/edge.js";
 import { QuoteNoLongerOffered } from "../../../domain/errors.js";
 import type { DraftOrder } from "../../../provider/api.js";
-import type { Services } from "../../../services.js";
 import { type EdgeCatalogueCache, edgeCatalogue } from "../../../usecases/edge/catalogue.js";
 import { findDraft } from "../../../usecases/edge/drafts.js";
 import {
@@ -17,6 +16,7 @@ import {
 } from "../../../usecases/edge/order.js";
 import { checkEdgeQuoteForm, loadQuote, type QuoteRef } from "../../../usecases/edge/quote.js";
 import type { Where } from "../../kit/index.js";
+import type { EdgeDeps } from "./index.js";
 import { AFTER_ACK_MS, tell } from "./support.js";
 
 export interface EdgeSources {
@@ -27,7 +27,7 @@ export interface EdgeSources {
   rememberDraft(draft: DraftOrder, userId: string): Promise<void>;
 }
 
-export function edgeSources(services: Services): EdgeSources {
+export function edgeSources(services: EdgeDeps): EdgeSources {
   const { logger } = services;
   const catalogue = edgeCatalogue(services);
 
@@ -82,7 +82,7 @@ export function edgeSources(services: Services): EdgeSources {
 
 /** The draft, or undefined once the person is told it is gone (ordered or deleted meanwhile). */
 export async function draftOrGone(
-  services: Services,
+  services: EdgeDeps,
   client: WebClient,
   where: Where,
   draftId: string,

@@ -5,7 +5,7 @@
 import type { BlockAction } from "@slack/bolt";
 import type { KnownBlock, ModalView } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
-import { capBlocks, labelledModal, truncate, withSandboxLabel } from "../../../../views/blocks.js";
+import { capBlocks, truncate, withSandboxLabel } from "../../../../views/blocks.js";
 import { edgeProblemModal } from "../../../../views/edgeModals.js";
 import { type Message, quoteFailureText } from "../../../../views/edgeQuote.js";
 import {
@@ -15,15 +15,21 @@ import {
 } from "../../../domain/errors.js";
 import { classifyQuoteFailure } from "../../../jobs/index.js";
 import { isProviderError } from "../../../provider/errors.js";
-import type { Services } from "../../../services.js";
-import { type Said, tellPrivately, type Where } from "../../kit/index.js";
+import {
+  type OpenedModal,
+  type OpenModal,
+  type Said,
+  tellPrivately,
+  type Where,
+} from "../../kit/index.js";
+import type { EdgeDeps } from "./index.js";
 
 /** Provider work inside a Slack request that must be answered within 3 seconds. */
 export { IN_SLACK_WINDOW_MS } from "../../../domain/slackBudget.js";
 /** Provider work after the ack (a modal is updated, a message posted): generous. */
 export const AFTER_ACK_MS = 15_000;
 
-export function labelled(services: Services, blocks: KnownBlock[]): KnownBlock[] {
+export function labelled(services: EdgeDeps, blocks: KnownBlock[]): KnownBlock[] {
   return capBlocks(withSandboxLabel(blocks, services.sandbox));
 }
 
@@ -61,7 +67,7 @@ export function quoteFailureWords(error: unknown): string {
 /** Answers privately (src/slack/kit); an answer that cannot be delivered at all is logged. */
 export async function tell(
   client: WebClient,
-  services: Pick<Services, "logger" | "sandbox">,
+  services: Pick<EdgeDeps, "logger" | "sandbox">,
   where: Where,
   said: Said,
 ): Promise<void> {
@@ -89,19 +95,15 @@ export function threadOf(body: BlockAction): string | undefined {
  * it with what `build` makes once the provider has answered.
  */
 export async function openThenShow(
-  services: Services,
-  client: WebClient,
-  triggerId: string,
+  services: Pick<EdgeDeps, "logger">,
+  /** Opens on the click's or the command's trigger, labelled sandbox when it is. */
+  openModal: OpenModal,
   loading: ModalView,
   build: () => Promise<ModalView>,
 ): Promise<void> {
-  let viewId: string | undefined;
+  let opened: OpenedModal;
   try {
-    const opened = await client.views.open({
-      trigger_id: triggerId,
-      view: labelledModal(loading, services.sandbox),
-    });
-    viewId = opened.view?.id;
+    opened = await openModal(loading);
   } catch (error) {
     services.logger.warn({ err: error }, "edge: could not open a modal");
     return;
@@ -113,9 +115,9 @@ export async function openThenShow(
     services.logger.warn({ err: error }, "edge: could not prepare a modal");
     view = edgeProblemModal(loading.title.text, `Couldn't load it: ${failureWords(error)}`);
   }
-  if (!viewId) return;
+  if (!opened.id) return;
   try {
-    await client.views.update({ view_id: viewId, view: labelledModal(view, services.sandbox) });
+    await opened.update(view);
   } catch (error) {
     // The person closed the modal meanwhile (not_found): nothing to do.
     services.logger.info({ err: error }, "edge: modal not updated");
@@ -123,13 +125,13 @@ export async function openThenShow(
 }
 
 /** The Edge audit line: who did what to which quote or draft (not a command: no metrics). */
-export function audit(services: Services, what: string, fields: Record<string, unknown>): void {
+export function audit(services: EdgeDeps, what: string, fields: Record<string, unknown>): void {
   services.logger.info({ audit: "edge", action: what, ...fields }, `edge: ${what}`);
 }
 
 /** Posts in the quote's thread, or privately when the click came from no channel. */
 export async function inThread(
-  services: Services,
+  services: EdgeDeps,
   client: WebClient,
   where: Where,
   threadTs: string | undefined,

@@ -1,20 +1,30 @@
 import { helpView } from "../../../../views/help.js";
 import { policyView } from "../../../../views/policy.js";
 import { whoamiView } from "../../../../views/whoami.js";
+import type { ApprovalSettings } from "../../../approvals/index.js";
 import { commandsFor } from "../../../domain/commands.js";
-import { exampleIds } from "../../../usecases/helpExamples.js";
-import type { CommandContext, CommandHandler, CommandHandlers } from "../../connect.js";
+import type { Logger } from "../../../log.js";
+import type { OrderRequests } from "../../../orders/requests.js";
+import { type ExampleIdDeps, exampleIds } from "../../../usecases/helpExamples.js";
+import type { CommandOf, CommandTable } from "../../connect.js";
 import { moneySightOf, orderRefusal } from "../../kit/index.js";
 
 // The general commands: what the bot can do (help), who it is (whoami) and who approves what
 // (policy). Read-only, no listeners of their own.
 
+/** What the general commands use, handed over by src/slack/commandTable.ts. */
+export type GeneralDeps = ExampleIdDeps & {
+  approvals: ApprovalSettings;
+  requests: Pick<OrderRequests, "moneySight" | "mayRequest">;
+  logger: Logger;
+};
+
 /** `/connect help`: the commands this person may use, in the words that fit what they see. */
-export const help: CommandHandler = async (ctx) => {
+export const help: CommandOf<GeneralDeps> = async (ctx, deps) => {
   const [ids, sight, refusal] = await Promise.all([
-    exampleIds(ctx.services),
-    moneySightOf(ctx.services, ctx.client, ctx.userId),
-    orderRefusal(ctx.services, ctx.client, ctx.userId),
+    exampleIds(deps),
+    moneySightOf(deps, ctx.groups, ctx.userId),
+    orderRefusal(deps, ctx.groups, ctx.userId),
   ]);
   const access = { mayRequest: refusal?.kind !== "blocked", seesMoney: sight.sees === "all" };
   await ctx.reply(
@@ -26,16 +36,16 @@ export const help: CommandHandler = async (ctx) => {
   );
 };
 
-export const whoami: CommandHandler = async (ctx) => {
-  const identity = await ctx.services.identity();
+export const whoami: CommandOf<GeneralDeps> = async (ctx, deps) => {
+  const identity = await deps.identity();
   await ctx.reply(whoamiView(identity, ctx.userId));
 };
 
 /** `/connect policy`: who approves what, in words. */
-export const policy: CommandHandler = async (ctx) => {
-  const settings = ctx.services.approvals;
+export const policy: CommandOf<GeneralDeps> = async (ctx, deps) => {
+  const settings = deps.approvals;
   await ctx.reply(
-    policyView(ctx.services.requests.policy(), {
+    policyView(ctx.requests.policy(), {
       fromFile: settings.policy !== undefined,
       allowSelfApproval: settings.allowSelfApproval,
       ...directoryOf(settings),
@@ -44,10 +54,10 @@ export const policy: CommandHandler = async (ctx) => {
 };
 
 /** The last check of the configured users and groups against Slack, when one ran. */
-function directoryOf(settings: CommandContext["services"]["approvals"]) {
+function directoryOf(settings: ApprovalSettings) {
   const directory = settings.directory?.latest();
   return directory ? { directory } : {};
 }
 
 /** The `/connect` subcommands this feature answers (the table in src/slack/commandTable.ts). */
-export const generalCommands = { help, whoami, policy } satisfies Partial<CommandHandlers>;
+export const generalCommands = { help, whoami, policy } satisfies CommandTable<GeneralDeps>;

@@ -1,5 +1,5 @@
 import type { App } from "@slack/bolt";
-import type { Services } from "../../../services.js";
+import type { HomeDeps } from "./index.js";
 import { homePublisher } from "./publish.js";
 
 type HomeOpenedArgs = Parameters<Parameters<App["event"]>[1]>[0] & {
@@ -7,7 +7,7 @@ type HomeOpenedArgs = Parameters<Parameters<App["event"]>[1]>[0] & {
 };
 
 /** `app_home_opened`: opening the Home tab publishes it at once. */
-export function homeOpened(services: Services) {
+export function homeOpened(services: HomeDeps) {
   return async ({ event, client }: Pick<HomeOpenedArgs, "event" | "client">) => {
     // The Messages tab opens the same event; only the Home tab is ours to draw.
     if (event.tab !== "home") return;

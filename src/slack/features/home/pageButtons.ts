@@ -1,5 +1,5 @@
 import type { App } from "@slack/bolt";
-import type { Services } from "../../../services.js";
+import type { HomeDeps } from "./index.js";
 import { homePublisher } from "./publish.js";
 
 type ActionArgs = Parameters<Parameters<App["action"]>[1]>[0];
@@ -8,7 +8,7 @@ type ActionArgs = Parameters<Parameters<App["action"]>[1]>[0];
  * *Older* / *Newer* of *My requests*: publishes that page and remembers it, so the next refresh
  * keeps the person where they were. A forged page number shows the first page.
  */
-export function pageButtons(services: Services) {
+export function pageButtons(services: HomeDeps) {
   return async ({ ack, body, action, client }: ActionArgs) => {
     await ack();
     if (body.type !== "block_actions" || !("value" in action)) return;

@@ -1,7 +1,12 @@
 import type { WebClient } from "@slack/web-api";
-import { type AppHomePublisher, appHomePublisher } from "../../../orders/appHome.js";
-import type { Services } from "../../../services.js";
+import type { ApprovalSettings } from "../../../approvals/index.js";
+import {
+  type AppHomeParts,
+  type AppHomePublisher,
+  appHomePublisher,
+} from "../../../orders/appHome.js";
 import { groupMembersVia } from "../../../slackDirectory.js";
+import type { HomePages } from "../../../usecases/home.js";
 
 /**
  * Publishing a person's App Home from a listener (opening the tab, paging), with the listener's
@@ -9,7 +14,17 @@ import { groupMembersVia } from "../../../slackDirectory.js";
  * src/bot.ts before the jobs). Who is refreshed on a change is the lifecycle's
  * (src/orders/homeAudience.ts), never this folder's.
  */
-export function homePublisher(services: Services, client: WebClient): AppHomePublisher {
+/** What a listener's Home publish takes: the parts of src/orders/appHome.ts the bot holds. */
+export interface HomePublisherDeps {
+  approvals: ApprovalSettings;
+  orders: { readMany: AppHomeParts["read"] };
+  jobs: { tracker: AppHomeParts["tracked"] };
+  homePages?: HomePages;
+  sandbox: boolean;
+  currency: string;
+}
+
+export function homePublisher(services: HomePublisherDeps, client: WebClient): AppHomePublisher {
   return appHomePublisher({
     store: services.approvals.store,
     read: (records) => services.orders.readMany(records),

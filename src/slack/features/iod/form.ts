@@ -4,9 +4,9 @@
 import type { ModalView } from "@slack/types";
 import { IOD_ACTIONS, IOD_BLOCKS, IOD_VIEW, iodModal } from "../../../../views/iodModal.js";
 import type { OrderModalMetadata } from "../../../../views/orderForms.js";
-import type { Services } from "../../../services.js";
 import type { IodForm, IodModalData } from "../../../usecases/iod/form.js";
 import { selectedValue, typedValue } from "../../kit/index.js";
+import type { IodDeps } from "./index.js";
 
 /** The form as openThenFill opens it. */
 export const IOD_FORM = {
@@ -41,7 +41,7 @@ export function readIodForm(values: unknown): IodForm {
 
 /** The IO-D modal for this data, labelled as this deployment says. */
 export function iodView(
-  services: Services,
+  services: IodDeps,
   data: IodModalData,
   metadata: OrderModalMetadata,
 ): ModalView {

@@ -7,10 +7,10 @@ import {
   IOD_VIEW,
 } from "../../../../views/iodModal.js";
 import { parseOrderMetadata } from "../../../../views/orderForms.js";
-import type { Services } from "../../../services.js";
 import { loadIodModal } from "../../../usecases/iod/load.js";
 import type { registerFormChanges } from "../../kit/index.js";
 import { iodView, readIodForm } from "./form.js";
+import type { IodDeps } from "./index.js";
 
 /** Which inputs rebuild the form, and which only need Enter acknowledged. */
 export const IOD_FORM_CHANGES = {
@@ -21,7 +21,7 @@ export const IOD_FORM_CHANGES = {
 };
 
 /** The form as it should be now, from what the person has entered so far. */
-export function iodFormRebuilt(services: Services) {
+export function iodFormRebuilt(services: IodDeps) {
   return async (view: Parameters<Parameters<typeof registerFormChanges>[3]>[0]) =>
     iodView(
       services,

@@ -2,12 +2,12 @@
 // order goes to approval and the requester hears where it is.
 import { IOD_BLOCKS } from "../../../../views/iodModal.js";
 import { parseOrderMetadata } from "../../../../views/orderForms.js";
-import type { Services } from "../../../services.js";
 import { checkIodSubmission } from "../../../usecases/iod/submission.js";
 import { checkThenSubmit, whereFormOpened } from "../../kit/index.js";
 import { readIodForm } from "./form.js";
+import type { IodDeps } from "./index.js";
 
-export function iodFormSubmitted(services: Services) {
+export function iodFormSubmitted(services: IodDeps) {
   return checkThenSubmit(
     services,
     { command: "iod", what: "IO-D", blocks: IOD_BLOCKS, nameField: "name" },

@@ -10,9 +10,9 @@ import {
   layer2Modal,
 } from "../../../../views/layer2Modal.js";
 import type { OrderModalMetadata } from "../../../../views/orderForms.js";
-import type { Services } from "../../../services.js";
 import type { Layer2Form, Layer2ModalData } from "../../../usecases/layer2/form.js";
 import { checkboxTicked, selectedValue, typedValue } from "../../kit/index.js";
+import type { Layer2Deps } from "./index.js";
 
 /** The form as openThenFill opens it (`/connect l2` and "Order this" alike). */
 export const LAYER2_FORM = {
@@ -52,7 +52,7 @@ export function readLayer2Form(values: unknown): Layer2Form {
 
 /** The layer 2 modal for this data, labelled and priced as this deployment says. */
 export function layer2View(
-  services: Services,
+  services: Layer2Deps,
   data: Layer2ModalData,
   metadata: OrderModalMetadata,
   review?: boolean,

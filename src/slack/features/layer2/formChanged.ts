@@ -7,10 +7,10 @@ import {
   LAYER2_VIEW,
 } from "../../../../views/layer2Modal.js";
 import { parseOrderMetadata } from "../../../../views/orderForms.js";
-import type { Services } from "../../../services.js";
 import { loadLayer2Modal } from "../../../usecases/layer2/load.js";
 import type { registerFormChanges } from "../../kit/index.js";
 import { layer2View, readLayer2Form } from "./form.js";
+import type { Layer2Deps } from "./index.js";
 
 /** Which inputs rebuild the form, and which only need Enter acknowledged. */
 export const LAYER2_FORM_CHANGES = {
@@ -21,7 +21,7 @@ export const LAYER2_FORM_CHANGES = {
 };
 
 /** The form as it should be now, from what the person has entered so far. */
-export function layer2FormRebuilt(services: Services) {
+export function layer2FormRebuilt(services: Layer2Deps) {
   return async (view: Parameters<Parameters<typeof registerFormChanges>[3]>[0]) =>
     layer2View(
       services,

@@ -3,12 +3,12 @@
 // goes to approval and the requester hears where it is.
 import { LAYER2_BLOCKS } from "../../../../views/layer2Modal.js";
 import { parseOrderMetadata } from "../../../../views/orderForms.js";
-import type { Services } from "../../../services.js";
 import { checkLayer2Submission } from "../../../usecases/layer2/submission.js";
 import { checkThenSubmit, whereFormOpened } from "../../kit/index.js";
 import { layer2View, readLayer2Form } from "./form.js";
+import type { Layer2Deps } from "./index.js";
 
-export function layer2FormSubmitted(services: Services) {
+export function layer2FormSubmitted(services: Layer2Deps) {
   return checkThenSubmit(
     services,
     { command: "l2", what: "layer 2", blocks: LAYER2_BLOCKS, nameField: "name" },

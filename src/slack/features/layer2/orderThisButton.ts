@@ -3,15 +3,15 @@
 // when you have one there, with the bandwidth, class of service and term priced.
 import { describeFailure } from "../../../../views/failures.js";
 import { type Layer2OrderThis, parseLayer2OrderThis } from "../../../../views/orderThis.js";
-import type { Services } from "../../../services.js";
 import type { Layer2Form } from "../../../usecases/layer2/form.js";
 import { loadLayer2Modal, portDcfId } from "../../../usecases/layer2/load.js";
-import { openThenFill, orderThisButton } from "../../kit/index.js";
+import { modalOpener, openThenFill, orderThisButton } from "../../kit/index.js";
 import { LAYER2_FORM, layer2View } from "./form.js";
+import type { Layer2Deps } from "./index.js";
 
 /** The form's raw values for a priced connection (what the person would have picked). */
 export async function orderPricedConnection(
-  services: Services,
+  services: Layer2Deps,
   pick: Layer2OrderThis,
 ): Promise<Layer2Form> {
   const [dest] = await services.provider.listDcfs({ where: { id: pick.destDcfId } });
@@ -34,18 +34,26 @@ export async function orderPricedConnection(
   return source ? { ...form, sourcePort: source.id } : form;
 }
 
-export function layer2OrderThisButton(services: Services) {
+export function layer2OrderThisButton(services: Layer2Deps) {
   return orderThisButton({
     services,
     parse: parseLayer2OrderThis,
     open: async (pick, { triggerId, client, channelId, reply }) => {
       try {
-        await openThenFill({ triggerId, services, client, reply }, LAYER2_FORM, async () =>
-          layer2View(
-            services,
-            await loadLayer2Modal(services, await orderPricedConnection(services, pick)),
-            channelId ? { channelId } : {},
-          ),
+        await openThenFill(
+          {
+            triggerId,
+            sandbox: services.sandbox,
+            openModal: modalOpener(client, triggerId, services.sandbox),
+            reply,
+          },
+          LAYER2_FORM,
+          async () =>
+            layer2View(
+              services,
+              await loadLayer2Modal(services, await orderPricedConnection(services, pick)),
+              channelId ? { channelId } : {},
+            ),
         );
       } catch (error) {
         services.logger.warn({ err: error }, "could not open the layer 2 form from a price");

@@ -30,8 +30,8 @@ import {
 } from "../../../usecases/ports.js";
 import { listRouters } from "../../../usecases/routers.js";
 import { lookUpService, type ServiceDetail } from "../../../usecases/services.js";
-import type { CommandContext, CommandHandler, CommandHandlers } from "../../connect.js";
-import { groupMembersVia } from "../../kit/approvers.js";
+import type { CommandContext, CommandHandler, CommandOf, CommandTable } from "../../connect.js";
+import type { LookupDeps } from "./index.js";
 
 // The look-up commands: parse the arguments, call the flow, render the view. Input problems
 // answer with a short usage line (Reply.problem); provider failures are thrown to the router,
@@ -69,7 +69,7 @@ function idProblem(check: Exclude<IdCheck, { ok: true }>, ctx: CommandContext, w
   );
 }
 
-export const dcf: CommandHandler = async (ctx) => {
+export const dcf: CommandOf<LookupDeps> = async (ctx, deps) => {
   const query = parseDcfQuery(ctx.args);
   if (!query.ok) {
     await ctx.reply(
@@ -79,7 +79,7 @@ export const dcf: CommandHandler = async (ctx) => {
     );
     return;
   }
-  const result = await searchFacilities(ctx.services, {
+  const result = await searchFacilities(deps, {
     text: query.query,
     page: ctx.page,
     pageSize: DCF_PAGE_SIZE,
@@ -89,7 +89,7 @@ export const dcf: CommandHandler = async (ctx) => {
   );
 };
 
-export const metros: CommandHandler = async (ctx) => {
+export const metros: CommandOf<LookupDeps> = async (ctx, deps) => {
   const text = ctx.args.join(" ").trim();
   if (text.length > METRO_QUERY_MAX) {
     await ctx.reply(
@@ -99,7 +99,7 @@ export const metros: CommandHandler = async (ctx) => {
     );
     return;
   }
-  const result = await listMetros(ctx.services, {
+  const result = await listMetros(deps, {
     text,
     page: ctx.page,
     pageSize: METRO_PAGE_SIZE,
@@ -107,22 +107,22 @@ export const metros: CommandHandler = async (ctx) => {
   await ctx.reply(metrosView(result.metros, result.page, result.query));
 };
 
-export const ports: CommandHandler = async (ctx) => {
+export const ports: CommandOf<LookupDeps> = async (ctx, deps) => {
   if (!(await noArguments(ctx))) return;
-  const result = await listCompanyPorts(ctx.services, {
+  const result = await listCompanyPorts(deps, {
     page: ctx.page,
     pageSize: PORT_PAGE_SIZE,
   });
   await ctx.reply(portListView(result.ports, result.page));
 };
 
-export const port: CommandHandler = async (ctx) => {
+export const port: CommandOf<LookupDeps> = async (ctx, deps) => {
   const id = parseRecordId(ctx.args);
   if (!id.ok) {
     await ctx.reply(idProblem(id, ctx, "port"));
     return;
   }
-  const [found, timeZone] = await Promise.all([lookUpPort(ctx.services, id.id), ctx.timeZone()]);
+  const [found, timeZone] = await Promise.all([lookUpPort(deps, id.id), ctx.timeZone()]);
   if (!found.found) {
     await ctx.reply(
       problemReply(
@@ -131,31 +131,26 @@ export const port: CommandHandler = async (ctx) => {
     );
     return;
   }
-  await ctx.reply(
-    portDetailView(found.port, found.capabilities, timeZone, ctx.services.clock.now()),
-  );
+  await ctx.reply(portDetailView(found.port, found.capabilities, timeZone, deps.clock.now()));
 };
 
-export const order: CommandHandler = async (ctx) => {
+export const order: CommandOf<LookupDeps> = async (ctx, deps) => {
   const id = parseRecordId(ctx.args);
   if (!id.ok) {
     await ctx.reply(idProblem(id, ctx, "order"));
     return;
   }
-  const [found, timeZone] = await Promise.all([
-    lookUpPortOrder(ctx.services, id.id),
-    ctx.timeZone(),
-  ]);
+  const [found, timeZone] = await Promise.all([lookUpPortOrder(deps, id.id), ctx.timeZone()]);
   if (!found.found) {
     // A layer 2 connection or IO-D service id is what people paste here too (the approval
     // thread shows it as the order's id): show it rather than saying no.
     // Its failure must not hide the answer asked for: "no port order" still holds.
-    const service = await lookUpService(ctx.services, id.id).catch((error: unknown) => {
-      ctx.services.logger.warn({ err: error }, "order look-up: connections unavailable");
+    const service = await lookUpService(deps, id.id).catch((error: unknown) => {
+      deps.logger.warn({ err: error }, "order look-up: connections unavailable");
       return undefined;
     });
     if (service?.found) {
-      await replyWithService(ctx, service.service);
+      await replyWithService(ctx, deps, service.service);
       return;
     }
     await ctx.reply(
@@ -165,42 +160,50 @@ export const order: CommandHandler = async (ctx) => {
     );
     return;
   }
-  await ctx.reply(portOrderView(found.order, timeZone, ctx.services.clock.now()));
+  await ctx.reply(portOrderView(found.order, timeZone, deps.clock.now()));
 };
 
-async function replyWithService(ctx: CommandContext, service: ServiceDetail): Promise<void> {
-  await ctx.reply(serviceDetailView(service, await ctx.timeZone(), ctx.services.clock.now()));
+async function replyWithService(
+  ctx: CommandContext,
+  deps: LookupDeps,
+  service: ServiceDetail,
+): Promise<void> {
+  await ctx.reply(serviceDetailView(service, await ctx.timeZone(), deps.clock.now()));
 }
 
 /**
  * `/connect l2 <connectionId>` and `/connect iod <serviceId>`. An id of the other kind is shown
  * all the same (with its own title), so a person who picked the wrong word still gets the answer.
  */
-async function serviceLookup(ctx: CommandContext, kind: "layer2" | "iod"): Promise<void> {
+async function serviceLookup(
+  ctx: CommandContext,
+  deps: LookupDeps,
+  kind: "layer2" | "iod",
+): Promise<void> {
   const id = parseRecordId(ctx.args);
   if (!id.ok) {
     await ctx.reply(idProblem(id, ctx, kind === "layer2" ? "connection" : "service"));
     return;
   }
-  const found = await lookUpService(ctx.services, id.id);
+  const found = await lookUpService(deps, id.id);
   if (!found.found) {
     await ctx.reply(problemReply(serviceNotFoundText(kind, found.id)));
     return;
   }
-  await replyWithService(ctx, found.service);
+  await replyWithService(ctx, deps, found.service);
 }
 
 /**
  * The order commands `l2` and `iod` open their form; given an id, they look the connection or
  * service up instead (the form takes no arguments).
  */
-export function formOrLookup(form: CommandHandler, kind: "layer2" | "iod"): CommandHandler {
-  return (ctx) => (ctx.args.length === 0 ? form(ctx) : serviceLookup(ctx, kind));
+export function formOrLookup(form: CommandHandler, kind: "layer2" | "iod"): CommandOf<LookupDeps> {
+  return (ctx, deps) => (ctx.args.length === 0 ? form(ctx) : serviceLookup(ctx, deps, kind));
 }
 
-export const asn: CommandHandler = async (ctx) => {
+export const asn: CommandOf<LookupDeps> = async (ctx, deps) => {
   if (!(await noArguments(ctx))) return;
-  const overview = await lookUpAsns(ctx.services);
+  const overview = await lookUpAsns(deps);
   await ctx.reply(
     asnView(
       overview.suggestedPrivateAsn !== undefined
@@ -211,42 +214,42 @@ export const asn: CommandHandler = async (ctx) => {
   );
 };
 
-export const routers: CommandHandler = async (ctx) => {
+export const routers: CommandOf<LookupDeps> = async (ctx, deps) => {
   if (!(await noArguments(ctx))) return;
-  const result = await listRouters(ctx.services, { page: ctx.page, pageSize: ROUTER_PAGE_SIZE });
+  const result = await listRouters(deps, { page: ctx.page, pageSize: ROUTER_PAGE_SIZE });
   await ctx.reply(cloudRoutersView(result.routers, result.page));
 };
 
-export const edgeLocations: CommandHandler = async (ctx) => {
+export const edgeLocations: CommandOf<LookupDeps> = async (ctx, deps) => {
   if (!(await noArguments(ctx))) return;
-  const result = await listEdgeLocations(ctx.services, {
+  const result = await listEdgeLocations(deps, {
     page: ctx.page,
     pageSize: EDGE_LOCATION_PAGE_SIZE,
   });
   await ctx.reply(edgeLocationsView(result.locations, result.page));
 };
 
-export const edgeOrders: CommandHandler = async (ctx) => {
+export const edgeOrders: CommandOf<LookupDeps> = async (ctx, deps) => {
   if (!(await noArguments(ctx))) return;
   const [result, timeZone] = await Promise.all([
-    listEdgeOrders(ctx.services, { page: ctx.page, pageSize: EDGE_ITEM_PAGE_SIZE }),
+    listEdgeOrders(deps, { page: ctx.page, pageSize: EDGE_ITEM_PAGE_SIZE }),
     ctx.timeZone(),
   ]);
-  await ctx.reply(edgeOrdersView(result.items, result.page, timeZone, ctx.services.clock.now()));
+  await ctx.reply(edgeOrdersView(result.items, result.page, timeZone, deps.clock.now()));
 };
 
-export const edgeDrafts: CommandHandler = async (ctx) => {
+export const edgeDrafts: CommandOf<LookupDeps> = async (ctx, deps) => {
   if (!(await noArguments(ctx))) return;
   const [result, timeZone] = await Promise.all([
-    listEdgeDrafts(ctx.services, { page: ctx.page, pageSize: EDGE_ITEM_PAGE_SIZE }),
+    listEdgeDrafts(deps, { page: ctx.page, pageSize: EDGE_ITEM_PAGE_SIZE }),
     ctx.timeZone(),
   ]);
-  await ctx.reply(edgeDraftsView(result.drafts, result.page, timeZone, ctx.services.clock.now()));
+  await ctx.reply(edgeDraftsView(result.drafts, result.page, timeZone, deps.clock.now()));
 };
 
 /** `/connect track` lists tracked orders; `/connect track stop <orderId>` stops one (owner or approver). */
-export const track: CommandHandler = async (ctx) => {
-  const tracker = ctx.services.jobs.tracker;
+export const track: CommandOf<LookupDeps> = async (ctx, deps) => {
+  const tracker = deps.jobs.tracker;
   if (ctx.args[0]?.toLowerCase() === "stop") {
     const orderId = ctx.args[1];
     if (!orderId || ctx.args.length > 2) {
@@ -257,10 +260,10 @@ export const track: CommandHandler = async (ctx) => {
       });
       return;
     }
-    const result = await ctx.services.requests.stopTracking({
+    const result = await ctx.requests.stopTracking({
       orderId,
       by: ctx.userId,
-      groups: groupMembersVia(ctx.client),
+      groups: ctx.groups,
     });
     // A storage outage is worded by the router, as every command's.
     if (!result.ok && result.reason === "storage_unavailable") throw result.error;
@@ -289,4 +292,4 @@ export const lookupCommands = {
   "edge orders": edgeOrders,
   "edge drafts": edgeDrafts,
   track,
-} satisfies Partial<CommandHandlers>;
+} satisfies CommandTable<LookupDeps>;

@@ -1,6 +1,11 @@
 import type { BlockAction, ButtonAction } from "@slack/bolt";
 import { ACTION_ORDER_TRACK } from "../../../../views/orders.js";
-import type { Services } from "../../../services.js";
+import type { Clock } from "../../../clock.js";
+import type { Jobs } from "../../../jobs/index.js";
+import type { Logger } from "../../../log.js";
+import type { OrderRequests } from "../../../orders/requests.js";
+import type { ProviderApi } from "../../../provider/api.js";
+import type { IdentityLookup } from "../../../provider/identity.js";
 import type { OrderTracking } from "../../../usecases/orderLookup.js";
 import type { ListenerRegistry } from "../../listenerTable.js";
 import { onTrackOrder } from "./trackOrderButton.js";
@@ -10,10 +15,21 @@ export interface LookupListenerOptions {
   orderTracking?: OrderTracking;
 }
 
+/** What the lookups listeners use, handed over by src/slack/listeners.ts. */
+export interface LookupDeps {
+  provider: ProviderApi;
+  identity: IdentityLookup;
+  logger: Logger;
+  requests: OrderRequests;
+  jobs: Jobs;
+  clock: Clock;
+  sandbox: boolean;
+}
+
 /** Listeners (buttons, options) that belong to the look-up commands. */
 export function registerLookupListeners(
   app: ListenerRegistry,
-  services: Services,
+  services: LookupDeps,
   options: LookupListenerOptions = {},
 ): void {
   app.action<BlockAction<ButtonAction>>(

@@ -3,9 +3,9 @@ import { sandboxLabelledBlocks } from "../../../../views/blocks.js";
 import { describeFailure } from "../../../../views/failures.js";
 import { ACTION_ORDER_TRACK } from "../../../../views/orders.js";
 import { COMMAND } from "../../../domain/commands.js";
-import type { Services } from "../../../services.js";
 import { type OrderTracking, requestOrderTracking } from "../../../usecases/orderLookup.js";
 import { parseRecordId } from "../../../usecases/ports.js";
+import type { LookupDeps } from "./index.js";
 
 // The Track button of `/connect order`: starts tracking the order in the channel (tracking.ts)
 // and answers the clicker privately.
@@ -24,7 +24,7 @@ type TrackClick = Pick<
  * The Track button's listener. The jobs work plugs its tracker in through `tracking`; until
  * then the person is told that tracking is not running — nothing pretends to track.
  */
-export function onTrackOrder(services: Services, tracking?: OrderTracking) {
+export function onTrackOrder(services: LookupDeps, tracking?: OrderTracking) {
   return async ({ ack, body, action, respond }: TrackClick): Promise<void> => {
     await ack();
     const id = parseRecordId([action.value ?? ""]);

@@ -1,13 +1,13 @@
 import type { WebClient } from "@slack/web-api";
 import { escapeMrkdwn, sandboxLabelledBlocks } from "../../../../views/blocks.js";
-import type { Services } from "../../../services.js";
 import type { OrderTracking } from "../../../usecases/orderLookup.js";
+import type { LookupDeps } from "./index.js";
 
 /**
  * The Track button of `/connect order`: the answer there is private, but progress belongs in
  * the channel, so tracking starts with a message in the channel whose thread the tracker fills.
  */
-export function slackOrderTracking(services: Services, client: WebClient): OrderTracking {
+export function slackOrderTracking(services: LookupDeps, client: WebClient): OrderTracking {
   return {
     async track({ orderId, userId, channelId }) {
       const { companyUsername } = await services.identity();

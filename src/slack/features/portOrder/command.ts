@@ -2,12 +2,13 @@
 // center is searched as the person types). There is no inline form of an order.
 import { problemReply } from "../../../../views/reply.js";
 import { BlockedError } from "../../../domain/errors.js";
-import type { CommandHandler, CommandHandlers } from "../../connect.js";
+import type { CommandOf, CommandTable } from "../../connect.js";
 import { orderRefusal } from "../../kit/index.js";
 import { portOrderForm } from "./formState.js";
+import type { PortOrderDeps } from "./index.js";
 
-export const portOrder: CommandHandler = async (ctx) => {
-  const refusal = await orderRefusal(ctx.services, ctx.client, ctx.userId);
+export const portOrder: CommandOf<PortOrderDeps> = async (ctx, deps) => {
+  const refusal = await orderRefusal(deps, ctx.groups, ctx.userId);
   if (refusal?.kind === "setup") {
     await ctx.reply(problemReply(refusal.message));
     return;
@@ -19,9 +20,9 @@ export const portOrder: CommandHandler = async (ctx) => {
     return;
   }
   try {
-    await ctx.openModal(portOrderForm(ctx.services, { channelId: ctx.channelId }));
+    await ctx.openModal(portOrderForm(deps, { channelId: ctx.channelId }));
   } catch (error) {
-    ctx.services.logger.warn({ err: error }, "could not open the port order form");
+    deps.logger.warn({ err: error }, "could not open the port order form");
     await ctx.reply(
       problemReply("Couldn't open the order form (Slack refused it); run the command again."),
     );
@@ -29,4 +30,4 @@ export const portOrder: CommandHandler = async (ctx) => {
 };
 
 /** The `/connect` subcommands this feature answers (the table in src/slack/commandTable.ts). */
-export const portOrderCommands = { "port order": portOrder } satisfies Partial<CommandHandlers>;
+export const portOrderCommands = { "port order": portOrder } satisfies CommandTable<PortOrderDeps>;

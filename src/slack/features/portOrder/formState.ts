@@ -7,9 +7,9 @@ import {
   type PortOrderMetadata,
   portOrderModal,
 } from "../../../../views/portOrderModal.js";
-import type { Services } from "../../../services.js";
 import type { PortOrderForm, PortOrderPreview } from "../../../usecases/portOrder/form.js";
 import { selectedValue, typedValue } from "../../kit/index.js";
+import type { PortOrderDeps } from "./index.js";
 
 export function readPortOrderState(values: unknown): PortOrderForm {
   const B = PORT_ORDER_BLOCKS;
@@ -24,7 +24,7 @@ export function readPortOrderState(values: unknown): PortOrderForm {
 
 /** The form as this deployment shows it (sandbox label, currency), with what is chosen so far. */
 export function portOrderForm(
-  services: Pick<Services, "sandbox" | "currency">,
+  services: Pick<PortOrderDeps, "sandbox" | "currency">,
   metadata: PortOrderMetadata,
   preview?: PortOrderPreview,
 ) {

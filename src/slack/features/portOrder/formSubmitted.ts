@@ -3,18 +3,20 @@
 // requester is told where it is — the kit's checkThenSubmit, as every order form does.
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from "@slack/bolt";
 import { PORT_ORDER_BLOCKS, parsePortOrderMetadata } from "../../../../views/portOrderModal.js";
-import type { Services } from "../../../services.js";
 import { checkPortOrder, requestedPortNames } from "../../../usecases/portOrder/check.js";
 import { portOrderSubmission } from "../../../usecases/portOrder/submission.js";
 import { checkThenSubmit } from "../../kit/index.js";
 import { readPortOrderState } from "./formState.js";
+import type { PortOrderDeps } from "./index.js";
 
 /** The command the audit line and metrics name. */
 export const COMMAND_NAME = "port order";
 
 type SubmitArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
-export function portOrderFormSubmitted(services: Services): (args: SubmitArgs) => Promise<void> {
+export function portOrderFormSubmitted(
+  services: PortOrderDeps,
+): (args: SubmitArgs) => Promise<void> {
   return checkThenSubmit(
     services,
     { command: COMMAND_NAME, what: "port order", blocks: PORT_ORDER_BLOCKS, nameField: "portName" },

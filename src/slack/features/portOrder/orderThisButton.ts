@@ -4,13 +4,13 @@
 // preview is ready), like the layer 2 one.
 import { parsePortOrderThis } from "../../../../views/orderThis.js";
 import { PORT_ORDER_TITLE, PORT_ORDER_VIEW } from "../../../../views/portOrderModal.js";
-import type { Services } from "../../../services.js";
 import { type PortOrderForm, previewPortOrder } from "../../../usecases/portOrder/form.js";
 import type { DcfDirectory } from "../../../usecases/shared/dcfDirectory.js";
-import { openThenFill, orderThisButton } from "../../kit/index.js";
+import { modalOpener, openThenFill, orderThisButton } from "../../kit/index.js";
 import { portOrderForm } from "./formState.js";
+import type { PortOrderDeps } from "./index.js";
 
-export function orderThisPort(services: Services, directory: DcfDirectory) {
+export function orderThisPort(services: PortOrderDeps, directory: DcfDirectory) {
   return orderThisButton({
     services,
     parse: parsePortOrderThis,
@@ -22,7 +22,12 @@ export function orderThisPort(services: Services, directory: DcfDirectory) {
       };
       try {
         await openThenFill(
-          { triggerId, services, client, reply },
+          {
+            triggerId,
+            sandbox: services.sandbox,
+            openModal: modalOpener(client, triggerId, services.sandbox),
+            reply,
+          },
           {
             callbackId: PORT_ORDER_VIEW,
             title: PORT_ORDER_TITLE,

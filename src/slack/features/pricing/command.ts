@@ -40,12 +40,14 @@ import {
 import { resolveDcf } from "../../../usecases/pricing/dcfResolution.js";
 import { type PortQuote, quotePortPrice } from "../../../usecases/pricing/portPrice.js";
 import { parsePortPriceArgs } from "../../../usecases/pricing/portPriceArgs.js";
-import type { CommandContext, CommandHandler, CommandHandlers } from "../../connect.js";
+import type { CommandContext, CommandOf, CommandTable } from "../../connect.js";
+import type { PricingDeps } from "./index.js";
 
 const USAGE = "Add the data center, speed and term, e.g. `/connect price port AMS 10G 1y`.";
 
 async function openModal(
   ctx: CommandContext,
+  deps: PricingDeps,
   view: Parameters<CommandContext["openModal"]>[0],
 ): Promise<void> {
   // A Share or paging click re-runs a command with a fresh trigger; a modal submission's
@@ -57,7 +59,7 @@ async function openModal(
   try {
     await ctx.openModal(view);
   } catch (error) {
-    ctx.services.logger.warn({ err: error }, "could not open the pricing form");
+    deps.logger.warn({ err: error }, "could not open the pricing form");
     await ctx.reply(
       problemReply(
         `Couldn't open the form (Slack refused it); try again, or type it all. ${USAGE}`,
@@ -140,10 +142,10 @@ export function portQuoteReply(
 }
 
 /** `/connect price port [dcf speed term] [xc]` */
-export const pricePort: CommandHandler = async (ctx) => {
+export const pricePort: CommandOf<PricingDeps> = async (ctx, deps) => {
   const metadata = { channelId: ctx.channelId };
   if (ctx.args.length === 0) {
-    await openModal(ctx, portPriceModal({ metadata }));
+    await openModal(ctx, deps, portPriceModal({ metadata }));
     return;
   }
   const args = parsePortPriceArgs(ctx.args);
@@ -154,7 +156,7 @@ export const pricePort: CommandHandler = async (ctx) => {
   if (args.kind === "incomplete") {
     const typed = incompleteCommandNote(`price port ${ctx.args.join(" ")}`, args.missing);
     const found = args.dcfQuery
-      ? await typedDcf(ctx, args.dcfQuery, args.speedMbps)
+      ? await typedDcf(deps, args.dcfQuery, args.speedMbps)
       : { kind: "none" as const };
     const modal: PortPriceModalInput = {
       metadata: {
@@ -170,13 +172,13 @@ export const pricePort: CommandHandler = async (ctx) => {
       ...(args.speedMbps !== undefined ? { speedMbps: args.speedMbps } : {}),
       ...(args.term ? { term: args.term } : {}),
     };
-    await openModal(ctx, portPriceModal(modal));
+    await openModal(ctx, deps, portPriceModal(modal));
     return;
   }
-  const quote = await quotePortPrice(ctx.services.provider, args);
+  const quote = await quotePortPrice(deps.provider, args);
   await ctx.reply(
     withIgnoredNote(
-      portQuoteReply(quote, { query: args.dcfQuery, term: args.term }, ctx.services.currency),
+      portQuoteReply(quote, { query: args.dcfQuery, term: args.term }, deps.currency),
       args.ignored ?? [],
     ),
   );
@@ -190,13 +192,13 @@ const PREFILL_DEADLINE_MS = 1_500;
  * opens with it chosen. Several, none, slow or failing: the form opens without it.
  */
 async function typedDcf(
-  ctx: CommandContext,
+  deps: PricingDeps,
   query: string,
   speedMbps?: number,
 ): Promise<{ kind: "one"; dcf: Dcf } | { kind: "several"; count: number } | { kind: "none" }> {
   try {
     const found = await withDeadline(PREFILL_DEADLINE_MS, (signal) =>
-      resolveDcf(ctx.services.provider, query, {
+      resolveDcf(deps.provider, query, {
         ...(speedMbps !== undefined ? { speedMbps } : {}),
         signal,
       }),
@@ -206,7 +208,7 @@ async function typedDcf(
       return { kind: "several", count: found.candidates.length };
     }
   } catch (error) {
-    ctx.services.logger.warn({ err: error }, "could not look up the typed data center");
+    deps.logger.warn({ err: error }, "could not look up the typed data center");
   }
   return { kind: "none" };
 }
@@ -215,10 +217,10 @@ async function typedDcf(
  * `/connect price l2 [<source> [to] <destination> [bandwidth]]` — always the modal, opened with
  * what the words name: both ends found as an inline port price finds a data center.
  */
-export const priceL2: CommandHandler = async (ctx) => {
+export const priceL2: CommandOf<PricingDeps> = async (ctx, deps) => {
   const metadata = { channelId: ctx.channelId };
   if (ctx.args.length === 0) {
-    await openModal(ctx, connectionPriceModal(metadata));
+    await openModal(ctx, deps, connectionPriceModal(metadata));
     return;
   }
   const args = parseConnectionPriceArgs(ctx.args);
@@ -230,10 +232,10 @@ export const priceL2: CommandHandler = async (ctx) => {
     typed.map(async (end) => {
       try {
         return await withDeadline(PREFILL_DEADLINE_MS, (signal) =>
-          findConnectionEnd(ctx.services.provider, end.query, { signal }),
+          findConnectionEnd(deps.provider, end.query, { signal }),
         );
       } catch (error) {
-        ctx.services.logger.warn({ err: error }, "could not look up a typed data center");
+        deps.logger.warn({ err: error }, "could not look up a typed data center");
         return { kind: "none" as const, query: end.query };
       }
     }),
@@ -253,6 +255,7 @@ export const priceL2: CommandHandler = async (ctx) => {
   );
   await openModal(
     ctx,
+    deps,
     connectionPriceModal(metadata, {
       ...(src ? { src } : {}),
       ...(dest ? { dest } : {}),
@@ -266,4 +269,4 @@ export const priceL2: CommandHandler = async (ctx) => {
 export const pricingCommands = {
   "price port": pricePort,
   "price l2": priceL2,
-} satisfies Partial<CommandHandlers>;
+} satisfies CommandTable<PricingDeps>;

@@ -13,7 +13,9 @@ import {
   PRICE_L2_VIEW,
   PRICE_PORT_VIEW,
 } from "../../../../views/pricingModals.js";
-import type { Services } from "../../../services.js";
+import type { Logger } from "../../../log.js";
+import type { Metrics } from "../../../metrics.js";
+import type { ProviderApi } from "../../../provider/api.js";
 import { DcfDirectory } from "../../../usecases/shared/dcfDirectory.js";
 import { acknowledgeEnterIn, dcfOptionsLoad } from "../../kit/index.js";
 import type { ListenerRegistry } from "../../listenerTable.js";
@@ -24,9 +26,18 @@ import { portDcfChanged } from "./portDcfChanged.js";
 import { portFormSubmitted } from "./portFormSubmitted.js";
 import type { RunCommand } from "./reinvoke.js";
 
+/** What the pricing listeners use, handed over by src/slack/listeners.ts. */
+export interface PricingDeps {
+  provider: ProviderApi;
+  logger: Logger;
+  metrics: Metrics;
+  currency: string;
+  sandbox: boolean;
+}
+
 export function registerPricingListeners(
   app: ListenerRegistry,
-  services: Services,
+  services: PricingDeps,
   run: RunCommand,
 ): void {
   // One directory for the feature: a DCF the options load found is there for the pick.

@@ -18,13 +18,13 @@ import { L2_PRICE_BLOCKS, parseMetadata } from "../../../../views/pricingModals.
 import { newRequestId, withRequestId } from "../../../context.js";
 import { within } from "../../../domain/deadline.js";
 import { ProviderError } from "../../../provider/errors.js";
-import type { Services } from "../../../services.js";
 import { checkConnectionPriceForm } from "../../../usecases/pricing/connectionPrice.js";
 import type { DcfDirectory } from "../../../usecases/shared/dcfDirectory.js";
 import { priceConnection } from "../../../usecases/shared/prices.js";
 import type { Outcome } from "../../connect.js";
 import { blockErrors, recordCommand, tellPrivately } from "../../kit/index.js";
 import { dcfKey } from "./command.js";
+import type { PricingDeps } from "./index.js";
 import { readConnectionPriceForm } from "./readForms.js";
 
 type Args = Pick<SlackViewMiddlewareArgs, "ack" | "body" | "view"> & {
@@ -51,7 +51,7 @@ function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | undefine
   return within(promise, ms, () => undefined);
 }
 
-export function l2FormSubmitted(directory: DcfDirectory, services: Services) {
+export function l2FormSubmitted(directory: DcfDirectory, services: PricingDeps) {
   const { logger } = services;
   return async ({ ack, body, view, client }: Args): Promise<void> => {
     const started = Date.now();

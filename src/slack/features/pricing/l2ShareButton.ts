@@ -10,16 +10,16 @@ import { connectionPriceView } from "../../../../views/pricing.js";
 import { sharedByContext } from "../../../../views/reply.js";
 import { COMMAND } from "../../../domain/commands.js";
 import { pricingConnectionConfigRule } from "../../../provider/rules/pricing.js";
-import type { Services } from "../../../services.js";
 import { priceConnection } from "../../../usecases/shared/prices.js";
 import { dcfKey } from "./command.js";
+import type { PricingDeps } from "./index.js";
 
 type ShareClick = Pick<
   SlackActionMiddlewareArgs<BlockAction<ButtonAction>>,
   "ack" | "body" | "action" | "respond"
 >;
 
-export function l2PriceShareButton(services: Services) {
+export function l2PriceShareButton(services: PricingDeps) {
   return async ({ ack, body, action, respond }: ShareClick): Promise<void> => {
     await ack();
     const tell = (text: string) =>

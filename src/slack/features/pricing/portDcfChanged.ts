@@ -11,10 +11,10 @@ import {
   portPriceModal,
 } from "../../../../views/pricingModals.js";
 import { ProviderError } from "../../../provider/errors.js";
-import type { Services } from "../../../services.js";
 import type { DcfDirectory } from "../../../usecases/shared/dcfDirectory.js";
 import { parseDcfRef } from "../../../usecases/shared/dcfFacts.js";
 import { readPortTerm } from "../../../usecases/shared/portTermReading.js";
+import type { PricingDeps } from "./index.js";
 import { readPortPriceForm } from "./readForms.js";
 
 type Args = Pick<
@@ -22,7 +22,7 @@ type Args = Pick<
   "ack" | "body" | "action"
 > & { client: WebClient };
 
-export function portDcfChanged(directory: DcfDirectory, services: Services) {
+export function portDcfChanged(directory: DcfDirectory, services: PricingDeps) {
   const { logger } = services;
   return async ({ ack, body, action, client }: Args): Promise<void> => {
     await ack();

@@ -6,11 +6,11 @@ import type { WebClient } from "@slack/web-api";
 import { PORT_PRICE_BLOCKS, parseMetadata } from "../../../../views/pricingModals.js";
 import { newRequestId, withRequestId } from "../../../context.js";
 import { portPriceCommandText } from "../../../domain/portTerms.js";
-import type { Services } from "../../../services.js";
 import { checkPortPriceForm } from "../../../usecases/pricing/portPrice.js";
 import type { DcfDirectory } from "../../../usecases/shared/dcfDirectory.js";
 import { blockErrors } from "../../kit/index.js";
 import { dcfKey } from "./command.js";
+import type { PricingDeps } from "./index.js";
 import { readPortPriceForm } from "./readForms.js";
 import { privateResponder, type RunCommand } from "./reinvoke.js";
 
@@ -18,7 +18,7 @@ type Args = Pick<SlackViewMiddlewareArgs, "ack" | "body" | "view"> & {
   client: WebClient;
 };
 
-export function portFormSubmitted(directory: DcfDirectory, services: Services, run: RunCommand) {
+export function portFormSubmitted(directory: DcfDirectory, services: PricingDeps, run: RunCommand) {
   const { logger } = services;
   return async ({ ack, body, view, client }: Args): Promise<void> => {
     let check: Awaited<ReturnType<typeof checkPortPriceForm>>;

@@ -4,9 +4,9 @@
 import type { RespondFn } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
-import type { Services } from "../../../services.js";
 import type { createConnectRouter } from "../../connect.js";
 import { tellPrivately, type Where } from "../../kit/index.js";
+import type { PricingDeps } from "./index.js";
 
 /** The main `/connect` router's `run` (src/slack/listeners.ts injects it). */
 export type RunCommand = ReturnType<typeof createConnectRouter>["run"];
@@ -15,7 +15,7 @@ export type RunCommand = ReturnType<typeof createConnectRouter>["run"];
 export function privateResponder(
   client: WebClient,
   where: Where,
-  services: Pick<Services, "logger" | "sandbox">,
+  services: Pick<PricingDeps, "logger" | "sandbox">,
 ): RespondFn {
   return async (message) => {
     const m = typeof message === "string" ? { text: message } : message;

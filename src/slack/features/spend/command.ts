@@ -1,10 +1,9 @@
 // `/connect spend [YYYY-MM]` and its Export CSV button: the spend ledger (src/orders/ledger.ts)
 // read from the placed approval records and shown; exportButton.ts exports it to the person's DM as CSV.
 
-import type { WebClient } from "@slack/web-api";
 import { moneyRefusal } from "../../../../views/moneyAccess.js";
 import { spendView } from "../../../../views/spend.js";
-import type { MoneySight } from "../../../approvals/index.js";
+import type { GroupMembers, MoneySight } from "../../../approvals/index.js";
 
 import {
   type LedgerMonth,
@@ -14,10 +13,9 @@ import {
   monthlySpend,
   parseLedgerMonth,
 } from "../../../orders/ledger.js";
-
-import type { Services } from "../../../services.js";
-import type { CommandHandler, CommandHandlers } from "../../connect.js";
+import type { CommandOf, CommandTable } from "../../connect.js";
 import { moneySightOf } from "../../kit/index.js";
+import type { SpendDeps } from "./index.js";
 
 export const SPEND_USAGE =
   "Usage: `/connect spend [YYYY-MM]`, e.g. `/connect spend 2026-11` (no month: this month).";
@@ -28,7 +26,7 @@ export const SPEND_USAGE =
  * `requester`, only theirs (what someone who may not see the team's money sees).
  */
 export async function readSpend(
-  services: Services,
+  services: SpendDeps,
   month: LedgerMonth,
   requester?: string,
 ): Promise<MonthlySpend> {
@@ -41,17 +39,17 @@ export async function readSpend(
 
 /** The month's ledger as this person may see it: the team's, or their own orders only. */
 export async function spendFor(
-  services: Services,
-  client: WebClient,
+  services: SpendDeps,
+  groups: GroupMembers,
   userId: string,
   month: LedgerMonth,
 ): Promise<{ sight: MoneySight; ledger: MonthlySpend }> {
-  const sight = await moneySightOf(services, client, userId);
+  const sight = await moneySightOf(services, groups, userId);
   const ledger = await readSpend(services, month, sight.sees === "all" ? undefined : userId);
   return { sight, ledger };
 }
 
-export const spend: CommandHandler = async (ctx) => {
+export const spend: CommandOf<SpendDeps> = async (ctx, deps) => {
   const [word, ...rest] = ctx.args;
   const month = word === undefined ? ledgerMonthOf(new Date()) : parseLedgerMonth(word);
   if (rest.length > 0 || !month) {
@@ -59,7 +57,7 @@ export const spend: CommandHandler = async (ctx) => {
     await ctx.reply({ text: `${what} ${SPEND_USAGE}`, blocks: [], problem: true });
     return;
   }
-  const { sight, ledger } = await spendFor(ctx.services, ctx.client, ctx.userId, month);
+  const { sight, ledger } = await spendFor(deps, ctx.groups, ctx.userId, month);
   // Someone who may see only their own, with nothing of theirs: told what they may see.
   if (sight.sees === "own" && ledger.entries.length === 0) {
     await ctx.reply(moneyRefusal(sight, "The team's spend and its ledger"));
@@ -69,4 +67,4 @@ export const spend: CommandHandler = async (ctx) => {
 };
 
 /** The `/connect` subcommands this feature answers (the table in src/slack/commandTable.ts). */
-export const spendCommands = { spend } satisfies Partial<CommandHandlers>;
+export const spendCommands = { spend } satisfies CommandTable<SpendDeps>;

@@ -5,9 +5,10 @@ import { moneyRefusal } from "../../../../views/moneyAccess.js";
 import { spendExportNotice, spendFileMessage } from "../../../../views/spend.js";
 import { parseLedgerMonth } from "../../../orders/ledger.js";
 import { ledgerCsv, ledgerFileName } from "../../../orders/ledgerCsv.js";
-import type { Services } from "../../../services.js";
+import { groupMembersVia } from "../../kit/index.js";
 import { spendFor } from "./command.js";
 import { uploadToDirectMessage } from "./fileUpload.js";
+import type { SpendDeps } from "./index.js";
 
 type ExportClick = Pick<
   SlackActionMiddlewareArgs<BlockAction<ButtonAction>>,
@@ -18,7 +19,7 @@ type ExportClick = Pick<
  * Export CSV: the month's ledger, uploaded to the clicker's direct messages with the bot; the
  * click is answered privately where it was made (done, or why not).
  */
-export function exportButton(services: Services) {
+export function exportButton(services: SpendDeps) {
   return async ({ ack, body, action, client, respond }: ExportClick) => {
     await ack();
     const userId = body.user.id;
@@ -43,7 +44,7 @@ export function exportButton(services: Services) {
     }
     try {
       // Checked again at the click: the button says only which month, never who may see it.
-      const { sight, ledger } = await spendFor(services, client, userId, month);
+      const { sight, ledger } = await spendFor(services, groupMembersVia(client), userId, month);
       if (sight.sees === "own" && ledger.entries.length === 0) {
         services.logger.info(
           { audit: "spend export", userId, month: month.key, outcome: "blocked" },

@@ -2,8 +2,13 @@
 // callback id (manifest.yml `functions:`), served by `app.function` in HTTP and Socket Mode.
 import type { App } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
+import type { ApprovalSettings } from "../../../approvals/index.js";
+import type { Logger } from "../../../log.js";
+import type { OrderLifecycle } from "../../../orders/lifecycle.js";
+import type { OrderRequests } from "../../../orders/requests.js";
 import type { StepCompletions } from "../../../orders/stepCompletions.js";
-import type { Services } from "../../../services.js";
+import type { ProviderApi } from "../../../provider/api.js";
+import type { IdentityLookup } from "../../../provider/identity.js";
 import { slackDisplayName, slackGroupHandle, stepNamesOf } from "../../../stepWiring.js";
 import { orderStatusListener } from "./orderStatusStep.js";
 import { kitOrderSubmitter } from "./orderSubmitter.js";
@@ -21,9 +26,21 @@ export const STEP_CALLBACK_IDS = [
 
 export type StepRegistry = Pick<App, "function">;
 
+/** What the steps listeners use, handed over by src/slack/listeners.ts. */
+export interface StepDeps {
+  provider: ProviderApi;
+  identity: IdentityLookup;
+  logger: Logger;
+  approvals: ApprovalSettings;
+  requests: OrderRequests;
+  orders: OrderLifecycle;
+  currency: string;
+  sandbox: boolean;
+}
+
 export function registerStepListeners(
   app: StepRegistry,
-  services: Services,
+  services: StepDeps,
   deps: { client: WebClient; completions: StepCompletions },
 ): void {
   const submitter = kitOrderSubmitter(services, deps.client, deps.completions);

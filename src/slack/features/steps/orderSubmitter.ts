@@ -3,8 +3,8 @@
 import type { WebClient } from "@slack/web-api";
 import type { OrderSubmission } from "../../../orders/index.js";
 import type { StepCompletions } from "../../../orders/stepCompletions.js";
-import type { Services } from "../../../services.js";
 import { postForApproval, storeForApproval } from "../../kit/index.js";
+import type { StepDeps } from "./index.js";
 
 /** The run of a Workflow Builder step: Slack's ids and the token only it can be ended with. */
 export interface StepRun {
@@ -26,7 +26,7 @@ export interface OrderSubmitter {
  * a form does — with the step's execution id on the record and its token kept for its end.
  */
 export function kitOrderSubmitter(
-  services: Services,
+  services: StepDeps,
   client: WebClient,
   completions: StepCompletions,
 ): OrderSubmitter {

@@ -3,7 +3,6 @@
 // request does (src/orders/stepCompletions.ts), through the notifier's outbox.
 import type { z } from "zod";
 import { newRequestId, withRequestId } from "../../../context.js";
-import type { Services } from "../../../services.js";
 import {
   readStepInputs,
   requestLayer2Inputs,
@@ -14,11 +13,12 @@ import {
   checkPortOrderStep,
   type StepCheck,
 } from "../../../usecases/steps/requests.js";
+import type { StepDeps } from "./index.js";
 import type { OrderSubmitter } from "./orderSubmitter.js";
 import { failStep, type StepArgs, type StepNamesLookup } from "./stepListener.js";
 
 export function requestStep<I>(
-  services: Services,
+  services: StepDeps,
   submitter: OrderSubmitter,
   schema: z.ZodType<I>,
   check: (inputs: I) => Promise<StepCheck>,
@@ -63,7 +63,7 @@ export function requestStep<I>(
 }
 
 export function requestPortOrderListener(
-  services: Services,
+  services: StepDeps,
   submitter: OrderSubmitter,
   names: StepNamesLookup,
 ) {
@@ -77,7 +77,7 @@ export function requestPortOrderListener(
 }
 
 export function requestLayer2Listener(
-  services: Services,
+  services: StepDeps,
   submitter: OrderSubmitter,
   names: StepNamesLookup,
 ) {

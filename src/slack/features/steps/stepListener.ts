@@ -8,9 +8,9 @@ import type { z } from "zod";
 import { escapeMrkdwn } from "../../../../views/blocks.js";
 import { NO_STEP_NAMES, plainStepText, type StepNames } from "../../../../views/steps.js";
 import { newRequestId, withRequestId } from "../../../context.js";
-import type { Services } from "../../../services.js";
 import { readStepInputs } from "../../../usecases/steps/inputs.js";
 import type { StepAnswer } from "../../../usecases/steps/pricing.js";
+import type { StepDeps } from "./index.js";
 
 export type StepArgs = SlackEventMiddlewareArgs<"function_executed"> & AllMiddlewareArgs;
 
@@ -26,7 +26,7 @@ const NO_LOOKUP: StepNamesLookup = async () => NO_STEP_NAMES;
  * text is made inert (plainStepText) rather than escaped, which would read as `&lt;…&gt;`.
  */
 export async function failStep(
-  services: Services,
+  services: StepDeps,
   args: Pick<StepArgs, "fail" | "event">,
   error: string,
   names: StepNamesLookup = NO_LOOKUP,
@@ -55,7 +55,7 @@ export async function failStep(
 
 /** A step that answers at once: read, run, then complete or fail. */
 export function immediateStep<I, O extends Record<string, unknown>>(
-  services: Services,
+  services: StepDeps,
   schema: z.ZodType<I>,
   run: (inputs: I) => Promise<StepAnswer<O>>,
 ): (args: StepArgs) => Promise<void> {

@@ -1,10 +1,11 @@
 import { problemReply } from "../../../../views/reply.js";
 import { COMMAND } from "../../../domain/commands.js";
-import type { CommandHandler, CommandHandlers } from "../../connect.js";
+import type { CommandOf, CommandTable } from "../../connect.js";
+import type { WithdrawDeps } from "./index.js";
 import { withdrawRequest } from "./withdrawRequest.js";
 
 /** `/connect withdraw <requestId>`. */
-export const withdrawCommand: CommandHandler = async (ctx) => {
+export const withdrawCommand: CommandOf<WithdrawDeps> = async (ctx, deps) => {
   if (ctx.args.length !== 1) {
     await ctx.reply(
       problemReply(
@@ -13,9 +14,9 @@ export const withdrawCommand: CommandHandler = async (ctx) => {
     );
     return;
   }
-  const outcome = await withdrawRequest(ctx.services, ctx.args[0] ?? "", ctx.userId);
+  const outcome = await withdrawRequest(deps, ctx.args[0] ?? "", ctx.userId);
   await ctx.reply(outcome.ok ? outcome.reply : problemReply(outcome.text));
 };
 
 /** The `/connect` subcommands this feature answers (the table in src/slack/commandTable.ts). */
-export const withdrawCommands = { withdraw: withdrawCommand } satisfies Partial<CommandHandlers>;
+export const withdrawCommands = { withdraw: withdrawCommand } satisfies CommandTable<WithdrawDeps>;

@@ -1,9 +1,17 @@
 import { ACTION_WITHDRAW } from "../../../../views/approvals.js";
-import type { Services } from "../../../services.js";
+import type { Logger } from "../../../log.js";
+import type { OrderRequests } from "../../../orders/requests.js";
 import type { ListenerRegistry } from "../../listenerTable.js";
 import { withdrawButton } from "./withdrawButton.js";
 
+/** What the withdraw listeners use, handed over by src/slack/listeners.ts. */
+export interface WithdrawDeps {
+  logger: Logger;
+  requests: OrderRequests;
+  sandbox: boolean;
+}
+
 /** The requester's Withdraw: one action id, one listener, wherever the button is shown. */
-export function registerWithdrawListeners(app: ListenerRegistry, services: Services): void {
+export function registerWithdrawListeners(app: ListenerRegistry, services: WithdrawDeps): void {
   app.action(ACTION_WITHDRAW, withdrawButton(services));
 }

@@ -1,7 +1,7 @@
 import type { App } from "@slack/bolt";
 import { describeFailure } from "../../../../views/failures.js";
-import type { Services } from "../../../services.js";
 import { tellPrivately } from "../../kit/index.js";
+import type { WithdrawDeps } from "./index.js";
 import { type WithdrawOutcome, withdrawRequest } from "./withdrawRequest.js";
 
 type ActionArgs = Parameters<Parameters<App["action"]>[1]>[0];
@@ -12,7 +12,7 @@ type ActionArgs = Parameters<Parameters<App["action"]>[1]>[0];
  * confirmation a withdrawal replaces it, button and all; anywhere else the answer is told
  * privately (in Home, which has no channel, that is the requester's DM).
  */
-export function withdrawButton(services: Services) {
+export function withdrawButton(services: WithdrawDeps) {
   return async ({ ack, body, action, client, respond }: ActionArgs) => {
     await ack();
     if (body.type !== "block_actions" || !("value" in action) || typeof action.value !== "string")

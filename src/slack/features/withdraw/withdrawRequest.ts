@@ -1,7 +1,7 @@
 import { withdrawnView, withdrawRefusedText } from "../../../../views/approvals.js";
 import { refusedText } from "../../../../views/lifecycleRefusals.js";
 import type { Reply } from "../../../../views/reply.js";
-import type { Services } from "../../../services.js";
+import type { WithdrawDeps } from "./index.js";
 
 /**
  * The requester's Withdraw (the button on their confirmation, and anywhere else it is shown:
@@ -16,7 +16,7 @@ export type WithdrawOutcome = { ok: true; reply: Reply } | { ok: false; text: st
 
 /** Withdraws a request for `userId`, who must be its requester and it must still be waiting. */
 export async function withdrawRequest(
-  services: Services,
+  services: WithdrawDeps,
   requestId: string,
   userId: string,
 ): Promise<WithdrawOutcome> {
