@@ -140,6 +140,10 @@ export interface StartJobsOptions<QuoteResult = unknown> {
   random?: () => number;
   notifierSettings?: {
     perChannelIntervalMs?: number;
+    /** Kept messages' updates: on average one per this, all channels together (default 1200). */
+    updateIntervalMs?: number;
+    /** Kept messages' updates sent back to back before they wait (default 10). */
+    updateBurst?: number;
     markerTtlSeconds?: number;
     maxAttempts?: number;
     /** App Home: at most one publish per person per this window (default 2000 ms). */
