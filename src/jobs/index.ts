@@ -62,7 +62,7 @@ export * from "./placementJournal.js";
 export * from "./queues.js";
 export * from "./quotePoller.js";
 export * from "./rateLimiter.js";
-export type { MessageRenderer, RenderedUpdateInput } from "./renderedUpdate.js";
+export type { MessageRenderer, RenderedMessage, RenderedUpdateInput } from "./renderedUpdate.js";
 export * from "./schedule.js";
 export * from "./tracker.js";
 export type { LastSeen, TrackerMessages } from "./trackerMessages.js";
@@ -118,8 +118,10 @@ export interface StartJobsOptions<QuoteResult = unknown> {
    */
   home?: HomePublisher;
   /**
-   * Renders a kept message (a request's approval message or card, `notifier.updateRendered`)
-   * from the latest state when its update is sent: src/orders' `renderMessage`.
+   * The notifier's render port (renderedUpdate.ts `MessageRenderer`): renders a kept message (a
+   * request's approval message or card, `notifier.updateRendered`) from the latest state when
+   * its update is sent; src/orders' `OrderLifecycle.messageRenderer()`. Given here, when the
+   * notifier is built; without it such updates are dropped as `no_renderer`.
    */
   render?: MessageRenderer;
   /** Edge quote polling. Without it, no quote worker runs here. */

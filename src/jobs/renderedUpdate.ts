@@ -15,10 +15,25 @@ import { CHANNEL_ID, MESSAGE_TS } from "./slackIds.js";
  * goes before rendering: a change from then on queues the next update.
  */
 
-/** Renders what `ref` names as it is now; undefined when there is nothing to show any more. */
-export type MessageRenderer = (
-  ref: string,
-) => Promise<{ text: string; blocks?: SlackBlock[] } | undefined>;
+/** What a kept message shows: its fallback text and blocks, rendered when its update is sent. */
+export interface RenderedMessage {
+  text: string;
+  blocks?: SlackBlock[];
+}
+
+/**
+ * The notifier's render port: what a kept message shows now. The notifier declares it and calls
+ * it when it sends the message's update; the owner of the messages implements it (src/orders:
+ * `OrderLifecycle.messageRenderer()`, the read model worded by views/) and hands it to startJobs
+ * (`render`) when the notifier is built, never later. So only the call goes up: src/jobs imports
+ * nothing of its implementer, which imports this type.
+ * - `ref` is what `updateRendered` was given: `<what>:<id>`, e.g. `message:<request id>`.
+ * - Undefined: nothing to show any more (the request is gone); the update is dropped, counted
+ *   `dropped` with `nothing_to_render`.
+ * - A throw (its store unreachable, say) is a transient failure: retried with backoff, the
+ *   update still at the head of its outbox.
+ */
+export type MessageRenderer = (ref: string) => Promise<RenderedMessage | undefined>;
 
 export interface RenderedUpdateInput {
   scope: string;
