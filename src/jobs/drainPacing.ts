@@ -11,8 +11,8 @@ import type { SendOutcome } from "./slackDelivery.js";
  *
  * Kept messages' updates (`render` items) have an outbox of their own (outbox.ts `outboxOf`),
  * paced by `chat.update`'s limit instead: Slack's Tier 3, about 50 a minute per workspace with
- * bursts tolerated. They go out in bursts of at most `updateBurst`, then the outbox waits
- * `updateIntervalMs` for each update of the burst (`afterKeptUpdate`): never more than a burst at
+ * bursts tolerated. They go out in bursts of at most `updateBurst` sent together, then the outbox
+ * waits `updateIntervalMs` for each update of the burst (`burstWait`): never more than a burst at
  * once, and on average no faster than one per `updateIntervalMs`.
  */
 
@@ -123,19 +123,12 @@ export function paceAfter(
 }
 
 /**
- * After one call of a burst of kept messages' updates: undefined to send the next update now,
- * else how long their outbox waits. A 429 or a transient failure (the update stays at the head)
- * ends the burst and waits as `paceAfter` says, and at least the burst's share of the rate; an
- * update sent or dropped lets the burst go on while more are queued and the burst is not full.
+ * How long the kept messages' updates wait after a burst (the paces of its updates): the
+ * burst's share of chat.update's rate, `updateIntervalMs` per update; longer when one of them
+ * stays queued (a 429: as long as Slack asks; a transient failure: its backoff).
  */
-export function afterKeptUpdate(
-  pace: Pace,
-  callsInBurst: number,
-  moreQueued: boolean,
-  settings: PacingSettings,
-): number | undefined {
-  const burstShare = callsInBurst * settings.updateIntervalMs;
-  if (pace.marker === undefined) return Math.max(pace.delayMs, burstShare);
-  if (moreQueued && callsInBurst < settings.updateBurst) return undefined;
-  return burstShare;
+export function burstWait(paces: readonly Pace[], settings: PacingSettings): number {
+  const share = paces.length * settings.updateIntervalMs;
+  const held = paces.filter((pace) => pace.marker === undefined).map((pace) => pace.delayMs);
+  return Math.max(share, ...held);
 }

@@ -1,6 +1,6 @@
 import type { Block, KnownBlock } from "@slack/types";
 import type { Job } from "bullmq";
-import { afterKeptUpdate, type Pace, type PacingSettings, paceAfter } from "./drainPacing.js";
+import { burstWait, type Pace, type PacingSettings, paceAfter } from "./drainPacing.js";
 import { errorText } from "./errors.js";
 import { type HomePublisher, homeItem, publishHome } from "./homeRefresh.js";
 import {
@@ -25,6 +25,7 @@ import {
   type MessageRenderer,
   type RenderedUpdateInput,
   renderedItem,
+  sendBurst,
   sendRendered,
 } from "./renderedUpdate.js";
 import { deliver, type SendOutcome } from "./slackDelivery.js";
@@ -318,11 +319,12 @@ export class Notifier {
   }
 
   /**
-   * A step of the kept messages' updates (one outbox for all channels): a burst of them, each
-   * rendered from the state now and sent, then the wait `afterKeptUpdate` decides. The burst
-   * stops at a 429 (the update stays at the head until Retry-After has passed) or a failure to
-   * retry, and once the outbox is empty, so the wait is served before the drainer can end and a
-   * new burst start.
+   * A step of the kept messages' updates (one outbox for all channels): a burst of them sent
+   * together (renderedUpdate.ts `sendBurst`), each settled as `paceAfter` says, then the wait
+   * `burstWait` decides. An update refused with a 429 or failing transiently stays queued for a
+   * later burst; the burst's transient failures count as one (a Slack outage fails them all), and
+   * the updates still failing after `maxAttempts` bursts are dropped. The wait is served before
+   * the next step, which ends the drainer when nothing is left: a new burst never follows at once.
    */
   private async sendKeptUpdates(
     job: Job,
@@ -330,28 +332,28 @@ export class Notifier {
     data: DrainJobData,
     slack: SlackChatApi,
   ): Promise<string> {
-    let calls = 0;
-    for (;;) {
-      const head = await this.outbox.head(data.channel, data.gen);
-      if (head.kind === "stale") return "stale";
-      if (head.kind === "empty") return "drained";
-      const item = parseItem(head.raw);
-      if (item?.op !== "render") {
-        await this.outbox.settle(data.channel, head.raw, undefined, undefined);
-        this.count("dropped");
-        this.options.logger.error(
-          { outbox: data.channel },
-          "notifier: dropped an unreadable update",
-        );
-        continue;
-      }
-      const outcome = await sendRendered(this.outbox, slack, this.options.render, item);
-      calls += 1;
-      const pace = await this.settleOutcome(job, data, head.raw, item, outcome);
-      const moreQueued = (await this.outbox.length(data.channel)) > 0;
-      const wait = afterKeptUpdate(pace, calls, moreQueued, this.pacing);
-      if (wait !== undefined) return delayStep(job, token, wait);
+    const head = await this.outbox.head(data.channel, data.gen);
+    if (head.kind === "stale") return "stale";
+    if (head.kind === "empty") return "drained";
+    const { sent, unreadable } = await sendBurst(
+      { outbox: this.outbox, slack, render: this.options.render },
+      data.channel,
+      this.pacing.updateBurst,
+    );
+    for (const raw of unreadable) {
+      await this.outbox.settle(data.channel, raw, undefined, undefined);
+      this.count("dropped");
+      this.options.logger.error({ outbox: data.channel }, "notifier: dropped an unreadable update");
     }
+    const failuresSoFar = data.failures ?? 0;
+    const paces: Pace[] = [];
+    for (const { raw, item, outcome } of sent) {
+      const pace = paceAfter(outcome, item, failuresSoFar, this.pacing);
+      await this.applyPace(data.channel, raw, item, pace);
+      paces.push(pace);
+    }
+    await this.keepFailures(job, data, Math.max(0, ...paces.map((pace) => pace.failures)));
+    return delayStep(job, token, burstWait(paces, this.pacing));
   }
 
   /** Carries out the pace decided for this outcome (drainPacing.ts); ends the step. */
@@ -363,42 +365,35 @@ export class Notifier {
     item: OutboxItem,
     outcome: SendOutcome,
   ): Promise<never> {
-    const pace = await this.settleOutcome(job, data, raw, item, outcome);
+    const pace = paceAfter(outcome, item, data.failures ?? 0, this.pacing);
+    await this.applyPace(data.channel, raw, item, pace);
+    await this.keepFailures(job, data, pace.failures);
     return delayStep(job, token, pace.delayMs);
   }
 
   /**
-   * What an outcome does to the outbox being drained (`data.channel`) and the drain job, as
-   * drainPacing.ts decides: the item marked and popped (or left at the head), counted, logged,
-   * the job's failures kept. Returns the pace, whose wait the caller carries out.
+   * What a pace (drainPacing.ts) does to the item in `outbox` (the one being drained): marked and
+   * removed, or left queued; counted and logged. The caller carries out its wait.
    */
-  private async settleOutcome(
-    job: Job,
-    data: DrainJobData,
-    raw: string,
-    item: OutboxItem,
-    outcome: SendOutcome,
-  ): Promise<Pace> {
-    const pace = paceAfter(outcome, item, data.failures ?? 0, this.pacing);
+  private async applyPace(outbox: string, raw: string, item: OutboxItem, pace: Pace) {
     if (pace.marker !== undefined) {
       // A Home refresh or a rendered update leaves no marker (its marker went before rendering:
-      // the next change must be able to queue the next one); it is only popped.
+      // the next change must be able to queue the next one); it is only removed.
       const marked = item.op === "home" || item.op === "render" ? undefined : item;
-      await this.outbox.settle(data.channel, raw, marked, pace.marker);
+      await this.outbox.settle(outbox, raw, marked, pace.marker);
     }
     this.count(pace.outcome);
     if (pace.log) {
       const log = { channel: item.ch, key: item.k, op: item.op, ...pace.log.fields };
       this.options.logger[pace.log.level](log, pace.log.message);
     }
-    if (pace.failures !== (data.failures ?? 0)) {
-      const { channel, gen } = data;
-      await job.updateData(
-        pace.failures ? { channel, gen, failures: pace.failures } : { channel, gen },
-      );
-      data.failures = pace.failures;
-    }
-    return pace;
+  }
+
+  /** Keeps the drain job's count of consecutive failures (in its data: a retried step sees it). */
+  private async keepFailures(job: Job, data: DrainJobData, failures: number): Promise<void> {
+    if (failures === (data.failures ?? 0)) return;
+    const { channel, gen } = data;
+    await job.updateData(failures ? { channel, gen, failures } : { channel, gen });
   }
 
   /**

@@ -241,6 +241,11 @@ export class Outbox {
     await this.redis.hdel(ref.redisKey, ref.field);
   }
 
+  /** The first `count` entries of an outbox, oldest first (a burst of kept messages' updates). */
+  first(outbox: string, count: number): Promise<string[]> {
+    return this.redis.lrange(this.outboxKey(outbox), 0, count - 1);
+  }
+
   /** Messages waiting in a channel's outbox. */
   length(channel: string): Promise<number> {
     return this.redis.llen(this.outboxKey(channel));

@@ -1,6 +1,6 @@
 import type { SlackBlock, SlackChatApi } from "./notifier.js";
 import { NotifierInputError } from "./notifierInput.js";
-import type { Outbox, OutboxItem } from "./outbox.js";
+import { type Outbox, type OutboxItem, parseItem } from "./outbox.js";
 import type { SendOutcome } from "./slackDelivery.js";
 import { classifySlackError, classifySlackResult } from "./slackFailure.js";
 import { CHANNEL_ID, MESSAGE_TS } from "./slackIds.js";
@@ -96,4 +96,55 @@ export async function sendRendered(
   } catch (error) {
     return classifySlackError(error);
   }
+}
+
+/** What sends a burst: the outbox, Slack's chat, the render port. */
+export interface BurstSender {
+  outbox: Outbox;
+  slack: SlackChatApi;
+  render: MessageRenderer | undefined;
+}
+
+/** One update of a burst: its entry as stored, its item, what came of sending it. */
+export interface BurstUpdate {
+  raw: string;
+  item: OutboxItem;
+  outcome: SendOutcome;
+}
+
+/**
+ * Sends the next burst of kept messages' updates together: the first `max` entries of
+ * `outboxName`, at most one per message (two updates of one message sent at once could land in
+ * either order, the older state last; the second waits for the next burst). Entries that are not
+ * readable updates are given back to be dropped. Nothing is removed here: the caller settles each
+ * update as its outcome says.
+ */
+export async function sendBurst(
+  sender: BurstSender,
+  outboxName: string,
+  max: number,
+): Promise<{ sent: BurstUpdate[]; unreadable: string[] }> {
+  const { outbox, slack, render } = sender;
+  const burst: Array<{ raw: string; item: OutboxItem }> = [];
+  const unreadable: string[] = [];
+  const messages = new Set<string>();
+  for (const raw of await outbox.first(outboxName, max)) {
+    const item = parseItem(raw);
+    if (item?.op !== "render") {
+      unreadable.push(raw);
+      continue;
+    }
+    const message = `${item.ch} ${item.ts}`;
+    if (messages.has(message)) continue;
+    messages.add(message);
+    burst.push({ raw, item });
+  }
+  const sent = await Promise.all(
+    burst.map(async ({ raw, item }) => ({
+      raw,
+      item,
+      outcome: await sendRendered(outbox, slack, render, item),
+    })),
+  );
+  return { sent, unreadable };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { afterKeptUpdate, type PacingSettings, paceAfter } from "../../src/jobs/drainPacing.js";
+import { burstWait, type PacingSettings, paceAfter } from "../../src/jobs/drainPacing.js";
 import type { OutboxItem } from "../../src/jobs/outbox.js";
 
 const settings: PacingSettings = {
@@ -87,33 +87,27 @@ describe("drain pacing", () => {
     expect(gaveUp.log?.level).toBe("error");
   });
 
-  it("sends kept messages' updates in bursts, then waits their share of chat.update's rate", () => {
+  it("waits after a burst of kept messages' updates for its share of chat.update's rate", () => {
     const sent = paceAfter({ kind: "sent", ts: "1.2" }, item("render"), 0, settings);
-    // More queued and the burst not full: the next update goes now.
-    for (let calls = 1; calls < 4; calls += 1) {
-      expect(afterKeptUpdate(sent, calls, true, settings)).toBeUndefined();
-    }
-    // A full burst, or nothing more queued: the outbox waits 1.2 s for each update sent.
-    expect(afterKeptUpdate(sent, 4, true, settings)).toBe(4 * 1_200);
-    expect(afterKeptUpdate(sent, 2, false, settings)).toBe(2 * 1_200);
-    // What Slack refuses leaves the outbox too and counts in the burst.
     const dropped = paceAfter(
       { kind: "permanent", error: "message_not_found", detail: "gone" },
       item("render"),
       0,
       settings,
     );
-    expect(afterKeptUpdate(dropped, 1, true, settings)).toBeUndefined();
-    expect(afterKeptUpdate(dropped, 4, true, settings)).toBe(4 * 1_200);
+    // 1.2 s for each update of the burst, what Slack refused included.
+    expect(burstWait([sent, sent, dropped, sent], settings)).toBe(4 * 1_200);
+    expect(burstWait([sent], settings)).toBe(1_200);
+    expect(burstWait([], settings)).toBe(0);
   });
 
-  it("ends a burst of updates at a 429, waiting as long as Slack asks and the burst's share", () => {
+  it("waits as long as Slack asks when an update of the burst met a 429, or its backoff", () => {
+    const sent = paceAfter({ kind: "sent", ts: "1.2" }, item("render"), 0, settings);
     const limited = (retryAfterMs: number) =>
       paceAfter({ kind: "rate-limited", retryAfterMs, detail: "429" }, item("render"), 0, settings);
-    expect(afterKeptUpdate(limited(30_000), 1, true, settings)).toBe(30_000);
-    expect(afterKeptUpdate(limited(10), 1, true, settings)).toBe(1_200);
-    expect(afterKeptUpdate(limited(10), 3, true, settings)).toBe(3 * 1_200);
+    expect(burstWait([sent, limited(30_000)], settings)).toBe(30_000);
+    expect(burstWait([sent, sent, limited(10)], settings)).toBe(3 * 1_200);
     const retry = paceAfter({ kind: "transient", detail: "503" }, item("render"), 0, settings);
-    expect(afterKeptUpdate(retry, 1, true, settings)).toBe(2_000);
+    expect(burstWait([retry], settings)).toBe(2_000);
   });
 });

@@ -200,6 +200,31 @@ describe("notifier: updates rendered when they are sent", () => {
     }
   });
 
+  it("sends two waiting updates of one message in separate bursts, never together", async () => {
+    const intervalMs = 300;
+    const jobs = await start({ updateIntervalMs: intervalMs });
+    const ts = await postedMessage();
+    standin.clearCalls();
+    state = "approved";
+    // Two keys naming one message (as after a crash between an update's send and its removal).
+    for (const key of ["message:render", "message:render:again"]) {
+      await jobs.notifier.updateRendered({
+        scope: "approval:twice",
+        key,
+        channel: CHANNEL,
+        ts,
+        ref: "message:twice",
+      });
+    }
+    await waitFor(() => standin.callCount("chat.update") === 2 || undefined, {
+      timeoutMs: 10_000,
+      description: "both updates",
+    });
+    const [first, second] = standin.calls("chat.update").map((c) => c.at);
+    // The second went in the next burst, after the first burst's wait: never in flight together.
+    expect((second ?? 0) - (first ?? 0)).toBeGreaterThanOrEqual(intervalMs - 20);
+  });
+
   it("waits out a 429 on an update for as long as Slack asks, then sends it once", async () => {
     const jobs = await start();
     const ts = await postedMessage();
