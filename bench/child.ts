@@ -242,7 +242,7 @@ async function runWorker(): Promise<void> {
     readTarget: trackingReader(api),
     concurrency: { tracking: Number(need("BENCH_TRACK_CONCURRENCY")) },
     // One channel holds every thread here; Slack's pacing is benchmark 3's subject.
-    notifierSettings: { perChannelIntervalMs: 1 },
+    notifierSettings: { perChannelIntervalMs: 1, updateIntervalMs: 1 },
     maintenanceEveryMs: 0,
     reconcileOnStart: false,
     now: () => new Date(now),

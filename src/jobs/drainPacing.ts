@@ -8,6 +8,12 @@ import type { SendOutcome } from "./slackDelivery.js";
  * second per channel, so every outcome waits at least the channel's pace; a 429 waits as long
  * as Slack asks with the message still at the head (a thread's order holds across 429s);
  * transient failures back off, then the message is dropped as `failed`.
+ *
+ * Kept messages' updates (`render` items) have an outbox of their own (outbox.ts `outboxOf`),
+ * paced by `chat.update`'s limit instead: Slack's Tier 3, about 50 a minute per workspace with
+ * bursts tolerated. They go out in bursts of at most `updateBurst` sent together, then the outbox
+ * waits `updateIntervalMs` for each update of the burst (`burstWait`): never more than a burst at
+ * once, and on average no faster than one per `updateIntervalMs`.
  */
 
 export interface PacingSettings {
@@ -15,6 +21,10 @@ export interface PacingSettings {
   intervalMs: number;
   /** A person's Home outbox is paced by its debounce window instead. */
   homeDebounceMs: number;
+  /** Kept messages' updates: on average one per this (chat.update's workspace-wide limit). */
+  updateIntervalMs: number;
+  /** Kept messages' updates sent back to back before their outbox waits. */
+  updateBurst: number;
   /** Transient failures of one message before it is dropped. */
   maxAttempts: number;
   retryBaseMs: number;
@@ -39,7 +49,12 @@ export function paceAfter(
   failuresSoFar: number,
   settings: PacingSettings,
 ): Pace {
-  const pace = item.op === "home" ? settings.homeDebounceMs : settings.intervalMs;
+  const pace =
+    item.op === "home"
+      ? settings.homeDebounceMs
+      : item.op === "render"
+        ? settings.updateIntervalMs
+        : settings.intervalMs;
   switch (outcome.kind) {
     case "sent":
       return {
@@ -105,4 +120,15 @@ export function paceAfter(
       };
     }
   }
+}
+
+/**
+ * How long the kept messages' updates wait after a burst (the paces of its updates): the
+ * burst's share of chat.update's rate, `updateIntervalMs` per update; longer when one of them
+ * stays queued (a 429: as long as Slack asks; a transient failure: its backoff).
+ */
+export function burstWait(paces: readonly Pace[], settings: PacingSettings): number {
+  const share = paces.length * settings.updateIntervalMs;
+  const held = paces.filter((pace) => pace.marker === undefined).map((pace) => pace.delayMs);
+  return Math.max(share, ...held);
 }

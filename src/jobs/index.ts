@@ -56,7 +56,7 @@ export * from "./placementContract.js";
 export * from "./placementJournal.js";
 export * from "./queues.js";
 export * from "./quotePoller.js";
-export type { MessageRenderer, RenderedUpdateInput } from "./renderedUpdate.js";
+export type { MessageRenderer, RenderedMessage, RenderedUpdateInput } from "./renderedUpdate.js";
 export * from "./schedule.js";
 export * from "./tracker.js";
 export type { LastSeen, TrackerMessages } from "./trackerMessages.js";
@@ -112,8 +112,10 @@ export interface StartJobsOptions<QuoteResult = unknown> {
    */
   home?: HomePublisher;
   /**
-   * Renders a kept message (a request's approval message or card, `notifier.updateRendered`)
-   * from the latest state when its update is sent: src/orders' `renderMessage`.
+   * The notifier's render port (renderedUpdate.ts `MessageRenderer`): renders a kept message (a
+   * request's approval message or card, `notifier.updateRendered`) from the latest state when
+   * its update is sent; src/orders' `OrderLifecycle.messageRenderer()`. Given here, when the
+   * notifier is built; without it such updates are dropped as `no_renderer`.
    */
   render?: MessageRenderer;
   /** Edge quote polling. Without it, no quote worker runs here. */
@@ -132,6 +134,10 @@ export interface StartJobsOptions<QuoteResult = unknown> {
   random?: () => number;
   notifierSettings?: {
     perChannelIntervalMs?: number;
+    /** Kept messages' updates: on average one per this, all channels together (default 1200). */
+    updateIntervalMs?: number;
+    /** Kept messages' updates sent back to back before they wait (default 10). */
+    updateBurst?: number;
     markerTtlSeconds?: number;
     maxAttempts?: number;
     /** App Home: at most one publish per person per this window (default 2000 ms). */

@@ -1,14 +1,23 @@
 import type { Block, KnownBlock } from "@slack/types";
 import type { Job } from "bullmq";
-import { type PacingSettings, paceAfter } from "./drainPacing.js";
+import { burstWait, type Pace, type PacingSettings, paceAfter } from "./drainPacing.js";
 import { errorText } from "./errors.js";
 import { type HomePublisher, homeItem, publishHome } from "./homeRefresh.js";
-import { completeStepItem, postItem, updateItem } from "./notifierInput.js";
+import {
+  type CompleteStepInput,
+  completeStepItem,
+  type PostInput,
+  postItem,
+  type UpdateInput,
+  updateItem,
+} from "./notifierInput.js";
 import {
   DEFAULT_MARKER_TTL_SECONDS,
+  KEPT_UPDATES_OUTBOX,
   type MessageState,
   Outbox,
   type OutboxItem,
+  outboxOf,
   parseItem,
 } from "./outbox.js";
 import { jobIdPart, QUEUE_NAMES } from "./queues.js";
@@ -16,6 +25,7 @@ import {
   type MessageRenderer,
   type RenderedUpdateInput,
   renderedItem,
+  sendBurst,
   sendRendered,
 } from "./renderedUpdate.js";
 import { deliver, type SendOutcome } from "./slackDelivery.js";
@@ -63,7 +73,11 @@ import {
  *   are logged, counted and dropped; transient failures retry with backoff, then are dropped.
  * - Kept messages (`updateRendered`: a request's approval message and card): at most one
  *   waiting update per message, rendered by the injected `render` when it is sent, so the last
- *   update shows the state as it is then (renderedUpdate.ts).
+ *   update shows the state as it is then (renderedUpdate.ts). They have one outbox of their own
+ *   for every channel (`KEPT_UPDATES_OUTBOX`), paced by chat.update's workspace-wide limit in
+ *   bursts (drainPacing.ts): an update carries no order to keep with thread lines, so it never
+ *   waits behind a channel's backlog of them (issue 29: after a mass settlement, messages stayed
+ *   up to a minute behind their record while the approvals channel drained its replies).
  * - App Home (`refreshHome(userId)`): one outbox per person (`home<userId>`) holding at most
  *   one waiting refresh. The item carries no view: the injected `home` publisher renders the
  *   person's Home from the state at send time, so a burst of changes is one `views.publish`.
@@ -72,6 +86,9 @@ import {
  */
 
 export type SlackBlock = KnownBlock | Block;
+
+/** What callers ask for; checked and made outbox items in notifierInput.ts. */
+export type { CompleteStepInput, PostInput, UpdateInput } from "./notifierInput.js";
 
 /** The part of WebClient's `chat` the notifier uses (pass `webClient.chat`). */
 export interface SlackChatApi {
@@ -106,50 +123,6 @@ export interface SlackFunctionsApi {
   }): Promise<unknown>;
 }
 
-/**
- * Ends a Workflow Builder step (`functions.completeSuccess` with `outputs`, or
- * `functions.completeError` with `error`), queued in `channel`'s outbox behind that thread's
- * messages. When Slack answers that the step is over already, `gone` is posted instead.
- */
-export interface CompleteStepInput {
-  scope: string;
-  key: string;
-  channel: string;
-  executionId: string;
-  token: string;
-  outputs?: Record<string, string | number>;
-  error?: string;
-  gone?: { channel: string; threadTs?: string; text: string };
-}
-
-export interface PostInput {
-  /** What the message belongs to, e.g. `order:<id>:t<started>`: the keys' namespace. */
-  scope: string;
-  /** De-duplication key within the scope, e.g. `change:2:status:processing:loa:pending`. */
-  key: string;
-  /** Keep the scope's markers at least this long after this message (default and minimum: the
-   * notifier's `markerTtlSeconds`); a later message never shortens it. */
-  keepForSeconds?: number;
-  channel: string;
-  threadTs?: string;
-  text: string;
-  blocks?: SlackBlock[];
-}
-
-/**
- * An update of an existing message: by its `ts`, or by the `messageKey` of a message this
- * notifier posted in the same scope (resolved when the update is sent, after that post in the
- * same outbox).
- */
-export type UpdateInput = {
-  scope: string;
-  key: string;
-  keepForSeconds?: number;
-  channel: string;
-  text: string;
-  blocks?: SlackBlock[];
-} & ({ ts: string; messageKey?: undefined } | { messageKey: string; ts?: undefined });
-
 export type EnqueueResult = { queued: true } | { queued: false; reason: "duplicate" };
 
 export interface NotifierOptions extends JobPartOptions {
@@ -165,8 +138,20 @@ export interface NotifierOptions extends JobPartOptions {
   maxAttempts?: number;
   /** Publishes a person's App Home; without it, `refreshHome` queues nothing. */
   home?: HomePublisher;
-  /** Renders a kept message (`updateRendered`) when its update is sent: the latest state. */
+  /**
+   * The notifier's render port: renders a kept message (`updateRendered`) when its update is
+   * sent, from the state then (renderedUpdate.ts). Without it, such updates are dropped as
+   * `no_renderer`.
+   */
   render?: MessageRenderer;
+  /**
+   * Kept messages' updates: on average one per this, across all channels (chat.update is Slack's
+   * Tier 3, about 50 a minute per workspace). Default 1200.
+   */
+  updateIntervalMs?: number;
+  /** Kept messages' updates sent back to back before their outbox waits (Tier 3 tolerates
+   * bursts). Default 10. */
+  updateBurst?: number;
   /** App Home: a person's Home is published at most once per this window. Default 2000. */
   homeDebounceMs?: number;
   retryBaseMs?: number;
@@ -174,6 +159,7 @@ export interface NotifierOptions extends JobPartOptions {
 }
 
 export interface DrainJobData {
+  /** The outbox drained (outbox.ts `outboxOf`): a channel, `home<user>` or the kept updates'. */
   channel: string;
   gen: string;
   failures?: number;
@@ -193,6 +179,8 @@ export class Notifier {
     this.pacing = {
       intervalMs: options.perChannelIntervalMs ?? 1_100,
       homeDebounceMs: options.homeDebounceMs ?? 2_000,
+      updateIntervalMs: options.updateIntervalMs ?? 1_200,
+      updateBurst: Math.max(1, options.updateBurst ?? 10),
       maxAttempts: options.maxAttempts ?? 8,
       retryBaseMs: options.retryBaseMs ?? 2_000,
       retryMaxMs: options.retryMaxMs ?? 5 * 60_000,
@@ -288,6 +276,7 @@ export class Notifier {
       return "invalid-job";
     }
     if (!slack) throw new Error("notifier: no Slack client configured on this worker");
+    if (data.channel === KEPT_UPDATES_OUTBOX) return this.sendKeptUpdates(job, token, data, slack);
     const { channel, gen } = data;
     // Items that need no Slack call (already sent, unreadable) are settled in a loop; any Slack
     // call ends the step with a delay, so the channel's pace holds.
@@ -329,6 +318,44 @@ export class Notifier {
     }
   }
 
+  /**
+   * A step of the kept messages' updates (one outbox for all channels): a burst of them sent
+   * together (renderedUpdate.ts `sendBurst`), each settled as `paceAfter` says, then the wait
+   * `burstWait` decides. An update refused with a 429 or failing transiently stays queued for a
+   * later burst; the burst's transient failures count as one (a Slack outage fails them all), and
+   * the updates still failing after `maxAttempts` bursts are dropped. The wait is served before
+   * the next step, which ends the drainer when nothing is left: a new burst never follows at once.
+   */
+  private async sendKeptUpdates(
+    job: Job,
+    token: string | undefined,
+    data: DrainJobData,
+    slack: SlackChatApi,
+  ): Promise<string> {
+    const head = await this.outbox.head(data.channel, data.gen);
+    if (head.kind === "stale") return "stale";
+    if (head.kind === "empty") return "drained";
+    const { sent, unreadable } = await sendBurst(
+      { outbox: this.outbox, slack, render: this.options.render },
+      data.channel,
+      this.pacing.updateBurst,
+    );
+    for (const raw of unreadable) {
+      await this.outbox.settle(data.channel, raw, undefined, undefined);
+      this.count("dropped");
+      this.options.logger.error({ outbox: data.channel }, "notifier: dropped an unreadable update");
+    }
+    const failuresSoFar = data.failures ?? 0;
+    const paces: Pace[] = [];
+    for (const { raw, item, outcome } of sent) {
+      const pace = paceAfter(outcome, item, failuresSoFar, this.pacing);
+      await this.applyPace(data.channel, raw, item, pace);
+      paces.push(pace);
+    }
+    await this.keepFailures(job, data, Math.max(0, ...paces.map((pace) => pace.failures)));
+    return delayStep(job, token, burstWait(paces, this.pacing));
+  }
+
   /** Carries out the pace decided for this outcome (drainPacing.ts); ends the step. */
   private async afterSend(
     job: Job,
@@ -339,24 +366,34 @@ export class Notifier {
     outcome: SendOutcome,
   ): Promise<never> {
     const pace = paceAfter(outcome, item, data.failures ?? 0, this.pacing);
+    await this.applyPace(data.channel, raw, item, pace);
+    await this.keepFailures(job, data, pace.failures);
+    return delayStep(job, token, pace.delayMs);
+  }
+
+  /**
+   * What a pace (drainPacing.ts) does to the item in `outbox` (the one being drained): marked and
+   * removed, or left queued; counted and logged. The caller carries out its wait.
+   */
+  private async applyPace(outbox: string, raw: string, item: OutboxItem, pace: Pace) {
     if (pace.marker !== undefined) {
       // A Home refresh or a rendered update leaves no marker (its marker went before rendering:
-      // the next change must be able to queue the next one); it is only popped.
+      // the next change must be able to queue the next one); it is only removed.
       const marked = item.op === "home" || item.op === "render" ? undefined : item;
-      await this.outbox.settle(item.ch, raw, marked, pace.marker);
+      await this.outbox.settle(outbox, raw, marked, pace.marker);
     }
     this.count(pace.outcome);
     if (pace.log) {
       const log = { channel: item.ch, key: item.k, op: item.op, ...pace.log.fields };
       this.options.logger[pace.log.level](log, pace.log.message);
     }
-    if (pace.failures !== (data.failures ?? 0)) {
-      const { channel, gen } = data;
-      await job.updateData(
-        pace.failures ? { channel, gen, failures: pace.failures } : { channel, gen },
-      );
-    }
-    return delayStep(job, token, pace.delayMs);
+  }
+
+  /** Keeps the drain job's count of consecutive failures (in its data: a retried step sees it). */
+  private async keepFailures(job: Job, data: DrainJobData, failures: number): Promise<void> {
+    if (failures === (data.failures ?? 0)) return;
+    const { channel, gen } = data;
+    await job.updateData(failures ? { channel, gen, failures } : { channel, gen });
   }
 
   /**
@@ -391,9 +428,11 @@ export class Notifier {
       return { queued: false, reason: "duplicate" };
     }
     if (action === 2) {
+      // A drain job per outbox: a channel's, a person's Home, or the kept messages' updates.
+      const outbox = outboxOf(item);
       try {
-        await this.options.queue.add("drain", { channel: item.ch, gen } satisfies DrainJobData, {
-          ...drainJobOptions(drainJobId(item.ch, gen)),
+        await this.options.queue.add("drain", { channel: outbox, gen } satisfies DrainJobData, {
+          ...drainJobOptions(drainJobId(outbox, gen)),
           // A Home refresh waits for the rest of a burst of changes.
           ...(item.op === "home" ? { delay: this.pacing.homeDebounceMs } : {}),
         });

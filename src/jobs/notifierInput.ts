@@ -1,4 +1,4 @@
-import type { CompleteStepInput, PostInput, UpdateInput } from "./notifier.js";
+import type { SlackBlock } from "./notifier.js";
 import type { OutboxItem } from "./outbox.js";
 import { CHANNEL_ID, MESSAGE_TS } from "./slackIds.js";
 
@@ -11,6 +11,50 @@ import { CHANNEL_ID, MESSAGE_TS } from "./slackIds.js";
 export class NotifierInputError extends Error {
   override readonly name = "NotifierInputError";
 }
+
+/**
+ * Ends a Workflow Builder step (`functions.completeSuccess` with `outputs`, or
+ * `functions.completeError` with `error`), queued in `channel`'s outbox behind that thread's
+ * messages. When Slack answers that the step is over already, `gone` is posted instead.
+ */
+export interface CompleteStepInput {
+  scope: string;
+  key: string;
+  channel: string;
+  executionId: string;
+  token: string;
+  outputs?: Record<string, string | number>;
+  error?: string;
+  gone?: { channel: string; threadTs?: string; text: string };
+}
+
+export interface PostInput {
+  /** What the message belongs to, e.g. `order:<id>:t<started>`: the keys' namespace. */
+  scope: string;
+  /** De-duplication key within the scope, e.g. `change:2:status:processing:loa:pending`. */
+  key: string;
+  /** Keep the scope's markers at least this long after this message (default and minimum: the
+   * notifier's `markerTtlSeconds`); a later message never shortens it. */
+  keepForSeconds?: number;
+  channel: string;
+  threadTs?: string;
+  text: string;
+  blocks?: SlackBlock[];
+}
+
+/**
+ * An update of an existing message: by its `ts`, or by the `messageKey` of a message this
+ * notifier posted in the same scope (resolved when the update is sent, after that post in the
+ * same outbox).
+ */
+export type UpdateInput = {
+  scope: string;
+  key: string;
+  keepForSeconds?: number;
+  channel: string;
+  text: string;
+  blocks?: SlackBlock[];
+} & ({ ts: string; messageKey?: undefined } | { messageKey: string; ts?: undefined });
 
 const MAX_KEY_LENGTH = 400;
 const MAX_SCOPE_LENGTH = 200;

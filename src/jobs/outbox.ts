@@ -3,8 +3,9 @@ import type { SlackBlock } from "./notifier.js";
 import { defineScripts, type Script, type ScriptSpec, stateKey } from "./queues.js";
 
 /**
- * The notifier's Redis side: one FIFO outbox (a list) per channel, the markers that make each
- * message key count once, and the drainer generation of each channel. Every step that must be
+ * The notifier's Redis side: one FIFO outbox (a list) per channel (and one per person's Home,
+ * one for all kept messages' updates: `outboxOf`), the markers that make each message key count
+ * once, and the drainer generation of each outbox. Every step that must be
  * atomic is one Lua script: queueing (marker + append + drainer), reading the head (an empty
  * outbox ends its generation in the same step, so a concurrent post either sees the drainer or
  * starts the next one), settling (mark + pop). Names and layout are what a restarted or older
@@ -119,6 +120,24 @@ redis.call('SET', KEYS[1], gen)
 return {2, gen}
 `;
 
+/**
+ * The outbox of every kept message's update (`render` items, renderedUpdate.ts), whatever its
+ * channel: `chat.update` is limited per workspace (Slack's Tier 3, about 50 a minute with bursts),
+ * not per channel like `chat.postMessage`, and an update never has to wait for a thread line (it
+ * renders the state when sent, so it has no order to keep with them). Never a channel id (those
+ * start with C, D or G) nor a person's Home outbox (`home<user>`).
+ */
+export const KEPT_UPDATES_OUTBOX = "kept-updates";
+
+/**
+ * The outbox an item is queued in, drained by one step job each: its channel's, a person's Home
+ * (its `ch` names that outbox), or all kept messages' updates. An item queued before the updates
+ * had their own outbox stays in its channel's and is sent from there.
+ */
+export function outboxOf(item: Pick<OutboxItem, "op" | "ch">): string {
+  return item.op === "render" ? KEPT_UPDATES_OUTBOX : item.ch;
+}
+
 /** The outbox's scripts (a changed Lua gets a new version: replicas never run each other's). */
 const SCRIPTS = {
   enqueue: ["jobsNotifierEnqueueV2", ENQUEUE, 6],
@@ -158,13 +177,13 @@ export class Outbox {
     const [action, gen] = (await this.scripts.enqueue(
       [
         this.markerRef(item.sc, item.k).redisKey,
-        this.outboxKey(item.ch),
-        this.drainerKey(item.ch),
+        this.outboxKey(outboxOf(item)),
+        this.drainerKey(outboxOf(item)),
         this.genKey(),
         this.channelsKey(),
         this.legacyMarkerKey(item.sc, item.k),
       ],
-      [JSON.stringify(item), this.keepFor(item), item.ch, item.k],
+      [JSON.stringify(item), this.keepFor(item), outboxOf(item), item.k],
     )) as [0 | 1 | 2, string];
     return { action, gen };
   }
@@ -220,6 +239,11 @@ export class Outbox {
   async unmark(item: OutboxItem): Promise<void> {
     const ref = this.markerRef(item.sc, item.k);
     await this.redis.hdel(ref.redisKey, ref.field);
+  }
+
+  /** The first `count` entries of an outbox, oldest first (a burst of kept messages' updates). */
+  first(outbox: string, count: number): Promise<string[]> {
+    return this.redis.lrange(this.outboxKey(outbox), 0, count - 1);
   }
 
   /** Messages waiting in a channel's outbox. */

@@ -76,8 +76,9 @@ export class RequestMessages {
     }
     const { cardChannel, cardTs } = record.slack;
     if (!cardChannel || !cardTs) return;
-    // The step's reply first, then the card: a reader who opens the thread sees the card's
-    // state as its last word. Keyed by the step, so a repeated refresh says it once.
+    // The step's reply in the card's thread, then the card's update. The update does not wait
+    // for the reply (the notifier sends kept messages' updates apart from thread lines), so the
+    // card may show the state a moment before its reply is in. Keyed by the step: said once.
     if (record.status !== "pending") {
       await jobs.notifier.post({
         scope: scopeOf(record),

@@ -41,7 +41,13 @@ describe("App Home", () => {
 
   beforeAll(async () => {
     env = await startTestBot({
-      jobs: { notifierSettings: { perChannelIntervalMs: 20, homeDebounceMs: DEBOUNCE_MS } },
+      jobs: {
+        notifierSettings: {
+          perChannelIntervalMs: 20,
+          updateIntervalMs: 20,
+          homeDebounceMs: DEBOUNCE_MS,
+        },
+      },
     });
     client = new WebClient(env.standin.botToken, {
       slackApiUrl: env.standin.apiUrl,

@@ -39,7 +39,10 @@ describe("two replicas sharing Redis", () => {
         config: { ...loadConfig(env), port: 0 },
         logger: createLogger({ level: "silent" }),
         redisPrefix,
-        jobs: { notifierSettings: { perChannelIntervalMs: 20 }, maintenanceEveryMs: 0 },
+        jobs: {
+          notifierSettings: { perChannelIntervalMs: 20, updateIntervalMs: 20 },
+          maintenanceEveryMs: 0,
+        },
       });
       replicas.push(bot);
       drivers.push(standin.connectApp({ url: `${bot.url}/slack/events`, signingSecret }));

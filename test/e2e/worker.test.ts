@@ -35,7 +35,10 @@ describe("workers in their own process", () => {
       APPROVERS: STANDIN_IDS.approver,
     };
     const logger = createLogger({ level: "silent" });
-    const jobs = { notifierSettings: { perChannelIntervalMs: 20 }, maintenanceEveryMs: 0 };
+    const jobs = {
+      notifierSettings: { perChannelIntervalMs: 20, updateIntervalMs: 20 },
+      maintenanceEveryMs: 0,
+    };
     front = await startBot({
       config: { ...loadConfig({ ...env, WORKERS: "false" }), port: 0 },
       logger,

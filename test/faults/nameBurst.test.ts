@@ -61,7 +61,10 @@ describe("a burst of one port name", () => {
         config: { ...loadConfig(env), port: 0 },
         logger: createLogger({ level: "silent" }),
         redisPrefix,
-        jobs: { notifierSettings: { perChannelIntervalMs: 5 }, maintenanceEveryMs: 0 },
+        jobs: {
+          notifierSettings: { perChannelIntervalMs: 5, updateIntervalMs: 5 },
+          maintenanceEveryMs: 0,
+        },
       });
       replicas.push(bot);
       drivers.push(standin.connectApp({ url: `${bot.url}/slack/events`, signingSecret }));

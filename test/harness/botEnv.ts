@@ -87,7 +87,7 @@ export async function startTestBot(
     sandbox: { ...options.sandbox },
     // Tests need not wait Slack's real pacing; the notifier's own tests cover it.
     jobs: {
-      notifierSettings: { perChannelIntervalMs: 20 },
+      notifierSettings: { perChannelIntervalMs: 20, updateIntervalMs: 20 },
       maintenanceEveryMs: 0,
       ...options.jobs,
     },

@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { type PacingSettings, paceAfter } from "../../src/jobs/drainPacing.js";
+import { burstWait, type PacingSettings, paceAfter } from "../../src/jobs/drainPacing.js";
 import type { OutboxItem } from "../../src/jobs/outbox.js";
 
 const settings: PacingSettings = {
   intervalMs: 1_100,
   homeDebounceMs: 2_000,
+  updateIntervalMs: 1_200,
+  updateBurst: 4,
   maxAttempts: 3,
   retryBaseMs: 2_000,
   retryMaxMs: 5_000,
@@ -83,5 +85,29 @@ describe("drain pacing", () => {
     // The marker keeps a bounded reason.
     expect(gaveUp.marker).toBe(`dropped|${"x".repeat(100)}`);
     expect(gaveUp.log?.level).toBe("error");
+  });
+
+  it("waits after a burst of kept messages' updates for its share of chat.update's rate", () => {
+    const sent = paceAfter({ kind: "sent", ts: "1.2" }, item("render"), 0, settings);
+    const dropped = paceAfter(
+      { kind: "permanent", error: "message_not_found", detail: "gone" },
+      item("render"),
+      0,
+      settings,
+    );
+    // 1.2 s for each update of the burst, what Slack refused included.
+    expect(burstWait([sent, sent, dropped, sent], settings)).toBe(4 * 1_200);
+    expect(burstWait([sent], settings)).toBe(1_200);
+    expect(burstWait([], settings)).toBe(0);
+  });
+
+  it("waits as long as Slack asks when an update of the burst met a 429, or its backoff", () => {
+    const sent = paceAfter({ kind: "sent", ts: "1.2" }, item("render"), 0, settings);
+    const limited = (retryAfterMs: number) =>
+      paceAfter({ kind: "rate-limited", retryAfterMs, detail: "429" }, item("render"), 0, settings);
+    expect(burstWait([sent, limited(30_000)], settings)).toBe(30_000);
+    expect(burstWait([sent, sent, limited(10)], settings)).toBe(3 * 1_200);
+    const retry = paceAfter({ kind: "transient", detail: "503" }, item("render"), 0, settings);
+    expect(burstWait([retry], settings)).toBe(2_000);
   });
 });

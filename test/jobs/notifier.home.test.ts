@@ -40,7 +40,11 @@ describe("notifier: App Home refreshes", () => {
         await onPublish();
         return { ok: true };
       },
-      notifierSettings: { perChannelIntervalMs: 20, homeDebounceMs: windowMs },
+      notifierSettings: {
+        perChannelIntervalMs: 20,
+        updateIntervalMs: 20,
+        homeDebounceMs: windowMs,
+      },
     });
     running.push(jobs);
     return jobs;

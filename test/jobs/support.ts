@@ -131,6 +131,7 @@ export async function startTestJobs<Q = unknown>(
     ...options,
     notifierSettings: {
       perChannelIntervalMs: 30,
+      updateIntervalMs: 30,
       retryBaseMs: 50,
       ...options.notifierSettings,
     },
