@@ -9,6 +9,7 @@ import { startBot } from "../src/bot.js";
 import { loadConfig } from "../src/config.js";
 import { startJobs } from "../src/jobs/index.js";
 import { createLogger } from "../src/log.js";
+import { startTracker } from "../src/orders/tracking/index.js";
 import { createProvider } from "../src/provider/api.js";
 import { SandboxClock, startSandbox } from "../src/sandbox/index.js";
 import {
@@ -18,7 +19,6 @@ import {
   startSlackStandin,
 } from "../src/standin/index.js";
 import { trackingReader } from "../src/usecases/trackingReads.js";
-import { trackerMessages } from "../views/trackerMessages.js";
 import type { ChildRole } from "./common.js";
 import { closedLoop, flood, type PreparedRequest } from "./loadgen.js";
 
@@ -237,11 +237,9 @@ async function runWorker(): Promise<void> {
   });
   const jobs = await startJobs({
     redisUrl: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
-    trackerMessages,
     prefix: need("BENCH_REDIS_PREFIX"),
     logger,
     slack: slack.chat,
-    readTarget: trackingReader(api),
     // Polls are what is measured: the shared provider limit (10/s) would only pace them.
     providerRateLimit: false,
     concurrency: { tracking: Number(need("BENCH_TRACK_CONCURRENCY")) },
@@ -251,6 +249,8 @@ async function runWorker(): Promise<void> {
     reconcileOnStart: false,
     now: () => new Date(now),
   });
+  // The tracker, on the jobs' tracking queue as src/bot.ts builds it (src/orders/tracking).
+  startTracker(jobs, { readTarget: trackingReader(api), now: () => new Date(now) });
   serve({
     stats,
     setNow: (m) => {

@@ -5,6 +5,7 @@ import type { Logger } from "./log.js";
 import type { Metrics } from "./metrics.js";
 import type { OrderLifecycle } from "./orders/lifecycle.js";
 import type { OrderRequests } from "./orders/requests.js";
+import type { Tracker } from "./orders/tracking/tracker.js";
 import type { ProviderApi } from "./provider/api.js";
 import type { HomePages } from "./usecases/home.js";
 
@@ -29,8 +30,8 @@ export interface Services {
   logger: Logger;
   metrics: Metrics;
   approvals: ApprovalSettings;
-  /** Queues and workers: notifications, order tracking, Edge quotes, placement. */
-  jobs: Jobs;
+  /** Queues and workers: notifications, Edge quotes, drafts; and the lifecycle's tracker. */
+  jobs: BackgroundJobs;
   /**
    * "Now" for the provider's timestamps ("created 3 days ago"): the sandbox's clock in sandbox
    * mode, which the playground moves forward, so an order placed a minute ago never reads
@@ -50,6 +51,12 @@ export interface Services {
   /** The ISO 4217 code amounts are labelled with (`PRICE_CURRENCY`; src/domain/money.ts). */
   currency: string;
 }
+
+/**
+ * The background side as the other layers use it: src/jobs' queues and notifier, and the order
+ * lifecycle's tracker (src/orders/tracking: what `/connect track` and App Home follow).
+ */
+export type BackgroundJobs = Jobs & { tracker: Tracker };
 
 export interface Clock {
   now(): Date;

@@ -12,6 +12,7 @@ export {
   type LifecycleStore,
   OrderLifecycle,
   type OrderLifecycleOptions,
+  requestMessageRenderer,
 } from "./lifecycle.js";
 export { scopeOf } from "./requestMessages.js";
 

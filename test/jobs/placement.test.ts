@@ -2,7 +2,7 @@ import type { WebClient } from "@slack/web-api";
 import type { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ApprovalStore } from "../../src/approvals/store.js";
-import { type Jobs, RateLimitWaitTooLongError } from "../../src/jobs/index.js";
+import { RateLimitWaitTooLongError } from "../../src/jobs/index.js";
 import { httpError, timeoutError } from "../../src/provider/errors.js";
 import type { SlackStandin } from "../../src/standin/index.js";
 import { waitFor } from "../harness/index.js";
@@ -15,6 +15,7 @@ import {
   slackClient,
   startStandin,
   startTestJobs,
+  type TestJobs,
   threadTexts,
 } from "./support.js";
 
@@ -31,14 +32,14 @@ describe("placement of approved orders", () => {
   let standin: SlackStandin;
   let client: WebClient;
   const prefixes: string[] = [];
-  const running: Jobs[] = [];
+  const running: TestJobs[] = [];
 
   interface Setup {
     store: ApprovalStore;
     provider: FakeProvider;
     clock: ReturnType<typeof manualClock>;
     prefix: string;
-    replica: (options?: { workers?: boolean }) => Promise<Jobs>;
+    replica: (options?: { workers?: boolean }) => Promise<TestJobs>;
   }
 
   function setup(): Setup {
