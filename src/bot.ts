@@ -10,6 +10,7 @@ import { watchDirectory } from "./directoryWatch.js";
 import { type StartJobsOptions, startJobs } from "./jobs/index.js";
 import { createLogger, type Logger } from "./log.js";
 import { createMetrics, type Metrics } from "./metrics.js";
+import { edgeDraftReminderCallbacks, edgeQuoteCallbacks } from "./orders/edge/callbacks.js";
 import { OrderLifecycle, OrderRequests, requestMessageRenderer } from "./orders/index.js";
 import { type PlacementSettings, startPlacement } from "./orders/placement/index.js";
 import { StepCompletions } from "./orders/stepCompletions.js";
@@ -39,7 +40,6 @@ import {
   type SlackConnection,
   startSlackApp,
 } from "./slack/app.js";
-import { edgeDraftReminderCallbacks, edgeQuoteCallbacks } from "./slack/features/edge/callbacks.js";
 import { homePublisher, refreshHomesOf } from "./slack/features/home/publish.js";
 import { FollowUpLane } from "./slack/followUps.js";
 import { sandboxLabelledChat } from "./slack/kit/index.js";
