@@ -88,7 +88,8 @@ export interface StartJobsOptions<QuoteResult = unknown> {
   functions?: SlackFunctionsApi;
   /**
    * Renders and publishes a person's App Home (`views.publish`); with it, `notifier.refreshHome`
-   * publishes and a tracked target's change refreshes the Home of whoever asked to track it.
+   * publishes (a tracked target's change refreshes its audience's Home: src/orders/tracking's
+   * `refreshHomes`).
    */
   home?: HomePublisher;
   /**
