@@ -4,8 +4,8 @@
  *
  *   src/slack (adapter) ──▶ src/usecases, src/orders (use cases) ──▶ src/provider, src/approvals, src/jobs
  *         │                         │                                      │
- *         └────────────▶ views/ ◀───┘ (src/orders, src/jobs: message text)  │
- *                          │                                               ▼
+ *         └────────────▶ views/ ◀───┘ (src/orders: message text, its       │
+ *                          │           placement job's and tracker's too)  ▼
  *                          └─────────────────────────────────────▶ src/domain (pure rules)
  *
  * Type-only imports (`import type`, erased at build) of another layer's types are allowed where
@@ -72,7 +72,7 @@ module.exports = {
     {
       name: "infrastructure-never-imports-adapter-or-use-cases",
       comment:
-        "src/provider, src/approvals and src/jobs (infrastructure and core) may not import src/slack (the adapter), src/usecases or src/orders (the use cases): collaborators are injected as plain functions by src/bot.ts.",
+        "src/provider, src/approvals and src/jobs (infrastructure and core) may not import src/slack (the adapter), src/usecases or src/orders (the use cases): a job that performs a lifecycle step lives in src/orders (placement/, tracking/), built on src/jobs' queues (`partOptions`) and handed to its worker runner (`run`); other collaborators are plain functions src/bot.ts hands in.",
       severity: "error",
       from: { path: "^src/(provider|approvals|jobs)/" },
       to: { path: "^src/(slack|usecases|orders)/" },
@@ -88,7 +88,7 @@ module.exports = {
     {
       name: "jobs-never-import-views",
       comment:
-        "src/jobs decides when to say something, never how: the tracker's words (views/trackerMessages.ts) are injected by src/bot.ts through startJobs' `trackerMessages` (shape: src/jobs/trackerMessages.ts), so src/jobs may not import views/ at runtime (import type is fine).",
+        "src/jobs is machinery (queues, the worker runner, the notifier's outbox, schedules, the rate limiter) and words nothing: a job that says something in its own words (the tracker's thread lines, a placement's outcome) lives with the lifecycle in src/orders, which may import views/. So src/jobs may not import views/ at runtime (import type is fine).",
       severity: "error",
       from: { path: "^src/jobs/" },
       to: { path: "^views/", dependencyTypesNot: TYPE_ONLY },
@@ -104,12 +104,9 @@ module.exports = {
     {
       name: "no-dependency-bag",
       comment:
-        "Nothing imports src/services.ts (the retired bag of every part), not even a type: a use case names the parts it takes, a Slack feature declares its own deps type in its index.ts, and src/slack/listeners.ts hands each its parts. The file below is its last importer, being reworked elsewhere; the file goes with it.",
+        "src/services.ts, the bag of every part, is retired (issue 29) and nothing may import it again, not even a type: a use case names the parts it takes, a Slack feature declares its own deps type in its index.ts, and src/slack/listeners.ts hands each its parts from the object src/bot.ts builds.",
       severity: "error",
-      from: {
-        path: "^(src|views)/",
-        pathNot: ["^src/slack/features/edge/callbacks\\.ts$"],
-      },
+      from: { path: "^(src|views)/" },
       to: { path: "^src/services\\.ts$" },
     },
     {

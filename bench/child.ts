@@ -9,6 +9,7 @@ import { startBot } from "../src/bot.js";
 import { loadConfig } from "../src/config.js";
 import { startJobs } from "../src/jobs/index.js";
 import { createLogger } from "../src/log.js";
+import { startTracker } from "../src/orders/tracking/index.js";
 import { createProvider } from "../src/provider/api.js";
 import { SandboxClock, startSandbox } from "../src/sandbox/index.js";
 import {
@@ -18,7 +19,6 @@ import {
   startSlackStandin,
 } from "../src/standin/index.js";
 import { trackingReader } from "../src/usecases/trackingReads.js";
-import { trackerMessages } from "../views/trackerMessages.js";
 import type { ChildRole } from "./common.js";
 import { closedLoop, flood, type PreparedRequest } from "./loadgen.js";
 
@@ -235,11 +235,9 @@ async function runWorker(): Promise<void> {
   });
   const jobs = await startJobs({
     redisUrl: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
-    trackerMessages,
     prefix: need("BENCH_REDIS_PREFIX"),
     logger,
     slack: slack.chat,
-    readTarget: trackingReader(api),
     concurrency: { tracking: Number(need("BENCH_TRACK_CONCURRENCY")) },
     // One channel holds every thread here; Slack's pacing is benchmark 3's subject.
     notifierSettings: { perChannelIntervalMs: 1, updateIntervalMs: 1 },
@@ -247,6 +245,8 @@ async function runWorker(): Promise<void> {
     reconcileOnStart: false,
     now: () => new Date(now),
   });
+  // The tracker, on the jobs' tracking queue as src/bot.ts builds it (src/orders/tracking).
+  startTracker(jobs, { readTarget: trackingReader(api), now: () => new Date(now) });
   serve({
     stats,
     setNow: (m) => {

@@ -17,7 +17,6 @@ import {
   STANDIN_IDS,
   startSlackStandin,
 } from "../src/standin/index.js";
-import { trackerMessages } from "../views/trackerMessages.js";
 import { deleteKeys, envInt, printTable, recordBenchmark, round, waitUntil } from "./common.js";
 
 const CHANNELS = 5;
@@ -62,7 +61,6 @@ async function drain(count: number, intervalMs: number, pacing: string): Promise
   });
   const jobs = await startJobs({
     redisUrl,
-    trackerMessages,
     prefix,
     logger: createLogger({ level: "warn", destination: createWriteStream("/dev/null") }),
     slack: slack.chat,

@@ -10,6 +10,7 @@ import { pathToFileURL } from "node:url";
 import { Redis } from "ioredis";
 import { baseIntervalMs, DAY_MS, MINUTE_MS, startJobs, stateKey } from "../src/jobs/index.js";
 import { createLogger } from "../src/log.js";
+import { startTracker } from "../src/orders/tracking/index.js";
 import {
   DEFAULT_PROVIDER_REQUESTS_PER_SECOND,
   limiterSpacingMs,
@@ -18,7 +19,6 @@ import type { OrderKind } from "../src/sandbox/model.js";
 import { Prng } from "../src/sandbox/random.js";
 import { orderStages } from "../src/sandbox/timeline.js";
 import { STANDIN_IDS } from "../src/standin/index.js";
-import { trackerMessages } from "../views/trackerMessages.js";
 import {
   type Distribution,
   deleteKeys,
@@ -289,12 +289,13 @@ export async function runTracking(): Promise<TrackingFigures> {
   // trackers, runs due checks and reads records.
   const jobs = await startJobs({
     redisUrl,
-    trackerMessages,
     prefix,
     logger: createLogger({ level: "warn", destination: createWriteStream("/dev/null") }),
     workers: false,
     now: () => new Date(simNow),
   });
+  // The tracker (src/orders/tracking) on the jobs' queue, producing only here.
+  const tracker = startTracker(jobs, { now: () => new Date(simNow) });
   const realStart = performance.now();
   const benchCpuStart = process.cpuUsage();
   try {
@@ -375,7 +376,7 @@ export async function runTracking(): Promise<TrackingFigures> {
           byId.set(order.id, order);
           state.set(order.id, { checks: 0, next: simNow, open: true, seq: 0 });
           fresh.add(order.id);
-          await jobs.tracker.track({
+          await tracker.track({
             orderId: order.id,
             companyName: companyName!,
             channel,
@@ -389,7 +390,7 @@ export async function runTracking(): Promise<TrackingFigures> {
       if (due.length > 0) {
         for (const id of due) dueTimes.push(state.get(id)!.next);
         const promoted = await Promise.all(
-          due.filter((id) => !fresh.has(id)).map((id) => jobs.tracker.checkNow(id)),
+          due.filter((id) => !fresh.has(id)).map((id) => tracker.checkNow(id)),
         );
         promotions += promoted.filter(Boolean).length;
         // Only the steps still running are read again, so waiting costs little.

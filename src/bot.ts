@@ -2,20 +2,32 @@ import { randomBytes, randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { WebClient } from "@slack/web-api";
 import type { Redis } from "ioredis";
-import { trackerMessages } from "../views/trackerMessages.js";
 import { ApprovalStore, type DirectoryStatus, policyApprovers } from "./approvals/index.js";
 import { systemClock } from "./clock.js";
 import { type Config, configuredSecrets, DEFAULT_PARTNER_REMINDER_AFTER_DAYS } from "./config.js";
 import { withRequestId } from "./context.js";
 import { watchDirectory } from "./directoryWatch.js";
 import { healthCheck, serveOperationalRoutes } from "./health.js";
-import { type Jobs, startJobs, trackedReader } from "./jobs/index.js";
-import { DEFAULT_ACCEPTANCE_REMINDERS } from "./jobs/trackerReminders.js";
+import { type StartJobsOptions, startJobs } from "./jobs/index.js";
 import { createLogger, type Logger } from "./log.js";
 import { createMetrics, type Metrics } from "./metrics.js";
 import { appHomePublisher } from "./orders/appHome.js";
-import { OrderLifecycle, OrderRequests } from "./orders/index.js";
+import { edgeDraftReminderCallbacks, edgeQuoteCallbacks } from "./orders/edge/callbacks.js";
+import {
+  type BackgroundJobs,
+  OrderLifecycle,
+  OrderRequests,
+  requestMessageRenderer,
+  requestReadsOf,
+} from "./orders/index.js";
+import { type PlacementSettings, startPlacement } from "./orders/placement/index.js";
 import { StepCompletions } from "./orders/stepCompletions.js";
+import {
+  DEFAULT_ACCEPTANCE_REMINDERS,
+  startTracker,
+  type TrackerSettings,
+  trackedReader,
+} from "./orders/tracking/index.js";
 // Playground mode: the web page standing in for Slack's client (src/playground/).
 import {
   createPlayground,
@@ -37,7 +49,6 @@ import { migrateLayout } from "./redisLayout/migrate.js";
 import { type RedisTopology, redisTopology } from "./redisTopology.js";
 import { type Sandbox, type SandboxOptions, startSandbox } from "./sandbox/index.js";
 import { type SlackConnection, startSlackApp } from "./slack/app.js";
-import { edgeDraftReminderCallbacks, edgeQuoteCallbacks } from "./slack/features/edge/callbacks.js";
 import { FollowUpLane } from "./slack/followUps.js";
 import { sandboxLabelledChat } from "./slack/kit/index.js";
 import { type ListenerDeps, registerListeners } from "./slack/listeners.js";
@@ -66,13 +77,15 @@ export interface BotOptions {
    * "worker": only the background workers (`npm run worker`), with /healthz and /metrics.
    */
   role?: "bot" | "worker";
-  /** Tuning passed to the jobs (tests shorten the notifier's pacing, schedules, …). */
-  jobs?: Partial<Parameters<typeof startJobs>[0]>;
+  /** Tuning of the jobs and of the lifecycle's placement job and tracker (tests shorten them). */
+  jobs?: Partial<StartJobsOptions> & PartSettings;
   /** The provider's request rate shared by all replicas; false for none. Default 10/s. */
   providerRateLimit?:
     | Pick<ProviderRateLimiterOptions, "requestsPerSecond" | "marginMs" | "maxWaitMs">
     | false;
 }
+
+type PartSettings = { placementSettings?: PlacementSettings; trackerSettings?: TrackerSettings };
 
 export interface RunningBot {
   /** The HTTP port: /slack/events, /healthz, /metrics. */
@@ -81,7 +94,7 @@ export interface RunningBot {
   /** The parts built here, as the listeners take them (tests read the store, the identity, …). */
   services: ListenerDeps;
   sandbox?: Sandbox;
-  jobs: Jobs;
+  jobs: BackgroundJobs;
   /** In playground mode: the local stand-in for Slack the bot talks to. */
   standin?: SlackStandin;
   /** In playground mode: the web page standing in for Slack's client (`<url>/playground`). */
@@ -232,27 +245,16 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     };
     // A user group's members, read from Slack (APPROVERS, policy rules name groups).
     const groupMembers = groupMembersVia(backgroundSlack);
-    // The order lifecycle owns placing, looking up, tracking and telling the thread; the jobs
-    // run its callbacks, and it reaches the jobs once they exist (`connect` below).
-    const orders = new OrderLifecycle({
-      store: approvalStore,
-      provider: api,
-      companyUsername: async () => (await identity()).companyUsername,
-      redis,
-      prefix: layout.orders,
-      approveConfirmFrom: config.approvals.approveConfirmFrom,
-      // Each change refreshes the App Home of the people who see it, through the notifier.
-      homes: { approvers: approvalSettings.approvers, groupMembers, logger },
-    });
-    const placement = orders.placementCallbacks();
     const readTarget = trackingReader(api);
     const sandboxed = config.provider.kind === "sandbox";
     const homePages = redisHomePages(redis, layout.home);
+    // What every surface shows of a request, read from the store and the lifecycle's keys.
+    const { reads } = requestReadsOf({ store: approvalStore, redis, prefix: layout.orders });
     // A person's App Home, read from the state when the notifier sends a refresh (and when the
     // tab is opened): built from the store, the read model and the tracker's records.
     const appHome = appHomePublisher({
       store: approvalStore,
-      read: (records) => orders.readMany(records),
+      read: (records) => reads.many(records),
       tracked: trackedReader(redis, layout.jobs),
       settings: approvals,
       groupMembers,
@@ -261,7 +263,10 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       currency: config.currency,
       publish: (userId, view) => backgroundSlack.views.publish({ user_id: userId, view }),
     });
-    const jobs = await startJobs({
+    const { placementSettings, trackerSettings, ...jobOptions } = options.jobs ?? {};
+    // Built in dependency order: the jobs (queues, the notifier's outbox), then the order
+    // lifecycle on them, which builds and runs its own jobs (placement, tracking) on their queues.
+    const machinery = await startJobs({
       topology,
       prefix: layout.jobs,
       logger: logger.child({ component: "jobs" }),
@@ -271,18 +276,15 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       slack: sandboxed ? sandboxLabelledChat(backgroundSlack.chat) : backgroundSlack.chat,
       // Workflow Builder steps end through the same outbox, with each step's own token.
       functions: backgroundSlack.functions,
-      // How the tracker words its messages: views/, injected (src/jobs never imports views/).
-      trackerMessages,
       home: appHome,
-      // Background work logs under a request id of its own record (approval id, order id), so
-      // one grep follows an order from the approval click to placement and tracking.
-      readTarget: (target, companyName) =>
-        withRequestId(`${target.kind}-${target.id}`, () => readTarget(target, companyName)),
-      // Tracking's statuses and end reach the request card and the approval message.
-      trackingObserver: orders.trackingObserver(),
       // The approval message and the card are rendered from the read model when their update
       // is sent: the last one shows the latest state.
-      render: orders.messageRenderer(),
+      render: requestMessageRenderer({
+        store: approvalStore,
+        redis,
+        prefix: layout.orders,
+        approveConfirmFrom: config.approvals.approveConfirmFrom,
+      }),
       quotes: edgeQuoteCallbacks({
         provider: api,
         logger,
@@ -295,31 +297,49 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
         callbacks: edgeDraftReminderCallbacks({ provider: api, sandbox: sandboxed }),
         now: () => (sandbox?.clock ?? systemClock).now(),
       },
-      // A layer 2 waiting on a partner: the requester is reminded after N days, then weekly.
-      trackerSettings: {
-        acceptanceReminders: {
-          ...DEFAULT_ACCEPTANCE_REMINDERS,
-          firstAfterMs:
-            (config.partnerReminderAfterDays ?? DEFAULT_PARTNER_REMINDER_AFTER_DAYS) * 86_400_000,
-        },
-      },
-      placement: {
-        ...placement,
-        store: approvalStore,
-        // The provider call of a placement logs under the approval's id.
-        place: (request) => withRequestId(request.id, () => placement.place(request)),
-      },
-      ...options.jobs,
+      ...jobOptions,
     });
-    stops.push(() => jobs.close(10_000));
-    orders.connect(jobs);
+    stops.push(() => machinery.close(10_000));
+    // The order lifecycle owns placing, looking up, tracking and telling the thread.
+    const orders = new OrderLifecycle({
+      store: approvalStore,
+      provider: api,
+      companyUsername: async () => (await identity()).companyUsername,
+      redis,
+      prefix: layout.orders,
+      approveConfirmFrom: config.approvals.approveConfirmFrom,
+      // Each change refreshes the App Home of the people who see it, through the notifier.
+      homes: { approvers: approvalSettings.approvers, groupMembers, logger },
+      notifier: machinery.notifier,
+      placement: (steps) =>
+        startPlacement(machinery, { store: approvalStore, callbacks: steps, ...placementSettings }),
+      tracker: (observer) =>
+        startTracker(machinery, {
+          observer,
+          refreshHomes: true,
+          // Background work logs under a request id of its own record (approval id, order id),
+          // so one grep follows an order from the approval click to placement and tracking.
+          readTarget: (target, companyName) =>
+            withRequestId(`${target.kind}-${target.id}`, () => readTarget(target, companyName)),
+          // A layer 2 waiting on a partner: the requester is reminded after N days, then weekly.
+          acceptanceReminders: {
+            ...DEFAULT_ACCEPTANCE_REMINDERS,
+            firstAfterMs:
+              (config.partnerReminderAfterDays ?? DEFAULT_PARTNER_REMINDER_AFTER_DAYS) * 86_400_000,
+          },
+          ...(jobOptions.now ? { now: jobOptions.now } : {}),
+          ...trackerSettings,
+        }),
+    });
+    // What the other layers use of the background side: the queues and the lifecycle's tracker.
+    const jobs: BackgroundJobs = { ...machinery, tracker: orders.tracker };
     const requests = new OrderRequests({
       store: approvalStore,
       lifecycle: orders,
       settings: approvals,
       currency: config.currency,
       sandbox: sandboxed,
-      tracker: jobs.tracker,
+      tracker: orders.tracker,
       logger,
     });
     // A failover: counted, logged, and where workers run the reconcilers catch up at once on
@@ -404,7 +424,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
         signingSecret: slack.signingSecret,
       });
       // The tracker: after the page moves sandbox time, open orders are read at once.
-      playground?.connect(driver, { tracker: jobs.tracker, draftReminders: jobs.draftReminders });
+      playground?.connect(driver, { tracker: orders.tracker, draftReminders: jobs.draftReminders });
     }
     logger.info(
       { port: running.port, slackMode: config.slack.mode, sandbox: services.sandbox },

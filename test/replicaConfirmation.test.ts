@@ -1,7 +1,7 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApprovalStore } from "../src/approvals/store.js";
-import { JournalNotReplicatedError, PlacementJournal } from "../src/jobs/placementJournal.js";
+import { JournalNotReplicatedError, PlacementJournal } from "../src/orders/placement/journal.js";
 import { confirmedWrite, readConnectedReplicas } from "../src/replicaConfirmation.js";
 import { expectStorageUnavailable, portOrderInput } from "./approvals/support.js";
 import { type OwnRedis, startOwnRedis } from "./harness/ownRedis.js";

@@ -3,9 +3,9 @@
  * weekly LOA reminder and the reminder while a partner has not accepted. Plain mrkdwn text (the
  * thread's messages need no buttons); anything that came from the provider is escaped, since a
  * status could carry Slack markup. Which statuses end or wait is decided in
- * src/domain/statuses.ts (the LOA in src/domain/loa.ts); when to say it, in src/jobs (the
- * tracker). Here only how it is said: `trackerMessages` is what src/bot.ts injects into startJobs
- * (the shape is src/jobs/trackerMessages.ts).
+ * src/domain/statuses.ts (the LOA in src/domain/loa.ts); when to say it, in the tracker
+ * (src/orders/tracking). Here only how it is said: `trackerMessages` is what the tracker's reports
+ * speak with (the shape is src/orders/tracking/messages.ts).
  */
 
 import { isLoaSettled, loaStatusWords } from "../src/domain/loa.js";
@@ -25,7 +25,7 @@ import {
   portToFollow,
   targetKindOf,
 } from "../src/domain/trackedOrder.js";
-import type { TrackerMessages } from "../src/jobs/trackerMessages.js";
+import type { TrackerMessages } from "../src/orders/tracking/messages.js";
 import { escapeMrkdwn } from "./blocks.js";
 
 /**
@@ -290,7 +290,7 @@ export function stoppedText(ref: OrderRef, by: string): string {
   return `Tracking of ${orderName(ref)} was stopped by <@${by}>.`;
 }
 
-/** The tracker's words, as startJobs takes them (`trackerMessages`). */
+/** The tracker's words (src/orders/tracking/reports.ts speaks with them). */
 export const trackerMessages: TrackerMessages = {
   statusLineText,
   trackingStartedText,

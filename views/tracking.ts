@@ -1,6 +1,6 @@
 import type { KnownBlock } from "@slack/types";
 import type { TrackTargetKind } from "../src/domain/statuses.js";
-import type { TrackedOrder } from "../src/jobs/index.js";
+import type { TrackedOrder } from "../src/orders/tracking/index.js";
 import { context, escapeMrkdwn, header, section } from "./blocks.js";
 import { loaStatusText, statusBadge } from "./format.js";
 import type { Reply } from "./reply.js";

@@ -9,7 +9,7 @@ import type { components } from "../provider/generated/provider.js";
 
 type Port = components["schemas"]["Port"];
 
-/** Who the bot acts as, as far as a port's owner goes (src/services.ts's Identity has these). */
+/** Who the bot acts as, as far as a port's owner goes (src/provider/identity.ts's Identity has these). */
 export interface CompanyRef {
   companyId: string;
   companyUsername: string;

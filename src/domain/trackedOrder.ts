@@ -1,6 +1,6 @@
 /**
- * What a tracker follows and what it reads at each step: shared by the tracker (src/jobs, which
- * decides when to say something) and its words (views/trackerMessages.ts, which say it). Pure:
+ * What a tracker follows and what it reads at each step: shared by the tracker (src/orders/tracking,
+ * which decides when to say something) and its words (views/trackerMessages.ts, which say it). Pure:
  * which statuses end or wait is src/domain/statuses.ts's; here only what a tracked target is and
  * which port a finished order leaves to follow.
  */
@@ -25,7 +25,7 @@ export interface PortSummary {
   status?: string;
 }
 
-/** What a tracker reads from the provider at each step (see src/jobs/trackInput.ts `ReadTarget`). */
+/** What a tracker reads from the provider at each step (see src/orders/tracking/input.ts `ReadTarget`). */
 export interface OrderSnapshot {
   status: string;
   loaStatus?: string;

@@ -1,5 +1,4 @@
 import type { Job, Queue } from "bullmq";
-import { trackedAudience } from "../domain/audience.js";
 import type { Logger } from "../log.js";
 import type { Metrics } from "../metrics.js";
 import { type RedisTopology, singleRedis } from "../redisTopology.js";
@@ -7,17 +6,10 @@ import { type DraftReminderCallbacks, DraftReminders } from "./draftReminders.js
 import { errorText } from "./errors.js";
 import type { HomePublisher } from "./homeRefresh.js";
 import { Notifier, type SlackChatApi, type SlackFunctionsApi } from "./notifier.js";
-import { Placement } from "./placement.js";
-import type { PlacementCallbacks, StoreForPlacement } from "./placementContract.js";
 import { DEFAULT_PREFIX, QUEUE_NAMES } from "./queues.js";
 import { type QuoteCallbacks, QuotePoller } from "./quotePoller.js";
 import type { MessageRenderer } from "./renderedUpdate.js";
-import type { TrackingSchedule } from "./schedule.js";
-import { Tracker } from "./tracker.js";
-import type { TrackerMessages } from "./trackerMessages.js";
-import type { AcceptanceReminders } from "./trackerReminders.js";
-import type { TrackingObserver } from "./trackerReports.js";
-import type { ReadOrder, ReadTarget } from "./trackInput.js";
+import type { JobPartOptions } from "./stepJob.js";
 import {
   closeAfterFailedStart,
   closeAll,
@@ -51,26 +43,11 @@ export * from "./homeRefresh.js";
 export * from "./notifier.js";
 export { NotifierInputError } from "./notifierInput.js";
 export { DEFAULT_MARKER_TTL_SECONDS, type MessageState } from "./outbox.js";
-export * from "./placement.js";
-export * from "./placementContract.js";
-export * from "./placementJournal.js";
 export * from "./queues.js";
 export * from "./quotePoller.js";
 export type { MessageRenderer, RenderedMessage, RenderedUpdateInput } from "./renderedUpdate.js";
 export * from "./schedule.js";
-export * from "./tracker.js";
-export type { LastSeen, TrackerMessages } from "./trackerMessages.js";
-export { type TrackedOrder, trackedReader } from "./trackerRecords.js";
-export * from "./trackerReminders.js";
-export type { TrackingEvent, TrackingObserver } from "./trackerReports.js";
-export {
-  type OrderRead,
-  type ReadOrder,
-  type ReadTarget,
-  type TargetRead,
-  type TrackInput,
-  TrackInputError,
-} from "./trackInput.js";
+export type { JobPartOptions } from "./stepJob.js";
 export type { WorkerKind, WorkerTuning } from "./workers.js";
 
 /**
@@ -78,6 +55,11 @@ export type { WorkerKind, WorkerTuning } from "./workers.js";
  * their collaborators are given and `workers` is not false. So the HTTP process can run it as a
  * producer only while `npm run worker` processes, or one process can do both; several replicas
  * may share one Redis and prefix.
+ *
+ * The jobs that perform a step of the order lifecycle (placement, tracking) are not built here:
+ * they live with the lifecycle (src/orders/placement, src/orders/tracking), which builds them
+ * on a queue and the command connection of this layer (`partOptions`) and hands them back to
+ * `run`, the worker runner. So nothing here calls up into src/orders.
  */
 
 export interface StartJobsOptions<QuoteResult = unknown> {
@@ -99,16 +81,9 @@ export interface StartJobsOptions<QuoteResult = unknown> {
   /** WebClient's `functions`: ends Workflow Builder steps through the notifier's outbox. */
   functions?: SlackFunctionsApi;
   /**
-   * Reads a tracked target (port order, Edge order, port, layer 2 connection, IO-D service) for
-   * the tracker: one reader per kind behind one function. Without it (or `readOrder`), no
-   * tracking worker runs here.
-   */
-  readTarget?: ReadTarget;
-  /** The older option: reads port and Edge orders only (ignored when `readTarget` is given). */
-  readOrder?: ReadOrder;
-  /**
    * Renders and publishes a person's App Home (`views.publish`); with it, `notifier.refreshHome`
-   * publishes and a tracked target's change refreshes the Home of whoever asked to track it.
+   * publishes (a tracked target's change refreshes its audience's Home: src/orders/tracking's
+   * `refreshHomes`).
    */
   home?: HomePublisher;
   /**
@@ -120,8 +95,6 @@ export interface StartJobsOptions<QuoteResult = unknown> {
   render?: MessageRenderer;
   /** Edge quote polling. Without it, no quote worker runs here. */
   quotes?: QuoteCallbacks<QuoteResult>;
-  /** Placing approved orders. Without it, no placement worker or reconciler runs here. */
-  placement?: { store: StoreForPlacement } & PlacementCallbacks;
   /**
    * Edge draft expiry reminders: the provider's clock (the sandbox's in sandbox mode) and the
    * callbacks. Without callbacks, no reminder worker runs here (remembering still queues).
@@ -131,7 +104,6 @@ export interface StartJobsOptions<QuoteResult = unknown> {
   concurrency?: Partial<Record<WorkerKind, number>>;
   workerTuning?: Partial<Record<WorkerKind, WorkerTuning>>;
   now?: () => Date;
-  random?: () => number;
   notifierSettings?: {
     perChannelIntervalMs?: number;
     /** Kept messages' updates: on average one per this, all channels together (default 1200). */
@@ -145,22 +117,7 @@ export interface StartJobsOptions<QuoteResult = unknown> {
     retryBaseMs?: number;
     retryMaxMs?: number;
   };
-  /**
-   * How the tracker's messages are worded: views/trackerMessages.ts `trackerMessages` (src/bot.ts
-   * and the tests pass it), so src/jobs decides when to speak and never imports views/.
-   */
-  trackerMessages: TrackerMessages;
-  /** Told of each status and end of a tracker started with a `ref` (src/orders' request card). */
-  trackingObserver?: TrackingObserver;
-  trackerSettings?: {
-    schedule?: TrackingSchedule;
-    deadlineDays?: number;
-    /** While a partner has to accept, check at most this often (default 1 hour). */
-    waitingEveryMs?: number;
-    acceptanceReminders?: AcceptanceReminders;
-  };
   quoteSettings?: { timeoutMs?: number; firstDelayMs?: number; maxDelayMs?: number };
-  placementSettings?: { stuckAfterMs?: number; workerId?: string; answerWriteTimeoutMs?: number };
   /**
    * How often the reconcilers run (a BullMQ job scheduler shared by the replicas; the last one
    * started sets the interval). 0 = this process does not schedule them. Default 5 minutes.
@@ -172,19 +129,37 @@ export interface StartJobsOptions<QuoteResult = unknown> {
   queueDepthEveryMs?: number;
 }
 
-export interface MaintenanceReport {
-  trackersRecreated: number;
-  drainJobsRecreated: number;
-  placement?: { requeued: number; stuck: number; retriedLookups: number };
+/** What a part's reconciler counted (e.g. placement's `{ requeued, stuck, retriedLookups }`). */
+export type PartReport = Record<string, number>;
+
+/** The notifier's repairs, and each part's run with `run(kind, …)`, by its kind. */
+export type MaintenanceReport = { drainJobsRecreated: number } & Partial<
+  Record<WorkerKind, PartReport>
+>;
+
+/**
+ * A part a higher layer builds on this layer's queue (`partOptions`) and hands to `run`: what
+ * one job of its queue does, and the reconciler that re-creates what a crash lost.
+ */
+export interface JobWork {
+  /** Without it, no worker: the part only reconciles (e.g. a tracker with no reader here). */
+  process?(job: Job, token?: string): Promise<unknown>;
+  reconcile?(): Promise<PartReport>;
 }
 
 export interface Jobs<QuoteResult = unknown> {
   notifier: Notifier;
-  tracker: Tracker;
   quotePoller: QuotePoller<QuoteResult>;
-  placement: Placement;
   draftReminders: DraftReminders;
   queues: Record<WorkerKind, Queue>;
+  /** What a part built outside this layer runs on: its queue, the command connection, the prefix. */
+  partOptions(kind: WorkerKind): JobPartOptions;
+  /**
+   * Runs `work` on `kind`'s queue: a worker where this process runs workers (not with
+   * `workers: false`), its reconciler with the others (on the schedule, in `runMaintenance`,
+   * and once now when `reconcileOnStart`).
+   */
+  run(kind: WorkerKind, work: JobWork): void;
   /** Runs every reconciler now (they also run on a schedule where workers run). */
   runMaintenance(): Promise<MaintenanceReport>;
   refreshQueueDepths(): Promise<void>;
@@ -222,27 +197,6 @@ export async function startJobs<QuoteResult = unknown>(
     render: options.render,
     ...options.notifierSettings,
   });
-  const tracker = new Tracker({
-    redis: commandRedis,
-    queue: queues.tracking,
-    prefix,
-    logger,
-    metrics,
-    notifier,
-    messages: options.trackerMessages,
-    observer: options.trackingObserver,
-    readTarget: options.readTarget,
-    readOrder: options.readOrder,
-    now: options.now,
-    random: options.random,
-    // Who sees a tracked target in App Home: the one audience rule (src/domain/audience.ts).
-    onChange: options.home
-      ? async (record) => {
-          for (const userId of trackedAudience(record)) await notifier.refreshHome(userId);
-        }
-      : undefined,
-    ...options.trackerSettings,
-  });
   const quotePoller = new QuotePoller<QuoteResult>({
     queue: queues.quotes,
     logger,
@@ -251,18 +205,6 @@ export async function startJobs<QuoteResult = unknown>(
     callbacks: options.quotes,
     now: options.now,
     ...options.quoteSettings,
-  });
-  const placement = new Placement({
-    queue: queues.placement,
-    redis: commandRedis,
-    prefix,
-    logger,
-    metrics,
-    notifier,
-    store: options.placement?.store,
-    callbacks: options.placement,
-    now: options.now,
-    ...options.placementSettings,
   });
   const draftReminders = new DraftReminders({
     redis: commandRedis,
@@ -275,12 +217,11 @@ export async function startJobs<QuoteResult = unknown>(
     now: options.draftReminders?.now,
   });
 
+  /** The reconcilers of the parts handed to `run`, by kind. */
+  const reconcilers = new Map<WorkerKind, () => Promise<PartReport>>();
   async function runMaintenance(): Promise<MaintenanceReport> {
-    const report: MaintenanceReport = {
-      trackersRecreated: await tracker.reconcile(),
-      drainJobsRecreated: await notifier.reconcile(),
-    };
-    if (options.placement) report.placement = await placement.reconcile();
+    const report: MaintenanceReport = { drainJobsRecreated: await notifier.reconcile() };
+    for (const [kind, reconcile] of reconcilers) report[kind] = await reconcile();
     return report;
   }
 
@@ -292,19 +233,17 @@ export async function startJobs<QuoteResult = unknown>(
     workerTuning: options.workerTuning,
     concurrency: options.concurrency,
   };
-  const run = (kind: WorkerKind, process: (job: Job, token?: string) => Promise<unknown>) => {
+  const workersHere = options.workers !== false;
+  const startAWorker = (kind: WorkerKind, process: NonNullable<JobWork["process"]>) => {
     running.workers.push(startWorker(kind, process, settings));
   };
 
   async function startWorkers(): Promise<void> {
-    if (options.slack) run("notify", (job, token) => notifier.process(job, token));
-    if (options.readTarget || options.readOrder)
-      run("tracking", (job, token) => tracker.process(job, token));
-    if (options.quotes) run("quotes", (job, token) => quotePoller.process(job, token));
-    if (options.placement) run("placement", (job) => placement.processJob(job));
+    if (options.slack) startAWorker("notify", (job, token) => notifier.process(job, token));
+    if (options.quotes) startAWorker("quotes", (job, token) => quotePoller.process(job, token));
     if (options.draftReminders?.callbacks)
-      run("drafts", (job, token) => draftReminders.process(job, token));
-    run("maintenance", () => runMaintenance());
+      startAWorker("drafts", (job, token) => draftReminders.process(job, token));
+    startAWorker("maintenance", () => runMaintenance());
     const every = options.maintenanceEveryMs ?? 5 * 60_000;
     if (every > 0) {
       await queues.maintenance.upsertJobScheduler(
@@ -321,7 +260,7 @@ export async function startJobs<QuoteResult = unknown>(
     }
   }
 
-  if (options.workers !== false) {
+  if (workersHere) {
     try {
       await startWorkers();
     } catch (error) {
@@ -365,13 +304,31 @@ export async function startJobs<QuoteResult = unknown>(
     return closing;
   }
 
+  function partOptions(kind: WorkerKind): JobPartOptions {
+    return { redis: commandRedis, queue: queues[kind], prefix, logger, metrics };
+  }
+
+  function run(kind: WorkerKind, work: JobWork): void {
+    if (work.reconcile) reconcilers.set(kind, () => work.reconcile!());
+    if (!workersHere) return;
+    if (work.process) startAWorker(kind, work.process.bind(work));
+    if (work.reconcile && options.reconcileOnStart !== false) {
+      // As at start: catch up at once on what a crash left behind.
+      work
+        .reconcile()
+        .catch((error) =>
+          logger.warn({ err: errorText(error), kind }, "jobs: start-up reconcile failed"),
+        );
+    }
+  }
+
   return {
     notifier,
-    tracker,
     quotePoller,
-    placement,
     draftReminders,
     queues,
+    partOptions,
+    run,
     runMaintenance,
     refreshQueueDepths,
     close,

@@ -1,10 +1,10 @@
 import type { HomeView } from "@slack/types";
 import { homeView } from "../../views/home.js";
 import type { ApprovalRequest, ApprovalStore, GroupMembers } from "../approvals/index.js";
-import type { Tracker } from "../jobs/tracker.js";
 import { type HomePages, type HomeSources, readHome } from "../usecases/home.js";
 import { type DecisionSettings, mayDecideNow, moneySightUnder } from "./deciders.js";
 import type { RequestReadModel } from "./readModel.js";
+import type { Tracker } from "./tracking/tracker.js";
 
 /**
  * A person's App Home read (src/usecases/home.ts), rendered (views/home.ts) and published

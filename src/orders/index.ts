@@ -1,4 +1,12 @@
 import type { CreateApprovalInput } from "../approvals/index.js";
+import type { Jobs } from "../jobs/index.js";
+import type { Tracker } from "./tracking/tracker.js";
+
+/**
+ * The background side as the other layers use it: src/jobs' queues and notifier, and the order
+ * lifecycle's tracker (src/orders/tracking: what `/connect track` and App Home follow).
+ */
+export type BackgroundJobs = Jobs & { tracker: Tracker };
 
 export {
   lookUpOrder,
@@ -12,6 +20,8 @@ export {
   type LifecycleStore,
   OrderLifecycle,
   type OrderLifecycleOptions,
+  requestMessageRenderer,
+  requestReadsOf,
 } from "./lifecycle.js";
 export { scopeOf } from "./requestMessages.js";
 

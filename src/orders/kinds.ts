@@ -1,7 +1,6 @@
 import type { ApprovalKind, ApprovalRequest, PlacementResult } from "../approvals/index.js";
 import { ORDER_KIND_LABEL } from "../domain/orderKinds.js";
 import type { TrackTarget } from "../domain/statuses.js";
-import { type LookupResult, NotLookableError } from "../jobs/placementContract.js";
 import type {
   EdgePortOrderRequest,
   GiaServiceRequest,
@@ -10,6 +9,7 @@ import type {
   PortOrderRequest,
   ProviderApi,
 } from "../provider/api.js";
+import { type LookupResult, NotLookableError } from "./placement/contract.js";
 
 /**
  * Everything that differs between order kinds, in one table: a new kind is one entry, and the

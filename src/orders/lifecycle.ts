@@ -19,28 +19,29 @@ import type {
   PlacementResult,
   TransitionResult,
 } from "../approvals/index.js";
+import { withRequestId } from "../context.js";
 import { WITHDRAWN_NOTE } from "../domain/withdrawal.js";
 import type { Notifier } from "../jobs/notifier.js";
-import type { Placement } from "../jobs/placement.js";
-import type {
-  EscalationCause,
-  LookUpAgainOutcome,
-  PlacementCallbacks,
-  PlacementContext,
-} from "../jobs/placementContract.js";
 import type { MessageRenderer } from "../jobs/renderedUpdate.js";
-import type { Tracker } from "../jobs/tracker.js";
-import type { TrackingEvent } from "../jobs/trackerReports.js";
 import type { Logger } from "../log.js";
 import type { ProviderApi } from "../provider/api.js";
 import { type HomeAudienceOptions, homeAudience } from "./homeAudience.js";
 import { lookUpOrder, orderKind, placeOrder } from "./kinds.js";
 import { LifecycleNotes } from "./lifecycleNotes.js";
+import type {
+  EscalationCause,
+  LookUpAgainOutcome,
+  PlacementCallbacks,
+  PlacementContext,
+} from "./placement/contract.js";
+import type { Placement } from "./placement/placement.js";
 import type { OrderProgress } from "./progress.js";
 import { ProgressStore } from "./progress.js";
 import { type RequestReadModel, readRequest } from "./readModel.js";
-import { RequestMessages, scopeOf } from "./requestMessages.js";
+import { RequestMessages, renderRequestMessage, scopeOf } from "./requestMessages.js";
 import { RequestReads } from "./requestReads.js";
+import type { TrackingEvent, TrackingObserver } from "./tracking/reports.js";
+import type { Tracker } from "./tracking/tracker.js";
 
 /**
  * The order lifecycle's one owner: submit → approve → place → track → end. See README.md.
@@ -49,9 +50,11 @@ import { RequestReads } from "./requestReads.js";
  *   store by the Slack layer *before* it acks the click; `followUp(record)` then tells the
  *   thread, updates the approval message and, for an approved request, queues its placement —
  *   in that order, so "Approved by …" is always above what the placement says.
- * - The placement job (src/jobs/placement.ts) calls `placementCallbacks()`: place and look up
- *   through the per-kind table, and on placed → start tracking and tell the thread; failed /
- *   unknown → tell and offer the way forward (buttons on the approval message).
+ * - The lifecycle builds its own jobs at construction, on the queues src/jobs gives it: the
+ *   placement job (placement/) runs `placementCallbacks()` — place and look up through the
+ *   per-kind table, and on placed → start tracking and tell the thread; failed / unknown → tell
+ *   and offer the way forward (buttons on the approval message) —, and the tracker (tracking/)
+ *   tells it each status and end of a placed order. Nothing waits for the jobs to exist.
  * - Every message about a request goes through the notifier (scope `approval:<id>`): one
  *   ordered writer per channel, so the approval message's last update shows the latest state.
  *   How the approval message and the request card follow the record: requestMessages.ts; what
@@ -69,14 +72,17 @@ export type LifecycleStore = Pick<
   markFailed(id: string, by: string, note: string): Promise<TransitionResult>;
 };
 
-/** What the lifecycle needs of the jobs (they exist only after startJobs). */
+/** What the lifecycle uses of its jobs: the notifier, its placement and its tracker. */
 export interface LifecycleJobs {
   notifier: Pick<Notifier, "post" | "update" | "updateRendered" | "refreshHome">;
   placement: Pick<Placement, "enqueue" | "lookUpAgain">;
   tracker: Pick<Tracker, "track">;
 }
 
-export interface OrderLifecycleOptions {
+export interface OrderLifecycleOptions<
+  P extends LifecycleJobs["placement"] = Placement,
+  T extends LifecycleJobs["tracker"] = Tracker,
+> {
   store: LifecycleStore;
   provider: ProviderApi;
   /** The provider company the bot acts for (look-ups and tracking are per company). */
@@ -88,62 +94,99 @@ export interface OrderLifecycleOptions {
   /** APPROVE_CONFIRM_FROM: the approval message's Approve asks first from this monthly amount. */
   approveConfirmFrom?: number;
   /**
-   * App Home: each change refreshes the Home of the people who see it (homeAudience.ts). Without it, no Home is refreshed for a request's change.
+   * App Home: each change refreshes the Home of the people who see it (homeAudience.ts). Without
+   * it, no Home is refreshed for a request's change.
    */
   homes?: HomeAudienceOptions & { logger: Pick<Logger, "warn"> };
+  /** Every message about a request goes out through the notifier's per-channel outbox. */
+  notifier: LifecycleJobs["notifier"];
+  /**
+   * Builds the placement job on the lifecycle's own steps (`placementCallbacks()`): src/bot.ts
+   * `startPlacement` (placement/) on the jobs' placement queue.
+   */
+  placement: (steps: PlacementCallbacks) => P;
+  /**
+   * Builds the tracker that tells the lifecycle each status and end of a placed order: src/bot.ts
+   * `startTracker` (tracking/) on the jobs' tracking queue.
+   */
+  tracker: (observer: TrackingObserver) => T;
 }
 
-export class OrderLifecycle {
+/** The lifecycle's own keys and the reads of the read model, on the store and `redis`. */
+export function requestReadsOf({
+  store,
+  redis,
+  prefix,
+}: Pick<OrderLifecycleOptions, "store" | "redis" | "prefix">): {
+  notes: LifecycleNotes;
+  progress: ProgressStore;
+  reads: RequestReads;
+} {
+  const notes = new LifecycleNotes(redis, prefix);
+  const progress = new ProgressStore(redis, `${prefix}:progress`);
+  return {
+    notes,
+    progress,
+    reads: new RequestReads({ get: (id) => store.get(id), notes, progress }),
+  };
+}
+
+/**
+ * The kept messages' renderer (startJobs' `render`: the approval message and the card, from the
+ * read model when their update is sent), on the store and the lifecycle's keys alone: the
+ * notifier is built with it before the lifecycle, which is built on the notifier. It renders as
+ * `OrderLifecycle.messageRenderer()` does.
+ */
+export function requestMessageRenderer(
+  options: Pick<OrderLifecycleOptions, "store" | "redis" | "prefix" | "approveConfirmFrom">,
+): MessageRenderer {
+  const { reads } = requestReadsOf(options);
+  return (ref) => renderRequestMessage(reads, ref, options.approveConfirmFrom);
+}
+
+export class OrderLifecycle<
+  P extends LifecycleJobs["placement"] = Placement,
+  T extends LifecycleJobs["tracker"] = Tracker,
+> {
   private readonly store: LifecycleStore;
   private readonly provider: ProviderApi;
   private readonly companyUsername: () => Promise<string>;
   private readonly notes: LifecycleNotes;
   private readonly progress: ProgressStore;
   private readonly messages: RequestMessages;
+  private readonly notifier: LifecycleJobs["notifier"];
   /** The read model's reads: what every surface shows of a request (readModel.ts). */
   readonly reads: RequestReads;
-  private connected: (jobs: LifecycleJobs) => void = () => {};
   private readonly changeListeners: Array<(record: ApprovalRequest) => Promise<void>> = [];
   private readonly homes?: {
     audience: (record: ApprovalRequest) => Promise<string[]>;
     logger: Pick<Logger, "warn">;
   };
-  /** Resolves once the jobs exist: a callback the workers run before that waits for them. */
-  private readonly jobsReady: Promise<LifecycleJobs>;
+  /** The placement job, run on the lifecycle's steps (its worker: `jobs.run`, src/bot.ts). */
+  readonly placement: P;
+  /** The tracker of placed orders (and of whatever `/connect track` follows). */
+  readonly tracker: T;
 
-  constructor(options: OrderLifecycleOptions) {
+  constructor(options: OrderLifecycleOptions<P, T>) {
     this.store = options.store;
     this.provider = options.provider;
     this.companyUsername = options.companyUsername;
-    this.notes = new LifecycleNotes(options.redis, options.prefix);
+    this.notifier = options.notifier;
     if (options.homes) {
       this.homes = { audience: homeAudience(options.homes), logger: options.homes.logger };
     }
-    this.progress = new ProgressStore(options.redis, `${options.prefix}:progress`);
-    this.jobsReady = new Promise((resolve) => {
-      this.connected = resolve;
-    });
-    this.reads = new RequestReads({
-      get: (id) => this.store.get(id),
-      notes: this.notes,
-      progress: this.progress,
-    });
+    ({ notes: this.notes, progress: this.progress, reads: this.reads } = requestReadsOf(options));
     this.messages = new RequestMessages({
       reads: this.reads,
-      jobs: () => this.jobsReady,
+      notifier: this.notifier,
       changed: (record) => this.changed(record),
       ...(options.approveConfirmFrom !== undefined
         ? { approveConfirmFrom: options.approveConfirmFrom }
         : {}),
     });
-  }
-
-  /**
-   * Hands the lifecycle the jobs. The jobs' workers call `placementCallbacks()` and may start
-   * (the start-up reconcile) before startJobs returns; those calls wait for this.
-   */
-  connect(jobs: LifecycleJobs): void {
-    this.connected(jobs);
+    // Built last: they run the lifecycle's steps, which use everything above.
+    this.tracker = options.tracker((event) => this.onTracked(event));
+    this.placement = options.placement(this.placementCallbacks());
   }
 
   /**
@@ -168,9 +211,8 @@ export class OrderLifecycle {
   private async refreshHomes(record: ApprovalRequest): Promise<void> {
     if (!this.homes) return;
     try {
-      const jobs = await this.jobsReady;
       const people = await this.homes.audience(record);
-      for (const userId of people) await jobs.notifier.refreshHome(userId);
+      for (const userId of people) await this.notifier.refreshHome(userId);
     } catch (error) {
       this.homes.logger.warn({ err: error, approvalId: record.id }, "App Home refresh not queued");
     }
@@ -232,11 +274,10 @@ export class OrderLifecycle {
    * the placement for an approved request. Safe to repeat: every message has a stable key.
    */
   async followUp(record: ApprovalRequest): Promise<void> {
-    const jobs = await this.jobsReady;
     await this.messages.tellStep(record, record.history.length - 1);
     await this.refreshMessage(record.id);
     if (record.status === "rejected") {
-      await jobs.notifier.post({
+      await this.notifier.post({
         scope: scopeOf(record),
         key: `h${record.history.length - 1}:requester`,
         channel: record.requester.userId,
@@ -244,23 +285,24 @@ export class OrderLifecycle {
       });
     }
     // Queued last: whatever the placement says comes after the step that started it.
-    if (record.status === "approved") await jobs.placement.enqueue(record.id);
+    if (record.status === "approved") await this.placement.enqueue(record.id);
   }
 
   /**
    * *Look up again* on an unknown request: the placement journal looks it up now and settles it
    * (found → placed, through `onPlaced`) or escalates again (a new thread line per press).
    */
-  async lookUpAgain(id: string): Promise<LookUpAgainOutcome> {
-    const jobs = await this.jobsReady;
-    return jobs.placement.lookUpAgain(id);
+  lookUpAgain(id: string): Promise<LookUpAgainOutcome> {
+    return this.placement.lookUpAgain(id);
   }
 
-  // ── the placement job's collaborators ────────────────────────────────────────────────
+  // ── the placement job's steps ──────────────────────────────────────────────────────
 
+  /** What the placement job (placement/placement.ts) does at each point, the lifecycle's way. */
   placementCallbacks(): PlacementCallbacks {
     return {
-      place: (request) => placeOrder(this.provider, request),
+      // The provider call of a placement logs under the approval's id.
+      place: (request) => withRequestId(request.id, () => placeOrder(this.provider, request)),
       reconcile: async (request) =>
         lookUpOrder(this.provider, request, await this.companyUsername()),
       onPlaced: (request, result, ctx) => this.onPlaced(request, result, ctx),
@@ -274,7 +316,6 @@ export class OrderLifecycle {
     result: PlacementResult,
     ctx: PlacementContext,
   ): Promise<void> {
-    const jobs = await this.jobsReady;
     await this.tellOutcome(
       request,
       ctx,
@@ -285,7 +326,7 @@ export class OrderLifecycle {
       ),
       placedRequesterText({ ...request, result }),
     );
-    await this.startTracking(jobs, request, result);
+    await this.startTracking(request, result);
   }
 
   private async onFailed(
@@ -341,17 +382,13 @@ export class OrderLifecycle {
   }
 
   /** Hands what was placed to the tracker, by the kind's track target. */
-  private async startTracking(
-    jobs: LifecycleJobs,
-    request: ApprovalRequest,
-    result: PlacementResult,
-  ): Promise<void> {
+  private async startTracking(request: ApprovalRequest, result: PlacementResult): Promise<void> {
     const spec = orderKind(request.kind);
     const target = spec.trackTarget(request, result);
     const { approvalChannel: channel, approvalTs: threadTs } = request.slack;
     if (!target || !channel || !threadTs) return;
     const counterparty = spec.counterparty(request);
-    await jobs.tracker.track({
+    await this.tracker.track({
       target,
       companyName: await this.companyUsername(),
       channel,
@@ -389,17 +426,11 @@ export class OrderLifecycle {
 
   // ── tracking: what the tracker says of a placed order ──────────────────────────────────
 
-  /** The tracker's observer (startJobs' `trackingObserver`). */
-  trackingObserver(): (event: TrackingEvent) => Promise<void> {
-    return (event) => this.onTracked(event);
-  }
-
   /**
    * A status or the end of a placed order's tracking: kept (once per event), said in the card's
    * thread, shown on the card and the approval message, and at the end told to the requester.
    */
   private async onTracked(event: TrackingEvent): Promise<void> {
-    const jobs = await this.jobsReady;
     const record = await this.store.get(event.ref);
     if (!record) return;
     const progress: OrderProgress = {
@@ -413,7 +444,7 @@ export class OrderLifecycle {
     const model = readRequest({ ...record, status: "placed" }, { progress });
     const { cardChannel, cardTs } = record.slack;
     if (cardChannel && cardTs) {
-      await jobs.notifier.post({
+      await this.notifier.post({
         scope: scopeOf(record),
         key: `card:p${n}`,
         channel: cardChannel,
@@ -424,7 +455,7 @@ export class OrderLifecycle {
     await this.refreshMessage(record.id);
     const outcome = event.ended?.outcome;
     if (outcome === "done" || outcome === "failed" || outcome === "cancelled") {
-      await jobs.notifier.post({
+      await this.notifier.post({
         scope: scopeOf(record),
         key: "end:requester",
         channel: record.requester.userId,

@@ -2,7 +2,7 @@ import type { Redis } from "ioredis";
 import type { LookUpOutcome } from "../../views/approvals.js";
 import type { ApprovalRequest } from "../approvals/index.js";
 import { storageCall } from "../domain/errors.js";
-import type { EscalationCause } from "../jobs/placementContract.js";
+import type { EscalationCause } from "./placement/contract.js";
 
 /**
  * The lifecycle's own small facts in Redis, beside the approval record: what the last look-up

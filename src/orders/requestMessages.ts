@@ -21,7 +21,7 @@ import type { RequestReads } from "./requestReads.js";
 
 export interface RequestMessagesOptions {
   reads: RequestReads;
-  jobs: () => Promise<LifecycleJobs>;
+  notifier: LifecycleJobs["notifier"];
   /** Told of every change of a request (each one refreshes its messages). */
   changed: (record: ApprovalRequest) => Promise<void>;
   /** APPROVE_CONFIRM_FROM: the approval message's Approve asks first from this monthly amount. */
@@ -40,8 +40,7 @@ export class RequestMessages {
     const entry = record.history[index];
     const text = entry ? personStepText(record, entry) : undefined;
     if (!entry || !text) return;
-    const jobs = await this.options.jobs();
-    await this.postInThread(jobs.notifier, record, `h${index}:${entry.to}`, text);
+    await this.postInThread(this.options.notifier, record, `h${index}:${entry.to}`, text);
   }
 
   /**
@@ -59,14 +58,14 @@ export class RequestMessages {
    * says a new state in the card's thread, and tells the change's listeners (App Home).
    */
   async refresh(id: string): Promise<void> {
-    const jobs = await this.options.jobs();
+    const { notifier } = this.options;
     const read = await this.options.reads.one(id);
     if (!read) return;
     const { record, model } = read;
     await this.options.changed(record);
     const { approvalChannel, approvalTs } = record.slack;
     if (approvalChannel && approvalTs) {
-      await jobs.notifier.updateRendered({
+      await notifier.updateRendered({
         scope: scopeOf(record),
         key: `${APPROVAL_MESSAGE}:render`,
         channel: approvalChannel,
@@ -80,7 +79,7 @@ export class RequestMessages {
     // for the reply (the notifier sends kept messages' updates apart from thread lines), so the
     // card may show the state a moment before its reply is in. Keyed by the step: said once.
     if (record.status !== "pending") {
-      await jobs.notifier.post({
+      await notifier.post({
         scope: scopeOf(record),
         key: `card:step:${record.history.length}`,
         channel: cardChannel,
@@ -88,7 +87,7 @@ export class RequestMessages {
         text: requestCardReplyText(model),
       });
     }
-    await jobs.notifier.updateRendered({
+    await notifier.updateRendered({
       scope: scopeOf(record),
       key: `${CARD}:render`,
       channel: cardChannel,
@@ -101,28 +100,13 @@ export class RequestMessages {
    * Renders what a queued update names, from the request as it is now (the notifier calls this
    * when it sends the update). Undefined when the request is gone.
    */
-  async render(ref: string): Promise<Reply | undefined> {
-    const colon = ref.indexOf(":");
-    const what = ref.slice(0, colon);
-    const read = await this.options.reads.one(ref.slice(colon + 1));
-    if (!read) return undefined;
-    if (what === APPROVAL_MESSAGE) {
-      return approvalMessageView(read.model, {
-        approveConfirmFrom: this.options.approveConfirmFrom,
-      });
-    }
-    if (what === CARD) return this.cardOf(read.record, read.model);
-    return undefined;
+  render(ref: string): Promise<Reply | undefined> {
+    return renderRequestMessage(this.options.reads, ref, this.options.approveConfirmFrom);
   }
 
   /** The request card as it is rendered everywhere (its first post included). */
   cardView(record: ApprovalRequest): Reply {
-    return this.cardOf(record, readRequest(record));
-  }
-
-  private cardOf(record: ApprovalRequest, model: RequestReadModel): Reply {
-    const { approvalLink } = record.slack;
-    return requestCardView(model, approvalLink ? { approvalLink } : {});
+    return cardOf(record, readRequest(record));
   }
 
   /** Posts in the request's thread; a request whose message was never posted has none. */
@@ -136,6 +120,30 @@ export class RequestMessages {
     if (!channel || !threadTs) return;
     await notifier.post({ scope: scopeOf(record), key, channel, threadTs, text });
   }
+}
+
+/**
+ * Renders what a queued update names (`message:<id>`, `card:<id>`) from the request as it is
+ * now; undefined when the request is gone. Needs only the reads, so the notifier can be given
+ * it before the lifecycle (and the jobs it drives) exist: `requestMessageRenderer`.
+ */
+export async function renderRequestMessage(
+  reads: Pick<RequestReads, "one">,
+  ref: string,
+  approveConfirmFrom?: number,
+): Promise<Reply | undefined> {
+  const colon = ref.indexOf(":");
+  const what = ref.slice(0, colon);
+  const read = await reads.one(ref.slice(colon + 1));
+  if (!read) return undefined;
+  if (what === APPROVAL_MESSAGE) return approvalMessageView(read.model, { approveConfirmFrom });
+  if (what === CARD) return cardOf(read.record, read.model);
+  return undefined;
+}
+
+function cardOf(record: ApprovalRequest, model: RequestReadModel): Reply {
+  const { approvalLink } = record.slack;
+  return requestCardView(model, approvalLink ? { approvalLink } : {});
 }
 
 /** The notifier scope of everything said about one request. */

@@ -14,8 +14,6 @@ import {
 import { withDeadline } from "../domain/deadline.js";
 import { DeadlineExceededError, isStorageUnavailable } from "../domain/errors.js";
 import { WITHDRAWN_NOTE } from "../domain/withdrawal.js";
-import type { LookUpAgainOutcome } from "../jobs/placementContract.js";
-import type { Tracker } from "../jobs/tracker.js";
 import type { Logger } from "../log.js";
 import {
   approvalsUnavailable,
@@ -30,6 +28,7 @@ import {
   requirementOf,
 } from "./deciders.js";
 import type { OrderLifecycle } from "./lifecycle.js";
+import type { LookUpAgainOutcome } from "./placement/contract.js";
 import {
   type Actor,
   type DecisionInput,
@@ -42,6 +41,7 @@ import {
   type SubmitResult,
   storageRefusal,
 } from "./requestResults.js";
+import type { Tracker } from "./tracking/tracker.js";
 
 /**
  * The order lifecycle as one use-case API: every front door (a slash command, a button, App

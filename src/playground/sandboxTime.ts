@@ -1,5 +1,5 @@
 import type { DraftReminders } from "../jobs/draftReminders.js";
-import type { Tracker } from "../jobs/tracker.js";
+import type { Tracker } from "../orders/tracking/tracker.js";
 import type { Clock } from "../sandbox/clock.js";
 
 /**

@@ -2,10 +2,10 @@ import type { Redis } from "ioredis";
 import type { ApprovalRequest, ApprovalStore } from "../approvals/index.js";
 import { seesTracked } from "../domain/audience.js";
 import { HOME_PAGE_SIZE } from "../domain/paging.js";
-import type { Tracker } from "../jobs/tracker.js";
-import type { TrackedOrder } from "../jobs/trackerRecords.js";
 import type { RequestReadModel } from "../orders/readModel.js";
 import { type CommittedSpend, committedSpend } from "../orders/spend.js";
+import type { TrackedOrder } from "../orders/tracking/records.js";
+import type { Tracker } from "../orders/tracking/tracker.js";
 
 /**
  * What a person's App Home shows, read from the approval records as the read model shows them

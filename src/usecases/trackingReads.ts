@@ -1,6 +1,6 @@
 import { text } from "../domain/edge.js";
 import type { TrackTarget, TrackTargetKind } from "../domain/statuses.js";
-import type { TargetRead } from "../jobs/trackInput.js";
+import type { TargetRead } from "../orders/tracking/input.js";
 import type { ProviderApi } from "../provider/api.js";
 import { findConnectionById } from "../provider/normalize.js";
 import { connectionProgress, portPlace, portSpeedAsSent } from "../provider/serviceRecords.js";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { classifyQuoteFailure, type QuoteContext } from "../../src/jobs/index.js";
 import { createLogger } from "../../src/log.js";
+import { edgeQuoteCallbacks } from "../../src/orders/edge/callbacks.js";
 import type { ProviderApi } from "../../src/provider/api.js";
-import { edgeQuoteCallbacks } from "../../src/slack/features/edge/callbacks.js";
 import { EDGE_QUOTE_BUTTONS, parseQuoteRef } from "../../views/edgeQuote.js";
 
 /**

@@ -59,7 +59,7 @@ const REFUSED_SHARE = 0.1;
  * The settling after the kills ends when every approval is told, or is stuck: nothing changed
  * for this long. Its length grows with the run (hundreds of requests told through one paced
  * approvals channel at full size), so it is bounded by progress, not by a fixed time. Longer
- * than the placement callback lease (120 s, src/jobs/placement.ts), after which an escalation
+ * than the placement callback lease (120 s, src/orders/placement/placement.ts), after which an escalation
  * cut off mid-post is posted again.
  */
 const SETTLE_IDLE_MS = 150_000;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MINUTE_MS, type TrackedOrder, type TrackingSchedule } from "../../src/jobs/index.js";
+import { MINUTE_MS, type TrackingSchedule } from "../../src/jobs/index.js";
+import type { TrackedOrder } from "../../src/orders/tracking/index.js";
 import { SandboxClock } from "../../src/sandbox/index.js";
 import { orderStages } from "../../src/sandbox/timeline.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";

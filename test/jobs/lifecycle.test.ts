@@ -2,9 +2,9 @@ import { createServer, type Server, type Socket, connect as tcpConnect } from "n
 import type { WebClient } from "@slack/web-api";
 import type { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type Jobs, type OrderRead, startJobs, trackJobId } from "../../src/jobs/index.js";
+import { startJobs } from "../../src/jobs/index.js";
+import { type OrderRead, trackJobId } from "../../src/orders/tracking/index.js";
 import { type SlackStandin, STANDIN_IDS } from "../../src/standin/index.js";
-import { trackerMessages } from "../../views/trackerMessages.js";
 import { waitFor } from "../harness/index.js";
 import { FakeOrders } from "./orderSource.js";
 import {
@@ -14,9 +14,11 @@ import {
   slackClient,
   startStandin,
   startTestJobs,
+  type TestJobs,
   testLogger,
   testMetrics,
   threadRoot,
+  withParts,
 } from "./support.js";
 
 const CHANNEL = STANDIN_IDS.approvals;
@@ -57,7 +59,7 @@ describe("jobs lifecycle", () => {
   let standin: SlackStandin;
   let client: WebClient;
   const prefixes: string[] = [];
-  const running: Jobs[] = [];
+  const running: TestJobs[] = [];
 
   beforeAll(async () => {
     redis = connect();
@@ -81,7 +83,7 @@ describe("jobs lifecycle", () => {
     return prefix;
   }
 
-  async function track(jobs: Jobs, orderId: string): Promise<void> {
+  async function track(jobs: TestJobs, orderId: string): Promise<void> {
     const root = await threadRoot(client, CHANNEL, `Lifecycle ${orderId}`);
     await jobs.tracker.track({
       orderId,
@@ -110,7 +112,7 @@ describe("jobs lifecycle", () => {
       });
     });
     await readStarted;
-    const jobs = running[0] as Jobs;
+    const jobs = running[0] as TestJobs;
     const started = Date.now();
     const closing = jobs.close(5_000);
     setTimeout(() => finishRead?.({ status: "created" }), 300);
@@ -170,16 +172,17 @@ describe("jobs lifecycle", () => {
     orders.set("po-noredis", { status: "created" });
     // The read hangs until Redis is gone; the job can then never finish (its lock is lost).
     orders.hold();
-    const jobs = await startJobs({
-      redisUrl: proxy.url,
-      trackerMessages,
-      prefix,
-      logger: testLogger(),
-      slack: client.chat,
-      readOrder: orders.read,
-      maintenanceEveryMs: 0,
-      queueDepthEveryMs: 0,
-    });
+    const jobs = withParts(
+      await startJobs({
+        redisUrl: proxy.url,
+        prefix,
+        logger: testLogger(),
+        slack: client.chat,
+        maintenanceEveryMs: 0,
+        queueDepthEveryMs: 0,
+      }),
+      { readOrder: orders.read },
+    );
     await track(jobs, "po-noredis");
     await waitFor(() => orders.readCount("po-noredis") > 0);
     await proxy.cut();

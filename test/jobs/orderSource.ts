@@ -1,5 +1,5 @@
 import { createServer, type Server } from "node:http";
-import type { OrderRead } from "../../src/jobs/index.js";
+import type { OrderRead } from "../../src/orders/tracking/index.js";
 import { httpError } from "../../src/provider/errors.js";
 
 /**

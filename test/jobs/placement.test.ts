@@ -3,7 +3,6 @@ import type { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ApprovalStore } from "../../src/approvals/store.js";
 import { RateLimitWaitTooLongError } from "../../src/domain/errors.js";
-import type { Jobs } from "../../src/jobs/index.js";
 import { httpError, timeoutError } from "../../src/provider/errors.js";
 import type { SlackStandin } from "../../src/standin/index.js";
 import { waitFor } from "../harness/index.js";
@@ -16,6 +15,7 @@ import {
   slackClient,
   startStandin,
   startTestJobs,
+  type TestJobs,
   threadTexts,
 } from "./support.js";
 
@@ -32,14 +32,14 @@ describe("placement of approved orders", () => {
   let standin: SlackStandin;
   let client: WebClient;
   const prefixes: string[] = [];
-  const running: Jobs[] = [];
+  const running: TestJobs[] = [];
 
   interface Setup {
     store: ApprovalStore;
     provider: FakeProvider;
     clock: ReturnType<typeof manualClock>;
     prefix: string;
-    replica: (options?: { workers?: boolean }) => Promise<Jobs>;
+    replica: (options?: { workers?: boolean }) => Promise<TestJobs>;
   }
 
   function setup(): Setup {

@@ -1,6 +1,6 @@
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PlacementJournal } from "../../src/jobs/placementJournal.js";
+import { PlacementJournal } from "../../src/orders/placement/journal.js";
 import { ORDER_1 } from "./placementSupport.js";
 import { connect, deleteKeys, manualClock, runPrefix } from "./support.js";
 

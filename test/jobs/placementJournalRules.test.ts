@@ -3,13 +3,12 @@ import type { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ApprovalStore } from "../../src/approvals/store.js";
 import {
-  type Jobs,
   NotLookableError,
   Placement,
   type PlacementOptions,
   type StoreForPlacement,
-} from "../../src/jobs/index.js";
-import { PlacementJournal } from "../../src/jobs/placementJournal.js";
+} from "../../src/orders/placement/index.js";
+import { PlacementJournal } from "../../src/orders/placement/journal.js";
 import { httpError } from "../../src/provider/errors.js";
 import type { SlackStandin } from "../../src/standin/index.js";
 import { waitFor } from "../harness/index.js";
@@ -32,6 +31,7 @@ import {
   slackClient,
   startStandin,
   startTestJobs,
+  type TestJobs,
   testLogger,
   threadTexts,
 } from "./support.js";
@@ -57,7 +57,7 @@ describe("placement journal: what each step means after a crash", () => {
   let standin: SlackStandin;
   let client: WebClient;
   const prefixes: string[] = [];
-  const running: Jobs[] = [];
+  const running: TestJobs[] = [];
 
   function setup() {
     const prefix = runPrefix("placement-journal");
@@ -78,7 +78,7 @@ describe("placement journal: what each step means after a crash", () => {
       return jobs;
     };
     /** A placement worker called directly (no job), with parts replaced. */
-    const worker = (jobs: Jobs, options: Partial<PlacementOptions> = {}) =>
+    const worker = (jobs: TestJobs, options: Partial<PlacementOptions> = {}) =>
       new Placement({
         queue: jobs.queues.placement,
         redis,

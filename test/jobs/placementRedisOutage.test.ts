@@ -2,13 +2,12 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApprovalStore } from "../../src/approvals/store.js";
-import type { Jobs } from "../../src/jobs/index.js";
-import { PlacementJournal } from "../../src/jobs/placementJournal.js";
+import { PlacementJournal } from "../../src/orders/placement/journal.js";
 import { STANDIN_IDS } from "../../src/standin/index.js";
 import { waitFor } from "../harness/index.js";
 import { type OwnRedis, startOwnRedis } from "../harness/ownRedis.js";
 import { capturingLogger, FakeProvider, ORDER_1 } from "./placementSupport.js";
-import { runPrefix, startTestJobs } from "./support.js";
+import { runPrefix, startTestJobs, type TestJobs } from "./support.js";
 
 /** How long Redis stays down after the provider's answer (issue 19 measured 20 s; CI: 2 s). */
 const OUTAGE_MS = 2_000;
@@ -22,7 +21,7 @@ const OUTAGE_MS = 2_000;
 describe("placement through a Redis outage", () => {
   let ownRedis: OwnRedis;
   let storeRedis: Redis;
-  let jobs: Jobs | undefined;
+  let jobs: TestJobs | undefined;
 
   beforeAll(async () => {
     ownRedis = await startOwnRedis();

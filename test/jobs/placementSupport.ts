@@ -2,6 +2,7 @@ import { Writable } from "node:stream";
 import type { WebClient } from "@slack/web-api";
 import type { ApprovalStore } from "../../src/approvals/store.js";
 import type { ApprovalRequest, PlacementResult } from "../../src/approvals/types.js";
+import { createLogger, type Logger } from "../../src/log.js";
 import type {
   EscalationCause,
   JournalForPlacement,
@@ -9,9 +10,8 @@ import type {
   PlacementCallbacks,
   PlacementContext,
   StoreForPlacement,
-} from "../../src/jobs/index.js";
-import type { PlacementJournal } from "../../src/jobs/placementJournal.js";
-import { createLogger, type Logger } from "../../src/log.js";
+} from "../../src/orders/placement/index.js";
+import type { PlacementJournal } from "../../src/orders/placement/journal.js";
 import { STANDIN_IDS } from "../../src/standin/index.js";
 import { threadRoot } from "./support.js";
 

@@ -1,7 +1,7 @@
 import type { WebClient } from "@slack/web-api";
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Jobs, OrderRead, ReadOrder } from "../../src/jobs/index.js";
+import type { OrderRead, ReadOrder } from "../../src/orders/tracking/index.js";
 import { type SlackStandin, STANDIN_IDS } from "../../src/standin/index.js";
 import { waitFor } from "../harness/index.js";
 import { FakeOrders } from "./orderSource.js";
@@ -12,6 +12,7 @@ import {
   slackClient,
   startStandin,
   startTestJobs,
+  type TestJobs,
   threadRoot,
   threadTexts,
 } from "./support.js";
@@ -24,7 +25,7 @@ describe("two replicas sharing Redis and prefix", () => {
   let standin: SlackStandin;
   let client: WebClient;
   const prefix = runPrefix("replicas");
-  const replicas: Jobs[] = [];
+  const replicas: TestJobs[] = [];
 
   beforeAll(async () => {
     redis = connect();
@@ -64,7 +65,7 @@ describe("two replicas sharing Redis and prefix", () => {
         }),
       );
     }
-    const [a, b] = replicas as [Jobs, Jobs];
+    const [a, b] = replicas as [TestJobs, TestJobs];
     const ids = ["po-rep-1", "po-rep-2", "po-rep-3"];
     const roots = new Map<string, string>();
     for (const id of ids) {

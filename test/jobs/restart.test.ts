@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import type { WebClient } from "@slack/web-api";
 import type { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type Jobs, trackJobId } from "../../src/jobs/index.js";
+import { trackJobId } from "../../src/orders/tracking/index.js";
 import { type SlackStandin, STANDIN_IDS } from "../../src/standin/index.js";
 import { waitFor } from "../harness/index.js";
 import { FakeOrders, serveOrders } from "./orderSource.js";
@@ -15,6 +15,7 @@ import {
   slackClient,
   startStandin,
   startTestJobs,
+  type TestJobs,
   threadRoot,
   threadTexts,
 } from "./support.js";
@@ -35,7 +36,7 @@ describe("tracking survives worker restarts", () => {
   let source: { url: string; close: () => Promise<void> };
   const prefix = runPrefix("restart");
   const children: ChildProcess[] = [];
-  const running: Jobs[] = [];
+  const running: TestJobs[] = [];
 
   async function spawnWorker(): Promise<WorkerProcess> {
     const child = spawn(process.execPath, ["--import", "tsx", FIXTURE], {

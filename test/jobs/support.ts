@@ -5,12 +5,25 @@ import { type Jobs, type StartJobsOptions, startJobs } from "../../src/jobs/inde
 import { createLogger, type Logger } from "../../src/log.js";
 import { createMetrics, type Metrics } from "../../src/metrics.js";
 import {
+  type Placement,
+  type PlacementCallbacks,
+  type PlacementSettings,
+  type StoreForPlacement,
+  startPlacement,
+} from "../../src/orders/placement/index.js";
+import {
+  startTracker,
+  type Tracker,
+  type TrackerSettings,
+  type TrackingObserver,
+  type TrackingOptions,
+} from "../../src/orders/tracking/index.js";
+import {
   defaultWorkspaceSeed,
   makeChannel,
   type SlackStandin,
   startSlackStandin,
 } from "../../src/standin/index.js";
-import { trackerMessages } from "../../views/trackerMessages.js";
 import { deleteKeysMatching } from "../harness/redisKeys.js";
 
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -114,11 +127,62 @@ export const FAST_TUNING: StartJobsOptions["workerTuning"] = {
   maintenance: { lockDuration: 5_000, stalledInterval: 1_000 },
 };
 
+/**
+ * What the tests start besides src/jobs' options: the lifecycle's tracker and placement job
+ * (src/orders/tracking, src/orders/placement), built on the jobs' queues as src/bot.ts builds
+ * them, with the options they had when startJobs built them.
+ */
+export interface TestPartsOptions {
+  readTarget?: TrackingOptions["readTarget"];
+  readOrder?: TrackingOptions["readOrder"];
+  trackingObserver?: TrackingObserver;
+  trackerSettings?: TrackerSettings;
+  random?: () => number;
+  /** Placing approved orders: without it, no placement worker or reconciler runs. */
+  placement?: { store: StoreForPlacement } & PlacementCallbacks;
+  placementSettings?: PlacementSettings;
+}
+
+export type TestJobs<Q = unknown> = Jobs<Q> & { tracker: Tracker; placement: Placement };
+
+/** The tracker and the placement job on `jobs`' queues, as src/bot.ts builds them. */
+export function withParts<Q>(
+  jobs: Jobs<Q>,
+  options: TestPartsOptions & { now?: () => Date; home?: unknown },
+): TestJobs<Q> {
+  const { store, ...callbacks } = options.placement ?? {};
+  const tracker = startTracker(jobs, {
+    ...(options.readTarget ? { readTarget: options.readTarget } : {}),
+    ...(options.readOrder ? { readOrder: options.readOrder } : {}),
+    ...(options.trackingObserver ? { observer: options.trackingObserver } : {}),
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.random ? { random: options.random } : {}),
+    refreshHomes: options.home !== undefined,
+    ...options.trackerSettings,
+  });
+  const placement = startPlacement(jobs, {
+    ...(options.placement ? { store, callbacks: callbacks as PlacementCallbacks } : {}),
+    ...(options.now ? { now: options.now } : {}),
+    ...options.placementSettings,
+  });
+  return Object.assign(jobs, { tracker, placement });
+}
+
 /** startJobs for tests: the given prefix, quiet logs, fast notifier, no background samplers. */
 export async function startTestJobs<Q = unknown>(
-  options: Partial<StartJobsOptions<Q>> & { prefix: string },
-): Promise<Jobs<Q>> {
-  return startJobs<Q>({
+  options: Partial<StartJobsOptions<Q>> & TestPartsOptions & { prefix: string },
+): Promise<TestJobs<Q>> {
+  const {
+    readTarget,
+    readOrder,
+    trackingObserver,
+    trackerSettings,
+    random,
+    placement,
+    placementSettings,
+    ...jobOptions
+  } = options;
+  const jobs = await startJobs<Q>({
     redisUrl: REDIS_URL,
     logger: testLogger(),
     workerTuning: FAST_TUNING,
@@ -126,9 +190,7 @@ export async function startTestJobs<Q = unknown>(
     // Tests run the reconcilers themselves (runMaintenance) so their counts are deterministic.
     maintenanceEveryMs: 0,
     reconcileOnStart: false,
-    // The words production posts (src/bot.ts injects the same), so every test reads them.
-    trackerMessages,
-    ...options,
+    ...jobOptions,
     notifierSettings: {
       perChannelIntervalMs: 30,
       updateIntervalMs: 30,
@@ -136,6 +198,7 @@ export async function startTestJobs<Q = unknown>(
       ...options.notifierSettings,
     },
   });
+  return withParts(jobs, { ...options });
 }
 
 /** Texts of the replies in a thread (the root excluded), in order. */

@@ -1,7 +1,8 @@
 import type { WebClient } from "@slack/web-api";
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Jobs, MINUTE_MS, type TrackingEvent, trackJobId } from "../../src/jobs/index.js";
+import { MINUTE_MS } from "../../src/jobs/index.js";
+import { type TrackingEvent, trackJobId } from "../../src/orders/tracking/index.js";
 import { type SlackStandin, STANDIN_IDS } from "../../src/standin/index.js";
 import { waitFor } from "../harness/index.js";
 import { FakeOrders } from "./orderSource.js";
@@ -13,6 +14,7 @@ import {
   slackClient,
   startStandin,
   startTestJobs,
+  type TestJobs,
   threadRoot,
   threadTexts,
 } from "./support.js";
@@ -26,7 +28,7 @@ describe("the tracker's observer", () => {
   let redis: Redis;
   let standin: SlackStandin;
   let client: WebClient;
-  let jobs: Jobs;
+  let jobs: TestJobs;
   const prefix = runPrefix("tracker-observer");
   const events: TrackingEvent[] = [];
   let failNext = false;

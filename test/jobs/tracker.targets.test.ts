@@ -1,16 +1,8 @@
 import type { WebClient } from "@slack/web-api";
 import type { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import {
-  DAY_MS,
-  HOUR_MS,
-  type Jobs,
-  MINUTE_MS,
-  type TargetRead,
-  type TrackTarget,
-  trackJobId,
-  trackJobIdOf,
-} from "../../src/jobs/index.js";
+import { DAY_MS, HOUR_MS, MINUTE_MS, type TrackTarget } from "../../src/jobs/index.js";
+import { type TargetRead, trackJobId, trackJobIdOf } from "../../src/orders/tracking/index.js";
 import { httpError } from "../../src/provider/errors.js";
 import { type SlackStandin, STANDIN_IDS } from "../../src/standin/index.js";
 import { waitFor } from "../harness/index.js";
@@ -22,6 +14,7 @@ import {
   slackClient,
   startStandin,
   startTestJobs,
+  type TestJobs,
   threadRoot,
   threadTexts,
 } from "./support.js";
@@ -78,9 +71,9 @@ describe("tracking every kind of target", () => {
   let standin: SlackStandin;
   let client: WebClient;
   const prefixes: string[] = [];
-  const running: Jobs[] = [];
+  const running: TestJobs[] = [];
 
-  async function start(targets: FakeTargets, clock = manualClock()): Promise<Jobs> {
+  async function start(targets: FakeTargets, clock = manualClock()): Promise<TestJobs> {
     const prefix = runPrefix("tracker-targets");
     prefixes.push(prefix);
     const jobs = await startTestJobs({
@@ -94,12 +87,12 @@ describe("tracking every kind of target", () => {
     return jobs;
   }
 
-  async function jobState(jobs: Jobs, target: TrackTarget): Promise<string> {
+  async function jobState(jobs: TestJobs, target: TrackTarget): Promise<string> {
     const job = await jobs.queues.tracking.getJob(trackJobIdOf(target));
     return job ? job.getState() : "missing";
   }
 
-  async function resting(jobs: Jobs, target: TrackTarget): Promise<string> {
+  async function resting(jobs: TestJobs, target: TrackTarget): Promise<string> {
     return waitFor(
       async () => {
         const state = await jobState(jobs, target);
@@ -109,7 +102,7 @@ describe("tracking every kind of target", () => {
     );
   }
 
-  async function delivered(jobs: Jobs): Promise<void> {
+  async function delivered(jobs: TestJobs): Promise<void> {
     await waitFor(
       async () =>
         (await jobs.notifier.outboxLength(CHANNEL)) === 0 &&
@@ -119,7 +112,7 @@ describe("tracking every kind of target", () => {
   }
 
   /** Runs one check now and waits until it is done and its messages are sent. */
-  async function step(jobs: Jobs, targets: FakeTargets, target: TrackTarget): Promise<void> {
+  async function step(jobs: TestJobs, targets: FakeTargets, target: TrackTarget): Promise<void> {
     await waitFor(async () => (await jobState(jobs, target)) === "delayed");
     const before = targets.readCount(target);
     expect(await jobs.tracker.checkNow(target)).toBe(true);
@@ -130,7 +123,7 @@ describe("tracking every kind of target", () => {
 
   /** Starts tracking in a new thread and waits for the first read to be shown. */
   async function follow(
-    jobs: Jobs,
+    jobs: TestJobs,
     targets: FakeTargets,
     target: TrackTarget,
     extra: { counterparty?: string } = {},

@@ -1,7 +1,8 @@
 import type { WebClient } from "@slack/web-api";
 import type { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { DAY_MS, type Jobs, MINUTE_MS, trackJobId } from "../../src/jobs/index.js";
+import { DAY_MS, MINUTE_MS } from "../../src/jobs/index.js";
+import { trackJobId } from "../../src/orders/tracking/index.js";
 import { type SlackStandin, STANDIN_IDS } from "../../src/standin/index.js";
 import { waitFor } from "../harness/index.js";
 import { FakeOrders } from "./orderSource.js";
@@ -13,6 +14,7 @@ import {
   slackClient,
   startStandin,
   startTestJobs,
+  type TestJobs,
   threadRoot,
   threadTexts,
 } from "./support.js";
@@ -20,13 +22,13 @@ import {
 const CHANNEL = STANDIN_IDS.approvals;
 const REQUESTER = STANDIN_IDS.requester;
 
-async function jobState(jobs: Jobs, orderId: string): Promise<string> {
+async function jobState(jobs: TestJobs, orderId: string): Promise<string> {
   const job = await jobs.queues.tracking.getJob(trackJobId(orderId));
   return job ? job.getState() : "missing";
 }
 
 /** Waits until the order's tracking job rests (delayed until its next check, or gone). */
-async function resting(jobs: Jobs, orderId: string): Promise<string> {
+async function resting(jobs: TestJobs, orderId: string): Promise<string> {
   return waitFor(
     async () => {
       const state = await jobState(jobs, orderId);
@@ -37,7 +39,7 @@ async function resting(jobs: Jobs, orderId: string): Promise<string> {
 }
 
 /** Runs one check of the order now and waits until it is done and its messages are sent. */
-async function step(jobs: Jobs, orders: FakeOrders, orderId: string): Promise<void> {
+async function step(jobs: TestJobs, orders: FakeOrders, orderId: string): Promise<void> {
   await waitFor(async () => (await jobState(jobs, orderId)) === "delayed");
   const before = orders.readCount(orderId);
   expect(await jobs.tracker.checkNow(orderId)).toBe(true);
@@ -46,7 +48,7 @@ async function step(jobs: Jobs, orders: FakeOrders, orderId: string): Promise<vo
   await delivered(jobs);
 }
 
-async function delivered(jobs: Jobs): Promise<void> {
+async function delivered(jobs: TestJobs): Promise<void> {
   await waitFor(async () => (await jobs.notifier.outboxLength(CHANNEL)) === 0, {
     description: "the outbox to drain",
   });
@@ -57,13 +59,13 @@ describe("order tracking", () => {
   let standin: SlackStandin;
   let client: WebClient;
   const prefixes: string[] = [];
-  const running: Jobs[] = [];
+  const running: TestJobs[] = [];
 
   async function start(
     orders: FakeOrders,
     clock = manualClock(),
     extra: { deadlineDays?: number; prefix?: string } = {},
-  ): Promise<Jobs> {
+  ): Promise<TestJobs> {
     const prefix = extra.prefix ?? runPrefix("tracker");
     prefixes.push(prefix);
     const jobs = await startTestJobs({
@@ -343,7 +345,7 @@ describe("order tracking", () => {
     await job?.remove();
     expect(await jobState(jobs, id)).toBe("missing");
 
-    expect((await jobs.runMaintenance()).trackersRecreated).toBe(1);
+    expect((await jobs.runMaintenance()).tracking?.recreated).toBe(1);
     await waitFor(() => orders.readCount(id) === 2, { description: "a read by the new job" });
     await resting(jobs, id);
     expect(await jobs.tracker.reconcile()).toBe(0);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { APPROVAL_KINDS, type ApprovalRequest } from "../../src/approvals/index.js";
-import { NotLookableError } from "../../src/jobs/placementContract.js";
 import { lookUpOrder, ORDER_KINDS, placeOrder } from "../../src/orders/kinds.js";
+import { NotLookableError } from "../../src/orders/placement/contract.js";
 import type { ProviderApi } from "../../src/provider/api.js";
 import { placedNextStepsText } from "../../views/approvalThread.js";
 

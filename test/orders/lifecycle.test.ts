@@ -5,9 +5,9 @@ import {
   ApprovalStore,
   type CreateApprovalInput,
 } from "../../src/approvals/index.js";
-import type { PlacementContext } from "../../src/jobs/placementContract.js";
-import { NotLookableError } from "../../src/jobs/placementContract.js";
 import { type LifecycleJobs, OrderLifecycle } from "../../src/orders/lifecycle.js";
+import type { PlacementContext } from "../../src/orders/placement/contract.js";
+import { NotLookableError } from "../../src/orders/placement/contract.js";
 import type { ProviderApi } from "../../src/provider/api.js";
 import {
   ACTION_LOOK_UP_AGAIN,
@@ -38,7 +38,7 @@ describe("OrderLifecycle", () => {
   let store: ApprovalStore;
   let events: Event[];
   let ports: Array<{ id: string; name: string; status?: string; connections?: unknown[] }>;
-  let lifecycle: OrderLifecycle;
+  let lifecycle: OrderLifecycle<LifecycleJobs["placement"], LifecycleJobs["tracker"]>;
   let lookUpAgainCalls: string[];
   let names = 0;
 
@@ -137,8 +137,10 @@ describe("OrderLifecycle", () => {
       companyUsername: async () => "acme",
       redis,
       prefix: `${prefix}:orders`,
+      notifier: jobs.notifier,
+      placement: () => jobs.placement,
+      tracker: () => jobs.tracker,
     });
-    lifecycle.connect(jobs);
   });
 
   async function submitted(overrides: Partial<CreateApprovalInput> = {}): Promise<ApprovalRequest> {

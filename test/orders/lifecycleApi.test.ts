@@ -9,7 +9,6 @@ import {
   ApprovalStore,
   parseApprovalPolicy,
 } from "../../src/approvals/index.js";
-import type { LookUpAgainOutcome, PlacementContext } from "../../src/jobs/placementContract.js";
 import { createLogger } from "../../src/log.js";
 import {
   type DecisionSettings,
@@ -18,6 +17,7 @@ import {
   originOf,
 } from "../../src/orders/index.js";
 import { type LifecycleJobs, OrderLifecycle } from "../../src/orders/lifecycle.js";
+import type { LookUpAgainOutcome, PlacementContext } from "../../src/orders/placement/contract.js";
 import type { ProviderApi } from "../../src/provider/api.js";
 import {
   connect,
@@ -82,13 +82,6 @@ function api(
   count += 1;
   const own = `${prefix}${count}:`;
   const store = new ApprovalStore({ redis, prefix: `${own}approvals` });
-  const lifecycle = new OrderLifecycle({
-    store,
-    provider: {} as ProviderApi,
-    companyUsername: async () => "acme",
-    redis,
-    prefix: `${own}orders`,
-  });
   const enqueued: string[] = [];
   const said: string[] = [];
   let lookUp: LookUpAgainOutcome = "escalated";
@@ -108,7 +101,16 @@ function api(
     },
     tracker: { track: async () => ({ joined: false }) as never },
   };
-  lifecycle.connect(jobs);
+  const lifecycle = new OrderLifecycle({
+    store,
+    provider: {} as ProviderApi,
+    companyUsername: async () => "acme",
+    redis,
+    prefix: `${own}orders`,
+    notifier: jobs.notifier,
+    placement: () => jobs.placement,
+    tracker: () => jobs.tracker,
+  });
   const stopped: string[] = [];
   const requests = new OrderRequests({
     store,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { TrackTarget } from "../../src/domain/statuses.js";
-import type { TrackedOrder } from "../../src/jobs/trackerRecords.js";
+import type { TrackedOrder } from "../../src/orders/tracking/records.js";
 import {
   createPlayground,
   type OpenTrackers,

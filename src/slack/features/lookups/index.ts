@@ -1,8 +1,8 @@
 import type { BlockAction, ButtonAction } from "@slack/bolt";
 import { ACTION_ORDER_TRACK } from "../../../../views/orders.js";
 import type { Clock } from "../../../clock.js";
-import type { Jobs } from "../../../jobs/index.js";
 import type { Logger } from "../../../log.js";
+import type { BackgroundJobs } from "../../../orders/index.js";
 import type { OrderRequests } from "../../../orders/requests.js";
 import type { ProviderApi } from "../../../provider/api.js";
 import type { IdentityLookup } from "../../../provider/identity.js";
@@ -21,7 +21,7 @@ export interface LookupDeps {
   identity: IdentityLookup;
   logger: Logger;
   requests: OrderRequests;
-  jobs: Jobs;
+  jobs: Pick<BackgroundJobs, "tracker">;
   clock: Clock;
   sandbox: boolean;
 }

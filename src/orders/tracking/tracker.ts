@@ -1,16 +1,22 @@
 import { ErrorCode, type Job } from "bullmq";
-import { isTrackTargetKind, type TrackTarget } from "../domain/statuses.js";
-import type { Notifier } from "./notifier.js";
-import { jobIdPart, QUEUE_NAMES } from "./queues.js";
-import { DAY_MS, DEFAULT_SCHEDULE, HOUR_MS, type TrackingSchedule } from "./schedule.js";
+import { isTrackTargetKind, type TrackTarget } from "../../domain/statuses.js";
+import type { Notifier } from "../../jobs/notifier.js";
+import { jobIdPart, QUEUE_NAMES } from "../../jobs/queues.js";
+import { DAY_MS, DEFAULT_SCHEDULE, HOUR_MS, type TrackingSchedule } from "../../jobs/schedule.js";
 import {
   discardJob,
   type JobPartOptions,
   outcomeCounter,
   recreateIfLost,
   stepJobOptions,
-} from "./stepJob.js";
-import type { TrackerMessages } from "./trackerMessages.js";
+} from "../../jobs/stepJob.js";
+import {
+  ordersOnly,
+  type ReadOrder,
+  type ReadTarget,
+  resolveTrackInput,
+  type TrackInput,
+} from "./input.js";
 import {
   F,
   isOrderTarget,
@@ -18,28 +24,21 @@ import {
   type TrackedOrder,
   TrackerRecords,
   targetOfMember,
-} from "./trackerRecords.js";
-import { type AcceptanceReminders, DEFAULT_ACCEPTANCE_REMINDERS } from "./trackerReminders.js";
-import { type TrackingObserver, TrackingReporter } from "./trackerReports.js";
-import { TrackerStep } from "./trackerStep.js";
-import {
-  ordersOnly,
-  type ReadOrder,
-  type ReadTarget,
-  resolveTrackInput,
-  type TrackInput,
-} from "./trackInput.js";
+} from "./records.js";
+import { type AcceptanceReminders, DEFAULT_ACCEPTANCE_REMINDERS } from "./reminders.js";
+import { type TrackingObserver, TrackingReporter } from "./reports.js";
+import { TrackerStep } from "./step.js";
 
 /**
  * Tracking what was ordered until it ends: a port order, an Edge port order, a port, a layer 2
  * connection or an IO-D service (a "target"). One durable record and ONE long-lived BullMQ job
  * per target.
  *
- * - The record (a small Redis hash, trackerRecords.ts) is the truth: who asked, where to post,
+ * - The record (a small Redis hash, records.ts) is the truth: who asked, where to post,
  *   the last status and LOA status seen, a change counter. `track()` creates it in one script,
  *   or joins the open one: one tracker per target across every replica.
- * - The job is a step job (trackerStep.ts): each step reads the target (the reader injected for its kind,
- *   checked by trackInput.ts), posts what changed (trackerReports.ts, trackerReminders.ts),
+ * - The job is a step job (step.ts): each step reads the target (the reader injected for its kind,
+ *   checked by input.ts), posts what changed (reports.ts, reminders.ts),
  *   saves the record, then moves itself to delayed for the next interval (schedule.ts) and
  *   throws DelayedError. Nothing else is queued per target.
  * - Notification keys include the tracker's start time, the change counter and the new status
@@ -63,8 +62,6 @@ export type StopResult =
 
 export interface TrackerOptions extends JobPartOptions {
   notifier: Pick<Notifier, "post" | "update">;
-  /** How the tracker's messages are worded (views/trackerMessages.ts, injected by src/bot.ts). */
-  messages: TrackerMessages;
   /** Told of each status and end of trackers that carry a `ref`; a failure is logged, not retried. */
   observer?: TrackingObserver;
   /** Reads every kind of target; needed only where tracking jobs are processed. */
@@ -126,7 +123,6 @@ export class Tracker {
       observer: options.observer,
       onChange: options.onChange,
       deadlineDays,
-      messages: options.messages,
     });
     this.step = new TrackerStep({
       records: this.records,
@@ -265,7 +261,7 @@ export class Tracker {
     return recreated;
   }
 
-  /** The step job's processor (trackerStep.ts). */
+  /** The step job's processor (step.ts). */
   async process(job: Job, token: string | undefined): Promise<string> {
     const target = targetOfJob(job.data);
     if (!target) {

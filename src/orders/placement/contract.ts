@@ -1,12 +1,13 @@
-import type { ApprovalStore } from "../approvals/store.js";
-import type { ApprovalRequest, PlacementError, PlacementResult } from "../approvals/types.js";
-import type { Notifier } from "./notifier.js";
-import type { PlacementJournal } from "./placementJournal.js";
+import type { ApprovalStore } from "../../approvals/store.js";
+import type { ApprovalRequest, PlacementError, PlacementResult } from "../../approvals/types.js";
+import type { Notifier } from "../../jobs/notifier.js";
+import type { PlacementJournal } from "./journal.js";
 
 /**
- * What placement asks of its caller (src/orders) and answers: the approval store's steps and
- * the journal's it uses, the provider callbacks (place, look up, tell the outcome) with the
- * context they post with, and the outcomes. The rules that use them are placement.ts'.
+ * What the placement job asks of the lifecycle and answers: the approval store's steps and the
+ * journal's it uses, the lifecycle's steps (place, look up, tell the outcome:
+ * `OrderLifecycle.placementCallbacks()`, the same layer) with the context they post with, and the
+ * outcomes. The rules that use them are placement.ts'.
  */
 
 export type StoreForPlacement = Pick<

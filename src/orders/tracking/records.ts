@@ -1,7 +1,11 @@
 import type { Redis } from "ioredis";
-import { isTrackTargetKind, type TrackTarget, type TrackTargetKind } from "../domain/statuses.js";
-import type { OrderKind } from "../domain/trackedOrder.js";
-import { defineScripts, type Script, type ScriptSpec, stateKey } from "./queues.js";
+import {
+  isTrackTargetKind,
+  type TrackTarget,
+  type TrackTargetKind,
+} from "../../domain/statuses.js";
+import type { OrderKind } from "../../domain/trackedOrder.js";
+import { defineScripts, type Script, type ScriptSpec, stateKey } from "../../jobs/queues.js";
 
 /**
  * A tracker's durable record: the truth about what is tracked (the BullMQ job only runs its

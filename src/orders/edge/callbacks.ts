@@ -1,5 +1,5 @@
 import type { KnownBlock } from "@slack/types";
-import { capBlocks, withSandboxLabel } from "../../../../views/blocks.js";
+import { capBlocks, withSandboxLabel } from "../../../views/blocks.js";
 
 import {
   draftExpiryReminder,
@@ -8,28 +8,36 @@ import {
   quoteFailedMessage,
   quoteFailureText,
   quoteReadyMessage,
-} from "../../../../views/edgeQuote.js";
-import type { EdgeQuotationRequest } from "../../../domain/edge.js";
+} from "../../../views/edgeQuote.js";
+import type { EdgeQuotationRequest } from "../../domain/edge.js";
 import type {
   DraftReminderCallbacks,
   QuoteCallbacks,
   QuoteContext,
   QuoteFailure,
-} from "../../../jobs/index.js";
-import { quoteStatus, readQuoteResult } from "../../../provider/edgeResponses.js";
-import type { Services } from "../../../services.js";
-import { quoteRef, readStoredRequest } from "../../../usecases/edge/quote.js";
+} from "../../jobs/index.js";
+import type { Logger } from "../../log.js";
+import type { ProviderApi } from "../../provider/api.js";
+import { quoteStatus, readQuoteResult } from "../../provider/edgeResponses.js";
+import { quoteRef, readStoredRequest } from "../../usecases/edge/quote.js";
 
 /**
  * The quote poller's collaborators (src/jobs/quotePoller.ts) for Edge quotes: read the result,
  * then post the offers (or why there are none) in the quote's thread and mark the thread root.
  * Posts go through the notifier with the job's key, so a retried job never posts twice.
  *
- * Wiring (src/bot.ts): `startJobs({ ..., quotes: edgeQuoteCallbacks(services), ... })`.
+ * Here, below the Slack adapter, because they word what they post with views/ (which
+ * src/usecases may not import) and the adapter is never called from a job.
+ * Wiring (src/bot.ts): `startJobs({ ..., quotes: edgeQuoteCallbacks({ provider, … }), ... })`.
  */
-export function edgeQuoteCallbacks(
-  services: Pick<Services, "provider" | "logger" | "sandbox" | "currency">,
-): QuoteCallbacks<unknown> {
+export function edgeQuoteCallbacks(services: {
+  provider: Pick<ProviderApi, "getEdgeQuoteResult">;
+  logger: Pick<Logger, "info" | "warn">;
+  /** Requests made against the sandbox say so in every message. */
+  sandbox: boolean;
+  /** The ISO 4217 code the offers' amounts are labelled with (`PRICE_CURRENCY`). */
+  currency: string;
+}): QuoteCallbacks<unknown> {
   const label = (blocks: KnownBlock[]) => capBlocks(withSandboxLabel(blocks, services.sandbox));
 
   async function post(ctx: QuoteContext, message: Message): Promise<void> {
@@ -139,9 +147,10 @@ export function edgeQuoteCallbacks(
  * The Edge draft reminders' collaborators (src/jobs/draftReminders.ts): whether the provider
  * still lists the draft (ordered or deleted ones are not: no reminder), and the message.
  */
-export function edgeDraftReminderCallbacks(
-  services: Pick<Services, "provider" | "sandbox">,
-): DraftReminderCallbacks {
+export function edgeDraftReminderCallbacks(services: {
+  provider: Pick<ProviderApi, "listDrafts">;
+  sandbox: boolean;
+}): DraftReminderCallbacks {
   return {
     async draftExists(draftId) {
       const drafts = await services.provider.listDrafts({ signal: AbortSignal.timeout(20_000) });

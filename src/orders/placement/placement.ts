@@ -1,19 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { Job } from "bullmq";
-import { ApprovalRecordError, type ApprovalRequest } from "../approvals/types.js";
-import type { Notifier } from "./notifier.js";
-import type {
-  JournalForPlacement,
-  LookUpAgainOutcome,
-  PlacementCallbacks,
-  PlacementOutcome,
-  StoreForPlacement,
-} from "./placementContract.js";
-import { type JournalEntry, PlacementJournal } from "./placementJournal.js";
-import { PlacementOutcomes } from "./placementOutcomes.js";
-import { PlacementSender } from "./placementSend.js";
-import { jobIdPart, QUEUE_NAMES } from "./queues.js";
+import { ApprovalRecordError, type ApprovalRequest } from "../../approvals/types.js";
+import type { Notifier } from "../../jobs/notifier.js";
+import { jobIdPart, QUEUE_NAMES } from "../../jobs/queues.js";
 import {
   discardJob,
   findJob,
@@ -21,17 +11,27 @@ import {
   outcomeCounter,
   recreateIfLost,
   stepJobOptions,
-} from "./stepJob.js";
+} from "../../jobs/stepJob.js";
+import type {
+  JournalForPlacement,
+  LookUpAgainOutcome,
+  PlacementCallbacks,
+  PlacementOutcome,
+  StoreForPlacement,
+} from "./contract.js";
+import { type JournalEntry, PlacementJournal } from "./journal.js";
+import { PlacementOutcomes } from "./outcomes.js";
+import { PlacementSender } from "./send.js";
 
 /**
  * Placing approved orders with the provider: once, and never losing the provider's answer.
  * This file is the job and the rules of who may carry a request on; sending is
- * placementSend.ts', recording and telling outcomes placementOutcomes.ts', the contract with
- * the caller placementContract.ts'.
+ * send.ts', recording and telling outcomes outcomes.ts', the contract with the lifecycle
+ * contract.ts'.
  *
  * Two records guard it. The ApprovalStore's `claim` (approved → executing, atomic) picks the one
  * worker that may place an attempt (docs/DESIGN.md §5); the job id (`place-<approvalId>`) only saves
- * work. The placement journal (placementJournal.ts) records, in order, how far that attempt got,
+ * work. The placement journal (journal.ts) records, in order, how far that attempt got,
  * and gives each step a rule for whoever finds it after a crash:
  *
  *   claimed  (written before the claim, then named after its owner) — nothing was sent:

@@ -1,11 +1,10 @@
 /**
- * The words the tracker posts, as a shape only: jobs decide when to say something and views
- * word it (views/trackerMessages.ts implements this). src/bot.ts injects the implementation
- * through startJobs' `trackerMessages`, so src/jobs never imports views/ at runtime (rule
- * `jobs-never-import-views`).
+ * The words the tracker posts, as a shape only: the tracker decides when to say something and
+ * views word it (views/trackerMessages.ts implements this shape, and the tracker's reports use
+ * that implementation: ./reports.ts).
  */
 
-import type { OrderRef, OrderSnapshot } from "../domain/trackedOrder.js";
+import type { OrderRef, OrderSnapshot } from "../../domain/trackedOrder.js";
 
 /** A status and LOA status as last seen (a record's, before a change). */
 export interface LastSeen {

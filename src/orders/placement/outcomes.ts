@@ -1,10 +1,12 @@
 import type { Redis } from "ioredis";
-import { persistently } from "../approvals/persistently.js";
-import type { TransitionResult } from "../approvals/results.js";
-import type { ApprovalRequest } from "../approvals/types.js";
-import type { Logger } from "../log.js";
-import { errorText } from "./errors.js";
-import type { Notifier } from "./notifier.js";
+import { persistently } from "../../approvals/persistently.js";
+import type { TransitionResult } from "../../approvals/results.js";
+import type { ApprovalRequest } from "../../approvals/types.js";
+import { errorText } from "../../jobs/errors.js";
+import type { Notifier } from "../../jobs/notifier.js";
+import { readProviderFailure } from "../../jobs/providerFailure.js";
+import { stateKey } from "../../jobs/queues.js";
+import type { Logger } from "../../log.js";
 import {
   type EscalationCause,
   type LookupResult,
@@ -13,10 +15,8 @@ import {
   type PlacementContext,
   type PlacementOutcome,
   type StoreForPlacement,
-} from "./placementContract.js";
-import type { PlacementAnswer } from "./placementJournal.js";
-import { readProviderFailure } from "./providerFailure.js";
-import { stateKey } from "./queues.js";
+} from "./contract.js";
+import type { PlacementAnswer } from "./journal.js";
 
 /**
  * What becomes of an attempt once its outcome is known, or known to be unknown: the provider's

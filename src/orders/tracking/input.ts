@@ -1,7 +1,7 @@
-import { isTrackTargetKind, TRACK_TARGET_KINDS, type TrackTarget } from "../domain/statuses.js";
-import type { OrderKind, OrderSnapshot } from "../domain/trackedOrder.js";
-import { CHANNEL_ID, MESSAGE_TS } from "./slackIds.js";
-import { isOrderTarget, ORDER_KINDS } from "./trackerRecords.js";
+import { isTrackTargetKind, TRACK_TARGET_KINDS, type TrackTarget } from "../../domain/statuses.js";
+import type { OrderKind, OrderSnapshot } from "../../domain/trackedOrder.js";
+import { CHANNEL_ID, MESSAGE_TS } from "../../jobs/slackIds.js";
+import { isOrderTarget, ORDER_KINDS } from "./records.js";
 
 /**
  * What goes into a tracker, checked: a `track()` call (refused with TrackInputError when it

@@ -1,20 +1,21 @@
-import { statusKey, type TrackTarget } from "../domain/statuses.js";
-import type { OrderSnapshot } from "../domain/trackedOrder.js";
-import type { Logger } from "../log.js";
-import { errorText } from "./errors.js";
-import type { Notifier } from "./notifier.js";
-import { DEFAULT_MARKER_TTL_SECONDS } from "./outbox.js";
-import { DAY_MS } from "./schedule.js";
-import type { TrackerMessages } from "./trackerMessages.js";
-import { isOrderTarget, type TrackedOrder } from "./trackerRecords.js";
+import { trackerMessages } from "../../../views/trackerMessages.js";
+import { statusKey, type TrackTarget } from "../../domain/statuses.js";
+import type { OrderSnapshot } from "../../domain/trackedOrder.js";
+import { errorText } from "../../jobs/errors.js";
+import type { Notifier } from "../../jobs/notifier.js";
+import { DEFAULT_MARKER_TTL_SECONDS } from "../../jobs/outbox.js";
+import { DAY_MS } from "../../jobs/schedule.js";
+import type { Logger } from "../../log.js";
+import type { TrackerMessages } from "./messages.js";
+import { isOrderTarget, type TrackedOrder } from "./records.js";
 
 /**
  * Whom a tracker tells, and how each is told once: its thread (through the notifier, keys
  * scoped to the tracker's start), the message the caller asked to keep current, the observer
  * (src/orders: the request card) and the App Home of whoever sees the target (`onChange`).
  * Every key and event key is derived from the record and the step, so a step repeated after a
- * crash tells nobody twice. When something is said is the tracker's; how, the injected
- * words' (`messages`: views/trackerMessages.ts).
+ * crash tells nobody twice. When something is said is the tracker's; how, the views' words
+ * (views/trackerMessages.ts, shaped by ./messages.ts).
  */
 
 /**
@@ -34,7 +35,7 @@ export interface TrackingEvent {
   ended?: { outcome: "done" | "failed" | "cancelled" | "stopped"; detail?: string; by?: string };
 }
 
-/** Told of every status and end of a tracker started with a `ref` (src/orders: the card). */
+/** Told of every status and end of a tracker started with a `ref` (the lifecycle: the card). */
 export type TrackingObserver = (event: TrackingEvent) => Promise<void>;
 
 export interface TrackingReporterOptions {
@@ -46,17 +47,13 @@ export interface TrackingReporterOptions {
   onChange?: (record: TrackedOrder) => Promise<unknown>;
   /** The tracking deadline: the messages' markers are kept that long and 14 days more. */
   deadlineDays: number;
-  /** How the tracker's messages are worded (startJobs' `trackerMessages`). */
-  messages: TrackerMessages;
 }
 
 export class TrackingReporter {
   /** The words of every message (the step and the reminders word theirs with these too). */
-  readonly messages: TrackerMessages;
+  readonly messages: TrackerMessages = trackerMessages;
 
-  constructor(private readonly options: TrackingReporterOptions) {
-    this.messages = options.messages;
-  }
+  constructor(private readonly options: TrackingReporterOptions) {}
 
   /** Posts in the tracker's thread, once per key. */
   async say(record: TrackedOrder, key: string, text: string): Promise<void> {

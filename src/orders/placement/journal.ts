@@ -4,10 +4,10 @@ import {
   type PlacementResult,
   placementErrorSchema,
   placementResultSchema,
-} from "../approvals/types.js";
-import { confirmedWrite, REPLICA_WAIT_MS } from "../replicaConfirmation.js";
-import { defineScripts, type Script, type ScriptSpec, stateKey } from "./queues.js";
-import { DAY_MS } from "./schedule.js";
+} from "../../approvals/types.js";
+import { defineScripts, type Script, type ScriptSpec, stateKey } from "../../jobs/queues.js";
+import { DAY_MS } from "../../jobs/schedule.js";
+import { confirmedWrite, REPLICA_WAIT_MS } from "../../replicaConfirmation.js";
 
 /**
  * The placement journal: how far the placement of one approval attempt got, written to Redis in

@@ -1,22 +1,22 @@
-import type { ApprovalRequest } from "../approvals/types.js";
-import type { Logger } from "../log.js";
-import { errorText } from "./errors.js";
+import type { ApprovalRequest } from "../../approvals/types.js";
+import { errorText } from "../../jobs/errors.js";
+import { readProviderFailure } from "../../jobs/providerFailure.js";
+import type { Logger } from "../../log.js";
 import type {
   JournalForPlacement,
   PlacementCallbacks,
   PlacementOutcome,
   StoreForPlacement,
-} from "./placementContract.js";
-import type { PlacementAnswer } from "./placementJournal.js";
-import type { PlacementOutcomes } from "./placementOutcomes.js";
-import { readProviderFailure } from "./providerFailure.js";
+} from "./contract.js";
+import type { PlacementAnswer } from "./journal.js";
+import type { PlacementOutcomes } from "./outcomes.js";
 
 /**
  * Sending a claimed attempt, the one step that can order something: the journal's
  * `claimed → sending` compare-and-set decides who may send (exactly one worker per attempt),
  * the provider's answer is logged and journalled before anything else, and an outcome the
  * provider did not make definite is marked unknown and looked up — never resent. What happens
- * with the answer then is placementOutcomes.ts'.
+ * with the answer then is outcomes.ts'.
  */
 
 /** How long a claim's owner retries marking it `sending` before giving up (and not sending). */

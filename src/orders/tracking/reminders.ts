@@ -1,8 +1,8 @@
-import { loaReminderDue } from "../domain/loa.js";
-import type { OrderSnapshot } from "../domain/trackedOrder.js";
-import { DAY_MS, WEEK_MS } from "./schedule.js";
-import { F, type RecordUpdates, type TrackedOrder } from "./trackerRecords.js";
-import type { TrackingReporter } from "./trackerReports.js";
+import { loaReminderDue } from "../../domain/loa.js";
+import type { OrderSnapshot } from "../../domain/trackedOrder.js";
+import { DAY_MS, WEEK_MS } from "../../jobs/schedule.js";
+import { F, type RecordUpdates, type TrackedOrder } from "./records.js";
+import type { TrackingReporter } from "./reports.js";
 
 /**
  * The reminders of a tracker whose target waits on people: the weekly LOA reminder in the

@@ -5,20 +5,20 @@ import {
   statusKey,
   type TrackTarget,
   waitsOnAcceptance,
-} from "../domain/statuses.js";
-import { type OrderSnapshot, portToFollow } from "../domain/trackedOrder.js";
-import type { Logger } from "../log.js";
-import { readProviderFailure } from "./providerFailure.js";
-import { DAY_MS, nextCheckDelayMs, type TrackingSchedule } from "./schedule.js";
-import { delayStep } from "./stepJob.js";
-import { F, type RecordUpdates, type TrackedOrder, type TrackerRecords } from "./trackerRecords.js";
+} from "../../domain/statuses.js";
+import { type OrderSnapshot, portToFollow } from "../../domain/trackedOrder.js";
+import { readProviderFailure } from "../../jobs/providerFailure.js";
+import { DAY_MS, nextCheckDelayMs, type TrackingSchedule } from "../../jobs/schedule.js";
+import { delayStep } from "../../jobs/stepJob.js";
+import type { Logger } from "../../log.js";
+import { type ReadTarget, type TrackInput, toSnapshot } from "./input.js";
+import { F, type RecordUpdates, type TrackedOrder, type TrackerRecords } from "./records.js";
 import {
   type AcceptanceReminders,
   remindIfLoaWaiting,
   remindWhileAwaitingAcceptance,
-} from "./trackerReminders.js";
-import { keyPart, type TrackingReporter } from "./trackerReports.js";
-import { type ReadTarget, type TrackInput, toSnapshot } from "./trackInput.js";
+} from "./reminders.js";
+import { keyPart, type TrackingReporter } from "./reports.js";
 
 /**
  * One step of a tracker's job, the part that decides: read the target, and by what the read

@@ -1,0 +1,53 @@
+import type { Jobs } from "../../jobs/index.js";
+import type { PlacementCallbacks, StoreForPlacement } from "./contract.js";
+import { Placement, type PlacementOptions } from "./placement.js";
+
+/**
+ * Placing approved orders, one step of the order lifecycle: the placement job runs on src/jobs'
+ * placement queue (the worker runner, `jobs.run`) with the lifecycle's own steps (place, look
+ * up, tell the outcome: `OrderLifecycle`), so nothing is injected into src/jobs. The modules:
+ * placement.ts (the job and who may carry a claim on), send.ts, outcomes.ts, journal.ts,
+ * contract.ts (what the job asks of the lifecycle and answers).
+ */
+
+export * from "./contract.js";
+export * from "./journal.js";
+export * from "./placement.js";
+
+/** What the placement is built with besides the jobs' queue, connection and notifier. */
+export type PlacementSetup = Omit<
+  PlacementOptions,
+  "redis" | "queue" | "prefix" | "logger" | "metrics" | "notifier" | "store" | "callbacks"
+> & {
+  /** Where placements are processed and reconciled: the store and the lifecycle's steps. */
+  store?: StoreForPlacement;
+  callbacks?: PlacementCallbacks;
+};
+
+/** The settings tests and operations tune (src/bot.ts's `jobs.placementSettings`). */
+export type PlacementSettings = Pick<
+  PlacementSetup,
+  "stuckAfterMs" | "workerId" | "answerWriteTimeoutMs" | "now"
+>;
+
+/**
+ * Builds the placement on the jobs' placement queue and runs it where it can place (a store and
+ * the steps given): its worker where this process runs workers, its reconciler with the others.
+ */
+export function startPlacement(
+  jobs: Pick<Jobs, "partOptions" | "run" | "notifier">,
+  options: PlacementSetup,
+): Placement {
+  const placement = new Placement({
+    ...jobs.partOptions("placement"),
+    notifier: jobs.notifier,
+    ...options,
+  });
+  if (options.store && options.callbacks) {
+    jobs.run("placement", {
+      process: (job) => placement.processJob(job),
+      reconcile: () => placement.reconcile(),
+    });
+  }
+  return placement;
+}
