@@ -102,14 +102,6 @@ module.exports = {
       to: { path: "^src/slack/" },
     },
     {
-      name: "no-dependency-bag",
-      comment:
-        "src/services.ts, the bag of every part, is retired (issue 29) and nothing may import it again, not even a type: a use case names the parts it takes, a Slack feature declares its own deps type in its index.ts, and src/slack/listeners.ts hands each its parts from the object src/bot.ts builds.",
-      severity: "error",
-      from: { path: "^(src|views)/" },
-      to: { path: "^src/services\\.ts$" },
-    },
-    {
       name: "slack-never-touches-the-approvals-store",
       comment:
         "src/slack (the adapter) may not import src/approvals at runtime: every step on a request (submit, approve, reject, withdraw, retry, place again, mark failed, look up again, stop tracking), who may decide, the policy rule and the name reservation go through the lifecycle API (src/orders/requests.ts, `ctx.requests` or the feature's `requests`). `import type` of the record's shapes is fine.",

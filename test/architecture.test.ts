@@ -112,17 +112,6 @@ describe("the import rules (.dependency-cruiser.cjs)", () => {
     expect(typeOnly.exitCode).toBe(0);
   }, 60_000);
 
-  it("fail a module that imports the retired dependency bag, even as a type", async () => {
-    const result = await cruiseProbe({
-      [`src/usecases/${PROBE}.ts`]:
-        'import type { Services } from "../services.js";\n\nexport type Probe = Services;\n',
-      "src/services.ts": "export interface Services { sandbox: boolean }\n",
-    });
-    expect(result.exitCode).toBeGreaterThan(0);
-    expect(result.output).toContain("no-dependency-bag");
-    expect(result.output).toContain("names the parts it takes");
-  }, 60_000);
-
   it("never writes a probe into the repository", async () => {
     const planted = [...(await sourceFiles("src")), ...(await sourceFiles("views"))].filter((f) =>
       f.includes(PROBE),
