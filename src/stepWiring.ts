@@ -4,7 +4,7 @@
 // bot.ts so the composition root stays a list of parts.
 import type { EventEmitter } from "node:events";
 import type { WebClient } from "@slack/web-api";
-import { NO_STEP_NAMES, type StepNames, stepTextReferences } from "../views/steps.js";
+import { NO_STEP_NAMES, type StepNames, stepTextReferences } from "../views/steps/steps.js";
 import type { Logger } from "./log.js";
 
 /** Open steps whose request ended while its change was missed are ended this often. */

@@ -1,7 +1,7 @@
 import { EventEmitter } from "node:events";
 import { describe, expect, it } from "vitest";
 import { reconcileEvery, stepNamesOf } from "../src/stepWiring.js";
-import { plainStepText } from "../views/steps.js";
+import { plainStepText } from "../views/steps/steps.js";
 import { testLogger } from "./jobs/support.js";
 
 describe("stepNamesOf: the names a step's error refers to", () => {

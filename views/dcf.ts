@@ -1,8 +1,8 @@
 import type { KnownBlock } from "@slack/types";
+import { dcfTagWord, tagList } from "../src/domain/catalog/dcfTags.js";
+import { dcfSpeedsMbps } from "../src/domain/catalog/requestFacts.js";
 import { COMMAND } from "../src/domain/commands.js";
-import { dcfTagWord, tagList } from "../src/domain/dcfTags.js";
 import type { PageInfo } from "../src/domain/paging.js";
-import { dcfSpeedsMbps } from "../src/domain/requestFacts.js";
 import { isSet } from "../src/domain/timestamps.js";
 import type { components } from "../src/provider/generated/provider.js";
 import { divider, escapeMrkdwn, header, section } from "./blocks.js";

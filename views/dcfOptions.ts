@@ -2,7 +2,7 @@
 // answers, and its speeds as options: the price forms and the port order form offer data
 // centers the same way.
 import type { ExternalSelect, PlainTextOption } from "@slack/types";
-import { DCF_SEARCH_MIN, dcfRef, isReady, offeredSpeeds } from "../src/domain/dcfs.js";
+import { DCF_SEARCH_MIN, dcfRef, isReady, offeredSpeeds } from "../src/domain/catalog/dcfs.js";
 import type { Dcf } from "../src/provider/api.js";
 import type { DcfSuggestions } from "../src/usecases/shared/dcfDirectory.js";
 import { LIMITS, option, plainFromMrkdwn, truncate } from "./blocks.js";

@@ -1,4 +1,4 @@
-import { loaStatusWords } from "../src/domain/loa.js";
+import { loaStatusWords } from "../src/domain/tracking/loa.js";
 import { DASH, formatTerm as plainTerm } from "../src/domain/units.js";
 import { escapeMrkdwn } from "./blocks.js";
 
@@ -126,7 +126,7 @@ export function statusHint(status: string | null | undefined): string | undefine
   return typeof status === "string" && Object.hasOwn(HINTS, status) ? HINTS[status] : undefined;
 }
 
-/** An LOA status in words a person understands (src/domain/loa.ts), escaped for mrkdwn. */
+/** An LOA status in words a person understands (src/domain/tracking/loa.ts), escaped for mrkdwn. */
 export function loaStatusText(loaStatus: string | null | undefined): string | undefined {
   const words = loaStatusWords(loaStatus);
   return words === undefined ? undefined : escapeMrkdwn(words, 60);

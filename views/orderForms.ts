@@ -3,7 +3,7 @@
 // the loading and problem modals shown while a form is opened. Their inputs are built with the
 // generic pieces of inputs.ts (which says why typed inputs dispatch).
 import type { KnownBlock, ModalView, PlainTextOption } from "@slack/types";
-import { remainingCapacity } from "../src/domain/connections.js";
+import { remainingCapacity } from "../src/domain/catalog/connections.js";
 import type { Port } from "../src/provider/api.js";
 import type { Loaded } from "../src/usecases/shared/orderForms.js";
 import { escapeMrkdwn, LIMITS, option, section, truncate, withSandboxLabel } from "./blocks.js";

@@ -8,7 +8,7 @@ import type {
 
 /**
  * What the store's steps take and give back. A refused step is a value, not an exception (see
- * the README's "States"): callers branch on `reason`, and views/refusals.ts words each one.
+ * the README's "States"): callers branch on `reason`, and views/approvals/refusals.ts words each one.
  */
 
 /** A refusal because the request is not in the state the step needs, e.g. already approved. */

@@ -1,5 +1,5 @@
 import type { Job } from "bullmq";
-import type { Notifier, SlackBlock } from "./notifier.js";
+import type { Notifier, SlackBlock } from "./notifier/notifier.js";
 import { jobIdPart, QUEUE_NAMES, stateKey } from "./queues.js";
 import { delayStep, type JobPartOptions, outcomeCounter } from "./stepJob.js";
 

@@ -4,11 +4,11 @@ import type { Metrics } from "../metrics.js";
 import { type RedisTopology, singleRedis } from "../redisTopology.js";
 import { type DraftReminderCallbacks, DraftReminders } from "./draftReminders.js";
 import { errorText } from "./errors.js";
-import type { HomePublisher } from "./homeRefresh.js";
-import { Notifier, type SlackChatApi, type SlackFunctionsApi } from "./notifier.js";
+import type { HomePublisher } from "./notifier/homeRefresh.js";
+import { Notifier, type SlackChatApi, type SlackFunctionsApi } from "./notifier/notifier.js";
+import type { MessageRenderer } from "./notifier/renderedUpdate.js";
 import { DEFAULT_PREFIX, QUEUE_NAMES } from "./queues.js";
-import { type QuoteCallbacks, QuotePoller } from "./quotePoller.js";
-import type { MessageRenderer } from "./renderedUpdate.js";
+import { type QuoteCallbacks, QuotePoller } from "./quotes/quotePoller.js";
 import type { JobPartOptions } from "./stepJob.js";
 import {
   closeAfterFailedStart,
@@ -32,20 +32,24 @@ export {
   TRACK_TARGET_KINDS,
   type TrackTarget,
   type TrackTargetKind,
-} from "../domain/statuses.js";
+} from "../domain/tracking/statuses.js";
 export { closeRedis, closeWithTimeout } from "./connection.js";
 
 /** Where `startJobs` connects when given neither a topology nor a URL. */
 const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379";
 
 export * from "./draftReminders.js";
-export * from "./homeRefresh.js";
-export * from "./notifier.js";
-export { NotifierInputError } from "./notifierInput.js";
-export { DEFAULT_MARKER_TTL_SECONDS, type MessageState } from "./outbox.js";
+export * from "./notifier/homeRefresh.js";
+export * from "./notifier/notifier.js";
+export { NotifierInputError } from "./notifier/notifierInput.js";
+export { DEFAULT_MARKER_TTL_SECONDS, type MessageState } from "./notifier/outbox.js";
+export type {
+  MessageRenderer,
+  RenderedMessage,
+  RenderedUpdateInput,
+} from "./notifier/renderedUpdate.js";
 export * from "./queues.js";
-export * from "./quotePoller.js";
-export type { MessageRenderer, RenderedMessage, RenderedUpdateInput } from "./renderedUpdate.js";
+export * from "./quotes/quotePoller.js";
 export * from "./schedule.js";
 export type { JobPartOptions } from "./stepJob.js";
 export type { WorkerKind, WorkerTuning } from "./workers.js";

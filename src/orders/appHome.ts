@@ -1,5 +1,5 @@
 import type { HomeView } from "@slack/types";
-import { homeView } from "../../views/home.js";
+import { homeView } from "../../views/home/home.js";
 import type { ApprovalRequest, ApprovalStore, GroupMembers } from "../approvals/index.js";
 import { type HomePages, type HomeSources, readHome } from "../usecases/home.js";
 import { type DecisionSettings, mayDecideNow, moneySightUnder } from "./deciders.js";
@@ -7,10 +7,10 @@ import type { RequestReadModel } from "./readModel.js";
 import type { Tracker } from "./tracking/tracker.js";
 
 /**
- * A person's App Home read (src/usecases/home.ts), rendered (views/home.ts) and published
+ * A person's App Home read (src/usecases/home.ts), rendered (views/home/home.ts) and published
  * (Slack's `views.publish`, handed in). src/bot.ts builds it before the jobs and hands it to
  * them: the notifier publishes a waiting refresh with it when it sends it
- * (src/jobs/homeRefresh.ts); who is refreshed for a request's change is homeAudience.ts'.
+ * (src/jobs/notifier/homeRefresh.ts); who is refreshed for a request's change is homeAudience.ts'.
  * Opening the tab and paging publish with it too (src/slack/features/home/).
  */
 

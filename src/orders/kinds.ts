@@ -1,6 +1,6 @@
 import type { ApprovalKind, ApprovalRequest, PlacementResult } from "../approvals/index.js";
 import { ORDER_KIND_LABEL } from "../domain/orderKinds.js";
-import type { TrackTarget } from "../domain/statuses.js";
+import type { TrackTarget } from "../domain/tracking/statuses.js";
 import type {
   EdgePortOrderRequest,
   GiaServiceRequest,
@@ -38,7 +38,7 @@ export interface OrderKindSpec {
   /** The company the order waits on while it waits (a layer 2's other company), if any. */
   counterparty(request: ApprovalRequest): string | undefined;
   /**
-   * What happens next once placed, as data: views/approvalThread.ts (`placedNextStepsText`)
+   * What happens next once placed, as data: views/approvals/approvalThread.ts (`placedNextStepsText`)
    * words it in the thread, so this table loads no view.
    */
   nextSteps(request: ApprovalRequest, result: PlacementResult): PlacedNextSteps;

@@ -5,12 +5,12 @@ import {
   placedRequesterText,
   placedThreadText,
   rejectedRequesterText,
-} from "../../views/approvalThread.js";
+} from "../../views/approvals/approvalThread.js";
 import {
   orderEndedRequesterText,
   orderFailedRequesterText,
   requestCardReplyText,
-} from "../../views/requestCard.js";
+} from "../../views/approvals/requestCard.js";
 import type {
   ApprovalRequest,
   ApprovalStore,
@@ -21,8 +21,8 @@ import type {
 } from "../approvals/index.js";
 import { withRequestId } from "../context.js";
 import { WITHDRAWN_NOTE } from "../domain/withdrawal.js";
-import type { Notifier } from "../jobs/notifier.js";
-import type { MessageRenderer } from "../jobs/renderedUpdate.js";
+import type { Notifier } from "../jobs/notifier/notifier.js";
+import type { MessageRenderer } from "../jobs/notifier/renderedUpdate.js";
 import type { Logger } from "../log.js";
 import type { ProviderApi } from "../provider/api.js";
 import { type HomeAudienceOptions, homeAudience } from "./homeAudience.js";

@@ -1,5 +1,5 @@
 import type { Redis } from "ioredis";
-import type { LookUpOutcome } from "../../views/approvals.js";
+import type { LookUpOutcome } from "../../views/approvals/approvals.js";
 import type { ApprovalRequest } from "../approvals/index.js";
 import { storageCall } from "../domain/errors.js";
 import type { EscalationCause } from "./placement/contract.js";

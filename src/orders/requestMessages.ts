@@ -1,7 +1,7 @@
-import { approvalMessageView } from "../../views/approvals.js";
-import { personStepText } from "../../views/approvalThread.js";
+import { approvalMessageView } from "../../views/approvals/approvals.js";
+import { personStepText } from "../../views/approvals/approvalThread.js";
+import { requestCardReplyText, requestCardView } from "../../views/approvals/requestCard.js";
 import type { Reply } from "../../views/reply.js";
-import { requestCardReplyText, requestCardView } from "../../views/requestCard.js";
 import type { ApprovalRequest } from "../approvals/index.js";
 import type { LifecycleJobs } from "./lifecycle.js";
 import { type RequestReadModel, readRequest } from "./readModel.js";
@@ -13,7 +13,7 @@ import type { RequestReads } from "./requestReads.js";
  * kept showing the request as it is now.
  *
  * A change does not render them: it queues an update that the notifier renders from the read
- * model when it sends it (`render`, given to startJobs; src/jobs/renderedUpdate.ts). At most one
+ * model when it sends it (`render`, given to startJobs; src/jobs/notifier/renderedUpdate.ts). At most one
  * update waits per message, so whoever changed the record and in whatever order their updates
  * were queued, the last update sent shows the latest state — the approval message never offers
  * Approve after the order was placed, nor *Look up again* after it was found.

@@ -11,7 +11,7 @@ import type { OrderSubmission } from "./index.js";
 /**
  * What the lifecycle API (requests.ts) takes and answers: `{ ok: true, … }` or `{ ok: false, reason }`,
  * one reason code per way a call can be refused, so every front door branches on the code and
- * words it its own way (Slack: views/refusals.ts for the store's refusals, which travel along
+ * words it its own way (Slack: views/approvals/refusals.ts for the store's refusals, which travel along
  * as `refusal`).
  */
 

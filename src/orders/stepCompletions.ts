@@ -4,10 +4,10 @@ import {
   placedStepOutputs,
   type StepNames,
   stepGoneText,
-} from "../../views/steps.js";
+} from "../../views/steps/steps.js";
 import type { ApprovalRequest, ApprovalStatus } from "../approvals/index.js";
 import { storageCall } from "../domain/errors.js";
-import type { Notifier } from "../jobs/notifier.js";
+import type { Notifier } from "../jobs/notifier/notifier.js";
 import type { Logger } from "../log.js";
 import { scopeOf } from "./requestMessages.js";
 

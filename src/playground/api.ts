@@ -1,15 +1,15 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
-import type { SlackAppDriver } from "../standin/driver.js";
-import { findElement, isExternalSelect, type LocatedElement } from "../standin/elements.js";
-import type { SlackStandin } from "../standin/server.js";
-import type { Option, StandinView, ViewStateValue } from "../standin/types.js";
+import type { SlackAppDriver } from "../standin/driver/driver.js";
+import { findElement, isExternalSelect, type LocatedElement } from "../standin/modals/elements.js";
 import {
   type FieldInput,
   stateValueFor,
   typedQuery,
   untouchedStateValue,
-} from "../standin/viewState.js";
+} from "../standin/modals/viewState.js";
+import type { SlackStandin } from "../standin/server.js";
+import type { Option, StandinView, ViewStateValue } from "../standin/types.js";
 import {
   advanceBody,
   clickBody,

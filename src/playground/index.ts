@@ -1,7 +1,7 @@
 import type { CustomRoute } from "@slack/bolt";
 import type { Logger } from "pino";
 import type { Clock } from "../sandbox/clock.js";
-import type { SlackAppDriver } from "../standin/driver.js";
+import type { SlackAppDriver } from "../standin/driver/driver.js";
 import { type SlackStandin, startSlackStandin } from "../standin/server.js";
 import type { PlaygroundApi } from "./api.js";
 import { registerPlaygroundApi } from "./apiRoutes.js";

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import type { SlackAppDriver } from "../standin/driver.js";
-import type { StepExecution } from "../standin/functions.js";
+import type { SlackAppDriver } from "../standin/driver/driver.js";
 import type { SlackStandin } from "../standin/server.js";
+import type { StepExecution } from "../standin/webApi/functions.js";
 import { RequestProblem } from "./apiRequests.js";
 import { checkSameOrigin, sendProblem } from "./apiRoutes.js";
 

@@ -7,7 +7,7 @@ import {
   num,
   type QuoteStatus,
   text,
-} from "../domain/edge.js";
+} from "../domain/catalog/edge.js";
 import { isRecord } from "../domain/records.js";
 import { formatTerm } from "../domain/units.js";
 

@@ -1,8 +1,8 @@
 // Reading what the provider sends back, tolerantly: older records, statuses the spec does not
 // list, a port's connections. Nothing here rejects a value it does not know. (A speed in any of
-// its shapes is read by speedMbps in src/domain/requestFacts.ts, the one reader the bot has.)
+// its shapes is read by speedMbps in src/domain/catalog/requestFacts.ts, the one reader the bot has.)
 
-import { isTerminalStatus } from "../domain/statuses.js";
+import { isTerminalStatus } from "../domain/tracking/statuses.js";
 
 const EPOCH_MS = 0;
 

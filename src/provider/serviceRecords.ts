@@ -4,7 +4,7 @@
 // the spellings seen so far and read leniently; what cannot be read is left out. The use cases
 // (src/usecases/services.ts, trackingReads.ts) decide which records to read and what to show.
 
-import { num, text } from "../domain/edge.js";
+import { num, text } from "../domain/catalog/edge.js";
 import { isRecord } from "../domain/records.js";
 import type { Port } from "./api.js";
 
@@ -177,8 +177,8 @@ export function connectionProgress(entry: RawRecord): ConnectionProgress {
 
 /**
  * A port's speed for the tracker's summary: a number of Mbps, or `{value, name}` as the
- * provider sends it. Not `speedMbps` (src/domain/requestFacts.ts) on purpose: the summary
- * (src/domain/trackedOrder.ts PortSummary) keeps the provider's own words when the speed is text
+ * provider sends it. Not `speedMbps` (src/domain/catalog/requestFacts.ts) on purpose: the summary
+ * (src/domain/tracking/trackedOrder.ts PortSummary) keeps the provider's own words when the speed is text
  * ("10G", "10000 Mbps") and shows them as given, where speedMbps would convert or drop them.
  */
 export function portSpeedAsSent(speed: unknown): number | string | undefined {

@@ -1,10 +1,10 @@
 import { parse as parseQuery } from "node:querystring";
 import type { FastifyInstance } from "fastify";
-import { MAX_UPLOAD_BYTES, UPLOAD_PATH } from "./files.js";
+import { FORM_CONTENT_TYPE } from "./driver/signing.js";
 import type { SlackStandin } from "./server.js";
-import { FORM_CONTENT_TYPE } from "./signing.js";
 import type { SlackArgs, SlackResult } from "./types.js";
-import { decodeFormArgs } from "./webApi.js";
+import { MAX_UPLOAD_BYTES, UPLOAD_PATH } from "./webApi/files.js";
+import { decodeFormArgs } from "./webApi/webApi.js";
 import { RESPONSE_URL_MAX_USES } from "./workspace.js";
 
 /**

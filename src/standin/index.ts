@@ -1,21 +1,10 @@
-export type { MessageRef, ViewRef } from "./actionTargets.js";
-export { blockProblems, viewProblems } from "./blockKit.js";
+export type { MessageRef, ViewRef } from "./driver/actionTargets.js";
 export {
   type CommandOutcome,
   type EnterOutcome,
   SlackAppDriver,
   type SubmitOptions,
-} from "./driver.js";
-export {
-  findElement,
-  findInputByLabel,
-  inputLabels,
-  interactiveElements,
-} from "./elements.js";
-export type { FaultSpec, RateLimitOptions } from "./faults.js";
-export type { StandinFile } from "./files.js";
-export type { ExecutionState, StepExecution } from "./functions.js";
-export * from "./modal.js";
+} from "./driver/driver.js";
 export {
   type Actor,
   blockActionsPayload,
@@ -26,7 +15,38 @@ export {
   slashCommandPayload,
   viewClosedPayload,
   viewSubmissionPayload,
-} from "./payloads.js";
+} from "./driver/payloads.js";
+export {
+  FORM_CONTENT_TYPE,
+  type SignedSlackHeaders,
+  signSlackRequest,
+  slackSignature,
+} from "./driver/signing.js";
+export {
+  type AppAck,
+  type HttpAppTarget,
+  HttpTransport,
+  type RawPostOptions,
+  SocketTransport,
+  type Transport,
+} from "./driver/transport.js";
+export type { FaultSpec, RateLimitOptions } from "./faults.js";
+export {
+  findElement,
+  findInputByLabel,
+  inputLabels,
+  interactiveElements,
+} from "./modals/elements.js";
+export * from "./modals/modal.js";
+export {
+  type FieldInput,
+  missingRequiredInputs,
+  REQUIRED_FIELD_MESSAGE,
+  requiredFieldErrors,
+  stateValueFor,
+  viewStateValues,
+} from "./modals/viewState.js";
+export type { ViewSubmissionOutcome } from "./modals/viewSubmission.js";
 export {
   defaultWorkspaceSeed,
   makeChannel,
@@ -41,28 +61,8 @@ export {
   type SlackStandinOptions,
   startSlackStandin,
 } from "./server.js";
-export {
-  FORM_CONTENT_TYPE,
-  type SignedSlackHeaders,
-  signSlackRequest,
-  slackSignature,
-} from "./signing.js";
-export {
-  type AppAck,
-  type HttpAppTarget,
-  HttpTransport,
-  type RawPostOptions,
-  SocketTransport,
-  type Transport,
-} from "./transport.js";
 export type * from "./types.js";
-export {
-  type FieldInput,
-  missingRequiredInputs,
-  REQUIRED_FIELD_MESSAGE,
-  requiredFieldErrors,
-  stateValueFor,
-  viewStateValues,
-} from "./viewState.js";
-export type { ViewSubmissionOutcome } from "./viewSubmission.js";
 export type { WaitOptions } from "./waiters.js";
+export { blockProblems, viewProblems } from "./webApi/blockKit.js";
+export type { StandinFile } from "./webApi/files.js";
+export type { ExecutionState, StepExecution } from "./webApi/functions.js";

@@ -1,14 +1,17 @@
 import type { AddressInfo } from "node:net";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { Logger } from "pino";
-import { type CommandOutcome, SlackAppDriver } from "./driver.js";
+import { type CommandOutcome, SlackAppDriver } from "./driver/driver.js";
+import { SOCKET_PATH, SocketModeHub } from "./driver/socketMode.js";
+import {
+  type HttpAppTarget,
+  HttpTransport,
+  SocketTransport,
+  type Transport,
+} from "./driver/transport.js";
 import type { FaultSpec, RateLimitOptions } from "./faults.js";
-import type { StandinFile } from "./files.js";
-import type { StepExecution } from "./functions.js";
 import { registerSlackRoutes } from "./httpRoutes.js";
 import { defaultWorkspaceSeed, STANDIN_IDS, type WorkspaceSeed } from "./seed.js";
-import { SOCKET_PATH, SocketModeHub } from "./socketMode.js";
-import { type HttpAppTarget, HttpTransport, SocketTransport, type Transport } from "./transport.js";
 import type {
   RecordedCall,
   SlackArgs,
@@ -18,7 +21,9 @@ import type {
   StandinView,
 } from "./types.js";
 import { brief, DEFAULT_WAIT_MS, type WaitOptions, waitForMatch } from "./waiters.js";
-import { type Answer, WebApiGate } from "./webApiGate.js";
+import type { StandinFile } from "./webApi/files.js";
+import type { StepExecution } from "./webApi/functions.js";
+import { type Answer, WebApiGate } from "./webApi/webApiGate.js";
 import { Workspace } from "./workspace.js";
 import { waitForEphemeral, waitForMessage, waitForModal } from "./workspaceWaits.js";
 

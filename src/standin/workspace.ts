@@ -1,10 +1,10 @@
-import { Conversations } from "./conversations.js";
-import { FunctionExecutions } from "./functions.js";
 import { slackId, triggerId } from "./ids.js";
 import type { Json } from "./json.js";
+import { buildView, enteredKeptAcross, type ViewLinks } from "./modals/viewRecord.js";
+import { viewStateValues } from "./modals/viewState.js";
 import type { SlackBlock, StandinResponse, StandinView, ViewStateValue } from "./types.js";
-import { buildView, enteredKeptAcross, type ViewLinks } from "./viewRecord.js";
-import { viewStateValues } from "./viewState.js";
+import { Conversations } from "./webApi/conversations.js";
+import { FunctionExecutions } from "./webApi/functions.js";
 
 /**
  * The stand-in's workspace: its conversations (conversations.ts) plus what interactions act on:

@@ -1,6 +1,6 @@
-import type { WorkspaceEvents } from "./conversations.js";
 import type { StandinEphemeral, StandinMessage, StandinView } from "./types.js";
 import { brief, type Subscription, type WaitOptions, waitForMatch } from "./waiters.js";
+import type { WorkspaceEvents } from "./webApi/conversations.js";
 import type { Workspace } from "./workspace.js";
 
 /**

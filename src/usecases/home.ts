@@ -10,7 +10,7 @@ import type { Tracker } from "../orders/tracking/tracker.js";
 /**
  * What a person's App Home shows, read from the approval records as the read model shows them
  * (src/orders/readModel.ts: the same state, order id, tracked status and money as the approval
- * message and the card) and the tracker; the Slack layer renders it with views/home.ts.
+ * message and the card) and the tracker; the Slack layer renders it with views/home/home.ts.
  */
 
 /** What the tracker follows, as Home shows it (a plain copy of the tracker's record). */
@@ -25,7 +25,7 @@ export interface HomeTracked {
   startedAt: Date;
 }
 
-/** Everything a person's Home shows (views/home.ts renders it). */
+/** Everything a person's Home shows (views/home/home.ts renders it). */
 export interface HomeInput {
   userId: string;
   sandbox: boolean;

@@ -1,6 +1,6 @@
 import type { ApprovalRequest, ApprovalSettings } from "../approvals/index.js";
-import { num, text } from "../domain/edge.js";
-import { speedMbps } from "../domain/requestFacts.js";
+import { num, text } from "../domain/catalog/edge.js";
+import { speedMbps } from "../domain/catalog/requestFacts.js";
 import type { Logger } from "../log.js";
 import type { Port, ProviderApi } from "../provider/api.js";
 import type { IdentityLookup } from "../provider/identity.js";

@@ -1,5 +1,5 @@
-import { text } from "../domain/edge.js";
-import type { TrackTarget, TrackTargetKind } from "../domain/statuses.js";
+import { text } from "../domain/catalog/edge.js";
+import type { TrackTarget, TrackTargetKind } from "../domain/tracking/statuses.js";
 import type { TargetRead } from "../orders/tracking/input.js";
 import type { ProviderApi } from "../provider/api.js";
 import { findConnectionById } from "../provider/normalize.js";

@@ -1,7 +1,7 @@
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApprovalStore } from "../../src/approvals/store.js";
-import { describeRefusal } from "../../views/refusals.js";
+import { describeRefusal } from "../../views/approvals/refusals.js";
 import { connect, deleteKeys, newStore, portOrderInput, runPrefix } from "./support.js";
 
 /** The never-order-twice guard under double clicks, two replicas and a crashed worker. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../../src/approvals/types.js";
 import { ApprovalRecordError } from "../../src/approvals/types.js";
-import { describeRefusal } from "../../views/refusals.js";
+import { describeRefusal } from "../../views/approvals/refusals.js";
 
 const record = (overrides: Partial<ApprovalRequest>): ApprovalRequest => ({
   id: "apr_abcdefghijklmnop",

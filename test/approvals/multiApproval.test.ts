@@ -2,7 +2,7 @@ import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApprovalStore } from "../../src/approvals/store.js";
 import type { ApprovalRequirement } from "../../src/approvals/types.js";
-import { describeRefusal } from "../../views/refusals.js";
+import { describeRefusal } from "../../views/approvals/refusals.js";
 import { connect, deleteKeys, portOrderInput, runPrefix } from "./support.js";
 
 /**

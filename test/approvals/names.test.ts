@@ -4,7 +4,7 @@ import { NameReservedError } from "../../src/approvals/names.js";
 import type { TransitionResult } from "../../src/approvals/results.js";
 import { ApprovalStore } from "../../src/approvals/store.js";
 import type { ApprovalKind, CreateApprovalInput } from "../../src/approvals/types.js";
-import { describeRefusal } from "../../views/refusals.js";
+import { describeRefusal } from "../../views/approvals/refusals.js";
 import { connect, deleteKeys, newStore, portOrderInput, runPrefix } from "./support.js";
 
 /**

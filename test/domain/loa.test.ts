@@ -7,13 +7,13 @@ import {
   loaReminderDue,
   nextLoaStep,
   SETTLED_LOA_STATUSES,
-} from "../../src/domain/loa.js";
-import { statusEnding } from "../../src/domain/statuses.js";
+} from "../../src/domain/tracking/loa.js";
+import { statusEnding } from "../../src/domain/tracking/statuses.js";
 import { ORDER_KINDS } from "../../src/orders/kinds.js";
 import type { PortOrderRead } from "../../src/provider/api.js";
-import { placedNextStepsText } from "../../views/approvalThread.js";
-import { portOrderView } from "../../views/orders.js";
-import { finalText } from "../../views/trackerMessages.js";
+import { placedNextStepsText } from "../../views/approvals/approvalThread.js";
+import { finalText } from "../../views/approvals/trackerMessages.js";
+import { portOrderView } from "../../views/lookups/orders.js";
 
 // The LOA rules give one answer in the three places that speak of the LOA: the tracker (its weekly
 // reminder while the order goes on, its final message when the order is done), `/connect order`

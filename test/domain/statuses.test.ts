@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isLoaSettled, isLoaWaiting, nextLoaStep } from "../../src/domain/loa.js";
+import { isLoaSettled, isLoaWaiting, nextLoaStep } from "../../src/domain/tracking/loa.js";
 import {
   isKnownStatus,
   isTerminalStatus,
@@ -9,10 +9,10 @@ import {
   statusWaitsOn,
   TRACK_TARGET_KINDS,
   waitsOnAcceptance,
-} from "../../src/domain/statuses.js";
+} from "../../src/domain/tracking/statuses.js";
 import type { PortOrderRead } from "../../src/provider/api.js";
 import { isTerminalOrderStatus as providerSaysTerminal } from "../../src/provider/normalize.js";
-import { finalText, statusLineText } from "../../views/trackerMessages.js";
+import { finalText, statusLineText } from "../../views/approvals/trackerMessages.js";
 
 // The status and LOA rules have one home; every user of them gives the same answer for every
 // value, known or not.

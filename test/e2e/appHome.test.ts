@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OrderSubmission } from "../../src/orders/index.js";
 import { submitForApproval } from "../../src/slack/kit/index.js";
 import type { StandinView } from "../../src/standin/index.js";
-import { ACTION_APPROVE, ACTION_REJECT } from "../../views/approvals.js";
-import { PORT_ORDER_VIEW } from "../../views/portOrderModal.js";
+import { ACTION_APPROVE, ACTION_REJECT } from "../../views/approvals/approvals.js";
+import { PORT_ORDER_VIEW } from "../../views/portOrder/portOrderModal.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
 import { waitFor } from "../harness/index.js";
 

@@ -1,7 +1,7 @@
 import { WebClient } from "@slack/web-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { submitForApproval } from "../../src/slack/kit/index.js";
-import { ACTION_APPROVE } from "../../views/approvals.js";
+import { ACTION_APPROVE } from "../../views/approvals/approvals.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
 import { portOrderRequest } from "../harness/portOrders.js";
 import { waitFor } from "../harness/waitFor.js";

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { draftReminderJobId } from "../../src/jobs/draftReminders.js";
 import type { StandinMessage } from "../../src/standin/types.js";
 import { SANDBOX_LABEL } from "../../views/blocks.js";
-import { EDGE_DRAFT_BUTTONS, EDGE_QUOTE_BUTTONS } from "../../views/edgeQuote.js";
+import { EDGE_DRAFT_BUTTONS, EDGE_QUOTE_BUTTONS } from "../../views/edge/edgeQuote.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
 import { waitFor } from "../harness/waitFor.js";
 import { readable } from "../views/support.js";

@@ -3,7 +3,7 @@ import { classifyQuoteFailure, type QuoteContext } from "../../src/jobs/index.js
 import { createLogger } from "../../src/log.js";
 import { edgeQuoteCallbacks } from "../../src/orders/edge/callbacks.js";
 import type { ProviderApi } from "../../src/provider/api.js";
-import { EDGE_QUOTE_BUTTONS, parseQuoteRef } from "../../views/edgeQuote.js";
+import { EDGE_QUOTE_BUTTONS, parseQuoteRef } from "../../views/edge/edgeQuote.js";
 
 /**
  * The quote poller's Edge callbacks with a fake provider and notifier: what counts as ready,

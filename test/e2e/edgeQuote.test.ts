@@ -6,8 +6,8 @@ import {
   EDGE_ORDER_BLOCKS,
   EDGE_QUOTE_BLOCKS,
   EDGE_QUOTE_INPUTS,
-} from "../../views/edgeModals.js";
-import { EDGE_DRAFT_BUTTONS, EDGE_QUOTE_BUTTONS } from "../../views/edgeQuote.js";
+} from "../../views/edge/edgeModals.js";
+import { EDGE_DRAFT_BUTTONS, EDGE_QUOTE_BUTTONS } from "../../views/edge/edgeQuote.js";
 
 /** Amounts as the bot shows them: the harness sets no PRICE_CURRENCY, so USD. */
 const formatMoney = (amount: unknown) => moneyIn(amount, "USD") ?? "—";

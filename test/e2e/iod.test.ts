@@ -8,7 +8,7 @@ import {
   IOD_BLOCKS,
   IOD_PORT_STATUS_BLOCK,
   IOD_ROUTING_NOTE_BLOCK,
-} from "../../views/iodModal.js";
+} from "../../views/iod/iodModal.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
 import { apiWordsInErrors } from "../support/plainWords.js";
 import { readable } from "../views/support.js";

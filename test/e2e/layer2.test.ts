@@ -18,7 +18,7 @@ import {
   LAYER2_BLOCKS,
   LAYER2_PRICE_BLOCK,
   LAYER2_REVIEW_BLOCK,
-} from "../../views/layer2Modal.js";
+} from "../../views/layer2/layer2Modal.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
 import { readable } from "../views/support.js";
 

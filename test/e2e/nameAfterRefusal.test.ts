@@ -1,10 +1,10 @@
 import type { KnownBlock } from "@slack/types";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { dcfRef } from "../../src/domain/dcfs.js";
+import { dcfRef } from "../../src/domain/catalog/dcfs.js";
 import type { Dcf } from "../../src/provider/api.js";
 import type { StandinMessage } from "../../src/standin/types.js";
-import { IOD_BLOCKS, IOD_ROUTING_NOTE_BLOCK } from "../../views/iodModal.js";
-import { PORT_ORDER_BLOCKS, PORT_ORDER_VIEW } from "../../views/portOrderModal.js";
+import { IOD_BLOCKS, IOD_ROUTING_NOTE_BLOCK } from "../../views/iod/iodModal.js";
+import { PORT_ORDER_BLOCKS, PORT_ORDER_VIEW } from "../../views/portOrder/portOrderModal.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
 import { waitFor } from "../harness/index.js";
 import { readable } from "../views/support.js";

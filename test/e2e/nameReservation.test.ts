@@ -2,12 +2,12 @@ import type { KnownBlock } from "@slack/types";
 import { WebClient } from "@slack/web-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApprovalInputError } from "../../src/approvals/index.js";
-import { dcfRef } from "../../src/domain/dcfs.js";
+import { dcfRef } from "../../src/domain/catalog/dcfs.js";
 import type { Dcf } from "../../src/provider/api.js";
 import { submitFromForm } from "../../src/slack/kit/index.js";
 import { type StandinView, viewStateValues } from "../../src/standin/index.js";
-import { LAYER2_BLOCKS } from "../../views/layer2Modal.js";
-import { PORT_ORDER_BLOCKS, PORT_ORDER_VIEW } from "../../views/portOrderModal.js";
+import { LAYER2_BLOCKS } from "../../views/layer2/layer2Modal.js";
+import { PORT_ORDER_BLOCKS, PORT_ORDER_VIEW } from "../../views/portOrder/portOrderModal.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
 import { readable } from "../views/support.js";
 

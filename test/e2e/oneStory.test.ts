@@ -5,9 +5,9 @@ import { ledgerEntries, ledgerMonthOf, monthlySpend } from "../../src/orders/led
 import type { RequestReadModel } from "../../src/orders/readModel.js";
 import { submitForApproval } from "../../src/slack/kit/index.js";
 import type { StandinMessage } from "../../src/standin/index.js";
-import { ACTION_WITHDRAW } from "../../views/approvals.js";
+import { ACTION_WITHDRAW } from "../../views/approvals/approvals.js";
 import { stateLine } from "../../views/requestState.js";
-import { spendView } from "../../views/spend.js";
+import { spendView } from "../../views/spend/spend.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
 import { waitFor } from "../harness/index.js";
 import { portOrderRequest } from "../harness/portOrders.js";

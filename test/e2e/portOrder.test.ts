@@ -1,7 +1,7 @@
 import type { ViewStateValue } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dcfRef } from "../../src/domain/dcfs.js";
+import { dcfRef } from "../../src/domain/catalog/dcfs.js";
 import { formatMoney as moneyIn } from "../../src/domain/money.js";
 import type { Dcf } from "../../src/provider/api.js";
 import type { StandinView } from "../../src/standin/index.js";
@@ -16,7 +16,7 @@ import {
   PORT_ORDER_LOA_BLOCK,
   PORT_ORDER_PRICE_BLOCK,
   PORT_ORDER_VIEW,
-} from "../../views/portOrderModal.js";
+} from "../../views/portOrder/portOrderModal.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
 import { readable } from "../views/support.js";
 

@@ -7,18 +7,18 @@ import { formatMoney as moneyIn } from "../../src/domain/money.js";
 import type { Dcf, PricingResult } from "../../src/provider/api.js";
 import type { StandinEphemeral, ViewStateValue, ViewStateValues } from "../../src/standin/index.js";
 import { portDcfId } from "../../src/usecases/layer2/load.js";
-import { LAYER2_BLOCKS, LAYER2_VIEW } from "../../views/layer2Modal.js";
+import { LAYER2_BLOCKS, LAYER2_VIEW } from "../../views/layer2/layer2Modal.js";
 import {
   ACTION_ORDER_THIS_L2,
   ACTION_ORDER_THIS_PORT,
   ACTION_SHARE_L2_PRICE,
 } from "../../views/orderThis.js";
-import { PORT_ORDER_BLOCKS, PORT_ORDER_VIEW } from "../../views/portOrderModal.js";
+import { PORT_ORDER_BLOCKS, PORT_ORDER_VIEW } from "../../views/portOrder/portOrderModal.js";
 
 /** Amounts as the bot shows them: the harness sets no PRICE_CURRENCY, so USD. */
 const formatMoney = (amount: unknown) => moneyIn(amount, "USD") ?? "—";
 
-import { ACTION_PRICE_PICK_DCF } from "../../views/pricing.js";
+import { ACTION_PRICE_PICK_DCF } from "../../views/pricing/pricing.js";
 import {
   L2_PRICE_ACTIONS,
   L2_PRICE_BLOCKS,
@@ -26,7 +26,7 @@ import {
   PORT_PRICE_BLOCKS,
   PRICE_L2_VIEW,
   PRICE_PORT_VIEW,
-} from "../../views/pricingModals.js";
+} from "../../views/pricing/pricingModals.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
 
 const USER = STANDIN_IDS.requester;

@@ -2,18 +2,18 @@ import type { KnownBlock } from "@slack/types";
 import { WebClient } from "@slack/web-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../../src/approvals/index.js";
-import { dcfRef } from "../../src/domain/dcfs.js";
+import { dcfRef } from "../../src/domain/catalog/dcfs.js";
 import { formatMoney as moneyIn } from "../../src/domain/money.js";
 import type { OrderSubmission } from "../../src/orders/index.js";
 import { submitForApproval } from "../../src/slack/kit/index.js";
 import type { StandinMessage } from "../../src/standin/index.js";
-import { ACTION_WITHDRAW } from "../../views/approvals.js";
+import { ACTION_WITHDRAW } from "../../views/approvals/approvals.js";
 import { formatSpeed } from "../../views/format.js";
 
 /** Amounts as the bot shows them: the harness sets no PRICE_CURRENCY, so USD. */
 const formatMoney = (amount: unknown) => moneyIn(amount, "USD") ?? "—";
 
-import { PORT_ORDER_BLOCKS, PORT_ORDER_VIEW } from "../../views/portOrderModal.js";
+import { PORT_ORDER_BLOCKS, PORT_ORDER_VIEW } from "../../views/portOrder/portOrderModal.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
 import { waitFor } from "../harness/index.js";
 import { portOrderRequest } from "../harness/portOrders.js";

@@ -3,7 +3,7 @@ import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApprovalStore } from "../../src/approvals/store.js";
 import { SANDBOX_LABEL } from "../../views/blocks.js";
-import { SPEND_EXPORT_BUTTON } from "../../views/spend.js";
+import { SPEND_EXPORT_BUTTON } from "../../views/spend/spend.js";
 import { portOrderInput } from "../approvals/support.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
 import { readable } from "../views/support.js";

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApprovalStore } from "../../src/approvals/store.js";
 import { makeUser } from "../../src/standin/seed.js";
 import type { StandinEphemeral } from "../../src/standin/types.js";
-import { SPEND_EXPORT_BUTTON } from "../../views/spend.js";
+import { SPEND_EXPORT_BUTTON } from "../../views/spend/spend.js";
 import { portOrderInput } from "../approvals/support.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
 import { waitFor } from "../harness/waitFor.js";

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { dcfRef } from "../../src/domain/dcfs.js";
+import { dcfRef } from "../../src/domain/catalog/dcfs.js";
 import {
   type AppAck,
   interactionBody,
   type StandinView,
   viewSubmissionPayload,
 } from "../../src/standin/index.js";
-import { PORT_ORDER_BLOCKS, PORT_ORDER_VIEW } from "../../views/portOrderModal.js";
+import { PORT_ORDER_BLOCKS, PORT_ORDER_VIEW } from "../../views/portOrder/portOrderModal.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
 import { waitFor } from "../harness/index.js";
 import { type FinishedTask, verdictOf, writeReliabilityResult } from "./reliabilityResults.js";

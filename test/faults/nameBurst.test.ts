@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningBot, startBot } from "../../src/bot.js";
 import { loadConfig } from "../../src/config.js";
-import { dcfRef } from "../../src/domain/dcfs.js";
+import { dcfRef } from "../../src/domain/catalog/dcfs.js";
 import { createLogger } from "../../src/log.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import {
@@ -14,7 +14,7 @@ import {
   startSlackStandin,
   viewSubmissionPayload,
 } from "../../src/standin/index.js";
-import { PORT_ORDER_BLOCKS, PORT_ORDER_VIEW } from "../../views/portOrderModal.js";
+import { PORT_ORDER_BLOCKS, PORT_ORDER_VIEW } from "../../views/portOrder/portOrderModal.js";
 import { deleteKeys } from "../harness/botEnv.js";
 import { watchFallbackText } from "../harness/fallbackWatch.js";
 

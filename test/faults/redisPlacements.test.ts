@@ -177,7 +177,7 @@ describe("a Redis outage while placements are in flight", () => {
         finished.push(task);
       });
       // Issue 29: each message's lag behind its record, sampled from before the first click
-      // (src/jobs/renderedUpdate.ts renders the approval message and the card when sent).
+      // (src/jobs/notifier/renderedUpdate.ts renders the approval message and the card when sent).
       const lag = watchMessageLag(
         { store: env.bot.services.approvals.store, standin: env.standin },
         approvals,

@@ -1,13 +1,13 @@
 import { ACTION_PAGE, ACTION_SHARE } from "../../src/slack/connect.js";
-import { ACTION_APPROVE, ACTION_REJECT, ACTION_RETRY } from "../../views/approvals.js";
-import { EDGE_QUOTE_INPUTS } from "../../views/edgeModals.js";
-import { EDGE_DRAFT_BUTTONS, EDGE_QUOTE_BUTTONS } from "../../views/edgeQuote.js";
-import { IOD_ACTIONS, IOD_DISPATCH_FIELDS } from "../../views/iodModal.js";
-import { LAYER2_ACTIONS, LAYER2_DISPATCH_FIELDS } from "../../views/layer2Modal.js";
-import { ACTION_ORDER_TRACK } from "../../views/orders.js";
-import { PORT_ORDER_ACTIONS } from "../../views/portOrderModal.js";
-import { ACTION_PRICE_PICK_DCF } from "../../views/pricing.js";
-import { L2_PRICE_ACTIONS, PORT_PRICE_ACTIONS } from "../../views/pricingModals.js";
+import { ACTION_APPROVE, ACTION_REJECT, ACTION_RETRY } from "../../views/approvals/approvals.js";
+import { EDGE_QUOTE_INPUTS } from "../../views/edge/edgeModals.js";
+import { EDGE_DRAFT_BUTTONS, EDGE_QUOTE_BUTTONS } from "../../views/edge/edgeQuote.js";
+import { IOD_ACTIONS, IOD_DISPATCH_FIELDS } from "../../views/iod/iodModal.js";
+import { LAYER2_ACTIONS, LAYER2_DISPATCH_FIELDS } from "../../views/layer2/layer2Modal.js";
+import { ACTION_ORDER_TRACK } from "../../views/lookups/orders.js";
+import { PORT_ORDER_ACTIONS } from "../../views/portOrder/portOrderModal.js";
+import { ACTION_PRICE_PICK_DCF } from "../../views/pricing/pricing.js";
+import { L2_PRICE_ACTIONS, PORT_PRICE_ACTIONS } from "../../views/pricing/pricingModals.js";
 
 /**
  * The ids the bot registers listeners for (src/slack/**): fuzzing them reaches the handlers;

@@ -2,8 +2,8 @@ import type { KnownBlock } from "@slack/types";
 import { WebClient } from "@slack/web-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SlackStandin, STANDIN_IDS, startSlackStandin } from "../../src/standin/index.js";
+import { CARD_FOOTER } from "../../views/approvals/requestCard.js";
 import { context, sandboxLabelledBlocks, section, withSandboxLabel } from "../../views/blocks.js";
-import { CARD_FOOTER } from "../../views/requestCard.js";
 import { cardDisagreements } from "../support/cardAgreement.js";
 import { sandboxLabelProblem } from "../support/sandboxLabel.js";
 import {
@@ -19,7 +19,7 @@ import {
 // test of every file: the sandbox label on every sandbox-mode message and view, and the request
 // card agreeing with its approval message once the notifier is idle (issue 24).
 
-/** A state-bearing message as views/requestCard.ts and views/approvals.ts build them. */
+/** A state-bearing message as views/approvals/requestCard.ts and views/approvals/approvals.ts build them. */
 function stateMessage(requestId: string, state: string, card: boolean): KnownBlock[] {
   return [
     context(`Requested by <@${STANDIN_IDS.requester}> · request \`${requestId}\``),

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Jobs, QuoteCallbacks, QuoteContext, QuoteRead } from "../../src/jobs/index.js";
 import { httpError, timeoutError } from "../../src/provider/errors.js";
 import { type SlackStandin, STANDIN_IDS } from "../../src/standin/index.js";
-import { quoteFailureText } from "../../views/edgeQuote.js";
+import { quoteFailureText } from "../../views/edge/edgeQuote.js";
 import { waitFor } from "../harness/index.js";
 import {
   connect,

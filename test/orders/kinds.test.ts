@@ -3,7 +3,7 @@ import { APPROVAL_KINDS, type ApprovalRequest } from "../../src/approvals/index.
 import { lookUpOrder, ORDER_KINDS, placeOrder } from "../../src/orders/kinds.js";
 import { NotLookableError } from "../../src/orders/placement/contract.js";
 import type { ProviderApi } from "../../src/provider/api.js";
-import { placedNextStepsText } from "../../views/approvalThread.js";
+import { placedNextStepsText } from "../../views/approvals/approvalThread.js";
 
 function request(overrides: Partial<ApprovalRequest> = {}): ApprovalRequest {
   const at = "2026-11-26T08:00:00.000Z";

@@ -13,7 +13,7 @@ import {
   ACTION_LOOK_UP_AGAIN,
   ACTION_MARK_FAILED,
   ACTION_PLACE_AGAIN,
-} from "../../views/approvals.js";
+} from "../../views/approvals/approvals.js";
 import { portOrderInput } from "../approvals/support.js";
 import { connect, deleteKeys, runPrefix } from "../jobs/support.js";
 

@@ -5,9 +5,9 @@ import { WITHDRAWN_NOTE } from "../../src/domain/withdrawal.js";
 import { readRequest } from "../../src/orders/readModel.js";
 import { committedSpend } from "../../src/orders/spend.js";
 import type { HomeInput } from "../../src/usecases/home.js";
-import { approvalMessageView } from "../../views/approvals.js";
-import { homeView } from "../../views/home.js";
-import { requestCardView } from "../../views/requestCard.js";
+import { approvalMessageView } from "../../views/approvals/approvals.js";
+import { requestCardView } from "../../views/approvals/requestCard.js";
+import { homeView } from "../../views/home/home.js";
 import { readable } from "../views/support.js";
 
 /**

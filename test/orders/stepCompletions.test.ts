@@ -1,10 +1,10 @@
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../../src/approvals/index.js";
-import type { CompleteStepInput } from "../../src/jobs/notifier.js";
+import type { CompleteStepInput } from "../../src/jobs/notifier/notifier.js";
 import { StepCompletions } from "../../src/orders/stepCompletions.js";
 import { stepNamesOf } from "../../src/stepWiring.js";
-import { NO_STEP_NAMES } from "../../views/steps.js";
+import { NO_STEP_NAMES } from "../../views/steps/steps.js";
 import { connect, deleteKeys, runPrefix, testLogger } from "../jobs/support.js";
 
 /**

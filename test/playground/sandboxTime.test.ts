@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { TrackTarget } from "../../src/domain/statuses.js";
+import type { TrackTarget } from "../../src/domain/tracking/statuses.js";
 import type { TrackedOrder } from "../../src/orders/tracking/records.js";
 import {
   createPlayground,

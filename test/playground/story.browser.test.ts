@@ -6,7 +6,7 @@ import type { Locator, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type RunningBot, startBot } from "../../src/bot.js";
 import { loadConfig } from "../../src/config.js";
-import { remainingCapacity } from "../../src/domain/connections.js";
+import { remainingCapacity } from "../../src/domain/catalog/connections.js";
 import { createLogger } from "../../src/log.js";
 import { STANDIN_IDS } from "../../src/standin/index.js";
 import { deleteKeysMatching } from "../harness/redisKeys.js";

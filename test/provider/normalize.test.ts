@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { speedMbps } from "../../src/domain/requestFacts.js";
+import { speedMbps } from "../../src/domain/catalog/requestFacts.js";
 import * as normalize from "../../src/provider/normalize.js";
 import {
   displayStatus,

@@ -1,7 +1,7 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RateLimitWaitTooLongError } from "../../src/domain/errors.js";
-import { readProviderFailure } from "../../src/jobs/providerFailure.js";
+import { readProviderFailure } from "../../src/jobs/quotes/providerFailure.js";
 import {
   createProviderRateLimiter,
   RateLimiterUnavailableError,

@@ -5,7 +5,7 @@ import {
   isPrivateAsn,
   isSingapore,
   speedMbps,
-} from "../../src/domain/requestFacts.js";
+} from "../../src/domain/catalog/requestFacts.js";
 import {
   edgeCalculatePriceQueryRule,
   edgeDraftOrderRule,

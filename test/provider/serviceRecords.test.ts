@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { text } from "../../src/domain/edge.js";
+import { text } from "../../src/domain/catalog/edge.js";
 import type { Port } from "../../src/provider/api.js";
 import {
   addressBlocksOf,

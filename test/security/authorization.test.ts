@@ -4,7 +4,7 @@ import type { ApprovalRequest } from "../../src/approvals/index.js";
 import type { OrderSubmission } from "../../src/orders/index.js";
 import { submitForApproval } from "../../src/slack/kit/index.js";
 import { interactionBody } from "../../src/standin/index.js";
-import { BLOCK_REJECT_REASON, INPUT_REJECT_REASON } from "../../views/rejectModal.js";
+import { BLOCK_REJECT_REASON, INPUT_REJECT_REASON } from "../../views/approvals/rejectModal.js";
 import { writeReliabilityResult } from "../faults/reliabilityResults.js";
 import { commonFields, providerWrites } from "../fuzz/support.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dcfRef } from "../../src/domain/dcfs.js";
+import { dcfRef } from "../../src/domain/catalog/dcfs.js";
 import type { Dcf } from "../../src/provider/api.js";
 import { NAME_CHARACTERS_MESSAGE } from "../../src/provider/rules/names.js";
 import type { RecordedCall } from "../../src/standin/types.js";
-import { PORT_ORDER_BLOCKS, PORT_ORDER_VIEW } from "../../views/portOrderModal.js";
+import { PORT_ORDER_BLOCKS, PORT_ORDER_VIEW } from "../../views/portOrder/portOrderModal.js";
 import { writeReliabilityResult } from "../faults/reliabilityResults.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
 import { injectionsIn, mrkdwnTexts } from "./hostileText.js";

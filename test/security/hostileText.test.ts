@@ -3,8 +3,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../../src/approvals/index.js";
 import { COMMANDS } from "../../src/domain/commands.js";
-import { nextLoaStep } from "../../src/domain/loa.js";
-import { classifyQuoteFailure } from "../../src/jobs/quotePoller.js";
+import { nextLoaStep } from "../../src/domain/tracking/loa.js";
+import { classifyQuoteFailure } from "../../src/jobs/quotes/quotePoller.js";
 import { ORDER_KINDS } from "../../src/orders/kinds.js";
 import type { OrderProgress } from "../../src/orders/progress.js";
 import { type LookUpOutcome, readRequest } from "../../src/orders/readModel.js";
@@ -18,52 +18,52 @@ import { quoteRef } from "../../src/usecases/edge/quote.js";
 import { iodValues } from "../../src/usecases/iod/form.js";
 import { type Layer2Quote, layer2Values } from "../../src/usecases/layer2/form.js";
 import { loaPathOf } from "../../src/usecases/portOrder/form.js";
-import * as approvalMessage from "../../views/approvals.js";
-import * as approvalsList from "../../views/approvalsList.js";
-import * as approvalThread from "../../views/approvalThread.js";
-import * as asn from "../../views/asn.js";
+import * as approvalMessage from "../../views/approvals/approvals.js";
+import * as approvalsList from "../../views/approvals/approvalsList.js";
+import * as approvalThread from "../../views/approvals/approvalThread.js";
+import * as lifecycleRefusals from "../../views/approvals/lifecycleRefusals.js";
+import * as refusals from "../../views/approvals/refusals.js";
+import * as rejectModal from "../../views/approvals/rejectModal.js";
+import * as requestCard from "../../views/approvals/requestCard.js";
+import * as trackerMessages from "../../views/approvals/trackerMessages.js";
 import * as blocks from "../../views/blocks.js";
 import * as dcf from "../../views/dcf.js";
 import * as dcfOptions from "../../views/dcfOptions.js";
-import * as edge from "../../views/edge.js";
-import * as edgeModals from "../../views/edgeModals.js";
-import * as edgeOrderModal from "../../views/edgeOrderModal.js";
-import * as edgeQuote from "../../views/edgeQuote.js";
+import * as edge from "../../views/edge/edge.js";
+import * as edgeModals from "../../views/edge/edgeModals.js";
+import * as edgeOrderModal from "../../views/edge/edgeOrderModal.js";
+import * as edgeQuote from "../../views/edge/edgeQuote.js";
 import * as failures from "../../views/failures.js";
 import { describeFailure } from "../../views/failures.js";
 import * as format from "../../views/format.js";
+import * as policy from "../../views/general/policy.js";
+import * as whoami from "../../views/general/whoami.js";
 import * as help from "../../views/help.js";
-import * as home from "../../views/home.js";
+import * as home from "../../views/home/home.js";
 import * as inputs from "../../views/inputs.js";
-import * as iodModal from "../../views/iodModal.js";
-import * as layer2Modal from "../../views/layer2Modal.js";
-import * as lifecycleRefusals from "../../views/lifecycleRefusals.js";
+import * as iodModal from "../../views/iod/iodModal.js";
+import * as layer2Modal from "../../views/layer2/layer2Modal.js";
 import * as list from "../../views/list.js";
-import * as metros from "../../views/metros.js";
+import * as asn from "../../views/lookups/asn.js";
+import * as metros from "../../views/lookups/metros.js";
+import * as orders from "../../views/lookups/orders.js";
+import * as ports from "../../views/lookups/ports.js";
+import * as routers from "../../views/lookups/routers.js";
+import * as services from "../../views/lookups/services.js";
+import * as tracking from "../../views/lookups/tracking.js";
 import * as modalMetadata from "../../views/modalMetadata.js";
 import * as moneyAccess from "../../views/moneyAccess.js";
 import * as orderForms from "../../views/orderForms.js";
-import * as orders from "../../views/orders.js";
 import * as orderThis from "../../views/orderThis.js";
-import * as policy from "../../views/policy.js";
-import * as portOrderModal from "../../views/portOrderModal.js";
-import * as ports from "../../views/ports.js";
-import * as pricing from "../../views/pricing.js";
-import * as pricingModals from "../../views/pricingModals.js";
-import * as pricingReplies from "../../views/pricingReplies.js";
-import * as refusals from "../../views/refusals.js";
-import * as rejectModal from "../../views/rejectModal.js";
+import * as portOrderModal from "../../views/portOrder/portOrderModal.js";
+import * as pricing from "../../views/pricing/pricing.js";
+import * as pricingModals from "../../views/pricing/pricingModals.js";
+import * as pricingReplies from "../../views/pricing/pricingReplies.js";
 import * as reply from "../../views/reply.js";
-import * as requestCard from "../../views/requestCard.js";
 import * as requestState from "../../views/requestState.js";
-import * as routers from "../../views/routers.js";
-import * as services from "../../views/services.js";
-import * as spend from "../../views/spend.js";
-import * as steps from "../../views/steps.js";
+import * as spend from "../../views/spend/spend.js";
+import * as steps from "../../views/steps/steps.js";
 import * as time from "../../views/time.js";
-import * as trackerMessages from "../../views/trackerMessages.js";
-import * as tracking from "../../views/tracking.js";
-import * as whoami from "../../views/whoami.js";
 import { writeReliabilityResult } from "../faults/reliabilityResults.js";
 import {
   asnPrivateUnknownStatus,
@@ -103,7 +103,7 @@ import {
   TRUSTED_USERS,
 } from "./hostileText.js";
 
-/** The approval views (views/approvals.ts and the modules split from it), by name. */
+/** The approval views (views/approvals/approvals.ts and the modules split from it), by name. */
 const approvals = { ...approvalMessage, ...approvalsList, ...approvalThread, ...rejectModal };
 
 /**
@@ -338,7 +338,7 @@ const model = (record: ApprovalRequest, progress?: OrderProgress, lastLookUp?: L
 
 /** Every builder whose output reaches Slack as mrkdwn, fed hostile text. */
 const VIEW_CASES: Record<string, Case> = {
-  // views/approvals.ts
+  // views/approvals/approvals.ts
   approvalStatusLine: (h) => [
     approvals.approvalStatusLine(model(approvalIn("failed", h))),
     approvals.approvalStatusLine(model(approvalIn("placed", h), { status: h })),
@@ -471,7 +471,7 @@ const VIEW_CASES: Record<string, Case> = {
       result: { providerId: h, status: h, record: {} },
     }),
   failedThreadText: (h) => approvals.failedThreadText({ message: h }),
-  // Workflow Builder steps (views/steps.ts): outputs and errors a workflow may paste anywhere.
+  // Workflow Builder steps (views/steps/steps.ts): outputs and errors a workflow may paste anywhere.
   placedStepOutputs: (h) =>
     Object.values(
       steps.placedStepOutputs({
@@ -596,7 +596,7 @@ const VIEW_CASES: Record<string, Case> = {
       ),
     ),
   ],
-  // views/policy.ts
+  // views/general/policy.ts
   policyView: (h) => [
     policy.policyView(policyOf(h), { fromFile: true, allowSelfApproval: false }),
     policy.policyView(
@@ -608,7 +608,7 @@ const VIEW_CASES: Record<string, Case> = {
     ),
   ],
   conditionWords: (h) => policyOf(h).rules.map((rule) => policy.conditionWords(rule)),
-  // views/asn.ts
+  // views/lookups/asn.ts
   prefixCount: (h) => asn.prefixCount(poison(asnPublic, h, keep())),
   asnView: (h) =>
     asn.asnView(
@@ -627,13 +627,13 @@ const VIEW_CASES: Record<string, Case> = {
       query: h,
       metros: poison([metroAms], h, keep()),
     }),
-  // views/edge.ts
+  // views/edge/edge.ts
   edgeLocationsView: (h) => edge.edgeLocationsView(poison(edgeLocations, h, keep()), page),
   countdownWords: (h) => edge.countdownWords(h),
   deletionCountdown: (h) => edge.deletionCountdown(h),
   edgeOrdersView: (h) => edge.edgeOrdersView(poison(edgeItems, h, keep()), page, TZ, NOW),
   edgeDraftsView: (h) => edge.edgeDraftsView(poison(drafts, h, keep()), page, TZ, NOW),
-  // views/edgeModals.ts
+  // views/edge/edgeModals.ts
   edgeLoadingModal: (h) => edgeModals.edgeLoadingModal(h, h),
   edgeModal: (h) => edgeModals.edgeModal(h, h, [], { channelId: h, threadTs: h, draftId: h }),
   edgeProblemModal: (h) => edgeModals.edgeProblemModal(h, h),
@@ -650,7 +650,7 @@ const VIEW_CASES: Record<string, Case> = {
       speedMbps: 1000,
     }),
   renameDraftModal: (h) => edgeModals.renameDraftModal({ draft: { id: h, name: h }, metadata: {} }),
-  // views/edgeQuote.ts
+  // views/edge/edgeQuote.ts
   quoteRequestedMessage: (h) =>
     edgeQuote.quoteRequestedMessage({
       request: poison(edgeRequest, h, keep()),
@@ -718,7 +718,7 @@ const VIEW_CASES: Record<string, Case> = {
     help.commandGroupReply(h, COMMANDS.slice(0, 2)),
     help.commandGroupReply("edge", COMMANDS.slice(0, 2), h),
   ],
-  // views/iodModal.ts
+  // views/iod/iodModal.ts
   iodModal: (h) => {
     const values = poison(iodValues({ routing: "DYNAMIC" }), h, keep("routing", "asnChoice"));
     return iodModal.iodModal(
@@ -764,7 +764,7 @@ const VIEW_CASES: Record<string, Case> = {
   ],
   // The layer 2 price's Share in channel carries the Order this value, never shown.
   shareLayer2PriceButton: (h) => [orderThis.shareLayer2PriceButton(h)],
-  // views/layer2Modal.ts
+  // views/layer2/layer2Modal.ts
   layer2Modal: (h) => [
     layer2Modal.layer2Modal(
       {
@@ -811,13 +811,13 @@ const VIEW_CASES: Record<string, Case> = {
   // views/list.ts
   fallbackText: (h) => list.fallbackText(h),
   rangeText: () => list.rangeText(1, 10, 30),
-  // views/orders.ts (and the LOA step it shows, src/domain/loa.ts)
+  // views/lookups/orders.ts (and the LOA step it shows, src/domain/tracking/loa.ts)
   nextLoaStep: (h) => nextLoaStep(poison(orderOffNet, h, keep())),
   portOrderView: (h) => [
     orders.portOrderView(poison(orderOffNet, h, keep()), TZ, NOW),
     orders.portOrderView(poison(orderDone, h, keep()), TZ, NOW),
   ],
-  // views/portOrderModal.ts
+  // views/portOrder/portOrderModal.ts
   dcfLine: (h) => portOrderModal.dcfLine(poison(dcfOnNet, h, keep())),
   loaBlock: (h) => portOrderModal.loaBlock({ kind: "off-net", text: h }),
   priceBlock: (h) => [
@@ -854,13 +854,13 @@ const VIEW_CASES: Record<string, Case> = {
       preview: { chosen: { problem: h } },
     }),
   ],
-  // views/ports.ts
+  // views/lookups/ports.ts
   capacityText: (h) => ports.capacityText(port(h)),
   connectionsSummary: (h) => ports.connectionsSummary(port(h)),
   portListView: (h) => ports.portListView([port(h), port(h)], page),
   iodCapability: (h) => ports.iodCapability(poison(capabilitiesIod, h, keep())),
   portDetailView: (h) => ports.portDetailView(port(h), poison(capabilitiesIod, h, keep()), TZ, NOW),
-  // views/services.ts (the requester is a real person: a trusted mention)
+  // views/lookups/services.ts (the requester is a real person: a trusted mention)
   serviceDetailView: (h) =>
     [layer2PortToPort, layer2BusinessToBusiness, iodService, bareService].map((service) =>
       services.serviceDetailView(
@@ -878,7 +878,7 @@ const VIEW_CASES: Record<string, Case> = {
     services.serviceNotFoundText("layer2", h),
     services.serviceNotFoundText("iod", h),
   ],
-  // views/pricing.ts
+  // views/pricing/pricing.ts
   portPriceView: (h) =>
     pricing.portPriceView(
       { dcf: { name: h, username: h }, speedMbps: 1000, term: { value: 12, unit: h } },
@@ -905,7 +905,7 @@ const VIEW_CASES: Record<string, Case> = {
       speedMbps: 1000,
       term: { value: 12, unit: h },
     }),
-  // views/pricingModals.ts
+  // views/pricing/pricingModals.ts
   dcfSuggestionOptions: (h) =>
     [
       { kind: "found", dcfs: poison([dcfOnNet], h, keep()) },
@@ -946,11 +946,11 @@ const VIEW_CASES: Record<string, Case> = {
   severalDcfsNote: (h) => pricingModals.severalDcfsNote(h, 3),
   // views/reply.ts
   sharedByContext: (h) => reply.sharedByContext(REQUESTER, `/connect ${h}`, [h, h]),
-  // views/routers.ts
+  // views/lookups/routers.ts
   rateLimitText: (h) => routers.rateLimitText(h as never),
   classesOfService: (h) => routers.classesOfService([h, h] as never),
   cloudRoutersView: (h) => routers.cloudRoutersView(poison([routerFull], h, keep()), page),
-  // views/metros.ts
+  // views/lookups/metros.ts
   metrosView: (h) => [
     metros.metrosView(
       [{ id: h, name: h, code: h, country: h, capabilities: { layer2: true }, regionIds: [h] }],
@@ -968,7 +968,7 @@ const VIEW_CASES: Record<string, Case> = {
         JSON.stringify({ message: h }),
       ),
     ),
-  // views/spend.ts (group keys, the currency and the month key as if anything could reach them)
+  // views/spend/spend.ts (group keys, the currency and the month key as if anything could reach them)
   spendView: (h) => {
     const figures = { committedMonthly: 10, running: 1, newMonthly: 5, newTotal: 60, placed: 1 };
     const groups = [
@@ -1011,7 +1011,7 @@ const VIEW_CASES: Record<string, Case> = {
     ),
   // views/time.ts
   formatWhen: (h) => time.formatWhen(h, TZ, NOW),
-  // views/trackerMessages.ts: the tracker's thread messages (injected into src/jobs)
+  // views/approvals/trackerMessages.ts: the tracker's thread messages (injected into src/jobs)
   statusLineText: (h) => [
     trackerMessages.statusLineText(ref(h), snapshot(h), h),
     trackerMessages.statusLineText(ref(h), snapshot(h), h, true),
@@ -1045,9 +1045,9 @@ const VIEW_CASES: Record<string, Case> = {
   reminderText: (h) => trackerMessages.reminderText(ref(h), 3, h, REQUESTER),
   stoppedText: (h) => trackerMessages.stoppedText(ref(h), REQUESTER),
   portSpeedText: (h) => trackerMessages.portSpeedText(h),
-  // views/tracking.ts
+  // views/lookups/tracking.ts
   trackedOrdersView: (h) => tracking.trackedOrdersView([tracked(h)], TZ),
-  // views/home.ts
+  // views/home/home.ts
   homeView: (h) => [
     home.homeView(homeInput(h)),
     home.homeView({ ...homeInput(h), currency: undefined }),
@@ -1057,7 +1057,7 @@ const VIEW_CASES: Record<string, Case> = {
       home.myRequestStatus(model(approvalIn(status, h), { status: h, changedAt: h })),
     ),
   myRequestButtons: (h) => home.myRequestButtons(model(approvalIn("pending", h))),
-  // views/whoami.ts
+  // views/general/whoami.ts
   whoamiView: (h) => whoami.whoamiView(identity(h), REQUESTER),
 };
 
@@ -1181,7 +1181,7 @@ const VIEW_MODULES = {
 
 /**
  * Every message the jobs post that is worded outside views/ (Edge quotes, placement outcomes);
- * the tracker's are views/trackerMessages.ts', fed above with the views.
+ * the tracker's are views/approvals/trackerMessages.ts', fed above with the views.
  */
 const JOB_CASES: Record<string, Case> = {
   // The thread line after placement: each order kind's next steps (src/orders/kinds.ts).

@@ -1,4 +1,4 @@
-import { CARD_FOOTER, CARD_FOOTER_FINISHED } from "../../views/requestCard.js";
+import { CARD_FOOTER, CARD_FOOTER_FINISHED } from "../../views/approvals/requestCard.js";
 
 /**
  * Issue 24 and 29: the request card, App Home's *My requests* and the approval message never
@@ -28,7 +28,7 @@ export interface PublishedHome {
   blocks?: unknown[];
 }
 
-/** *My requests* in App Home: `mine:<request id>:state_<key>` (views/home.ts). */
+/** *My requests* in App Home: `mine:<request id>:state_<key>` (views/home/home.ts). */
 const HOME_STATE = /^mine:([^:]+):state_(.+)$/;
 
 interface Shown {

@@ -7,7 +7,7 @@ import {
   requestTermMonths,
   tenGigabitRequest,
   termCost,
-} from "../../src/domain/edge.js";
+} from "../../src/domain/catalog/edge.js";
 import { DeadlineExceededError } from "../../src/domain/errors.js";
 import type { DraftOrder, EdgePage, ProviderApi } from "../../src/provider/api.js";
 import { quoteStatus, readOffer, readQuoteResult } from "../../src/provider/edgeResponses.js";

@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { offeredAsnChoices } from "../../src/domain/iod.js";
+import { offeredAsnChoices } from "../../src/domain/catalog/iod.js";
 import { createLogger } from "../../src/log.js";
 import type { Asn, Port, PortCapabilities, ProviderApi } from "../../src/provider/api.js";
 import { httpError } from "../../src/provider/errors.js";

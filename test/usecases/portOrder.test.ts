@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApprovalInputSchema } from "../../src/approvals/types.js";
-import { dcfRef } from "../../src/domain/dcfs.js";
+import { dcfRef } from "../../src/domain/catalog/dcfs.js";
 import type {
   Dcf,
   DcfFilter,

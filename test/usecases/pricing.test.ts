@@ -2,10 +2,10 @@
 // data center a person means, pricing, the modal checks (which must hold against any payload)
 // and the bounded look-ups Slack's 3 seconds need.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { dcfRef } from "../../src/domain/dcfs.js";
+import { dcfRef } from "../../src/domain/catalog/dcfs.js";
+import { portPriceCommandText } from "../../src/domain/catalog/portTerms.js";
 import { withDeadline } from "../../src/domain/deadline.js";
 import { DeadlineExceededError } from "../../src/domain/errors.js";
-import { portPriceCommandText } from "../../src/domain/portTerms.js";
 import { createLogger } from "../../src/log.js";
 import { createProviderApi, type Dcf, type ProviderApi } from "../../src/provider/api.js";
 import { createProviderClient } from "../../src/provider/client.js";

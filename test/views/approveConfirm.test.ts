@@ -4,8 +4,8 @@ import type { ApprovalRequest } from "../../src/approvals/index.js";
 import { approveConfirmation } from "../../src/domain/approveConfirm.js";
 import { readRequest } from "../../src/orders/readModel.js";
 import { committedSpend } from "../../src/orders/spend.js";
-import { ACTION_APPROVE, approvalMessageView } from "../../views/approvals.js";
-import { homeView } from "../../views/home.js";
+import { ACTION_APPROVE, approvalMessageView } from "../../views/approvals/approvals.js";
+import { homeView } from "../../views/home/home.js";
 
 /** Issue 32, item 4: Approve asks "Place this order for 14,400.00 USD?" from APPROVE_CONFIRM_FROM. */
 

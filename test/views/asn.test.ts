@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { asnView, prefixCount } from "../../views/asn.js";
+import { asnView, prefixCount } from "../../views/lookups/asn.js";
 import { asnBare, asnPrivateUnknownStatus, asnPublic } from "./fixtures.js";
 import { expectNoRawAngleBrackets, expectWithinSlackLimits, readable } from "./support.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isOffNet } from "../../src/domain/dcfTags.js";
+import { isOffNet } from "../../src/domain/catalog/dcfTags.js";
 import { DCF_PAGE_SIZE, dcfFeatures, dcfListView } from "../../views/dcf.js";
 import { dcfBare, dcfEdgeFree, dcfOffNet, dcfOnNet, metroAms } from "./fixtures.js";
 import { expectNoRawAngleBrackets, expectWithinSlackLimits, readable } from "./support.js";

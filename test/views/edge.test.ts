@@ -7,7 +7,7 @@ import {
   edgeDraftsView,
   edgeLocationsView,
   edgeOrdersView,
-} from "../../views/edge.js";
+} from "../../views/edge/edge.js";
 import { drafts, edgeItems, edgeLocations, NOW, TZ } from "./fixtures.js";
 import { expectWithinSlackLimits, readable } from "./support.js";
 

@@ -2,10 +2,10 @@ import type { InputBlock, ModalView } from "@slack/types";
 import { describe, expect, it } from "vitest";
 import { readOffer } from "../../src/provider/edgeResponses.js";
 import { readEdgeQuoteForm } from "../../src/slack/features/edge/formValues.js";
-import { viewProblems } from "../../src/standin/blockKit.js";
-import { inputLabels } from "../../src/standin/elements.js";
-import { createLocalModalSession, fillModal } from "../../src/standin/modal.js";
+import { inputLabels } from "../../src/standin/modals/elements.js";
+import { createLocalModalSession, fillModal } from "../../src/standin/modals/modal.js";
 import type { ViewOutput } from "../../src/standin/types.js";
+import { viewProblems } from "../../src/standin/webApi/blockKit.js";
 import {
   type EdgeCatalogue,
   readBandwidths,
@@ -26,8 +26,8 @@ import {
   encodeEdgeMetadata,
   parseEdgeMetadata,
   renameDraftModal,
-} from "../../views/edgeModals.js";
-import { edgeOrderModal } from "../../views/edgeOrderModal.js";
+} from "../../views/edge/edgeModals.js";
+import { edgeOrderModal } from "../../views/edge/edgeOrderModal.js";
 
 const SG = { id: "sg1", name: "Singapore", code: "SG", postCodeRequired: true };
 const DE = { id: "de1", name: "Germany", code: "DE", postCodeRequired: false };

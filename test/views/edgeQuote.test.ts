@@ -1,8 +1,8 @@
 import type { ActionsBlock, Button, KnownBlock } from "@slack/types";
 import { describe, expect, it } from "vitest";
-import { classifyQuoteFailure } from "../../src/jobs/quotePoller.js";
+import { classifyQuoteFailure } from "../../src/jobs/quotes/quotePoller.js";
 import { readQuoteResult } from "../../src/provider/edgeResponses.js";
-import { blockProblems } from "../../src/standin/blockKit.js";
+import { blockProblems } from "../../src/standin/webApi/blockKit.js";
 import { quoteRef } from "../../src/usecases/edge/quote.js";
 import { LIMITS, withSandboxLabel } from "../../views/blocks.js";
 import {
@@ -19,7 +19,7 @@ import {
   quoteFailureText,
   quoteReadyMessage,
   quoteRequestedMessage,
-} from "../../views/edgeQuote.js";
+} from "../../views/edge/edgeQuote.js";
 import { readable } from "./support.js";
 
 const request = {

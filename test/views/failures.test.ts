@@ -12,7 +12,7 @@ import {
   RateLimitWaitTooLongError,
   StorageUnavailableError,
 } from "../../src/domain/errors.js";
-import { readProviderFailure } from "../../src/jobs/providerFailure.js";
+import { readProviderFailure } from "../../src/jobs/quotes/providerFailure.js";
 import { httpError } from "../../src/provider/errors.js";
 import {
   describeFailure,

@@ -14,7 +14,7 @@ import {
   IOD_ROUTING_NOTE_BLOCK,
   IOD_VIEW,
   iodModal,
-} from "../../views/iodModal.js";
+} from "../../views/iod/iodModal.js";
 import { parseOrderMetadata } from "../../views/orderForms.js";
 import { asnPublic, portActive } from "./fixtures.js";
 import { readable } from "./support.js";

@@ -1,6 +1,6 @@
 import type { InputBlock, KnownBlock, ModalView } from "@slack/types";
 import { describe, expect, it } from "vitest";
-import { LAYER2_NOTICE } from "../../src/domain/connections.js";
+import { LAYER2_NOTICE } from "../../src/domain/catalog/connections.js";
 import type { MetroCapability, Port } from "../../src/provider/api.js";
 import {
   createLocalModalSession,
@@ -25,7 +25,7 @@ import {
   LAYER2_REVIEW_BLOCK,
   LAYER2_VIEW,
   layer2Modal,
-} from "../../views/layer2Modal.js";
+} from "../../views/layer2/layer2Modal.js";
 import {
   encodeOrderMetadata,
   orderLoadingModal,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { MetroCapability } from "../../src/provider/api.js";
-import { metrosView } from "../../views/metros.js";
+import { metrosView } from "../../views/lookups/metros.js";
 import { readable } from "./support.js";
 
 const page = (total: number) => ({ page: 0, pageSize: 25, hasNext: false, total });

@@ -1,7 +1,7 @@
 import type { ActionsBlock } from "@slack/types";
 import { describe, expect, it } from "vitest";
-import { loaKind, nextLoaStep } from "../../src/domain/loa.js";
-import { ACTION_ORDER_TRACK, portOrderView } from "../../views/orders.js";
+import { loaKind, nextLoaStep } from "../../src/domain/tracking/loa.js";
+import { ACTION_ORDER_TRACK, portOrderView } from "../../views/lookups/orders.js";
 import {
   dcfOnNet,
   NOW,

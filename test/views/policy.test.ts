@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { defaultPolicy, parseApprovalPolicy } from "../../src/approvals/index.js";
-import { policyView } from "../../views/policy.js";
+import { policyView } from "../../views/general/policy.js";
 import { readable } from "./support.js";
 
 /** `/connect policy` (issue 32, items 2 and 14): groups by their handle, and what the check found. */

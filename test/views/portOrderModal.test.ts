@@ -1,7 +1,7 @@
 import type { KnownBlock, ModalView } from "@slack/types";
 import { describe, expect, it } from "vitest";
-import { dcfRef } from "../../src/domain/dcfs.js";
-import { viewProblems } from "../../src/standin/blockKit.js";
+import { dcfRef } from "../../src/domain/catalog/dcfs.js";
+import { viewProblems } from "../../src/standin/webApi/blockKit.js";
 import { loaPathOf, type PortOrderPreview } from "../../src/usecases/portOrder/form.js";
 import { SANDBOX_LABEL } from "../../views/blocks.js";
 import {
@@ -13,7 +13,7 @@ import {
   PORT_ORDER_VIEW,
   parsePortOrderMetadata,
   portOrderModal,
-} from "../../views/portOrderModal.js";
+} from "../../views/portOrder/portOrderModal.js";
 import { dcfBare, dcfEdgeFree, dcfOffNet, dcfOnNet } from "./fixtures.js";
 import { mrkdwnTexts, readable } from "./support.js";
 

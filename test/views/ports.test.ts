@@ -6,7 +6,7 @@ import {
   PORT_PAGE_SIZE,
   portDetailView,
   portListView,
-} from "../../views/ports.js";
+} from "../../views/lookups/ports.js";
 import {
   capabilitiesIod,
   capabilitiesNoIod,

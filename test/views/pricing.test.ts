@@ -9,7 +9,7 @@ import {
   portPriceCommand,
   portPriceView,
   priceChoicesView,
-} from "../../views/pricing.js";
+} from "../../views/pricing/pricing.js";
 import {
   connectionPriceResult,
   dcfBare,

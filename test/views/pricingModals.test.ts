@@ -1,14 +1,14 @@
 import type { InputBlock, KnownBlock, ModalView } from "@slack/types";
 import { describe, expect, it } from "vitest";
-import { dcfRef } from "../../src/domain/dcfs.js";
-import { CLASSES_OF_SERVICE } from "../../src/domain/requestFacts.js";
+import { dcfRef } from "../../src/domain/catalog/dcfs.js";
+import { CLASSES_OF_SERVICE } from "../../src/domain/catalog/requestFacts.js";
 import {
   readConnectionPriceForm,
   readPortPriceForm,
 } from "../../src/slack/features/pricing/readForms.js";
-import { inputLabels } from "../../src/standin/elements.js";
 import { viewProblems } from "../../src/standin/index.js";
-import { createLocalModalSession, fillModal } from "../../src/standin/modal.js";
+import { inputLabels } from "../../src/standin/modals/elements.js";
+import { createLocalModalSession, fillModal } from "../../src/standin/modals/modal.js";
 import type { ViewOutput } from "../../src/standin/types.js";
 import type { DcfSuggestions } from "../../src/usecases/shared/dcfDirectory.js";
 import { LIMITS } from "../../views/blocks.js";
@@ -26,13 +26,13 @@ import {
   PRICE_PORT_VIEW,
   parseMetadata,
   portPriceModal,
-} from "../../views/pricingModals.js";
+} from "../../views/pricing/pricingModals.js";
 import {
   noDcfMatchReply,
   portArgsProblemReply,
   speedNotOfferedReply,
   withNarrowedNote,
-} from "../../views/pricingReplies.js";
+} from "../../views/pricing/pricingReplies.js";
 import { dcfEdgeFree, dcfOffNet, dcfOnNet } from "./fixtures.js";
 import { expectNoRawAngleBrackets, expectWithinSlackLimits, readable } from "./support.js";
 

@@ -3,9 +3,9 @@ import type { ApprovalRequest } from "../../src/approvals/index.js";
 import { WITHDRAWN_NOTE } from "../../src/domain/withdrawal.js";
 import type { OrderProgress } from "../../src/orders/progress.js";
 import { readRequest } from "../../src/orders/readModel.js";
-import { ACTION_WITHDRAW, approvalMessageView } from "../../views/approvals.js";
-import { approvalsListView } from "../../views/approvalsList.js";
-import { requestCardView } from "../../views/requestCard.js";
+import { ACTION_WITHDRAW, approvalMessageView } from "../../views/approvals/approvals.js";
+import { approvalsListView } from "../../views/approvals/approvalsList.js";
+import { requestCardView } from "../../views/approvals/requestCard.js";
 import { stateLine } from "../../views/requestState.js";
 import { readable } from "./support.js";
 

@@ -5,7 +5,7 @@ import {
   cloudRoutersView,
   ROUTER_PAGE_SIZE,
   rateLimitText,
-} from "../../views/routers.js";
+} from "../../views/lookups/routers.js";
 import { routerBare, routerFull } from "./fixtures.js";
 import { expectWithinSlackLimits, readable } from "./support.js";
 

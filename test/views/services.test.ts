@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { serviceDetailView, serviceNotFoundText } from "../../views/services.js";
+import { serviceDetailView, serviceNotFoundText } from "../../views/lookups/services.js";
 import { NOW, TZ } from "./fixtures.js";
 import {
   bareService,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { whoamiView } from "../../views/whoami.js";
+import { whoamiView } from "../../views/general/whoami.js";
 import { readable } from "./support.js";
 
 describe("whoamiView", () => {

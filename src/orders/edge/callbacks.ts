@@ -8,8 +8,8 @@ import {
   quoteFailedMessage,
   quoteFailureText,
   quoteReadyMessage,
-} from "../../../views/edgeQuote.js";
-import type { EdgeQuotationRequest } from "../../domain/edge.js";
+} from "../../../views/edge/edgeQuote.js";
+import type { EdgeQuotationRequest } from "../../domain/catalog/edge.js";
 import type {
   DraftReminderCallbacks,
   QuoteCallbacks,
@@ -22,7 +22,7 @@ import { quoteStatus, readQuoteResult } from "../../provider/edgeResponses.js";
 import { quoteRef, readStoredRequest } from "../../usecases/edge/quote.js";
 
 /**
- * The quote poller's collaborators (src/jobs/quotePoller.ts) for Edge quotes: read the result,
+ * The quote poller's collaborators (src/jobs/quotes/quotePoller.ts) for Edge quotes: read the result,
  * then post the offers (or why there are none) in the quote's thread and mark the thread root.
  * Posts go through the notifier with the job's key, so a retried job never posts twice.
  *

@@ -1,6 +1,6 @@
 import type { ApprovalStore } from "../../approvals/store.js";
 import type { ApprovalRequest, PlacementError, PlacementResult } from "../../approvals/types.js";
-import type { Notifier } from "../../jobs/notifier.js";
+import type { Notifier } from "../../jobs/notifier/notifier.js";
 import type { PlacementJournal } from "./journal.js";
 
 /**

@@ -3,9 +3,9 @@ import { persistently } from "../../approvals/persistently.js";
 import type { TransitionResult } from "../../approvals/results.js";
 import type { ApprovalRequest } from "../../approvals/types.js";
 import { errorText } from "../../jobs/errors.js";
-import type { Notifier } from "../../jobs/notifier.js";
-import { readProviderFailure } from "../../jobs/providerFailure.js";
+import type { Notifier } from "../../jobs/notifier/notifier.js";
 import { stateKey } from "../../jobs/queues.js";
+import { readProviderFailure } from "../../jobs/quotes/providerFailure.js";
 import type { Logger } from "../../log.js";
 import {
   type EscalationCause,

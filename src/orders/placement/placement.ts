@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { Job } from "bullmq";
 import { ApprovalRecordError, type ApprovalRequest } from "../../approvals/types.js";
-import type { Notifier } from "../../jobs/notifier.js";
+import type { Notifier } from "../../jobs/notifier/notifier.js";
 import { jobIdPart, QUEUE_NAMES } from "../../jobs/queues.js";
 import {
   discardJob,

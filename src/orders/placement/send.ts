@@ -1,6 +1,6 @@
 import type { ApprovalRequest } from "../../approvals/types.js";
 import { errorText } from "../../jobs/errors.js";
-import { readProviderFailure } from "../../jobs/providerFailure.js";
+import { readProviderFailure } from "../../jobs/quotes/providerFailure.js";
 import type { Logger } from "../../log.js";
 import type {
   JournalForPlacement,

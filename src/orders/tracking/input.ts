@@ -1,5 +1,9 @@
-import { isTrackTargetKind, TRACK_TARGET_KINDS, type TrackTarget } from "../../domain/statuses.js";
-import type { OrderKind, OrderSnapshot } from "../../domain/trackedOrder.js";
+import {
+  isTrackTargetKind,
+  TRACK_TARGET_KINDS,
+  type TrackTarget,
+} from "../../domain/tracking/statuses.js";
+import type { OrderKind, OrderSnapshot } from "../../domain/tracking/trackedOrder.js";
 import { CHANNEL_ID, MESSAGE_TS } from "../../jobs/slackIds.js";
 import { isOrderTarget, ORDER_KINDS } from "./records.js";
 

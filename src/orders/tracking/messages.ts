@@ -1,10 +1,10 @@
 /**
  * The words the tracker posts, as a shape only: the tracker decides when to say something and
- * views word it (views/trackerMessages.ts implements this shape, and the tracker's reports use
+ * views word it (views/approvals/trackerMessages.ts implements this shape, and the tracker's reports use
  * that implementation: ./reports.ts).
  */
 
-import type { OrderRef, OrderSnapshot } from "../../domain/trackedOrder.js";
+import type { OrderRef, OrderSnapshot } from "../../domain/tracking/trackedOrder.js";
 
 /** A status and LOA status as last seen (a record's, before a change). */
 export interface LastSeen {

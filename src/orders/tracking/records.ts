@@ -3,8 +3,8 @@ import {
   isTrackTargetKind,
   type TrackTarget,
   type TrackTargetKind,
-} from "../../domain/statuses.js";
-import type { OrderKind } from "../../domain/trackedOrder.js";
+} from "../../domain/tracking/statuses.js";
+import type { OrderKind } from "../../domain/tracking/trackedOrder.js";
 import { defineScripts, type Script, type ScriptSpec, stateKey } from "../../jobs/queues.js";
 
 /**

@@ -1,5 +1,5 @@
-import { loaReminderDue } from "../../domain/loa.js";
-import type { OrderSnapshot } from "../../domain/trackedOrder.js";
+import { loaReminderDue } from "../../domain/tracking/loa.js";
+import type { OrderSnapshot } from "../../domain/tracking/trackedOrder.js";
 import { DAY_MS, WEEK_MS } from "../../jobs/schedule.js";
 import { F, type RecordUpdates, type TrackedOrder } from "./records.js";
 import type { TrackingReporter } from "./reports.js";
@@ -29,7 +29,7 @@ export const DEFAULT_ACCEPTANCE_REMINDERS: AcceptanceReminders = {
 };
 
 /**
- * The weekly LOA reminder in the thread, while the LOA step waits (src/domain/loa.ts). Returns
+ * The weekly LOA reminder in the thread, while the LOA step waits (src/domain/tracking/loa.ts). Returns
  * the record's updates when one was sent, else undefined.
  */
 export async function remindIfLoaWaiting(

@@ -1,9 +1,9 @@
-import { trackerMessages } from "../../../views/trackerMessages.js";
-import { statusKey, type TrackTarget } from "../../domain/statuses.js";
-import type { OrderSnapshot } from "../../domain/trackedOrder.js";
+import { trackerMessages } from "../../../views/approvals/trackerMessages.js";
+import { statusKey, type TrackTarget } from "../../domain/tracking/statuses.js";
+import type { OrderSnapshot } from "../../domain/tracking/trackedOrder.js";
 import { errorText } from "../../jobs/errors.js";
-import type { Notifier } from "../../jobs/notifier.js";
-import { DEFAULT_MARKER_TTL_SECONDS } from "../../jobs/outbox.js";
+import type { Notifier } from "../../jobs/notifier/notifier.js";
+import { DEFAULT_MARKER_TTL_SECONDS } from "../../jobs/notifier/outbox.js";
 import { DAY_MS } from "../../jobs/schedule.js";
 import type { Logger } from "../../log.js";
 import type { TrackerMessages } from "./messages.js";
@@ -15,7 +15,7 @@ import { isOrderTarget, type TrackedOrder } from "./records.js";
  * (src/orders: the request card) and the App Home of whoever sees the target (`onChange`).
  * Every key and event key is derived from the record and the step, so a step repeated after a
  * crash tells nobody twice. When something is said is the tracker's; how, the views' words
- * (views/trackerMessages.ts, shaped by ./messages.ts).
+ * (views/approvals/trackerMessages.ts, shaped by ./messages.ts).
  */
 
 /**

@@ -5,9 +5,9 @@ import {
   statusKey,
   type TrackTarget,
   waitsOnAcceptance,
-} from "../../domain/statuses.js";
-import { type OrderSnapshot, portToFollow } from "../../domain/trackedOrder.js";
-import { readProviderFailure } from "../../jobs/providerFailure.js";
+} from "../../domain/tracking/statuses.js";
+import { type OrderSnapshot, portToFollow } from "../../domain/tracking/trackedOrder.js";
+import { readProviderFailure } from "../../jobs/quotes/providerFailure.js";
 import { DAY_MS, nextCheckDelayMs, type TrackingSchedule } from "../../jobs/schedule.js";
 import { delayStep } from "../../jobs/stepJob.js";
 import type { Logger } from "../../log.js";

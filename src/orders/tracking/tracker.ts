@@ -1,6 +1,6 @@
 import { ErrorCode, type Job } from "bullmq";
-import { isTrackTargetKind, type TrackTarget } from "../../domain/statuses.js";
-import type { Notifier } from "../../jobs/notifier.js";
+import { isTrackTargetKind, type TrackTarget } from "../../domain/tracking/statuses.js";
+import type { Notifier } from "../../jobs/notifier/notifier.js";
 import { jobIdPart, QUEUE_NAMES } from "../../jobs/queues.js";
 import { DAY_MS, DEFAULT_SCHEDULE, HOUR_MS, type TrackingSchedule } from "../../jobs/schedule.js";
 import {

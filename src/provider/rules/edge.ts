@@ -2,7 +2,7 @@
 // the Edge port order, the draft order and the discount query. Edge numbers come as text, and a
 // Singapore address needs a postcode.
 import { z } from "zod";
-import { isSingapore, NAME_MAX } from "../../domain/requestFacts.js";
+import { isSingapore, NAME_MAX } from "../../domain/catalog/requestFacts.js";
 import { bool, fail, oneOf, required, strict, text, whenObject } from "./fields.js";
 import { hasOnlyVisibleCharacters, NAME_CHARACTERS_MESSAGE, nameField } from "./names.js";
 

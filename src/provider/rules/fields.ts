@@ -2,8 +2,8 @@
 // in human words (they are shown next to a Slack modal field), strict objects that refuse unknown
 // keys, and the helpers cross-field rules use. One family of requests per module beside this one.
 import { z } from "zod";
+import { CLASSES_OF_SERVICE } from "../../domain/catalog/requestFacts.js";
 import { isRecord } from "../../domain/records.js";
-import { CLASSES_OF_SERVICE } from "../../domain/requestFacts.js";
 
 type Issue = { input?: unknown };
 export type RefineCtx = z.core.$RefinementCtx<unknown>;

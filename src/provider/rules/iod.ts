@@ -7,7 +7,7 @@ import {
   BGP_KEY_MIN,
   IOD_IPV6_BLOCK,
   isPrivateAsn,
-} from "../../domain/requestFacts.js";
+} from "../../domain/catalog/requestFacts.js";
 import {
   bool,
   fail,

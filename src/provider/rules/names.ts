@@ -1,7 +1,7 @@
 // The name rule: one rule for every name the bot sends (port, connection, IO-D service, draft),
 // because a name becomes a label in the provider's portal, every listing and command line, and
 // the approval an approver reads. Kept apart from the request families that all use it.
-import { NAME_MAX } from "../../domain/requestFacts.js";
+import { NAME_MAX } from "../../domain/catalog/requestFacts.js";
 import { text } from "./fields.js";
 
 // Names appear in Slack messages and the provider's listings, where a line break, tab or other

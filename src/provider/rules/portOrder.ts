@@ -2,7 +2,7 @@
 // request whose valid values depend on a record (the chosen DCF's speeds), so it comes both as a
 // plain rule and as a rule built for one DCF.
 import { z } from "zod";
-import { dcfSpeedsMbps, speedMbps } from "../../domain/requestFacts.js";
+import { dcfSpeedsMbps, speedMbps } from "../../domain/catalog/requestFacts.js";
 import { literal, oneOf, required, strict, text } from "./fields.js";
 import { nameField } from "./names.js";
 

@@ -4,7 +4,7 @@
 // it was asked, the requester's confirmation. The approval listeners (deciding) live in
 // src/slack/features/approvals/.
 import type { WebClient } from "@slack/web-api";
-import { approvalMessageView, submittedView } from "../../../views/approvals.js";
+import { approvalMessageView, submittedView } from "../../../views/approvals/approvals.js";
 import type { Reply } from "../../../views/reply.js";
 import type { ApprovalSettings } from "../../approvals/index.js";
 import type { ApprovalRequest } from "../../approvals/types.js";

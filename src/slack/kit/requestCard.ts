@@ -1,6 +1,6 @@
 import type { WebClient } from "@slack/web-api";
+import { type CardInDmReason, cardInDmText } from "../../../views/approvals/requestCard.js";
 import { sandboxLabelledBlocks } from "../../../views/blocks.js";
-import { type CardInDmReason, cardInDmText } from "../../../views/requestCard.js";
 import type { ApprovalSettings } from "../../approvals/index.js";
 import type { ApprovalRequest } from "../../approvals/types.js";
 import { slackErrorCode } from "../../domain/errors.js";

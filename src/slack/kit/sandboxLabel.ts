@@ -1,6 +1,6 @@
 import type { KnownBlock } from "@slack/types";
 import { sandboxLabelledBlocks } from "../../../views/blocks.js";
-import type { SlackBlock, SlackChatApi } from "../../jobs/notifier.js";
+import type { SlackBlock, SlackChatApi } from "../../jobs/notifier/notifier.js";
 
 /** Adds the label to one message's arguments (its text becomes blocks if it had none). */
 function labelled<T extends { text: string; blocks?: SlackBlock[] }>(args: T): T {

@@ -1,8 +1,15 @@
 import { createHash } from "node:crypto";
+import {
+  countryName,
+  type EdgeRecord,
+  firstText,
+  KEY_MAX,
+  num,
+  text,
+} from "../../domain/catalog/edge.js";
+import { isSingapore, speedMbps } from "../../domain/catalog/requestFacts.js";
 import { withDeadline } from "../../domain/deadline.js";
-import { countryName, type EdgeRecord, firstText, KEY_MAX, num, text } from "../../domain/edge.js";
 import { isRecord } from "../../domain/records.js";
-import { isSingapore, speedMbps } from "../../domain/requestFacts.js";
 import { formatTerm } from "../../domain/units.js";
 import type { ProviderApi } from "../../provider/api.js";
 

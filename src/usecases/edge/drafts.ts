@@ -8,7 +8,7 @@ import {
   PRINTABLE,
   requestMbps,
   text,
-} from "../../domain/edge.js";
+} from "../../domain/catalog/edge.js";
 import { isRecord } from "../../domain/records.js";
 import { formatTerm } from "../../domain/units.js";
 import type { DraftOrder, DraftOrderRequest } from "../../provider/api.js";

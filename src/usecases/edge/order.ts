@@ -9,7 +9,7 @@ import {
   offerPriceText,
   requestMbps,
   text,
-} from "../../domain/edge.js";
+} from "../../domain/catalog/edge.js";
 import { isRecord } from "../../domain/records.js";
 import { formatTerm } from "../../domain/units.js";
 import type { OrderSubmission } from "../../orders/index.js";

@@ -6,7 +6,7 @@ import {
   type EdgeRecord,
   POST_CODE_MAX,
   PRINTABLE,
-} from "../../domain/edge.js";
+} from "../../domain/catalog/edge.js";
 import { isRecord } from "../../domain/records.js";
 import { readQuoteResult } from "../../provider/edgeResponses.js";
 import { edgeCalculatePriceQueryRule, edgeQuotationRule } from "../../provider/rules/edge.js";
@@ -220,7 +220,7 @@ export function checkDiscountCode(quoteKey: string, value: unknown): DiscountCod
  * What a quote's buttons carry: the quote key (responseId), the form that recreates the request
  * (country key, bandwidth and term keys, address, post code) and the discount code applied.
  * The country object itself is not carried (its size is not bounded by the spec): it is looked
- * up again in the Edge country list, which also re-checks everything. views/edgeQuote.ts
+ * up again in the Edge country list, which also re-checks everything. views/edge/edgeQuote.ts
  * encodes it into a button value and parses it back.
  */
 export interface QuoteRef {

@@ -8,7 +8,7 @@ import {
   type IodAsnChoice,
   IPV6_OFF,
   SERVICE_NAME_MAX,
-} from "../../domain/iod.js";
+} from "../../domain/catalog/iod.js";
 import type { Logger } from "../../log.js";
 import type { Asn, Port, ProviderApi } from "../../provider/api.js";
 import type { Identity, IdentityLookup } from "../../provider/identity.js";

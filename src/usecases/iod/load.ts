@@ -2,8 +2,8 @@
 // and for DYNAMIC routing the suggested private ASN and the verified public ASNs. The
 // submission runs it again (submission.ts), never trusting what the modal showed.
 
-import { remainingCapacity } from "../../domain/connections.js";
-import { type IodAsnChoice, offeredAsnChoices } from "../../domain/iod.js";
+import { remainingCapacity } from "../../domain/catalog/connections.js";
+import { type IodAsnChoice, offeredAsnChoices } from "../../domain/catalog/iod.js";
 import type { CallOptions } from "../../provider/api.js";
 import type { Identity } from "../../provider/identity.js";
 import { isDeletedPort, loaded, problemOf } from "../shared/orderForms.js";

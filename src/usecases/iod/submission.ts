@@ -3,7 +3,7 @@
 // what passes becomes the order handed to approval. The BGP key goes into the provider call and
 // nowhere else: the summary says "set (hidden)".
 
-import { remainingCapacity } from "../../domain/connections.js";
+import { remainingCapacity } from "../../domain/catalog/connections.js";
 import {
   type IodAsnChoice,
   IPV4_BLOCKS,
@@ -12,8 +12,8 @@ import {
   iodBillingText,
   notEnabledText,
   offeredAsnChoices,
-} from "../../domain/iod.js";
-import { IOD_IPV6_BLOCK } from "../../domain/requestFacts.js";
+} from "../../domain/catalog/iod.js";
+import { IOD_IPV6_BLOCK } from "../../domain/catalog/requestFacts.js";
 import { BEFORE_ACK_BUDGET_MS } from "../../domain/slackBudget.js";
 import { formatMbps } from "../../domain/units.js";
 import type { OrderSubmission } from "../../orders/index.js";

@@ -8,8 +8,8 @@ import {
   portCompanyUsername,
   portMetroId,
   remainingCapacity,
-} from "../../domain/connections.js";
-import { CLASSES_OF_SERVICE } from "../../domain/requestFacts.js";
+} from "../../domain/catalog/connections.js";
+import { CLASSES_OF_SERVICE } from "../../domain/catalog/requestFacts.js";
 import { formatMbps, formatSpeed, formatTerm } from "../../domain/units.js";
 import type { OrderSubmission } from "../../orders/index.js";
 import type { MetroCapability, Port } from "../../provider/api.js";

@@ -3,8 +3,8 @@
 // and the submission (submission.ts) all speak these types; the view reads them too.
 
 import type { ApprovalSettings } from "../../approvals/index.js";
-import { CONNECTION_NAME_MAX } from "../../domain/connections.js";
-import { CLASSES_OF_SERVICE } from "../../domain/requestFacts.js";
+import { CONNECTION_NAME_MAX } from "../../domain/catalog/connections.js";
+import { CLASSES_OF_SERVICE } from "../../domain/catalog/requestFacts.js";
 import type { Logger } from "../../log.js";
 import type {
   ConnectionPriceConfig,

@@ -2,7 +2,7 @@
 // ports, the destination port, layer 2 metros, their data centers and regions, the price).
 // The submission runs it again (submission.ts), never trusting what the modal showed.
 import { createHash } from "node:crypto";
-import { isReady } from "../../domain/dcfs.js";
+import { isReady } from "../../domain/catalog/dcfs.js";
 import type {
   CallOptions,
   ConnectionPriceConfig,

@@ -4,11 +4,11 @@
 // exact body to send once approved (submission.ts words it for the approvers).
 
 import { type ApprovalStore, nameScope } from "../../approvals/index.js";
-import { isReady } from "../../domain/dcfs.js";
+import { isReady } from "../../domain/catalog/dcfs.js";
+import type { PortTerm } from "../../domain/catalog/portTerms.js";
+import { speedMbps } from "../../domain/catalog/requestFacts.js";
 import { withDeadline } from "../../domain/deadline.js";
 import { DeadlineExceededError } from "../../domain/errors.js";
-import type { PortTerm } from "../../domain/portTerms.js";
-import { speedMbps } from "../../domain/requestFacts.js";
 import type { CallOptions, Dcf, Port, PricingResult, ProviderApi } from "../../provider/api.js";
 import type { Identity } from "../../provider/identity.js";
 import { fieldErrors, ROOT_FIELD } from "../../provider/rules/fieldErrors.js";

@@ -4,10 +4,10 @@
 // the server-side check of a submission is check.ts, the approval request it becomes
 // submission.ts.
 
-import { isReady, offeredSpeeds } from "../../domain/dcfs.js";
+import { isReady, offeredSpeeds } from "../../domain/catalog/dcfs.js";
+import { PORT_ORDER_TERMS, type PortTerm } from "../../domain/catalog/portTerms.js";
 import { withDeadline } from "../../domain/deadline.js";
-import { type LoaKind, loaKind, nextLoaStep } from "../../domain/loa.js";
-import { PORT_ORDER_TERMS, type PortTerm } from "../../domain/portTerms.js";
+import { type LoaKind, loaKind, nextLoaStep } from "../../domain/tracking/loa.js";
 import { formatSpeed } from "../../domain/units.js";
 import type { Dcf, PricingResult, ProviderApi } from "../../provider/api.js";
 import { portOrderBodyRule } from "../../provider/rules/portOrder.js";
@@ -39,7 +39,7 @@ export interface LoaPath {
 
 /**
  * The LOA path a port order at this DCF will follow. The detection (tags: off-net/extended,
- * provider-supplied LOA, on-net) and its words are src/domain/loa.ts's own: a port order not yet
+ * provider-supplied LOA, on-net) and its words are src/domain/tracking/loa.ts's own: a port order not yet
  * placed is read as an order that has only its DCF.
  */
 export function loaPathOf(dcf: Dcf): LoaPath {

@@ -1,8 +1,8 @@
 // A checked port order as the approval request it becomes: every field of the body in words for
 // the approvers, the exact call to make once approved, the port name to find it by, the price.
 
+import { type PortTerm, termWords } from "../../domain/catalog/portTerms.js";
 import { formatMoney } from "../../domain/money.js";
-import { type PortTerm, termWords } from "../../domain/portTerms.js";
 import { formatMbps, formatSpeed } from "../../domain/units.js";
 import type { OrderSubmission } from "../../orders/index.js";
 import { ORDER_KINDS } from "../../orders/kinds.js";

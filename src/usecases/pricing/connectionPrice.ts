@@ -4,8 +4,8 @@ import { z } from "zod";
 import {
   CONNECTION_BANDWIDTH_MAX_MBPS,
   CONNECTION_DURATION_UNITS,
-} from "../../domain/connections.js";
-import { CLASSES_OF_SERVICE } from "../../domain/requestFacts.js";
+} from "../../domain/catalog/connections.js";
+import { CLASSES_OF_SERVICE } from "../../domain/catalog/requestFacts.js";
 import { formatMbps } from "../../domain/units.js";
 import type { ConnectionPriceConfig, Dcf } from "../../provider/api.js";
 import { fieldErrors } from "../../provider/rules/fieldErrors.js";

@@ -1,8 +1,8 @@
 // `/connect price l2 <source> <destination> [bandwidth]`: the words of a layer 2 price read as a
 // person means them ("ams lon 500", "ironbridge-iad1 to docklands 1G"), for the form to open
 // with. The data centers are found the way an inline port price finds them (resolveDcf).
-import { isReady } from "../../domain/dcfs.js";
-import { speedMbps } from "../../domain/requestFacts.js";
+import { isReady } from "../../domain/catalog/dcfs.js";
+import { speedMbps } from "../../domain/catalog/requestFacts.js";
 import type { CallOptions, Dcf, ProviderApi } from "../../provider/api.js";
 import { resolveDcf } from "./dcfResolution.js";
 

@@ -1,7 +1,7 @@
 // The data center a person means by what they typed on a command line ("AMS", "ironbridge-iad1",
 // "equinix-ld5"): one, several to pick from, or none. The inline port price and the prefill of
 // both price forms find data centers this way.
-import { isReady, offeredSpeeds } from "../../domain/dcfs.js";
+import { isReady, offeredSpeeds } from "../../domain/catalog/dcfs.js";
 import type { CallOptions, Dcf, ProviderApi } from "../../provider/api.js";
 import { airportCodes, isDeleted, lower } from "../shared/dcfFacts.js";
 

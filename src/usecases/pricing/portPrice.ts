@@ -1,8 +1,8 @@
 // A port's price: the inline command (find the data center, check the speed, price) and the
 // price form's submission (everything a person, or a forged payload, sent is checked again).
 import { z } from "zod";
-import { isReady, offeredSpeeds } from "../../domain/dcfs.js";
-import type { PortTerm } from "../../domain/portTerms.js";
+import { isReady, offeredSpeeds } from "../../domain/catalog/dcfs.js";
+import type { PortTerm } from "../../domain/catalog/portTerms.js";
 import { formatSpeed } from "../../domain/units.js";
 import type { CallOptions, Dcf, PricingResult, ProviderApi } from "../../provider/api.js";
 import { fieldErrors } from "../../provider/rules/fieldErrors.js";

@@ -1,8 +1,8 @@
 // `/connect price port <dcf words...> <speed> <term> [xc]`: the inline command's words read as a
 // person means them, into a complete request, what is missing (the form asks for it), or what
 // cannot be read (the person is told what to type).
-import type { PortTerm } from "../../domain/portTerms.js";
-import { speedMbps } from "../../domain/requestFacts.js";
+import type { PortTerm } from "../../domain/catalog/portTerms.js";
+import { speedMbps } from "../../domain/catalog/requestFacts.js";
 import { DCF_QUERY_MAX } from "../shared/dcfDirectory.js";
 import { readPortTerm } from "../shared/portTermReading.js";
 

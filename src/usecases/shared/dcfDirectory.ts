@@ -1,6 +1,6 @@
 // The data center select of every form (port price, layer 2 price, port order): a short-lived
 // cache of DCF records and the options search, answered within Slack's 3 seconds.
-import { DCF_SEARCH_MIN } from "../../domain/dcfs.js";
+import { DCF_SEARCH_MIN } from "../../domain/catalog/dcfs.js";
 import { withDeadline } from "../../domain/deadline.js";
 import { DeadlineExceededError } from "../../domain/errors.js";
 import { IN_SLACK_WINDOW_MS } from "../../domain/slackBudget.js";

@@ -1,6 +1,6 @@
 // Small readings of a provider DCF record that several use cases need: is it deleted, which
 // DCF id a select option's value names, its airport codes for matching typed text. Pure; the
-// provider-independent facts (ready, offered speeds, references) are in src/domain/dcfs.ts.
+// provider-independent facts (ready, offered speeds, references) are in src/domain/catalog/dcfs.ts.
 import { isSet } from "../../domain/timestamps.js";
 import type { Dcf } from "../../provider/api.js";
 

@@ -1,7 +1,7 @@
 // Reading a port term as a person types it ("1y", "12 months", "monthly"): the inline price
 // command, the price form and the port order form all read terms this way, so the reading
-// lives once here, beside the terms themselves in src/domain/portTerms.ts.
-import type { PortTerm } from "../../domain/portTerms.js";
+// lives once here, beside the terms themselves in src/domain/catalog/portTerms.ts.
+import type { PortTerm } from "../../domain/catalog/portTerms.js";
 
 export type TermReading =
   | { kind: "term"; term: PortTerm }

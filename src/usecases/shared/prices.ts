@@ -2,7 +2,7 @@
 // pricing rule before it is sent: pricing answers with them, and the port order and layer 2
 // order forms show the price of what is being ordered with them.
 
-import type { PortDurationUnit } from "../../domain/portTerms.js";
+import type { PortDurationUnit } from "../../domain/catalog/portTerms.js";
 import type {
   CallOptions,
   ConnectionPriceConfig,

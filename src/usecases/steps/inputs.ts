@@ -4,7 +4,7 @@
 // every input is checked here, and a problem is one sentence naming the input, as the run
 // history shows it.
 import { z } from "zod";
-import { CONNECTION_NAME_MAX } from "../../domain/connections.js";
+import { CONNECTION_NAME_MAX } from "../../domain/catalog/connections.js";
 import { DCF_QUERY_MAX } from "../shared/dcfDirectory.js";
 
 /** Slack may send a number input as a number or as its digits. */

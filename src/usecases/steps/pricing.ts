@@ -1,9 +1,9 @@
 // The two price steps (`price_port`, `price_layer2`): the same look-ups and rules as
 // `/connect price port` and `/connect price l2`, answered as a step's outputs (numbers, the
 // currency, one sentence) or as one error a person reads in the workflow's run history.
-import { CONNECTION_BANDWIDTH_MAX_MBPS } from "../../domain/connections.js";
+import { CONNECTION_BANDWIDTH_MAX_MBPS } from "../../domain/catalog/connections.js";
+import type { PortTerm } from "../../domain/catalog/portTerms.js";
 import { formatMoney } from "../../domain/money.js";
-import type { PortTerm } from "../../domain/portTerms.js";
 import { formatMbps, formatTerm } from "../../domain/units.js";
 import type { PricingResult, ProviderApi } from "../../provider/api.js";
 import { fieldErrors } from "../../provider/rules/fieldErrors.js";
@@ -34,7 +34,7 @@ export interface PriceStepDeps {
 
 /**
  * A port's term in months as the provider can price it: 12 is the 1-year term (`y`), 1 is month
- * to month (`m`); the provider has no other port term (src/domain/portTerms.ts).
+ * to month (`m`); the provider has no other port term (src/domain/catalog/portTerms.ts).
  */
 export function portTermOfMonths(months: number): PortTerm | undefined {
   if (months === 12) return { value: 12, unit: "m", durationUnit: "y" };

@@ -16,15 +16,15 @@ import {
   ACTION_PLACE_AGAIN,
   ACTION_REJECT,
   ACTION_RETRY,
-} from "../../../views/approvals.js";
-import { describeFailure } from "../../../views/failures.js";
+} from "../../../views/approvals/approvals.js";
 import {
   BLOCK_REJECT_REASON,
   INPUT_REJECT_REASON,
   REJECT_CHECKS_TOO_SLOW,
   VIEW_REJECT_REASON,
-} from "../../../views/rejectModal.js";
-import { ACTION_VIEW_IN_APPROVALS } from "../../../views/requestCard.js";
+} from "../../../views/approvals/rejectModal.js";
+import { ACTION_VIEW_IN_APPROVALS } from "../../../views/approvals/requestCard.js";
+import { describeFailure } from "../../../views/failures.js";
 import { fakeAck, fakeClient, fakeRegistry, listenerServices } from "../../support/fakeSlack.js";
 import {
   APPROVALS_CHANNEL,

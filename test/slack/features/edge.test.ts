@@ -3,7 +3,7 @@
 // the provider, what it tells whom, its field errors and refusals. No Slack, Redis or HTTP; the
 // end-to-end suites (test/e2e/edgeQuote*.test.ts) stay beside these.
 import { describe, expect, it, vi } from "vitest";
-import type { EdgeQuotationRequest } from "../../../src/domain/edge.js";
+import type { EdgeQuotationRequest } from "../../../src/domain/catalog/edge.js";
 import type { ProviderApi } from "../../../src/provider/api.js";
 import { readQuoteResult } from "../../../src/provider/edgeResponses.js";
 import { httpError } from "../../../src/provider/errors.js";
@@ -27,12 +27,12 @@ import {
   EDGE_RENAME_VIEW,
   type EdgeModalMetadata,
   encodeEdgeMetadata,
-} from "../../../views/edgeModals.js";
+} from "../../../views/edge/edgeModals.js";
 import {
   EDGE_DRAFT_BUTTONS,
   EDGE_QUOTE_BUTTONS,
   encodeQuoteRef,
-} from "../../../views/edgeQuote.js";
+} from "../../../views/edge/edgeQuote.js";
 import { fakeAck, fakeClient, fakeRegistry, listenerServices } from "../../support/fakeSlack.js";
 
 const CALL = {

@@ -7,10 +7,10 @@ import type { Identity } from "../../../src/provider/identity.js";
 import type { CommandContext } from "../../../src/slack/connect.js";
 import { help, policy, whoami } from "../../../src/slack/features/general/command.js";
 import type { ListenerDeps } from "../../../src/slack/listeners.js";
+import { policyView } from "../../../views/general/policy.js";
+import { whoamiView } from "../../../views/general/whoami.js";
 import { helpView } from "../../../views/help.js";
-import { policyView } from "../../../views/policy.js";
 import type { Reply } from "../../../views/reply.js";
-import { whoamiView } from "../../../views/whoami.js";
 import { listenerServices } from "../../support/fakeSlack.js";
 
 const identity: Identity = { userId: "prov-user-1", companyId: "comp-1", companyUsername: "acme" };

@@ -8,7 +8,11 @@ import {
 } from "../../../src/slack/features/home/index.js";
 import type { RunCommand } from "../../../src/slack/features/home/quickActions.js";
 import type { ListenerDeps } from "../../../src/slack/listeners.js";
-import { ACTION_HOME_PAGE, ACTION_HOME_QUICK, HOME_QUICK_ACTIONS } from "../../../views/home.js";
+import {
+  ACTION_HOME_PAGE,
+  ACTION_HOME_QUICK,
+  HOME_QUICK_ACTIONS,
+} from "../../../views/home/home.js";
 import { fakeClient, fakeRegistry, listenerServices } from "../../support/fakeSlack.js";
 import { approvalSettings, click, REQUESTER, redisStore } from "./support.js";
 

@@ -12,7 +12,7 @@ import {
   IOD_DISPATCH_FIELDS,
   IOD_ENTER_ONLY_FIELDS,
   IOD_VIEW,
-} from "../../../views/iodModal.js";
+} from "../../../views/iod/iodModal.js";
 import { fakeAck, fakeClient, fakeRegistry, listenerServices } from "../../support/fakeSlack.js";
 import {
   APPROVALS_NOT_SET_UP,

@@ -14,7 +14,7 @@ import {
   LAYER2_ENTER_ONLY_FIELDS,
   LAYER2_REVIEW_BLOCK,
   LAYER2_VIEW,
-} from "../../../views/layer2Modal.js";
+} from "../../../views/layer2/layer2Modal.js";
 import { ACTION_ORDER_THIS_L2, encodeLayer2OrderThis } from "../../../views/orderThis.js";
 import {
   fakeAck,

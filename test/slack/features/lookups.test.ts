@@ -6,7 +6,7 @@ import { trackingUnavailableText } from "../../../src/slack/features/lookups/tra
 import type { OrderTracking, TrackOrderRequest } from "../../../src/usecases/orderLookup.js";
 import { SANDBOX_LABEL } from "../../../views/blocks.js";
 import { describeFailure } from "../../../views/failures.js";
-import { ACTION_ORDER_TRACK } from "../../../views/orders.js";
+import { ACTION_ORDER_TRACK } from "../../../views/lookups/orders.js";
 import { fakeRegistry, listenerServices } from "../../support/fakeSlack.js";
 import { click } from "./support.js";
 

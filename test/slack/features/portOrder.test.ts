@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../../../src/approvals/index.js";
 import { NameReservedError } from "../../../src/approvals/index.js";
-import { dcfRef } from "../../../src/domain/dcfs.js";
+import { dcfRef } from "../../../src/domain/catalog/dcfs.js";
 import { BlockedError } from "../../../src/domain/errors.js";
 import type { Dcf, Port, ProviderApi } from "../../../src/provider/api.js";
 import type { CommandContext } from "../../../src/slack/connect.js";
@@ -19,7 +19,7 @@ import {
   PORT_ORDER_ACTIONS,
   PORT_ORDER_BLOCKS,
   PORT_ORDER_VIEW,
-} from "../../../views/portOrderModal.js";
+} from "../../../views/portOrder/portOrderModal.js";
 import {
   fakeAck,
   fakeClient,

@@ -4,14 +4,14 @@
 // (test/e2e/pricing.test.ts) runs the same listeners through a signed Slack request.
 
 import { describe, expect, it } from "vitest";
-import { dcfRef } from "../../../src/domain/dcfs.js";
+import { dcfRef } from "../../../src/domain/catalog/dcfs.js";
 import type { Dcf, ProviderApi } from "../../../src/provider/api.js";
 import { httpError } from "../../../src/provider/errors.js";
 import { registerPricingListeners } from "../../../src/slack/features/pricing/index.js";
 import type { RunCommand } from "../../../src/slack/features/pricing/reinvoke.js";
 import { DCF_HINT_PREFIX } from "../../../views/dcfOptions.js";
 import { ACTION_ORDER_THIS_L2, ACTION_SHARE_L2_PRICE } from "../../../views/orderThis.js";
-import { ACTION_PRICE_PICK_DCF } from "../../../views/pricing.js";
+import { ACTION_PRICE_PICK_DCF } from "../../../views/pricing/pricing.js";
 import {
   connectionPriceModal,
   encodeMetadata,
@@ -22,7 +22,7 @@ import {
   PRICE_L2_VIEW,
   PRICE_PORT_VIEW,
   portPriceModal,
-} from "../../../views/pricingModals.js";
+} from "../../../views/pricing/pricingModals.js";
 import {
   fakeAck,
   fakeClient,

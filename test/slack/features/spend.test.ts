@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { registerSpendListeners } from "../../../src/slack/features/spend/index.js";
 import { SANDBOX_LABEL } from "../../../views/blocks.js";
-import { SPEND_EXPORT_BUTTON } from "../../../views/spend.js";
+import { SPEND_EXPORT_BUTTON } from "../../../views/spend/spend.js";
 import { fakeRegistry, listenerServices } from "../../support/fakeSlack.js";
 import { click } from "./support.js";
 

@@ -13,7 +13,7 @@ import type { OrderSubmitter, StepRun } from "../../../src/slack/features/steps/
 import { requestStep } from "../../../src/slack/features/steps/requestSteps.js";
 import { immediateStep } from "../../../src/slack/features/steps/stepListener.js";
 import { pricePortInputs, requestPortOrderInputs } from "../../../src/usecases/steps/inputs.js";
-import { NO_STEP_NAMES } from "../../../views/steps.js";
+import { NO_STEP_NAMES } from "../../../views/steps/steps.js";
 import { listenerServices } from "../../support/fakeSlack.js";
 
 const noNames = async () => NO_STEP_NAMES;

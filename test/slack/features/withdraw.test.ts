@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { homePublisher } from "../../../src/slack/features/home/publish.js";
 import { registerWithdrawListeners } from "../../../src/slack/features/withdraw/index.js";
 import type { ListenerDeps } from "../../../src/slack/listeners.js";
-import { ACTION_WITHDRAW, withdrawnView } from "../../../views/approvals.js";
+import { ACTION_WITHDRAW, withdrawnView } from "../../../views/approvals/approvals.js";
 import { describeFailure } from "../../../views/failures.js";
 import { fakeClient, fakeRegistry, listenerServices } from "../../support/fakeSlack.js";
 import {

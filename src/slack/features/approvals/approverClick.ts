@@ -1,7 +1,7 @@
 import type { App } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
+import { refusedText } from "../../../../views/approvals/lifecycleRefusals.js";
 import { describeFailure } from "../../../../views/failures.js";
-import { refusedText } from "../../../../views/lifecycleRefusals.js";
 import type { ApprovalRequest } from "../../../approvals/types.js";
 import { isStorageUnavailable } from "../../../domain/errors.js";
 import { BEFORE_ACK_BUDGET_MS } from "../../../domain/slackBudget.js";
@@ -25,7 +25,7 @@ import type { ApprovalDeps } from "./index.js";
  */
 export const CHECK_BUDGET_MS = BEFORE_ACK_BUDGET_MS;
 
-export { NOT_ITS_MESSAGE } from "../../../../views/lifecycleRefusals.js";
+export { NOT_ITS_MESSAGE } from "../../../../views/approvals/lifecycleRefusals.js";
 
 /**
  * App Home: a click in the person's own Home tab (Slack shows each person only their own, and

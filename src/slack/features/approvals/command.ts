@@ -1,4 +1,4 @@
-import { approvalsListView } from "../../../../views/approvalsList.js";
+import { approvalsListView } from "../../../../views/approvals/approvalsList.js";
 import type { CommandOf, CommandTable } from "../../connect.js";
 import { moneySightOf } from "../../kit/index.js";
 import type { ApprovalDeps } from "./index.js";

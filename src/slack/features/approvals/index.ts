@@ -5,9 +5,9 @@ import {
   ACTION_PLACE_AGAIN,
   ACTION_REJECT,
   ACTION_RETRY,
-} from "../../../../views/approvals.js";
-import { VIEW_REJECT_REASON } from "../../../../views/rejectModal.js";
-import { ACTION_VIEW_IN_APPROVALS } from "../../../../views/requestCard.js";
+} from "../../../../views/approvals/approvals.js";
+import { VIEW_REJECT_REASON } from "../../../../views/approvals/rejectModal.js";
+import { ACTION_VIEW_IN_APPROVALS } from "../../../../views/approvals/requestCard.js";
 import type { ApprovalSettings } from "../../../approvals/index.js";
 import type { Logger } from "../../../log.js";
 import type { OrderLifecycle } from "../../../orders/lifecycle.js";

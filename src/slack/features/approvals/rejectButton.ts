@@ -1,4 +1,4 @@
-import { rejectReasonModal } from "../../../../views/rejectModal.js";
+import { rejectReasonModal } from "../../../../views/approvals/rejectModal.js";
 import { approverAction } from "./approverClick.js";
 import type { ApprovalDeps } from "./index.js";
 

@@ -1,12 +1,12 @@
 import type { App } from "@slack/bolt";
-import { refusedText } from "../../../../views/lifecycleRefusals.js";
+import { refusedText } from "../../../../views/approvals/lifecycleRefusals.js";
 import {
   BLOCK_REJECT_REASON,
   INPUT_REJECT_REASON,
   REJECT_CHECKS_TOO_SLOW,
   type RejectOrigin,
   readRejectOrigin,
-} from "../../../../views/rejectModal.js";
+} from "../../../../views/approvals/rejectModal.js";
 import { groupMembersVia } from "../../kit/approvers.js";
 import { auditApproval, CHECK_BUDGET_MS } from "./approverClick.js";
 import type { ApprovalDeps } from "./index.js";

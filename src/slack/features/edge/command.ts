@@ -1,6 +1,6 @@
 // `/connect edge quote`: the Edge quote form, opened from the command.
 
-import { edgeLoadingModal, edgeQuoteModal } from "../../../../views/edgeModals.js";
+import { edgeLoadingModal, edgeQuoteModal } from "../../../../views/edge/edgeModals.js";
 import { problemReply } from "../../../../views/reply.js";
 import { edgeCatalogue } from "../../../usecases/edge/catalogue.js";
 import type { CommandOf, CommandTable } from "../../connect.js";

@@ -3,10 +3,10 @@ import {
   EDGE_DISCOUNT_BLOCK,
   EDGE_DISCOUNT_INPUT,
   parseEdgeMetadata,
-} from "../../../../views/edgeModals.js";
-import { quoteReadyMessage } from "../../../../views/edgeQuote.js";
+} from "../../../../views/edge/edgeModals.js";
+import { quoteReadyMessage } from "../../../../views/edge/edgeQuote.js";
+import type { EdgeQuotationRequest } from "../../../domain/catalog/edge.js";
 import { withDeadline } from "../../../domain/deadline.js";
-import type { EdgeQuotationRequest } from "../../../domain/edge.js";
 import { QuoteNoLongerOffered } from "../../../domain/errors.js";
 import { isProviderError } from "../../../provider/errors.js";
 import { checkDiscountCode, loadQuote } from "../../../usecases/edge/quote.js";

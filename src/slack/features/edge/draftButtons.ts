@@ -2,10 +2,10 @@ import {
   edgeLoadingModal,
   edgeProblemModal,
   renameDraftModal,
-} from "../../../../views/edgeModals.js";
-import { edgeOrderModal } from "../../../../views/edgeOrderModal.js";
-import { draftNoticeText } from "../../../../views/edgeQuote.js";
-import { requestMbps } from "../../../domain/edge.js";
+} from "../../../../views/edge/edgeModals.js";
+import { edgeOrderModal } from "../../../../views/edge/edgeOrderModal.js";
+import { draftNoticeText } from "../../../../views/edge/edgeQuote.js";
+import { requestMbps } from "../../../domain/catalog/edge.js";
 import { QuoteNoLongerOffered } from "../../../domain/errors.js";
 import { draftSavedBy, findDraft } from "../../../usecases/edge/drafts.js";
 import type { EdgeOrderSource } from "../../../usecases/edge/order.js";

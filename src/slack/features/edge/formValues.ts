@@ -1,7 +1,7 @@
 // Reading the Edge quote form's state (whatever arrived: a forged payload looks the same) into
 // the use case's EdgeQuoteForm, with the kit's form value readers.
 import type { ViewOutput } from "@slack/bolt";
-import { EDGE_QUOTE_BLOCKS, EDGE_QUOTE_INPUTS } from "../../../../views/edgeModals.js";
+import { EDGE_QUOTE_BLOCKS, EDGE_QUOTE_INPUTS } from "../../../../views/edge/edgeModals.js";
 import type { EdgeQuoteForm } from "../../../usecases/edge/quote.js";
 import { selectedValue, typedValue } from "../../kit/index.js";
 

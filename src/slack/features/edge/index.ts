@@ -11,8 +11,8 @@ import {
   EDGE_QUOTE_INPUTS,
   EDGE_QUOTE_VIEW,
   EDGE_RENAME_VIEW,
-} from "../../../../views/edgeModals.js";
-import { EDGE_DRAFT_BUTTONS, EDGE_QUOTE_BUTTONS } from "../../../../views/edgeQuote.js";
+} from "../../../../views/edge/edgeModals.js";
+import { EDGE_DRAFT_BUTTONS, EDGE_QUOTE_BUTTONS } from "../../../../views/edge/edgeQuote.js";
 import type { ApprovalSettings } from "../../../approvals/index.js";
 import type { Clock } from "../../../clock.js";
 import type { Jobs } from "../../../jobs/index.js";

@@ -7,7 +7,7 @@ import type {
   SlackActionMiddlewareArgs,
 } from "@slack/bolt";
 import { escapeMrkdwn } from "../../../../views/blocks.js";
-import { parseQuoteRef } from "../../../../views/edgeQuote.js";
+import { parseQuoteRef } from "../../../../views/edge/edgeQuote.js";
 import { describeFailure } from "../../../../views/failures.js";
 import { QuoteNoLongerOffered } from "../../../domain/errors.js";
 import type { QuoteRef } from "../../../usecases/edge/quote.js";

@@ -3,7 +3,7 @@ import {
   EDGE_ORDER_BLOCKS,
   EDGE_ORDER_INPUTS,
   parseEdgeMetadata,
-} from "../../../../views/edgeModals.js";
+} from "../../../../views/edge/edgeModals.js";
 import { withDeadline } from "../../../domain/deadline.js";
 import { QuoteNoLongerOffered } from "../../../domain/errors.js";
 import { buildEdgeOrder, takenPortNames } from "../../../usecases/edge/order.js";

@@ -3,10 +3,14 @@ import {
   type EdgeModalMetadata,
   edgeDiscountModal,
   edgeLoadingModal,
-} from "../../../../views/edgeModals.js";
-import { edgeOrderModal } from "../../../../views/edgeOrderModal.js";
-import { draftSavedMessage, enquirySentMessage } from "../../../../views/edgeQuote.js";
-import { type EdgeQuotationRequest, requestMbps, tenGigabitRequest } from "../../../domain/edge.js";
+} from "../../../../views/edge/edgeModals.js";
+import { edgeOrderModal } from "../../../../views/edge/edgeOrderModal.js";
+import { draftSavedMessage, enquirySentMessage } from "../../../../views/edge/edgeQuote.js";
+import {
+  type EdgeQuotationRequest,
+  requestMbps,
+  tenGigabitRequest,
+} from "../../../domain/catalog/edge.js";
 import { draftBody } from "../../../usecases/edge/drafts.js";
 import { loadQuote } from "../../../usecases/edge/quote.js";
 import { modalOpener } from "../../kit/index.js";

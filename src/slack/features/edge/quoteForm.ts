@@ -19,7 +19,7 @@ import {
   EDGE_QUOTE_VIEW,
   edgeQuoteModal,
   parseEdgeMetadata,
-} from "../../../../views/edgeModals.js";
+} from "../../../../views/edge/edgeModals.js";
 import { matchCountries, pickCountry } from "../../../usecases/edge/catalogue.js";
 import { checkEdgeQuoteForm } from "../../../usecases/edge/quote.js";
 import { blockErrors, whereFormOpened } from "../../kit/index.js";

@@ -4,8 +4,8 @@ import {
   EDGE_RENAME_BLOCK,
   EDGE_RENAME_INPUT,
   parseEdgeMetadata,
-} from "../../../../views/edgeModals.js";
-import { draftNoticeText } from "../../../../views/edgeQuote.js";
+} from "../../../../views/edge/edgeModals.js";
+import { draftNoticeText } from "../../../../views/edge/edgeQuote.js";
 import { checkDraftName, renameBody } from "../../../usecases/edge/drafts.js";
 import { typedValue, type Where, whereFormOpened } from "../../kit/index.js";
 import type { EdgeDeps } from "./index.js";

@@ -2,8 +2,8 @@
 // at the provider, post "Quote requested…" as a thread root and hand the polling to the jobs.
 import type { WebClient } from "@slack/web-api";
 import { escapeMrkdwn } from "../../../../views/blocks.js";
-import { quoteRequestedMessage } from "../../../../views/edgeQuote.js";
-import type { EdgeQuotationRequest } from "../../../domain/edge.js";
+import { quoteRequestedMessage } from "../../../../views/edge/edgeQuote.js";
+import type { EdgeQuotationRequest } from "../../../domain/catalog/edge.js";
 import type { Where } from "../../kit/index.js";
 import type { EdgeDeps } from "./index.js";
 import { AFTER_ACK_MS, audit, labelled, quoteFailureWords, tell } from "./support.js";

@@ -3,8 +3,8 @@
 // listeners.
 
 import type { WebClient } from "@slack/web-api";
-import { draftNoticeText } from "../../../../views/edgeQuote.js";
-import type { EdgeQuotationRequest } from "../../../domain/edge.js";
+import { draftNoticeText } from "../../../../views/edge/edgeQuote.js";
+import type { EdgeQuotationRequest } from "../../../domain/catalog/edge.js";
 import { QuoteNoLongerOffered } from "../../../domain/errors.js";
 import type { DraftOrder } from "../../../provider/api.js";
 import { type EdgeCatalogueCache, edgeCatalogue } from "../../../usecases/edge/catalogue.js";

@@ -6,8 +6,8 @@ import type { BlockAction } from "@slack/bolt";
 import type { KnownBlock, ModalView } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
 import { capBlocks, truncate, withSandboxLabel } from "../../../../views/blocks.js";
-import { edgeProblemModal } from "../../../../views/edgeModals.js";
-import { type Message, quoteFailureText } from "../../../../views/edgeQuote.js";
+import { edgeProblemModal } from "../../../../views/edge/edgeModals.js";
+import { type Message, quoteFailureText } from "../../../../views/edge/edgeQuote.js";
 import {
   DeadlineExceededError,
   providerWords,

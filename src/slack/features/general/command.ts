@@ -1,6 +1,6 @@
+import { policyView } from "../../../../views/general/policy.js";
+import { whoamiView } from "../../../../views/general/whoami.js";
 import { helpView } from "../../../../views/help.js";
-import { policyView } from "../../../../views/policy.js";
-import { whoamiView } from "../../../../views/whoami.js";
 import type { ApprovalSettings } from "../../../approvals/index.js";
 import { commandsFor } from "../../../domain/commands.js";
 import type { Logger } from "../../../log.js";

@@ -1,5 +1,5 @@
 import type { App } from "@slack/bolt";
-import { ACTION_HOME_PAGE, ACTION_HOME_QUICK } from "../../../../views/home.js";
+import { ACTION_HOME_PAGE, ACTION_HOME_QUICK } from "../../../../views/home/home.js";
 import type { Logger } from "../../../log.js";
 import type { HomePages } from "../../../usecases/home.js";
 import type { ListenerRegistry } from "../../listenerTable.js";

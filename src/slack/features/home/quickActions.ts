@@ -1,6 +1,6 @@
 import type { App, RespondFn } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
-import { HOME_QUICK_ACTIONS } from "../../../../views/home.js";
+import { HOME_QUICK_ACTIONS } from "../../../../views/home/home.js";
 import type { createConnectRouter } from "../../connect.js";
 
 /**

@@ -2,7 +2,7 @@
 // BGP key goes into the provider call only: never logged nor put back into a view), the form's
 // identity for opening it, and building the modal with this deployment's sandbox label.
 import type { ModalView } from "@slack/types";
-import { IOD_ACTIONS, IOD_BLOCKS, IOD_VIEW, iodModal } from "../../../../views/iodModal.js";
+import { IOD_ACTIONS, IOD_BLOCKS, IOD_VIEW, iodModal } from "../../../../views/iod/iodModal.js";
 import type { OrderModalMetadata } from "../../../../views/orderForms.js";
 import type { IodForm, IodModalData } from "../../../usecases/iod/form.js";
 import { selectedValue, typedValue } from "../../kit/index.js";

@@ -5,7 +5,7 @@ import {
   IOD_DISPATCH_FIELDS,
   IOD_ENTER_ONLY_FIELDS,
   IOD_VIEW,
-} from "../../../../views/iodModal.js";
+} from "../../../../views/iod/iodModal.js";
 import { parseOrderMetadata } from "../../../../views/orderForms.js";
 import { loadIodModal } from "../../../usecases/iod/load.js";
 import type { registerFormChanges } from "../../kit/index.js";

@@ -1,6 +1,6 @@
 // The IO-D form submitted: checked again against fresh provider data and the IO-D rules; the
 // order goes to approval and the requester hears where it is.
-import { IOD_BLOCKS } from "../../../../views/iodModal.js";
+import { IOD_BLOCKS } from "../../../../views/iod/iodModal.js";
 import { parseOrderMetadata } from "../../../../views/orderForms.js";
 import { checkIodSubmission } from "../../../usecases/iod/submission.js";
 import { checkThenSubmit, whereFormOpened } from "../../kit/index.js";

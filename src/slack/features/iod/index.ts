@@ -1,6 +1,6 @@
 // The IO-D feature's listeners (the command itself is `command.ts`, in the handler table): one
 // line per listener id here, the listeners in their files.
-import { IOD_VIEW } from "../../../../views/iodModal.js";
+import { IOD_VIEW } from "../../../../views/iod/iodModal.js";
 import type { ApprovalSettings } from "../../../approvals/index.js";
 import type { Logger } from "../../../log.js";
 import type { Metrics } from "../../../metrics.js";

@@ -8,7 +8,7 @@ import {
   LAYER2_BLOCKS,
   LAYER2_VIEW,
   layer2Modal,
-} from "../../../../views/layer2Modal.js";
+} from "../../../../views/layer2/layer2Modal.js";
 import type { OrderModalMetadata } from "../../../../views/orderForms.js";
 import type { Layer2Form, Layer2ModalData } from "../../../usecases/layer2/form.js";
 import { checkboxTicked, selectedValue, typedValue } from "../../kit/index.js";

@@ -5,7 +5,7 @@ import {
   LAYER2_DISPATCH_FIELDS,
   LAYER2_ENTER_ONLY_FIELDS,
   LAYER2_VIEW,
-} from "../../../../views/layer2Modal.js";
+} from "../../../../views/layer2/layer2Modal.js";
 import { parseOrderMetadata } from "../../../../views/orderForms.js";
 import { loadLayer2Modal } from "../../../usecases/layer2/load.js";
 import type { registerFormChanges } from "../../kit/index.js";

@@ -1,7 +1,7 @@
 // The layer 2 form submitted: checked again against fresh provider data; a price the person has
 // not seen (or that changed) is shown first (the form is updated in review), else the order
 // goes to approval and the requester hears where it is.
-import { LAYER2_BLOCKS } from "../../../../views/layer2Modal.js";
+import { LAYER2_BLOCKS } from "../../../../views/layer2/layer2Modal.js";
 import { parseOrderMetadata } from "../../../../views/orderForms.js";
 import { checkLayer2Submission } from "../../../usecases/layer2/submission.js";
 import { checkThenSubmit, whereFormOpened } from "../../kit/index.js";

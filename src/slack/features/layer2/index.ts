@@ -1,6 +1,6 @@
 // The layer 2 feature's listeners (the command itself is `command.ts`, in the handler table):
 // one line per listener id here, the listeners in their files.
-import { LAYER2_VIEW } from "../../../../views/layer2Modal.js";
+import { LAYER2_VIEW } from "../../../../views/layer2/layer2Modal.js";
 import { ACTION_ORDER_THIS_L2 } from "../../../../views/orderThis.js";
 import type { ApprovalSettings } from "../../../approvals/index.js";
 import type { Logger } from "../../../log.js";

@@ -1,4 +1,3 @@
-import { asnView } from "../../../../views/asn.js";
 import { escapeMrkdwn } from "../../../../views/blocks.js";
 import { DCF_PAGE_SIZE, dcfListView } from "../../../../views/dcf.js";
 import {
@@ -7,15 +6,16 @@ import {
   edgeDraftsView,
   edgeLocationsView,
   edgeOrdersView,
-} from "../../../../views/edge.js";
+} from "../../../../views/edge/edge.js";
 import { code } from "../../../../views/format.js";
-import { METRO_PAGE_SIZE, metrosView } from "../../../../views/metros.js";
-import { portOrderView } from "../../../../views/orders.js";
-import { PORT_PAGE_SIZE, portDetailView, portListView } from "../../../../views/ports.js";
+import { asnView } from "../../../../views/lookups/asn.js";
+import { METRO_PAGE_SIZE, metrosView } from "../../../../views/lookups/metros.js";
+import { portOrderView } from "../../../../views/lookups/orders.js";
+import { PORT_PAGE_SIZE, portDetailView, portListView } from "../../../../views/lookups/ports.js";
+import { cloudRoutersView, ROUTER_PAGE_SIZE } from "../../../../views/lookups/routers.js";
+import { serviceDetailView, serviceNotFoundText } from "../../../../views/lookups/services.js";
+import { trackedOrdersView } from "../../../../views/lookups/tracking.js";
 import { problemReply } from "../../../../views/reply.js";
-import { cloudRoutersView, ROUTER_PAGE_SIZE } from "../../../../views/routers.js";
-import { serviceDetailView, serviceNotFoundText } from "../../../../views/services.js";
-import { trackedOrdersView } from "../../../../views/tracking.js";
 import { COMMAND } from "../../../domain/commands.js";
 import { lookUpAsns } from "../../../usecases/asn.js";
 import { DCF_QUERY_MAX, parseDcfQuery, searchFacilities } from "../../../usecases/dcf.js";

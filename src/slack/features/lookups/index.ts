@@ -1,5 +1,5 @@
 import type { BlockAction, ButtonAction } from "@slack/bolt";
-import { ACTION_ORDER_TRACK } from "../../../../views/orders.js";
+import { ACTION_ORDER_TRACK } from "../../../../views/lookups/orders.js";
 import type { Clock } from "../../../clock.js";
 import type { Logger } from "../../../log.js";
 import type { BackgroundJobs } from "../../../orders/index.js";

@@ -1,7 +1,7 @@
 import type { BlockAction, ButtonAction, SlackActionMiddlewareArgs } from "@slack/bolt";
 import { sandboxLabelledBlocks } from "../../../../views/blocks.js";
 import { describeFailure } from "../../../../views/failures.js";
-import { ACTION_ORDER_TRACK } from "../../../../views/orders.js";
+import { ACTION_ORDER_TRACK } from "../../../../views/lookups/orders.js";
 import { COMMAND } from "../../../domain/commands.js";
 import { type OrderTracking, requestOrderTracking } from "../../../usecases/orderLookup.js";
 import { parseRecordId } from "../../../usecases/ports.js";

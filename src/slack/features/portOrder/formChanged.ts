@@ -1,6 +1,9 @@
 // Data center, speed or term changed: the form rebuilt in place with that DCF's speeds only, its
 // LOA path and the price (the kit's rebuildOnChange: acked at once, newest change last).
-import { PORT_ORDER_VIEW, parsePortOrderMetadata } from "../../../../views/portOrderModal.js";
+import {
+  PORT_ORDER_VIEW,
+  parsePortOrderMetadata,
+} from "../../../../views/portOrder/portOrderModal.js";
 import { previewPortOrder } from "../../../usecases/portOrder/form.js";
 import type { DcfDirectory } from "../../../usecases/shared/dcfDirectory.js";
 import { rebuildOnChange } from "../../kit/index.js";

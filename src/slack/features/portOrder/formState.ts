@@ -6,7 +6,7 @@ import {
   PORT_ORDER_BLOCKS,
   type PortOrderMetadata,
   portOrderModal,
-} from "../../../../views/portOrderModal.js";
+} from "../../../../views/portOrder/portOrderModal.js";
 import type { PortOrderForm, PortOrderPreview } from "../../../usecases/portOrder/form.js";
 import { selectedValue, typedValue } from "../../kit/index.js";
 import type { PortOrderDeps } from "./index.js";

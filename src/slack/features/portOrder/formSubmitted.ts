@@ -2,7 +2,10 @@
 // trusted), field errors shown next to their fields, else the request goes to approval and the
 // requester is told where it is — the kit's checkThenSubmit, as every order form does.
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from "@slack/bolt";
-import { PORT_ORDER_BLOCKS, parsePortOrderMetadata } from "../../../../views/portOrderModal.js";
+import {
+  PORT_ORDER_BLOCKS,
+  parsePortOrderMetadata,
+} from "../../../../views/portOrder/portOrderModal.js";
 import { checkPortOrder, requestedPortNames } from "../../../usecases/portOrder/check.js";
 import { portOrderSubmission } from "../../../usecases/portOrder/submission.js";
 import { checkThenSubmit } from "../../kit/index.js";

@@ -1,9 +1,9 @@
 // `/connect port order`, the feature: the command (command.ts) and the listeners of its form,
 // one file each. The work is in src/usecases/portOrder/ (form.ts, check.ts and
-// submission.ts); what people see is views/portOrderModal.ts.
+// submission.ts); what people see is views/portOrder/portOrderModal.ts.
 import type { BlockAction, ButtonAction } from "@slack/bolt";
 import { ACTION_ORDER_THIS_PORT } from "../../../../views/orderThis.js";
-import { PORT_ORDER_ACTIONS, PORT_ORDER_VIEW } from "../../../../views/portOrderModal.js";
+import { PORT_ORDER_ACTIONS, PORT_ORDER_VIEW } from "../../../../views/portOrder/portOrderModal.js";
 import type { ApprovalSettings } from "../../../approvals/index.js";
 import type { Logger } from "../../../log.js";
 import type { Metrics } from "../../../metrics.js";

@@ -3,7 +3,7 @@
 // requester check, then open) with openThenFill (a loading modal at once, the form when its
 // preview is ready), like the layer 2 one.
 import { parsePortOrderThis } from "../../../../views/orderThis.js";
-import { PORT_ORDER_TITLE, PORT_ORDER_VIEW } from "../../../../views/portOrderModal.js";
+import { PORT_ORDER_TITLE, PORT_ORDER_VIEW } from "../../../../views/portOrder/portOrderModal.js";
 import { type PortOrderForm, previewPortOrder } from "../../../usecases/portOrder/form.js";
 import type { DcfDirectory } from "../../../usecases/shared/dcfDirectory.js";
 import { modalOpener, openThenFill, orderThisButton } from "../../kit/index.js";

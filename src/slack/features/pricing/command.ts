@@ -1,6 +1,6 @@
 // `/connect price port` (inline, or the form when arguments are missing) and `/connect price l2`
 // (always the form, opened with what the words name). The work is in src/usecases/pricing/;
-// what people see is in views/pricing.ts, views/pricingModals.ts and views/pricingReplies.ts.
+// what people see is in views/pricing/pricing.ts, views/pricing/pricingModals.ts and views/pricing/pricingReplies.ts.
 import type { KnownBlock } from "@slack/types";
 import {
   ACTION_ORDER_THIS_PORT,
@@ -11,7 +11,7 @@ import {
   ACTION_PRICE_PICK_DCF,
   portPriceView,
   priceChoicesView,
-} from "../../../../views/pricing.js";
+} from "../../../../views/pricing/pricing.js";
 import {
   connectionArgsNote,
   connectionPriceModal,
@@ -19,7 +19,7 @@ import {
   type PortPriceModalInput,
   portPriceModal,
   severalDcfsNote,
-} from "../../../../views/pricingModals.js";
+} from "../../../../views/pricing/pricingModals.js";
 import {
   dcfNotReadyReply,
   noDcfMatchReply,
@@ -27,11 +27,11 @@ import {
   speedNotOfferedReply,
   withIgnoredNote,
   withNarrowedNote,
-} from "../../../../views/pricingReplies.js";
+} from "../../../../views/pricing/pricingReplies.js";
 import { problemReply, type Reply } from "../../../../views/reply.js";
-import { dcfRef } from "../../../domain/dcfs.js";
+import { dcfRef } from "../../../domain/catalog/dcfs.js";
+import { type PortTerm, termText } from "../../../domain/catalog/portTerms.js";
 import { withDeadline } from "../../../domain/deadline.js";
-import { type PortTerm, termText } from "../../../domain/portTerms.js";
 import type { Dcf } from "../../../provider/api.js";
 import {
   findConnectionEnd,

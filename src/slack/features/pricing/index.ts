@@ -6,13 +6,13 @@
 
 import type { BlockAction, ButtonAction, ExternalSelectAction } from "@slack/bolt";
 import { ACTION_SHARE_L2_PRICE } from "../../../../views/orderThis.js";
-import { ACTION_PRICE_PICK_DCF } from "../../../../views/pricing.js";
+import { ACTION_PRICE_PICK_DCF } from "../../../../views/pricing/pricing.js";
 import {
   L2_PRICE_ACTIONS,
   PORT_PRICE_ACTIONS,
   PRICE_L2_VIEW,
   PRICE_PORT_VIEW,
-} from "../../../../views/pricingModals.js";
+} from "../../../../views/pricing/pricingModals.js";
 import type { Logger } from "../../../log.js";
 import type { Metrics } from "../../../metrics.js";
 import type { ProviderApi } from "../../../provider/api.js";

@@ -13,8 +13,8 @@ import {
   shareLayer2PriceButton,
   withOrderThisButton,
 } from "../../../../views/orderThis.js";
-import { connectionPriceView } from "../../../../views/pricing.js";
-import { L2_PRICE_BLOCKS, parseMetadata } from "../../../../views/pricingModals.js";
+import { connectionPriceView } from "../../../../views/pricing/pricing.js";
+import { L2_PRICE_BLOCKS, parseMetadata } from "../../../../views/pricing/pricingModals.js";
 import { newRequestId, withRequestId } from "../../../context.js";
 import { within } from "../../../domain/deadline.js";
 import { ProviderError } from "../../../provider/errors.js";

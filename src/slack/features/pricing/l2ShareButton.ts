@@ -6,7 +6,7 @@ import type { BlockAction, ButtonAction, SlackActionMiddlewareArgs } from "@slac
 import { capBlocks, withSandboxLabel } from "../../../../views/blocks.js";
 import { describeFailure } from "../../../../views/failures.js";
 import { parseLayer2OrderThis } from "../../../../views/orderThis.js";
-import { connectionPriceView } from "../../../../views/pricing.js";
+import { connectionPriceView } from "../../../../views/pricing/pricing.js";
 import { sharedByContext } from "../../../../views/reply.js";
 import { COMMAND } from "../../../domain/commands.js";
 import { pricingConnectionConfigRule } from "../../../provider/rules/pricing.js";

@@ -3,9 +3,9 @@
 // the choices with the price.
 import type { BlockAction, ButtonAction, SlackActionMiddlewareArgs } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
-import { parsePricePick } from "../../../../views/pricing.js";
+import { parsePricePick } from "../../../../views/pricing/pricing.js";
 import { newRequestId, withRequestId } from "../../../context.js";
-import { portPriceCommandText } from "../../../domain/portTerms.js";
+import { portPriceCommandText } from "../../../domain/catalog/portTerms.js";
 import { readPortTerm } from "../../../usecases/shared/portTermReading.js";
 import type { RunCommand } from "./reinvoke.js";
 

@@ -9,7 +9,7 @@ import {
   PRICE_PORT_NOTE_BLOCK,
   parseMetadata,
   portPriceModal,
-} from "../../../../views/pricingModals.js";
+} from "../../../../views/pricing/pricingModals.js";
 import { ProviderError } from "../../../provider/errors.js";
 import type { DcfDirectory } from "../../../usecases/shared/dcfDirectory.js";
 import { parseDcfRef } from "../../../usecases/shared/dcfFacts.js";

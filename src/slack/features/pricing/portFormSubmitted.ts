@@ -3,9 +3,9 @@
 // for runs through the main router, answered privately where the command was typed.
 import type { SlackViewMiddlewareArgs } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
-import { PORT_PRICE_BLOCKS, parseMetadata } from "../../../../views/pricingModals.js";
+import { PORT_PRICE_BLOCKS, parseMetadata } from "../../../../views/pricing/pricingModals.js";
 import { newRequestId, withRequestId } from "../../../context.js";
-import { portPriceCommandText } from "../../../domain/portTerms.js";
+import { portPriceCommandText } from "../../../domain/catalog/portTerms.js";
 import { checkPortPriceForm } from "../../../usecases/pricing/portPrice.js";
 import type { DcfDirectory } from "../../../usecases/shared/dcfDirectory.js";
 import { blockErrors } from "../../kit/index.js";

@@ -7,7 +7,7 @@ import {
   L2_PRICE_BLOCKS,
   PORT_PRICE_ACTIONS,
   PORT_PRICE_BLOCKS,
-} from "../../../../views/pricingModals.js";
+} from "../../../../views/pricing/pricingModals.js";
 import type { ConnectionPriceForm } from "../../../usecases/pricing/connectionPrice.js";
 import type { PortPriceForm } from "../../../usecases/pricing/portPrice.js";
 import { checkboxTicked, selectedValue, typedValue } from "../../kit/index.js";

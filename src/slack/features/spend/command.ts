@@ -2,7 +2,7 @@
 // read from the placed approval records and shown; exportButton.ts exports it to the person's DM as CSV.
 
 import { moneyRefusal } from "../../../../views/moneyAccess.js";
-import { spendView } from "../../../../views/spend.js";
+import { spendView } from "../../../../views/spend/spend.js";
 import type { GroupMembers, MoneySight } from "../../../approvals/index.js";
 
 import {

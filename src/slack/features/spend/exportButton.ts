@@ -2,7 +2,7 @@ import type { BlockAction, ButtonAction, SlackActionMiddlewareArgs } from "@slac
 import type { WebClient } from "@slack/web-api";
 import { capBlocks, withSandboxLabel } from "../../../../views/blocks.js";
 import { moneyRefusal } from "../../../../views/moneyAccess.js";
-import { spendExportNotice, spendFileMessage } from "../../../../views/spend.js";
+import { spendExportNotice, spendFileMessage } from "../../../../views/spend/spend.js";
 import { parseLedgerMonth } from "../../../orders/ledger.js";
 import { ledgerCsv, ledgerFileName } from "../../../orders/ledgerCsv.js";
 import { groupMembersVia } from "../../kit/index.js";

@@ -1,5 +1,5 @@
 import type { BlockAction, ButtonAction } from "@slack/bolt";
-import { SPEND_EXPORT_BUTTON } from "../../../../views/spend.js";
+import { SPEND_EXPORT_BUTTON } from "../../../../views/spend/spend.js";
 import type { ApprovalSettings } from "../../../approvals/index.js";
 import type { Logger } from "../../../log.js";
 import type { OrderLifecycle } from "../../../orders/lifecycle.js";

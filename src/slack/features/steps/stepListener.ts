@@ -6,7 +6,7 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from "@slack/bolt";
 import type { z } from "zod";
 import { escapeMrkdwn } from "../../../../views/blocks.js";
-import { NO_STEP_NAMES, plainStepText, type StepNames } from "../../../../views/steps.js";
+import { NO_STEP_NAMES, plainStepText, type StepNames } from "../../../../views/steps/steps.js";
 import { newRequestId, withRequestId } from "../../../context.js";
 import { readStepInputs } from "../../../usecases/steps/inputs.js";
 import type { StepAnswer } from "../../../usecases/steps/pricing.js";

@@ -1,4 +1,4 @@
-import { ACTION_WITHDRAW } from "../../../../views/approvals.js";
+import { ACTION_WITHDRAW } from "../../../../views/approvals/approvals.js";
 import type { Logger } from "../../../log.js";
 import type { OrderRequests } from "../../../orders/requests.js";
 import type { ListenerRegistry } from "../../listenerTable.js";

@@ -1,5 +1,5 @@
-import { withdrawnView, withdrawRefusedText } from "../../../../views/approvals.js";
-import { refusedText } from "../../../../views/lifecycleRefusals.js";
+import { withdrawnView, withdrawRefusedText } from "../../../../views/approvals/approvals.js";
+import { refusedText } from "../../../../views/approvals/lifecycleRefusals.js";
 import type { Reply } from "../../../../views/reply.js";
 import type { WithdrawDeps } from "./index.js";
 

@@ -1,0 +1,125 @@
+import type { KnownBlock } from "@slack/types";
+import type { ApprovalRequest } from "../../src/approvals/index.js";
+import type { RequestReadModel } from "../../src/orders/readModel.js";
+import {
+  actions,
+  button,
+  context,
+  escapeMrkdwn,
+  header,
+  section,
+  truncate,
+  withSandboxLabel,
+} from "../blocks.js";
+import type { Reply } from "../reply.js";
+import { offers, stateBlockIdOf, stateLine } from "../requestState.js";
+import { withdrawButton } from "./approvals.js";
+
+/*
+ * The request card: one message in the channel where an order was asked for (or the
+ * requester's DM), showing what is ordered, by whom, the price and where it stands, updated in
+ * place; each change is also a reply in its thread. Nothing about the decision can be done from
+ * here: the decision stays in the approvals channel.
+ */
+
+/** The card's link button to the approval message (a URL button: Slack still sends a click). */
+export const ACTION_VIEW_IN_APPROVALS = "request_card_view_approvals";
+
+/** The card's last line: what tells a card from the approval message (both show the state). */
+export const CARD_FOOTER =
+  "Approvers decide in the approvals channel; updates follow in this thread.";
+/** The last line of a card whose request is over: nothing more is decided or followed. */
+export const CARD_FOOTER_FINISHED = "This request is finished; its story is in this thread.";
+
+/** Phases after which nothing more happens to a request (the card says it is finished). */
+const FINISHED = new Set([
+  "rejected",
+  "withdrawn",
+  "cancelled",
+  "done",
+  "failed-at-provider",
+  "cancelled-at-provider",
+  "stopped",
+]);
+
+/** What is ordered, in a line: the first lines of the request's summary (data center, speed…). */
+function whatLine(model: RequestReadModel): string | undefined {
+  const lines = model.summary
+    .slice(0, 4)
+    .map((line) => `${escapeMrkdwn(line.label)}: ${escapeMrkdwn(line.value)}`);
+  return lines.length > 0 ? lines.join(" · ") : undefined;
+}
+
+/** Why a card is in the requester's DM rather than the channel they asked in. */
+export type CardInDmReason = "not-in-channel" | "setting";
+
+/**
+ * The card, from the read model (src/orders/readModel.ts) as the approval message is: the state
+ * line is the same on both. `approvalLink` is the approval message's permalink (from Slack's
+ * chat.getPermalink, never from a person). While the request is pending it offers Withdraw (the
+ * requester's own: anyone else is refused by the one withdraw listener).
+ */
+export function requestCardView(
+  model: RequestReadModel,
+  options: { approvalLink?: string } = {},
+): Reply {
+  const state = stateLine(model);
+  const blocks: KnownBlock[] = [
+    header(`${model.kindLabel}: ${model.title}`),
+    context(`Requested by <@${model.requester}> · request \`${model.id}\``),
+  ];
+  const what = whatLine(model);
+  if (what) blocks.push(context(what));
+  if (model.money.text) blocks.push(section(`*Price:* ${escapeMrkdwn(model.money.text)}`));
+  blocks.push({ ...section(state), block_id: stateBlockIdOf(model) });
+  const buttons = [];
+  if (options.approvalLink) {
+    buttons.push({
+      ...button("View in approvals", ACTION_VIEW_IN_APPROVALS, model.id),
+      url: options.approvalLink,
+    });
+  }
+  if (offers(model, "withdraw")) buttons.push(withdrawButton(model));
+  if (buttons.length > 0) blocks.push(actions(`request_card_${model.id}`, buttons));
+  blocks.push(context(FINISHED.has(model.state.phase) ? CARD_FOOTER_FINISHED : CARD_FOOTER));
+  return {
+    text: truncate(
+      // Every word here is in the blocks too (Slack shows only the blocks).
+      `${model.kindLabel}: ${escapeMrkdwn(model.title)} · Requested by <@${model.requester}>${what ? ` · ${what}` : ""}${model.money.text ? ` · Price: ${escapeMrkdwn(model.money.text)}` : ""} · ${state}`,
+      3000,
+    ),
+    blocks: withSandboxLabel(blocks, model.sandbox),
+  };
+}
+
+/** A reply in the card's thread: the new state, in the same line as the card's. */
+export function requestCardReplyText(model: RequestReadModel): string {
+  return stateLine(model);
+}
+
+/** Said once, in the requester's DM, when the card could not go where they asked. */
+export function cardInDmText(reason: CardInDmReason, channel: string | undefined): string {
+  if (reason === "setting") {
+    return ":information_source: This workspace keeps order updates out of channels, so I'll follow your request here.";
+  }
+  const where = channel ? `<#${channel}>` : "that channel";
+  return `:information_source: I can't post in ${where} (I'm not a member), so I'll follow your request here. Invite me with \`/invite @connect\` to get updates there next time.`;
+}
+
+/** The requester's direct message when their order ended (done, failed, cancelled). */
+export function orderEndedRequesterText(model: RequestReadModel): string {
+  return `Your order *${escapeMrkdwn(model.title)}*: ${stateLine(model)}`;
+}
+
+/**
+ * The requester's direct message when their approved order was not placed: a refusal (4xx) or
+ * the provider failing (5xx, not a refusal), and who can do what next.
+ */
+export function orderFailedRequesterText(record: ApprovalRequest): string {
+  const reason = escapeMrkdwn((record.error?.message ?? "no reason given").replace(/[.\s]+$/, ""));
+  const serverError = (record.error?.httpStatus ?? 0) >= 500;
+  const what = serverError
+    ? "but the provider could not take the order"
+    : "but the provider refused the order";
+  return `:x: Your request *${escapeMrkdwn(record.title)}* was approved, ${what}: ${reason}. Nothing was ordered. An approver can press *Retry placing the order* on the request${serverError ? " once the provider answers again" : " once the cause is fixed"}; or submit a new request.`;
+}
