@@ -149,7 +149,7 @@ function carriesSandboxLabel(blocks: readonly unknown[]): boolean {
 }
 
 /** A text-only message's text as sections (each within Slack's section limit, cut at lines). */
-function textSections(text: string): KnownBlock[] {
+export function textSections(text: string): SectionBlock[] {
   const pieces: string[] = [];
   let rest = text;
   while (rest.length > LIMITS.sectionText) {

@@ -1,5 +1,7 @@
+import type { KnownBlock } from "@slack/types";
 import type { NextStep, RequestPhase, RequestReadModel } from "../src/orders/readModel.js";
-import { escapeMrkdwn } from "./blocks.js";
+import { escapeMrkdwn, textSections, withSandboxLabel } from "./blocks.js";
+import type { Reply } from "./reply.js";
 
 /**
  * A request's state as every surface shows it — the approval message, the request card and its
@@ -90,6 +92,33 @@ export function listOfMentions(userIds: readonly string[]): string {
 /** The block_id of a message's state line (how tests compare surfaces). */
 export function stateBlockIdOf(model: Pick<RequestReadModel, "state">): string {
   return `state_${model.state.key}`;
+}
+
+/**
+ * The block_id of a direct message that tells the requester where their request stands:
+ * `dm:<request id>:state_<key>`, as App Home's *My requests* carries `mine:<id>:state_<key>`.
+ * Invisible to people; it is how the suite-wide agreement check (test/support/cardAgreement.ts)
+ * finds the state the requester was last told.
+ */
+export function dmStateBlockIdOf(model: Pick<RequestReadModel, "id" | "state">): string {
+  return `dm:${model.id}:${stateBlockIdOf(model)}`;
+}
+
+/**
+ * A direct message telling the requester their request's state (placed, not placed, rejected,
+ * withdrawn, ended): `text` as Slack shows it, its first block marked with the state it tells
+ * (`dmStateBlockIdOf`) from the read model at that step. A DM that tells no state (a reminder)
+ * is sent without the mark, so the agreement check leaves it out by construction.
+ */
+export function stateDm(
+  model: Pick<RequestReadModel, "id" | "state" | "sandbox">,
+  text: string,
+): Reply {
+  const [first, ...rest] = textSections(text);
+  const blocks: KnownBlock[] = first
+    ? [{ ...first, block_id: dmStateBlockIdOf(model) }, ...rest]
+    : [];
+  return { text, blocks: withSandboxLabel(blocks, model.sandbox) };
 }
 
 /** Whether the read model offers `action` next (the buttons follow it). */

@@ -11,6 +11,8 @@ import {
   orderFailedRequesterText,
   requestCardReplyText,
 } from "../../views/approvals/requestCard.js";
+import type { Reply } from "../../views/reply.js";
+import { stateDm } from "../../views/requestState.js";
 import type {
   ApprovalRequest,
   ApprovalStore,
@@ -277,11 +279,13 @@ export class OrderLifecycle<
     await this.messages.tellStep(record, record.history.length - 1);
     await this.refreshMessage(record.id);
     if (record.status === "rejected") {
+      const told = stateDm(readRequest(record), rejectedRequesterText(record));
       await this.notifier.post({
         scope: scopeOf(record),
         key: `h${record.history.length - 1}:requester`,
         channel: record.requester.userId,
-        text: rejectedRequesterText(record),
+        text: told.text,
+        blocks: told.blocks,
       });
     }
     // Queued last: whatever the placement says comes after the step that started it.
@@ -316,15 +320,12 @@ export class OrderLifecycle<
     result: PlacementResult,
     ctx: PlacementContext,
   ): Promise<void> {
+    const placed = readRequest({ ...request, status: "placed", result });
     await this.tellOutcome(
       request,
       ctx,
-      placedThreadText(
-        readRequest({ ...request, status: "placed", result }),
-        orderKind(request.kind).nextSteps(request, result),
-        result,
-      ),
-      placedRequesterText({ ...request, result }),
+      placedThreadText(placed, orderKind(request.kind).nextSteps(request, result), result),
+      stateDm(placed, placedRequesterText({ ...request, result })),
     );
     await this.startTracking(request, result);
   }
@@ -338,19 +339,23 @@ export class OrderLifecycle<
       request,
       ctx,
       failedThreadText(error),
-      orderFailedRequesterText({ ...request, error }),
+      stateDm(
+        readRequest({ ...request, status: "failed", error }),
+        orderFailedRequesterText({ ...request, error }),
+      ),
     );
   }
 
   /**
    * A placement's outcome, said in order: the approval that started it, the outcome in the
-   * thread, the approval message as it is now, then the requester.
+   * thread, the approval message as it is now, then the requester (a DM marked with the state it
+   * tells: views/requestState.ts `stateDm`).
    */
   private async tellOutcome(
     request: ApprovalRequest,
     ctx: PlacementContext,
     threadText: string,
-    requesterText: string,
+    requester: Reply,
   ): Promise<void> {
     await this.messages.tellLastApproval(request);
     await this.messages.postInThread(ctx.notifier, request, `${ctx.notifyKey}:thread`, threadText);
@@ -359,7 +364,8 @@ export class OrderLifecycle<
       scope: ctx.notifyScope,
       key: `${ctx.notifyKey}:requester`,
       channel: request.requester.userId,
-      text: requesterText,
+      text: requester.text,
+      blocks: requester.blocks,
     });
   }
 
@@ -428,7 +434,8 @@ export class OrderLifecycle<
 
   /**
    * A status or the end of a placed order's tracking: kept (once per event), said in the card's
-   * thread, shown on the card and the approval message, and at the end told to the requester.
+   * thread, shown on the card and the approval message, and at the end (however it ended) told
+   * to the requester.
    */
   private async onTracked(event: TrackingEvent): Promise<void> {
     const record = await this.store.get(event.ref);
@@ -453,13 +460,17 @@ export class OrderLifecycle<
       });
     }
     await this.refreshMessage(record.id);
-    const outcome = event.ended?.outcome;
-    if (outcome === "done" || outcome === "failed" || outcome === "cancelled") {
+    // Every end is told, a stop included (by whom, or the deadline): the requester's last DM
+    // about the order must not go on saying "ordered" once nobody follows it. Keyed by the
+    // event, as an order tracked again after a stop can end again.
+    if (event.ended) {
+      const told = stateDm(model, orderEndedRequesterText(model));
       await this.notifier.post({
         scope: scopeOf(record),
-        key: "end:requester",
+        key: `end:p${n}:requester`,
         channel: record.requester.userId,
-        text: orderEndedRequesterText(model),
+        text: told.text,
+        blocks: told.blocks,
       });
     }
   }

@@ -46,7 +46,10 @@ return n
 
 const FIELDS = ["n", "status", "outcome", "detail", "at", "by"] as const;
 
-const OUTCOMES = new Set(["done", "failed", "cancelled", "stopped"]);
+/** How tracking can end (`OrderProgress["outcome"]`): a state key `placed:<outcome>` is an end. */
+export const TRACKING_OUTCOMES: ReadonlySet<string> = new Set<
+  NonNullable<OrderProgress["outcome"]>
+>(["done", "failed", "cancelled", "stopped"]);
 
 export class ProgressStore {
   private readonly run: <T>(
@@ -116,7 +119,8 @@ function parse(
   if (!n || !Number.isFinite(Number(n))) return undefined;
   const progress: OrderProgress = {};
   if (status) progress.status = status;
-  if (outcome && OUTCOMES.has(outcome)) progress.outcome = outcome as OrderProgress["outcome"];
+  if (outcome && TRACKING_OUTCOMES.has(outcome))
+    progress.outcome = outcome as OrderProgress["outcome"];
   if (detail) progress.detail = detail;
   if (at) progress.changedAt = at;
   if (by && /^[UW][A-Z0-9]{2,30}$/.test(by)) progress.stoppedBy = by;

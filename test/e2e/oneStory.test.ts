@@ -11,12 +11,14 @@ import { spendView } from "../../views/spend/spend.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
 import { waitFor } from "../harness/index.js";
 import { portOrderRequest } from "../harness/portOrders.js";
+import { dmAgrees, toldState } from "../support/cardAgreement.js";
 
 /**
  * One story everywhere (issue 29), end to end through signed requests: after each step of a
- * request's life, the approval message, the request card, the requester's App Home,
- * `/connect approvals all` and `/connect spend` show the same state, order id, tracked status
- * and amounts — the read model's (src/orders/readModel.ts), however the step happened.
+ * request's life, the approval message, the request card, the requester's App Home, the last DM
+ * that told the requester a state, `/connect approvals all` and `/connect spend` show the same
+ * state, order id, tracked status and amounts — the read model's (src/orders/readModel.ts),
+ * however the step happened.
  */
 
 const DAY = 24 * 3600_000;
@@ -108,6 +110,25 @@ async function truth(id: string): Promise<RequestReadModel> {
   return read.model;
 }
 
+/** The state the requester's last state DM about `id` told (views/requestState.ts `stateDm`). */
+function lastToldDm(id: string): { state: string; text: string } | undefined {
+  const told = env.standin
+    .messages(`D${REQUESTER.slice(1)}`)
+    .map((message) => ({ told: toldState(message), text: message.text }))
+    .filter((dm) => dm.told?.requestId === id);
+  const last = told.at(-1);
+  return last?.told ? { state: last.told.state, text: last.text } : undefined;
+}
+
+/**
+ * What the requester's last state DM should tell after a step: the state itself, or for a
+ * placed order "placed" until tracking ends (each status is said in the card's thread).
+ */
+type Told = string | undefined | ((model: RequestReadModel) => string | undefined);
+
+/** After placement: "placed", until tracking ends and the end is told. */
+const placedUntilItEnds: Told = (model) => (model.tracking?.outcome ? model.state.key : "placed");
+
 /** The section of the requester's Home about `id`, once a publish shows `line` there. */
 async function homeSays(id: string, line: string): Promise<string> {
   const ack = await env.slack.openAppHome(REQUESTER);
@@ -126,10 +147,11 @@ async function homeSays(id: string, line: string): Promise<string> {
 }
 
 /**
- * After a step: the approval message, the card, the requester's Home, `/connect approvals all`
- * and `/connect spend` say what the read model says. Returns the read model.
+ * After a step: the approval message, the card, the requester's Home, their last state DM (the
+ * state `told`: none before anything was told), `/connect approvals all` and `/connect spend`
+ * say what the read model says. Returns the read model.
  */
-async function oneStory(id: string): Promise<RequestReadModel> {
+async function oneStory(id: string, told: Told): Promise<RequestReadModel> {
   await drained();
   const model = await truth(id);
   const line = stateLine(model);
@@ -150,6 +172,27 @@ async function oneStory(id: string): Promise<RequestReadModel> {
   if (status && status.toLowerCase() !== model.tracking?.outcome) expect(line).toContain(status);
 
   expect(await homeSays(id, line)).toContain(model.title);
+
+  // The requester's DMs: the last one that told a state tells this one (said after the approval
+  // message's update, so it is waited for), in words that name the request and its order.
+  const expectedDm = typeof told === "function" ? told(model) : told;
+  if (expectedDm === undefined) {
+    expect(lastToldDm(id), "no DM told the requester a state yet").toBeUndefined();
+  } else {
+    const dm = await waitFor(
+      () => (lastToldDm(id)?.state === expectedDm ? lastToldDm(id) : undefined),
+      {
+        timeoutMs: 15_000,
+        description: `the requester's last state DM to tell ${expectedDm}`,
+      },
+    );
+    expect(dmAgrees(dm.state, model.state.key), `DM ${dm.state}, message ${model.state.key}`).toBe(
+      true,
+    );
+    expect(dm.text).toContain(model.title);
+    if (model.order) expect(dm.text).toContain(model.order.id);
+    if (model.tracking?.outcome) expect(dm.text).toContain(line);
+  }
 
   // `/connect approvals all`: the request's row carries the same line.
   expect((await env.connect("approvals all", REQUESTER)).status).toBe(200);
@@ -190,14 +233,14 @@ async function statusOf(id: string) {
 describe("one story everywhere", () => {
   it("approved, placed, tracked through its statuses and done", async () => {
     const { id, message } = await submit("story-done-1");
-    expect((await oneStory(id)).state.phase).toBe("waiting");
+    expect((await oneStory(id, undefined)).state.phase).toBe("waiting");
 
     await approve(message);
     await waitFor(async () => (await statusOf(id)) === "placed", {
       timeoutMs: 15_000,
       description: "the order placed",
     });
-    const placed = await oneStory(id);
+    const placed = await oneStory(id, "placed");
     expect(placed.order?.id).toBeTruthy();
     expect(placed.money).toMatchObject({ monthly: 1_000, total: 12_000, termMonths: 12 });
 
@@ -216,10 +259,10 @@ describe("one story everywhere", () => {
           (await env.bot.jobs.tracker.list()).every((t) => t.ref !== id || (t.checks ?? 0) > 0),
         { description: "the tracker's read" },
       );
-      const seen = await oneStory(id);
+      const seen = await oneStory(id, placedUntilItEnds);
       if (seen.tracking?.status) statuses.add(seen.tracking.status);
     }
-    const done = await oneStory(id);
+    const done = await oneStory(id, placedUntilItEnds);
     expect(done.state.phase).toBe("done");
     expect(statuses.size).toBeGreaterThanOrEqual(2);
     // The requester's DM at the end says it in the same words.
@@ -247,7 +290,7 @@ describe("one story everywhere", () => {
     await waitFor(async () => (await statusOf(id)) === "rejected", {
       description: "the request rejected",
     });
-    const model = await oneStory(id);
+    const model = await oneStory(id, "rejected");
     expect(model.state).toMatchObject({ phase: "rejected", detail: "Use the spare port in LD5" });
   }, 60_000);
 
@@ -263,7 +306,8 @@ describe("one story everywhere", () => {
     await waitFor(async () => (await statusOf(id)) === "cancelled", {
       description: "the request withdrawn",
     });
-    const model = await oneStory(id);
+    // Answered where the Withdraw was clicked (the card's channel): no DM tells it.
+    const model = await oneStory(id, undefined);
     expect(model.state).toMatchObject({ phase: "withdrawn", words: "Withdrawn by the requester" });
   }, 60_000);
 
@@ -280,7 +324,7 @@ describe("one story everywhere", () => {
       timeoutMs: 15_000,
       description: "the order refused",
     });
-    const model = await oneStory(id);
+    const model = await oneStory(id, "failed");
     expect(model.state.phase).toBe("not-ordered");
     expect(model.state.detail).toMatch(/speed not available/i);
   }, 60_000);
@@ -292,7 +336,7 @@ describe("one story everywhere", () => {
       timeoutMs: 15_000,
       description: "the order placed",
     });
-    const placed = await oneStory(id);
+    const placed = await oneStory(id, "placed");
     await waitFor(async () => (await env.bot.jobs.tracker.list()).some((t) => t.ref === id), {
       description: "the order tracked",
     });
@@ -301,7 +345,8 @@ describe("one story everywhere", () => {
       timeoutMs: 15_000,
       description: "tracking stopped",
     });
-    const stopped = await oneStory(id);
+    // Told the end as every end is: the requester's DMs no longer say it is followed.
+    const stopped = await oneStory(id, "placed:stopped");
     expect(stopped.tracking?.stoppedBy).toBe(REQUESTER);
     expect(stateLine(stopped)).toContain(`<@${REQUESTER}> stopped following it`);
     expect(stateLine(stopped)).not.toContain(`stopped by ${REQUESTER}`);

@@ -9,8 +9,8 @@ import { waitFor } from "./waitFor.js";
  * test/support/fallbackTextSetup.ts), failing the test during which a bad message was sent:
  * - a message whose fallback text holds words its blocks lack;
  * - from a bot running against the sandbox, a message or view without the sandbox label;
- * - a request whose card, or someone's App Home, and approval message disagree on the last
- *   state once the bot's notifier is idle (issues 24 and 29).
+ * - a request whose card, someone's App Home or the requester's last state DM and approval
+ *   message disagree on the last state once the bot's notifier is idle (issues 24 and 29).
  * `startTestBot` watches its stand-in and its bot; a test that starts a stand-in itself calls
  * `watchFallbackText`.
  */
@@ -90,9 +90,10 @@ export function setAgreementTimeout(ms: number): void {
 }
 
 /**
- * Waits until the bot's notifier is idle and every card agrees with its approval message; the
- * disagreements still there when the wait gives up. Card and approval updates go through the
- * ordered notifier one after the other, so they are only compared once nothing waits in it.
+ * Waits until the bot's notifier is idle and every card, App Home and requester's last state DM
+ * agrees with its approval message; the disagreements still there when the wait gives up. Card
+ * and approval updates and DMs go through the notifier, so they are only compared once nothing
+ * waits in it.
  */
 async function settledDisagreements(
   standin: SlackStandin,
@@ -108,7 +109,10 @@ async function settledDisagreements(
         last = cardDisagreements(standin.workspace.allMessages(), publishedHomes(standin));
         return last.length === 0;
       },
-      { timeoutMs: agreementTimeoutMs, description: "cards to agree with approval messages" },
+      {
+        timeoutMs: agreementTimeoutMs,
+        description: "cards, Homes and DMs to agree with approval messages",
+      },
     );
     return [];
   } catch {
@@ -134,14 +138,14 @@ export async function checkBeforeClose(standin: SlackStandin): Promise<void> {
 
 function unreported(entry: Watched, found: CardDisagreement[]): CardDisagreement[] {
   return found.filter((problem) => {
-    const key = `${problem.requestId} ${problem.cardState} ${problem.approvalState}`;
+    const key = `${problem.where ?? "card"} ${problem.requestId} ${problem.cardState} ${problem.approvalState}`;
     if (entry.reported.has(key)) return false;
     entry.reported.add(key);
     return true;
   });
 }
 
-/** Cards that disagree with their approval message, for every watched bot (running or closed). */
+/** Cards, Homes and DMs that disagree with their approval message, for every watched bot (running or closed). */
 export async function takeDisagreements(): Promise<CardDisagreement[]> {
   const problems: CardDisagreement[] = [];
   for (const [standin, entry] of watched) {

@@ -396,6 +396,21 @@ const VIEW_CASES: Record<string, Case> = {
   slackTime: (h) => requestState.slackTime(h),
   stateBlockIdOf: (h) =>
     requestState.stateBlockIdOf(model(approvalIn("placed", h), { outcome: "failed", status: h })),
+  dmStateBlockIdOf: (h) =>
+    requestState.dmStateBlockIdOf(model(approvalIn("placed", h), { outcome: "failed", status: h })),
+  // The DMs that tell a state: the lifecycle's words, marked from the read model.
+  stateDm: (h) => [
+    requestState.stateDm(
+      model(approvalIn("rejected", h)),
+      approvals.rejectedRequesterText(approvalIn("rejected", h)),
+    ),
+    requestState.stateDm(
+      model(approvalIn("placed", h), { status: h, outcome: "stopped", stoppedBy: h }),
+      requestCard.orderEndedRequesterText(
+        model(approvalIn("placed", h), { status: h, outcome: "stopped", stoppedBy: h }),
+      ),
+    ),
+  ],
   requestCardView: (h) => [
     requestCard.requestCardView(model(approvalIn("pending", h)), {
       approvalLink: TRUSTED_LINK,
@@ -568,7 +583,7 @@ const VIEW_CASES: Record<string, Case> = {
     (["approved", "rejected", "cancelled", "placed", "failed", "unknown"] as const).map((status) =>
       refusals.describeState(multiApprovalIn(status, h)),
     ),
-  withdrawnView: (h) => approvals.withdrawnView(multiApprovalIn("cancelled", h)),
+  withdrawnView: (h) => approvals.withdrawnView(readRequest(multiApprovalIn("cancelled", h))),
   withdrawRefusedText: (h) =>
     (["approved", "rejected", "cancelled", "placed", "failed"] as const).map((status) =>
       approvals.withdrawRefusedText({
@@ -1084,6 +1099,7 @@ const NOT_BUILDERS: Record<string, string> = {
   labelledModal: "adds a fixed label to a view its caller built",
   sandboxLabelledBlocks:
     "primitive: text its caller built (and escaped) as sections, plus a fixed label",
+  textSections: "primitive: text its caller built (and escaped) as sections",
   encodeEdgeMetadata: "private_metadata",
   parseEdgeMetadata: "parser",
   countryOption: "plain_text option",

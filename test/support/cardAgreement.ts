@@ -1,11 +1,15 @@
+import { TRACKING_OUTCOMES } from "../../src/orders/progress.js";
 import { CARD_FOOTER, CARD_FOOTER_FINISHED } from "../../views/approvals/requestCard.js";
 
 /**
- * Issue 24 and 29: the request card, App Home's *My requests* and the approval message never
- * disagree on the last state (all render the read model, src/orders/readModel.ts). The messages
- * carry the state line in a block whose block_id is `state_<key>` (src/orders/readModel.ts, views/requestState.ts) and
- * the line "Requested by <@U…> · request `<id>`", which ties a card to its approval message; the
- * card alone ends with CARD_FOOTER (CARD_FOOTER_FINISHED once its request is over).
+ * Issue 24 and 29: the request card, App Home's *My requests*, the requester's direct messages
+ * and the approval message never disagree on the last state (all render the read model,
+ * src/orders/readModel.ts). The messages carry the state line in a block whose block_id is
+ * `state_<key>` (src/orders/readModel.ts, views/requestState.ts) and the line "Requested by
+ * <@U…> · request `<id>`", which ties a card to its approval message; the card alone ends with
+ * CARD_FOOTER (CARD_FOOTER_FINISHED once its request is over). A DM that tells the requester a
+ * state carries `dm:<id>:state_<key>` (views/requestState.ts `stateDm`); one that tells none (a
+ * reminder, a card notice) carries no such block and is not compared.
  */
 
 export interface StoredMessage {
@@ -18,8 +22,11 @@ export interface CardDisagreement {
   requestId: string;
   cardState: string;
   approvalState: string;
-  /** Where the other state was shown: the card (default) or someone's App Home. */
-  where?: "home";
+  /**
+   * Where the other state was shown: the card (default), someone's App Home, or the last DM that
+   * told the requester a state.
+   */
+  where?: "home" | "dm";
 }
 
 /** A person's App Home as published (its blocks). */
@@ -30,6 +37,32 @@ export interface PublishedHome {
 
 /** *My requests* in App Home: `mine:<request id>:state_<key>` (views/home/home.ts). */
 const HOME_STATE = /^mine:([^:]+):state_(.+)$/;
+
+/** A DM telling the requester a state: `dm:<request id>:state_<key>` (views/requestState.ts). */
+const DM_STATE = /^dm:([^:]+):state_(.+)$/;
+
+/** The request and state a DM told, if it tells one. */
+export function toldState(
+  message: StoredMessage,
+): { requestId: string; state: string } | undefined {
+  for (const block of (message.blocks ?? []) as Array<{ block_id?: unknown }>) {
+    const match = typeof block.block_id === "string" ? DM_STATE.exec(block.block_id) : null;
+    if (match?.[1] && match[2]) return { requestId: match[1], state: match[2] };
+  }
+  return undefined;
+}
+
+/**
+ * Whether the requester's last state DM (`told`) agrees with the approval message (`shown`):
+ * the same state, or an order placed (`placed`) that tracking has since read at a status
+ * (`placed:<status>`) — each status is said in the card's thread, not by DM, so "ordered" holds
+ * until tracking ends (`placed:<outcome>`), which the requester is told again.
+ */
+export function dmAgrees(told: string, shown: string): boolean {
+  if (told === shown) return true;
+  const tracked = shown.startsWith("placed:") ? shown.slice("placed:".length) : undefined;
+  return told === "placed" && tracked !== undefined && !TRACKING_OUTCOMES.has(tracked);
+}
 
 interface Shown {
   requestId: string;
@@ -66,8 +99,9 @@ export function shownState(message: StoredMessage): Shown | undefined {
 }
 
 /**
- * The requests whose card — or the App Home of anyone given in `homes` — and approval message,
- * as they stand (the last version of each), show different states. A request with only one of
+ * The requests whose card — or the App Home of anyone given in `homes`, or the last DM that told
+ * the requester a state (`messages` in the order they were posted) — and approval message, as
+ * they stand (the last version of each), show different states. A request with only one of
  * them is not compared.
  */
 export function cardDisagreements(
@@ -76,7 +110,11 @@ export function cardDisagreements(
 ): CardDisagreement[] {
   const cards = new Map<string, string[]>();
   const approvals = new Map<string, string[]>();
+  /** The state each request's last state DM told (later DMs replace earlier ones). */
+  const told = new Map<string, string>();
   for (const message of messages) {
+    const dm = toldState(message);
+    if (dm) told.set(dm.requestId, dm.state);
     const shown = shownState(message);
     if (!shown) continue;
     const into = shown.isCard ? cards : approvals;
@@ -94,6 +132,13 @@ export function cardDisagreements(
       }
     }
   }
+  for (const [requestId, dmState] of told) {
+    for (const approvalState of approvals.get(requestId) ?? []) {
+      if (!dmAgrees(dmState, approvalState)) {
+        problems.push({ requestId, cardState: dmState, approvalState, where: "dm" });
+      }
+    }
+  }
   for (const [requestId, cardStates] of cards) {
     for (const approvalState of approvals.get(requestId) ?? []) {
       for (const cardState of cardStates) {
@@ -104,12 +149,14 @@ export function cardDisagreements(
   return problems;
 }
 
+const WHERE = { card: "card", home: "App Home", dm: "the requester's last state DM" } as const;
+
 export function describeDisagreements(problems: readonly CardDisagreement[]): string {
   return [
-    `${problems.length} request(s) whose card or App Home and approval message disagree on the last state (once the notifier was idle):`,
+    `${problems.length} request(s) whose card, App Home or requester's last state DM and approval message disagree on the last state (once the notifier was idle):`,
     ...problems.map(
       (p) =>
-        `- request ${p.requestId}: ${p.where === "home" ? "App Home" : "card"} shows ${p.cardState}, approval message shows ${p.approvalState}`,
+        `- request ${p.requestId}: ${WHERE[p.where ?? "card"]} shows ${p.cardState}, approval message shows ${p.approvalState}`,
     ),
   ].join("\n");
 }

@@ -12,7 +12,8 @@ import { describeSandboxLabelProblems } from "./sandboxLabel.js";
 // recorded during a test is checked, and a bad message fails that test:
 // - every message shows its fallback text's words in its blocks;
 // - against the sandbox, every message and view carries the sandbox label;
-// - once the notifier is idle, each request's card and approval message show the same state.
+// - once the notifier is idle, each request's card, App Home and the requester's last state DM
+//   show the same state as its approval message.
 // afterAll catches what background jobs sent after the last test (the bot is closed by then:
 // after-hooks run in reverse order of registration, and this file registers first; the harness
 // compares cards before it stops a bot, see checkBeforeClose).

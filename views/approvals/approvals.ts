@@ -26,7 +26,7 @@ import {
   withSandboxLabel,
 } from "../blocks.js";
 import type { Reply } from "../reply.js";
-import { listOfMentions, stateBlockIdOf, stateLine } from "../requestState.js";
+import { listOfMentions, stateBlockIdOf, stateDm, stateLine } from "../requestState.js";
 import { describeRefusal } from "./refusals.js";
 
 /**
@@ -307,11 +307,15 @@ export function withdrawButton(request: Pick<ApprovalRequest, "id" | "title">) {
   });
 }
 
-/** The requester's answer once their request is withdrawn (replaces their confirmation). */
-export function withdrawnView(record: ApprovalRequest): Reply {
-  const name = escapeMrkdwn(record.reconcileKey ?? record.title);
-  const text = `:leftwards_arrow_with_hook: You withdrew *${escapeMrkdwn(record.title)}* (\`${record.id}\`). Nothing will be ordered, and the name *${name}* can be asked for again.`;
-  return { text, blocks: withSandboxLabel([section(text)], record.sandbox) };
+/**
+ * The requester's answer once their request is withdrawn: it replaces their confirmation, or is
+ * their DM (a Withdraw in App Home), marked with the state it tells as every state DM is.
+ */
+export function withdrawnView(
+  model: Pick<RequestReadModel, "id" | "title" | "name" | "state" | "sandbox">,
+): Reply {
+  const text = `:leftwards_arrow_with_hook: You withdrew *${escapeMrkdwn(model.title)}* (\`${model.id}\`). Nothing will be ordered, and the name *${escapeMrkdwn(model.name)}* can be asked for again.`;
+  return stateDm(model, text);
 }
 
 /** Why a withdrawal changed nothing, said to the person who tried. */

@@ -2,6 +2,7 @@
 // requester's own confirmation (answer replaces it), a card in a channel (told privately), and
 // App Home's *My requests* (no channel: the answer goes to the requester's DM).
 import { afterAll, describe, expect, it } from "vitest";
+import { readRequest } from "../../../src/orders/readModel.js";
 import { homePublisher } from "../../../src/slack/features/home/publish.js";
 import { registerWithdrawListeners } from "../../../src/slack/features/withdraw/index.js";
 import type { ListenerDeps } from "../../../src/slack/listeners.js";
@@ -71,7 +72,7 @@ describe("Withdraw", () => {
     const withdrawn = await store.get(record.id);
     expect(withdrawn?.status).toBe("cancelled");
     expect(followedUp.map((r) => r.id)).toEqual([record.id]);
-    const view = withdrawnView(withdrawn as NonNullable<typeof withdrawn>);
+    const view = withdrawnView(readRequest(withdrawn as NonNullable<typeof withdrawn>));
     expect(c.responses.responded).toEqual([
       { replace_original: true, text: view.text, blocks: view.blocks },
     ]);

@@ -1,6 +1,7 @@
 import { withdrawnView, withdrawRefusedText } from "../../../../views/approvals/approvals.js";
 import { refusedText } from "../../../../views/approvals/lifecycleRefusals.js";
 import type { Reply } from "../../../../views/reply.js";
+import { readRequest } from "../../../orders/readModel.js";
 import type { WithdrawDeps } from "./index.js";
 
 /**
@@ -46,5 +47,5 @@ export async function withdrawRequest(
     { audit: "approval", approvalId: requestId, by: userId, action: "withdraw" },
     "withdrawn",
   );
-  return { ok: true, reply: withdrawnView(withdrawn.record) };
+  return { ok: true, reply: withdrawnView(readRequest(withdrawn.record)) };
 }
