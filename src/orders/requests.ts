@@ -1,6 +1,7 @@
 import {
   type ApprovalPolicy,
   type ApprovalRequest,
+  type ApprovalStatus,
   type ApprovalStore,
   defaultPolicy,
   type MoneySight,
@@ -76,6 +77,40 @@ export interface OrderRequestsOptions {
   /** Stopping the tracking of an order (`/connect track stop`). */
   tracker?: Pick<Tracker, "stop">;
   logger: Pick<Logger, "info" | "warn" | "error">;
+}
+
+/**
+ * The history entry a person's step writes: from, to (one of), and its note where the note is
+ * what tells it apart (a withdrawal from a cancel because the approval message failed).
+ */
+interface StepEntry {
+  from: ApprovalStatus;
+  to: readonly ApprovalStatus[];
+  note?: string;
+}
+
+/** An approval: counted (pending → pending) or the last one (pending → approved). */
+const APPROVED: StepEntry = { from: "pending", to: ["pending", "approved"] };
+const REJECTED: StepEntry = { from: "pending", to: ["rejected"] };
+const WITHDRAWN: StepEntry = { from: "pending", to: ["cancelled"], note: WITHDRAWN_NOTE };
+const RETRIED: StepEntry = { from: "failed", to: ["approved"] };
+const PLACED_AGAIN: StepEntry = { from: "unknown", to: ["approved"] };
+const MARKED_FAILED: StepEntry = { from: "unknown", to: ["failed"] };
+
+/**
+ * The record when its last step is `by`'s `step` and the request is still where that step led
+ * (nothing happened after it): the refused step was kept before. Undefined otherwise.
+ */
+function keptBefore(
+  record: ApprovalRequest | undefined,
+  by: string,
+  step: StepEntry,
+): ApprovalRequest | undefined {
+  const last = record?.history.at(-1);
+  if (!record || !last || last.actor !== by || last.from !== step.from) return undefined;
+  if (!step.to.includes(last.to) || record.status !== last.to) return undefined;
+  if (step.note !== undefined && last.note !== step.note) return undefined;
+  return record;
 }
 
 /** Why the checks took too long (the step was not run). */
@@ -206,7 +241,7 @@ export class OrderRequests {
    * the requirement approves (and the placement is queued by the follow-up).
    */
   approve(input: DecisionInput): Promise<StepResult> {
-    return this.decision(input, async (record, requirement) =>
+    return this.decision(input, APPROVED, async (record, requirement) =>
       this.options.store.approve(record.id, {
         by: input.by,
         inGroup: await countsForGroup(requirement, input.by, input.groups),
@@ -217,7 +252,7 @@ export class OrderRequests {
 
   /** Reject, with the reason the requester is told. */
   reject(input: DecisionInput & { reason: string }): Promise<StepResult> {
-    return this.decision(input, (record) =>
+    return this.decision(input, REJECTED, (record) =>
       this.options.store.decide(record.id, {
         by: input.by,
         action: "reject",
@@ -228,17 +263,21 @@ export class OrderRequests {
 
   /** failed → approved: the provider refused before; the cause was fixed. */
   retry(input: DecisionInput): Promise<StepResult> {
-    return this.decision(input, (record) => this.options.store.retry(record.id, input.by));
+    return this.decision(input, RETRIED, (record) => this.options.store.retry(record.id, input.by));
   }
 
   /** unknown → approved, only after a look-up found nothing (`look_up_first` before that). */
   placeAgain(input: DecisionInput): Promise<StepResult> {
-    return this.decision(input, (record) => this.options.lifecycle.placeAgain(record.id, input.by));
+    return this.decision(input, PLACED_AGAIN, (record) =>
+      this.options.lifecycle.placeAgain(record.id, input.by),
+    );
   }
 
   /** unknown → failed by a person: nothing more is done, the name is free again. */
   markFailed(input: DecisionInput): Promise<StepResult> {
-    return this.decision(input, (record) => this.options.lifecycle.markFailed(record.id, input.by));
+    return this.decision(input, MARKED_FAILED, (record) =>
+      this.options.lifecycle.markFailed(record.id, input.by),
+    );
   }
 
   /**
@@ -249,6 +288,8 @@ export class OrderRequests {
     const checked = await this.checks(input);
     if (!checked.ok) return checked;
     if (checked.record.status !== "pending") {
+      // Their reject kept before (its confirmation lost), clicked again: followed up now.
+      await this.followUpKept(checked.record, input.by, REJECTED);
       return refusedByStore({
         ok: false,
         reason: "not-pending",
@@ -301,7 +342,7 @@ export class OrderRequests {
   /** pending → cancelled by its requester (withdrawn): the name is released, nothing placed. */
   async withdraw(input: Omit<DecisionInput, "at" | "groups">): Promise<StepResult> {
     if (!REQUEST_ID_PATTERN.test(input.id)) return { ok: false, reason: "not_a_request_id" };
-    return this.recordStep(input, () =>
+    return this.recordStep(input, WITHDRAWN, () =>
       this.options.store.cancel(input.id, input.by, WITHDRAWN_NOTE),
     );
   }
@@ -336,6 +377,7 @@ export class OrderRequests {
   /** The approver checks, then `step`, then (stored) `recorded` and the follow-up. */
   private async decision(
     input: DecisionInput,
+    leadsTo: StepEntry,
     step: (
       record: ApprovalRequest,
       requirement: ReturnType<typeof requirementOf>,
@@ -345,7 +387,7 @@ export class OrderRequests {
   ): Promise<StepResult> {
     const checked = await this.checks(input);
     if (!checked.ok) return checked;
-    return this.recordStep(input, () => step(checked.record, checked.requirement));
+    return this.recordStep(input, leadsTo, () => step(checked.record, checked.requirement));
   }
 
   /**
@@ -399,9 +441,13 @@ export class OrderRequests {
     }
   }
 
-  /** Runs a store step; once stored: `recorded`, then the follow-up (a failure there is logged). */
+  /**
+   * Runs a store step; once stored: `recorded`, then the follow-up (a failure there is logged).
+   * Refused, it may have been kept before (`followUpKept`).
+   */
   private async recordStep(
     input: Pick<DecisionInput, "id" | "by" | "recorded">,
+    leadsTo: StepEntry,
     step: () => Promise<
       TransitionResult | Refusal | { ok: false; reason: "look-up-first"; record: ApprovalRequest }
     >,
@@ -413,21 +459,49 @@ export class OrderRequests {
       return storageRefusal(error);
     }
     if (!moved.ok) {
-      return moved.reason === "look-up-first"
-        ? { ok: false, reason: "look_up_first", record: moved.record }
-        : refusedByStore(moved);
+      if (moved.reason === "look-up-first") {
+        return { ok: false, reason: "look_up_first", record: moved.record };
+      }
+      await this.followUpKept("record" in moved ? moved.record : undefined, input.by, leadsTo);
+      return refusedByStore(moved);
     }
     await input.recorded?.();
-    // Recorded all the same when telling fails: the placement reconciler queues an approved
-    // request whose job is missing, and the placement's own messages say the step first.
-    const followedUp = await this.options.lifecycle.followUp(moved.record).then(
+    return { ok: true, record: moved.record, followedUp: await this.followUp(moved.record) };
+  }
+
+  /**
+   * Recorded all the same when telling fails: the placement reconciler queues an approved
+   * request whose job is missing, and the placement's own messages say the step first.
+   */
+  private followUp(record: ApprovalRequest): Promise<boolean> {
+    return this.options.lifecycle.followUp(record).then(
       () => true,
       (error: unknown) => {
-        this.options.logger.error({ err: error, approvalId: moved.record?.id }, "follow-up failed");
+        this.options.logger.error({ err: error, approvalId: record.id }, "follow-up failed");
         return false;
       },
     );
-    return { ok: true, record: moved.record, followedUp };
+  }
+
+  /**
+   * A step refused because the request already is where this person's same step leads (its
+   * last history entry) was kept before — typically a write kept although its replica WAIT did
+   * not confirm: that click was not acked, its follow-up never ran, and the person clicked
+   * again. The follow-up runs now (its messages are keyed: a plain double click says nothing
+   * twice); the answer stays the refusal ("already rejected by you"), which is true.
+   */
+  private async followUpKept(
+    record: ApprovalRequest | undefined,
+    by: string,
+    leadsTo: StepEntry,
+  ): Promise<void> {
+    const kept = keptBefore(record, by, leadsTo);
+    if (!kept) return;
+    this.options.logger.info(
+      { audit: "approval", approvalId: kept.id, by, status: kept.status },
+      "a step kept before was clicked again: its follow-up runs now",
+    );
+    await this.followUp(kept);
   }
 
   /** Writes Slack references that exist nowhere else, through a Redis outage (2 minutes). */
