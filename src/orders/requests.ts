@@ -1,7 +1,6 @@
 import {
   type ApprovalPolicy,
   type ApprovalRequest,
-  type ApprovalStatus,
   type ApprovalStore,
   defaultPolicy,
   type MoneySight,
@@ -28,6 +27,16 @@ import {
   requirementAtSubmission,
   requirementOf,
 } from "./deciders.js";
+import {
+  APPROVED,
+  keptBefore,
+  MARKED_FAILED,
+  PLACED_AGAIN,
+  REJECTED,
+  RETRIED,
+  type StepEntry,
+  WITHDRAWN,
+} from "./keptSteps.js";
 import type { OrderLifecycle } from "./lifecycle.js";
 import type { LookUpAgainOutcome } from "./placement/contract.js";
 import {
@@ -77,40 +86,6 @@ export interface OrderRequestsOptions {
   /** Stopping the tracking of an order (`/connect track stop`). */
   tracker?: Pick<Tracker, "stop">;
   logger: Pick<Logger, "info" | "warn" | "error">;
-}
-
-/**
- * The history entry a person's step writes: from, to (one of), and its note where the note is
- * what tells it apart (a withdrawal from a cancel because the approval message failed).
- */
-interface StepEntry {
-  from: ApprovalStatus;
-  to: readonly ApprovalStatus[];
-  note?: string;
-}
-
-/** An approval: counted (pending → pending) or the last one (pending → approved). */
-const APPROVED: StepEntry = { from: "pending", to: ["pending", "approved"] };
-const REJECTED: StepEntry = { from: "pending", to: ["rejected"] };
-const WITHDRAWN: StepEntry = { from: "pending", to: ["cancelled"], note: WITHDRAWN_NOTE };
-const RETRIED: StepEntry = { from: "failed", to: ["approved"] };
-const PLACED_AGAIN: StepEntry = { from: "unknown", to: ["approved"] };
-const MARKED_FAILED: StepEntry = { from: "unknown", to: ["failed"] };
-
-/**
- * The record when its last step is `by`'s `step` and the request is still where that step led
- * (nothing happened after it): the refused step was kept before. Undefined otherwise.
- */
-function keptBefore(
-  record: ApprovalRequest | undefined,
-  by: string,
-  step: StepEntry,
-): ApprovalRequest | undefined {
-  const last = record?.history.at(-1);
-  if (!record || !last || last.actor !== by || last.from !== step.from) return undefined;
-  if (!step.to.includes(last.to) || record.status !== last.to) return undefined;
-  if (step.note !== undefined && last.note !== step.note) return undefined;
-  return record;
 }
 
 /** Why the checks took too long (the step was not run). */
