@@ -5,9 +5,7 @@ import {
   defaultPolicy,
   type MoneySight,
   NameReservedError,
-  persistently,
   type Refusal,
-  SLACK_REFS_WRITE_TIMEOUT_MS,
   type SlackRefs,
   type TransitionResult,
 } from "../approvals/index.js";
@@ -51,6 +49,7 @@ import {
   type SubmitResult,
   storageRefusal,
 } from "./requestResults.js";
+import { keepSlackRefs } from "./slackRefs.js";
 import type { Tracker } from "./tracking/tracker.js";
 
 /**
@@ -64,15 +63,21 @@ import type { Tracker } from "./tracking/tracker.js";
  */
 
 /** The store steps behind the API. */
-export type RequestStore = Pick<
-  ApprovalStore,
-  "get" | "create" | "approve" | "decide" | "cancel" | "retry" | "mergeSlackRefs"
->;
+export type RequestStore = Pick<ApprovalStore, "get" | "create" | "approve" | "decide"> &
+  Pick<ApprovalStore, "cancel" | "retry" | "mergeSlackRefs" | "keepApprovalMessage">;
+
+/** Where an approval message was posted. */
+type PostedAt = Required<Pick<SlackRefs, "approvalChannel" | "approvalTs">>;
 
 /** What follows a recorded step (thread, messages, placement): src/orders/lifecycle.ts. */
 export type RequestFollowUps = Pick<
   OrderLifecycle,
-  "followUp" | "lookUpAgain" | "placeAgain" | "markFailed" | "refreshMessage"
+  | "followUp"
+  | "lookUpAgain"
+  | "placeAgain"
+  | "markFailed"
+  | "refreshMessage"
+  | "approvalMessageSuperseded"
 >;
 
 export interface OrderRequestsOptions {
@@ -175,10 +180,17 @@ export class OrderRequests {
 
   /**
    * The approval message of a stored request was posted at `refs` (its channel and ts): kept
-   * through a Redis outage (its buttons are honoured only there).
+   * through a Redis outage (its buttons are honoured only there) unless another post of it was
+   * kept first (src/orders/approvalMessages.ts), which this one then points at, without buttons.
    */
-  async approvalPosted(record: ApprovalRequest, refs: SlackRefs): Promise<void> {
-    await this.keepRefs(record.id, refs, "the approval message");
+  async approvalPosted(record: ApprovalRequest, refs: PostedAt): Promise<void> {
+    const { store, logger } = this.options;
+    const kept = await keepSlackRefs(logger, record.id, refs, "the approval message", () =>
+      store.keepApprovalMessage(record.id, refs),
+    );
+    if (kept && kept.slack.approvalTs !== refs.approvalTs) {
+      await this.options.lifecycle.approvalMessageSuperseded(record, refs);
+    }
   }
 
   /**
@@ -201,7 +213,9 @@ export class OrderRequests {
    * approver), its messages catch up.
    */
   async cardPosted(record: ApprovalRequest, refs: SlackRefs): Promise<void> {
-    await this.keepRefs(record.id, refs, "the request card");
+    await keepSlackRefs(this.options.logger, record.id, refs, "the request card", () =>
+      this.options.store.mergeSlackRefs(record.id, refs),
+    );
     const now = await this.options.store.get(record.id);
     if (now && now.history.length !== record.history.length) {
       await this.options.lifecycle.refreshMessage(record.id);
@@ -459,11 +473,8 @@ export class OrderRequests {
   }
 
   /**
-   * A step refused because the request already is where this person's same step leads (its
-   * last history entry) was kept before — typically a write kept although its replica WAIT did
-   * not confirm: that click was not acked, its follow-up never ran, and the person clicked
-   * again. The follow-up runs now (its messages are keyed: a plain double click says nothing
-   * twice); the answer stays the refusal ("already rejected by you"), which is true.
+   * A refused step kept before by this person (keptSteps.ts): its follow-up runs now (keyed: a
+   * plain double click says nothing twice); the answer stays the refusal, which is true.
    */
   private async followUpKept(
     record: ApprovalRequest | undefined,
@@ -477,24 +488,5 @@ export class OrderRequests {
       "a step kept before was clicked again: its follow-up runs now",
     );
     await this.followUp(kept);
-  }
-
-  /** Writes Slack references that exist nowhere else, through a Redis outage (2 minutes). */
-  private async keepRefs(id: string, refs: SlackRefs, what: string): Promise<void> {
-    await persistently(() => this.options.store.mergeSlackRefs(id, refs), {
-      what: `record where ${what} was posted`,
-      timeoutMs: SLACK_REFS_WRITE_TIMEOUT_MS,
-      warn: (failures, error) =>
-        this.options.logger.warn(
-          { approvalId: id, ...refs, failures, err: (error as Error).message },
-          `could not record where ${what} was posted; retrying until Redis answers`,
-        ),
-    }).catch((error: unknown) => {
-      this.options.logger.error(
-        { approvalId: id, ...refs, err: (error as Error).message },
-        `gave up recording where ${what} was posted`,
-      );
-      throw error;
-    });
   }
 }

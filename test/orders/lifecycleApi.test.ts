@@ -94,7 +94,10 @@ function api(
         said.push(input.key);
         return { queued: true };
       },
-      update: async () => ({ queued: true }),
+      update: async (input) => {
+        said.push(input.key);
+        return { queued: true };
+      },
       updateRendered: async () => ({ queued: true }),
       refreshHome: async () => ({ queued: true }),
     },
@@ -218,6 +221,15 @@ describe("submit", () => {
       ok: false,
       reason: "invalid_origin",
     });
+  });
+
+  it("approvalPosted keeps the first place; a later post of the same request loses its buttons", async () => {
+    const parts = api();
+    const record = await posted(parts);
+    const late = "1700000000.000200";
+    await parts.requests.approvalPosted(record, { approvalChannel: CHANNEL, approvalTs: late });
+    expect((await parts.store.get(record.id))?.slack.approvalTs).toBe(TS);
+    expect(parts.said).toEqual([`superseded:${late}`]);
   });
 
   it("of ten concurrent submissions of one name, creates exactly one", async () => {
