@@ -231,7 +231,8 @@ const LIFECYCLE_GAPS: string[] = [
   "not re-posted. `test/approvals/records.test.ts`: two concurrent `keepApprovalMessage`, one",
   "place. Not covered: a SIGKILL fault test (the e2e test stores without posting, which is the",
   "state a kill between the two leaves); the request card, which the form posts after the",
-  "approval message, is not posted by the reconciler.",
+  "approval message, is not posted by the reconciler; a request decided in App Home between the",
+  "reconciler's post and its next run keeps that post unkept (shown pending, its buttons refused).",
   "",
 ];
 

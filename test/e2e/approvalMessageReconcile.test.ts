@@ -124,6 +124,15 @@ describe("approval messages a crash never posted", () => {
   });
 
   it("reports a post Slack refuses for good on each run, and never posts it again", async () => {
+    // Nothing else may take the refusal: the earlier tests' placements and messages are done.
+    const store = env.bot.services.approvals.store;
+    await waitFor(
+      async () =>
+        (await store.findByStatus("approved")).length === 0 &&
+        (await store.findByStatus("executing")).length === 0 &&
+        (await env.bot.jobs.notifier.totalOutboxLength()) === 0,
+      { timeoutMs: 15_000, description: "the earlier requests settled and told" },
+    );
     env.standin.failNext("chat.postMessage", { error: "channel_not_found" });
     const approval = await storedOnly("recon-refused-1");
     await env.bot.jobs.runMaintenance();
