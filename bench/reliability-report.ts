@@ -161,6 +161,7 @@ export function render(results: Result[]): string {
     `| Texts searched for secrets / secrets found | ${sum(results, "textsSearched", ["secrets"])} / ${sum(results, "secretsFound", ["secrets"])} |`,
     `| Hostile texts through view builders / Slack calls searched end to end / mentions or links formed | ${sum(results, "runs", ["hostile-text"])} / ${sum(results, "slackCallsSearched", ["hostile-text-e2e"])} / ${sum(results, "injectionsFound", ["hostile-text-e2e"])} |`,
     "",
+    ...LIFECYCLE_GAPS,
     "## Suites",
     "",
   );
@@ -180,6 +181,60 @@ export function render(results: Result[]): string {
   }
   return lines.join("\n");
 }
+
+/**
+ * Gaps of the order lifecycle ("nothing lost, nothing stuck") found by reading the code, each
+ * with what was verified and what closes it: prose kept here, so a regenerated report keeps it.
+ */
+const LIFECYCLE_GAPS: string[] = [
+  "## Lifecycle gaps, verified and closed",
+  "",
+  "### A kept decision whose replica WAIT did not confirm",
+  "",
+  "Verified: a person's step (approve, reject, withdraw, retry, place again, mark as failed) is",
+  "written with WAIT 1 for a replica (`src/replicaConfirmation.ts`); unconfirmed, the store raises",
+  "`StorageUnavailableError`, the click is not acked — but the write may have been kept. The",
+  "person clicks again, the step is refused (`not_pending`, `already_approved_by_you`…) because",
+  "the request moved on, and its follow-up (thread line, messages' updates, the requester's DM)",
+  "never ran. Approve had the gap too (a counted approval's thread line; a last approval's",
+  "placement was requeued by the placement reconciler, its thread line said by the placement).",
+  "Closed: when a step is refused and the request's last history entry is this person's same",
+  "step (same from and to, a withdrawal's note) with nothing after it, `OrderRequests` runs its",
+  'follow-up now; the answer stays the refusal ("already rejected"), which is true. Every',
+  "follow-up message is keyed by the history index in the notifier's scope `approval:<id>`",
+  "(`h<n>:<to>`, `h<n>:requester`, `card:step:<n>`) and kept messages' updates wait at most once,",
+  "so a plain double click says nothing twice. Tested in `test/orders/lifecycleApi.test.ts`",
+  "(a store whose write is kept but answered unconfirmed, for reject, withdraw, approve and",
+  "mark as failed; the Reject button's checks too).",
+  "",
+  "### A pending request with no approval message",
+  "",
+  "Verified: `requests.submit` stores the request (its name reserved) and the Slack kit",
+  "(`src/slack/kit/approvalRequest.ts`) then posts the approval message and keeps its place",
+  "(`requests.approvalPosted`). A SIGKILL between the two left the request `pending` with no",
+  "message: nothing in the approvals channel, its name taken, nothing to end it. App Home's",
+  "*Waiting on me* did list it (`listPending`), and its buttons worked there (a Home click skips the",
+  '"its own message" check) \u2014 but a request decided there had no thread, so its thread lines were',
+  "skipped and a placed order was not tracked (`startTracking` needs the message's place).",
+  "Closed: `src/orders/approvalMessages.ts`, run on the maintenance schedule, posts a pending",
+  "request older than 3 minutes (the form's post and its 2-minute retry of the place) that has no",
+  "message through the notifier's outbox under one key per request (sent once however many",
+  "replicas run it), rendered from the read model; a later run keeps its place with the store's",
+  "`keepApprovalMessage` (one Lua step: the first kept place wins) and refreshes the request's",
+  "messages and Home. A post that lost to a place kept first is updated without buttons; the form's",
+  "late `approvalPosted` loses the same way. A post Slack refuses for good (`channel_not_found`\u2026) is",
+  "dropped by the notifier, logged as an error and counted (`approvalMessagesRefused` in the",
+  "maintenance report) on each run, never posted again. Tested end to end in",
+  "`test/e2e/approvalMessageReconcile.test.ts` (real Redis, the Slack stand-in): a request stored",
+  "without its post, two reconcilers at once \u2192 one message, its place kept, its Approve recorded",
+  "and said in its thread; a late second message loses its buttons; a refused post is reported and",
+  "not re-posted. `test/approvals/records.test.ts`: two concurrent `keepApprovalMessage`, one",
+  "place. Not covered: a SIGKILL fault test (the e2e test stores without posting, which is the",
+  "state a kill between the two leaves); the request card, which the form posts after the",
+  "approval message, is not posted by the reconciler; a request decided in App Home between the",
+  "reconciler's post and its next run keeps that post unkept (shown pending, its buttons refused).",
+  "",
+];
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const out = join(root, "docs", "RELIABILITY.md");

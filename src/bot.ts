@@ -12,6 +12,7 @@ import { type StartJobsOptions, startJobs } from "./jobs/index.js";
 import { createLogger, type Logger } from "./log.js";
 import { createMetrics, type Metrics } from "./metrics.js";
 import { appHomePublisher } from "./orders/appHome.js";
+import { ApprovalMessages, type ApprovalMessagesOptions } from "./orders/approvalMessages.js";
 import { edgeDraftReminderCallbacks, edgeQuoteCallbacks } from "./orders/edge/callbacks.js";
 import {
   type BackgroundJobs,
@@ -85,7 +86,12 @@ export interface BotOptions {
     | false;
 }
 
-type PartSettings = { placementSettings?: PlacementSettings; trackerSettings?: TrackerSettings };
+type PartSettings = {
+  placementSettings?: PlacementSettings;
+  trackerSettings?: TrackerSettings;
+  /** How old a pending request without an approval message must be to be posted (3 min). */
+  approvalMessageSettings?: Pick<ApprovalMessagesOptions, "graceMs">;
+};
 
 export interface RunningBot {
   /** The HTTP port: /slack/events, /healthz, /metrics. */
@@ -263,7 +269,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       currency: config.currency,
       publish: (userId, view) => backgroundSlack.views.publish({ user_id: userId, view }),
     });
-    const { placementSettings, trackerSettings, ...jobOptions } = options.jobs ?? {};
+    const { placementSettings, trackerSettings, approvalMessageSettings, ...jobOptions } =
+      options.jobs ?? {};
     // Built in dependency order: the jobs (queues, the notifier's outbox), then the order
     // lifecycle on them, which builds and runs its own jobs (placement, tracking) on their queues.
     const machinery = await startJobs({
@@ -331,6 +338,20 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
           ...trackerSettings,
         }),
     });
+    // A pending request whose approval message was never posted (a crash between storing and
+    // posting it) is posted on the maintenance schedule, once, and its place kept.
+    const approvalMessages = new ApprovalMessages({
+      store: approvalStore,
+      reads,
+      notifier: machinery.notifier,
+      refresh: (id) => orders.refreshMessage(id),
+      superseded: (record, at) => orders.approvalMessageSuperseded(record, at),
+      channel: approvalSettings.channel,
+      approveConfirmFrom: config.approvals.approveConfirmFrom,
+      logger,
+      ...approvalMessageSettings,
+    });
+    machinery.run("maintenance", { reconcile: () => approvalMessages.reconcile() });
     // What the other layers use of the background side: the queues and the lifecycle's tracker.
     const jobs: BackgroundJobs = { ...machinery, tracker: orders.tracker };
     const requests = new OrderRequests({

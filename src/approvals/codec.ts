@@ -90,6 +90,11 @@ export function encodeHistoryEntry(entry: HistoryEntry): string {
   return JSON.stringify(entry);
 }
 
+/** The record's field holding a Slack reference (`slack.approvalTs`…). */
+export function slackRefField(key: keyof SlackRefs): string {
+  return `${SLACK_FIELD_PREFIX}${key}`;
+}
+
 export function encodeSlackRefs(refs: SlackRefs): string[] {
   return Object.entries(refs).flatMap(([key, value]) =>
     value === undefined ? [] : [`${SLACK_FIELD_PREFIX}${key}`, value],

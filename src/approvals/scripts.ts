@@ -165,6 +165,20 @@ redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
 return redis.call('HGETALL', KEYS[1])
 `;
 
+/**
+ * MERGE_FIELDS unless the record has the field ARGV[4] already (then nothing is written): the
+ * first writer of where a request's approval message is wins, later ones see the kept place.
+ */
+const MERGE_FIELDS_UNLESS_SET = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return nil end
+if redis.call('HEXISTS', KEYS[1], ARGV[4]) == 0 then
+  redis.call('HSET', KEYS[1], unpack(ARGV, 5))
+  redis.call('PEXPIRE', KEYS[1], ARGV[3])
+  redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
+end
+return redis.call('HGETALL', KEYS[1])
+`;
+
 type ScriptCall = (...keysThenArgs: (string | number)[]) => Promise<unknown>;
 
 export interface ApprovalScripts {
@@ -172,6 +186,7 @@ export interface ApprovalScripts {
   transition(keys: string[], args: (string | number)[]): Promise<unknown>;
   approve(keys: string[], args: (string | number)[]): Promise<unknown>;
   mergeFields(keys: string[], args: (string | number)[]): Promise<unknown>;
+  mergeFieldsUnlessSet(keys: string[], args: (string | number)[]): Promise<unknown>;
 }
 
 /**
@@ -194,5 +209,6 @@ export function registerScripts(redis: Redis): ApprovalScripts {
     transition: define("approvalsTransitionV2", TRANSITION),
     approve: define("approvalsApproveV1", APPROVE),
     mergeFields: define("approvalsMergeFieldsV1", MERGE_FIELDS),
+    mergeFieldsUnlessSet: define("approvalsMergeFieldsUnlessSetV1", MERGE_FIELDS_UNLESS_SET),
   };
 }

@@ -8,6 +8,7 @@ import {
   encodeNewRecord,
   encodeSlackRefs,
   pairsToFields,
+  slackRefField,
 } from "./codec.js";
 import {
   checkSlackRefKeys,
@@ -200,19 +201,39 @@ export class ApprovalStore {
    * Adds or replaces Slack references (message ts, channels) without touching the state.
    * Returns null when there is no such request; throws ApprovalRecordError when unreadable.
    */
-  async mergeSlackRefs(id: string, refs: SlackRefs): Promise<ApprovalRequest | null> {
+  mergeSlackRefs(id: string, refs: SlackRefs): Promise<ApprovalRequest | null> {
+    return this.writeSlackRefs(id, refs);
+  }
+
+  /**
+   * Keeps where a request's approval message is unless a place is kept already: of two posts of
+   * one request (the form's, the reconciler's) the first kept wins; the record returned says
+   * which (its `approvalTs`). Null when there is no such request.
+   */
+  keepApprovalMessage(
+    id: string,
+    refs: Required<Pick<SlackRefs, "approvalChannel" | "approvalTs">>,
+  ): Promise<ApprovalRequest | null> {
+    return this.writeSlackRefs(id, refs, slackRefField("approvalTs"));
+  }
+
+  private async writeSlackRefs(
+    id: string,
+    refs: SlackRefs,
+    unlessSet?: string,
+  ): Promise<ApprovalRequest | null> {
     const parsed = slackRefsSchema.safeParse(refs);
     if (!parsed.success) throw new ApprovalInputError(describeIssues(parsed.error.issues));
     checkSlackRefKeys(parsed.data);
     if (!APPROVAL_ID_PATTERN.test(id)) return null;
     const pairs = encodeSlackRefs(parsed.data);
     if (pairs.length === 0) return this.get(id);
-    const now = this.now().getTime();
+    const keys = [this.keys.record(id), this.keys.expires()];
+    const args = [id, this.now().getTime() + this.retentionMs, this.retentionMs];
     const fields = await this.run((_, scripts) =>
-      scripts.mergeFields(
-        [this.keys.record(id), this.keys.expires()],
-        [id, now + this.retentionMs, this.retentionMs, ...pairs],
-      ),
+      unlessSet === undefined
+        ? scripts.mergeFields(keys, [...args, ...pairs])
+        : scripts.mergeFieldsUnlessSet(keys, [...args, unlessSet, ...pairs]),
     );
     if (fields === null) return null;
     return decodeRecord(id, pairsToFields(fields));

@@ -1,4 +1,5 @@
 import type { Redis } from "ioredis";
+import { supersededApprovalView } from "../../views/approvals/approvals.js";
 import {
   escalationText,
   failedThreadText,
@@ -410,6 +411,25 @@ export class OrderLifecycle<
   /** Updates the approval message and the request card to the request as it is now. */
   async refreshMessage(id: string): Promise<void> {
     await this.messages.refresh(id);
+  }
+
+  /**
+   * A second post of a request's approval message lost to the place kept first (the form's post
+   * and the reconciler's, approvalMessages.ts): it loses its buttons and points at the other.
+   * Whether its update was queued (once per message).
+   */
+  async approvalMessageSuperseded(
+    record: ApprovalRequest,
+    at: { approvalChannel: string; approvalTs: string },
+  ): Promise<boolean> {
+    const update = await this.notifier.update({
+      scope: scopeOf(record),
+      key: `superseded:${at.approvalTs}`,
+      channel: at.approvalChannel,
+      ts: at.approvalTs,
+      ...supersededApprovalView(),
+    });
+    return update.queued;
   }
 
   /** Whether the requester should be told why their card is in their DM (lifecycleNotes.ts). */

@@ -5,9 +5,7 @@ import {
   defaultPolicy,
   type MoneySight,
   NameReservedError,
-  persistently,
   type Refusal,
-  SLACK_REFS_WRITE_TIMEOUT_MS,
   type SlackRefs,
   type TransitionResult,
 } from "../approvals/index.js";
@@ -27,6 +25,16 @@ import {
   requirementAtSubmission,
   requirementOf,
 } from "./deciders.js";
+import {
+  APPROVED,
+  keptBefore,
+  MARKED_FAILED,
+  PLACED_AGAIN,
+  REJECTED,
+  RETRIED,
+  type StepEntry,
+  WITHDRAWN,
+} from "./keptSteps.js";
 import type { OrderLifecycle } from "./lifecycle.js";
 import type { LookUpAgainOutcome } from "./placement/contract.js";
 import {
@@ -41,6 +49,7 @@ import {
   type SubmitResult,
   storageRefusal,
 } from "./requestResults.js";
+import { keepSlackRefs } from "./slackRefs.js";
 import type { Tracker } from "./tracking/tracker.js";
 
 /**
@@ -54,15 +63,21 @@ import type { Tracker } from "./tracking/tracker.js";
  */
 
 /** The store steps behind the API. */
-export type RequestStore = Pick<
-  ApprovalStore,
-  "get" | "create" | "approve" | "decide" | "cancel" | "retry" | "mergeSlackRefs"
->;
+export type RequestStore = Pick<ApprovalStore, "get" | "create" | "approve" | "decide"> &
+  Pick<ApprovalStore, "cancel" | "retry" | "mergeSlackRefs" | "keepApprovalMessage">;
+
+/** Where an approval message was posted. */
+type PostedAt = Required<Pick<SlackRefs, "approvalChannel" | "approvalTs">>;
 
 /** What follows a recorded step (thread, messages, placement): src/orders/lifecycle.ts. */
 export type RequestFollowUps = Pick<
   OrderLifecycle,
-  "followUp" | "lookUpAgain" | "placeAgain" | "markFailed" | "refreshMessage"
+  | "followUp"
+  | "lookUpAgain"
+  | "placeAgain"
+  | "markFailed"
+  | "refreshMessage"
+  | "approvalMessageSuperseded"
 >;
 
 export interface OrderRequestsOptions {
@@ -165,10 +180,17 @@ export class OrderRequests {
 
   /**
    * The approval message of a stored request was posted at `refs` (its channel and ts): kept
-   * through a Redis outage (its buttons are honoured only there).
+   * through a Redis outage (its buttons are honoured only there) unless another post of it was
+   * kept first (src/orders/approvalMessages.ts), which this one then points at, without buttons.
    */
-  async approvalPosted(record: ApprovalRequest, refs: SlackRefs): Promise<void> {
-    await this.keepRefs(record.id, refs, "the approval message");
+  async approvalPosted(record: ApprovalRequest, refs: PostedAt): Promise<void> {
+    const { store, logger } = this.options;
+    const kept = await keepSlackRefs(logger, record.id, refs, "the approval message", () =>
+      store.keepApprovalMessage(record.id, refs),
+    );
+    if (kept && kept.slack.approvalTs !== refs.approvalTs) {
+      await this.options.lifecycle.approvalMessageSuperseded(record, refs);
+    }
   }
 
   /**
@@ -191,7 +213,9 @@ export class OrderRequests {
    * approver), its messages catch up.
    */
   async cardPosted(record: ApprovalRequest, refs: SlackRefs): Promise<void> {
-    await this.keepRefs(record.id, refs, "the request card");
+    await keepSlackRefs(this.options.logger, record.id, refs, "the request card", () =>
+      this.options.store.mergeSlackRefs(record.id, refs),
+    );
     const now = await this.options.store.get(record.id);
     if (now && now.history.length !== record.history.length) {
       await this.options.lifecycle.refreshMessage(record.id);
@@ -206,7 +230,7 @@ export class OrderRequests {
    * the requirement approves (and the placement is queued by the follow-up).
    */
   approve(input: DecisionInput): Promise<StepResult> {
-    return this.decision(input, async (record, requirement) =>
+    return this.decision(input, APPROVED, async (record, requirement) =>
       this.options.store.approve(record.id, {
         by: input.by,
         inGroup: await countsForGroup(requirement, input.by, input.groups),
@@ -217,7 +241,7 @@ export class OrderRequests {
 
   /** Reject, with the reason the requester is told. */
   reject(input: DecisionInput & { reason: string }): Promise<StepResult> {
-    return this.decision(input, (record) =>
+    return this.decision(input, REJECTED, (record) =>
       this.options.store.decide(record.id, {
         by: input.by,
         action: "reject",
@@ -228,17 +252,21 @@ export class OrderRequests {
 
   /** failed → approved: the provider refused before; the cause was fixed. */
   retry(input: DecisionInput): Promise<StepResult> {
-    return this.decision(input, (record) => this.options.store.retry(record.id, input.by));
+    return this.decision(input, RETRIED, (record) => this.options.store.retry(record.id, input.by));
   }
 
   /** unknown → approved, only after a look-up found nothing (`look_up_first` before that). */
   placeAgain(input: DecisionInput): Promise<StepResult> {
-    return this.decision(input, (record) => this.options.lifecycle.placeAgain(record.id, input.by));
+    return this.decision(input, PLACED_AGAIN, (record) =>
+      this.options.lifecycle.placeAgain(record.id, input.by),
+    );
   }
 
   /** unknown → failed by a person: nothing more is done, the name is free again. */
   markFailed(input: DecisionInput): Promise<StepResult> {
-    return this.decision(input, (record) => this.options.lifecycle.markFailed(record.id, input.by));
+    return this.decision(input, MARKED_FAILED, (record) =>
+      this.options.lifecycle.markFailed(record.id, input.by),
+    );
   }
 
   /**
@@ -249,6 +277,8 @@ export class OrderRequests {
     const checked = await this.checks(input);
     if (!checked.ok) return checked;
     if (checked.record.status !== "pending") {
+      // Their reject kept before (its confirmation lost), clicked again: followed up now.
+      await this.followUpKept(checked.record, input.by, REJECTED);
       return refusedByStore({
         ok: false,
         reason: "not-pending",
@@ -301,7 +331,7 @@ export class OrderRequests {
   /** pending → cancelled by its requester (withdrawn): the name is released, nothing placed. */
   async withdraw(input: Omit<DecisionInput, "at" | "groups">): Promise<StepResult> {
     if (!REQUEST_ID_PATTERN.test(input.id)) return { ok: false, reason: "not_a_request_id" };
-    return this.recordStep(input, () =>
+    return this.recordStep(input, WITHDRAWN, () =>
       this.options.store.cancel(input.id, input.by, WITHDRAWN_NOTE),
     );
   }
@@ -336,6 +366,7 @@ export class OrderRequests {
   /** The approver checks, then `step`, then (stored) `recorded` and the follow-up. */
   private async decision(
     input: DecisionInput,
+    leadsTo: StepEntry,
     step: (
       record: ApprovalRequest,
       requirement: ReturnType<typeof requirementOf>,
@@ -345,7 +376,7 @@ export class OrderRequests {
   ): Promise<StepResult> {
     const checked = await this.checks(input);
     if (!checked.ok) return checked;
-    return this.recordStep(input, () => step(checked.record, checked.requirement));
+    return this.recordStep(input, leadsTo, () => step(checked.record, checked.requirement));
   }
 
   /**
@@ -399,9 +430,13 @@ export class OrderRequests {
     }
   }
 
-  /** Runs a store step; once stored: `recorded`, then the follow-up (a failure there is logged). */
+  /**
+   * Runs a store step; once stored: `recorded`, then the follow-up (a failure there is logged).
+   * Refused, it may have been kept before (`followUpKept`).
+   */
   private async recordStep(
     input: Pick<DecisionInput, "id" | "by" | "recorded">,
+    leadsTo: StepEntry,
     step: () => Promise<
       TransitionResult | Refusal | { ok: false; reason: "look-up-first"; record: ApprovalRequest }
     >,
@@ -413,39 +448,45 @@ export class OrderRequests {
       return storageRefusal(error);
     }
     if (!moved.ok) {
-      return moved.reason === "look-up-first"
-        ? { ok: false, reason: "look_up_first", record: moved.record }
-        : refusedByStore(moved);
+      if (moved.reason === "look-up-first") {
+        return { ok: false, reason: "look_up_first", record: moved.record };
+      }
+      await this.followUpKept("record" in moved ? moved.record : undefined, input.by, leadsTo);
+      return refusedByStore(moved);
     }
     await input.recorded?.();
-    // Recorded all the same when telling fails: the placement reconciler queues an approved
-    // request whose job is missing, and the placement's own messages say the step first.
-    const followedUp = await this.options.lifecycle.followUp(moved.record).then(
+    return { ok: true, record: moved.record, followedUp: await this.followUp(moved.record) };
+  }
+
+  /**
+   * Recorded all the same when telling fails: the placement reconciler queues an approved
+   * request whose job is missing, and the placement's own messages say the step first.
+   */
+  private followUp(record: ApprovalRequest): Promise<boolean> {
+    return this.options.lifecycle.followUp(record).then(
       () => true,
       (error: unknown) => {
-        this.options.logger.error({ err: error, approvalId: moved.record?.id }, "follow-up failed");
+        this.options.logger.error({ err: error, approvalId: record.id }, "follow-up failed");
         return false;
       },
     );
-    return { ok: true, record: moved.record, followedUp };
   }
 
-  /** Writes Slack references that exist nowhere else, through a Redis outage (2 minutes). */
-  private async keepRefs(id: string, refs: SlackRefs, what: string): Promise<void> {
-    await persistently(() => this.options.store.mergeSlackRefs(id, refs), {
-      what: `record where ${what} was posted`,
-      timeoutMs: SLACK_REFS_WRITE_TIMEOUT_MS,
-      warn: (failures, error) =>
-        this.options.logger.warn(
-          { approvalId: id, ...refs, failures, err: (error as Error).message },
-          `could not record where ${what} was posted; retrying until Redis answers`,
-        ),
-    }).catch((error: unknown) => {
-      this.options.logger.error(
-        { approvalId: id, ...refs, err: (error as Error).message },
-        `gave up recording where ${what} was posted`,
-      );
-      throw error;
-    });
+  /**
+   * A refused step kept before by this person (keptSteps.ts): its follow-up runs now (keyed: a
+   * plain double click says nothing twice); the answer stays the refusal, which is true.
+   */
+  private async followUpKept(
+    record: ApprovalRequest | undefined,
+    by: string,
+    leadsTo: StepEntry,
+  ): Promise<void> {
+    const kept = keptBefore(record, by, leadsTo);
+    if (!kept) return;
+    this.options.logger.info(
+      { audit: "approval", approvalId: kept.id, by, status: kept.status },
+      "a step kept before was clicked again: its follow-up runs now",
+    );
+    await this.followUp(kept);
   }
 }

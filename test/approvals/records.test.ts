@@ -131,6 +131,25 @@ describe("creating and reading requests", () => {
     ).rejects.toBeInstanceOf(ApprovalInputError);
   });
 
+  it("keeps an approval message's place once: the first of two concurrent writers wins", async () => {
+    const { store } = newStore(redis, prefix);
+    const created = await store.create(portOrderInput());
+    const place = (ts: string) =>
+      store.keepApprovalMessage(created.id, { approvalChannel: "C0APPROVALS", approvalTs: ts });
+    const [one, two] = await Promise.all([place("1740823200.000100"), place("1740823200.000200")]);
+    const kept = one?.slack.approvalTs;
+    expect(["1740823200.000100", "1740823200.000200"]).toContain(kept);
+    expect(two?.slack.approvalTs).toBe(kept);
+    expect((await place("1740823200.000300"))?.slack.approvalTs).toBe(kept);
+    expect((await store.get(created.id))?.slack.approvalTs).toBe(kept);
+    expect(
+      await store.keepApprovalMessage("apr_aaaaaaaaaaaaaaaa", {
+        approvalChannel: "C0A",
+        approvalTs: "1.1",
+      }),
+    ).toBeNull();
+  });
+
   it("caps a huge provider record in a result but keeps its id and status", async () => {
     const { store } = newStore(redis, prefix);
     const { id } = await store.create(portOrderInput());

@@ -22,6 +22,14 @@ describe("ApprovalStore when Redis is out of reach", () => {
     ["create", () => store.create(portOrderInput())],
     ["get", () => store.get(id)],
     ["mergeSlackRefs", () => store.mergeSlackRefs(id, { approvalTs: "1700000000.000100" })],
+    [
+      "keepApprovalMessage",
+      () =>
+        store.keepApprovalMessage(id, {
+          approvalChannel: "C0APPROVALS",
+          approvalTs: "1700000000.1",
+        }),
+    ],
     ["approve", () => store.approve(id, { by: "U0APPROVER1" })],
     [
       "decide (reject)",

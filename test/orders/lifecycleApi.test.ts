@@ -9,6 +9,7 @@ import {
   ApprovalStore,
   parseApprovalPolicy,
 } from "../../src/approvals/index.js";
+import { StorageUnavailableError } from "../../src/domain/errors.js";
 import { createLogger } from "../../src/log.js";
 import {
   type DecisionSettings,
@@ -30,6 +31,7 @@ import {
 const CHANNEL = "C0APPROVALS";
 const TS = "1700000000.000100";
 const APPROVER = "U0APPROVER1";
+const APPROVER_TWO = "U0APPROVER2";
 const REQUESTER = "UREQ00001";
 const NETWORK_ALEX = "U0NETALEX";
 const NETWORK_BEA = "U0NETBEA1";
@@ -78,10 +80,11 @@ rules:
 function api(
   settings: Partial<DecisionSettings> = {},
   options: Partial<OrderRequestsOptions> = {},
+  wrap: (store: ApprovalStore) => ApprovalStore = (store) => store,
 ) {
   count += 1;
   const own = `${prefix}${count}:`;
-  const store = new ApprovalStore({ redis, prefix: `${own}approvals` });
+  const store = wrap(new ApprovalStore({ redis, prefix: `${own}approvals` }));
   const enqueued: string[] = [];
   const said: string[] = [];
   let lookUp: LookUpAgainOutcome = "escalated";
@@ -91,7 +94,10 @@ function api(
         said.push(input.key);
         return { queued: true };
       },
-      update: async () => ({ queued: true }),
+      update: async (input) => {
+        said.push(input.key);
+        return { queued: true };
+      },
       updateRendered: async () => ({ queued: true }),
       refreshHome: async () => ({ queued: true }),
     },
@@ -217,6 +223,15 @@ describe("submit", () => {
     });
   });
 
+  it("approvalPosted keeps the first place; a later post of the same request loses its buttons", async () => {
+    const parts = api();
+    const record = await posted(parts);
+    const late = "1700000000.000200";
+    await parts.requests.approvalPosted(record, { approvalChannel: CHANNEL, approvalTs: late });
+    expect((await parts.store.get(record.id))?.slack.approvalTs).toBe(TS);
+    expect(parts.said).toEqual([`superseded:${late}`]);
+  });
+
   it("of ten concurrent submissions of one name, creates exactly one", async () => {
     const parts = api();
     const { sandbox: _s, ...submission } = portOrderInput();
@@ -279,7 +294,7 @@ describe("approve", () => {
   });
 
   it("refuses and changes nothing: not found, not an approver, self-approval, not its message, not pending", async () => {
-    const parts = api({ approvers: [APPROVER, REQUESTER] });
+    const parts = api({ approvers: [APPROVER, APPROVER_TWO, REQUESTER] });
     const record = await posted(parts);
     const approve = (by: string, at: object = onItsMessage, id = record.id) =>
       parts.requests.approve({ id, by, groups, at });
@@ -300,7 +315,7 @@ describe("approve", () => {
     expect((await parts.store.get(record.id))?.status).toBe("pending");
     expect(parts.enqueued).toEqual([]);
     expect((await approve(APPROVER)).ok).toBe(true);
-    expect(await approve(APPROVER)).toMatchObject({
+    expect(await approve(APPROVER_TWO)).toMatchObject({
       ok: false,
       reason: "not_pending",
       refusal: { reason: "not-pending" },
@@ -379,14 +394,17 @@ describe("approve", () => {
 
 describe("reject", () => {
   it("needs a reason; rejected, the requester is told and the name is free again", async () => {
-    const parts = api();
+    const parts = api({ approvers: [APPROVER, APPROVER_TWO] });
     const record = await posted(parts);
-    const reject = (reason: string) =>
-      parts.requests.reject({ id: record.id, by: APPROVER, groups, at: onItsMessage, reason });
+    const reject = (reason: string, by = APPROVER) =>
+      parts.requests.reject({ id: record.id, by, groups, at: onItsMessage, reason });
     expect(await reject("  ")).toMatchObject({ ok: false, reason: "reason_required" });
     expect(await reject("too dear")).toMatchObject({ ok: true, record: { status: "rejected" } });
     expect(parts.said).toContain("h0:requester");
-    expect(await reject("again")).toMatchObject({ ok: false, reason: "not_pending" });
+    expect(await reject("again", APPROVER_TWO)).toMatchObject({
+      ok: false,
+      reason: "not_pending",
+    });
     const again = await posted(parts, { reconcileKey: record.reconcileKey });
     expect(again.status).toBe("pending");
   });
@@ -445,16 +463,16 @@ async function placedBadly(parts: ReturnType<typeof api>, end: "failed" | "unkno
 
 describe("after a placement went wrong", () => {
   it("retry: failed → approved and queued; name_taken when another request holds the name now", async () => {
-    const parts = api();
+    const parts = api({ approvers: [APPROVER, APPROVER_TWO] });
     const failed = await placedBadly(parts, "failed");
-    const retry = () =>
-      parts.requests.retry({ id: failed.id, by: APPROVER, groups, at: onItsMessage });
+    const retry = (by = APPROVER) =>
+      parts.requests.retry({ id: failed.id, by, groups, at: onItsMessage });
     const taker = await posted(parts, { reconcileKey: failed.reconcileKey });
     expect(await retry()).toMatchObject({ ok: false, reason: "name_taken", heldBy: taker.id });
     await parts.requests.withdraw({ id: taker.id, by: REQUESTER });
     expect(await retry()).toMatchObject({ ok: true, record: { status: "approved" } });
     expect(parts.enqueued.filter((id) => id === failed.id)).toHaveLength(2);
-    expect(await retry()).toMatchObject({ ok: false, reason: "not_failed" });
+    expect(await retry(APPROVER_TWO)).toMatchObject({ ok: false, reason: "not_failed" });
   });
 
   it("place again: only after a look-up found nothing; then unknown → approved", async () => {
@@ -513,5 +531,114 @@ describe("stop tracking", () => {
       await parts.requests.stopTracking({ orderId: "ord-1", by: NETWORK_BEA, groups }),
     ).toEqual({ ok: true });
     expect(parts.stopped).toEqual(["ord-1"]);
+  });
+});
+
+/**
+ * A store whose next `method` call is kept in Redis but answered as a write its replica WAIT did
+ * not confirm (StorageUnavailableError, as the store's confirmed writes do): the click is not
+ * acked and the person clicks again.
+ */
+function keptButUnconfirmed(method: "approve" | "decide" | "cancel" | "markFailed") {
+  let armed = true;
+  return (store: ApprovalStore): ApprovalStore =>
+    new Proxy(store, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver);
+        if (property !== method || typeof value !== "function") return value;
+        return async (...args: unknown[]) => {
+          const result = await value.apply(target, args);
+          if (!armed) return result;
+          armed = false;
+          throw new StorageUnavailableError(new Error("not confirmed by a replica"));
+        };
+      },
+    });
+}
+
+describe("a step kept although its confirmation was lost, then clicked again", () => {
+  it("reject: refused as decided, and the thread, the message and the requester are told now, once", async () => {
+    const parts = api({}, {}, keptButUnconfirmed("decide"));
+    const record = await posted(parts);
+    const reject = () =>
+      parts.requests.reject({
+        id: record.id,
+        by: APPROVER,
+        groups,
+        at: onItsMessage,
+        reason: "no",
+      });
+    expect(await reject()).toMatchObject({ ok: false, reason: "storage_unavailable" });
+    expect((await parts.store.get(record.id))?.status).toBe("rejected");
+    expect(parts.said).toEqual([]);
+    expect(await reject()).toMatchObject({ ok: false, reason: "not_pending" });
+    expect(parts.said).toEqual(expect.arrayContaining(["h0:rejected", "h0:requester"]));
+    // The Reject button again (its checks open the reason modal): followed up again, keyed.
+    const said = parts.said.length;
+    expect(
+      await parts.requests.checkDecider({ id: record.id, by: APPROVER, groups, at: onItsMessage }),
+    ).toMatchObject({ ok: false, reason: "not_pending" });
+    expect(parts.said.slice(said)).toEqual(expect.arrayContaining(["h0:rejected"]));
+  });
+
+  it("withdraw: followed up on the retry; a cancel without the withdrawal note is not", async () => {
+    const parts = api({}, {}, keptButUnconfirmed("cancel"));
+    const record = await posted(parts);
+    const withdraw = (id = record.id) => parts.requests.withdraw({ id, by: REQUESTER });
+    expect(await withdraw()).toMatchObject({ ok: false, reason: "storage_unavailable" });
+    expect(parts.said).toEqual([]);
+    expect(await withdraw()).toMatchObject({ ok: false, reason: "not_pending" });
+    expect(parts.said).toContain("h0:cancelled");
+    // A request cancelled because its approval message failed (no withdrawal note).
+    const other = await posted(parts);
+    await parts.requests.approvalNotPosted(other);
+    const said = parts.said.length;
+    expect(await withdraw(other.id)).toMatchObject({ ok: false, reason: "not_pending" });
+    expect(parts.said.slice(said)).toEqual([]);
+  });
+
+  it("approve: a counted approval and a last one are followed up on the retry; not another approver's click", async () => {
+    const parts = api(
+      { policy: POLICY, approvers: ["S0NETWORK", "S0FINANCE"] },
+      {},
+      keptButUnconfirmed("approve"),
+    );
+    const record = await posted(parts, { price: { monthly: 5000, text: "5,000" } });
+    const approve = (by: string) =>
+      parts.requests.approve({ id: record.id, by, groups, at: onItsMessage });
+    expect(await approve(NETWORK_ALEX)).toMatchObject({ reason: "storage_unavailable" });
+    expect(parts.said).toEqual([]);
+    expect(await approve(NETWORK_ALEX)).toMatchObject({ reason: "already_approved_by_you" });
+    expect(parts.said).toContain("h0:pending");
+    expect(await approve(FINANCE_FIN)).toMatchObject({ ok: true, record: { status: "approved" } });
+    expect(parts.enqueued).toEqual([record.id]);
+    expect(await approve(FINANCE_FIN)).toMatchObject({ reason: "not_pending" });
+    const said = parts.said.length;
+    expect(await approve(NETWORK_BEA)).toMatchObject({ ok: false, reason: "not_pending" });
+    expect(parts.said.slice(said)).toEqual([]);
+    // The fake queue counts each call; the real one adds a placement job once (its job id).
+    expect(parts.enqueued).toEqual([record.id, record.id]);
+  });
+
+  it("mark as failed: followed up on the retry; not once the request moved on", async () => {
+    const parts = api({}, {}, keptButUnconfirmed("markFailed"));
+    const unknown = await placedBadly(parts, "unknown");
+    const markFailed = () =>
+      parts.requests.markFailed({ id: unknown.id, by: APPROVER, groups, at: onItsMessage });
+    const saidFailed = () => parts.said.filter((key) => key.endsWith(":failed"));
+    expect(await markFailed()).toMatchObject({ ok: false, reason: "storage_unavailable" });
+    expect(saidFailed()).toEqual([]);
+    expect(await markFailed()).toMatchObject({ ok: false, reason: "not_unknown" });
+    expect(saidFailed()).toHaveLength(1);
+    const retried = await parts.requests.retry({
+      id: unknown.id,
+      by: APPROVER,
+      groups,
+      at: onItsMessage,
+    });
+    expect(retried.ok).toBe(true);
+    const said = parts.said.length;
+    expect(await markFailed()).toMatchObject({ ok: false, reason: "not_unknown" });
+    expect(parts.said.slice(said)).toEqual([]);
   });
 });

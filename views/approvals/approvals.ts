@@ -353,3 +353,13 @@ function askingFirst<Button extends object>(
     },
   };
 }
+
+/**
+ * A second approval message of one request (src/orders/approvalMessages.ts: a late one lost to
+ * the place kept first): no buttons, so nobody decides where the record does not look.
+ */
+export function supersededApprovalView(): Reply {
+  const text =
+    "This request was posted twice; it is decided in its other approval message in this channel.";
+  return { text, blocks: [section(text)] };
+}

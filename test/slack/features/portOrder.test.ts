@@ -95,6 +95,7 @@ function fakeStore(create?: () => Promise<ApprovalRequest>) {
       return approval;
     },
     async mergeSlackRefs() {},
+    async keepApprovalMessage() {},
     async cancel() {},
   };
   return { store, created };

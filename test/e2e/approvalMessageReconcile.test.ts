@@ -1,0 +1,152 @@
+import { WebClient } from "@slack/web-api";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ApprovalRequest } from "../../src/approvals/index.js";
+import { RECONCILED_MESSAGE_KEY } from "../../src/orders/approvalMessages.js";
+import { scopeOf } from "../../src/orders/index.js";
+import { storeForApproval } from "../../src/slack/kit/index.js";
+import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
+import { portOrderRequest } from "../harness/portOrders.js";
+import { waitFor } from "../harness/waitFor.js";
+
+/**
+ * A pending request with no approval message (the process died between storing it and posting
+ * it, or its post failed for good): the maintenance reconciler posts it once — however many
+ * reconcilers run at once — keeps where it is, and its buttons work; a late message loses to the
+ * place kept first; a post Slack refuses for good is reported, not retried hot.
+ * (src/orders/approvalMessages.ts; docs/RELIABILITY.md, "Lifecycle gaps".)
+ */
+describe("approval messages a crash never posted", () => {
+  let env: TestBot;
+  let client: WebClient;
+
+  beforeAll(async () => {
+    // No grace period: a request stored a moment ago counts as one whose form died.
+    env = await startTestBot({ jobs: { approvalMessageSettings: { graceMs: 0 } } });
+    client = new WebClient(env.standin.botToken, {
+      slackApiUrl: env.standin.apiUrl,
+      retryConfig: { retries: 0 },
+    });
+  });
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  /** Stored through the lifecycle API, as a form does, but never posted (the crash). */
+  async function storedOnly(portName: string): Promise<ApprovalRequest> {
+    const stored = await storeForApproval({
+      services: env.bot.services,
+      client,
+      submission: portOrderRequest({
+        portName,
+        companyUsername: "acme",
+        dataCenterFacility: "dcf-1",
+        speed: "1000",
+        requester: { userId: STANDIN_IDS.requester, channelId: STANDIN_IDS.general },
+      }),
+    });
+    if (!stored.ok) throw new Error(stored.message);
+    return stored.approval;
+  }
+
+  const record = (id: string) => env.bot.services.approvals.store.get(id);
+  /** Top-level messages of the approvals channel about `name`. */
+  const postsAbout = (name: string) =>
+    env.standin
+      .messages(STANDIN_IDS.approvals)
+      .filter((m) => (m.thread_ts === undefined || m.thread_ts === m.ts) && m.text.includes(name));
+  /** Runs the maintenance until the reconciled message's place is kept on the record. */
+  const keptPlace = (id: string) =>
+    waitFor(
+      async () => {
+        await env.bot.jobs.runMaintenance();
+        return (await record(id))?.slack.approvalTs;
+      },
+      { timeoutMs: 10_000, description: "the approval message's place kept" },
+    );
+
+  it("posts it once when two reconcilers run at once, keeps where it is, and its Approve works", async () => {
+    const approval = await storedOnly("recon-once-1");
+    await Promise.all([env.bot.jobs.runMaintenance(), env.bot.jobs.runMaintenance()]);
+    const ts = await keptPlace(approval.id);
+    expect(postsAbout("recon-once-1").map((m) => m.ts)).toEqual([ts]);
+    expect((await record(approval.id))?.slack.approvalChannel).toBe(STANDIN_IDS.approvals);
+    // More runs change nothing: one message, the same place.
+    await env.bot.jobs.runMaintenance();
+    expect(postsAbout("recon-once-1")).toHaveLength(1);
+
+    const message = postsAbout("recon-once-1")[0]!;
+    expect(JSON.stringify(message.blocks)).toContain("approval_approve");
+    const ack = await env.slack.clickButton({
+      userId: STANDIN_IDS.approver,
+      message,
+      actionId: "approval_approve",
+    });
+    expect(ack.status).toBe(200);
+    await waitFor(async () => (await record(approval.id))?.history[0]?.to === "approved", {
+      description: "the approval recorded",
+    });
+    await env.standin.waitForMessage(
+      STANDIN_IDS.approvals,
+      (m) => m.thread_ts === ts && m.ts !== ts && m.text.includes("Approved by"),
+    );
+  });
+
+  it("leaves a request alone whose message was posted; a late second message loses its buttons", async () => {
+    const approval = await storedOnly("recon-late-1");
+    await env.bot.jobs.runMaintenance();
+    const sent = await waitFor(
+      async () => {
+        const marker = await env.bot.jobs.notifier.status(
+          scopeOf(approval),
+          RECONCILED_MESSAGE_KEY,
+        );
+        return marker?.state === "sent" && marker.ts;
+      },
+      { description: "the reconciler's post sent" },
+    );
+    // The form's own post outlived its grace and kept its place first.
+    const formTs = "1700000000.000999";
+    await env.bot.services.requests.approvalPosted(approval, {
+      approvalChannel: STANDIN_IDS.approvals,
+      approvalTs: formTs,
+    });
+    const report = await env.bot.jobs.runMaintenance();
+    expect(report.maintenance?.approvalMessagesSuperseded).toBe(1);
+    expect((await record(approval.id))?.slack.approvalTs).toBe(formTs);
+    await waitFor(
+      () => {
+        const ours = env.standin.messages(STANDIN_IDS.approvals).find((m) => m.ts === sent);
+        return ours && !JSON.stringify(ours.blocks).includes("approval_approve");
+      },
+      { description: "the late message without buttons" },
+    );
+    expect((await env.bot.jobs.runMaintenance()).maintenance?.approvalMessagesSuperseded).toBe(0);
+  });
+
+  it("reports a post Slack refuses for good on each run, and never posts it again", async () => {
+    // Nothing else may take the refusal: the earlier tests' placements and messages are done.
+    const store = env.bot.services.approvals.store;
+    await waitFor(
+      async () =>
+        (await store.findByStatus("approved")).length === 0 &&
+        (await store.findByStatus("executing")).length === 0 &&
+        (await env.bot.jobs.notifier.totalOutboxLength()) === 0,
+      { timeoutMs: 15_000, description: "the earlier requests settled and told" },
+    );
+    env.standin.failNext("chat.postMessage", { error: "channel_not_found" });
+    const approval = await storedOnly("recon-refused-1");
+    await env.bot.jobs.runMaintenance();
+    await waitFor(
+      async () =>
+        (await env.bot.jobs.notifier.status(scopeOf(approval), RECONCILED_MESSAGE_KEY))?.state ===
+        "dropped",
+      { description: "the post dropped" },
+    );
+    const report = await env.bot.jobs.runMaintenance();
+    expect(report.maintenance?.approvalMessagesRefused).toBe(1);
+    expect(report.maintenance?.approvalMessagesQueued).toBe(0);
+    expect(postsAbout("recon-refused-1")).toHaveLength(0);
+    expect(env.logLines.some((line) => line.includes("could not be posted for good"))).toBe(true);
+    expect((await record(approval.id))?.status).toBe("pending");
+  });
+});
