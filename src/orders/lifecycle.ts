@@ -17,13 +17,11 @@ import { stateDm } from "../../views/requestState.js";
 import type {
   ApprovalRequest,
   ApprovalStore,
-  ApproveInput,
   PlacementError,
   PlacementResult,
   TransitionResult,
 } from "../approvals/index.js";
 import { withRequestId } from "../context.js";
-import { WITHDRAWN_NOTE } from "../domain/withdrawal.js";
 import type { Notifier } from "../jobs/notifier/notifier.js";
 import type { MessageRenderer } from "../jobs/notifier/renderedUpdate.js";
 import type { Logger } from "../log.js";
@@ -65,10 +63,7 @@ import type { Tracker } from "./tracking/tracker.js";
  */
 
 /** The store steps the lifecycle uses; `placeAgain`/`markFailed` come with the names work. */
-export type LifecycleStore = Pick<
-  ApprovalStore,
-  "get" | "decide" | "approve" | "cancel" | "retry"
-> & {
+export type LifecycleStore = Pick<ApprovalStore, "get"> & {
   /** unknown → approved: a person's deliberate act after a look-up found nothing. */
   placeAgain(id: string, by: string): Promise<TransitionResult>;
   /** unknown → failed, noting who; releases the name. */
@@ -222,32 +217,6 @@ export class OrderLifecycle<
   }
 
   // ── a person's steps, recorded before the click is acked ────────────────────────────────
-
-  /**
-   * One approval: the request is approved (and then placed) by the one that completes its
-   * requirement; before that it is recorded and the request stays pending (see the store).
-   */
-  approve(
-    id: string,
-    by: string,
-    options: Pick<ApproveInput, "inGroup" | "fallback"> = {},
-  ): Promise<TransitionResult> {
-    return this.store.approve(id, { by, ...options });
-  }
-
-  /** pending → cancelled by the requester (withdrawn): releases the name; nothing is placed. */
-  withdraw(id: string, by: string): Promise<TransitionResult> {
-    return this.store.cancel(id, by, WITHDRAWN_NOTE);
-  }
-
-  reject(id: string, by: string, reason: string): Promise<TransitionResult> {
-    return this.store.decide(id, { by, action: "reject", reason });
-  }
-
-  /** failed → approved: the provider refused before; the cause was fixed. */
-  retry(id: string, by: string): Promise<TransitionResult> {
-    return this.store.retry(id, by);
-  }
 
   /**
    * unknown → approved, only after a look-up found nothing (the button says what could

@@ -158,7 +158,7 @@ describe("OrderLifecycle", () => {
 
   async function approved(overrides: Partial<CreateApprovalInput> = {}) {
     const request = await submitted(overrides);
-    const decided = await lifecycle.approve(request.id, APPROVER);
+    const decided = await store.approve(request.id, { by: APPROVER });
     if (!decided.ok) throw new Error(decided.reason);
     return decided.record;
   }
