@@ -8,6 +8,7 @@ import {
   rejectedRequesterText,
 } from "../../views/approvals/approvalThread.js";
 import {
+  markedFailedRequesterText,
   orderEndedRequesterText,
   orderFailedRequesterText,
   requestCardReplyText,
@@ -248,18 +249,27 @@ export class OrderLifecycle<
   async followUp(record: ApprovalRequest): Promise<void> {
     await this.messages.tellStep(record, record.history.length - 1);
     await this.refreshMessage(record.id);
+    const step = record.history.at(-1);
     if (record.status === "rejected") {
-      const told = stateDm(readRequest(record), rejectedRequesterText(record));
-      await this.notifier.post({
-        scope: scopeOf(record),
-        key: `h${record.history.length - 1}:requester`,
-        channel: record.requester.userId,
-        text: told.text,
-        blocks: told.blocks,
-      });
+      await this.tellRequesterOfStep(record, rejectedRequesterText(record));
+    } else if (record.status === "failed" && step?.from === "unknown") {
+      // Mark as failed: the requester's last word about the order must not stay "unknown".
+      await this.tellRequesterOfStep(record, markedFailedRequesterText(record, step.actor));
     }
     // Queued last: whatever the placement says comes after the step that started it.
     if (record.status === "approved") await this.placement.enqueue(record.id);
+  }
+
+  /** The requester's DM about the step that made `record`, marked with the state it tells. */
+  private async tellRequesterOfStep(record: ApprovalRequest, text: string): Promise<void> {
+    const told = stateDm(readRequest(record), text);
+    await this.notifier.post({
+      scope: scopeOf(record),
+      key: `h${record.history.length - 1}:requester`,
+      channel: record.requester.userId,
+      text: told.text,
+      blocks: told.blocks,
+    });
   }
 
   /**

@@ -328,11 +328,15 @@ describe("OrderLifecycle", () => {
     const marked = await lifecycle.markFailed(record.id, APPROVER);
     if (!marked.ok) throw new Error(marked.reason);
     await lifecycle.followUp(marked.record);
-    expect(shape(events)).toEqual(["post h3:failed", "update message:render"]);
+    expect(shape(events)).toEqual(["post h3:failed", "update message:render", "post h3:requester"]);
     expect(events[0]?.op === "post" && events[0].text).toContain(
       `<@${APPROVER}> marked the request as failed`,
     );
     expect(events[1]?.op === "update" && events[1].blocks).not.toContain(ACTION_LOOK_UP_AGAIN);
+    // The requester is told too: their last word about the order is no longer "unknown".
+    expect(events[2]?.op === "post" && events[2].text).toContain(
+      `was marked as failed by <@${APPROVER}>`,
+    );
   });
 
   it("a port found by name after an unknown outcome is said, kept and tracked as the port", async () => {

@@ -339,6 +339,8 @@ const model = (record: ApprovalRequest, progress?: OrderProgress, lastLookUp?: L
 /** Every builder whose output reaches Slack as mrkdwn, fed hostile text. */
 const VIEW_CASES: Record<string, Case> = {
   // views/approvals/approvals.ts
+  // Fixed words, nothing from a person or the provider: covered so a later change is checked.
+  supersededApprovalView: () => approvals.supersededApprovalView(),
   approvalStatusLine: (h) => [
     approvals.approvalStatusLine(model(approvalIn("failed", h))),
     approvals.approvalStatusLine(model(approvalIn("placed", h), { status: h })),
@@ -428,6 +430,9 @@ const VIEW_CASES: Record<string, Case> = {
     requestCard.cardInDmText("setting", undefined),
   ],
   orderFailedRequesterText: (h) => requestCard.orderFailedRequesterText(approvalIn("failed", h)),
+  // `by` is an actor from the record: a Slack user id is mentioned, anything else escaped.
+  markedFailedRequesterText: (h) =>
+    requestCard.markedFailedRequesterText(approvalIn("failed", h), h),
   orderEndedRequesterText: (h) =>
     requestCard.orderEndedRequesterText(
       model(approvalIn("placed", h), { status: h, outcome: "cancelled", detail: h }),

@@ -12,7 +12,7 @@ import {
   withSandboxLabel,
 } from "../blocks.js";
 import type { Reply } from "../reply.js";
-import { offers, stateBlockIdOf, stateLine } from "../requestState.js";
+import { listOfMentions, offers, stateBlockIdOf, stateLine } from "../requestState.js";
 import { withdrawButton } from "./approvals.js";
 
 /*
@@ -115,6 +115,14 @@ export function orderEndedRequesterText(model: RequestReadModel): string {
  * The requester's direct message when their approved order was not placed: a refusal (4xx) or
  * the provider failing (5xx, not a refusal), and who can do what next.
  */
+/**
+ * The requester's DM when an approver ends an unknown outcome with *Mark as failed*: who did, what
+ * it means, and that the name is free again.
+ */
+export function markedFailedRequesterText(record: ApprovalRequest, by: string): string {
+  return `:x: Your request *${escapeMrkdwn(record.title)}* was marked as failed by ${listOfMentions([by])}: the order was sent, but whether the provider took it stayed unknown and a person ended it. Its name is free again; submit a new request if you still need it.`;
+}
+
 export function orderFailedRequesterText(record: ApprovalRequest): string {
   const reason = escapeMrkdwn((record.error?.message ?? "no reason given").replace(/[.\s]+$/, ""));
   const serverError = (record.error?.httpStatus ?? 0) >= 500;
