@@ -26,6 +26,7 @@ export { sandboxLabelledChat } from "./sandboxLabel.js";
 export {
   checkThenSubmit,
   type OrderFormCheck,
+  type OrderFormDeps,
   submitAndTell,
   submitFromForm,
 } from "./submitForm.js";

@@ -9,8 +9,13 @@ import type { WebClient } from "@slack/web-api";
 import { escapeMrkdwn } from "../../../views/blocks.js";
 import type { ApprovalSettings } from "../../approvals/index.js";
 import { newRequestId, withRequestId } from "../../context.js";
+import type { Logger } from "../../log.js";
 import type { Metrics } from "../../metrics.js";
 import type { OrderSubmission } from "../../orders/index.js";
+import type { OrderLifecycle } from "../../orders/lifecycle.js";
+import type { OrderRequests } from "../../orders/requests.js";
+import type { ProviderApi } from "../../provider/api.js";
+import type { IdentityLookup } from "../../provider/identity.js";
 import type { FormCheck } from "../../usecases/shared/formChecks.js";
 import type { Outcome } from "../connect.js";
 import {
@@ -73,6 +78,19 @@ export type SubmitFormDeps = SubmitDeps & {
   approvals: ApprovalSettings;
   metrics: Metrics;
 };
+
+/**
+ * What an order form's listeners (port, layer 2, IO-D) use: its checks reach the provider, and it
+ * submits through the kit. Each feature's deps type is this, plus what only it needs.
+ */
+export interface OrderFormDeps extends SubmitFormDeps {
+  provider: ProviderApi;
+  identity: IdentityLookup;
+  logger: Logger;
+  requests: OrderRequests;
+  orders: OrderLifecycle;
+  sandbox: boolean;
+}
 
 export async function submitAndTell(
   services: SubmitFormDeps,

@@ -2,30 +2,15 @@
 // one line per listener id here, the listeners in their files.
 import { LAYER2_VIEW } from "../../../../views/layer2/layer2Modal.js";
 import { ACTION_ORDER_THIS_L2 } from "../../../../views/orderThis.js";
-import type { ApprovalSettings } from "../../../approvals/index.js";
-import type { Logger } from "../../../log.js";
-import type { Metrics } from "../../../metrics.js";
-import type { OrderLifecycle } from "../../../orders/lifecycle.js";
-import type { OrderRequests } from "../../../orders/requests.js";
-import type { ProviderApi } from "../../../provider/api.js";
-import type { IdentityLookup } from "../../../provider/identity.js";
-import { registerFormChanges } from "../../kit/index.js";
+import { type OrderFormDeps, registerFormChanges } from "../../kit/index.js";
 import type { ListenerRegistry } from "../../listenerTable.js";
 import { LAYER2_FORM_CHANGES, layer2FormRebuilt } from "./formChanged.js";
 import { layer2FormSubmitted } from "./formSubmitted.js";
 import { layer2OrderThisButton } from "./orderThisButton.js";
 
 /** What the layer2 listeners use, handed over by src/slack/listeners.ts. */
-export interface Layer2Deps {
-  provider: ProviderApi;
-  identity: IdentityLookup;
-  logger: Logger;
-  approvals: ApprovalSettings;
-  metrics: Metrics;
-  requests: OrderRequests;
-  orders: OrderLifecycle;
+export interface Layer2Deps extends OrderFormDeps {
   currency: string;
-  sandbox: boolean;
 }
 
 export function registerLayer2Listeners(app: ListenerRegistry, services: Layer2Deps): void {

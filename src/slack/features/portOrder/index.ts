@@ -4,31 +4,16 @@
 import type { BlockAction, ButtonAction } from "@slack/bolt";
 import { ACTION_ORDER_THIS_PORT } from "../../../../views/orderThis.js";
 import { PORT_ORDER_ACTIONS, PORT_ORDER_VIEW } from "../../../../views/portOrder/portOrderModal.js";
-import type { ApprovalSettings } from "../../../approvals/index.js";
-import type { Logger } from "../../../log.js";
-import type { Metrics } from "../../../metrics.js";
-import type { OrderLifecycle } from "../../../orders/lifecycle.js";
-import type { OrderRequests } from "../../../orders/requests.js";
-import type { ProviderApi } from "../../../provider/api.js";
-import type { IdentityLookup } from "../../../provider/identity.js";
 import { DcfDirectory } from "../../../usecases/shared/dcfDirectory.js";
-import { acknowledgeEnterIn, dcfOptionsLoad } from "../../kit/index.js";
+import { acknowledgeEnterIn, dcfOptionsLoad, type OrderFormDeps } from "../../kit/index.js";
 import type { ListenerRegistry } from "../../listenerTable.js";
 import { portOrderFormChanged } from "./formChanged.js";
 import { portOrderFormSubmitted } from "./formSubmitted.js";
 import { orderThisPort } from "./orderThisButton.js";
 
 /** What the portOrder listeners use, handed over by src/slack/listeners.ts. */
-export interface PortOrderDeps {
-  provider: ProviderApi;
-  identity: IdentityLookup;
-  logger: Logger;
-  approvals: ApprovalSettings;
-  metrics: Metrics;
-  requests: OrderRequests;
-  orders: OrderLifecycle;
+export interface PortOrderDeps extends OrderFormDeps {
   currency: string;
-  sandbox: boolean;
 }
 
 /** Listeners (modal submission, options loads, changes, the Order this button) of the form. */
