@@ -286,12 +286,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       home: appHome,
       // The approval message and the card are rendered from the read model when their update
       // is sent: the last one shows the latest state.
-      render: requestMessageRenderer({
-        store: approvalStore,
-        redis,
-        prefix: layout.orders,
-        approveConfirmFrom: config.approvals.approveConfirmFrom,
-      }),
+      render: requestMessageRenderer(reads, config.approvals.approveConfirmFrom),
       quotes: edgeQuoteCallbacks({
         provider: api,
         logger,

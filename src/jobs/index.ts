@@ -93,7 +93,7 @@ export interface StartJobsOptions<QuoteResult = unknown> {
   /**
    * The notifier's render port (renderedUpdate.ts `MessageRenderer`): renders a kept message (a
    * request's approval message or card, `notifier.updateRendered`) from the latest state when
-   * its update is sent; src/orders' `OrderLifecycle.messageRenderer()`. Given here, when the
+   * its update is sent; src/orders' `requestMessageRenderer`. Given here, when the
    * notifier is built; without it such updates are dropped as `no_renderer`.
    */
   render?: MessageRenderer;

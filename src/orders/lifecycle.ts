@@ -132,15 +132,15 @@ export function requestReadsOf({
 
 /**
  * The kept messages' renderer (startJobs' `render`: the approval message and the card, from the
- * read model when their update is sent), on the store and the lifecycle's keys alone: the
+ * read model when their update is sent), on the read model's reads alone (`requestReadsOf`): the
  * notifier is built with it before the lifecycle, which is built on the notifier. It renders as
  * `OrderLifecycle.messageRenderer()` does.
  */
 export function requestMessageRenderer(
-  options: Pick<OrderLifecycleOptions, "store" | "redis" | "prefix" | "approveConfirmFrom">,
+  reads: RequestReads,
+  approveConfirmFrom?: number,
 ): MessageRenderer {
-  const { reads } = requestReadsOf(options);
-  return (ref) => renderRequestMessage(reads, ref, options.approveConfirmFrom);
+  return (ref) => renderRequestMessage(reads, ref, approveConfirmFrom);
 }
 
 export class OrderLifecycle<

@@ -24,7 +24,7 @@ export interface RenderedMessage {
 /**
  * The notifier's render port: what a kept message shows now. The notifier declares it and calls
  * it when it sends the message's update; the owner of the messages implements it (src/orders:
- * `OrderLifecycle.messageRenderer()`, the read model worded by views/) and hands it to startJobs
+ * `requestMessageRenderer`, the read model worded by views/) and hands it to startJobs
  * (`render`) when the notifier is built, never later. So only the call goes up: src/jobs imports
  * nothing of its implementer, which imports this type.
  * - `ref` is what `updateRendered` was given: `<what>:<id>`, e.g. `message:<request id>`.
