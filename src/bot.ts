@@ -11,7 +11,7 @@ import { healthCheck, serveOperationalRoutes } from "./health.js";
 import { type StartJobsOptions, startJobs } from "./jobs/index.js";
 import { createLogger, type Logger } from "./log.js";
 import { createMetrics, type Metrics } from "./metrics.js";
-import { appHomePublisher } from "./orders/appHome.js";
+import { appHomePublisher, redisHomePages } from "./orders/appHome.js";
 import { ApprovalMessages, type ApprovalMessagesOptions } from "./orders/approvalMessages.js";
 import { edgeDraftReminderCallbacks, edgeQuoteCallbacks } from "./orders/edge/callbacks.js";
 import {
@@ -62,7 +62,6 @@ import {
   slackGroupHandle,
   stepNamesOf,
 } from "./stepWiring.js";
-import { redisHomePages } from "./usecases/home.js";
 import { trackingReader } from "./usecases/trackingReads.js";
 
 export interface BotOptions {

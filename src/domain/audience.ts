@@ -1,7 +1,8 @@
 /**
  * Who is told about a change (App Home refreshes): one rule for a request and for a tracked
- * order, used by the use cases (src/usecases/home.ts) and the jobs (src/jobs/index.ts: a tracked
- * target's change). Pure: the caller resolves approvers' user groups.
+ * order, applied by the lifecycle (src/orders/homeAudience.ts: a request's change;
+ * src/orders/tracking/index.ts: a tracked target's change) and by App Home's *Being tracked*
+ * (src/orders/appHome.ts). Pure: the caller resolves approvers' user groups.
  */
 
 /**

@@ -4,7 +4,7 @@
  * (views/list.ts re-exports these) draw the pages and their Previous/Next. Pure.
  */
 
-/** Requests shown per page of App Home's *My requests* (cut by src/usecases/home.ts, drawn by views/home/home.ts). */
+/** Requests shown per page of App Home's *My requests* (cut by src/orders/appHome.ts, drawn by views/home/home.ts). */
 export const HOME_PAGE_SIZE = 10;
 
 /** One page of a list. `page` is zero-based, like `Reply.page.index`. */

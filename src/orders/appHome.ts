@@ -1,13 +1,17 @@
 import type { HomeView } from "@slack/types";
+import type { Redis } from "ioredis";
 import { homeView } from "../../views/home/home.js";
 import type { ApprovalRequest, ApprovalStore, GroupMembers } from "../approvals/index.js";
-import { type HomePages, type HomeSources, readHome } from "../usecases/home.js";
+import { seesTracked } from "../domain/audience.js";
+import { HOME_PAGE_SIZE } from "../domain/paging.js";
 import { type DecisionSettings, mayDecideNow, moneySightUnder } from "./deciders.js";
 import type { RequestReadModel } from "./readModel.js";
+import { type CommittedSpend, committedSpend } from "./spend.js";
+import type { TrackedOrder } from "./tracking/records.js";
 import type { Tracker } from "./tracking/tracker.js";
 
 /**
- * A person's App Home read (src/usecases/home.ts), rendered (views/home/home.ts) and published
+ * A person's App Home: what it shows, read from the state (`readHome`, below), rendered (views/home/home.ts) and published
  * (Slack's `views.publish`, handed in). src/bot.ts builds it before the jobs and hands it to
  * them: the notifier publishes a waiting refresh with it when it sends it
  * (src/jobs/notifier/homeRefresh.ts); who is refreshed for a request's change is homeAudience.ts'.
@@ -77,5 +81,168 @@ function cachedGroups(lookUp: GroupMembers): GroupMembers {
       cache.set(groupId, members);
     }
     return members;
+  };
+}
+
+/**
+ * What a person's App Home shows, read from the approval records as the read model shows them
+ * (src/orders/readModel.ts: the same state, order id, tracked status and money as the approval
+ * message and the card) and the tracker; `appHomePublisher` renders it with views/home/home.ts.
+ */
+
+/** What the tracker follows, as Home shows it (a plain copy of the tracker's record). */
+export interface HomeTracked {
+  kind: "port-order" | "port" | "layer2" | "iod" | "edge-order";
+  id: string;
+  /** The name it was requested under (the request's title), when it went through the bot. */
+  name?: string;
+  status?: string;
+  /** When the status last changed (or tracking started, before the first change). */
+  changedAt?: Date;
+  startedAt: Date;
+}
+
+/** Everything a person's Home shows (views/home/home.ts renders it). */
+export interface HomeInput {
+  userId: string;
+  sandbox: boolean;
+  /** The currency amounts are in; undefined: the account's (the provider names none). */
+  currency?: string;
+  now: Date;
+  /** Pending requests this person may decide, oldest first. */
+  waiting: readonly RequestReadModel[];
+  /** One page of this person's requests, newest first. */
+  mine: {
+    records: readonly RequestReadModel[];
+    page: number;
+    hasNext: boolean;
+    total: number;
+  };
+  /** What is being tracked for this person. */
+  tracked: readonly HomeTracked[];
+  /** APPROVE_CONFIRM_FROM: Approve asks first from this monthly amount (default 1,000). */
+  approveConfirmFrom?: number;
+  /** `team` only for those who may see the money (src/approvals/moneyAccess.ts). */
+  spend: { team?: CommittedSpend; mine: CommittedSpend };
+}
+
+export interface HomeSources {
+  store: Pick<ApprovalStore, "listPending" | "list">;
+  /** The read model of records (src/orders: `OrderLifecycle.readMany`). */
+  read(records: readonly ApprovalRequest[]): Promise<RequestReadModel[]>;
+  tracker: Pick<Tracker, "list">;
+  /** Whether `userId` may decide `record` (the approvers' policy, user groups resolved). */
+  mayDecide(userId: string, record: ApprovalRequest): Promise<boolean>;
+  /** Whether `userId` may see the team's money (src/approvals/moneyAccess.ts); else their own. */
+  seesTeamSpend(userId: string): Promise<boolean>;
+  now(): Date;
+  sandbox: boolean;
+  currency?: string;
+  /** APPROVE_CONFIRM_FROM: Approve asks first from this monthly amount. */
+  approveConfirmFrom?: number;
+}
+
+/**
+ * Requests read for *My requests* and *Committed spend*: the newest this many (the store's
+ * most per list). A team past it sees the newest ones; the sums say so by their order count.
+ */
+const RECORDS_READ = 1000;
+
+export async function readHome(
+  sources: HomeSources,
+  userId: string,
+  page: number,
+): Promise<HomeInput> {
+  const [pending, stored, trackers, seesTeam] = await Promise.all([
+    sources.store.listPending(),
+    sources.store.list({ limit: RECORDS_READ }),
+    sources.tracker.list(),
+    sources.seesTeamSpend(userId),
+  ]);
+  const decidable = await Promise.all(
+    pending.map(async (record) => ((await sources.mayDecide(userId, record)) ? record : null)),
+  );
+  // The read model: the same state, order id and tracked status as every other surface (a done
+  // order is "Done" here too, however long ago its tracker ended).
+  const records = await sources.read(stored);
+  const waiting = await sources.read(
+    decidable.filter((record): record is ApprovalRequest => record !== null),
+  );
+  const mine = records.filter((record) => record.requester === userId);
+  const lastPage = Math.max(0, Math.ceil(mine.length / HOME_PAGE_SIZE) - 1);
+  const shownPage = Math.min(Math.max(0, Math.trunc(page) || 0), lastPage);
+  const names = requestNames(records);
+  return {
+    userId,
+    sandbox: sources.sandbox,
+    currency: sources.currency,
+    ...(sources.approveConfirmFrom !== undefined
+      ? { approveConfirmFrom: sources.approveConfirmFrom }
+      : {}),
+    now: sources.now(),
+    waiting,
+    mine: {
+      records: mine.slice(shownPage * HOME_PAGE_SIZE, (shownPage + 1) * HOME_PAGE_SIZE),
+      page: shownPage,
+      hasNext: shownPage < lastPage,
+      total: mine.length,
+    },
+    tracked: trackers.filter((t) => seesTracked(userId, t)).map((t) => homeTracked(t, names)),
+    spend: {
+      // The team's sums only for those who may see the money; everyone sees their own.
+      ...(seesTeam ? { team: committedSpend(records, { at: sources.now() }) } : {}),
+      mine: committedSpend(records, { requester: userId, at: sources.now() }),
+    },
+  };
+}
+
+/**
+ * The page of *My requests* each person last chose, so a refresh (a change elsewhere) keeps them
+ * where they were. One small key per person, kept a day after their last paging.
+ */
+export interface HomePages {
+  get(userId: string): Promise<number>;
+  set(userId: string, page: number): Promise<void>;
+}
+
+const PAGE_KEPT_SECONDS = 24 * 3600;
+
+export function redisHomePages(redis: Redis, prefix: string): HomePages {
+  const key = (userId: string) => `${prefix}:page:${userId}`;
+  return {
+    async get(userId) {
+      const page = Number(await redis.get(key(userId)));
+      return Number.isInteger(page) && page > 0 ? page : 0;
+    },
+    async set(userId, page) {
+      await redis.set(
+        key(userId),
+        String(Math.max(0, Math.trunc(page) || 0)),
+        "EX",
+        PAGE_KEPT_SECONDS,
+      );
+    },
+  };
+}
+
+/** The name each placed order was requested under, by the provider's id (*Being tracked*). */
+function requestNames(records: readonly RequestReadModel[]): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const record of records) {
+    const id = record.order?.id;
+    if (id && !names.has(id)) names.set(id, record.title);
+  }
+  return names;
+}
+
+function homeTracked(tracked: TrackedOrder, names: ReadonlyMap<string, string>): HomeTracked {
+  const name = names.get(tracked.target.id);
+  return {
+    kind: tracked.target.kind,
+    id: tracked.target.id,
+    ...(name ? { name } : {}),
+    ...(tracked.status ? { status: tracked.status } : {}),
+    ...(tracked.lastChangeAt ? { changedAt: tracked.lastChangeAt } : {}),
+    startedAt: tracked.startedAt,
   };
 }

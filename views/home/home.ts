@@ -3,9 +3,9 @@ import type { ApprovalKind } from "../../src/approvals/index.js";
 import { DEFAULT_CURRENCY, formatMoney } from "../../src/domain/money.js";
 import { HOME_PAGE_SIZE } from "../../src/domain/paging.js";
 import { DASH } from "../../src/domain/units.js";
+import type { HomeInput, HomeTracked } from "../../src/orders/appHome.js";
 import type { RequestReadModel } from "../../src/orders/readModel.js";
 import type { SpendFigures } from "../../src/orders/spend.js";
-import type { HomeInput, HomeTracked } from "../../src/usecases/home.js";
 import {
   ACTION_REJECT,
   approveButton,

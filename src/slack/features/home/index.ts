@@ -1,7 +1,7 @@
 import type { App } from "@slack/bolt";
 import { ACTION_HOME_PAGE, ACTION_HOME_QUICK } from "../../../../views/home/home.js";
 import type { Logger } from "../../../log.js";
-import type { HomePages } from "../../../usecases/home.js";
+import type { HomePages } from "../../../orders/appHome.js";
 import type { ListenerRegistry } from "../../listenerTable.js";
 import { homeOpened } from "./homeOpened.js";
 import { pageButtons } from "./pageButtons.js";

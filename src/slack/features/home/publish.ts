@@ -4,9 +4,9 @@ import {
   type AppHomeParts,
   type AppHomePublisher,
   appHomePublisher,
+  type HomePages,
 } from "../../../orders/appHome.js";
 import { groupMembersVia } from "../../../slackDirectory.js";
-import type { HomePages } from "../../../usecases/home.js";
 
 /**
  * Publishing a person's App Home from a listener (opening the tab, paging), with the listener's
