@@ -339,6 +339,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       reads,
       notifier: machinery.notifier,
       refresh: (id) => orders.refreshMessage(id),
+      trackPlaced: (record) => orders.trackPlaced(record),
       superseded: (record, at) => orders.approvalMessageSuperseded(record, at),
       channel: approvalSettings.channel,
       approveConfirmFrom: config.approvals.approveConfirmFrom,

@@ -6,7 +6,7 @@ import { scopeOf } from "./requestMessages.js";
 import type { RequestReads } from "./requestReads.js";
 
 /**
- * Pending requests that have no approval message: stored (their name reserved) but never posted
+ * Requests that have no approval message: stored (their name reserved) but never posted
  * — the process died between `requests.submit` and the Slack kit's post, or the post's place was
  * never kept. Nobody sees them in the approvals channel, their name stays taken and nothing else
  * ends them; run on the maintenance schedule (src/bot.ts: `jobs.run("maintenance", …)`), this
@@ -22,6 +22,11 @@ import type { RequestReads } from "./requestReads.js";
  * - A post Slack refused for good (channel_not_found, not_in_channel…) is `dropped`: logged as
  *   an error and counted on each run, never posted again (the key is taken), so nothing loops
  *   hot. The request stays in the approvers' App Home (*Waiting on me*), where it can be decided.
+ * - Such a request may be decided in App Home before its message is posted: approved, placed,
+ *   its outcome unknown. Those of the last `DECIDED_LOOKBACK_MS` get their message too (rendered
+ *   as they are: no Approve on a placed one), and a placed one that was never tracked (its
+ *   placement found no thread to track in) is tracked in that message's thread once its place is
+ *   kept, on this run or a later one (`trackPlaced`: nothing for a target already tracked).
  */
 
 /** The notifier key of the approval message this reconciler posts (one per request). */
@@ -30,12 +35,27 @@ export const RECONCILED_MESSAGE_KEY = "approval-message";
 /** More than the form's own post and the 2 minutes its place is retried through an outage. */
 export const DEFAULT_APPROVAL_MESSAGE_GRACE_MS = 3 * 60_000;
 
+/**
+ * How far back decided requests without a message are looked for: past a weekend without
+ * workers, and within the 7 days an ended tracker is kept (so `trackPlaced` never restarts one
+ * that ended).
+ */
+export const DECIDED_LOOKBACK_MS = 2 * 24 * 3600_000;
+
+/** Decided, not ended: a thread is still to come (a placement's outcome, tracking). */
+const DECIDED_NOT_ENDED = ["approved", "executing", "unknown", "placed"] as const;
+
 export interface ApprovalMessagesOptions {
-  store: Pick<ApprovalStore, "findByStatus" | "keepApprovalMessage">;
+  store: Pick<ApprovalStore, "findByStatus" | "list" | "get" | "keepApprovalMessage">;
   reads: Pick<RequestReads, "of">;
   notifier: Pick<Notifier, "post" | "status">;
   /** Refreshes a request's messages and Home (OrderLifecycle `refreshMessage`). */
   refresh: (id: string) => Promise<void>;
+  /**
+   * Tracks a placed request that never was, in its (now kept) approval message's thread
+   * (OrderLifecycle `trackPlaced`); whether tracking started.
+   */
+  trackPlaced: (record: ApprovalRequest) => Promise<boolean>;
   /**
    * Takes the buttons off a post that lost to the place kept first (OrderLifecycle
    * `approvalMessageSuperseded`); whether an update was queued (once per message).
@@ -59,6 +79,8 @@ export type ApprovalMessagesReport = {
   approvalMessagesKept: number;
   approvalMessagesSuperseded: number;
   approvalMessagesRefused: number;
+  /** Placed requests tracked once their reconciled message's place was kept. */
+  placedTracked: number;
 };
 
 export class ApprovalMessages {
@@ -70,23 +92,51 @@ export class ApprovalMessages {
     this.now = options.now ?? (() => new Date());
   }
 
-  /** One pass over the pending requests (safe to run on several replicas at once). */
+  /** One pass over the requests without a message (safe to run on several replicas at once). */
   async reconcile(): Promise<ApprovalMessagesReport> {
     const report: ApprovalMessagesReport = {
       approvalMessagesQueued: 0,
       approvalMessagesKept: 0,
       approvalMessagesSuperseded: 0,
       approvalMessagesRefused: 0,
+      placedTracked: 0,
     };
     const { channel } = this.options;
     if (!channel) return report;
     const before = this.now().getTime() - this.graceMs;
-    for (const record of await this.options.store.findByStatus("pending")) {
+    for (const record of await this.candidates()) {
       if (Date.parse(record.createdAt) > before) continue;
-      const outcome = await this.reconcileOne(record, channel);
+      // A decided request whose form posted its message needs nothing of this but tracking.
+      const posted = record.status !== "pending" && record.slack.approvalTs;
+      const outcome = posted ? undefined : await this.reconcileOne(record, channel);
       if (outcome) report[outcome] += 1;
+      if (record.status === "placed" && (await this.trackIfOurs(record))) {
+        report.placedTracked += 1;
+      }
     }
     return report;
+  }
+
+  /** Every pending request, and the recent decided ones not yet ended (see the top). */
+  private async candidates(): Promise<ApprovalRequest[]> {
+    const { store } = this.options;
+    const since = new Date(this.now().getTime() - DECIDED_LOOKBACK_MS);
+    const decided = await Promise.all(
+      DECIDED_NOT_ENDED.map((status) => store.list({ status, since, limit: 1000 })),
+    );
+    return [...(await store.findByStatus("pending")), ...decided.flat()];
+  }
+
+  /**
+   * A placed request whose kept approval message is this reconciler's: tracked, unless it
+   * already is. One whose form posted its message was tracked by its placement: left alone.
+   */
+  private async trackIfOurs(placed: ApprovalRequest): Promise<boolean> {
+    const marker = await this.options.notifier.status(scopeOf(placed), RECONCILED_MESSAGE_KEY);
+    if (marker?.state !== "sent" || !marker.ts) return false;
+    const now = await this.options.store.get(placed.id);
+    if (now?.status !== "placed" || now.slack.approvalTs !== marker.ts) return false;
+    return this.options.trackPlaced(now);
   }
 
   private async reconcileOne(
@@ -144,7 +194,7 @@ export class ApprovalMessages {
     if (!queued.queued) return undefined;
     logger.warn(
       { approvalId: record.id, channel, createdAt: record.createdAt },
-      "a pending request has no approval message: posting it",
+      "a request has no approval message: posting it",
     );
     return "approvalMessagesQueued";
   }

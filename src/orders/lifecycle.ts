@@ -75,7 +75,7 @@ export type LifecycleStore = Pick<ApprovalStore, "get"> & {
 export interface LifecycleJobs {
   notifier: Pick<Notifier, "post" | "update" | "updateRendered" | "refreshHome">;
   placement: Pick<Placement, "enqueue" | "lookUpAgain">;
-  tracker: Pick<Tracker, "track">;
+  tracker: Pick<Tracker, "track" | "get">;
 }
 
 export interface OrderLifecycleOptions<
@@ -365,6 +365,20 @@ export class OrderLifecycle<
       escalationText(request, cause, { again: ctx.notifyKey.includes(":again:") }),
     );
     await this.refreshMessage(request.id);
+  }
+
+  /**
+   * Tracks a placed request that never was: decided in App Home before its approval message was
+   * posted, its placement found no thread to track in (`startTracking`). The approval messages'
+   * reconciler (approvalMessages.ts) calls it once it has posted that message and kept its
+   * place. Nothing for a target already tracked (open or ended); whether tracking started.
+   */
+  async trackPlaced(request: ApprovalRequest): Promise<boolean> {
+    if (request.status !== "placed" || !request.result || !request.slack.approvalTs) return false;
+    const target = orderKind(request.kind).trackTarget(request, request.result);
+    if (!target || (await this.tracker.get(target))) return false;
+    await this.startTracking(request, request.result);
+    return true;
   }
 
   /** Hands what was placed to the tracker, by the kind's track target. */

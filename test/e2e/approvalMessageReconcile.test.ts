@@ -32,15 +32,20 @@ describe("approval messages a crash never posted", () => {
   });
 
   /** Stored through the lifecycle API, as a form does, but never posted (the crash). */
-  async function storedOnly(portName: string): Promise<ApprovalRequest> {
+  async function storedOnly(
+    portName: string,
+    at: { companyUsername: string; dataCenterFacility: string; speed: string } = {
+      companyUsername: "acme",
+      dataCenterFacility: "dcf-1",
+      speed: "1000",
+    },
+  ): Promise<ApprovalRequest> {
     const stored = await storeForApproval({
       services: env.bot.services,
       client,
       submission: portOrderRequest({
         portName,
-        companyUsername: "acme",
-        dataCenterFacility: "dcf-1",
-        speed: "1000",
+        ...at,
         requester: { userId: STANDIN_IDS.requester, channelId: STANDIN_IDS.general },
       }),
     });
@@ -121,6 +126,59 @@ describe("approval messages a crash never posted", () => {
       { description: "the late message without buttons" },
     );
     expect((await env.bot.jobs.runMaintenance()).maintenance?.approvalMessagesSuperseded).toBe(0);
+  });
+
+  it("tracks an order approved in App Home before its message was posted, in the message it then gets", async () => {
+    // An order the sandbox places: the bot's company, an on-net data center and its speed.
+    const dcfs = await env.bot.services.provider.listDcfs({
+      where: { "dataCenterFacility.ready": true },
+    });
+    const onNet = dcfs.find(
+      (d) =>
+        (d.dataCenterFacility?.speeds?.length ?? 0) > 0 &&
+        !(d.tags ?? []).some((t) => /off|ext/i.test(t)) &&
+        d.username,
+    );
+    if (!onNet?.username) throw new Error("the sandbox has no on-net DCF with speeds");
+    const approval = await storedOnly("recon-placed-1", {
+      companyUsername: (await env.bot.services.identity()).companyUsername,
+      dataCenterFacility: onNet.username,
+      speed: String(Number(onNet.dataCenterFacility?.speeds?.[0])),
+    });
+    // An approver decides it in their App Home (*Waiting on me* reads the store) at once.
+    const approved = await env.bot.services.requests.approve({
+      id: approval.id,
+      by: STANDIN_IDS.approver,
+      groups: async () => [],
+      at: { home: true },
+    });
+    expect(approved.ok).toBe(true);
+    const placed = await waitFor(
+      async () => {
+        const now = await record(approval.id);
+        return now?.status === "placed" && now.result ? now.result : undefined;
+      },
+      { timeoutMs: 15_000, description: "the order placed" },
+    );
+    // Its placement found no thread to track in.
+    expect(await env.bot.services.orders.tracker.get(placed.providerId!)).toBeNull();
+
+    const ts = await keptPlace(approval.id);
+    const tracked = await waitFor(
+      async () => {
+        await env.bot.jobs.runMaintenance();
+        return env.bot.services.orders.tracker.get(placed.providerId!);
+      },
+      { timeoutMs: 10_000, description: "the placed order tracked" },
+    );
+    expect(tracked).toMatchObject({ channel: STANDIN_IDS.approvals, threadTs: ts, open: true });
+    // Posted as it is: placed, so nothing to approve.
+    const message = postsAbout("recon-placed-1")[0]!;
+    expect(JSON.stringify(message.blocks)).not.toContain("approval_approve");
+    // Later runs neither post again nor start a second tracker.
+    const again = await env.bot.jobs.runMaintenance();
+    expect(again.maintenance?.placedTracked).toBe(0);
+    expect(postsAbout("recon-placed-1")).toHaveLength(1);
   });
 
   it("reports a post Slack refuses for good on each run, and never posts it again", async () => {

@@ -110,6 +110,13 @@ describe("OrderLifecycle", () => {
         // What the tracker answers is not read by the lifecycle.
         return undefined as never;
       },
+      // Tracked: what `track` was given (the lifecycle only asks whether there is one).
+      async get(target) {
+        const tracked = events.some(
+          (e) => e.op === "track" && JSON.stringify(e.target) === JSON.stringify(target),
+        );
+        return (tracked ? {} : null) as never;
+      },
     },
   };
   const provider = {
@@ -366,6 +373,33 @@ describe("OrderLifecycle", () => {
     expect(events.filter((e) => e.op === "track")).toEqual([
       { op: "track", target: { kind: "port", id: "port-42" }, counterparty: undefined },
     ]);
+  });
+
+  it("tracks a placed request that never was once its approval message's place is kept, and only once", async () => {
+    // Decided in App Home before any message was posted: placed with no thread to track in.
+    const created = await store.create(
+      portOrderInput({ reconcileKey: "lc-orphan", title: "lc-orphan" }),
+    );
+    const decided = await store.approve(created.id, { by: APPROVER });
+    if (!decided.ok) throw new Error(decided.reason);
+    const { record, result } = await placedByJob(created.id, "ord-orphan");
+    await lifecycle.placementCallbacks().onPlaced(record, result, ctx(record, "placed"));
+    expect(events.filter((e) => e.op === "track")).toEqual([]);
+    expect(await lifecycle.trackPlaced(record)).toBe(false);
+
+    // The reconciler posted its message and kept the place: now it is tracked, in that thread.
+    const kept = await store.keepApprovalMessage(record.id, {
+      approvalChannel: CHANNEL,
+      approvalTs: ROOT_TS,
+    });
+    if (!kept) throw new Error("the place was not kept");
+    expect(await lifecycle.trackPlaced(kept)).toBe(true);
+    expect(events.filter((e) => e.op === "track")).toEqual([
+      { op: "track", target: { kind: "port-order", id: "ord-orphan" }, counterparty: undefined },
+    ]);
+    // A second run, another replica: the target is tracked already.
+    expect(await lifecycle.trackPlaced(kept)).toBe(false);
+    expect(events.filter((e) => e.op === "track")).toHaveLength(1);
   });
 
   it("looks up again through the placement journal, and says so when it escalates again", async () => {

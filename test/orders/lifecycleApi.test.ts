@@ -105,7 +105,7 @@ function api(
       enqueue: async (id) => void enqueued.push(id),
       lookUpAgain: async () => lookUp,
     },
-    tracker: { track: async () => ({ joined: false }) as never },
+    tracker: { track: async () => ({ joined: false }) as never, get: async () => null },
   };
   const lifecycle = new OrderLifecycle({
     store,
