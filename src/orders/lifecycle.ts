@@ -12,6 +12,7 @@ import {
   orderEndedRequesterText,
   orderFailedRequesterText,
   requestCardReplyText,
+  retriedOutcomeUnknownRequesterText,
 } from "../../views/approvals/requestCard.js";
 import type { Reply } from "../../views/reply.js";
 import { stateDm } from "../../views/requestState.js";
@@ -365,6 +366,22 @@ export class OrderLifecycle<
       escalationText(request, cause, { again: ctx.notifyKey.includes(":again:") }),
     );
     await this.refreshMessage(request.id);
+    // A retried request's requester was last told "failed": their DM must not go on saying so.
+    // Once per attempt (a person's *Look up again* escalates again, and says nothing new).
+    if (
+      request.history.some((step) => step.from === "failed") &&
+      !ctx.notifyKey.includes(":again:")
+    ) {
+      const model = readRequest({ ...request, status: "unknown" });
+      const told = stateDm(model, retriedOutcomeUnknownRequesterText(model));
+      await ctx.notifier.post({
+        scope: ctx.notifyScope,
+        key: `${ctx.notifyKey}:requester`,
+        channel: request.requester.userId,
+        text: told.text,
+        blocks: told.blocks,
+      });
+    }
   }
 
   /**

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Redis } from "ioredis";
-import { RateLimitWaitTooLongError } from "../domain/errors.js";
+import { RateLimitWaitTooLongError, StorageUnavailableError } from "../domain/errors.js";
 import { defineScript } from "../redisScripts.js";
 
 /**
@@ -49,15 +49,17 @@ export interface ProviderRateLimiterOptions {
 /**
  * The limiter's Redis did not answer within its wait (an outage, or a failover longer than
  * `unavailableWaitMs`): refused before sending, like RateLimitWaitTooLongError, so an order refused here
- * is failed with nothing sent — never escalated as an outcome unknown.
+ * is failed with nothing sent — never escalated as an outcome unknown. A CodedError
+ * (`storage_unavailable`, src/domain/errors.ts), so every layer words it as the outage it is.
  */
-export class RateLimiterUnavailableError extends Error {
+export class RateLimiterUnavailableError extends StorageUnavailableError {
   readonly outcomeUnknown = false;
   readonly userMessage =
     "The bot could not reach its storage to pace requests to the provider; nothing was sent. Try again in a minute.";
 
-  constructor(override readonly cause: unknown) {
-    super(`provider rate limiter: Redis did not answer (${(cause as Error)?.message ?? cause})`);
+  constructor(cause: unknown) {
+    super(cause instanceof Error ? cause : new Error(String(cause)));
+    this.message = `provider rate limiter: Redis did not answer (${this.cause.message})`;
     this.name = "RateLimiterUnavailableError";
   }
 }

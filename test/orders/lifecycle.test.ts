@@ -307,6 +307,51 @@ describe("OrderLifecycle", () => {
     expect(third?.op === "post" && third.text).toContain("Looking it up at the provider failed");
   });
 
+  it("tells a retried request's requester that its new attempt's outcome is unknown, once per attempt", async () => {
+    const callbacks = lifecycle.placementCallbacks();
+    // Failed (the requester was told so), retried, sent again without an answer.
+    const first = await approved(layer2("lc-l2-retried"));
+    const claimed = await store.claim(first.id, "worker-1");
+    if (!claimed.ok) throw new Error(claimed.reason);
+    const failed = await store.fail(
+      first.id,
+      { message: "refused", httpStatus: 400 },
+      {
+        attempt: claimed.record.attempts,
+      },
+    );
+    if (!failed.ok) throw new Error(failed.reason);
+    const retried = await store.retry(first.id, APPROVER);
+    if (!retried.ok) throw new Error(retried.reason);
+    const again = await store.claim(first.id, "worker-1");
+    if (!again.ok) throw new Error(again.reason);
+    const unknown = await store.markUnknown(first.id, "outcome unknown: 504", {
+      attempt: again.record.attempts,
+    });
+    if (!unknown.ok) throw new Error(unknown.reason);
+
+    const cause = { kind: "not-found", detail: "nothing named lc-l2-retried" } as const;
+    await callbacks.onEscalate(unknown.record, cause, ctx(unknown.record, "escalated:2"));
+    const dms = () => events.filter((e) => e.op === "post" && e.channel === first.requester.userId);
+    expect(dms()).toHaveLength(1);
+    expect(dms()[0]?.op === "post" && dms()[0]).toMatchObject({
+      key: expect.stringContaining("escalated:2:requester"),
+      text: expect.stringContaining("did not say whether it took the order"),
+    });
+    // A person's *Look up again* escalates again: the thread hears it, the requester not twice.
+    await callbacks.onEscalate(unknown.record, cause, ctx(unknown.record, "escalated:again:1"));
+    expect(dms()).toHaveLength(1);
+
+    // A first attempt's unknown outcome is the approvers' to settle; nothing the requester was
+    // told has become untrue, so no DM (they hear how it ends).
+    events = [];
+    const plain = await unknownAfterSending(layer2("lc-l2-plain"));
+    await callbacks.onEscalate(plain, cause, ctx(plain, "escalated:1"));
+    expect(events.filter((e) => e.op === "post" && e.channel === plain.requester.userId)).toEqual(
+      [],
+    );
+  });
+
   it("places again only after a look-up found nothing, saying so in the thread before queueing", async () => {
     const callbacks = lifecycle.placementCallbacks();
     const record = await unknownAfterSending(layer2("lc-l2-again"));

@@ -1,6 +1,6 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RateLimitWaitTooLongError } from "../../src/domain/errors.js";
+import { isCodedError, RateLimitWaitTooLongError } from "../../src/domain/errors.js";
 import { readProviderFailure } from "../../src/jobs/quotes/providerFailure.js";
 import {
   createProviderRateLimiter,
@@ -111,6 +111,8 @@ describe("provider rate limiter", () => {
       );
       expect(error).toBeInstanceOf(RateLimiterUnavailableError);
       expect(readProviderFailure(error).outcomeUnknown).toBe(false);
+      // Worded as the outage it is, by its code (views/failures.ts), like any storage outage.
+      expect(isCodedError(error, "storage_unavailable")).toBe(true);
     } finally {
       redis.disconnect();
       await own.stop();

@@ -112,6 +112,14 @@ export function orderEndedRequesterText(model: RequestReadModel): string {
 }
 
 /**
+ * The requester's DM when their request, told as failed and then tried again, ends the new
+ * attempt without an answer: their last word was "failed", which is no longer true.
+ */
+export function retriedOutcomeUnknownRequesterText(model: RequestReadModel): string {
+  return `:rotating_light: Your request *${escapeMrkdwn(model.title)}* was tried again, but the provider did not say whether it took the order: ${stateLine(model)}. The approvers are looking it up; you will hear how it ends.`;
+}
+
+/**
  * The requester's direct message when their approved order was not placed: a refusal (4xx) or
  * the provider failing (5xx, not a refusal), and who can do what next.
  */
