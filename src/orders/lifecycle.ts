@@ -14,8 +14,6 @@ import {
   requestCardReplyText,
   retriedOutcomeUnknownRequesterText,
 } from "../../views/approvals/requestCard.js";
-import type { Reply } from "../../views/reply.js";
-import { stateDm } from "../../views/requestState.js";
 import type {
   ApprovalRequest,
   ApprovalStore,
@@ -41,7 +39,7 @@ import type { Placement } from "./placement/placement.js";
 import type { OrderProgress } from "./progress.js";
 import { ProgressStore } from "./progress.js";
 import { type RequestReadModel, readRequest } from "./readModel.js";
-import { RequestMessages, renderRequestMessage, scopeOf } from "./requestMessages.js";
+import { RequestMessages, renderRequestMessage, requesterDm, scopeOf } from "./requestMessages.js";
 import { RequestReads } from "./requestReads.js";
 import type { TrackingEvent, TrackingObserver } from "./tracking/reports.js";
 import type { Tracker } from "./tracking/tracker.js";
@@ -263,14 +261,8 @@ export class OrderLifecycle<
 
   /** The requester's DM about the step that made `record`, marked with the state it tells. */
   private async tellRequesterOfStep(record: ApprovalRequest, text: string): Promise<void> {
-    const told = stateDm(readRequest(record), text);
-    await this.notifier.post({
-      scope: scopeOf(record),
-      key: `h${record.history.length - 1}:requester`,
-      channel: record.requester.userId,
-      text: told.text,
-      blocks: told.blocks,
-    });
+    const key = `h${record.history.length - 1}:requester`;
+    await this.notifier.post(requesterDm(record, key, readRequest(record), text));
   }
 
   /**
@@ -306,7 +298,7 @@ export class OrderLifecycle<
       request,
       ctx,
       placedThreadText(placed, orderKind(request.kind).nextSteps(request, result), result),
-      stateDm(placed, placedRequesterText({ ...request, result })),
+      { model: placed, text: placedRequesterText({ ...request, result }) },
     );
     await this.startTracking(request, result);
   }
@@ -316,38 +308,27 @@ export class OrderLifecycle<
     error: PlacementError,
     ctx: PlacementContext,
   ): Promise<void> {
-    await this.tellOutcome(
-      request,
-      ctx,
-      failedThreadText(error),
-      stateDm(
-        readRequest({ ...request, status: "failed", error }),
-        orderFailedRequesterText({ ...request, error }),
-      ),
-    );
+    await this.tellOutcome(request, ctx, failedThreadText(error), {
+      model: readRequest({ ...request, status: "failed", error }),
+      text: orderFailedRequesterText({ ...request, error }),
+    });
   }
 
   /**
    * A placement's outcome, said in order: the approval that started it, the outcome in the
-   * thread, the approval message as it is now, then the requester (a DM marked with the state it
-   * tells: views/requestState.ts `stateDm`).
+   * thread, the approval message as it is now, then the requester (`requesterDm`).
    */
   private async tellOutcome(
     request: ApprovalRequest,
     ctx: PlacementContext,
     threadText: string,
-    requester: Reply,
+    requester: { model: RequestReadModel; text: string },
   ): Promise<void> {
     await this.messages.tellLastApproval(request);
     await this.messages.postInThread(ctx.notifier, request, `${ctx.notifyKey}:thread`, threadText);
     await this.refreshMessage(request.id);
-    await ctx.notifier.post({
-      scope: ctx.notifyScope,
-      key: `${ctx.notifyKey}:requester`,
-      channel: request.requester.userId,
-      text: requester.text,
-      blocks: requester.blocks,
-    });
+    const key = `${ctx.notifyKey}:requester`;
+    await ctx.notifier.post(requesterDm(request, key, requester.model, requester.text));
   }
 
   /** Says what happened and offers the way forward (the buttons follow the look-up). */
@@ -373,14 +354,8 @@ export class OrderLifecycle<
       !ctx.notifyKey.includes(":again:")
     ) {
       const model = readRequest({ ...request, status: "unknown" });
-      const told = stateDm(model, retriedOutcomeUnknownRequesterText(model));
-      await ctx.notifier.post({
-        scope: ctx.notifyScope,
-        key: `${ctx.notifyKey}:requester`,
-        channel: request.requester.userId,
-        text: told.text,
-        blocks: told.blocks,
-      });
+      const text = retriedOutcomeUnknownRequesterText(model);
+      await ctx.notifier.post(requesterDm(request, `${ctx.notifyKey}:requester`, model, text));
     }
   }
 
@@ -494,14 +469,8 @@ export class OrderLifecycle<
     // about the order must not go on saying "ordered" once nobody follows it. Keyed by the
     // event, as an order tracked again after a stop can end again.
     if (event.ended) {
-      const told = stateDm(model, orderEndedRequesterText(model));
-      await this.notifier.post({
-        scope: scopeOf(record),
-        key: `end:p${n}:requester`,
-        channel: record.requester.userId,
-        text: told.text,
-        blocks: told.blocks,
-      });
+      const text = orderEndedRequesterText(model);
+      await this.notifier.post(requesterDm(record, `end:p${n}:requester`, model, text));
     }
   }
 

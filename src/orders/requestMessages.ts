@@ -2,7 +2,9 @@ import { approvalMessageView } from "../../views/approvals/approvals.js";
 import { personStepText } from "../../views/approvals/approvalThread.js";
 import { requestCardReplyText, requestCardView } from "../../views/approvals/requestCard.js";
 import type { Reply } from "../../views/reply.js";
+import { stateDm } from "../../views/requestState.js";
 import type { ApprovalRequest } from "../approvals/index.js";
+import type { PostInput } from "../jobs/index.js";
 import type { LifecycleJobs } from "./lifecycle.js";
 import { type RequestReadModel, readRequest } from "./readModel.js";
 import type { RequestReads } from "./requestReads.js";
@@ -149,4 +151,25 @@ function cardOf(record: ApprovalRequest, model: RequestReadModel): Reply {
 /** The notifier scope of everything said about one request. */
 export function scopeOf(record: Pick<ApprovalRequest, "id">): string {
   return `approval:${record.id}`;
+}
+
+/**
+ * The requester's direct message about their request, under `key` of its scope (sent once):
+ * marked with the state it tells (views/requestState.ts `stateDm`), so whichever DM is their
+ * last says where the request is.
+ */
+export function requesterDm(
+  record: Pick<ApprovalRequest, "id" | "requester">,
+  key: string,
+  model: Parameters<typeof stateDm>[0],
+  text: string,
+): PostInput {
+  const told = stateDm(model, text);
+  return {
+    scope: scopeOf(record),
+    key,
+    channel: record.requester.userId,
+    text: told.text,
+    ...(told.blocks ? { blocks: told.blocks } : {}),
+  };
 }
