@@ -1,13 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { formatMoney as moneyIn } from "../../src/domain/money.js";
 import type { StandinMessage } from "../../src/standin/types.js";
+import { EDGE_DRAFT_BUTTONS } from "../../views/edge/edgeDrafts.js";
 import {
   EDGE_DISCOUNT_BLOCK,
   EDGE_ORDER_BLOCKS,
   EDGE_QUOTE_BLOCKS,
   EDGE_QUOTE_INPUTS,
 } from "../../views/edge/edgeModals.js";
-import { EDGE_DRAFT_BUTTONS, EDGE_QUOTE_BUTTONS } from "../../views/edge/edgeQuote.js";
+import { EDGE_QUOTE_BUTTONS } from "../../views/edge/edgeQuote.js";
 
 /** Amounts as the bot shows them: the harness sets no PRICE_CURRENCY, so USD. */
 const formatMoney = (amount: unknown) => moneyIn(amount, "USD") ?? "—";

@@ -1,7 +1,8 @@
 import { ACTION_PAGE, ACTION_SHARE } from "../../src/slack/connect.js";
 import { ACTION_APPROVE, ACTION_REJECT, ACTION_RETRY } from "../../views/approvals/approvals.js";
+import { EDGE_DRAFT_BUTTONS } from "../../views/edge/edgeDrafts.js";
 import { EDGE_QUOTE_INPUTS } from "../../views/edge/edgeModals.js";
-import { EDGE_DRAFT_BUTTONS, EDGE_QUOTE_BUTTONS } from "../../views/edge/edgeQuote.js";
+import { EDGE_QUOTE_BUTTONS } from "../../views/edge/edgeQuote.js";
 import { IOD_ACTIONS, IOD_DISPATCH_FIELDS } from "../../views/iod/iodModal.js";
 import { LAYER2_ACTIONS, LAYER2_DISPATCH_FIELDS } from "../../views/layer2/layer2Modal.js";
 import { ACTION_ORDER_TRACK } from "../../views/lookups/orders.js";

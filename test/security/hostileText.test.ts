@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../../src/approvals/index.js";
 import { COMMANDS } from "../../src/domain/commands.js";
+import { QuoteNoLongerOffered } from "../../src/domain/errors.js";
 import { nextLoaStep } from "../../src/domain/tracking/loa.js";
 import { classifyQuoteFailure } from "../../src/jobs/quotes/quotePoller.js";
 import { ORDER_KINDS } from "../../src/orders/kinds.js";
@@ -30,6 +31,7 @@ import * as blocks from "../../views/blocks.js";
 import * as dcf from "../../views/dcf.js";
 import * as dcfOptions from "../../views/dcfOptions.js";
 import * as edge from "../../views/edge/edge.js";
+import * as edgeDrafts from "../../views/edge/edgeDrafts.js";
 import * as edgeModals from "../../views/edge/edgeModals.js";
 import * as edgeOrderModal from "../../views/edge/edgeOrderModal.js";
 import * as edgeQuote from "../../views/edge/edgeQuote.js";
@@ -437,6 +439,8 @@ const VIEW_CASES: Record<string, Case> = {
     requestCard.orderEndedRequesterText(
       model(approvalIn("placed", h), { status: h, outcome: "cancelled", detail: h }),
     ),
+  retriedOutcomeUnknownRequesterText: (h) =>
+    requestCard.retriedOutcomeUnknownRequesterText(model(approvalIn("unknown", h))),
   personStepText: (h) => {
     const at = "2026-11-20T10:00:00.000Z";
     const steps = [
@@ -707,15 +711,15 @@ const VIEW_CASES: Record<string, Case> = {
     edgeQuote.quoteFailedMessage({ message: h, requestedBy: REQUESTER, ref: quoteRefOf(h) }),
   enquirySentMessage: () =>
     (["ten-gig", "support"] as const).map((k) => edgeQuote.enquirySentMessage(k, REQUESTER)),
-  draftActionsBlock: (h) => edgeQuote.draftActionsBlock({ id: h, name: h }),
-  draftSavedMessage: (h) => edgeQuote.draftSavedMessage({ id: h, name: h }, REQUESTER),
+  draftActionsBlock: (h) => edgeDrafts.draftActionsBlock({ id: h, name: h }),
+  draftSavedMessage: (h) => edgeDrafts.draftSavedMessage({ id: h, name: h }, REQUESTER),
   draftExpiryReminder: (h) => [
-    edgeQuote.draftExpiryReminder({ draftId: h, name: h, daysLeft: 3 }),
-    edgeQuote.draftExpiryReminder({ draftId: h, name: h, daysLeft: 1 }),
+    edgeDrafts.draftExpiryReminder({ draftId: h, name: h, daysLeft: 3 }),
+    edgeDrafts.draftExpiryReminder({ draftId: h, name: h, daysLeft: 1 }),
   ],
   draftNoticeText: (h) =>
     (["renamed", "deleted", "not-owner", "no-owner", "not-found"] as const).map((k) =>
-      edgeQuote.draftNoticeText(k, { id: h, name: h }),
+      edgeDrafts.draftNoticeText(k, { id: h, name: h }),
     ),
   // views/format.ts
   code: (h) => format.code(h),
@@ -980,7 +984,7 @@ const VIEW_CASES: Record<string, Case> = {
     metros.metrosView([], { ...page, hasNext: false }, h),
   ],
   // views/failures.ts: a provider's own words, quoted in the failure message
-  describeFailure: (h) =>
+  describeFailure: (h) => [
     failures.describeFailure(
       httpError(
         { operation: "createPortOrder", method: "POST", path: "/x", subject: "the port order" },
@@ -988,6 +992,9 @@ const VIEW_CASES: Record<string, Case> = {
         JSON.stringify({ message: h }),
       ),
     ),
+    // A gone draft's plain words, as a button's refusal shows them.
+    failures.describeFailure(new QuoteNoLongerOffered(edgeDrafts.draftGoneWords(h))),
+  ],
   // views/spend/spend.ts (group keys, the currency and the month key as if anything could reach them)
   spendView: (h) => {
     const figures = { committedMonthly: 10, running: 1, newMonthly: 5, newTotal: 60, placed: 1 };
@@ -1091,6 +1098,8 @@ const NOT_BUILDERS: Record<string, string> = {
   stepTextReferences: "lists the ids a text refers to; words nothing",
   plainFromMrkdwn: "plain_text helper",
   truncate: "length only",
+  draftGoneWords:
+    "plain words raised as QuoteNoLongerOffered, escaped where shown (describeFailure: fed below)",
   header: "plain_text block",
   section: "primitive: takes mrkdwn its caller escaped",
   fields: "primitive: takes mrkdwn its caller escaped",
@@ -1169,6 +1178,7 @@ const VIEW_MODULES = {
   edgeModals,
   edgeOrderModal,
   edgeQuote,
+  edgeDrafts,
   format,
   inputs,
   help,

@@ -10,6 +10,8 @@ import {
   draftNoticeText,
   draftSavedMessage,
   EDGE_DRAFT_BUTTONS,
+} from "../../views/edge/edgeDrafts.js";
+import {
   EDGE_QUOTE_BUTTONS,
   encodeQuoteRef,
   enquirySentMessage,

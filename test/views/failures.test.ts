@@ -14,6 +14,7 @@ import {
 } from "../../src/domain/errors.js";
 import { readProviderFailure } from "../../src/jobs/quotes/providerFailure.js";
 import { httpError } from "../../src/provider/errors.js";
+import { draftGoneWords } from "../../views/edge/edgeDrafts.js";
 import {
   describeFailure,
   STORAGE_UNAVAILABLE_TEXT,
@@ -64,6 +65,10 @@ describe("describeFailure words each code once", () => {
     );
     expect(describeFailure(new QuoteNoLongerOffered('"<!channel>" & co is gone'))).toBe(
       ':warning: "&lt;!channel&gt;" &amp; co is gone',
+    );
+    // A draft gone, raised in plain words: escaped once where it is shown, never twice.
+    expect(describeFailure(new QuoteNoLongerOffered(draftGoneWords("d&1<x>")))).toBe(
+      ":warning: The Edge draft d&amp;1&lt;x&gt; no longer exists (drafts are deleted after 30 days, or when ordered).",
     );
   });
 

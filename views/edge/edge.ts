@@ -7,7 +7,7 @@ import { code, formatSpeed, statusBadge, textOr } from "../format.js";
 import { fallbackText, fitBlocks, linesWithin, pageFooter, pageItems } from "../list.js";
 import type { Reply } from "../reply.js";
 import { formatWhen } from "../time.js";
-import { draftActionsBlock } from "./edgeQuote.js";
+import { draftActionsBlock } from "./edgeDrafts.js";
 
 type Schemas = components["schemas"];
 type EdgeLocation = Schemas["EdgeLocation"];

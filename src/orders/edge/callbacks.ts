@@ -1,8 +1,7 @@
 import type { KnownBlock } from "@slack/types";
 import { capBlocks, withSandboxLabel } from "../../../views/blocks.js";
-
+import { draftExpiryReminder } from "../../../views/edge/edgeDrafts.js";
 import {
-  draftExpiryReminder,
   type Message,
   quoteAnsweredRootMessage,
   quoteFailedMessage,

@@ -11,6 +11,7 @@ import { registerEdgeListeners } from "../../../src/slack/features/edge/index.js
 import type { ListenerDeps } from "../../../src/slack/listeners.js";
 import { draftBody } from "../../../src/usecases/edge/drafts.js";
 import { quoteRef } from "../../../src/usecases/edge/quote.js";
+import { EDGE_DRAFT_BUTTONS } from "../../../views/edge/edgeDrafts.js";
 import {
   EDGE_DISCOUNT_BLOCK,
   EDGE_DISCOUNT_INPUT,
@@ -28,11 +29,7 @@ import {
   type EdgeModalMetadata,
   encodeEdgeMetadata,
 } from "../../../views/edge/edgeModals.js";
-import {
-  EDGE_DRAFT_BUTTONS,
-  EDGE_QUOTE_BUTTONS,
-  encodeQuoteRef,
-} from "../../../views/edge/edgeQuote.js";
+import { EDGE_QUOTE_BUTTONS, encodeQuoteRef } from "../../../views/edge/edgeQuote.js";
 import { fakeAck, fakeClient, fakeRegistry, listenerServices } from "../../support/fakeSlack.js";
 
 const CALL = {

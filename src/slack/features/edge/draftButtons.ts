@@ -1,10 +1,10 @@
+import { draftNoticeText } from "../../../../views/edge/edgeDrafts.js";
 import {
   edgeLoadingModal,
   edgeProblemModal,
   renameDraftModal,
 } from "../../../../views/edge/edgeModals.js";
 import { edgeOrderModal } from "../../../../views/edge/edgeOrderModal.js";
-import { draftNoticeText } from "../../../../views/edge/edgeQuote.js";
 import { requestMbps } from "../../../domain/catalog/edge.js";
 import { QuoteNoLongerOffered } from "../../../domain/errors.js";
 import { draftSavedBy, findDraft } from "../../../usecases/edge/drafts.js";

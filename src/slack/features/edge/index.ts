@@ -4,6 +4,7 @@
 // and the draft reminders post is src/orders/edge/callbacks.ts', wired in src/bot.ts: a job never
 // calls into the adapter.
 import type { BlockAction, ButtonAction } from "@slack/bolt";
+import { EDGE_DRAFT_BUTTONS } from "../../../../views/edge/edgeDrafts.js";
 import {
   EDGE_DISCOUNT_VIEW,
   EDGE_ENTER_ONLY_INPUTS,
@@ -12,7 +13,7 @@ import {
   EDGE_QUOTE_VIEW,
   EDGE_RENAME_VIEW,
 } from "../../../../views/edge/edgeModals.js";
-import { EDGE_DRAFT_BUTTONS, EDGE_QUOTE_BUTTONS } from "../../../../views/edge/edgeQuote.js";
+import { EDGE_QUOTE_BUTTONS } from "../../../../views/edge/edgeQuote.js";
 import type { ApprovalSettings } from "../../../approvals/index.js";
 import type { Clock } from "../../../clock.js";
 import type { Jobs } from "../../../jobs/index.js";

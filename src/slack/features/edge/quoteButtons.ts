@@ -1,11 +1,12 @@
 import { labelledModal } from "../../../../views/blocks.js";
+import { draftSavedMessage } from "../../../../views/edge/edgeDrafts.js";
 import {
   type EdgeModalMetadata,
   edgeDiscountModal,
   edgeLoadingModal,
 } from "../../../../views/edge/edgeModals.js";
 import { edgeOrderModal } from "../../../../views/edge/edgeOrderModal.js";
-import { draftSavedMessage, enquirySentMessage } from "../../../../views/edge/edgeQuote.js";
+import { enquirySentMessage } from "../../../../views/edge/edgeQuote.js";
 import {
   type EdgeQuotationRequest,
   requestMbps,

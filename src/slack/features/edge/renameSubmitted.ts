@@ -1,11 +1,11 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from "@slack/bolt";
 import { escapeMrkdwn } from "../../../../views/blocks.js";
+import { draftNoticeText } from "../../../../views/edge/edgeDrafts.js";
 import {
   EDGE_RENAME_BLOCK,
   EDGE_RENAME_INPUT,
   parseEdgeMetadata,
 } from "../../../../views/edge/edgeModals.js";
-import { draftNoticeText } from "../../../../views/edge/edgeQuote.js";
 import { checkDraftName, renameBody } from "../../../usecases/edge/drafts.js";
 import { typedValue, type Where, whereFormOpened } from "../../kit/index.js";
 import type { EdgeDeps } from "./index.js";

@@ -3,7 +3,7 @@
 // listeners.
 
 import type { WebClient } from "@slack/web-api";
-import { draftNoticeText } from "../../../../views/edge/edgeQuote.js";
+import { draftGoneWords, draftNoticeText } from "../../../../views/edge/edgeDrafts.js";
 import type { EdgeQuotationRequest } from "../../../domain/catalog/edge.js";
 import { QuoteNoLongerOffered } from "../../../domain/errors.js";
 import type { DraftOrder } from "../../../provider/api.js";
@@ -71,7 +71,7 @@ export function edgeSources(services: EdgeDeps): EdgeSources {
 
   async function draftSource(draftId: string, signal: AbortSignal): Promise<EdgeOrderSource> {
     const draft = await findDraft(services, draftId, signal);
-    if (!draft) throw new QuoteNoLongerOffered(draftNoticeText("not-found", { id: draftId }));
+    if (!draft) throw new QuoteNoLongerOffered(draftGoneWords(draftId));
     const source = sourceFromDraft(draft);
     if (!source.ok) throw new QuoteNoLongerOffered(source.message);
     return source.source;
