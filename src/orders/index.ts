@@ -35,9 +35,12 @@ export {
 } from "./deciders.js";
 export {
   type Actor,
+  type CheckResult,
   type DecidedAt,
   type DecisionInput,
   isOwnApprovalMessage,
+  type LookedUp,
+  type LookUpResult,
   originOf,
   REQUEST_ID_PATTERN,
   type Refused,

@@ -7,6 +7,7 @@ import {
 } from "../approvals/index.js";
 import { isStorageUnavailable, StorageUnavailableError } from "../domain/errors.js";
 import type { OrderSubmission } from "./index.js";
+import type { LookUpAgainOutcome } from "./placement/contract.js";
 
 /**
  * What the lifecycle API (requests.ts) takes and answers: `{ ok: true, … }` or `{ ok: false, reason }`,
@@ -85,8 +86,31 @@ export type Refused =
       record?: ApprovalRequest;
     };
 
-/** A decision or withdrawal: stored (and `followedUp`: the thread and messages told), or refused. */
-export type StepResult = { ok: true; record: ApprovalRequest; followedUp: boolean } | Refused;
+/**
+ * A decision or withdrawal: stored, or refused. Stored, it answers at once, so a Slack click is
+ * acked on it (a 200 means kept); `followUp` (the thread, the messages, the placement) is then
+ * already running: it never rejects, and resolves false when telling failed (logged; the step
+ * stays recorded). Nothing waits for it but whoever wants to say how it went.
+ */
+export type StepResult =
+  | { ok: true; record: ApprovalRequest; followUp: Promise<boolean> }
+  | Refused;
+
+/** The approver checks alone (nothing stored): passed, with the request as read, or refused. */
+export type CheckResult = { ok: true; record: ApprovalRequest } | Refused;
+
+/** What *Look up again* found: settled or escalated again, or refused (`not_unknown` …). */
+export type LookedUp =
+  | { ok: true; outcome: Exclude<LookUpAgainOutcome, "not-unknown">; record: ApprovalRequest }
+  | Refused;
+
+/**
+ * *Look up again*, in two phases: the checks passed (a Slack click is acked on this; nothing is
+ * stored by it), then `lookUp()` asks the provider, which can take longer than an ack may wait.
+ */
+export type LookUpResult =
+  | { ok: true; record: ApprovalRequest; lookUp: () => Promise<LookedUp> }
+  | Refused;
 
 /** A submission: stored as a pending request with its name reserved, or refused. */
 export type SubmitResult = { ok: true; record: ApprovalRequest } | Refused;
@@ -163,14 +187,9 @@ export interface DecisionInput extends Actor {
   /**
    * The checks before the step (reading the request, resolving user groups) may take this
    * long; past it nothing changes and the result is `too_slow` (a Slack click must be acked
-   * within 3 s, and is acked only once its step is stored).
+   * within 3 s, and is acked only once its step is stored: on the result, `StepResult`).
    */
   checksWithinMs?: number;
-  /**
-   * Called once the step is stored, before what follows it (the thread, the messages, the
-   * placement): a Slack click is acked here, so a 200 means kept.
-   */
-  recorded?: () => Promise<void>;
 }
 
 export interface SubmitInput {

@@ -36,11 +36,13 @@ import {
   WITHDRAWN,
 } from "./keptSteps.js";
 import type { OrderLifecycle } from "./lifecycle.js";
-import type { LookUpAgainOutcome } from "./placement/contract.js";
 import {
   type Actor,
+  type CheckResult,
   type DecisionInput,
   isOwnApprovalMessage,
+  type LookedUp,
+  type LookUpResult,
   REQUEST_ID_PATTERN,
   type Refused,
   refusedByStore,
@@ -273,7 +275,7 @@ export class OrderRequests {
    * The approver checks alone (who, where), nothing stored: the reject button opens its
    * reason modal after these; `not_pending` when it is no longer waiting.
    */
-  async checkDecider(input: DecisionInput): Promise<StepResult> {
+  async checkDecider(input: DecisionInput): Promise<CheckResult> {
     const checked = await this.checks(input);
     if (!checked.ok) return checked;
     if (checked.record.status !== "pending") {
@@ -286,27 +288,26 @@ export class OrderRequests {
         record: checked.record,
       });
     }
-    return { ok: true, record: checked.record, followedUp: true };
+    return { ok: true, record: checked.record };
   }
 
   /**
-   * *Look up again* on a request whose placement's outcome is unknown: the approver checks,
-   * then the provider is asked now (the click may be acked first: nothing is stored by it).
+   * *Look up again* on a request whose placement's outcome is unknown: the approver checks
+   * answer first (a click is acked on them: a look-up stores nothing), then the caller's
+   * `lookUp()` asks the provider, so nothing reaches it before the click was answered.
    */
-  async lookUpAgain(
-    input: DecisionInput,
-  ): Promise<
-    | { ok: true; outcome: Exclude<LookUpAgainOutcome, "not-unknown">; record: ApprovalRequest }
-    | Refused
-  > {
+  async lookUpAgain(input: DecisionInput): Promise<LookUpResult> {
     const checked = await this.checks(input);
     if (!checked.ok) return checked;
-    await input.recorded?.();
+    return { ok: true, record: checked.record, lookUp: () => this.lookUpNow(checked.record) };
+  }
+
+  private async lookUpNow(record: ApprovalRequest): Promise<LookedUp> {
     try {
-      const outcome = await this.options.lifecycle.lookUpAgain(checked.record.id);
-      if (outcome !== "not-unknown") return { ok: true, outcome, record: checked.record };
-      const now = await this.options.store.get(checked.record.id);
-      if (!now) return { ok: false, reason: "not_found", id: checked.record.id };
+      const outcome = await this.options.lifecycle.lookUpAgain(record.id);
+      if (outcome !== "not-unknown") return { ok: true, outcome, record };
+      const now = await this.options.store.get(record.id);
+      if (!now) return { ok: false, reason: "not_found", id: record.id };
       return refusedByStore({ ok: false, reason: "not-unknown", id: now.id, record: now });
     } catch (error) {
       return storageRefusal(error);
@@ -363,7 +364,7 @@ export class OrderRequests {
 
   // ── the steps' common path ──────────────────────────────────────────────────────────────
 
-  /** The approver checks, then `step`, then (stored) `recorded` and the follow-up. */
+  /** The approver checks, then `step`; stored, the follow-up starts (recordStep). */
   private async decision(
     input: DecisionInput,
     leadsTo: StepEntry,
@@ -431,11 +432,12 @@ export class OrderRequests {
   }
 
   /**
-   * Runs a store step; once stored: `recorded`, then the follow-up (a failure there is logged).
-   * Refused, it may have been kept before (`followUpKept`).
+   * Runs a store step; once stored it answers at once with its follow-up under way (not
+   * awaited), so the caller answers on the stored step (a Slack click's ack) before anything
+   * follows it. Refused, it may have been kept before (`followUpKept`).
    */
   private async recordStep(
-    input: Pick<DecisionInput, "id" | "by" | "recorded">,
+    input: Pick<DecisionInput, "id" | "by">,
     leadsTo: StepEntry,
     step: () => Promise<
       TransitionResult | Refusal | { ok: false; reason: "look-up-first"; record: ApprovalRequest }
@@ -454,22 +456,26 @@ export class OrderRequests {
       await this.followUpKept("record" in moved ? moved.record : undefined, input.by, leadsTo);
       return refusedByStore(moved);
     }
-    await input.recorded?.();
-    return { ok: true, record: moved.record, followedUp: await this.followUp(moved.record) };
+    return { ok: true, record: moved.record, followUp: this.followUp(moved.record) };
   }
 
   /**
-   * Recorded all the same when telling fails: the placement reconciler queues an approved
-   * request whose job is missing, and the placement's own messages say the step first.
+   * Starts once the caller has acted on the answer (stored → acked → followed up): a tick
+   * queued now runs after every promise continuation the answer wakes (a listener's, up to its
+   * ack, which Bolt writes synchronously) and before any I/O. Recorded all the same when
+   * telling fails: the placement reconciler queues an approved request whose job is missing,
+   * and the placement's own messages say the step first. So it never rejects (a failure is
+   * logged and answers false): nobody has to wait for it.
    */
-  private followUp(record: ApprovalRequest): Promise<boolean> {
-    return this.options.lifecycle.followUp(record).then(
-      () => true,
-      (error: unknown) => {
-        this.options.logger.error({ err: error, approvalId: record.id }, "follow-up failed");
-        return false;
-      },
-    );
+  private async followUp(record: ApprovalRequest): Promise<boolean> {
+    await new Promise<void>((resolve) => process.nextTick(resolve));
+    try {
+      await this.options.lifecycle.followUp(record);
+      return true;
+    } catch (error) {
+      this.options.logger.error({ err: error, approvalId: record.id }, "follow-up failed");
+      return false;
+    }
   }
 
   /**

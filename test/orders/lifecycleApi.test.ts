@@ -16,6 +16,7 @@ import {
   OrderRequests,
   type OrderRequestsOptions,
   originOf,
+  type StepResult,
 } from "../../src/orders/index.js";
 import { type LifecycleJobs, OrderLifecycle } from "../../src/orders/lifecycle.js";
 import type { LookUpAgainOutcome, PlacementContext } from "../../src/orders/placement/contract.js";
@@ -88,9 +89,11 @@ function api(
   const enqueued: string[] = [];
   const said: string[] = [];
   let lookUp: LookUpAgainOutcome = "escalated";
+  let postsFail = false;
   const jobs: LifecycleJobs = {
     notifier: {
       post: async (input) => {
+        if (postsFail) throw new Error("the notifier's queue is out of reach");
         said.push(input.key);
         return { queued: true };
       },
@@ -152,6 +155,9 @@ function api(
     setLookUp: (outcome: LookUpAgainOutcome) => {
       lookUp = outcome;
     },
+    failPosts: () => {
+      postsFail = true;
+    },
   };
 }
 
@@ -176,6 +182,13 @@ async function posted(
 }
 
 const onItsMessage = { channel: CHANNEL, messageTs: TS };
+
+/** A step's result once its follow-up (started, not awaited, by the API) has run too. */
+async function settled(step: Promise<StepResult>): Promise<StepResult> {
+  const result = await step;
+  if (result.ok) await result.followUp;
+  return result;
+}
 
 describe("submit", () => {
   it("stores a pending request with the currency, the sandbox flag and its origin", async () => {
@@ -266,23 +279,38 @@ describe("submit", () => {
 });
 
 describe("approve", () => {
-  it("records, calls `recorded` before the follow-up, then tells the thread and queues the placement", async () => {
+  it("answers once stored, before the follow-up starts; the follow-up then tells the thread and queues the placement", async () => {
     const parts = api();
     const record = await posted(parts);
-    const order: string[] = [];
     const result = await parts.requests.approve({
       id: record.id,
       by: APPROVER,
       groups,
       at: onItsMessage,
-      recorded: async () => {
-        order.push(`recorded:${parts.said.length}:${parts.enqueued.length}`);
-      },
     });
-    expect(result).toMatchObject({ ok: true, followedUp: true, record: { status: "approved" } });
-    expect(order).toEqual(["recorded:0:0"]);
+    // The answer (a click's ack) comes first: nothing of the follow-up has run yet.
+    expect(parts.said).toEqual([]);
+    if (!result.ok) throw new Error(result.reason);
+    expect(result.record.status).toBe("approved");
+    expect(await result.followUp).toBe(true);
+    expect((await parts.store.get(record.id))?.status).toBe("approved");
     expect(parts.enqueued).toEqual([record.id]);
     expect(parts.said.some((key) => key.startsWith("h0:approved"))).toBe(true);
+  });
+
+  it("a failed follow-up is logged and answers false, never a rejection; the step stays recorded", async () => {
+    const parts = api();
+    const record = await posted(parts);
+    parts.failPosts();
+    const result = await parts.requests.approve({
+      id: record.id,
+      by: APPROVER,
+      groups,
+      at: onItsMessage,
+    });
+    if (!result.ok) throw new Error(result.reason);
+    expect(await result.followUp).toBe(false);
+    expect((await parts.store.get(record.id))?.status).toBe("approved");
   });
 
   it("works from the approver's App Home", async () => {
@@ -314,7 +342,7 @@ describe("approve", () => {
     });
     expect((await parts.store.get(record.id))?.status).toBe("pending");
     expect(parts.enqueued).toEqual([]);
-    expect((await approve(APPROVER)).ok).toBe(true);
+    expect((await settled(approve(APPROVER))).ok).toBe(true);
     expect(await approve(APPROVER_TWO)).toMatchObject({
       ok: false,
       reason: "not_pending",
@@ -364,7 +392,10 @@ describe("approve", () => {
     expect(await approve(NETWORK_BEA)).toMatchObject({ ok: false, reason: "group_required" });
     expect(await approve(APPROVER)).toMatchObject({ ok: false, reason: "not_an_approver" });
     expect(parts.enqueued).toEqual([]);
-    expect(await approve(FINANCE_FIN)).toMatchObject({ ok: true, record: { status: "approved" } });
+    expect(await settled(approve(FINANCE_FIN))).toMatchObject({
+      ok: true,
+      record: { status: "approved" },
+    });
     expect(parts.enqueued).toEqual([record.id]);
   });
 
@@ -399,7 +430,10 @@ describe("reject", () => {
     const reject = (reason: string, by = APPROVER) =>
       parts.requests.reject({ id: record.id, by, groups, at: onItsMessage, reason });
     expect(await reject("  ")).toMatchObject({ ok: false, reason: "reason_required" });
-    expect(await reject("too dear")).toMatchObject({ ok: true, record: { status: "rejected" } });
+    expect(await settled(reject("too dear"))).toMatchObject({
+      ok: true,
+      record: { status: "rejected" },
+    });
     expect(parts.said).toContain("h0:requester");
     expect(await reject("again", APPROVER_TWO)).toMatchObject({
       ok: false,
@@ -450,7 +484,7 @@ describe("withdraw", () => {
 /** A request approved and claimed by a worker, then `end` (failed or unknown). */
 async function placedBadly(parts: ReturnType<typeof api>, end: "failed" | "unknown") {
   const record = await posted(parts);
-  await parts.requests.approve({ id: record.id, by: APPROVER, groups, at: onItsMessage });
+  await settled(parts.requests.approve({ id: record.id, by: APPROVER, groups, at: onItsMessage }));
   const claimed = await parts.store.claim(record.id, "worker-a");
   if (!claimed.ok) throw new Error("not claimed");
   const moved =
@@ -470,7 +504,7 @@ describe("after a placement went wrong", () => {
     const taker = await posted(parts, { reconcileKey: failed.reconcileKey });
     expect(await retry()).toMatchObject({ ok: false, reason: "name_taken", heldBy: taker.id });
     await parts.requests.withdraw({ id: taker.id, by: REQUESTER });
-    expect(await retry()).toMatchObject({ ok: true, record: { status: "approved" } });
+    expect(await settled(retry())).toMatchObject({ ok: true, record: { status: "approved" } });
     expect(parts.enqueued.filter((id) => id === failed.id)).toHaveLength(2);
     expect(await retry(APPROVER_TWO)).toMatchObject({ ok: false, reason: "not_failed" });
   });
@@ -508,8 +542,15 @@ describe("after a placement went wrong", () => {
   it("look up again: the outcome, or not_unknown once settled; the approver checks first", async () => {
     const parts = api();
     const unknown = await placedBadly(parts, "unknown");
-    const lookUp = (by = APPROVER) =>
-      parts.requests.lookUpAgain({ id: unknown.id, by, groups, at: onItsMessage });
+    const lookUp = async (by = APPROVER) => {
+      const checked = await parts.requests.lookUpAgain({
+        id: unknown.id,
+        by,
+        groups,
+        at: onItsMessage,
+      });
+      return checked.ok ? checked.lookUp() : checked;
+    };
     expect(await lookUp("U0STRANGER")).toMatchObject({ ok: false, reason: "not_an_approver" });
     expect(await lookUp()).toMatchObject({ ok: true, outcome: "escalated" });
     parts.setLookUp("not-unknown");
@@ -610,7 +651,10 @@ describe("a step kept although its confirmation was lost, then clicked again", (
     expect(parts.said).toEqual([]);
     expect(await approve(NETWORK_ALEX)).toMatchObject({ reason: "already_approved_by_you" });
     expect(parts.said).toContain("h0:pending");
-    expect(await approve(FINANCE_FIN)).toMatchObject({ ok: true, record: { status: "approved" } });
+    expect(await settled(approve(FINANCE_FIN))).toMatchObject({
+      ok: true,
+      record: { status: "approved" },
+    });
     expect(parts.enqueued).toEqual([record.id]);
     expect(await approve(FINANCE_FIN)).toMatchObject({ reason: "not_pending" });
     const said = parts.said.length;
@@ -630,12 +674,9 @@ describe("a step kept although its confirmation was lost, then clicked again", (
     expect(saidFailed()).toEqual([]);
     expect(await markFailed()).toMatchObject({ ok: false, reason: "not_unknown" });
     expect(saidFailed()).toHaveLength(1);
-    const retried = await parts.requests.retry({
-      id: unknown.id,
-      by: APPROVER,
-      groups,
-      at: onItsMessage,
-    });
+    const retried = await settled(
+      parts.requests.retry({ id: unknown.id, by: APPROVER, groups, at: onItsMessage }),
+    );
     expect(retried.ok).toBe(true);
     const said = parts.said.length;
     expect(await markFailed()).toMatchObject({ ok: false, reason: "not_unknown" });

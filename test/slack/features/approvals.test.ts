@@ -84,13 +84,17 @@ describe("View in approvals", () => {
 
 describe("Approve", () => {
   it("records the approval, acks once, then follows up", async () => {
-    const { run, store, followedUp } = feature();
+    const acksWhenFollowedUp: number[] = [];
+    const { run, store } = feature({
+      orders: { followUp: async () => void acksWhenFollowedUp.push(c.acks.acked.length) },
+    });
     const record = await pendingRequest(store);
     const c = onItsMessage(ACTION_APPROVE, record);
     await run("action", ACTION_APPROVE, c.args);
     expect(c.acks.acked).toHaveLength(1);
     expect((await store.get(record.id))?.status).toBe("approved");
-    expect(followedUp.map((r) => r.id)).toEqual([record.id]);
+    // The follow-up started only once the click was acked, and the listener waited for it.
+    expect(acksWhenFollowedUp).toEqual([1]);
     expect(toldTexts(c.slack)).toEqual([]);
   });
 
@@ -248,11 +252,17 @@ describe("Look up again", () => {
   it("acks first, then says what the look-up found", async () => {
     const outcomes = ["reconciled", "escalated", "not-unknown"] as const;
     for (const outcome of outcomes) {
-      const { run, store } = feature({ orders: { lookUpAgain: async () => outcome } as never });
+      const acksWhenLookedUp: number[] = [];
+      const lookUpAgain = async () => {
+        acksWhenLookedUp.push(c.acks.acked.length);
+        return outcome;
+      };
+      const { run, store } = feature({ orders: { lookUpAgain } as never });
       const record = await pendingRequest(store);
       const c = onItsMessage(ACTION_LOOK_UP_AGAIN, record);
       await run("action", ACTION_LOOK_UP_AGAIN, c.args);
       expect(c.acks.acked).toHaveLength(1);
+      expect(acksWhenLookedUp).toEqual([1]);
       const [told] = toldTexts(c.slack);
       if (outcome === "reconciled") expect(told).toMatch(/^:white_check_mark: Settled/);
       if (outcome === "escalated") expect(told).toMatch(/^:mag: Still not found/);
@@ -317,7 +327,10 @@ describe("Reject and its reason modal", () => {
   });
 
   it("records the rejection, then closes the modal, then follows up", async () => {
-    const { run, store, followedUp } = feature();
+    const acksWhenFollowedUp: number[] = [];
+    const { run, store } = feature({
+      orders: { followUp: async () => void acksWhenFollowedUp.push(s.acks.acked.length) },
+    });
     const record = await pendingRequest(store);
     const s = submit(
       { id: record.id, channel: APPROVALS_CHANNEL, ts: record.slack.approvalTs },
@@ -326,7 +339,7 @@ describe("Reject and its reason modal", () => {
     await run("view", VIEW_REJECT_REASON, s.args);
     expect(s.acks.acked).toEqual([undefined]);
     expect((await store.get(record.id))?.status).toBe("rejected");
-    expect(followedUp.map((r) => r.id)).toEqual([record.id]);
+    expect(acksWhenFollowedUp).toEqual([1]);
   });
 
   it("keeps the modal open with a field error: no reason, wrong place, not an approver, gone, storage down", async () => {

@@ -14,8 +14,9 @@ import type { ApprovalDeps } from "./index.js";
  * What every approver button shares (Approve, Reject, Retry, Place again, Mark failed, Look up
  * again): the click is translated into ONE call of the lifecycle API (src/orders/requests.ts),
  * which reads the request, checks who may decide and where the click was (its own approval
- * message, or the clicker's App Home) within CHECK_BUDGET_MS, and runs the step — calling
- * `recorded` (the ack) only once the step is stored, so a 500 means nothing changed.
+ * message, or the clicker's App Home) within CHECK_BUDGET_MS, and runs the step. The API
+ * answers as soon as the step is stored (or refused); the click is acked on that answer only,
+ * so a 500 means nothing changed. What follows the step is told after the ack.
  */
 
 /**
@@ -54,8 +55,10 @@ export type ActionArgs = Parameters<Parameters<App["action"]>[1]>[0];
 
 /** A click, as the lifecycle API takes it, and what its answer needs in Slack. */
 export interface ApproverClick {
-  /** The lifecycle API's input: id, by, groups, where, budget, and `recorded` (the ack). */
+  /** The lifecycle API's input: id, by, groups, where, and the checks' budget. */
   decision: DecisionInput;
+  /** Acks the click (once; later calls do nothing): only on a stored step or passed checks. */
+  ack: () => Promise<void>;
   channel: string | undefined;
   messageTs: string | undefined;
   triggerId: string;
@@ -66,9 +69,10 @@ export interface ApproverClick {
 
 /**
  * The listener of an approver button: the click becomes `step`'s one call; a refusal is told
- * privately (and audited when it is about who or where). Acked means kept: the API calls
- * `recorded` (the ack) once the step is stored; if storage is down the click is not acked with
- * 200 (Slack shows the person it failed) and nothing changed.
+ * privately (and audited when it is about who or where). Acked means kept: `step` acks
+ * (`click.ack`) on the API's answer that the step is stored, before awaiting what follows it;
+ * if storage is down the click is not acked with 200 (Slack shows the person it failed) and
+ * nothing changed.
  */
 export function approverAction(
   services: ApprovalDeps,
@@ -97,8 +101,8 @@ export function approverAction(
           groups: groupMembersVia(client),
           at: isHomeClick(body) ? { home: true } : { channel, messageTs },
           checksWithinMs: CHECK_BUDGET_MS,
-          recorded: ackOnce,
         },
+        ack: ackOnce,
         channel,
         messageTs,
         triggerId: body.trigger_id,

@@ -4,8 +4,9 @@ import type { ApprovalDeps } from "./index.js";
 
 /**
  * The buttons that move a request (Approve, Retry, Place again, Mark failed): the click is one
- * call of the lifecycle API (`move`), which stores the step, acks (`recorded`) and follows up
- * (thread, message, jobs). A refusal is told privately by approverAction.
+ * call of the lifecycle API (`move`), which answers once the step is stored, its follow-up
+ * (thread, message, jobs) started. The click is acked on that answer, then the follow-up is
+ * awaited for what is said next. A refusal is told privately by approverAction.
  */
 type Move = (click: ApproverClick) => Promise<StepResult>;
 
@@ -14,8 +15,10 @@ export function recordedButton(services: ApprovalDeps, name: string, outcome: st
   return approverAction(services, name, async (click) => {
     const moved = await move(click);
     if (!moved.ok) return moved;
+    await click.ack();
+    const followedUp = await moved.followUp;
     auditApproval(services, moved.record, click.decision.by, name, outcome);
-    if (!moved.followedUp) {
+    if (!followedUp) {
       // Recorded all the same: the placement reconciler queues an approved request whose job
       // is missing, and the placement's own messages say the step first.
       await click.tell(

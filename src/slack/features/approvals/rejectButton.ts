@@ -12,7 +12,7 @@ export function rejectButton(services: ApprovalDeps) {
     const { decision, channel, messageTs, triggerId, client } = click;
     const checked = await services.requests.checkDecider(decision);
     if (!checked.ok) return checked;
-    await decision.recorded?.();
+    await click.ack();
     await client.views.open({
       trigger_id: triggerId,
       view: rejectReasonModal(checked.record, {

@@ -42,10 +42,6 @@ export function rejectReasonSubmitted(services: ApprovalDeps) {
       groups: groupMembersVia(client),
       at: fromHome ? { home: true } : { channel: origin.channel, messageTs: origin.ts },
       checksWithinMs: CHECK_BUDGET_MS,
-      // Recorded: now the modal may close.
-      recorded: async () => {
-        await ack();
-      },
     });
     if (!decided.ok) {
       if (decided.reason === "not_its_message") {
@@ -66,6 +62,9 @@ export function rejectReasonSubmitted(services: ApprovalDeps) {
             : refusedText(decided),
       );
     }
+    // Recorded: now the modal may close; what follows the rejection is told after.
+    await ack();
+    await decided.followUp;
     auditApproval(services, decided.record, userId, "reject", "rejected");
   };
 }

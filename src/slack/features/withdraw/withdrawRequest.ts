@@ -43,6 +43,9 @@ export async function withdrawRequest(
           : `:no_entry: ${refusedText(withdrawn)}`,
     };
   }
+  // The click was acked before (withdrawButton.ts), so the answer may wait for the thread and
+  // the approval message to be told; a failure there is logged by the API and changes nothing.
+  await withdrawn.followUp;
   services.logger.info(
     { audit: "approval", approvalId: requestId, by: userId, action: "withdraw" },
     "withdrawn",
