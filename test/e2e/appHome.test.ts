@@ -7,6 +7,7 @@ import { ACTION_APPROVE, ACTION_REJECT } from "../../views/approvals/approvals.j
 import { PORT_ORDER_VIEW } from "../../views/portOrder/portOrderModal.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
 import { waitFor } from "../harness/index.js";
+import { placeableDcf } from "../harness/portOrders.js";
 
 /**
  * App Home end to end: signed `app_home_opened` events → `views.publish`, for a requester, an
@@ -54,16 +55,8 @@ describe("App Home", () => {
       retryConfig: { retries: 0 },
     });
     companyUsername = (await env.bot.services.identity()).companyUsername;
-    const dcfs = await env.bot.services.provider.listDcfs({
-      where: { "dataCenterFacility.ready": true },
-    });
-    const onNet = dcfs.find(
-      (d) =>
-        (d.dataCenterFacility?.speeds?.length ?? 0) > 0 &&
-        !(d.tags ?? []).some((t) => /off|ext/i.test(t)),
-    );
-    if (!onNet?.username) throw new Error("the sandbox has no on-net DCF with speeds");
-    dcf = { username: onNet.username, speed: Number(onNet.dataCenterFacility?.speeds?.[0]) };
+    const onNet = await placeableDcf(env.bot.services.provider);
+    dcf = { username: onNet.username, speed: Number(onNet.speed) };
   });
   afterAll(async () => {
     await env?.close();

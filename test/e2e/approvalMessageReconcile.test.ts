@@ -5,7 +5,7 @@ import { RECONCILED_MESSAGE_KEY } from "../../src/orders/approvalMessages.js";
 import { scopeOf } from "../../src/orders/index.js";
 import { storeForApproval } from "../../src/slack/kit/index.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
-import { portOrderRequest } from "../harness/portOrders.js";
+import { placeableDcf, portOrderRequest } from "../harness/portOrders.js";
 import { waitFor } from "../harness/waitFor.js";
 
 /**
@@ -130,20 +130,11 @@ describe("approval messages a crash never posted", () => {
 
   it("tracks an order approved in App Home before its message was posted, in the message it then gets", async () => {
     // An order the sandbox places: the bot's company, an on-net data center and its speed.
-    const dcfs = await env.bot.services.provider.listDcfs({
-      where: { "dataCenterFacility.ready": true },
-    });
-    const onNet = dcfs.find(
-      (d) =>
-        (d.dataCenterFacility?.speeds?.length ?? 0) > 0 &&
-        !(d.tags ?? []).some((t) => /off|ext/i.test(t)) &&
-        d.username,
-    );
-    if (!onNet?.username) throw new Error("the sandbox has no on-net DCF with speeds");
+    const onNet = await placeableDcf(env.bot.services.provider);
     const approval = await storedOnly("recon-placed-1", {
       companyUsername: (await env.bot.services.identity()).companyUsername,
       dataCenterFacility: onNet.username,
-      speed: String(Number(onNet.dataCenterFacility?.speeds?.[0])),
+      speed: onNet.speed,
     });
     // An approver decides it in their App Home (*Waiting on me* reads the store) at once.
     const approved = await env.bot.services.requests.approve({

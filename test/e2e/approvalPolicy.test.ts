@@ -13,7 +13,7 @@ import { formatSpeed } from "../../views/format.js";
 import { PORT_ORDER_VIEW } from "../../views/portOrder/portOrderModal.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
 import { waitFor } from "../harness/index.js";
-import { portOrderRequest } from "../harness/portOrders.js";
+import { placeableDcf, portOrderRequest } from "../harness/portOrders.js";
 import { readable } from "../views/support.js";
 
 /**
@@ -84,21 +84,12 @@ describe("approvals under a spend-aware policy, and withdraw", () => {
       retryConfig: { retries: 0 },
     });
     company = (await env.bot.services.identity()).companyUsername;
-    const dcfs = await env.bot.services.provider.listDcfs({
-      where: { "dataCenterFacility.ready": true },
-    });
-    const onNet = dcfs.find(
-      (d) =>
-        (d.dataCenterFacility?.speeds?.length ?? 0) > 0 &&
-        !(d.tags ?? []).some((t) => /off|ext/i.test(t)) &&
-        d.username,
-    );
-    if (!onNet?.username) throw new Error("the sandbox has no on-net DCF with speeds");
+    const onNet = await placeableDcf(env.bot.services.provider);
     dcf = {
       username: onNet.username,
-      speed: String(Number(onNet.dataCenterFacility?.speeds?.[0])),
-      name: onNet.name ?? onNet.username,
-      ref: dcfRef(onNet),
+      speed: onNet.speed,
+      name: onNet.name,
+      ref: dcfRef(onNet.dcf),
     };
   });
   afterAll(async () => {

@@ -10,7 +10,7 @@ import { stateLine } from "../../views/requestState.js";
 import { spendView } from "../../views/spend/spend.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
 import { waitFor } from "../harness/index.js";
-import { portOrderRequest } from "../harness/portOrders.js";
+import { placeableDcf, portOrderRequest } from "../harness/portOrders.js";
 import { dmAgrees, toldState } from "../support/cardAgreement.js";
 
 /**
@@ -42,16 +42,8 @@ beforeAll(async () => {
     retryConfig: { retries: 0 },
   });
   company = (await env.bot.services.identity()).companyUsername;
-  const dcfs = await env.bot.services.provider.listDcfs({
-    where: { "dataCenterFacility.ready": true },
-  });
-  const onNet = dcfs.find(
-    (d) =>
-      (d.dataCenterFacility?.speeds?.length ?? 0) > 0 &&
-      !(d.tags ?? []).some((t) => /off|ext/i.test(t)),
-  );
-  if (!onNet?.username) throw new Error("the sandbox has no on-net DCF with speeds");
-  dcf = { username: onNet.username, speed: Number(onNet.dataCenterFacility?.speeds?.[0]) };
+  const onNet = await placeableDcf(env.bot.services.provider);
+  dcf = { username: onNet.username, speed: Number(onNet.speed) };
 }, 60_000);
 afterAll(async () => {
   await env?.close();

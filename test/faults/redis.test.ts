@@ -5,7 +5,7 @@ import { submitForApproval } from "../../src/slack/kit/index.js";
 import type { StandinMessage } from "../../src/standin/index.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
 import { type OwnRedis, startOwnRedis, waitFor } from "../harness/index.js";
-import { portOrderRequest } from "../harness/portOrders.js";
+import { placeableDcf, portOrderRequest } from "../harness/portOrders.js";
 import { writeReliabilityResult } from "./reliabilityResults.js";
 import { faultScale } from "./scale.js";
 
@@ -52,22 +52,15 @@ describe("Redis outage", () => {
     env = await startTestBot({ env: { REDIS_URL: redis.url } });
     const client = new WebClient(env.standin.botToken, { slackApiUrl: env.standin.apiUrl });
     const companyUsername = (await env.bot.services.identity()).companyUsername;
-    const dcfs = await env.bot.services.provider.listDcfs({
-      where: { "dataCenterFacility.ready": true },
-    });
-    const dcf = dcfs.find(
-      (d) =>
-        (d.dataCenterFacility?.speeds?.length ?? 0) > 0 &&
-        !(d.tags ?? []).some((t) => /off|ext/i.test(t)),
-    );
+    const dcf = await placeableDcf(env.bot.services.provider);
     const outcome = await submitForApproval({
       services: env.bot.services,
       client,
       submission: portOrderRequest({
         portName: "redis-outage-port",
         companyUsername,
-        dataCenterFacility: dcf?.username ?? "none",
-        speed: String(dcf?.dataCenterFacility?.speeds?.[0] ?? 1000),
+        dataCenterFacility: dcf.username,
+        speed: dcf.speed,
         price: { total: 1, text: "1.00" },
         requester: { userId: STANDIN_IDS.requester, channelId: STANDIN_IDS.general },
       }),
@@ -81,8 +74,8 @@ describe("Redis outage", () => {
     const sandbox = env.bot.sandbox!;
     const order = sandbox.state.createPortOrder({
       companyId: sandbox.apiUser.companyId,
-      dcfId: dcf?.id ?? "none",
-      speed: Number(dcf?.dataCenterFacility?.speeds?.[0] ?? 1000),
+      dcfId: dcf.dcf.id ?? "none",
+      speed: Number(dcf.speed),
       portName: "redis-outage-tracked",
       durationUnit: "y",
       paymentType: "invoice",

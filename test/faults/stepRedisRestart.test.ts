@@ -3,6 +3,7 @@ import type { Dcf } from "../../src/provider/api.js";
 import { STANDIN_IDS, type StepExecution } from "../../src/standin/index.js";
 import { startTestBot, type TestBot } from "../harness/botEnv.js";
 import { type OwnRedis, startOwnRedis, waitFor } from "../harness/index.js";
+import { placeableDcf } from "../harness/portOrders.js";
 
 /**
  * Issue 30: "the step is ended exactly once — across restarts, several replicas and Redis
@@ -25,18 +26,9 @@ describe("request steps across a real Redis restart", () => {
   beforeAll(async () => {
     redis = await startOwnRedis();
     env = await startTestBot({ env: { REDIS_URL: redis.url } });
-    const dcfs = await env.bot.services.provider.listDcfs({
-      where: { "dataCenterFacility.ready": true },
-    });
-    const found = dcfs.find(
-      (d) =>
-        d.username &&
-        (d.dataCenterFacility?.speeds?.length ?? 0) > 0 &&
-        !(d.tags ?? []).some((t) => /off|ext/i.test(t)),
-    );
-    if (!found?.username) throw new Error("the sandbox has no on-net DCF with speeds");
-    dcf = found as Dcf & { username: string };
-    speed = Number(found.dataCenterFacility?.speeds?.[0]);
+    const found = await placeableDcf(env.bot.services.provider);
+    dcf = found.dcf as Dcf & { username: string };
+    speed = Number(found.speed);
   }, 60_000);
 
   afterAll(async () => {

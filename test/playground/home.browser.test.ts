@@ -11,6 +11,7 @@ import { createLogger } from "../../src/log.js";
 import { submitForApproval } from "../../src/slack/kit/index.js";
 import { STANDIN_IDS } from "../../src/standin/index.js";
 import { waitFor } from "../harness/index.js";
+import { placeableDcf } from "../harness/portOrders.js";
 import { deleteKeysMatching } from "../harness/redisKeys.js";
 import { pageSession, pngSize, screenshotDir, VIEWPORT } from "./browser.js";
 
@@ -51,16 +52,7 @@ describe("npm start's playground: App Home as the approver", () => {
     if (!standin) throw new Error("playground mode runs the Slack stand-in");
     // Rita's request, submitted as her port order form does.
     const companyUsername = (await bot.services.identity()).companyUsername;
-    const dcfs = await bot.services.provider.listDcfs({
-      where: { "dataCenterFacility.ready": true },
-    });
-    const onNet = dcfs.find(
-      (d) =>
-        d.username &&
-        (d.dataCenterFacility?.speeds?.length ?? 0) > 0 &&
-        !(d.tags ?? []).some((t) => /off|ext/i.test(t)),
-    );
-    if (!onNet?.username) throw new Error("the sandbox has no on-net DCF with speeds");
+    const onNet = await placeableDcf(bot.services.provider);
     const submitted = await submitForApproval({
       services: bot.services,
       client: new WebClient(standin.botToken, { slackApiUrl: standin.apiUrl }),
@@ -68,7 +60,7 @@ describe("npm start's playground: App Home as the approver", () => {
         kind: "port",
         title: portName,
         summary: [
-          { label: "Data center", value: onNet.name ?? onNet.username },
+          { label: "Data center", value: onNet.name },
           { label: "Port name", value: portName },
         ],
         call: {
@@ -76,7 +68,7 @@ describe("npm start's playground: App Home as the approver", () => {
           pathParams: { companyUsername },
           body: {
             dataCenterFacility: onNet.username,
-            speed: String(onNet.dataCenterFacility?.speeds?.[0]),
+            speed: onNet.speed,
             durationUnit: "y",
             portName,
             paymentType: "invoice",

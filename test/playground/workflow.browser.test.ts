@@ -9,6 +9,7 @@ import { loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/log.js";
 import type { Dcf } from "../../src/provider/api.js";
 import { STANDIN_IDS } from "../../src/standin/index.js";
+import { placeableDcf } from "../harness/portOrders.js";
 import { deleteKeysMatching } from "../harness/redisKeys.js";
 import { approveInPage, pageSession, pngSize, screenshotDir, VIEWPORT } from "./browser.js";
 
@@ -43,17 +44,7 @@ describe("npm start's playground: the Workflows panel runs a sample workflow to 
       logger: createLogger({ level: process.env.TEST_LOG_LEVEL ?? "silent" }),
       redisPrefix: prefix,
     });
-    const dcfs = await bot.services.provider.listDcfs({
-      where: { "dataCenterFacility.ready": true },
-    });
-    const found = dcfs.find(
-      (d) =>
-        d.username &&
-        (d.dataCenterFacility?.speeds?.length ?? 0) > 0 &&
-        !(d.tags ?? []).some((t) => /off|ext/i.test(t)),
-    );
-    if (!found?.username) throw new Error("the sandbox has no on-net DCF with speeds");
-    dcf = found as Dcf & { username: string };
+    dcf = (await placeableDcf(bot.services.provider)).dcf as Dcf & { username: string };
     shots = await screenshotDir();
   });
   beforeEach(async () => {
