@@ -168,6 +168,11 @@ export class DraftReminders {
     return promoted;
   }
 
+  /** Whether jobs can be processed here (the callbacks were given): src/workers starts a worker. */
+  get canProcess(): boolean {
+    return this.options.callbacks !== undefined;
+  }
+
   /** The worker's step: sends the reminder when due and the draft is still there. */
   async process(job: Job, token?: string): Promise<string> {
     const data = job.data as Partial<ReminderJob>;

@@ -180,6 +180,11 @@ export class QuotePoller<R = unknown> {
     return { started: true };
   }
 
+  /** Whether jobs can be processed here (the callbacks were given): src/workers starts a worker. */
+  get canProcess(): boolean {
+    return this.callbacks !== undefined;
+  }
+
   /** The step job's processor. */
   async process(job: Job, token: string | undefined): Promise<string> {
     const data = parseJobData(job.data);

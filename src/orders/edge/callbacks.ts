@@ -28,7 +28,8 @@ import { quoteRef, readStoredRequest } from "../../usecases/edge/quote.js";
  *
  * Here, below the Slack adapter, because they word what they post with views/ (which
  * src/usecases may not import) and the adapter is never called from a job.
- * Wiring (src/bot.ts): `startJobs({ ..., quotes: edgeQuoteCallbacks({ provider, … }), ... })`.
+ * Wiring (src/backgroundWiring.ts `edgeJobOptions`, for src/bot.ts): `startJobs({ ..., quotes:
+ *   edgeQuoteCallbacks({ provider, … }), ... })`.
  */
 export function edgeQuoteCallbacks(services: {
   provider: Pick<ProviderApi, "getEdgeQuoteResult">;

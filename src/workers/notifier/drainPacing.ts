@@ -1,10 +1,10 @@
-import type { OutboxItem } from "./outbox.js";
+import type { OutboxItem } from "../../jobs/index.js";
 import type { SendOutcome } from "./slackDelivery.js";
 
 /**
  * What the drainer of a channel does after one Slack call, decided here (pure) and carried
- * out by the notifier: how the item leaves the outbox (its marker), what is counted and logged,
- * and how long the channel waits before its next message. Slack allows about one message per
+ * out by the drain (drain.ts): how the item leaves the outbox (its marker), what is counted and
+ * logged, and how long the channel waits before its next message. Slack allows about one message per
  * second per channel, so every outcome waits at least the channel's pace; a 429 waits as long
  * as Slack asks with the message still at the head (a thread's order holds across 429s);
  * transient failures back off, then the message is dropped as `failed`.
