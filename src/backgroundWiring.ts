@@ -1,12 +1,17 @@
 // What src/bot.ts wires for the background work beyond building its parts: the lifecycle's
 // placement job and tracker (built on src/jobs' queues by the lifecycle; src/workers runs them
-// where workers run), with the settings tests shorten, and the Edge quote poller's and draft
-// reminders' callbacks. Apart from bot.ts so the composition root stays a list of parts.
+// where workers run), with the settings tests shorten; the Edge quote polls' and draft
+// reminders' callbacks; what the notifier's drain sends with. Apart from bot.ts so the composition root stays a list of parts.
 import type { WebClient } from "@slack/web-api";
 import type { Clock } from "./clock.js";
-import { DEFAULT_PARTNER_REMINDER_AFTER_DAYS } from "./config.js";
+import { type Config, DEFAULT_PARTNER_REMINDER_AFTER_DAYS } from "./config.js";
 import { withRequestId } from "./context.js";
-import type { Jobs, StartJobsOptions } from "./jobs/index.js";
+import type {
+  DraftReminderCallbacks,
+  Jobs,
+  QuoteCallbacks,
+  StartJobsOptions,
+} from "./jobs/index.js";
 import type { Logger } from "./log.js";
 import type { AppHomePublisher } from "./orders/appHome.js";
 import { edgeDraftReminderCallbacks, edgeQuoteCallbacks } from "./orders/edge/callbacks.js";
@@ -66,23 +71,28 @@ export function lifecycleJobBuilders(
 }
 
 /**
- * Edge quote polling and draft expiry reminders (src/orders/edge/callbacks.ts), the reminders
- * timed on the provider's clock (the sandbox's in sandbox mode, which the playground moves).
+ * Edge quote polling and draft expiry reminders: the callbacks the workers call
+ * (src/orders/edge/callbacks.ts), and the provider's clock the reminders are timed on (the
+ * sandbox's in sandbox mode, which the playground moves forward), for startJobs.
  */
-export function edgeJobOptions(parts: {
+export function edgeJobParts(parts: {
   provider: ProviderApi;
   logger: Logger;
   sandbox: boolean;
-  currency: string;
   providerClock: Clock;
-}): Pick<StartJobsOptions, "quotes" | "draftReminders"> {
-  const { provider, logger, sandbox, currency, providerClock } = parts;
+  config: Pick<Config, "currency">;
+}): {
+  callbacks: { quotes: QuoteCallbacks<unknown>; draftReminders: DraftReminderCallbacks };
+  jobOptions: Pick<StartJobsOptions, "draftReminders">;
+} {
+  const { provider, logger, sandbox, providerClock } = parts;
+  const { currency } = parts.config;
   return {
-    quotes: edgeQuoteCallbacks({ provider, logger, sandbox, currency }),
-    draftReminders: {
-      callbacks: edgeDraftReminderCallbacks({ provider, sandbox }),
-      now: () => providerClock.now(),
+    callbacks: {
+      quotes: edgeQuoteCallbacks({ provider, logger, sandbox, currency }),
+      draftReminders: edgeDraftReminderCallbacks({ provider, sandbox }),
     },
+    jobOptions: { draftReminders: { now: () => providerClock.now() } },
   };
 }
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { WebClient } from "@slack/web-api";
 import type { Redis } from "ioredis";
 import { ApprovalStore, type DirectoryStatus, policyApprovers } from "./approvals/index.js";
-import { edgeJobOptions, lifecycleJobBuilders, notifierDrainParts } from "./backgroundWiring.js";
+import { edgeJobParts, lifecycleJobBuilders, notifierDrainParts } from "./backgroundWiring.js";
 import { systemClock } from "./clock.js";
 import { type Config, configuredSecrets } from "./config.js";
 import { watchDirectory } from "./directoryWatch.js";
@@ -279,23 +279,18 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     // order lifecycle on them (which builds its placement job and tracker on their queues), the
     // lifecycle API and the approval messages; then, where workers run, the workers that run
     // them (src/workers: a BullMQ worker is a front door, like a Slack listener); the Slack app.
+    const providerClock = sandbox?.clock ?? systemClock;
+    const edge = edgeJobParts({ provider: api, logger, sandbox: sandboxed, providerClock, config });
     const machinery = await startJobs({
       topology,
       prefix: layout.jobs,
       logger: logger.child({ component: "jobs" }),
       metrics,
-      ...edgeJobOptions({
-        provider: api,
-        logger,
-        sandbox: sandboxed,
-        currency: config.currency,
-        providerClock: sandbox?.clock ?? systemClock,
-      }),
+      ...edge.jobOptions,
       ...jobOptions,
     });
     stops.push(() => machinery.close(JOBS_CLOSE_MS));
-    // The order lifecycle owns placing, looking up, tracking and telling the thread: it builds
-    // its placement job and tracker on the jobs' queues.
+    // The order lifecycle owns placing, looking up, tracking and telling the thread.
     const orders = new OrderLifecycle({
       store: approvalStore,
       provider: api,
@@ -338,7 +333,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       logger,
       ...approvalMessageSettings,
     });
-    // What the workers run: the notifier's drain, the lifecycle's jobs, the approval messages.
+    // What the workers run: the drain, the lifecycle's jobs, approval messages, Edge's polls.
     const parts: WorkerParts = {
       notify: notifierDrainParts(backgroundSlack, {
         sandbox: sandboxed,
@@ -348,6 +343,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       tracker: orders.tracker,
       placement: orders.placement,
       approvalMessages,
+      ...edge.callbacks,
     };
     const workersHere = role === "worker" || config.workers;
     const workers = workersHere ? await startWorkers(machinery, parts, workerOptions) : undefined;

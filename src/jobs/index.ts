@@ -3,12 +3,12 @@ import type { Redis } from "ioredis";
 import type { Logger } from "../log.js";
 import type { Metrics } from "../metrics.js";
 import { type RedisTopology, singleRedis } from "../redisTopology.js";
-import { type DraftReminderCallbacks, DraftReminders } from "./draftReminders.js";
+import { DraftReminders } from "./draftReminders.js";
 import { errorText } from "./errors.js";
 import { closeQueues, createQueues, QUEUE_OF, type Running, type WorkerKind } from "./jobQueues.js";
 import { Notifier, type NotifierSettings } from "./notifier/notifier.js";
 import { DEFAULT_PREFIX, QUEUE_NAMES } from "./queues.js";
-import { type QuoteCallbacks, QuotePoller } from "./quotes/quotePoller.js";
+import { QuotePoller } from "./quotes/quotePoller.js";
 import type { JobPartOptions } from "./stepJob.js";
 
 /**
@@ -43,6 +43,7 @@ export {
 } from "./notifier/outbox.js";
 export type { RenderedUpdateInput } from "./notifier/renderedUpdate.js";
 export * from "./queues.js";
+export { type ProviderFailure, readProviderFailure } from "./quotes/providerFailure.js";
 export * from "./quotes/quotePoller.js";
 export * from "./schedule.js";
 export { delayStep, type JobPartOptions, outcomeCounter } from "./stepJob.js";
@@ -57,11 +58,10 @@ export { delayStep, type JobPartOptions, outcomeCounter } from "./stepJob.js";
  * The jobs that perform a step of the order lifecycle (placement, tracking) are not built here:
  * they live with the lifecycle (src/orders/placement, src/orders/tracking), which builds them on
  * a queue and the command connection of this layer (`partOptions`); src/workers runs them. So
- * nothing here calls up into src/orders, nor a function a higher layer handed it (the quote
- * poller's and the draft reminders' callbacks aside: README.md says what remains).
+ * nothing here calls up into src/orders, nor a function a higher layer handed it.
  */
 
-export interface StartJobsOptions<QuoteResult = unknown> {
+export interface StartJobsOptions {
   /** Where Redis is (src/redisTopology.ts): every connection of the jobs is made on it. */
   topology?: RedisTopology;
   /** Shorthand for a single Redis at this URL (tests, benchmarks); `topology` wins. */
@@ -70,13 +70,8 @@ export interface StartJobsOptions<QuoteResult = unknown> {
   prefix?: string;
   logger: Logger;
   metrics?: Pick<Metrics, "jobOutcomes" | "queueDepth">;
-  /** Edge quote polling. Without it, no quote worker runs (src/workers). */
-  quotes?: QuoteCallbacks<QuoteResult>;
-  /**
-   * Edge draft expiry reminders: the provider's clock (the sandbox's in sandbox mode) and the
-   * callbacks. Without callbacks, no reminder worker runs (remembering still queues).
-   */
-  draftReminders?: { callbacks?: DraftReminderCallbacks; now?: () => Date };
+  /** Edge draft expiry reminders: the provider's clock (the sandbox's in sandbox mode). */
+  draftReminders?: { now?: () => Date };
   now?: () => Date;
   /** The notifier's tuning: its producer's and its drain's (src/workers/notifier). */
   notifierSettings?: NotifierSettings;
@@ -93,9 +88,9 @@ export interface WorkerConnection {
   metrics?: Pick<Metrics, "jobOutcomes">;
 }
 
-export interface Jobs<QuoteResult = unknown> {
+export interface Jobs {
   notifier: Notifier;
-  quotePoller: QuotePoller<QuoteResult>;
+  quotePoller: QuotePoller;
   draftReminders: DraftReminders;
   queues: Record<WorkerKind, Queue>;
   /** What a part built outside this layer runs on: its queue, the command connection, the prefix. */
@@ -110,9 +105,7 @@ export interface Jobs<QuoteResult = unknown> {
   close(timeoutMs?: number): Promise<{ clean: boolean }>;
 }
 
-export async function startJobs<QuoteResult = unknown>(
-  options: StartJobsOptions<QuoteResult>,
-): Promise<Jobs<QuoteResult>> {
+export async function startJobs(options: StartJobsOptions): Promise<Jobs> {
   const prefix = options.prefix ?? DEFAULT_PREFIX;
   const logger = options.logger;
   const metrics = options.metrics;
@@ -132,12 +125,10 @@ export async function startJobs<QuoteResult = unknown>(
     metrics,
     ...options.notifierSettings,
   });
-  const quotePoller = new QuotePoller<QuoteResult>({
+  const quotePoller = new QuotePoller({
     queue: queues.quotes,
-    logger,
     metrics,
     notifier,
-    callbacks: options.quotes,
     now: options.now,
     ...options.quoteSettings,
   });
@@ -147,8 +138,6 @@ export async function startJobs<QuoteResult = unknown>(
     prefix,
     logger,
     metrics,
-    notifier,
-    callbacks: options.draftReminders?.callbacks,
     now: options.draftReminders?.now,
   });
 

@@ -1,8 +1,9 @@
 import type { Worker } from "bullmq";
-import type { Jobs, WorkerKind } from "../jobs/index.js";
+import type { DraftReminderCallbacks, Jobs, QuoteCallbacks, WorkerKind } from "../jobs/index.js";
 import type { ApprovalMessages } from "../orders/approvalMessages.js";
 import type { Placement } from "../orders/placement/index.js";
 import type { Tracker } from "../orders/tracking/index.js";
+import { DraftReminding } from "./draftReminders.js";
 import {
   type MaintenanceReport,
   maintenance,
@@ -11,13 +12,15 @@ import {
   scheduleMaintenance,
 } from "./maintenance.js";
 import { NotifierDrain, type NotifierDrainOptions } from "./notifier/drain.js";
+import { QuotePoll } from "./quotes.js";
 import { closeWorkers, startWorker, type WorkerTuning } from "./runner.js";
 
 /**
  * The background work's front door (issue 29: "no hop upward"): a BullMQ worker is an adapter
  * like a Slack listener. It takes a job off src/jobs' queues and calls down into what does it —
  * the notifier's drain (here, with src/orders' renderer and App Home publisher), the lifecycle's
- * placement job and tracker (src/orders), the quote poller and draft reminders (src/jobs) —
+ * placement job and tracker (src/orders), the Edge quote polls and draft reminders (here, with
+ * src/orders' callbacks) —
  * and runs the reconcilers (`runMaintenance`: on a schedule, at start). Nothing below calls
  * up into it: src/jobs enqueues, src/orders builds its parts on src/jobs' queues.
  */
@@ -35,6 +38,10 @@ export interface WorkerParts {
   placement?: Pick<Placement, "processJob" | "reconcile" | "canProcess">;
   /** Pending requests whose approval message was never posted, on the maintenance schedule. */
   approvalMessages?: Pick<ApprovalMessages, "reconcile">;
+  /** Edge quote polling: read, then post the offers or why not (src/orders/edge/callbacks.ts). */
+  quotes?: QuoteCallbacks<unknown>;
+  /** Edge draft expiry reminders: is the draft still there, and the reminder's message. */
+  draftReminders?: DraftReminderCallbacks;
 }
 
 export interface WorkerOptions {
@@ -94,7 +101,7 @@ export function maintenanceOf(
 
 /**
  * Starts this process's workers on src/jobs' queues: the notifier's drain (with `notify`), the
- * quote poller and draft reminders (where src/jobs was given their callbacks), the tracker and
+ * quote polls and draft reminders (with their callbacks), the tracker and
  * placement (where they can process), and the maintenance worker with its schedule; then runs
  * the reconcilers once (`reconcileOnStart`). If it cannot start (Redis unreachable), it closes
  * what it started and throws.
@@ -124,9 +131,19 @@ export async function startWorkers(
     });
     run("notify", (job, token) => drain.process(job, token));
   }
-  const { quotePoller, draftReminders } = jobs;
-  if (quotePoller.canProcess) run("quotes", (job, token) => quotePoller.process(job, token));
-  if (draftReminders.canProcess) run("drafts", (job, token) => draftReminders.process(job, token));
+  if (parts.quotes) {
+    const poll = new QuotePoll(jobs.quotePoller, parts.quotes, base);
+    run("quotes", (job, token) => poll.process(job, token));
+  }
+  if (parts.draftReminders) {
+    const reminding = new DraftReminding(
+      jobs.draftReminders,
+      parts.draftReminders,
+      jobs.notifier,
+      base.logger,
+    );
+    run("drafts", (job, token) => reminding.process(job, token));
+  }
   const { tracker, placement } = parts;
   if (tracker?.canProcess) run("tracking", (job, token) => tracker.process(job, token));
   if (placement?.canProcess) run("placement", (job) => placement.processJob(job));

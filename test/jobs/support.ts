@@ -2,7 +2,9 @@ import { randomUUID } from "node:crypto";
 import { WebClient } from "@slack/web-api";
 import { Redis } from "ioredis";
 import {
+  type DraftReminderCallbacks,
   type Jobs,
+  type QuoteCallbacks,
   type SlackChatApi,
   type SlackFunctionsApi,
   type StartJobsOptions,
@@ -167,7 +169,15 @@ export interface TestPartsOptions extends WorkerOptions {
   render?: MessageRenderer;
 }
 
-export type TestJobs<Q = unknown> = Jobs<Q> & {
+/** The Edge polls' callbacks, given to the workers (they were startJobs' options). */
+export interface TestEdgeOptions<Q> {
+  /** Edge quote polling: without it, no quote worker runs. */
+  quotes?: QuoteCallbacks<Q>;
+  /** Edge draft reminders: the provider's clock, and the callbacks (no worker without them). */
+  draftReminders?: { callbacks?: DraftReminderCallbacks; now?: () => Date };
+}
+
+export type TestJobs = Jobs & {
   tracker: Tracker;
   placement: Placement;
   runMaintenance(): Promise<MaintenanceReport>;
@@ -175,7 +185,7 @@ export type TestJobs<Q = unknown> = Jobs<Q> & {
 
 /** The tracker and the placement job on `jobs`' queues, as src/bot.ts builds them. */
 function buildParts(
-  jobs: Jobs<unknown>,
+  jobs: Jobs,
   options: TestPartsOptions & { now?: () => Date },
 ): { tracker: Tracker; placement: Placement } {
   const { store, ...callbacks } = options.placement ?? {};
@@ -202,8 +212,8 @@ function buildParts(
  * them (`close` closes the workers, then the jobs, as src/bot.ts's stops do).
  */
 export async function startTestJobs<Q = unknown>(
-  options: Partial<StartJobsOptions<Q>> & TestPartsOptions & { prefix: string },
-): Promise<TestJobs<Q>> {
+  options: Partial<StartJobsOptions> & TestPartsOptions & TestEdgeOptions<Q> & { prefix: string },
+): Promise<TestJobs> {
   const {
     readTarget,
     readOrder,
@@ -221,13 +231,16 @@ export async function startTestJobs<Q = unknown>(
     workerTuning,
     maintenanceEveryMs,
     reconcileOnStart,
+    quotes,
+    draftReminders,
     ...jobOptions
   } = options;
-  const jobs = await startJobs<Q>({
+  const jobs = await startJobs({
     redisUrl: REDIS_URL,
     logger: testLogger(),
     queueDepthEveryMs: 0,
     ...jobOptions,
+    ...(draftReminders?.now ? { draftReminders: { now: draftReminders.now } } : {}),
     notifierSettings: {
       perChannelIntervalMs: 30,
       updateIntervalMs: 30,
@@ -235,15 +248,18 @@ export async function startTestJobs<Q = unknown>(
       ...options.notifierSettings,
     },
   });
-  const parts = buildParts(jobs as Jobs<unknown>, options);
+  const parts = buildParts(jobs, options);
   const workerParts: WorkerParts = {
     ...(slack ? { notify: { slack, functions, home, render } } : {}),
     ...parts,
+    // The test's own quote type: the worker hands the callbacks what readQuote read.
+    ...(quotes ? { quotes: quotes as QuoteCallbacks<unknown> } : {}),
+    ...(draftReminders?.callbacks ? { draftReminders: draftReminders.callbacks } : {}),
   };
   const workers =
     workersHere === false
       ? undefined
-      : await startWorkers(jobs as Jobs<unknown>, workerParts, {
+      : await startWorkers(jobs, workerParts, {
           workerTuning: workerTuning ?? FAST_TUNING,
           concurrency,
           // Tests run the reconcilers themselves (runMaintenance): their counts are deterministic.
