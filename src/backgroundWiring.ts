@@ -1,7 +1,8 @@
 // What src/bot.ts wires for the background work beyond building its parts: the lifecycle's
 // placement job and tracker (built on src/jobs' queues by the lifecycle; src/workers runs them
 // where workers run), with the settings tests shorten; the Edge quote polls' and draft
-// reminders' callbacks; what the notifier's drain sends with. Apart from bot.ts so the composition root stays a list of parts.
+// reminders' callbacks; what the notifier's drain sends with. Apart from bot.ts so the
+// composition root stays a list of parts.
 import type { WebClient } from "@slack/web-api";
 import type { Clock } from "./clock.js";
 import { type Config, DEFAULT_PARTNER_REMINDER_AFTER_DAYS } from "./config.js";

@@ -101,9 +101,9 @@ export function maintenanceOf(
 
 /**
  * Starts this process's workers on src/jobs' queues: the notifier's drain (with `notify`), the
- * quote polls and draft reminders (with their callbacks), the tracker and
- * placement (where they can process), and the maintenance worker with its schedule; then runs
- * the reconcilers once (`reconcileOnStart`). If it cannot start (Redis unreachable), it closes
+ * quote polls and draft reminders (with their callbacks), the tracker and placement (where they
+ * can process), and the maintenance worker with its schedule; then runs the reconcilers once
+ * (`reconcileOnStart`). If it cannot start (Redis unreachable), it closes
  * what it started and throws.
  */
 export async function startWorkers(

@@ -130,7 +130,7 @@ export class NotifierDrain {
 
   /**
    * A step of the kept messages' updates (one outbox for all channels): a burst of them sent
-   * together (renderedUpdate.ts `sendBurst`), each settled as `paceAfter` says, then the wait
+   * together (renderedSend.ts `sendBurst`), each settled as `paceAfter` says, then the wait
    * `burstWait` decides. An update refused with a 429 or failing transiently stays queued for a
    * later burst; the burst's transient failures count as one (a Slack outage fails them all), and
    * the updates still failing after `maxAttempts` bursts are dropped. The wait is served before
