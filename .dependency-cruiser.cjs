@@ -2,11 +2,11 @@
  * The layers of docs/ARCHITECTURE.md ("Layers and the import rules"), as rules that fail
  * `npm run lint` (`npm run lint:deps`). Each rule's comment is the message a wrong import gets.
  *
- *   src/slack (adapter) ──▶ src/usecases, src/orders (use cases) ──▶ src/provider, src/approvals, src/jobs
- *         │                         │                                      │
- *         └────────────▶ views/ ◀───┘ (src/orders: message text, its       │
- *                          │           placement job's and tracker's too)  ▼
- *                          └─────────────────────────────────────▶ src/domain (pure rules)
+ *   src/slack, src/workers (adapters) ──▶ src/usecases, src/orders (use cases) ──▶ src/provider, src/approvals, src/jobs
+ *         │                                     │                                      │
+ *         └────────────▶ views/ ◀───────────────┘ (src/orders: message text, its       │
+ *      (src/slack only)    │                       placement job's and tracker's too)  ▼
+ *                          └─────────────────────────────────────────────────▶ src/domain (pure rules)
  *
  * Type-only imports (`import type`, erased at build) of another layer's types are allowed where
  * a rule says so (views take the shapes the use cases hand them); a value import is a runtime
@@ -72,10 +72,26 @@ module.exports = {
     {
       name: "infrastructure-never-imports-adapter-or-use-cases",
       comment:
-        "src/provider, src/approvals and src/jobs (infrastructure and core) may not import src/slack (the adapter), src/usecases or src/orders (the use cases): a job that performs a lifecycle step lives in src/orders (placement/, tracking/), built on src/jobs' queues (`partOptions`) and handed to its worker runner (`run`); other collaborators are plain functions src/bot.ts hands in.",
+        "src/provider, src/approvals and src/jobs (infrastructure and core) may not import src/slack or src/workers (the adapters), src/usecases or src/orders (the use cases): a job that performs a lifecycle step lives in src/orders (placement/, tracking/), built on src/jobs' queues (`partOptions`), and src/workers runs it, calling down; src/jobs only enqueues.",
       severity: "error",
       from: { path: "^src/(provider|approvals|jobs)/" },
-      to: { path: "^src/(slack|usecases|orders)/" },
+      to: { path: "^src/(slack|usecases|orders|workers)/" },
+    },
+    {
+      name: "only-the-entry-point-starts-the-workers",
+      comment:
+        "src/workers (the BullMQ workers: a front door, like a Slack listener) calls down into src/orders and src/jobs; nothing below or beside it may import it, not even a type (issue 29: no hop upward). Only the composition root src/bot.ts (and tests) start it: a part that needs something run is run by src/workers, a part that needs a worker's type takes its own.",
+      severity: "error",
+      from: { path: "^(src|views)/", pathNot: ["^src/workers/", "^src/bot\\.ts$"] },
+      to: { path: "^src/workers/" },
+    },
+    {
+      name: "workers-never-import-slack-or-views",
+      comment:
+        "src/workers is an adapter beside src/slack, not on top of it: it may not import src/slack (the Bolt adapter) nor views/ at runtime. Words come from src/orders (the renderer, the App Home publisher, the tracker's and placement's messages), which it calls.",
+      severity: "error",
+      from: { path: "^src/workers/" },
+      to: { path: "^(src/slack/|views/)", dependencyTypesNot: TYPE_ONLY },
     },
     {
       name: "provider-and-approvals-never-import-views",
@@ -88,7 +104,7 @@ module.exports = {
     {
       name: "jobs-never-import-views",
       comment:
-        "src/jobs is machinery (queues, the worker runner, the notifier's outbox, schedules, the rate limiter) and words nothing: a job that says something in its own words (the tracker's thread lines, a placement's outcome) lives with the lifecycle in src/orders, which may import views/. So src/jobs may not import views/ at runtime (import type is fine).",
+        "src/jobs is machinery (queues, the notifier's outbox, schedules, the producers of quotes and draft reminders) and words nothing: a job that says something in its own words (the tracker's thread lines, a placement's outcome) lives with the lifecycle in src/orders, which may import views/. So src/jobs may not import views/ at runtime (import type is fine).",
       severity: "error",
       from: { path: "^src/jobs/" },
       to: { path: "^views/", dependencyTypesNot: TYPE_ONLY },

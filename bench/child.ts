@@ -9,7 +9,7 @@ import { startBot } from "../src/bot.js";
 import { loadConfig } from "../src/config.js";
 import { startJobs } from "../src/jobs/index.js";
 import { createLogger } from "../src/log.js";
-import { startTracker } from "../src/orders/tracking/index.js";
+import { buildTracker } from "../src/orders/tracking/index.js";
 import { createProvider } from "../src/provider/api.js";
 import { SandboxClock, startSandbox } from "../src/sandbox/index.js";
 import {
@@ -19,6 +19,7 @@ import {
   startSlackStandin,
 } from "../src/standin/index.js";
 import { trackingReader } from "../src/usecases/trackingReads.js";
+import { startWorkers } from "../src/workers/index.js";
 import type { ChildRole } from "./common.js";
 import { closedLoop, flood, type PreparedRequest } from "./loadgen.js";
 
@@ -237,16 +238,22 @@ async function runWorker(): Promise<void> {
     redisUrl: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
     prefix: need("BENCH_REDIS_PREFIX"),
     logger,
-    slack: slack.chat,
-    concurrency: { tracking: Number(need("BENCH_TRACK_CONCURRENCY")) },
     // One channel holds every thread here; Slack's pacing is benchmark 3's subject.
     notifierSettings: { perChannelIntervalMs: 1, updateIntervalMs: 1 },
-    maintenanceEveryMs: 0,
-    reconcileOnStart: false,
     now: () => new Date(now),
   });
-  // The tracker, on the jobs' tracking queue as src/bot.ts builds it (src/orders/tracking).
-  startTracker(jobs, { readTarget: trackingReader(api), now: () => new Date(now) });
+  // The tracker, on the jobs' tracking queue as src/bot.ts builds it (src/orders/tracking), and
+  // the workers that run it and the notifier's drain (src/workers).
+  const tracker = buildTracker(jobs, { readTarget: trackingReader(api), now: () => new Date(now) });
+  const workers = await startWorkers(
+    jobs,
+    { notify: { slack: slack.chat }, tracker },
+    {
+      concurrency: { tracking: Number(need("BENCH_TRACK_CONCURRENCY")) },
+      maintenanceEveryMs: 0,
+      reconcileOnStart: false,
+    },
+  );
   serve({
     stats,
     setNow: (m) => {
@@ -255,7 +262,8 @@ async function runWorker(): Promise<void> {
     },
   });
   onStop(async () => {
-    await jobs.close(10_000);
+    await workers.close(8_000);
+    await jobs.close(2_000);
   });
   process.send?.({ type: "ready" });
 }

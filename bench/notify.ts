@@ -17,6 +17,7 @@ import {
   STANDIN_IDS,
   startSlackStandin,
 } from "../src/standin/index.js";
+import { startWorkers } from "../src/workers/index.js";
 import { deleteKeys, envInt, printTable, recordBenchmark, round, waitUntil } from "./common.js";
 
 const CHANNELS = 5;
@@ -63,11 +64,14 @@ async function drain(count: number, intervalMs: number, pacing: string): Promise
     redisUrl,
     prefix,
     logger: createLogger({ level: "warn", destination: createWriteStream("/dev/null") }),
-    slack: slack.chat,
-    maintenanceEveryMs: 0,
-    reconcileOnStart: false,
     notifierSettings: { perChannelIntervalMs: intervalMs },
   });
+  // The notifier's drain, as src/bot.ts starts it (src/workers).
+  const workers = await startWorkers(
+    jobs,
+    { notify: { slack: slack.chat } },
+    { maintenanceEveryMs: 0, reconcileOnStart: false },
+  );
   try {
     const threads = Array.from({ length: THREADS }, (_, i) => {
       const channel = channels[i % CHANNELS]!;
@@ -129,7 +133,8 @@ async function drain(count: number, intervalMs: number, pacing: string): Promise
       threadsOutOfOrder: outOfOrder,
     };
   } finally {
-    await jobs.close(10_000);
+    await workers.close(8_000);
+    await jobs.close(2_000);
     await standin.close();
     const redis = new Redis(redisUrl);
     await deleteKeys(redis, `${prefix}:`);

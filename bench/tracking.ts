@@ -10,7 +10,7 @@ import { pathToFileURL } from "node:url";
 import { Redis } from "ioredis";
 import { baseIntervalMs, DAY_MS, MINUTE_MS, startJobs, stateKey } from "../src/jobs/index.js";
 import { createLogger } from "../src/log.js";
-import { startTracker } from "../src/orders/tracking/index.js";
+import { buildTracker } from "../src/orders/tracking/index.js";
 import {
   DEFAULT_PROVIDER_REQUESTS_PER_SECOND,
   limiterSpacingMs,
@@ -291,11 +291,10 @@ export async function runTracking(): Promise<TrackingFigures> {
     redisUrl,
     prefix,
     logger: createLogger({ level: "warn", destination: createWriteStream("/dev/null") }),
-    workers: false,
     now: () => new Date(simNow),
   });
-  // The tracker (src/orders/tracking) on the jobs' queue, producing only here.
-  const tracker = startTracker(jobs, { now: () => new Date(simNow) });
+  // The tracker (src/orders/tracking) on the jobs' queue, producing only here (no src/workers).
+  const tracker = buildTracker(jobs, { now: () => new Date(simNow) });
   const realStart = performance.now();
   const benchCpuStart = process.cpuUsage();
   try {

@@ -3,9 +3,9 @@ import type { AddressInfo } from "node:net";
 import { WebClient } from "@slack/web-api";
 import type { Redis } from "ioredis";
 import { ApprovalStore, type DirectoryStatus, policyApprovers } from "./approvals/index.js";
+import { edgeJobParts, lifecycleJobBuilders, notifierDrainParts } from "./backgroundWiring.js";
 import { systemClock } from "./clock.js";
-import { type Config, configuredSecrets, DEFAULT_PARTNER_REMINDER_AFTER_DAYS } from "./config.js";
-import { withRequestId } from "./context.js";
+import { type Config, configuredSecrets } from "./config.js";
 import { watchDirectory } from "./directoryWatch.js";
 import { healthCheck, serveOperationalRoutes } from "./health.js";
 import { type StartJobsOptions, startJobs } from "./jobs/index.js";
@@ -13,7 +13,6 @@ import { createLogger, type Logger } from "./log.js";
 import { createMetrics, type Metrics } from "./metrics.js";
 import { appHomePublisher, redisHomePages } from "./orders/appHome.js";
 import { ApprovalMessages, type ApprovalMessagesOptions } from "./orders/approvalMessages.js";
-import { edgeDraftReminderCallbacks, edgeQuoteCallbacks } from "./orders/edge/callbacks.js";
 import {
   type BackgroundJobs,
   OrderLifecycle,
@@ -21,14 +20,9 @@ import {
   requestMessageRenderer,
   requestReadsOf,
 } from "./orders/index.js";
-import { type PlacementSettings, startPlacement } from "./orders/placement/index.js";
+import type { PlacementSettings } from "./orders/placement/index.js";
 import { StepCompletions } from "./orders/stepCompletions.js";
-import {
-  DEFAULT_ACCEPTANCE_REMINDERS,
-  startTracker,
-  type TrackerSettings,
-  trackedReader,
-} from "./orders/tracking/index.js";
+import { type TrackerSettings, trackedReader } from "./orders/tracking/index.js";
 // Playground mode: the web page standing in for Slack's client (src/playground/).
 import {
   createPlayground,
@@ -51,7 +45,6 @@ import { type RedisTopology, redisTopology } from "./redisTopology.js";
 import { type Sandbox, type SandboxOptions, startSandbox } from "./sandbox/index.js";
 import { type SlackConnection, startSlackApp } from "./slack/app.js";
 import { FollowUpLane } from "./slack/followUps.js";
-import { sandboxLabelledChat } from "./slack/kit/index.js";
 import { type ListenerDeps, registerListeners } from "./slack/listeners.js";
 import { groupMembersVia } from "./slackDirectory.js";
 import { type SlackStandin, STANDIN_IDS } from "./standin/index.js";
@@ -63,6 +56,14 @@ import {
   stepNamesOf,
 } from "./stepWiring.js";
 import { trackingReader } from "./usecases/trackingReads.js";
+import {
+  type MaintenanceReport,
+  maintenanceOf,
+  splitWorkerOptions,
+  startWorkers,
+  type WorkerOptions,
+  type WorkerParts,
+} from "./workers/index.js";
 
 export interface BotOptions {
   config: Config;
@@ -77,8 +78,11 @@ export interface BotOptions {
    * "worker": only the background workers (`npm run worker`), with /healthz and /metrics.
    */
   role?: "bot" | "worker";
-  /** Tuning of the jobs and of the lifecycle's placement job and tracker (tests shorten them). */
-  jobs?: Partial<StartJobsOptions> & PartSettings;
+  /**
+   * Tuning of the jobs, their workers and the lifecycle's placement job and tracker (tests
+   * shorten them).
+   */
+  jobs?: Partial<StartJobsOptions> & WorkerOptions & PartSettings;
   /** The provider's request rate shared by all replicas; false for none. Default 10/s. */
   providerRateLimit?:
     | Pick<ProviderRateLimiterOptions, "requestsPerSecond" | "marginMs" | "maxWaitMs">
@@ -99,7 +103,7 @@ export interface RunningBot {
   /** The parts built here, as the listeners take them (tests read the store, the identity, …). */
   services: ListenerDeps;
   sandbox?: Sandbox;
-  jobs: BackgroundJobs;
+  jobs: BackgroundJobs & { runMaintenance(): Promise<MaintenanceReport> };
   /** In playground mode: the local stand-in for Slack the bot talks to. */
   standin?: SlackStandin;
   /** In playground mode: the web page standing in for Slack's client (`<url>/playground`). */
@@ -250,7 +254,6 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     };
     // A user group's members, read from Slack (APPROVERS, policy rules name groups).
     const groupMembers = groupMembersVia(backgroundSlack);
-    const readTarget = trackingReader(api);
     const sandboxed = config.provider.kind === "sandbox";
     const homePages = redisHomePages(redis, layout.home);
     // What every surface shows of a request, read from the store and the lifecycle's keys.
@@ -268,39 +271,24 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       currency: config.currency,
       publish: (userId, view) => backgroundSlack.views.publish({ user_id: userId, view }),
     });
-    const { placementSettings, trackerSettings, approvalMessageSettings, ...jobOptions } =
+    const { placementSettings, trackerSettings, approvalMessageSettings, ...rest } =
       options.jobs ?? {};
-    // Built in dependency order: the jobs (queues, the notifier's outbox), then the order
-    // lifecycle on them, which builds and runs its own jobs (placement, tracking) on their queues.
+    const [workerOptions, jobOptions] = splitWorkerOptions(rest);
+    // Built in dependency order: the jobs (queues, the notifier's outbox: producers only), the
+    // order lifecycle on them (which builds its placement job and tracker on their queues), the
+    // lifecycle API and the approval messages; then, where workers run, the workers that run
+    // them (src/workers: a BullMQ worker is a front door, like a Slack listener); the Slack app.
+    const providerClock = sandbox?.clock ?? systemClock;
+    const edge = edgeJobParts({ provider: api, logger, sandbox: sandboxed, providerClock, config });
     const machinery = await startJobs({
       topology,
       prefix: layout.jobs,
       logger: logger.child({ component: "jobs" }),
       metrics,
-      workers: role === "worker" || config.workers,
-      // In sandbox mode every background message says so (its thread lines and DMs too).
-      slack: sandboxed ? sandboxLabelledChat(backgroundSlack.chat) : backgroundSlack.chat,
-      // Workflow Builder steps end through the same outbox, with each step's own token.
-      functions: backgroundSlack.functions,
-      home: appHome,
-      // The approval message and the card are rendered from the read model when their update
-      // is sent: the last one shows the latest state.
-      render: requestMessageRenderer(reads, config.approvals.approveConfirmFrom),
-      quotes: edgeQuoteCallbacks({
-        provider: api,
-        logger,
-        sandbox: sandboxed,
-        currency: config.currency,
-      }),
-      // Edge draft expiry reminders, timed on the provider's clock (the sandbox's, which the
-      // playground moves forward).
-      draftReminders: {
-        callbacks: edgeDraftReminderCallbacks({ provider: api, sandbox: sandboxed }),
-        now: () => (sandbox?.clock ?? systemClock).now(),
-      },
+      ...edge.jobOptions,
       ...jobOptions,
     });
-    stops.push(() => machinery.close(10_000));
+    stops.push(() => machinery.close(JOBS_CLOSE_MS));
     // The order lifecycle owns placing, looking up, tracking and telling the thread.
     const orders = new OrderLifecycle({
       store: approvalStore,
@@ -312,25 +300,24 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       // Each change refreshes the App Home of the people who see it, through the notifier.
       homes: { approvers: approvalSettings.approvers, groupMembers, logger },
       notifier: machinery.notifier,
-      placement: (steps) =>
-        startPlacement(machinery, { store: approvalStore, callbacks: steps, ...placementSettings }),
-      tracker: (observer) =>
-        startTracker(machinery, {
-          observer,
-          refreshHomes: true,
-          // Background work logs under a request id of its own record (approval id, order id),
-          // so one grep follows an order from the approval click to placement and tracking.
-          readTarget: (target, companyName) =>
-            withRequestId(`${target.kind}-${target.id}`, () => readTarget(target, companyName)),
-          // A layer 2 waiting on a partner: the requester is reminded after N days, then weekly.
-          acceptanceReminders: {
-            ...DEFAULT_ACCEPTANCE_REMINDERS,
-            firstAfterMs:
-              (config.partnerReminderAfterDays ?? DEFAULT_PARTNER_REMINDER_AFTER_DAYS) * 86_400_000,
-          },
-          ...(jobOptions.now ? { now: jobOptions.now } : {}),
-          ...trackerSettings,
-        }),
+      ...lifecycleJobBuilders(machinery, {
+        store: approvalStore,
+        readTarget: trackingReader(api),
+        partnerReminderAfterDays: config.partnerReminderAfterDays,
+        now: jobOptions.now,
+        placementSettings,
+        trackerSettings,
+      }),
+    });
+    // The lifecycle API: every step on a request the Slack layer asks for.
+    const requests = new OrderRequests({
+      store: approvalStore,
+      lifecycle: orders,
+      settings: approvals,
+      currency: config.currency,
+      sandbox: sandboxed,
+      tracker: orders.tracker,
+      logger,
     });
     // A pending request whose approval message was never posted (a crash between storing and
     // posting it) is posted on the maintenance schedule, once, and its place kept.
@@ -346,24 +333,35 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       logger,
       ...approvalMessageSettings,
     });
-    machinery.run("maintenance", { reconcile: () => approvalMessages.reconcile() });
-    // What the other layers use of the background side: the queues and the lifecycle's tracker.
-    const jobs: BackgroundJobs = { ...machinery, tracker: orders.tracker };
-    const requests = new OrderRequests({
-      store: approvalStore,
-      lifecycle: orders,
-      settings: approvals,
-      currency: config.currency,
-      sandbox: sandboxed,
+    // What the workers run: the drain, the lifecycle's jobs, approval messages, Edge's polls.
+    const parts: WorkerParts = {
+      notify: notifierDrainParts(backgroundSlack, {
+        sandbox: sandboxed,
+        home: appHome,
+        render: requestMessageRenderer(reads, config.approvals.approveConfirmFrom),
+      }),
       tracker: orders.tracker,
-      logger,
-    });
+      placement: orders.placement,
+      approvalMessages,
+      ...edge.callbacks,
+    };
+    const workersHere = role === "worker" || config.workers;
+    const workers = workersHere ? await startWorkers(machinery, parts, workerOptions) : undefined;
+    // Closed before the jobs' queues and connections they run on (stops run in reverse).
+    if (workers) stops.push(() => workers.close(WORKERS_CLOSE_MS));
+    // What the other layers use of the background side: the queues, the lifecycle's tracker; the
+    // reconcilers, which a process without workers may still run by hand.
+    const jobs = {
+      ...machinery,
+      tracker: orders.tracker,
+      runMaintenance: workers?.runMaintenance ?? maintenanceOf(machinery, parts),
+    };
     // A failover: counted, logged, and where workers run the reconcilers catch up at once on
     // what the old master took with it (a placement job, a tracker) rather than in 5 minutes.
     const stopWatching = watchMaster(redis, (from, to) => {
       metrics.redisFailovers.inc();
       logger.warn({ from, to }, "redis: the master moved (failover)");
-      if (role === "worker" || config.workers) {
+      if (workersHere) {
         jobs
           .runMaintenance()
           .catch((error: unknown) =>
@@ -465,6 +463,10 @@ function limiterConnection(
   stops.push(async () => redis.quit().catch(() => redis.disconnect()));
   return redis;
 }
+
+/** Shutdown, about 10 s: the workers let active jobs finish (7 s of 8), then the queues close. */
+const WORKERS_CLOSE_MS = 8_000;
+const JOBS_CLOSE_MS = 2_000;
 
 /** Who the bot acts as at the provider changes only when its key does: asked every 10 minutes. */
 const IDENTITY_TTL_MS = 10 * 60_000;

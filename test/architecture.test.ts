@@ -112,6 +112,41 @@ describe("the import rules (.dependency-cruiser.cjs)", () => {
     expect(typeOnly.exitCode).toBe(0);
   }, 60_000);
 
+  it("fail the lifecycle, or src/jobs, importing src/workers, and src/workers importing src/slack", async () => {
+    const worker = "export const startWorkers = () => undefined;\n";
+    const fromOrders = await cruiseProbe({
+      [`src/orders/${PROBE}.ts`]:
+        'import { startWorkers } from "../workers/index.js";\n\nexport const probe = startWorkers;\n',
+      "src/workers/index.ts": worker,
+    });
+    expect(fromOrders.exitCode).toBeGreaterThan(0);
+    expect(fromOrders.output).toContain("only-the-entry-point-starts-the-workers");
+    expect(fromOrders.output).toContain("issue 29: no hop upward");
+    const fromJobs = await cruiseProbe({
+      [`src/jobs/${PROBE}.ts`]:
+        'import type { Workers } from "../workers/index.js";\n\nexport type Probe = Workers;\n',
+      "src/workers/index.ts": "export interface Workers { close(): void }\n",
+    });
+    expect(fromJobs.exitCode).toBeGreaterThan(0);
+    expect(fromJobs.output).toContain("infrastructure-never-imports-adapter-or-use-cases");
+    const toSlack = await cruiseProbe({
+      [`src/workers/${PROBE}.ts`]:
+        'import { boltLogger } from "../slack/logger.js";\n\nexport const probe = boltLogger;\n',
+      "src/slack/logger.ts": "export const boltLogger = {};\n",
+    });
+    expect(toSlack.exitCode).toBeGreaterThan(0);
+    expect(toSlack.output).toContain("workers-never-import-slack-or-views");
+    // The entry point starts them, and they call down into src/orders.
+    const fromBot = await cruiseProbe({
+      "src/bot.ts":
+        'import { startWorkers } from "./workers/index.js";\n\nexport const probe = startWorkers;\n',
+      "src/workers/index.ts":
+        'import { Placement } from "../orders/placement/placement.js";\n\nexport const startWorkers = () => new Placement();\n',
+      "src/orders/placement/placement.ts": "export class Placement {}\n",
+    });
+    expect(fromBot.exitCode).toBe(0);
+  }, 60_000);
+
   it("never writes a probe into the repository", async () => {
     const planted = [...(await sourceFiles("src")), ...(await sourceFiles("views"))].filter((f) =>
       f.includes(PROBE),

@@ -1,12 +1,13 @@
-import type { Job } from "bullmq";
-import type { Notifier, SlackBlock } from "./notifier/notifier.js";
+import type { SlackBlock } from "./notifier/notifier.js";
 import { jobIdPart, QUEUE_NAMES, stateKey } from "./queues.js";
-import { delayStep, type JobPartOptions, outcomeCounter } from "./stepJob.js";
+import { type JobPartOptions, outcomeCounter } from "./stepJob.js";
 
 /**
  * Edge draft expiry reminders. The provider deletes an Edge draft 30 days after it was saved
- * (docs/provider/provider-api.md); a draft saved through the bot is remembered here, and its creator gets a
- * direct message 3 days and 1 day before (at 27 and 29 days), with Open and Delete buttons.
+ * (docs/provider/provider-api.md); a draft saved through the bot is remembered here, and its
+ * creator gets a direct message 3 days and 1 day before (at 27 and 29 days), with Open and Delete
+ * buttons. This is the producer side (remember, forget, checkDue) and the record; the reminder's
+ * step runs where workers run (src/workers/draftReminders.ts), with src/orders' callbacks.
  *
  * - One delayed BullMQ job per reminder, with a deterministic id (`draft-<id>-d3`, `-d1`): saving
  *   the same draft twice, or two replicas, never queue a second one; the message goes through
@@ -42,13 +43,12 @@ export interface DraftReminderCallbacks {
 }
 
 export interface DraftRemindersOptions extends JobPartOptions {
-  notifier: Pick<Notifier, "post">;
-  callbacks?: DraftReminderCallbacks;
   /** The provider's clock (the sandbox's in sandbox mode). */
   now?: () => Date;
 }
 
-interface ReminderJob {
+/** A reminder job's data (src/workers/draftReminders.ts reads it). */
+export interface ReminderJob {
   draftId: string;
   daysLeft: number;
   /** When it is due, on the provider's clock (ms). */
@@ -168,50 +168,29 @@ export class DraftReminders {
     return promoted;
   }
 
-  /** The worker's step: sends the reminder when due and the draft is still there. */
-  async process(job: Job, token?: string): Promise<string> {
-    const data = job.data as Partial<ReminderJob>;
-    const { draftId, daysLeft, dueAt } = data;
-    if (typeof draftId !== "string" || typeof daysLeft !== "number" || typeof dueAt !== "number")
-      return this.done(job, "invalid");
-    const early = dueAt - this.now().getTime();
-    if (early > 0) {
-      // Real time ran ahead of the provider's clock: wait for the clock.
-      return delayStep(job, token, early);
-    }
+  /**
+   * The creator and name of a draft still `open` here (neither ordered, deleted nor gone), for
+   * its reminder (src/workers/draftReminders.ts); undefined otherwise.
+   */
+  async openDraft(draftId: string): Promise<{ name: string; userId: string } | undefined> {
     const record = await this.options.redis.hgetall(this.recordKey(draftId));
-    if (record.state !== "open" || !record.user || !USER_PATTERN.test(record.user))
-      return this.done(job, "skipped");
-    const callbacks = this.options.callbacks;
-    if (!callbacks) throw new Error("draft reminders need their callbacks here");
-    if (!(await callbacks.draftExists(draftId))) {
-      await this.options.redis.hset(this.recordKey(draftId), "state", "gone");
-      return this.done(job, "skipped");
-    }
-    const reminder: DraftReminder = {
-      draftId,
-      name: record.name ?? draftId,
-      userId: record.user,
-      daysLeft,
-    };
-    const message = callbacks.message(reminder);
-    await this.options.notifier.post({
-      scope: `draft:${jobIdPart(draftId)}`,
-      key: `draft-reminder:d${daysLeft}`,
-      channel: reminder.userId,
-      text: message.text,
-      blocks: message.blocks,
-    });
-    this.options.logger.info(
-      { draftId, daysLeft, userId: reminder.userId },
-      "edge draft expiry reminder sent",
-    );
-    return this.done(job, "reminded");
+    if (record.state !== "open" || !record.user || !USER_PATTERN.test(record.user)) return;
+    return { name: record.name ?? draftId, userId: record.user };
   }
 
-  private async done(job: Job, outcome: string): Promise<string> {
-    if (job.id) await this.options.redis.zrem(this.dueKey(), job.id);
+  /** The provider no longer has the draft (ordered or deleted elsewhere): no reminder. */
+  async markGone(draftId: string): Promise<void> {
+    await this.options.redis.hset(this.recordKey(draftId), "state", "gone");
+  }
+
+  /** A reminder's job is over (sent, skipped, invalid): it is no longer due. */
+  async settle(jobId: string | undefined, outcome: string): Promise<void> {
+    if (jobId) await this.options.redis.zrem(this.dueKey(), jobId);
     this.count(outcome);
-    return outcome;
+  }
+
+  /** The provider's clock (the sandbox's in sandbox mode). */
+  providerNow(): Date {
+    return this.now();
   }
 }

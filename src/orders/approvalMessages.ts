@@ -9,8 +9,8 @@ import type { RequestReads } from "./requestReads.js";
  * Requests that have no approval message: stored (their name reserved) but never posted
  * — the process died between `requests.submit` and the Slack kit's post, or the post's place was
  * never kept. Nobody sees them in the approvals channel, their name stays taken and nothing else
- * ends them; run on the maintenance schedule (src/bot.ts: `jobs.run("maintenance", …)`), this
- * posts each one older than `graceMs` once and keeps where it is.
+ * ends them; run on the maintenance schedule (src/workers' `runMaintenance`, given it by
+ * src/bot.ts), this posts each one older than `graceMs` once and keeps where it is.
  *
  * - The post goes through the notifier's outbox under the request's scope and ONE key
  *   (`approval-message`): however many replicas or runs queue it, it is sent once (the marker's

@@ -4,7 +4,8 @@ import type { Tracker } from "./tracking/tracker.js";
 
 /**
  * The background side as the other layers use it: src/jobs' queues and notifier, and the order
- * lifecycle's tracker (src/orders/tracking: what `/connect track` and App Home follow).
+ * lifecycle's tracker (src/orders/tracking: what `/connect track` and App Home follow). The
+ * workers that run them are src/workers', which no layer here imports.
  */
 export type BackgroundJobs = Jobs & { tracker: Tracker };
 
@@ -23,7 +24,7 @@ export {
   requestMessageRenderer,
   requestReadsOf,
 } from "./lifecycle.js";
-export { scopeOf } from "./requestMessages.js";
+export { type MessageRenderer, type RenderedMessage, scopeOf } from "./requestMessages.js";
 
 /** What a flow hands over for approval: everything but the bookkeeping the approval layer adds. */
 export type OrderSubmission = Omit<CreateApprovalInput, "sandbox" | "slack">;

@@ -23,7 +23,6 @@ import type {
 } from "../approvals/index.js";
 import { withRequestId } from "../context.js";
 import type { Notifier } from "../jobs/notifier/notifier.js";
-import type { MessageRenderer } from "../jobs/notifier/renderedUpdate.js";
 import type { Logger } from "../log.js";
 import type { ProviderApi } from "../provider/api.js";
 import { type HomeAudienceOptions, homeAudience } from "./homeAudience.js";
@@ -39,7 +38,13 @@ import type { Placement } from "./placement/placement.js";
 import type { OrderProgress } from "./progress.js";
 import { ProgressStore } from "./progress.js";
 import { type RequestReadModel, readRequest } from "./readModel.js";
-import { RequestMessages, renderRequestMessage, requesterDm, scopeOf } from "./requestMessages.js";
+import {
+  type MessageRenderer,
+  RequestMessages,
+  renderRequestMessage,
+  requesterDm,
+  scopeOf,
+} from "./requestMessages.js";
 import { RequestReads } from "./requestReads.js";
 import type { TrackingEvent, TrackingObserver } from "./tracking/reports.js";
 import type { Tracker } from "./tracking/tracker.js";
@@ -51,9 +56,9 @@ import type { Tracker } from "./tracking/tracker.js";
  *   store by the Slack layer *before* it acks the click; `followUp(record)` then tells the
  *   thread, updates the approval message and, for an approved request, queues its placement —
  *   in that order, so "Approved by …" is always above what the placement says.
- * - The lifecycle builds its own jobs at construction, on the queues src/jobs gives it: the
- *   placement job (placement/) runs `placementCallbacks()` — place and look up through the
- *   per-kind table, and on placed → start tracking and tell the thread; failed / unknown → tell
+ * - The lifecycle builds its own jobs at construction, on the queues src/jobs gives it (src/workers
+ *   runs them where workers run): the placement job (placement/) runs `placementCallbacks()` —
+ *   place and look up through the per-kind table, and on placed → start tracking and tell the thread; failed / unknown → tell
  *   and offer the way forward (buttons on the approval message) —, and the tracker (tracking/)
  *   tells it each status and end of a placed order. Nothing waits for the jobs to exist.
  * - Every message about a request goes through the notifier (scope `approval:<id>`): one
@@ -100,12 +105,12 @@ export interface OrderLifecycleOptions<
   notifier: LifecycleJobs["notifier"];
   /**
    * Builds the placement job on the lifecycle's own steps (`placementCallbacks()`): src/bot.ts
-   * `startPlacement` (placement/) on the jobs' placement queue.
+   * `buildPlacement` (placement/) on the jobs' placement queue.
    */
   placement: (steps: PlacementCallbacks) => P;
   /**
    * Builds the tracker that tells the lifecycle each status and end of a placed order: src/bot.ts
-   * `startTracker` (tracking/) on the jobs' tracking queue.
+   * `buildTracker` (tracking/) on the jobs' tracking queue.
    */
   tracker: (observer: TrackingObserver) => T;
 }
@@ -130,9 +135,9 @@ export function requestReadsOf({
 }
 
 /**
- * The kept messages' renderer (startJobs' `render`: the approval message and the card, from the
- * read model when their update is sent), on the read model's reads alone (`requestReadsOf`): the
- * notifier is built with it before the lifecycle, which is built on the notifier. It renders as
+ * The kept messages' renderer (the notifier's drain calls it, src/workers: the approval message
+ * and the card, from the read model when their update is sent), on the read model's reads alone
+ * (`requestReadsOf`), the ones App Home reads too. It renders as
  * `OrderLifecycle.messageRenderer()` does.
  */
 export function requestMessageRenderer(
@@ -160,7 +165,7 @@ export class OrderLifecycle<
     audience: (record: ApprovalRequest) => Promise<string[]>;
     logger: Pick<Logger, "warn">;
   };
-  /** The placement job, run on the lifecycle's steps (its worker: `jobs.run`, src/bot.ts). */
+  /** The placement job on the lifecycle's steps (src/workers runs its worker and reconciler). */
   readonly placement: P;
   /** The tracker of placed orders (and of whatever `/connect track` follows). */
   readonly tracker: T;
@@ -428,8 +433,8 @@ export class OrderLifecycle<
   }
 
   /**
-   * Renders a kept message from the request as it is now, when the notifier sends its update
-   * (startJobs' `render`): `message:<id>` is the approval message, `card:<id>` the card.
+   * Renders a kept message from the request as it is now, when the notifier's drain sends its
+   * update (src/workers): `message:<id>` is the approval message, `card:<id>` the card.
    */
   messageRenderer(): MessageRenderer {
     return (ref) => this.messages.render(ref);

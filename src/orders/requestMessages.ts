@@ -4,7 +4,7 @@ import { requestCardReplyText, requestCardView } from "../../views/approvals/req
 import type { Reply } from "../../views/reply.js";
 import { stateDm } from "../../views/requestState.js";
 import type { ApprovalRequest } from "../approvals/index.js";
-import type { PostInput } from "../jobs/index.js";
+import type { PostInput, SlackBlock } from "../jobs/index.js";
 import type { LifecycleJobs } from "./lifecycle.js";
 import { type RequestReadModel, readRequest } from "./readModel.js";
 import type { RequestReads } from "./requestReads.js";
@@ -14,12 +14,31 @@ import type { RequestReads } from "./requestReads.js";
  * channel, with the approvers' buttons) and the request card (where the request was asked),
  * kept showing the request as it is now.
  *
- * A change does not render them: it queues an update that the notifier renders from the read
- * model when it sends it (`render`, given to startJobs; src/jobs/notifier/renderedUpdate.ts). At most one
- * update waits per message, so whoever changed the record and in whatever order their updates
- * were queued, the last update sent shows the latest state — the approval message never offers
+ * A change does not render them: it queues an update (src/jobs/notifier/renderedUpdate.ts) that
+ * the notifier's drain renders from the read model when it sends it (`MessageRenderer`, below:
+ * src/workers/notifier/renderedSend.ts calls it). At most one update waits per message, so
+ * whoever changed the record and in whatever order their updates were queued, the last update
+ * sent shows the latest state — the approval message never offers
  * Approve after the order was placed, nor *Look up again* after it was found.
  */
+
+/** What a kept message shows: its fallback text and blocks, rendered when its update is sent. */
+export interface RenderedMessage {
+  text: string;
+  blocks?: SlackBlock[];
+}
+
+/**
+ * The render port of the notifier's drain: what a kept message shows now. src/orders owns it and
+ * implements it (`requestMessageRenderer`, the read model worded by views/); src/workers calls
+ * it down when it sends the message's update.
+ * - `ref` is what `updateRendered` was given: `<what>:<id>`, e.g. `message:<request id>`.
+ * - Undefined: nothing to show any more (the request is gone); the update is dropped, counted
+ *   `dropped` with `nothing_to_render`.
+ * - A throw (its store unreachable, say) is a transient failure: retried with backoff, the
+ *   update still at the head of its outbox.
+ */
+export type MessageRenderer = (ref: string) => Promise<RenderedMessage | undefined>;
 
 export interface RequestMessagesOptions {
   reads: RequestReads;

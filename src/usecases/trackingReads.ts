@@ -26,7 +26,7 @@ const READERS = {
   iod: readConnection("IO-D service"),
 } satisfies Record<TrackTargetKind, Reader>;
 
-/** The tracker's `readTarget` (startJobs option) over a provider client. */
+/** The tracker's `readTarget` (`buildTracker`'s option) over a provider client. */
 export function trackingReader(
   provider: ProviderApi,
 ): (target: TrackTarget, companyName: string) => Promise<TargetRead> {

@@ -138,7 +138,7 @@ describe("a placement whose worker was SIGKILLed is taken over and told within a
         inFlightPerKill: IN_FLIGHT,
         providerLatencyMs: PROVIDER_LATENCY_MS,
         holdAnswerMs: HOLD_ANSWER_MS,
-        tuning: "as deployed (src/jobs/workers.ts RECOVERY_TUNING)",
+        tuning: "as deployed (src/workers/runner.ts RECOVERY_TUNING)",
       },
     });
     await worker?.kill();

@@ -2,7 +2,6 @@ import { createServer, type Server, type Socket, connect as tcpConnect } from "n
 import type { WebClient } from "@slack/web-api";
 import type { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startJobs } from "../../src/jobs/index.js";
 import { type OrderRead, trackJobId } from "../../src/orders/tracking/index.js";
 import { type SlackStandin, STANDIN_IDS } from "../../src/standin/index.js";
 import { waitFor } from "../harness/index.js";
@@ -15,10 +14,8 @@ import {
   startStandin,
   startTestJobs,
   type TestJobs,
-  testLogger,
   testMetrics,
   threadRoot,
-  withParts,
 } from "./support.js";
 
 const CHANNEL = STANDIN_IDS.approvals;
@@ -172,17 +169,20 @@ describe("jobs lifecycle", () => {
     orders.set("po-noredis", { status: "created" });
     // The read hangs until Redis is gone; the job can then never finish (its lock is lost).
     orders.hold();
-    const jobs = withParts(
-      await startJobs({
-        redisUrl: proxy.url,
-        prefix,
-        logger: testLogger(),
-        slack: client.chat,
-        maintenanceEveryMs: 0,
-        queueDepthEveryMs: 0,
-      }),
-      { readOrder: orders.read },
-    );
+    // As deployed: default tuning and notifier pace, a reconcile at start.
+    const jobs = await startTestJobs({
+      redisUrl: proxy.url,
+      prefix,
+      slack: client.chat,
+      readOrder: orders.read,
+      workerTuning: {},
+      notifierSettings: {
+        perChannelIntervalMs: 1_100,
+        updateIntervalMs: 1_200,
+        retryBaseMs: 2_000,
+      },
+      reconcileOnStart: true,
+    });
     await track(jobs, "po-noredis");
     await waitFor(() => orders.readCount("po-noredis") > 0);
     await proxy.cut();

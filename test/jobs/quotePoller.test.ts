@@ -84,12 +84,12 @@ describe("Edge quote polling", () => {
   let standin: SlackStandin;
   let client: WebClient;
   const prefixes: string[] = [];
-  const running: Jobs<Quote>[] = [];
+  const running: Jobs[] = [];
 
-  async function start(quotes: FakeQuotes, now?: () => Date): Promise<Jobs<Quote>> {
+  async function start(quotes: FakeQuotes, now?: () => Date): Promise<Jobs> {
     const prefix = runPrefix("quotes");
     prefixes.push(prefix);
-    const jobs = await startTestJobs<Quote>({
+    const jobs = await startTestJobs({
       prefix,
       slack: client.chat,
       quotes: quotes.callbacks(),

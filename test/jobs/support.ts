@@ -1,18 +1,28 @@
 import { randomUUID } from "node:crypto";
 import { WebClient } from "@slack/web-api";
 import { Redis } from "ioredis";
-import { type Jobs, type StartJobsOptions, startJobs } from "../../src/jobs/index.js";
+import {
+  type DraftReminderCallbacks,
+  type Jobs,
+  type QuoteCallbacks,
+  type SlackChatApi,
+  type SlackFunctionsApi,
+  type StartJobsOptions,
+  startJobs,
+} from "../../src/jobs/index.js";
 import { createLogger, type Logger } from "../../src/log.js";
 import { createMetrics, type Metrics } from "../../src/metrics.js";
+import type { AppHomePublisher } from "../../src/orders/appHome.js";
+import type { MessageRenderer } from "../../src/orders/index.js";
 import {
+  buildPlacement,
   type Placement,
   type PlacementCallbacks,
   type PlacementSettings,
   type StoreForPlacement,
-  startPlacement,
 } from "../../src/orders/placement/index.js";
 import {
-  startTracker,
+  buildTracker,
   type Tracker,
   type TrackerSettings,
   type TrackingObserver,
@@ -24,6 +34,13 @@ import {
   type SlackStandin,
   startSlackStandin,
 } from "../../src/standin/index.js";
+import {
+  type MaintenanceReport,
+  maintenanceOf,
+  startWorkers,
+  type WorkerOptions,
+  type WorkerParts,
+} from "../../src/workers/index.js";
 import { deleteKeysMatching } from "../harness/redisKeys.js";
 
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -119,7 +136,7 @@ export function manualClock(startIso = "2025-03-01T10:00:00.000Z"): {
 }
 
 /** Worker settings that let tests see stalls and restarts in seconds, not minutes. */
-export const FAST_TUNING: StartJobsOptions["workerTuning"] = {
+export const FAST_TUNING: WorkerOptions["workerTuning"] = {
   notify: { lockDuration: 5_000, stalledInterval: 1_000 },
   tracking: { lockDuration: 5_000, stalledInterval: 1_000 },
   quotes: { lockDuration: 5_000, stalledInterval: 1_000 },
@@ -130,9 +147,10 @@ export const FAST_TUNING: StartJobsOptions["workerTuning"] = {
 /**
  * What the tests start besides src/jobs' options: the lifecycle's tracker and placement job
  * (src/orders/tracking, src/orders/placement), built on the jobs' queues as src/bot.ts builds
- * them, with the options they had when startJobs built them.
+ * them, and src/workers' workers that run them, with the options they had when startJobs built
+ * and ran them all.
  */
-export interface TestPartsOptions {
+export interface TestPartsOptions extends WorkerOptions {
   readTarget?: TrackingOptions["readTarget"];
   readOrder?: TrackingOptions["readOrder"];
   trackingObserver?: TrackingObserver;
@@ -141,17 +159,37 @@ export interface TestPartsOptions {
   /** Placing approved orders: without it, no placement worker or reconciler runs. */
   placement?: { store: StoreForPlacement } & PlacementCallbacks;
   placementSettings?: PlacementSettings;
+  /** false: producer only (enqueue, track, list), no workers started. Default true. */
+  workers?: boolean;
+  /** The notifier's drain (src/workers/notifier): without `slack`, no notify worker runs. */
+  slack?: SlackChatApi;
+  functions?: SlackFunctionsApi;
+  /** App Home: the drain publishes with it, and a tracked target's change refreshes Homes. */
+  home?: AppHomePublisher;
+  render?: MessageRenderer;
 }
 
-export type TestJobs<Q = unknown> = Jobs<Q> & { tracker: Tracker; placement: Placement };
+/** The Edge polls' callbacks, given to the workers (they were startJobs' options). */
+export interface TestEdgeOptions<Q> {
+  /** Edge quote polling: without it, no quote worker runs. */
+  quotes?: QuoteCallbacks<Q>;
+  /** Edge draft reminders: the provider's clock, and the callbacks (no worker without them). */
+  draftReminders?: { callbacks?: DraftReminderCallbacks; now?: () => Date };
+}
+
+export type TestJobs = Jobs & {
+  tracker: Tracker;
+  placement: Placement;
+  runMaintenance(): Promise<MaintenanceReport>;
+};
 
 /** The tracker and the placement job on `jobs`' queues, as src/bot.ts builds them. */
-export function withParts<Q>(
-  jobs: Jobs<Q>,
-  options: TestPartsOptions & { now?: () => Date; home?: unknown },
-): TestJobs<Q> {
+function buildParts(
+  jobs: Jobs,
+  options: TestPartsOptions & { now?: () => Date },
+): { tracker: Tracker; placement: Placement } {
   const { store, ...callbacks } = options.placement ?? {};
-  const tracker = startTracker(jobs, {
+  const tracker = buildTracker(jobs, {
     ...(options.readTarget ? { readTarget: options.readTarget } : {}),
     ...(options.readOrder ? { readOrder: options.readOrder } : {}),
     ...(options.trackingObserver ? { observer: options.trackingObserver } : {}),
@@ -160,18 +198,22 @@ export function withParts<Q>(
     refreshHomes: options.home !== undefined,
     ...options.trackerSettings,
   });
-  const placement = startPlacement(jobs, {
+  const placement = buildPlacement(jobs, {
     ...(options.placement ? { store, callbacks: callbacks as PlacementCallbacks } : {}),
     ...(options.now ? { now: options.now } : {}),
     ...options.placementSettings,
   });
-  return Object.assign(jobs, { tracker, placement });
+  return { tracker, placement };
 }
 
-/** startJobs for tests: the given prefix, quiet logs, fast notifier, no background samplers. */
+/**
+ * startJobs for tests: the given prefix, quiet logs, fast notifier, no background samplers; then
+ * the lifecycle's parts on its queues and, unless `workers: false`, src/workers' workers running
+ * them (`close` closes the workers, then the jobs, as src/bot.ts's stops do).
+ */
 export async function startTestJobs<Q = unknown>(
-  options: Partial<StartJobsOptions<Q>> & TestPartsOptions & { prefix: string },
-): Promise<TestJobs<Q>> {
+  options: Partial<StartJobsOptions> & TestPartsOptions & TestEdgeOptions<Q> & { prefix: string },
+): Promise<TestJobs> {
   const {
     readTarget,
     readOrder,
@@ -180,17 +222,25 @@ export async function startTestJobs<Q = unknown>(
     random,
     placement,
     placementSettings,
+    workers: workersHere,
+    slack,
+    functions,
+    home,
+    render,
+    concurrency,
+    workerTuning,
+    maintenanceEveryMs,
+    reconcileOnStart,
+    quotes,
+    draftReminders,
     ...jobOptions
   } = options;
-  const jobs = await startJobs<Q>({
+  const jobs = await startJobs({
     redisUrl: REDIS_URL,
     logger: testLogger(),
-    workerTuning: FAST_TUNING,
     queueDepthEveryMs: 0,
-    // Tests run the reconcilers themselves (runMaintenance) so their counts are deterministic.
-    maintenanceEveryMs: 0,
-    reconcileOnStart: false,
     ...jobOptions,
+    ...(draftReminders?.now ? { draftReminders: { now: draftReminders.now } } : {}),
     notifierSettings: {
       perChannelIntervalMs: 30,
       updateIntervalMs: 30,
@@ -198,7 +248,38 @@ export async function startTestJobs<Q = unknown>(
       ...options.notifierSettings,
     },
   });
-  return withParts(jobs, { ...options });
+  const parts = buildParts(jobs, options);
+  const workerParts: WorkerParts = {
+    ...(slack ? { notify: { slack, functions, home, render } } : {}),
+    ...parts,
+    // The test's own quote type: the worker hands the callbacks what readQuote read.
+    ...(quotes ? { quotes: quotes as QuoteCallbacks<unknown> } : {}),
+    ...(draftReminders?.callbacks ? { draftReminders: draftReminders.callbacks } : {}),
+  };
+  const workers =
+    workersHere === false
+      ? undefined
+      : await startWorkers(jobs, workerParts, {
+          workerTuning: workerTuning ?? FAST_TUNING,
+          concurrency,
+          // Tests run the reconcilers themselves (runMaintenance): their counts are deterministic.
+          maintenanceEveryMs: maintenanceEveryMs ?? 0,
+          reconcileOnStart: reconcileOnStart ?? false,
+        }).catch(async (error: unknown) => {
+          await jobs.close(2_000);
+          throw error;
+        });
+  const closeJobs = jobs.close;
+  return Object.assign(jobs, parts, {
+    runMaintenance: workers?.runMaintenance ?? maintenanceOf(jobs, workerParts),
+    // One budget, as src/bot.ts splits it: most for the workers' jobs to finish, then the rest.
+    close: async (timeoutMs = 10_000) => {
+      const workersMs = Math.floor(timeoutMs * 0.8);
+      const stopped = (await workers?.close(workersMs)) ?? { clean: true };
+      const closed = await closeJobs(timeoutMs - workersMs);
+      return { clean: stopped.clean && closed.clean };
+    },
+  });
 }
 
 /** Texts of the replies in a thread (the root excluded), in order. */

@@ -1,17 +1,14 @@
 import type { Block, KnownBlock } from "@slack/types";
-import type { Job } from "bullmq";
 import { errorText } from "../errors.js";
 import { jobIdPart, QUEUE_NAMES } from "../queues.js";
 import {
-  delayStep,
   findJob,
   type JobPartOptions,
   outcomeCounter,
   recreateIfLost,
   stepJobOptions,
 } from "../stepJob.js";
-import { burstWait, type Pace, type PacingSettings, paceAfter } from "./drainPacing.js";
-import { type HomePublisher, homeItem, publishHome } from "./homeRefresh.js";
+import { homeItem } from "./homeRefresh.js";
 import {
   type CompleteStepInput,
   completeStepItem,
@@ -22,29 +19,20 @@ import {
 } from "./notifierInput.js";
 import {
   DEFAULT_MARKER_TTL_SECONDS,
-  KEPT_UPDATES_OUTBOX,
   type MessageState,
   Outbox,
   type OutboxItem,
   outboxOf,
-  parseItem,
 } from "./outbox.js";
-import {
-  type MessageRenderer,
-  type RenderedUpdateInput,
-  renderedItem,
-  sendBurst,
-  sendRendered,
-} from "./renderedUpdate.js";
-import { deliver, type SendOutcome } from "./slackDelivery.js";
-import { STEP_GONE_ERRORS } from "./slackFailure.js";
+import { type RenderedUpdateInput, renderedItem } from "./renderedUpdate.js";
 
 /**
  * Every Slack message of the background side goes through here.
  *
  * Design: a per-channel FIFO outbox in Redis (outbox.ts), drained by ONE step job per channel.
- * Inputs are checked by notifierInput.ts, sent by slackDelivery.ts, paced by drainPacing.ts;
- * App Home refreshes are homeRefresh.ts'.
+ * This is the producer side (queueing, the drain job's add, the repair of lost drain jobs), which
+ * any process may use; inputs are checked by notifierInput.ts. The drain job itself runs where
+ * workers run: src/workers/notifier (drain.ts, sent by slackDelivery.ts, paced by drainPacing.ts).
  *
  * - Every message has a `key`, unique within its `scope` (one tracked order, one approval
  *   request, one quote). A scope's markers are the fields of one Redis hash that expires 14 days
@@ -72,15 +60,17 @@ import { STEP_GONE_ERRORS } from "./slackFailure.js";
  * - `ok:false` errors that cannot succeed (channel_not_found, not_in_channel, invalid_blocks…)
  *   are logged, counted and dropped; transient failures retry with backoff, then are dropped.
  * - Kept messages (`updateRendered`: a request's approval message and card): at most one
- *   waiting update per message, rendered by the injected `render` when it is sent, so the last
- *   update shows the state as it is then (renderedUpdate.ts). They have one outbox of their own
- *   for every channel (`KEPT_UPDATES_OUTBOX`), paced by chat.update's workspace-wide limit in
- *   bursts (drainPacing.ts): an update carries no order to keep with thread lines, so it never
- *   waits behind a channel's backlog of them (issue 29: after a mass settlement, messages stayed
+ *   waiting update per message, rendered by the drain's renderer (src/orders'
+ *   `requestMessageRenderer`) when it is sent, so the last update shows the state as it is then
+ *   (renderedUpdate.ts). They have one outbox of their own for every channel
+ *   (`KEPT_UPDATES_OUTBOX`), paced by chat.update's workspace-wide limit in bursts
+ *   (src/workers/notifier/drainPacing.ts): an update carries no order to keep with thread lines,
+ *   so it never waits behind a channel's backlog of them (issue 29: after a mass settlement, messages stayed
  *   up to a minute behind their record while the approvals channel drained its replies).
  * - App Home (`refreshHome(userId)`): one outbox per person (`home<userId>`) holding at most
- *   one waiting refresh. The item carries no view: the injected `home` publisher renders the
- *   person's Home from the state at send time, so a burst of changes is one `views.publish`.
+ *   one waiting refresh. The item carries no view: the drain's App Home publisher (src/orders)
+ *   renders the person's Home from the state at send time, so a burst of changes is one
+ *   `views.publish`.
  *   Its drainer starts `homeDebounceMs` after the first change and waits as long after each
  *   publish: at most one publish per person per window, in order with nothing else.
  */
@@ -125,25 +115,18 @@ export interface SlackFunctionsApi {
 
 export type EnqueueResult = { queued: true } | { queued: false; reason: "duplicate" };
 
-export interface NotifierOptions extends JobPartOptions {
-  /** Needed only where drain jobs are processed. */
-  slack?: SlackChatApi;
-  /** Ends Workflow Builder steps (`complete` items); needed where drain jobs are processed. */
-  functions?: SlackFunctionsApi;
+/**
+ * The notifier's tuning, given to startJobs (`notifierSettings`). The producer uses the marker
+ * TTL and the Home debounce; the rest is the drain's (src/workers/notifier), read from
+ * `notifier.settings` where drain jobs are processed.
+ */
+export interface NotifierSettings {
   /** Gap between two messages of one channel; Slack allows about 1 per second. Default 1100. */
   perChannelIntervalMs?: number;
   /** How long a scope's markers de-duplicate after its last message. Default 14 days. */
   markerTtlSeconds?: number;
   /** Transient failures of one message before it is dropped. Default 8. */
   maxAttempts?: number;
-  /** Publishes a person's App Home; without it, `refreshHome` queues nothing. */
-  home?: HomePublisher;
-  /**
-   * The notifier's render port: renders a kept message (`updateRendered`) when its update is
-   * sent, from the state then (renderedUpdate.ts). Without it, such updates are dropped as
-   * `no_renderer`.
-   */
-  render?: MessageRenderer;
   /**
    * Kept messages' updates: on average one per this, across all channels (chat.update is Slack's
    * Tier 3, about 50 a minute per workspace). Default 1200.
@@ -158,6 +141,11 @@ export interface NotifierOptions extends JobPartOptions {
   retryMaxMs?: number;
 }
 
+/** App Home: at most one publish per person per this window, unless tuned. */
+export const DEFAULT_HOME_DEBOUNCE_MS = 2_000;
+
+export interface NotifierOptions extends JobPartOptions, NotifierSettings {}
+
 export interface DrainJobData {
   /** The outbox drained (outbox.ts `outboxOf`): a channel, `home<user>` or the kept updates'. */
   channel: string;
@@ -166,8 +154,9 @@ export interface DrainJobData {
 }
 
 export class Notifier {
-  private readonly outbox: Outbox;
-  private readonly pacing: PacingSettings;
+  /** The outboxes in Redis: the drain (src/workers/notifier) reads and settles them. */
+  readonly outbox: Outbox;
+  private readonly homeDebounceMs: number;
   private readonly count: (outcome: string) => void;
 
   constructor(private readonly options: NotifierOptions) {
@@ -176,16 +165,13 @@ export class Notifier {
       options.prefix,
       options.markerTtlSeconds ?? DEFAULT_MARKER_TTL_SECONDS,
     );
-    this.pacing = {
-      intervalMs: options.perChannelIntervalMs ?? 1_100,
-      homeDebounceMs: options.homeDebounceMs ?? 2_000,
-      updateIntervalMs: options.updateIntervalMs ?? 1_200,
-      updateBurst: Math.max(1, options.updateBurst ?? 10),
-      maxAttempts: options.maxAttempts ?? 8,
-      retryBaseMs: options.retryBaseMs ?? 2_000,
-      retryMaxMs: options.retryMaxMs ?? 5 * 60_000,
-    };
+    this.homeDebounceMs = options.homeDebounceMs ?? DEFAULT_HOME_DEBOUNCE_MS;
     this.count = outcomeCounter(options.metrics, QUEUE_NAMES.notify);
+  }
+
+  /** The tuning it was built with (the drain's pace and retries are read from here). */
+  get settings(): NotifierSettings {
+    return this.options;
   }
 
   /** Queues a message (a thread reply when `threadTs` is set). Duplicate keys are not queued. */
@@ -267,160 +253,6 @@ export class Notifier {
     return recreated;
   }
 
-  /** The drain job's processor (one message per step). */
-  async process(job: Job, token: string | undefined): Promise<string> {
-    const { logger, slack } = this.options;
-    const data = parseDrainData(job.data);
-    if (!data) {
-      logger.error({ jobId: job.id }, "notifier: drain job with invalid data");
-      return "invalid-job";
-    }
-    if (!slack) throw new Error("notifier: no Slack client configured on this worker");
-    if (data.channel === KEPT_UPDATES_OUTBOX) return this.sendKeptUpdates(job, token, data, slack);
-    const { channel, gen } = data;
-    // Items that need no Slack call (already sent, unreadable) are settled in a loop; any Slack
-    // call ends the step with a delay, so the channel's pace holds.
-    for (;;) {
-      const head = await this.outbox.head(channel, gen);
-      if (head.kind === "stale") return "stale";
-      if (head.kind === "empty") return "drained";
-      const raw = head.raw;
-      const item = parseItem(raw);
-      if (!item) {
-        await this.outbox.settle(channel, raw, undefined, undefined);
-        this.count("dropped");
-        logger.error({ channel }, "notifier: dropped an unreadable outbox entry");
-        continue;
-      }
-      if (item.op === "home") {
-        const outcome = await publishHome(this.outbox, this.options.home, item);
-        await this.afterSend(job, token, data, raw, item, outcome);
-      }
-      if (item.op === "render") {
-        const outcome = await sendRendered(this.outbox, slack, this.options.render, item);
-        await this.afterSend(job, token, data, raw, item, outcome);
-      }
-      const marker = await this.outbox.readMarker(item.sc, item.k);
-      if (marker && marker.state !== "queued") {
-        // Sent before a crash let the pop happen: never send a key twice.
-        await this.outbox.settle(channel, raw, undefined, undefined);
-        this.count("duplicate");
-        continue;
-      }
-      const outcome = await deliver(
-        slack,
-        item,
-        (scope, key) => this.resolveTs(scope, key),
-        this.options.functions,
-      );
-      if (item.op === "complete") await this.afterStepEnd(item, outcome);
-      await this.afterSend(job, token, data, raw, item, outcome);
-    }
-  }
-
-  /**
-   * A step of the kept messages' updates (one outbox for all channels): a burst of them sent
-   * together (renderedUpdate.ts `sendBurst`), each settled as `paceAfter` says, then the wait
-   * `burstWait` decides. An update refused with a 429 or failing transiently stays queued for a
-   * later burst; the burst's transient failures count as one (a Slack outage fails them all), and
-   * the updates still failing after `maxAttempts` bursts are dropped. The wait is served before
-   * the next step, which ends the drainer when nothing is left: a new burst never follows at once.
-   */
-  private async sendKeptUpdates(
-    job: Job,
-    token: string | undefined,
-    data: DrainJobData,
-    slack: SlackChatApi,
-  ): Promise<string> {
-    const head = await this.outbox.head(data.channel, data.gen);
-    if (head.kind === "stale") return "stale";
-    if (head.kind === "empty") return "drained";
-    const { sent, unreadable } = await sendBurst(
-      { outbox: this.outbox, slack, render: this.options.render },
-      data.channel,
-      this.pacing.updateBurst,
-    );
-    for (const raw of unreadable) {
-      await this.outbox.settle(data.channel, raw, undefined, undefined);
-      this.count("dropped");
-      this.options.logger.error({ outbox: data.channel }, "notifier: dropped an unreadable update");
-    }
-    const failuresSoFar = data.failures ?? 0;
-    const paces: Pace[] = [];
-    for (const { raw, item, outcome } of sent) {
-      const pace = paceAfter(outcome, item, failuresSoFar, this.pacing);
-      await this.applyPace(data.channel, raw, item, pace);
-      paces.push(pace);
-    }
-    await this.keepFailures(job, data, Math.max(0, ...paces.map((pace) => pace.failures)));
-    return delayStep(job, token, burstWait(paces, this.pacing));
-  }
-
-  /** Carries out the pace decided for this outcome (drainPacing.ts); ends the step. */
-  private async afterSend(
-    job: Job,
-    token: string | undefined,
-    data: DrainJobData,
-    raw: string,
-    item: OutboxItem,
-    outcome: SendOutcome,
-  ): Promise<never> {
-    const pace = paceAfter(outcome, item, data.failures ?? 0, this.pacing);
-    await this.applyPace(data.channel, raw, item, pace);
-    await this.keepFailures(job, data, pace.failures);
-    return delayStep(job, token, pace.delayMs);
-  }
-
-  /**
-   * What a pace (drainPacing.ts) does to the item in `outbox` (the one being drained): marked and
-   * removed, or left queued; counted and logged. The caller carries out its wait.
-   */
-  private async applyPace(outbox: string, raw: string, item: OutboxItem, pace: Pace) {
-    if (pace.marker !== undefined) {
-      // A Home refresh or a rendered update leaves no marker (its marker went before rendering:
-      // the next change must be able to queue the next one); it is only removed.
-      const marked = item.op === "home" || item.op === "render" ? undefined : item;
-      await this.outbox.settle(outbox, raw, marked, pace.marker);
-    }
-    this.count(pace.outcome);
-    if (pace.log) {
-      const log = { channel: item.ch, key: item.k, op: item.op, ...pace.log.fields };
-      this.options.logger[pace.log.level](log, pace.log.message);
-    }
-  }
-
-  /** Keeps the drain job's count of consecutive failures (in its data: a retried step sees it). */
-  private async keepFailures(job: Job, data: DrainJobData, failures: number): Promise<void> {
-    if (failures === (data.failures ?? 0)) return;
-    const { channel, gen } = data;
-    await job.updateData(failures ? { channel, gen, failures } : { channel, gen });
-  }
-
-  /**
-   * Slack had ended the step already (the workflow was stopped, or timed out): the request goes
-   * on, and its thread says that the workflow no longer waits for it (queued once, by key).
-   */
-  private async afterStepEnd(item: OutboxItem, outcome: SendOutcome): Promise<void> {
-    const gone = item.step?.gone;
-    if (outcome.kind !== "permanent" || !STEP_GONE_ERRORS.has(outcome.error) || !gone) return;
-    await this.post({
-      scope: item.sc ?? item.k,
-      key: `${item.k}:gone`,
-      channel: gone.channel,
-      ...(gone.threadTs ? { threadTs: gone.threadTs } : {}),
-      text: gone.text,
-    });
-  }
-
-  private async resolveTs(
-    scope: string | undefined,
-    messageKey: string | undefined,
-  ): Promise<string | undefined> {
-    if (!messageKey) return undefined;
-    const marker = await this.outbox.readMarker(scope, messageKey);
-    return marker?.state === "sent" ? marker.ts : undefined;
-  }
-
   private async enqueue(item: OutboxItem): Promise<EnqueueResult> {
     const { action, gen } = await this.outbox.enqueue(item);
     if (action === 0) {
@@ -434,7 +266,7 @@ export class Notifier {
         await this.options.queue.add("drain", { channel: outbox, gen } satisfies DrainJobData, {
           ...drainJobOptions(drainJobId(outbox, gen)),
           // A Home refresh waits for the rest of a burst of changes.
-          ...(item.op === "home" ? { delay: this.pacing.homeDebounceMs } : {}),
+          ...(item.op === "home" ? { delay: this.homeDebounceMs } : {}),
         });
       } catch (error) {
         // The message is safe in the outbox; reconcile() starts its drainer.
@@ -459,15 +291,4 @@ function drainJobOptions(jobId: string) {
     attempts: 10,
     backoff: { type: "exponential", delay: 1_000 },
   });
-}
-
-function parseDrainData(data: unknown): DrainJobData | undefined {
-  if (typeof data !== "object" || data === null) return undefined;
-  const d = data as Partial<DrainJobData>;
-  if (typeof d.channel !== "string" || typeof d.gen !== "string") return undefined;
-  return {
-    channel: d.channel,
-    gen: d.gen,
-    failures: typeof d.failures === "number" ? d.failures : undefined,
-  };
 }

@@ -1,18 +1,18 @@
-import type { Job, Queue } from "bullmq";
-import type { Logger } from "../../log.js";
+import type { Queue } from "bullmq";
 import type { Metrics } from "../../metrics.js";
 import type { Notifier } from "../notifier/notifier.js";
 import { jobIdPart, QUEUE_NAMES } from "../queues.js";
 import { CHANNEL_ID } from "../slackIds.js";
-import { delayStep, outcomeCounter } from "../stepJob.js";
-import { readProviderFailure } from "./providerFailure.js";
+import { outcomeCounter } from "../stepJob.js";
 
 /**
  * Polls an asynchronous Edge quote (POST /v2/edge/price/search, then
  * GET /v2/edge/price/result/{responseId} until the result is there: the provider pushes
  * nothing). One step job per quote: each step reads once, then delays itself 1 s, 2 s, 4 s …
  * capped at 30 s, until the quote is ready, definitely failed, or the timeout (10 min) passes.
- * The Slack layer's `onReady`/`onFailed` build and post the message (blocks with buttons).
+ * This is the producer side (`start`: one job per quote) and the poll's contract; the step runs
+ * where workers run (src/workers/quotes.ts), with src/orders' `onReady`/`onFailed`, which build
+ * and post the message (blocks with buttons).
  *
  * Both callbacks are called at least once: a worker that dies after calling one and before the
  * job completes calls it again on the retry, so they should post with `ctx.notifyScope` and
@@ -51,13 +51,10 @@ export interface QuoteCallbacks<R> {
   onFailed: (failure: QuoteFailure, ctx: QuoteContext) => Promise<void>;
 }
 
-export interface QuotePollerOptions<R> {
+export interface QuotePollerOptions {
   queue: Queue;
-  logger: Logger;
   metrics?: Pick<Metrics, "jobOutcomes">;
   notifier: Pick<Notifier, "post" | "update">;
-  /** Needed only where quote jobs are processed. */
-  callbacks?: QuoteCallbacks<R>;
   now?: () => Date;
   /** Give up after this long. Default 10 minutes. */
   timeoutMs?: number;
@@ -67,7 +64,8 @@ export interface QuotePollerOptions<R> {
   maxDelayMs?: number;
 }
 
-interface QuoteJobData extends QuoteStartInput {
+/** A poll job's data (src/workers/quotes.ts reads it, and writes `polls` back). */
+export interface QuoteJobData extends QuoteStartInput {
   startedAt: number;
   polls: number;
 }
@@ -118,27 +116,31 @@ export function quoteJobId(responseId: string): string {
   return `quote-${jobIdPart(responseId)}`;
 }
 
-export class QuotePoller<R = unknown> {
-  private readonly queue: Queue;
-  private readonly logger: Logger;
-  private readonly count: (outcome: string) => void;
-  private readonly notifier: Pick<Notifier, "post" | "update">;
-  private readonly callbacks?: QuoteCallbacks<R>;
-  private readonly now: () => Date;
-  private readonly timeoutMs: number;
-  private readonly firstDelayMs: number;
-  private readonly maxDelayMs: number;
+/** The poll's pace and the clock, which the step (src/workers/quotes.ts) reads. */
+export interface QuotePollSettings {
+  now: () => Date;
+  timeoutMs: number;
+  firstDelayMs: number;
+  maxDelayMs: number;
+}
 
-  constructor(options: QuotePollerOptions<R>) {
+export class QuotePoller {
+  readonly settings: QuotePollSettings;
+  /** What the poll's callbacks post with (`QuoteContext.notifier`). */
+  readonly notifier: Pick<Notifier, "post" | "update">;
+  private readonly queue: Queue;
+  private readonly count: (outcome: string) => void;
+
+  constructor(options: QuotePollerOptions) {
     this.queue = options.queue;
-    this.logger = options.logger;
     this.count = outcomeCounter(options.metrics, QUEUE_NAMES.quotes);
     this.notifier = options.notifier;
-    this.callbacks = options.callbacks;
-    this.now = options.now ?? (() => new Date());
-    this.timeoutMs = options.timeoutMs ?? 10 * 60_000;
-    this.firstDelayMs = options.firstDelayMs ?? 1_000;
-    this.maxDelayMs = options.maxDelayMs ?? 30_000;
+    this.settings = {
+      now: options.now ?? (() => new Date()),
+      timeoutMs: options.timeoutMs ?? 10 * 60_000,
+      firstDelayMs: options.firstDelayMs ?? 1_000,
+      maxDelayMs: options.maxDelayMs ?? 30_000,
+    };
   }
 
   /** Starts polling; false when this quote is already being polled. */
@@ -166,7 +168,7 @@ export class QuotePoller<R = unknown> {
       threadTs: input.threadTs,
       userId: input.userId,
       request: input.request ?? null,
-      startedAt: this.now().getTime(),
+      startedAt: this.settings.now().getTime(),
       polls: 0,
     };
     await this.queue.add("poll", data, {
@@ -179,96 +181,4 @@ export class QuotePoller<R = unknown> {
     this.count("started");
     return { started: true };
   }
-
-  /** The step job's processor. */
-  async process(job: Job, token: string | undefined): Promise<string> {
-    const data = parseJobData(job.data);
-    if (!data) {
-      this.logger.error({ jobId: job.id }, "quotes: job with invalid data");
-      return "invalid-job";
-    }
-    const callbacks = this.callbacks;
-    if (!callbacks) throw new Error("quotes: no readQuote/onReady/onFailed on this worker");
-    const ctx = (polls: number): QuoteContext => ({
-      responseId: data.responseId,
-      channel: data.channel,
-      threadTs: data.threadTs,
-      userId: data.userId,
-      request: data.request,
-      notifyScope: `quote:${data.responseId}`,
-      notifyKey: "outcome",
-      polls,
-      notifier: this.notifier,
-    });
-
-    const elapsed = this.now().getTime() - data.startedAt;
-    if (elapsed >= this.timeoutMs) {
-      await callbacks.onFailed({ kind: "timeout", afterMs: this.timeoutMs }, ctx(data.polls));
-      this.count("timeout");
-      return "timeout";
-    }
-
-    const polls = data.polls + 1;
-    let read: QuoteRead<R>;
-    try {
-      read = await callbacks.readQuote(data.responseId);
-    } catch (error) {
-      const failure = readProviderFailure(error);
-      const definite =
-        failure.httpStatus !== undefined ? classifyQuoteFailure(failure.httpStatus) : undefined;
-      if (definite) {
-        await callbacks.onFailed(definite, ctx(polls));
-        this.count(`failed_${failure.httpStatus}`);
-        return `failed:${failure.httpStatus}`;
-      }
-      this.logger.warn(
-        { responseId: data.responseId, polls, httpStatus: failure.httpStatus, err: failure.detail },
-        "quotes: reading the quote failed; will poll again",
-      );
-      this.count("read_failed");
-      return this.again(job, token, data, polls, elapsed);
-    }
-    if (read.ready) {
-      await callbacks.onReady(read.result, ctx(polls));
-      this.count("ready");
-      return "ready";
-    }
-    return this.again(job, token, data, polls, elapsed);
-  }
-
-  private async again(
-    job: Job,
-    token: string | undefined,
-    data: QuoteJobData,
-    polls: number,
-    elapsed: number,
-  ): Promise<never> {
-    await job.updateData({ ...data, polls } satisfies QuoteJobData);
-    const backoff = Math.min(this.firstDelayMs * 2 ** Math.min(polls - 1, 30), this.maxDelayMs);
-    // Wake up at the timeout rather than a full interval after it.
-    const delay = Math.max(1, Math.min(backoff, this.timeoutMs - elapsed));
-    return delayStep(job, token, delay);
-  }
-}
-
-function parseJobData(data: unknown): QuoteJobData | undefined {
-  if (typeof data !== "object" || data === null) return undefined;
-  const d = data as Partial<QuoteJobData>;
-  if (
-    typeof d.responseId !== "string" ||
-    typeof d.channel !== "string" ||
-    typeof d.userId !== "string" ||
-    typeof d.startedAt !== "number"
-  ) {
-    return undefined;
-  }
-  return {
-    responseId: d.responseId,
-    channel: d.channel,
-    threadTs: typeof d.threadTs === "string" ? d.threadTs : undefined,
-    userId: d.userId,
-    request: d.request,
-    startedAt: d.startedAt,
-    polls: typeof d.polls === "number" ? d.polls : 0,
-  };
 }

@@ -21,13 +21,14 @@ import { quoteStatus, readQuoteResult } from "../../provider/edgeResponses.js";
 import { quoteRef, readStoredRequest } from "../../usecases/edge/quote.js";
 
 /**
- * The quote poller's collaborators (src/jobs/quotes/quotePoller.ts) for Edge quotes: read the result,
- * then post the offers (or why there are none) in the quote's thread and mark the thread root.
- * Posts go through the notifier with the job's key, so a retried job never posts twice.
+ * An Edge quote poll's collaborators (src/workers/quotes.ts calls them; the contract is
+ * src/jobs/quotes/quotePoller.ts'): read the result, then post the offers (or why there are
+ * none) in the quote's thread and mark the thread root. Posts go through the notifier with the job's key, so a retried job never posts twice.
  *
  * Here, below the Slack adapter, because they word what they post with views/ (which
  * src/usecases may not import) and the adapter is never called from a job.
- * Wiring (src/bot.ts): `startJobs({ ..., quotes: edgeQuoteCallbacks({ provider, … }), ... })`.
+ * Wiring (src/backgroundWiring.ts `edgeJobParts`, for src/bot.ts): `startWorkers(jobs, { ...,
+ *   quotes: edgeQuoteCallbacks({ provider, … }) })`.
  */
 export function edgeQuoteCallbacks(services: {
   provider: Pick<ProviderApi, "getEdgeQuoteResult">;
@@ -143,7 +144,8 @@ export function edgeQuoteCallbacks(services: {
 }
 
 /**
- * The Edge draft reminders' collaborators (src/jobs/draftReminders.ts): whether the provider
+ * The Edge draft reminders' collaborators (src/workers/draftReminders.ts calls them; the record
+ * and the jobs are src/jobs/draftReminders.ts'): whether the provider
  * still lists the draft (ordered or deleted ones are not: no reminder), and the message.
  */
 export function edgeDraftReminderCallbacks(services: {

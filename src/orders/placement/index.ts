@@ -3,11 +3,12 @@ import type { PlacementCallbacks, StoreForPlacement } from "./contract.js";
 import { Placement, type PlacementOptions } from "./placement.js";
 
 /**
- * Placing approved orders, one step of the order lifecycle: the placement job runs on src/jobs'
- * placement queue (the worker runner, `jobs.run`) with the lifecycle's own steps (place, look
- * up, tell the outcome: `OrderLifecycle`), so nothing is injected into src/jobs. The modules:
- * placement.ts (the job and who may carry a claim on), send.ts, outcomes.ts, journal.ts,
- * contract.ts (what the job asks of the lifecycle and answers).
+ * Placing approved orders, one step of the order lifecycle: the placement job is built on
+ * src/jobs' placement queue with the lifecycle's own steps (place, look up, tell the outcome:
+ * `OrderLifecycle`), and run by src/workers (its worker and reconciler), which calls down into
+ * it: nothing is injected into src/jobs. The modules: placement.ts (the job and who may carry a
+ * claim on), send.ts, outcomes.ts, journal.ts, contract.ts (what the job asks of the lifecycle
+ * and answers).
  */
 
 export * from "./contract.js";
@@ -31,23 +32,17 @@ export type PlacementSettings = Pick<
 >;
 
 /**
- * Builds the placement on the jobs' placement queue and runs it where it can place (a store and
- * the steps given): its worker where this process runs workers, its reconciler with the others.
+ * Builds the placement on the jobs' placement queue; it does not run it. src/workers runs its
+ * worker and reconciler where this process runs workers and it can place (`canProcess`: a store
+ * and the steps given); anywhere, it queues (`enqueue`).
  */
-export function startPlacement(
-  jobs: Pick<Jobs, "partOptions" | "run" | "notifier">,
+export function buildPlacement(
+  jobs: Pick<Jobs, "partOptions" | "notifier">,
   options: PlacementSetup,
 ): Placement {
-  const placement = new Placement({
+  return new Placement({
     ...jobs.partOptions("placement"),
     notifier: jobs.notifier,
     ...options,
   });
-  if (options.store && options.callbacks) {
-    jobs.run("placement", {
-      process: (job) => placement.processJob(job),
-      reconcile: () => placement.reconcile(),
-    });
-  }
-  return placement;
 }

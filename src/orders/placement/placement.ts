@@ -63,7 +63,7 @@ import { PlacementSender } from "./send.js";
  * - a stalled re-run (`stalledCounter > 0`): BullMQ saw the job's lock expire, i.e. it was not
  *   renewed for `lockDuration` (20 s): the worker died, or lost Redis, or its event loop was
  *   blocked that long. It may be alive. A dead worker's placement is re-run about 25 s after its
- *   last renewal (`RECOVERY_TUNING` in workers.ts; test/faults/placementRecovery.test.ts);
+ *   last renewal (`RECOVERY_TUNING`, src/workers/runner.ts; test/faults/placementRecovery.test.ts);
  * - the reconciler, for an `executing` request with no change (record or journal) for
  *   `stuckAfterMs` (5 min) whose job is not active (a dead worker's job stays "active" until
  *   BullMQ's stall check hands it back, and then the re-run above takes it): it hands the
@@ -150,6 +150,14 @@ export class Placement {
       outcomes: this.outcomes,
       deps,
     });
+  }
+
+  /**
+   * Whether it can place here (the store and the lifecycle's steps were given): only then
+   * src/workers runs its jobs and its reconciler.
+   */
+  get canProcess(): boolean {
+    return this.options.store !== undefined && this.options.callbacks !== undefined;
   }
 
   /** Queues the placement of an approved request (a no-op while its job exists). */

@@ -4,11 +4,11 @@ import type { TrackingObserver } from "./reports.js";
 import { Tracker, type TrackerOptions } from "./tracker.js";
 
 /**
- * Tracking what was ordered until it ends, one step of the order lifecycle: the tracker's job
- * runs on src/jobs' tracking queue (the worker runner, `jobs.run`), while what it says is
- * worded by views/ and what it tells the lifecycle goes straight to its observer — nothing of
- * it is injected into src/jobs. The modules: tracker.ts (the part), step.ts (one step of a
- * job), records.ts, input.ts, reports.ts, reminders.ts, messages.ts (the words' shape).
+ * Tracking what was ordered until it ends, one step of the order lifecycle: the tracker's job is
+ * built on src/jobs' tracking queue and run by src/workers (its worker and reconciler), while
+ * what it says is worded by views/ and what it tells the lifecycle goes straight to its
+ * observer — nothing of it is injected into src/jobs. The modules: tracker.ts (the part), step.ts
+ * (one step of a job), records.ts, input.ts, reports.ts, reminders.ts, messages.ts (the words' shape).
  */
 
 export * from "./input.js";
@@ -25,7 +25,7 @@ export type TrackingOptions = Omit<
 > & {
   /** Told of each status and end of a tracker started with a `ref` (the lifecycle). */
   observer?: TrackingObserver;
-  /** A change refreshes the App Home of whoever sees the target (the notifier's `home`). */
+  /** A change refreshes the App Home of whoever sees the target (`notifier.refreshHome`). */
   refreshHomes?: boolean;
 };
 
@@ -36,14 +36,15 @@ export type TrackerSettings = Pick<
 >;
 
 /**
- * Builds the tracker on the jobs' tracking queue and runs it: its worker where a reader is
- * given and this process runs workers, its reconciler with the others.
+ * Builds the tracker on the jobs' tracking queue; it does not run it. src/workers runs its
+ * reconciler where this process runs workers, and its worker there too when it reads targets
+ * (`canProcess`: a reader given); anywhere, it tracks, lists and stops.
  */
-export function startTracker(
-  jobs: Pick<Jobs, "partOptions" | "run" | "notifier">,
+export function buildTracker(
+  jobs: Pick<Jobs, "partOptions" | "notifier">,
   { refreshHomes, ...options }: TrackingOptions,
 ): Tracker {
-  const tracker = new Tracker({
+  return new Tracker({
     ...jobs.partOptions("tracking"),
     notifier: jobs.notifier,
     ...options,
@@ -56,10 +57,4 @@ export function startTracker(
         }
       : {}),
   });
-  const reads = options.readTarget || options.readOrder;
-  jobs.run("tracking", {
-    ...(reads ? { process: (job, token) => tracker.process(job, token) } : {}),
-    reconcile: async () => ({ recreated: await tracker.reconcile() }),
-  });
-  return tracker;
 }

@@ -234,6 +234,11 @@ export class Tracker {
     }
   }
 
+  /** Whether it reads targets here (a reader was given): only then src/workers runs its jobs. */
+  get canProcess(): boolean {
+    return this.options.readTarget !== undefined || this.options.readOrder !== undefined;
+  }
+
   /**
    * Re-creates the job of every open tracker whose job is missing, completed or failed; drops
    * index entries whose record is gone. Returns how many jobs were re-created.

@@ -1,8 +1,8 @@
 // The Edge feature (`/connect edge quote`, the quote's and the drafts' buttons, the Edge modals):
 // one line per listener id here, the listeners in their files (one per listener or per small
 // group on the same form or message). The command handler is ./command.ts. What the quote poller
-// and the draft reminders post is src/orders/edge/callbacks.ts', wired in src/bot.ts: a job never
-// calls into the adapter.
+// and the draft reminders post is src/orders/edge/callbacks.ts', wired in src/bot.ts (src/workers
+// calls it): a job never calls into the adapter.
 import type { BlockAction, ButtonAction } from "@slack/bolt";
 import { EDGE_DRAFT_BUTTONS } from "../../../../views/edge/edgeDrafts.js";
 import {

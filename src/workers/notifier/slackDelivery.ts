@@ -1,5 +1,4 @@
-import type { SlackChatApi, SlackFunctionsApi } from "./notifier.js";
-import type { OutboxItem } from "./outbox.js";
+import type { OutboxItem, SlackChatApi, SlackFunctionsApi } from "../../jobs/index.js";
 import { classifySlackError, classifySlackResult, type SlackFailure } from "./slackFailure.js";
 
 /**

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { burstWait, type PacingSettings, paceAfter } from "../../src/jobs/notifier/drainPacing.js";
 import type { OutboxItem } from "../../src/jobs/notifier/outbox.js";
+import {
+  burstWait,
+  type PacingSettings,
+  paceAfter,
+} from "../../src/workers/notifier/drainPacing.js";
 
 const settings: PacingSettings = {
   intervalMs: 1_100,

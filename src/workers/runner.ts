@@ -1,20 +1,22 @@
-import { type Job, Queue, Worker } from "bullmq";
+import { type Job, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import { withRequestId } from "../context.js";
+import {
+  closeWithTimeout,
+  errorText,
+  QUEUE_OF,
+  queuePrefix,
+  type WorkerKind,
+} from "../jobs/index.js";
 import type { Logger } from "../log.js";
 import type { Metrics } from "../metrics.js";
-import { closeRedis, closeWithTimeout } from "./connection.js";
-import { errorText } from "./errors.js";
-import { QUEUE_NAMES, type QueueName, queuePrefix } from "./queues.js";
 
 /**
- * The BullMQ side of startJobs: one queue per kind of work (always: any process may enqueue),
- * a worker per kind where this process processes it, each kind's lock and stall settings, and
- * the bounded shutdown of all of them. What a job does is its part's (notifier.ts, tracker.ts…);
- * here only how it is run.
+ * How a job is run: a BullMQ worker per kind of work where this process processes it (on
+ * src/jobs' queues and worker connection), each kind's lock and stall settings, and their
+ * bounded shutdown. What a job does is its part's (the notifier's drain, the tracker, the
+ * placement…); here only how it is run.
  */
-
-export type WorkerKind = "notify" | "tracking" | "quotes" | "placement" | "drafts" | "maintenance";
 
 export interface WorkerTuning {
   concurrency?: number;
@@ -60,45 +62,6 @@ const DEFAULT_TUNING: Record<WorkerKind, Required<WorkerTuning>> = {
   },
 };
 
-/** The queue of each kind of work. */
-export const QUEUE_OF: Record<WorkerKind, QueueName> = {
-  notify: QUEUE_NAMES.notify,
-  tracking: QUEUE_NAMES.tracking,
-  quotes: QUEUE_NAMES.quotes,
-  placement: QUEUE_NAMES.placement,
-  drafts: QUEUE_NAMES.drafts,
-  maintenance: QUEUE_NAMES.maintenance,
-};
-
-/**
- * BullMQ logs every job event to a stream of 10,000 entries per queue by default (stored in
- * the queue's meta, read by its scripts), for QueueEvents listeners. Nothing here listens, and
- * with thousands of tracked orders that stream was a sixth of their Redis memory (npm run
- * bench); a short tail stays for debugging.
- */
-const EVENTS_KEPT = 100;
-
-/** Every kind's queue, on the command connection. */
-export function createQueues(
-  connection: Redis,
-  prefix: string,
-  logger: Logger,
-): Record<WorkerKind, Queue> {
-  return Object.fromEntries(
-    (Object.keys(QUEUE_OF) as WorkerKind[]).map((kind) => {
-      const queue = new Queue(QUEUE_OF[kind], {
-        connection,
-        prefix: queuePrefix(prefix, QUEUE_OF[kind]),
-        streams: { events: { maxLen: EVENTS_KEPT } },
-      });
-      queue.on("error", (error) =>
-        logger.warn({ queue: QUEUE_OF[kind], err: errorText(error) }, "jobs: queue error"),
-      );
-      return [kind, queue];
-    }),
-  ) as Record<WorkerKind, Queue>;
-}
-
 export interface WorkerSettings {
   /** A worker connection (`maxRetriesPerRequest: null`). */
   connection: Redis;
@@ -141,53 +104,30 @@ export function startWorker(
   return worker;
 }
 
-export interface Running {
-  workers: Worker[];
-  queues: Record<WorkerKind, Queue>;
-  /** The worker connection, then the command connection. */
-  connections: [Redis, Redis];
-}
-
 /**
- * Stops taking work, lets active jobs finish for 70 % of `timeoutMs`, then drops the
- * connections (unfinished jobs are handed back when their locks expire), closes the queues and
- * Redis. Always resolves within about `timeoutMs`.
+ * Stops taking work and lets active jobs finish for 7/8 of `timeoutMs`, then drops the
+ * workers that did not (their unfinished jobs are handed back when their locks expire). Always
+ * resolves within about `timeoutMs`; the queues and connections are src/jobs' to close after.
  */
-export async function closeAll(
-  { workers, queues, connections }: Running,
+export async function closeWorkers(
+  workers: Worker[],
   timeoutMs: number,
   logger: Logger,
 ): Promise<{ clean: boolean }> {
   const started = Date.now();
   const left = () => Math.max(0, timeoutMs - (Date.now() - started));
-  // Most of the budget lets active jobs finish; the rest is for dropping connections.
+  // Most of the budget lets active jobs finish; the rest is for dropping the workers' sockets.
   const graceful = await Promise.all(
-    workers.map((worker) => closeWithTimeout(worker, Math.floor(timeoutMs * 0.7))),
+    workers.map((worker) => closeWithTimeout(worker, Math.floor(timeoutMs * 0.875))),
   );
-  let clean = graceful.every(Boolean);
+  const clean = graceful.every(Boolean);
   if (!clean) {
-    logger.warn("jobs: workers did not finish in time; handing their jobs back");
+    logger.warn("workers: did not finish in time; handing their jobs back");
     await Promise.all(
       workers.map((worker, i) =>
-        graceful[i] ? true : closeWithTimeout({ close: () => worker.disconnect() }, left() / 3),
+        graceful[i] ? true : closeWithTimeout({ close: () => worker.disconnect() }, left()),
       ),
     );
   }
-  const queuesClosed = await Promise.all(
-    Object.values(queues).map((queue) => closeWithTimeout(queue, left() / 2)),
-  );
-  clean = clean && queuesClosed.every(Boolean);
-  const redisClosed = await Promise.all(connections.map((redis) => closeRedis(redis, left() / 2)));
-  return { clean: clean && redisClosed.every(Boolean) };
-}
-
-/** After a start that failed (e.g. Redis unreachable): leave no connections or workers behind. */
-export async function closeAfterFailedStart({
-  workers,
-  queues,
-  connections,
-}: Running): Promise<void> {
-  await Promise.all(workers.map((worker) => closeWithTimeout(worker, 2_000)));
-  await Promise.all(Object.values(queues).map((queue) => closeWithTimeout(queue, 2_000)));
-  await Promise.all(connections.map((redis) => closeRedis(redis, 1_000)));
+  return { clean };
 }

@@ -1,15 +1,15 @@
-import type { OutboxItem } from "./outbox.js";
+import type { OutboxItem } from "../../jobs/index.js";
 import type { SendOutcome } from "./slackDelivery.js";
 
 /**
  * What the drainer of a channel does after one Slack call, decided here (pure) and carried
- * out by the notifier: how the item leaves the outbox (its marker), what is counted and logged,
- * and how long the channel waits before its next message. Slack allows about one message per
- * second per channel, so every outcome waits at least the channel's pace; a 429 waits as long
- * as Slack asks with the message still at the head (a thread's order holds across 429s);
- * transient failures back off, then the message is dropped as `failed`.
+ * out by the drain (drain.ts): how the item leaves the outbox (its marker), what is counted and
+ * logged, and how long the channel waits before its next message. Slack allows about one
+ * message per second per channel, so every outcome waits at least the channel's pace; a 429
+ * waits as long as Slack asks with the message still at the head (a thread's order holds across
+ * 429s); transient failures back off, then the message is dropped as `failed`.
  *
- * Kept messages' updates (`render` items) have an outbox of their own (outbox.ts `outboxOf`),
+ * Kept messages' updates (`render` items) have an outbox of their own (src/jobs/notifier/outbox.ts `outboxOf`),
  * paced by `chat.update`'s limit instead: Slack's Tier 3, about 50 a minute per workspace with
  * bursts tolerated. They go out in bursts of at most `updateBurst` sent together, then the outbox
  * waits `updateIntervalMs` for each update of the burst (`burstWait`): never more than a burst at
