@@ -319,8 +319,9 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       tracker: orders.tracker,
       logger,
     });
-    // A pending request whose approval message was never posted (a crash between storing and
-    // posting it) is posted on the maintenance schedule, once, and its place kept.
+    // A request whose approval message was never posted (a crash between storing and posting
+    // it) is posted on the maintenance schedule, once, and its place kept; one placed meanwhile
+    // (decided in App Home) is then tracked in that message's thread.
     const approvalMessages = new ApprovalMessages({
       store: approvalStore,
       reads,
