@@ -36,7 +36,7 @@ export interface WorkerParts {
   tracker?: Pick<Tracker, "process" | "reconcile" | "canProcess">;
   /** The lifecycle's placement job: processed and reconciled where it can place (`canProcess`). */
   placement?: Pick<Placement, "processJob" | "reconcile" | "canProcess">;
-  /** Pending requests whose approval message was never posted, on the maintenance schedule. */
+  /** Requests whose approval message was never posted (and placed ones never tracked): maintenance. */
   approvalMessages?: Pick<ApprovalMessages, "reconcile">;
   /** Edge quote polling: read, then post the offers or why not (src/orders/edge/callbacks.ts). */
   quotes?: QuoteCallbacks<unknown>;
