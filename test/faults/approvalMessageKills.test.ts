@@ -18,6 +18,7 @@ import {
   STANDIN_IDS,
   startSlackStandin,
 } from "../../src/standin/index.js";
+import { supersededApprovalView } from "../../views/approvals/approvals.js";
 import { waitWhileProgressing } from "../harness/index.js";
 import { connect, deleteKeys, REDIS_URL, runPrefix, testLogger } from "../jobs/support.js";
 import { offeredButtons } from "./approverActions.js";
@@ -47,6 +48,14 @@ const AIMED_KILL_MS = [0, 150] as const;
  * submission, or while the life's maintenance reconciles what an earlier life left.
  */
 const RANDOM_KILL_MS = [0, 2_500] as const;
+/**
+ * In every fourth life, the form's post is held this long before it leaves (ms): longer than
+ * the grace and a maintenance run, so the reconciler's message is posted, and often kept, first
+ * and the form's late post must lose to it (src/orders/approvalMessages.ts: the first kept place
+ * wins, the other message loses its buttons). That life is killed after the hold.
+ */
+const LATE_HOLD_MS = 5_000;
+const LATE_KILL_MS = [LATE_HOLD_MS + 500, LATE_HOLD_MS + 2_500] as const;
 /** The reconciler's grace in each life: a request this old without a message is posted (ms). */
 const GRACE_MS = 1_000;
 /** Share of the requests left without a message that an approver approves from App Home. */
@@ -77,16 +86,18 @@ async function within(event: Promise<void>, ms: number): Promise<boolean> {
 /**
  * Issue 29 (docs/RELIABILITY.md, "A pending request with no approval message"): the bot that
  * submits port orders — the real one, in a child process (fixtures/submittingBot.ts) — is
- * SIGKILLed at random moments of submission, half of the kills while the form's
- * `chat.postMessage` answer is held in it: Slack has the message, the record has no place for
- * it. Each life restarts with a short grace for the approval messages' reconciler
- * (src/orders/approvalMessages.ts) and runs the maintenance every second. After the kills, an
- * approver approves half of the requests still without a message from App Home (they are placed
- * with no thread to track in); the last life reconciles everything; half of the pending ones
- * are approved from their kept message. Then every stored request is counted from Redis, the
- * approvals channel, the tracker and the provider's orders. A form post Slack has and the killed
- * life never kept still shows Approve beside the reconciled message (nothing knows its ts): it
- * is counted, and a click on it must change nothing.
+ * SIGKILLed at random moments of submission, half of the kills while the form's post of the
+ * approval message is held in it: after Slack answered it (Slack has the message, the record has
+ * no place for it) or before it left. In every fourth life the post is held past the
+ * reconciler's own post of it, so one of the two must lose its buttons. Each life restarts with a
+ * short grace for the approval messages' reconciler (src/orders/approvalMessages.ts) and runs
+ * the maintenance every second. After the kills, an approver approves half of the requests still
+ * without a message from App Home (they are placed with no thread to track in); the last life
+ * reconciles everything; half of the pending ones are approved from their kept message. Then
+ * every stored request is counted from Redis, the approvals channel, the tracker and the
+ * provider's orders. A form post Slack has and the killed life never kept still shows Approve
+ * beside the reconciled message (nothing knows its ts): it is counted, and a click on it must
+ * change nothing.
  */
 describe("approval messages survive SIGKILLs of the submitting bot", () => {
   const finished: FinishedTask[] = [];
@@ -115,6 +126,8 @@ describe("approval messages survive SIGKILLs of the submitting bot", () => {
     killsNothingInHand: 0,
     /** Killed with a reconciled message queued, or sent and its place not kept yet. */
     killsMidReconcile: 0,
+    /** Lives whose form posts were held past the grace (LATE_HOLD_MS). */
+    livesPostingLate: 0,
     submissionsAsked: 0,
     requestsStored: 0,
     keptByForm: 0,
@@ -126,6 +139,7 @@ describe("approval messages survive SIGKILLs of the submitting bot", () => {
     messageClicks: 0,
     formPostsNeverKept: 0,
     orphanClicksRefused: 0,
+    /** Messages that lost to the place kept first (a late form post, or the reconciler's). */
     supersededMessages: 0,
     twoWorkingApproveMessages: 0,
     placed: 0,
@@ -171,7 +185,7 @@ describe("approval messages survive SIGKILLs of the submitting bot", () => {
         verdict: verdictOf(finished),
         suite: "faults-approval-message-kills",
         checks:
-          "the bot SIGKILLed while it submits port orders, half of the kills with the form's post of the approval message held (after Slack answered it, or before it left) before its place is kept; restarted with a 1 s grace for the approval messages' reconciler; requests without a message approved from App Home, the others from their message: every stored request ends with one kept message whose Approve works (or cancelled), none lost, every placed one tracked and ordered once, names held exactly by live requests",
+          "the bot SIGKILLed while it submits port orders, half of the kills with the form's post of the approval message held (after Slack answered it, or before it left) before its place is kept, in every fourth life held past the reconciler's post of it; restarted with a 1 s grace for the approval messages' reconciler; requests without a message approved from App Home, the others from their message: every stored request ends with one kept message whose Approve works (or cancelled), none lost, every placed one tracked and ordered once, names held exactly by live requests",
         figures: run,
         settings: {
           seed: SEED,
@@ -179,6 +193,7 @@ describe("approval messages survive SIGKILLs of the submitting bot", () => {
           lives: LIVES,
           holdMs: HOLD_MS,
           randomKillMs: RANDOM_KILL_MS.join("-"),
+          lateHoldMs: LATE_HOLD_MS,
           graceMs: GRACE_MS,
         },
       });
@@ -195,11 +210,12 @@ describe("approval messages survive SIGKILLs of the submitting bot", () => {
   /**
    * Every other life is aimed at the held post, the last killed one too (it leaves requests
    * without a message for the App Home approvals); every other aimed one holds the post before
-   * it leaves, the others after Slack answered it.
+   * it leaves, the others after Slack answered it. Of the others, every other one posts late.
    */
   const aimedAt = (life: number) => (LIVES - 1 - life) % 2 === 0;
+  const late = (life: number) => (LIVES - 1 - life) % 4 === 1;
   const holdWhere = (life: number) =>
-    aimedAt(life) && (LIVES - 1 - life) % 4 === 2 ? "request" : "answer";
+    late(life) || (LIVES - 1 - life) % 4 === 2 ? "request" : "answer";
 
   /** Life `n`, loaded (its modules take seconds) while the one before it runs. */
   function load(n: number): Promise<LoadedWorker> {
@@ -207,7 +223,7 @@ describe("approval messages survive SIGKILLs of the submitting bot", () => {
       ...botEnv,
       BOT_PREFIX: prefix,
       FAULTS_GRACE_MS: String(GRACE_MS),
-      FAULTS_HOLD_MS: String(HOLD_MS),
+      FAULTS_HOLD_MS: String(late(n) ? LATE_HOLD_MS : HOLD_MS),
       FAULTS_HOLD_WHERE: holdWhere(n),
     });
     loaded.catch(() => undefined); // awaited when its turn comes
@@ -256,7 +272,8 @@ describe("approval messages survive SIGKILLs of the submitting bot", () => {
       await within(firstHeld, 15_000);
       await sleep(rng.int(...AIMED_KILL_MS));
     } else {
-      await sleep(rng.int(...RANDOM_KILL_MS));
+      await sleep(rng.int(...(late(n) ? LATE_KILL_MS : RANDOM_KILL_MS)));
+      if (late(n)) run.livesPostingLate++;
     }
     const states = [...windows.values()];
     await bot.kill();
@@ -445,9 +462,9 @@ describe("approval messages survive SIGKILLs of the submitting bot", () => {
             problems.push(`${name}: kept message's Approve does not match ${record.status}`);
           }
         }
-        const others = posts.filter((m) => m.ts !== keptTs);
-        run.formPostsNeverKept += others.filter((m) => offersApprove(m.ts)).length;
-        run.supersededMessages += others.filter((m) => !offersApprove(m.ts)).length;
+        run.formPostsNeverKept += posts.filter(
+          (m) => m.ts !== keptTs && offersApprove(m.ts),
+        ).length;
         const providerId = record.result?.providerId;
         if (record.status === "placed") {
           run.placed++;
@@ -467,6 +484,13 @@ describe("approval messages survive SIGKILLs of the submitting bot", () => {
           problems.push(`${name}: name held by ${holder ?? "nobody"}, ${record.status}`);
         }
       }
+      // A message that lost to the place kept first says so, without the request's name.
+      const superseded = supersededApprovalView().text;
+      run.supersededMessages = standin
+        .messages(CHANNEL)
+        .filter(
+          (m) => (m.thread_ts === undefined || m.thread_ts === m.ts) && m.text === superseded,
+        ).length;
       // A name key with no live request behind it.
       const live = new Set(all.filter((r) => holdsItsName(r.status)).map((r) => r.id));
       for (const [name, id] of names) {
@@ -495,6 +519,10 @@ describe("approval messages survive SIGKILLs of the submitting bot", () => {
       expect(run.killsWithAnswerHeld).toBeGreaterThan(0);
       expect(run.killsWithPostInFlight).toBeGreaterThan(0);
       expect(run.keptByReconciler).toBeGreaterThan(0);
+      expect(
+        run.supersededMessages,
+        "late posts that lost to the place kept first",
+      ).toBeGreaterThan(0);
       expect(run.approvedFromHome).toBeGreaterThan(0);
       expect(run.approvedFromMessage).toBeGreaterThan(0);
       expect(run.approvedFromMessage, "Approve clicks on kept messages that worked").toBe(
