@@ -39,6 +39,7 @@ const FILES: Record<string, string> = {
   "faults-redis-placements": "test/faults/redisPlacements.test.ts",
   "faults-duplicate-names": "test/faults/duplicateNames.test.ts",
   "faults-sentinel-failover": "test/faults/sentinelFailover.test.ts",
+  "faults-approval-message-kills": "test/faults/approvalMessageKills.test.ts",
 };
 
 function readResults(document: string): Result[] {
@@ -135,6 +136,7 @@ export function render(results: Result[]): string {
   const outage = ["faults-redis-placements"];
   const names = ["faults-duplicate-names"];
   const failover = ["faults-sentinel-failover"];
+  const messageKills = ["faults-approval-message-kills"];
   lines.push(
     "## Summary",
     "",
@@ -157,6 +159,8 @@ export function render(results: Result[]): string {
     `| After that outage: approval messages and cards checked / behind their record 10 s after its change / never caught up / longest lag (ms) | ${sum(results, "messagesChecked", outage)} / ${sum(results, "messagesBehindAfter10s", outage)} / ${sum(results, "messagesNeverCaughtUp", outage)} / ${sum(results, "maxMessageLagMs", outage)} |`,
     `| Sentinel failovers (master SIGKILLed, back and forth) / placements in flight at each kill (least) / approvals acked around the kills / acked approvals lost | ${sum(results, "failovers", failover)} / ${sum(results, "inFlightAtKillMin", failover)} / ${sum(results, "ackedApprovals", failover)} / ${sum(results, "ackedApprovalsLost", failover)} |`,
     `| …approved requests / without exactly one provider order / left executing or unknown with nobody told / threads out of order / seconds until commands answer again (max) | ${sum(results, "approvedRequests", failover)} / ${sum(results, "requestsWithoutExactlyOneOrder", failover)} / ${sum(results, "leftExecutingOrUnknownUntold", failover)} / ${sum(results, "threadsOutOfOrder", failover)} / ${sum(results, "commandsBackSecondsMax", failover)} |`,
+    `| Submitting bot SIGKILLed / with the approval message's answer held / its post held or in flight / requests stored / lost (no kept message) / placed not tracked / ordered twice | ${sum(results, "kills", messageKills)} / ${sum(results, "killsWithAnswerHeld", messageKills)} / ${sum(results, "killsWithPostInFlight", messageKills)} / ${sum(results, "requestsStored", messageKills)} / ${sum(results, "lost", messageKills)} / ${sum(results, "placedUntracked", messageKills)} / ${sum(results, "orderedTwice", messageKills)} |`,
+    `| …kept by the form / by the reconciler / messages superseded / form posts left showing an inert Approve (clicks refused) | ${sum(results, "keptByForm", messageKills)} / ${sum(results, "keptByReconciler", messageKills)} / ${sum(results, "supersededMessages", messageKills)} / ${sum(results, "formPostsNeverKept", messageKills)} (${sum(results, "orphanClicksRefused", messageKills)}) |`,
     `| One name submitted concurrently: submissions / requests created | ${sum(results, "submissions", names)} / ${sum(results, "requestsCreated", names)} |`,
     `| Texts searched for secrets / secrets found | ${sum(results, "textsSearched", ["secrets"])} / ${sum(results, "secretsFound", ["secrets"])} |`,
     `| Hostile texts through view builders / Slack calls searched end to end / mentions or links formed | ${sum(results, "runs", ["hostile-text"])} / ${sum(results, "slackCallsSearched", ["hostile-text-e2e"])} / ${sum(results, "injectionsFound", ["hostile-text-e2e"])} |`,
@@ -229,10 +233,26 @@ const LIFECYCLE_GAPS: string[] = [
   "without its post, two reconcilers at once \u2192 one message, its place kept, its Approve recorded",
   "and said in its thread; a late second message loses its buttons; a refused post is reported and",
   "not re-posted. `test/approvals/records.test.ts`: two concurrent `keepApprovalMessage`, one",
-  "place. Not covered: a SIGKILL fault test (the e2e test stores without posting, which is the",
-  "state a kill between the two leaves); the request card, which the form posts after the",
-  "approval message, is not posted by the reconciler; a request decided in App Home between the",
-  "reconciler's post and its next run keeps that post unkept (shown pending, its buttons refused).",
+  "place. A request decided in App Home before any message was posted (approved, placed, its",
+  "outcome unknown) gets its message too, if it was created in the last 2 days",
+  "(`DECIDED_LOOKBACK_MS`), rendered as it is (no Approve on a placed one); a **placed one that was",
+  "never tracked** is tracked in that message's thread once its place is kept",
+  "(`OrderLifecycle.trackPlaced`: nothing for a target already tracked, open or ended; counted",
+  "`placedTracked`). Tested: the same e2e file approves such a request from App Home, sees it placed",
+  "and untracked, then tracked in the reconciled message's thread after maintenance, and a later",
+  "run starts nothing; `test/orders/lifecycle.test.ts`: `trackPlaced` tracks only once a place is",
+  "kept, and once. Under SIGKILL in `test/faults/approvalMessageKills.test.ts`",
+  "(`faults-approval-message-kills` below): the bot, in a child process, is killed while it submits",
+  "port orders, half of the kills with the form's post of the approval message held (after Slack",
+  "answered it, or before it left), in every fourth life 5 s (past the reconciler's post, so one",
+  "of the two loses its buttons), and restarted with a 1 s grace; requests still without a",
+  "message are then approved in App Home, others from their message: every stored request ends",
+  "with one kept message, none lost, Approve works on it, the placed ones are tracked and ordered",
+  "once, names are held exactly by live requests. Not covered: a form post Slack has but whose place",
+  "the killed process never kept keeps its Approve button beside the reconciled message (nothing",
+  "knows its ts to take the buttons off; a click on it is refused as not its message and changes",
+  "nothing: counted `formPostsNeverKept` and `orphanClicksRefused`); the request card, which the",
+  "form posts after the approval message, is not posted by the reconciler.",
   "",
 ];
 
