@@ -49,13 +49,15 @@ const AIMED_KILL_MS = [0, 150] as const;
  */
 const RANDOM_KILL_MS = [0, 2_500] as const;
 /**
- * In every fourth life, the form's post is held this long before it leaves (ms): longer than
- * the grace and a maintenance run, so the reconciler's message is posted, and often kept, first
- * and the form's late post must lose to it (src/orders/approvalMessages.ts: the first kept place
- * wins, the other message loses its buttons). That life is killed after the hold.
+ * In every fourth life, the form's post is held before it leaves until the reconciler's own
+ * message for that request has been posted and its place kept (awaited on the record in the
+ * child, at most this long, ms), so the form's late post must lose to it
+ * (src/orders/approvalMessages.ts: the first kept place wins, the other message loses its
+ * buttons). That life is killed after its first late post was sent and answered, within
+ * LATE_KILL_MS of it.
  */
-const LATE_HOLD_MS = 5_000;
-const LATE_KILL_MS = [LATE_HOLD_MS + 500, LATE_HOLD_MS + 2_500] as const;
+const LATE_HOLD_CAP_MS = 60_000;
+const LATE_KILL_MS = [0, 500] as const;
 /** The reconciler's grace in each life: a request this old without a message is posted (ms). */
 const GRACE_MS = 1_000;
 /** Share of the requests left without a message that an approver approves from App Home. */
@@ -126,7 +128,7 @@ describe("approval messages survive SIGKILLs of the submitting bot", () => {
     killsNothingInHand: 0,
     /** Killed with a reconciled message queued, or sent and its place not kept yet. */
     killsMidReconcile: 0,
-    /** Lives whose form posts were held past the grace (LATE_HOLD_MS). */
+    /** Lives whose form posts were held until the reconciler had kept its own message. */
     livesPostingLate: 0,
     submissionsAsked: 0,
     requestsStored: 0,
@@ -193,7 +195,7 @@ describe("approval messages survive SIGKILLs of the submitting bot", () => {
           lives: LIVES,
           holdMs: HOLD_MS,
           randomKillMs: RANDOM_KILL_MS.join("-"),
-          lateHoldMs: LATE_HOLD_MS,
+          lateHoldCapMs: LATE_HOLD_CAP_MS,
           graceMs: GRACE_MS,
         },
       });
@@ -215,7 +217,7 @@ describe("approval messages survive SIGKILLs of the submitting bot", () => {
   const aimedAt = (life: number) => (LIVES - 1 - life) % 2 === 0;
   const late = (life: number) => (LIVES - 1 - life) % 4 === 1;
   const holdWhere = (life: number) =>
-    late(life) || (LIVES - 1 - life) % 4 === 2 ? "request" : "answer";
+    late(life) ? "late" : (LIVES - 1 - life) % 4 === 2 ? "request" : "answer";
 
   /** Life `n`, loaded (its modules take seconds) while the one before it runs. */
   function load(n: number): Promise<LoadedWorker> {
@@ -223,7 +225,7 @@ describe("approval messages survive SIGKILLs of the submitting bot", () => {
       ...botEnv,
       BOT_PREFIX: prefix,
       FAULTS_GRACE_MS: String(GRACE_MS),
-      FAULTS_HOLD_MS: String(late(n) ? LATE_HOLD_MS : HOLD_MS),
+      FAULTS_HOLD_MS: String(late(n) ? LATE_HOLD_CAP_MS : HOLD_MS),
       FAULTS_HOLD_WHERE: holdWhere(n),
     });
     loaded.catch(() => undefined); // awaited when its turn comes
@@ -249,11 +251,18 @@ describe("approval messages survive SIGKILLs of the submitting bot", () => {
     const firstHeld = new Promise<void>((resolve) => {
       held = resolve;
     });
-    const heldState = holdWhere(n) === "request" ? "sending" : "answered";
+    const heldState = holdWhere(n) === "answer" ? "answered" : "sending";
+    let posted: () => void = () => undefined;
+    const firstPosted = new Promise<void>((resolve) => {
+      posted = resolve;
+    });
     bot.onLine((line) => {
       const [word, name] = line.split(" ");
       if (word === "stored" && name) stored.add(name);
-      if (word === "posted" && name) kept.add(name);
+      if (word === "posted" && name) {
+        kept.add(name);
+        posted();
+      }
       const window = WINDOW_LINE.exec(line);
       if (window?.[1] && window[2]) {
         if (window[1] === "released") windows.delete(window[2]);
@@ -272,8 +281,12 @@ describe("approval messages survive SIGKILLs of the submitting bot", () => {
       await within(firstHeld, 15_000);
       await sleep(rng.int(...AIMED_KILL_MS));
     } else {
-      await sleep(rng.int(...(late(n) ? LATE_KILL_MS : RANDOM_KILL_MS)));
-      if (late(n)) run.livesPostingLate++;
+      if (late(n)) {
+        // The form's post went out after the reconciler's was kept, and lost to it.
+        if (await within(firstPosted, LATE_HOLD_CAP_MS + 30_000)) run.livesPostingLate++;
+      }
+      const [from, to] = late(n) ? LATE_KILL_MS : RANDOM_KILL_MS;
+      await sleep(rng.int(from, to));
     }
     const states = [...windows.values()];
     await bot.kill();
@@ -519,6 +532,8 @@ describe("approval messages survive SIGKILLs of the submitting bot", () => {
       expect(run.killsWithAnswerHeld).toBeGreaterThan(0);
       expect(run.killsWithPostInFlight).toBeGreaterThan(0);
       expect(run.keptByReconciler).toBeGreaterThan(0);
+      const lateLives = Array.from({ length: LIVES }, (_, n) => n).filter(late).length;
+      expect(run.livesPostingLate, "lives whose form posted after the reconciler").toBe(lateLives);
       expect(
         run.supersededMessages,
         "late posts that lost to the place kept first",
