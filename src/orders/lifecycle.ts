@@ -1,5 +1,4 @@
 import type { Redis } from "ioredis";
-import { supersededApprovalView } from "../../views/approvals/approvals.js";
 import {
   escalationText,
   failedThreadText,
@@ -39,6 +38,8 @@ import type { OrderProgress } from "./progress.js";
 import { ProgressStore } from "./progress.js";
 import { type RequestReadModel, readRequest } from "./readModel.js";
 import {
+  type ApprovalMessageAt,
+  type ClickedAt,
   type MessageRenderer,
   RequestMessages,
   renderRequestMessage,
@@ -403,23 +404,14 @@ export class OrderLifecycle<
     await this.messages.refresh(id);
   }
 
-  /**
-   * A second post of a request's approval message lost to the place kept first (the form's post
-   * and the reconciler's, approvalMessages.ts): it loses its buttons and points at the other.
-   * Whether its update was queued (once per message).
-   */
-  async approvalMessageSuperseded(
-    record: ApprovalRequest,
-    at: { approvalChannel: string; approvalTs: string },
-  ): Promise<boolean> {
-    const update = await this.notifier.update({
-      scope: scopeOf(record),
-      key: `superseded:${at.approvalTs}`,
-      channel: at.approvalChannel,
-      ts: at.approvalTs,
-      ...supersededApprovalView(),
-    });
-    return update.queued;
+  /** A post of the approval message that lost to the one kept (requestMessages.ts `superseded`). */
+  approvalMessageSuperseded(record: ApprovalRequest, at: ApprovalMessageAt): Promise<boolean> {
+    return this.messages.superseded(record, at);
+  }
+
+  /** A click on another message of this request (requestMessages.ts `strayClicked`). */
+  strayApprovalMessage(record: ApprovalRequest, at: ClickedAt): Promise<boolean> {
+    return this.messages.strayClicked(record, at);
   }
 
   /** Whether the requester should be told why their card is in their DM (lifecycleNotes.ts). */

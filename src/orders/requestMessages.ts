@@ -1,4 +1,4 @@
-import { approvalMessageView } from "../../views/approvals/approvals.js";
+import { approvalMessageView, supersededApprovalView } from "../../views/approvals/approvals.js";
 import { personStepText } from "../../views/approvals/approvalThread.js";
 import { requestCardReplyText, requestCardView } from "../../views/approvals/requestCard.js";
 import type { Reply } from "../../views/reply.js";
@@ -53,8 +53,49 @@ export interface RequestMessagesOptions {
 const APPROVAL_MESSAGE = "message";
 const CARD = "card";
 
+/** Where an approval message is. */
+export interface ApprovalMessageAt {
+  approvalChannel: string;
+  approvalTs: string;
+}
+
+/** Where a button was clicked (no channel or message: in App Home). */
+export interface ClickedAt {
+  channel?: string | undefined;
+  messageTs?: string | undefined;
+}
+
 export class RequestMessages {
   constructor(private readonly options: RequestMessagesOptions) {}
+
+  /**
+   * A second post of a request's approval message lost to the place kept first (the form's post
+   * and the reconciler's, approvalMessages.ts): it loses its buttons and points at the other.
+   * Whether its update was queued (once per message).
+   */
+  async superseded(record: ApprovalRequest, at: ApprovalMessageAt): Promise<boolean> {
+    const update = await this.options.notifier.update({
+      scope: scopeOf(record),
+      key: `superseded:${at.approvalTs}`,
+      channel: at.approvalChannel,
+      ts: at.approvalTs,
+      ...supersededApprovalView(),
+    });
+    return update.queued;
+  }
+
+  /**
+   * A click on a message of this request in its kept approval message's channel that is not
+   * that message: a stray post (the form's, whose place a crash never kept: docs/RELIABILITY.md),
+   * superseded like any other. Only this request's own posts can be reached: Slack signs the
+   * click and builds it from the message clicked, whose buttons carry this request's id.
+   */
+  async strayClicked(record: ApprovalRequest, at: ClickedAt): Promise<boolean> {
+    const { approvalChannel, approvalTs } = record.slack;
+    if (!approvalChannel || !approvalTs || !at.messageTs) return false;
+    if (at.channel !== approvalChannel || at.messageTs === approvalTs) return false;
+    return this.superseded(record, { approvalChannel, approvalTs: at.messageTs });
+  }
 
   /** Posts the thread line of the person's step at `index` of the history (once per step). */
   async tellStep(record: ApprovalRequest, index: number): Promise<void> {

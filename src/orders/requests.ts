@@ -80,6 +80,7 @@ export type RequestFollowUps = Pick<
   | "markFailed"
   | "refreshMessage"
   | "approvalMessageSuperseded"
+  | "strayApprovalMessage"
 >;
 
 export interface OrderRequestsOptions {
@@ -414,6 +415,7 @@ export class OrderRequests {
         };
       }
       if (!("home" in input.at) && !isOwnApprovalMessage(input.at, record)) {
+        await this.options.lifecycle.strayApprovalMessage(record, input.at).catch(() => false);
         return { ok: false as const, reason: "not_its_message" as const, record };
       }
       return { ok: true as const, record, requirement };

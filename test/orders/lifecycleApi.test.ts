@@ -321,6 +321,29 @@ describe("approve", () => {
     ).toMatchObject({ ok: true });
   });
 
+  it("takes the buttons off a stray message of the request that is clicked (a post whose place was never kept), and only there", async () => {
+    const parts = api();
+    const record = await posted(parts);
+    const approve = (at: object) =>
+      parts.requests.approve({ id: record.id, by: APPROVER, groups, at });
+    // Another post of this request in its channel: refused, and that post loses its buttons.
+    expect(await approve({ channel: CHANNEL, messageTs: "1700000000.000200" })).toMatchObject({
+      ok: false,
+      reason: "not_its_message",
+    });
+    expect(parts.said.filter((key) => key.startsWith("superseded:"))).toEqual([
+      "superseded:1700000000.000200",
+    ]);
+    // Elsewhere (another channel, or App Home's own checks) nothing is updated.
+    expect(await approve({ channel: "C0OTHER", messageTs: "1700000000.000300" })).toMatchObject({
+      ok: false,
+      reason: "not_its_message",
+    });
+    expect(parts.said.filter((key) => key.startsWith("superseded:"))).toHaveLength(1);
+    expect((await parts.store.get(record.id))?.status).toBe("pending");
+    expect(parts.enqueued).toEqual([]);
+  });
+
   it("refuses and changes nothing: not found, not an approver, self-approval, not its message, not pending", async () => {
     const parts = api({ approvers: [APPROVER, APPROVER_TWO, REQUESTER] });
     const record = await posted(parts);

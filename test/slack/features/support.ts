@@ -68,6 +68,8 @@ export function storeOrders(store: ApprovalStore, overrides: Partial<ListenerDep
     markFailed: (id: string, by: string) => store.markFailed(id, by, "marked failed"),
     lookUpAgain: async () => "not-unknown",
     followUp: async (record: ApprovalRequest) => void followedUp.push(record),
+    // A click on a stray post of the request takes its buttons off (nothing here to update).
+    strayApprovalMessage: async () => false,
     progressOf: async () => new Map(),
     // The read model with nothing tracked (src/orders/readModel.ts).
     readMany: async (records: readonly ApprovalRequest[]) =>
