@@ -1,12 +1,10 @@
-import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import type { ApprovalRequest, ApprovalStore } from "../../src/approvals/index.js";
 import { holdsItsName, normalizedName } from "../../src/approvals/names.js";
-import { type RunningBot, startBot } from "../../src/bot.js";
-import { loadConfig } from "../../src/config.js";
+import type { RunningBot } from "../../src/bot.js";
 import { RECONCILED_MESSAGE_KEY } from "../../src/orders/approvalMessages.js";
 import { scopeOf } from "../../src/orders/index.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
@@ -16,13 +14,13 @@ import {
   type SlackAppDriver,
   type SlackStandin,
   STANDIN_IDS,
-  startSlackStandin,
 } from "../../src/standin/index.js";
 import { supersededApprovalView } from "../../views/approvals/approvals.js";
-import { waitWhileProgressing } from "../harness/index.js";
-import { connect, deleteKeys, REDIS_URL, runPrefix, testLogger } from "../jobs/support.js";
+import { waitWhileProgressing, within } from "../harness/index.js";
+import { connect, deleteKeys, runPrefix } from "../jobs/support.js";
 import { offeredButtons } from "./approverActions.js";
 import { WINDOW_LINE } from "./fixtures/answerWindow.js";
+import { startFaultFront } from "./front.js";
 import { type FinishedTask, verdictOf, writeReliabilityResult } from "./reliabilityResults.js";
 import { faultScale } from "./scale.js";
 import { type LoadedWorker, loadWorkerProcess, type WorkerProcess } from "./workerProcess.js";
@@ -72,39 +70,25 @@ const FIXTURE = fileURLToPath(new URL("./fixtures/submittingBot.ts", import.meta
 const CHANNEL = STANDIN_IDS.approvals;
 const APPROVER = STANDIN_IDS.approver;
 
-/** Whether `event` happens within `ms`. */
-async function within(event: Promise<void>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([event.then(() => true as const), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /**
  * Issue 29 (docs/RELIABILITY.md, "A pending request with no approval message"): the bot that
  * submits port orders — the real one, in a child process (fixtures/submittingBot.ts) — is
  * SIGKILLed at random moments of submission, half of the kills while the form's post of the
  * approval message is held in it: after Slack answered it (Slack has the message, the record has
- * no place for it) or before it left. In every fourth life the post is held past the
- * reconciler's own post of it, so one of the two must lose its buttons. Each life restarts with a
+ * no place for it) or before it left. In every fourth life the post is held until the
+ * reconciler's own post of it is kept, so the form's must lose its buttons. Each life restarts with a
  * short grace for the approval messages' reconciler (src/orders/approvalMessages.ts) and runs
  * the maintenance every second. After the kills, an approver approves half of the requests still
  * without a message from App Home (they are placed with no thread to track in); the last life
  * reconciles everything; half of the pending ones are approved from their kept message. Then
  * every stored request is counted from Redis, the approvals channel, the tracker and the
- * provider's orders. A form post Slack has and the killed life never kept still shows Approve
- * beside the reconciled message (nothing knows its ts): it is counted, and a click on it must
- * change nothing.
+ * provider's orders. A form post Slack has and the killed life never kept shows Approve beside
+ * the reconciled message until it is clicked (nothing knew its ts): the click must change
+ * nothing on the request and take that post's buttons off.
  */
 describe("approval messages survive SIGKILLs of the submitting bot", () => {
   const finished: FinishedTask[] = [];
   const prefix = runPrefix("approval-message-kills");
-  const signingSecret = randomBytes(16).toString("hex");
   let redis: Redis;
   let sandbox: Sandbox;
   let standin: SlackStandin;
@@ -159,26 +143,11 @@ describe("approval messages survive SIGKILLs of the submitting bot", () => {
   beforeAll(async () => {
     redis = connect();
     sandbox = await startSandbox({ seed: SEED });
-    standin = await startSlackStandin();
-    botEnv = {
-      SLACK_BOT_TOKEN: standin.botToken,
-      SLACK_SIGNING_SECRET: signingSecret,
-      SLACK_API_URL: standin.apiUrl,
-      PROVIDER_BASE_URL: sandbox.url,
-      PROVIDER_API_KEY: "approval-message-kills-key",
-      REDIS_URL,
-      APPROVALS_CHANNEL: CHANNEL,
-      APPROVERS: APPROVER,
-    };
-    // The HTTP front, as deployed with WORKERS=false: it takes the approvers' clicks.
-    front = await startBot({
-      config: { ...loadConfig({ ...botEnv, WORKERS: "false" }), port: 0 },
-      logger: testLogger(),
-      redisPrefix: prefix,
-      jobs: { maintenanceEveryMs: 0, queueDepthEveryMs: 0 },
-    });
-    store = front.services.approvals.store;
-    slack = standin.connectApp({ url: `${front.url}/slack/events`, signingSecret });
+    ({ standin, botEnv, front, store, slack } = await startFaultFront(
+      sandbox,
+      prefix,
+      "approval-message-kills-key",
+    ));
     // On-net with speeds: the sandbox places these orders.
     dcfs = sandbox.state.world.dcfs.filter(
       (d) => d.ready && d.kind === "ON_NET" && !d.edge && d.speeds.length > 0,

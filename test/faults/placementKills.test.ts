@@ -1,12 +1,10 @@
-import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { WebClient } from "@slack/web-api";
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import type { ApprovalStore } from "../../src/approvals/index.js";
-import { type RunningBot, startBot } from "../../src/bot.js";
-import { loadConfig } from "../../src/config.js";
+import type { RunningBot } from "../../src/bot.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { Prng } from "../../src/sandbox/random.js";
 import { submitForApproval } from "../../src/slack/kit/index.js";
@@ -15,13 +13,13 @@ import {
   type SlackAppDriver,
   type SlackStandin,
   STANDIN_IDS,
-  startSlackStandin,
 } from "../../src/standin/index.js";
-import { waitFor, waitWhileProgressing } from "../harness/index.js";
+import { waitFor, waitWhileProgressing, within } from "../harness/index.js";
 import { portOrderRequest } from "../harness/portOrders.js";
-import { connect, deleteKeys, REDIS_URL, runPrefix, testLogger } from "../jobs/support.js";
+import { connect, deleteKeys, runPrefix } from "../jobs/support.js";
 import { clickOffered, offeredButtons } from "./approverActions.js";
 import { WINDOW_LINE } from "./fixtures/answerWindow.js";
+import { startFaultFront } from "./front.js";
 import { messageLagFigures, neverCaughtUp, watchMessageLag } from "./messageLag.js";
 import {
   type ApprovalTally,
@@ -85,19 +83,6 @@ const FIXTURE = fileURLToPath(new URL("./fixtures/placementWorker.ts", import.me
 const CHANNEL = STANDIN_IDS.approvals;
 const APPROVER = STANDIN_IDS.approver;
 
-/** Whether `event` happens within `ms`. */
-async function within(event: Promise<void>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([event.then(() => true as const), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /**
  * Issue 19: the process that places orders (what `npm run worker` runs) is SIGKILLed at random
  * moments — half of the kills aimed at the window between the provider's 200 and the write of
@@ -113,7 +98,6 @@ describe("placement survives SIGKILLs of the placing process", () => {
   /** The tests as they finished, for the verdict written with the figures. */
   const finished: FinishedTask[] = [];
   const prefix = runPrefix("placement-kills");
-  const signingSecret = randomBytes(16).toString("hex");
   let redis: Redis;
   let sandbox: Sandbox;
   let standin: SlackStandin;
@@ -161,26 +145,11 @@ describe("placement survives SIGKILLs of the placing process", () => {
       seed: SEED,
       faults: [{ match: "PUT /api/company/*/ports/orders", latencyMs: PROVIDER_LATENCY_MS }],
     });
-    standin = await startSlackStandin();
-    botEnv = {
-      SLACK_BOT_TOKEN: standin.botToken,
-      SLACK_SIGNING_SECRET: signingSecret,
-      SLACK_API_URL: standin.apiUrl,
-      PROVIDER_BASE_URL: sandbox.url,
-      PROVIDER_API_KEY: "placement-kills-key",
-      REDIS_URL,
-      APPROVALS_CHANNEL: CHANNEL,
-      APPROVERS: APPROVER,
-    };
-    // The HTTP front, as deployed with WORKERS=false: it takes the clicks and queues placements.
-    front = await startBot({
-      config: { ...loadConfig({ ...botEnv, WORKERS: "false" }), port: 0 },
-      logger: testLogger(),
-      redisPrefix: prefix,
-      jobs: { maintenanceEveryMs: 0, queueDepthEveryMs: 0 },
-    });
-    store = front.services.approvals.store;
-    slack = standin.connectApp({ url: `${front.url}/slack/events`, signingSecret });
+    ({ standin, botEnv, front, store, slack } = await startFaultFront(
+      sandbox,
+      prefix,
+      "placement-kills-key",
+    ));
     await submitOrders();
   }, 60_000);
 

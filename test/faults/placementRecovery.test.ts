@@ -1,11 +1,9 @@
-import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { WebClient } from "@slack/web-api";
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import type { ApprovalStore } from "../../src/approvals/index.js";
-import { type RunningBot, startBot } from "../../src/bot.js";
-import { loadConfig } from "../../src/config.js";
+import type { RunningBot } from "../../src/bot.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { submitForApproval } from "../../src/slack/kit/index.js";
 import {
@@ -13,12 +11,12 @@ import {
   type SlackAppDriver,
   type SlackStandin,
   STANDIN_IDS,
-  startSlackStandin,
 } from "../../src/standin/index.js";
 import { waitFor } from "../harness/index.js";
 import { portOrderRequest } from "../harness/portOrders.js";
-import { connect, deleteKeys, REDIS_URL, runPrefix, testLogger } from "../jobs/support.js";
+import { connect, deleteKeys, runPrefix } from "../jobs/support.js";
 import { WINDOW_LINE } from "./fixtures/answerWindow.js";
+import { startFaultFront } from "./front.js";
 import { type OrderedApproval, providerOrdersByName, threadReplies } from "./placementTally.js";
 import { type FinishedTask, verdictOf, writeReliabilityResult } from "./reliabilityResults.js";
 import { faultScale } from "./scale.js";
@@ -66,7 +64,6 @@ const seconds = (ms: number) => Math.round(ms / 100) / 10;
 describe("a placement whose worker was SIGKILLed is taken over and told within a minute", () => {
   const finished: FinishedTask[] = [];
   const prefix = runPrefix("placement-recovery");
-  const signingSecret = randomBytes(16).toString("hex");
   let redis: Redis;
   let sandbox: Sandbox;
   let standin: SlackStandin;
@@ -95,26 +92,11 @@ describe("a placement whose worker was SIGKILLed is taken over and told within a
       seed: SEED,
       faults: [{ match: "PUT /api/company/*/ports/orders", latencyMs: PROVIDER_LATENCY_MS }],
     });
-    standin = await startSlackStandin();
-    botEnv = {
-      SLACK_BOT_TOKEN: standin.botToken,
-      SLACK_SIGNING_SECRET: signingSecret,
-      SLACK_API_URL: standin.apiUrl,
-      PROVIDER_BASE_URL: sandbox.url,
-      PROVIDER_API_KEY: "placement-recovery-key",
-      REDIS_URL,
-      APPROVALS_CHANNEL: CHANNEL,
-      APPROVERS: APPROVER,
-    };
-    // The HTTP front, as deployed with WORKERS=false: it takes the clicks and queues placements.
-    front = await startBot({
-      config: { ...loadConfig({ ...botEnv, WORKERS: "false" }), port: 0 },
-      logger: testLogger(),
-      redisPrefix: prefix,
-      jobs: { maintenanceEveryMs: 0, queueDepthEveryMs: 0 },
-    });
-    store = front.services.approvals.store;
-    slack = standin.connectApp({ url: `${front.url}/slack/events`, signingSecret });
+    ({ standin, botEnv, front, store, slack } = await startFaultFront(
+      sandbox,
+      prefix,
+      "placement-recovery-key",
+    ));
     await submitOrders(ROUNDS * IN_FLIGHT);
   }, 60_000);
 

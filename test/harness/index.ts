@@ -5,4 +5,5 @@ export {
   type WaitWhileProgressingOptions,
   waitFor,
   waitWhileProgressing,
+  within,
 } from "./waitFor.js";

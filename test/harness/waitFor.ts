@@ -76,3 +76,16 @@ export async function waitWhileProgressing(
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
+
+/** Whether `event` happens within `ms` (a kill suite's bound on a child's line, say). */
+export async function within(event: Promise<void>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([event.then(() => true as const), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
