@@ -39,7 +39,6 @@ import { ProgressStore } from "./progress.js";
 import { type RequestReadModel, readRequest } from "./readModel.js";
 import {
   type ApprovalMessageAt,
-  type ClickedAt,
   type MessageRenderer,
   RequestMessages,
   renderRequestMessage,
@@ -47,6 +46,7 @@ import {
   scopeOf,
 } from "./requestMessages.js";
 import { RequestReads } from "./requestReads.js";
+import type { DecidedAt } from "./requestResults.js";
 import type { TrackingEvent, TrackingObserver } from "./tracking/reports.js";
 import type { Tracker } from "./tracking/tracker.js";
 
@@ -410,7 +410,7 @@ export class OrderLifecycle<
   }
 
   /** A click on another message of this request (requestMessages.ts `strayClicked`). */
-  strayApprovalMessage(record: ApprovalRequest, at: ClickedAt): Promise<boolean> {
+  strayApprovalMessage(record: ApprovalRequest, at: DecidedAt): Promise<boolean> {
     return this.messages.strayClicked(record, at);
   }
 

@@ -3,11 +3,12 @@ import { personStepText } from "../../views/approvals/approvalThread.js";
 import { requestCardReplyText, requestCardView } from "../../views/approvals/requestCard.js";
 import type { Reply } from "../../views/reply.js";
 import { stateDm } from "../../views/requestState.js";
-import type { ApprovalRequest } from "../approvals/index.js";
+import type { ApprovalRequest, SlackRefs } from "../approvals/index.js";
 import type { PostInput, SlackBlock } from "../jobs/index.js";
 import type { LifecycleJobs } from "./lifecycle.js";
 import { type RequestReadModel, readRequest } from "./readModel.js";
 import type { RequestReads } from "./requestReads.js";
+import type { DecidedAt } from "./requestResults.js";
 
 /**
  * The two messages every request has and its thread: the approval message (in the approvals
@@ -53,17 +54,8 @@ export interface RequestMessagesOptions {
 const APPROVAL_MESSAGE = "message";
 const CARD = "card";
 
-/** Where an approval message is. */
-export interface ApprovalMessageAt {
-  approvalChannel: string;
-  approvalTs: string;
-}
-
-/** Where a button was clicked (no channel or message: in App Home). */
-export interface ClickedAt {
-  channel?: string | undefined;
-  messageTs?: string | undefined;
-}
+/** Where an approval message is (a post of it, kept or not). */
+export type ApprovalMessageAt = Required<Pick<SlackRefs, "approvalChannel" | "approvalTs">>;
 
 export class RequestMessages {
   constructor(private readonly options: RequestMessagesOptions) {}
@@ -90,9 +82,9 @@ export class RequestMessages {
    * superseded like any other. Only this request's own posts can be reached: Slack signs the
    * click and builds it from the message clicked, whose buttons carry this request's id.
    */
-  async strayClicked(record: ApprovalRequest, at: ClickedAt): Promise<boolean> {
+  async strayClicked(record: ApprovalRequest, at: DecidedAt): Promise<boolean> {
     const { approvalChannel, approvalTs } = record.slack;
-    if (!approvalChannel || !approvalTs || !at.messageTs) return false;
+    if ("home" in at || !approvalChannel || !approvalTs || !at.messageTs) return false;
     if (at.channel !== approvalChannel || at.messageTs === approvalTs) return false;
     return this.superseded(record, { approvalChannel, approvalTs: at.messageTs });
   }

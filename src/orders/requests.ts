@@ -36,6 +36,7 @@ import {
   WITHDRAWN,
 } from "./keptSteps.js";
 import type { OrderLifecycle } from "./lifecycle.js";
+import type { ApprovalMessageAt } from "./requestMessages.js";
 import {
   type Actor,
   type CheckResult,
@@ -69,7 +70,6 @@ export type RequestStore = Pick<ApprovalStore, "get" | "create" | "approve" | "d
   Pick<ApprovalStore, "cancel" | "retry" | "mergeSlackRefs" | "keepApprovalMessage">;
 
 /** Where an approval message was posted. */
-type PostedAt = Required<Pick<SlackRefs, "approvalChannel" | "approvalTs">>;
 
 /** What follows a recorded step (thread, messages, placement): src/orders/lifecycle.ts. */
 export type RequestFollowUps = Pick<
@@ -186,7 +186,7 @@ export class OrderRequests {
    * through a Redis outage (its buttons are honoured only there) unless another post of it was
    * kept first (src/orders/approvalMessages.ts), which this one then points at, without buttons.
    */
-  async approvalPosted(record: ApprovalRequest, refs: PostedAt): Promise<void> {
+  async approvalPosted(record: ApprovalRequest, refs: ApprovalMessageAt): Promise<void> {
     const { store, logger } = this.options;
     const kept = await keepSlackRefs(logger, record.id, refs, "the approval message", () =>
       store.keepApprovalMessage(record.id, refs),
