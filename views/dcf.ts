@@ -14,7 +14,7 @@ type Schemas = components["schemas"];
 type Metro = Schemas["Metro"];
 type Address = Schemas["Address"];
 
-/** A DCF record; a flow may embed its metro (the listing itself carries only the metro id). */
+/** A DCF record; a use case may embed its metro (the listing itself carries only the metro id). */
 export type DcfRecord = Schemas["DataCenterFacility"] & { metro?: Metro };
 
 /** Facilities per page: two blocks each keeps a page far below Slack's 50. */
@@ -24,7 +24,7 @@ const DCF_MAX_PER_PAGE = 12;
 export interface DcfListOptions extends PageInfo {
   /** What the person searched for ("" or undefined for the whole list). */
   query?: string;
-  /** Metros to name the facilities' metros by, when the flow has them. */
+  /** Metros to name the facilities' metros by, when the use case has them. */
   metros?: readonly Metro[];
 }
 

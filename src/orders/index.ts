@@ -26,7 +26,7 @@ export {
 } from "./lifecycle.js";
 export { type MessageRenderer, type RenderedMessage, scopeOf } from "./requestMessages.js";
 
-/** What a flow hands over for approval: everything but the bookkeeping the approval layer adds. */
+/** What a use case hands over for approval: all but the bookkeeping the approval layer adds. */
 export type OrderSubmission = Omit<CreateApprovalInput, "sandbox" | "slack">;
 export {
   APPROVALS_NOT_SET_UP,

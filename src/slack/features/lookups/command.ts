@@ -33,7 +33,7 @@ import { lookUpService, type ServiceDetail } from "../../../usecases/services.js
 import type { CommandContext, CommandHandler, CommandOf, CommandTable } from "../../connect.js";
 import type { LookupDeps } from "./index.js";
 
-// The look-up commands: parse the arguments, call the flow, render the view. Input problems
+// The look-up commands: parse the arguments, call the use case, render the view. Input problems
 // answer with a short usage line (Reply.problem); provider failures are thrown to the router,
 // which turns them into a short message.
 
