@@ -37,11 +37,11 @@ import {
   DEFAULT_PROVIDER_REQUESTS_PER_SECOND,
   type ProviderRateLimiterOptions,
 } from "./provider/rateLimit.js";
-import { redisWarnings } from "./redisCheck.js";
-import { watchMaster } from "./redisHealth.js";
-import { keyLayout } from "./redisLayout/keyLayout.js";
-import { migrateLayout } from "./redisLayout/migrate.js";
-import { type RedisTopology, redisTopology } from "./redisTopology.js";
+import { redisWarnings } from "./redis/check.js";
+import { watchMaster } from "./redis/health.js";
+import { keyLayout } from "./redis/layout/keyLayout.js";
+import { migrateLayout } from "./redis/layout/migrate.js";
+import { type RedisTopology, redisTopology } from "./redis/topology.js";
 import { type Sandbox, type SandboxOptions, startSandbox } from "./sandbox/index.js";
 import { type SlackConnection, startSlackApp } from "./slack/app.js";
 import { FollowUpLane } from "./slack/followUps.js";
@@ -161,7 +161,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     // Every connection comes from the one topology (single, Sentinel, cluster): each follows a
     // failover by itself. This one serves the request path (store, replay guard, health): no
     // offline queue, so while Redis is down a command fails at once ("temporarily unavailable")
-    // instead of running minutes later (src/redisTopology.ts, test/faults/redis.test.ts).
+    // instead of running minutes later (src/redis/topology.ts, test/faults/redis.test.ts).
     const topology = redisTopology(config.redis);
     const redis = topology.connect("requests", "connect:requests");
     redis.on("error", (error) => logger.warn({ err: error }, "redis connection error"));
@@ -178,7 +178,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const prefix = options.redisPrefix ?? (playgroundRun ? PLAYGROUND_REDIS_PREFIX : "connect");
     if (playgroundRun) await startPlaygroundAfresh(redis, prefix, logger);
     // Before any part reads or writes: an older layout is moved to the current one (once, by
-    // one replica; the others wait for it). See src/redisLayout/README.md.
+    // one replica; the others wait for it). See src/redis/layout/README.md.
     const migration = await migrateLayout(redis, prefix, { logger });
     if (migration.ran.length > 0) logger.info(migration, "key layout migrated");
     const layout = keyLayout(prefix);

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { type ApprovalPolicy, loadApprovalPolicy } from "./approvals/spendPolicy.js";
 import { DEFAULT_APPROVE_CONFIRM_FROM } from "./domain/approveConfirm.js";
 import { DEFAULT_CURRENCY, isCurrencyCode } from "./domain/money.js";
-import type { RedisAddress, RedisTopologyConfig } from "./redisTopology.js";
+import type { RedisAddress, RedisTopologyConfig } from "./redis/topology.js";
 
 /**
  * The bot's configuration, read once from the environment (the pinned table in docs/DESIGN.md).
@@ -239,7 +239,7 @@ export interface Config {
    * password, user and database count.
    */
   redisUrl: string;
-  /** Where Redis is: one host, a master behind Sentinel, or a cluster (src/redisTopology.ts). */
+  /** Where Redis is: one host, a master behind Sentinel, or a cluster (src/redis/topology.ts). */
   redis: RedisTopologyConfig;
   approvals: {
     channel?: string;

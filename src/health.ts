@@ -4,8 +4,8 @@ import { within } from "./domain/deadline.js";
 import type { Metrics } from "./metrics.js";
 import type { ProviderApi } from "./provider/api.js";
 import { sharedAnswer } from "./provider/identity.js";
-import { type RedisHealth, readRedisHealth } from "./redisHealth.js";
-import type { RedisMode } from "./redisTopology.js";
+import { type RedisHealth, readRedisHealth } from "./redis/health.js";
+import type { RedisMode } from "./redis/topology.js";
 
 /**
  * The operational side of every process: /healthz (Redis and the provider, asked now) and
@@ -16,7 +16,7 @@ import type { RedisMode } from "./redisTopology.js";
 export interface HealthReport {
   ok: boolean;
   checks: Record<string, { ok: boolean; detail?: string }>;
-  /** Redis's topology: mode, current master, replicas and their lag (src/redisHealth.ts). */
+  /** Redis's topology: mode, current master, replicas and their lag (src/redis/health.ts). */
   redis?: RedisHealth;
 }
 

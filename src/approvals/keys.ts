@@ -14,7 +14,7 @@ import type { ApprovalKind, ApprovalStatus } from "./types.js";
  *   approvals:name:<scope>:<name>  string → id of the live request holding that order name
  *
  * The prefix is used as given, with no separator added: src/bot.ts passes the key layout's
- * (src/redisLayout/keyLayout.ts), which ends in its own separator. Layout 0 passed
+ * (src/redis/layout/keyLayout.ts), which ends in its own separator. Layout 0 passed
  * `<prefix>:approvals`, so its keys read `<prefix>:approvalsapproval:<id>`; the layout
  * migrations rename them (see the README's "Keys").
  */

@@ -2,7 +2,7 @@ import type { Redis } from "ioredis";
 
 /**
  * Closing the background side's Redis connections and BullMQ parts in bounded time. The
- * connections themselves are made by the one factory, src/redisTopology.ts (`connect("workers" |
+ * connections themselves are made by the one factory, src/redis/topology.ts (`connect("workers" |
  * "commands", name)`), which says why the two kinds fail differently.
  */
 

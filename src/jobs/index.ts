@@ -2,7 +2,7 @@ import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Logger } from "../log.js";
 import type { Metrics } from "../metrics.js";
-import { type RedisTopology, singleRedis } from "../redisTopology.js";
+import { type RedisTopology, singleRedis } from "../redis/topology.js";
 import { DraftReminders } from "./draftReminders.js";
 import { errorText } from "./errors.js";
 import { closeQueues, createQueues, QUEUE_OF, type Running, type WorkerKind } from "./jobQueues.js";
@@ -62,7 +62,7 @@ export { delayStep, type JobPartOptions, outcomeCounter } from "./stepJob.js";
  */
 
 export interface StartJobsOptions {
-  /** Where Redis is (src/redisTopology.ts): every connection of the jobs is made on it. */
+  /** Where Redis is (src/redis/topology.ts): every connection of the jobs is made on it. */
   topology?: RedisTopology;
   /** Shorthand for a single Redis at this URL (tests, benchmarks); `topology` wins. */
   redisUrl?: string;

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Redis } from "ioredis";
-import { defineScript } from "../redisScripts.js";
+import { defineScript } from "../redis/scripts.js";
 
 /** BullMQ queue names: one queue per kind of background work. */
 export const QUEUE_NAMES = {
@@ -28,7 +28,7 @@ export const DEFAULT_PREFIX = "connect";
  * is in one slot; BullMQ's keys are `<prefix>:{<queue>}:<queue>:…` (queuePrefix), and no key of
  * an area has the queue's name right after the tag, so the two never collide even where an area
  * and a queue share a name (`placement`: the journal lives in the queue's slot). One SCAN of
- * `<prefix>:*` finds everything (tests delete their run that way; src/redisLayout/README.md).
+ * `<prefix>:*` finds everything (tests delete their run that way; src/redis/layout/README.md).
  */
 export function stateKey(prefix: string, area: string, ...parts: string[]): string {
   return [prefix, `{${area}}`, ...parts].join(":");

@@ -2,7 +2,7 @@ import type { ApprovalRequest, ApprovalStatus } from "../approvals/index.js";
 import { WITHDRAWN_NOTE } from "../domain/withdrawal.js";
 
 // A person's step kept although its replica WAIT did not confirm (the click was not acked) and
-// clicked again: the store refuses the repeat, and requests.ts runs the follow-up it never got.
+// clicked again: the store refuses the repeat, and stepRecorder.ts runs the follow-up it never got.
 // How the repeat is recognised: the request's last history entry is this person's same step.
 
 /**

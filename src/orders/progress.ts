@@ -1,6 +1,6 @@
 import type { Redis } from "ioredis";
 import { storageCall } from "../domain/errors.js";
-import { defineScript } from "../redisScripts.js";
+import { defineScript } from "../redis/scripts.js";
 
 /**
  * What tracking has said about a placed order, kept per request: the latest status the provider

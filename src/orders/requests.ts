@@ -1,33 +1,28 @@
 import {
   type ApprovalPolicy,
   type ApprovalRequest,
+  type ApprovalRequirement,
   type ApprovalStore,
   defaultPolicy,
   type MoneySight,
   NameReservedError,
-  type Refusal,
   type SlackRefs,
-  type TransitionResult,
 } from "../approvals/index.js";
-import { withDeadline } from "../domain/deadline.js";
-import { DeadlineExceededError, isStorageUnavailable } from "../domain/errors.js";
 import { WITHDRAWN_NOTE } from "../domain/withdrawal.js";
 import type { Logger } from "../log.js";
+import { checkDecision } from "./deciderChecks.js";
 import {
   approvalsUnavailable,
   countsForGroup,
   type DecisionSettings,
   isAnyApprover,
   mayDecideNow,
-  mayDecideUnder,
   mayRequestOrders,
   moneySightUnder,
   requirementAtSubmission,
-  requirementOf,
 } from "./deciders.js";
 import {
   APPROVED,
-  keptBefore,
   MARKED_FAILED,
   PLACED_AGAIN,
   REJECTED,
@@ -41,7 +36,6 @@ import {
   type Actor,
   type CheckResult,
   type DecisionInput,
-  isOwnApprovalMessage,
   type LookedUp,
   type LookUpResult,
   REQUEST_ID_PATTERN,
@@ -53,6 +47,7 @@ import {
   storageRefusal,
 } from "./requestResults.js";
 import { keepSlackRefs } from "./slackRefs.js";
+import { StepRecorder, type StoreStep } from "./stepRecorder.js";
 import type { Tracker } from "./tracking/tracker.js";
 
 /**
@@ -68,8 +63,6 @@ import type { Tracker } from "./tracking/tracker.js";
 /** The store steps behind the API. */
 export type RequestStore = Pick<ApprovalStore, "get" | "create" | "approve" | "decide"> &
   Pick<ApprovalStore, "cancel" | "retry" | "mergeSlackRefs" | "keepApprovalMessage">;
-
-/** Where an approval message was posted. */
 
 /** What follows a recorded step (thread, messages, placement): src/orders/lifecycle.ts. */
 export type RequestFollowUps = Pick<
@@ -96,11 +89,13 @@ export interface OrderRequestsOptions {
   logger: Pick<Logger, "info" | "warn" | "error">;
 }
 
-/** Why the checks took too long (the step was not run). */
-class ChecksTooSlow extends Error {}
-
 export class OrderRequests {
-  constructor(private readonly options: OrderRequestsOptions) {}
+  /** Runs each person's step and starts what follows it (stepRecorder.ts). */
+  private readonly steps: StepRecorder;
+
+  constructor(private readonly options: OrderRequestsOptions) {
+    this.steps = new StepRecorder(options);
+  }
 
   /** The rules decisions are made by: the policy file's, or one approval from APPROVERS. */
   policy(): ApprovalPolicy {
@@ -277,11 +272,11 @@ export class OrderRequests {
    * reason modal after these; `not_pending` when it is no longer waiting.
    */
   async checkDecider(input: DecisionInput): Promise<CheckResult> {
-    const checked = await this.checks(input);
+    const checked = await checkDecision(this.options, input);
     if (!checked.ok) return checked;
     if (checked.record.status !== "pending") {
       // Their reject kept before (its confirmation lost), clicked again: followed up now.
-      await this.followUpKept(checked.record, input.by, REJECTED);
+      await this.steps.followUpKept(checked.record, input.by, REJECTED);
       return refusedByStore({
         ok: false,
         reason: "not-pending",
@@ -298,7 +293,7 @@ export class OrderRequests {
    * `lookUp()` asks the provider, so nothing reaches it before the click was answered.
    */
   async lookUpAgain(input: DecisionInput): Promise<LookUpResult> {
-    const checked = await this.checks(input);
+    const checked = await checkDecision(this.options, input);
     if (!checked.ok) return checked;
     return { ok: true, record: checked.record, lookUp: () => this.lookUpNow(checked.record) };
   }
@@ -333,7 +328,7 @@ export class OrderRequests {
   /** pending → cancelled by its requester (withdrawn): the name is released, nothing placed. */
   async withdraw(input: Omit<DecisionInput, "at" | "groups">): Promise<StepResult> {
     if (!REQUEST_ID_PATTERN.test(input.id)) return { ok: false, reason: "not_a_request_id" };
-    return this.recordStep(input, WITHDRAWN, () =>
+    return this.steps.record(input, WITHDRAWN, () =>
       this.options.store.cancel(input.id, input.by, WITHDRAWN_NOTE),
     );
   }
@@ -365,136 +360,14 @@ export class OrderRequests {
 
   // ── the steps' common path ──────────────────────────────────────────────────────────────
 
-  /** The approver checks, then `step`; stored, the follow-up starts (recordStep). */
+  /** The approver checks (deciderChecks.ts), then `step`; stored, the follow-up starts. */
   private async decision(
     input: DecisionInput,
     leadsTo: StepEntry,
-    step: (
-      record: ApprovalRequest,
-      requirement: ReturnType<typeof requirementOf>,
-    ) => Promise<
-      TransitionResult | Refusal | { ok: false; reason: "look-up-first"; record: ApprovalRequest }
-    >,
+    step: (record: ApprovalRequest, requirement: ApprovalRequirement) => ReturnType<StoreStep>,
   ): Promise<StepResult> {
-    const checked = await this.checks(input);
+    const checked = await checkDecision(this.options, input);
     if (!checked.ok) return checked;
-    return this.recordStep(input, leadsTo, () => step(checked.record, checked.requirement));
-  }
-
-  /**
-   * Reads the request once and computes who may decide it once: found, an approver under its
-   * requirement (not its requester unless allowed), clicked on its own approval message or in
-   * the approver's own App Home — all within `checksWithinMs`.
-   */
-  private async checks(input: DecisionInput) {
-    const run = async () => {
-      const record = await this.options.store.get(input.id).catch((error: unknown) => {
-        // A storage outage is not "this request is gone".
-        if (isStorageUnavailable(error)) throw error;
-        return null;
-      });
-      if (!record) return { ok: false as const, reason: "not_found" as const, id: input.id };
-      const requirement = requirementOf(record, this.options.settings);
-      const allowed = await mayDecideUnder(
-        requirement,
-        this.options.settings,
-        input.by,
-        record,
-        input.groups,
-      );
-      if (!allowed.allowed) {
-        return {
-          ok: false as const,
-          reason:
-            allowed.reason === "self-approval"
-              ? ("self_approval" as const)
-              : ("not_an_approver" as const),
-          message: allowed.message,
-          ...(allowed.detail ? { detail: allowed.detail } : {}),
-          record,
-        };
-      }
-      if (!("home" in input.at) && !isOwnApprovalMessage(input.at, record)) {
-        await this.options.lifecycle.strayApprovalMessage(record, input.at).catch(() => false);
-        return { ok: false as const, reason: "not_its_message" as const, record };
-      }
-      return { ok: true as const, record, requirement };
-    };
-    try {
-      return input.checksWithinMs === undefined
-        ? await run()
-        : await withDeadline(input.checksWithinMs, run).catch((error: unknown) => {
-            throw error instanceof DeadlineExceededError ? new ChecksTooSlow() : error;
-          });
-    } catch (error) {
-      if (error instanceof ChecksTooSlow)
-        return { ok: false as const, reason: "too_slow" as const };
-      return storageRefusal(error);
-    }
-  }
-
-  /**
-   * Runs a store step; once stored it answers at once with its follow-up under way (not
-   * awaited), so the caller answers on the stored step (a Slack click's ack) before anything
-   * follows it. Refused, it may have been kept before (`followUpKept`).
-   */
-  private async recordStep(
-    input: Pick<DecisionInput, "id" | "by">,
-    leadsTo: StepEntry,
-    step: () => Promise<
-      TransitionResult | Refusal | { ok: false; reason: "look-up-first"; record: ApprovalRequest }
-    >,
-  ): Promise<StepResult> {
-    let moved: Awaited<ReturnType<typeof step>>;
-    try {
-      moved = await step();
-    } catch (error) {
-      return storageRefusal(error);
-    }
-    if (!moved.ok) {
-      if (moved.reason === "look-up-first") {
-        return { ok: false, reason: "look_up_first", record: moved.record };
-      }
-      await this.followUpKept("record" in moved ? moved.record : undefined, input.by, leadsTo);
-      return refusedByStore(moved);
-    }
-    return { ok: true, record: moved.record, followUp: this.followUp(moved.record) };
-  }
-
-  /**
-   * Starts once the caller has acted on the answer (stored → acked → followed up): a tick
-   * queued now runs after every promise continuation the answer wakes (a listener's, up to its
-   * ack, which Bolt writes synchronously) and before any I/O. Recorded all the same when
-   * telling fails: the placement reconciler queues an approved request whose job is missing,
-   * and the placement's own messages say the step first. So it never rejects (a failure is
-   * logged and answers false): nobody has to wait for it.
-   */
-  private async followUp(record: ApprovalRequest): Promise<boolean> {
-    await new Promise<void>((resolve) => process.nextTick(resolve));
-    try {
-      await this.options.lifecycle.followUp(record);
-      return true;
-    } catch (error) {
-      this.options.logger.error({ err: error, approvalId: record.id }, "follow-up failed");
-      return false;
-    }
-  }
-
-  /**
-   * A refused step kept before by this person (keptSteps.ts): its follow-up runs now (keyed: a
-   * plain double click says nothing twice); the answer stays the refusal, which is true.
-   */
-  private async followUpKept(
-    record: ApprovalRequest | undefined,
-    by: string,
-    leadsTo: StepEntry,
-  ): Promise<void> {
-    const kept = keptBefore(record, by, leadsTo);
-    if (!kept) return;
-    this.options.logger.info(
-      { audit: "approval", approvalId: kept.id, by, status: kept.status },
-      "a step kept before was clicked again: its follow-up runs now",
-    );
-    await this.followUp(kept);
+    return this.steps.record(input, leadsTo, () => step(checked.record, checked.requirement));
   }
 }

@@ -1,6 +1,6 @@
 import type { Redis } from "ioredis";
 import type { Logger } from "../log.js";
-import { deleteKeysMatching, literalPattern } from "../redisKeys.js";
+import { deleteKeysMatching, literalPattern } from "../redis/keys.js";
 
 /**
  * The local playground (no Slack token, no PROVIDER_BASE_URL) starts an embedded sandbox that

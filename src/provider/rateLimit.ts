@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Redis } from "ioredis";
 import { RateLimitWaitTooLongError, StorageUnavailableError } from "../domain/errors.js";
-import { defineScript } from "../redisScripts.js";
+import { defineScript } from "../redis/scripts.js";
 
 /**
  * A global limit on provider requests per second, shared by every worker and replica: one Redis
@@ -28,7 +28,7 @@ export interface ProviderRateLimiterOptions {
   redis: Redis;
   /**
    * Where the limiter's key lives: the jobs' prefix (`keyLayout().jobs`), where it has always
-   * been, so replicas of older and newer versions share one limit (src/redisLayout/README.md).
+   * been, so replicas of older and newer versions share one limit (src/redis/layout/README.md).
    */
   prefix: string;
   requestsPerSecond: number;

@@ -1,7 +1,7 @@
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { limiterSpacingMs } from "../../src/provider/rateLimit.js";
-import { keyLayout } from "../../src/redisLayout/keyLayout.js";
+import { keyLayout } from "../../src/redis/layout/keyLayout.js";
 import { startTestBot, type TestBot } from "../harness/botEnv.js";
 import { harnessRedis } from "../harness/redisTopology.js";
 

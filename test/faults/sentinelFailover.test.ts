@@ -47,7 +47,7 @@ const NOT_RECORDED = /nothing was changed|click again|went wrong/i;
  * Issue 31: "acked means kept across a failover". The bot runs on a Sentinel group of the
  * suite's own (test/harness/sentinelGroup.ts: master, replica, three sentinels; real
  * redis-server processes) through REDIS_SENTINELS: its HTTP front (signed Slack requests) and
- * its workers, every connection from the one factory (src/redisTopology.ts). Each round: 10 port
+ * its workers, every connection from the one factory (src/redis/topology.ts). Each round: 10 port
  * orders are approved and at the provider (which answers 3 s later), 6 more are being approved by
  * clicks, the replica stops acknowledging for a moment (DEBUG SLEEP: what the master takes then
  * is not on it), and the master is SIGKILLed in that moment. Sentinel promotes the replica; the

@@ -1,5 +1,5 @@
 import type { Redis } from "ioredis";
-import { literalPattern } from "../../src/redisKeys.js";
+import { literalPattern } from "../../src/redis/keys.js";
 
 /**
  * A Redis key space as plain JSON — key → type, value, TTL — so a store written by one version of

@@ -1,2 +1,2 @@
 // Tests and benchmarks leave Redis as they found it with the one clean-up the product has.
-export { deleteKeysMatching } from "../../src/redisKeys.js";
+export { deleteKeysMatching } from "../../src/redis/keys.js";

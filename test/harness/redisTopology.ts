@@ -26,6 +26,6 @@ export function harnessRedis(): Redis {
     const [host = "127.0.0.1", port = "0"] = seed.split(":");
     return { host, port: Number(port) };
   });
-  // Typed as a Redis as the bot's own cluster connections are (src/redisCluster.ts).
+  // Typed as a Redis as the bot's own cluster connections are (src/redis/cluster.ts).
   return new Cluster(nodes) as unknown as Redis;
 }

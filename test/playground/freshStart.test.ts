@@ -6,7 +6,7 @@ import { startBot } from "../../src/bot.js";
 import { loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/log.js";
 import { startPlaygroundAfresh } from "../../src/playground/index.js";
-import { deleteKeysMatching } from "../../src/redisKeys.js";
+import { deleteKeysMatching } from "../../src/redis/keys.js";
 
 // The local playground starts a fresh sandbox each time, so its Redis keys belong to one run:
 // they are removed at start-up — its own prefix only, never a neighbour's.

@@ -1,5 +1,5 @@
 import { Redis, type RedisOptions } from "ioredis";
-import { createClusterConnection } from "./redisCluster.js";
+import { createClusterConnection } from "./cluster.js";
 
 /**
  * Where Redis is, and the one way every part of the bot connects to it (issue 31). The
@@ -16,8 +16,8 @@ import { createClusterConnection } from "./redisCluster.js";
  *   a master; a command answered READONLY (a connection still on a master demoted to replica)
  *   reconnects and is sent again (`reconnectOnError`).
  * - `cluster`: REDIS_CLUSTER_NODES seeds (parsed and validated by config.ts): an ioredis Cluster
- *   (src/redisCluster.ts), which follows slot moves and a master's failover by itself; every key
- *   is hash-tagged so each script stays in one slot (src/redisLayout/README.md).
+ *   (src/redis/cluster.ts), which follows slot moves and a master's failover by itself; every key
+ *   is hash-tagged so each script stays in one slot (src/redis/layout/README.md).
  */
 
 export interface RedisAddress {

@@ -4,7 +4,7 @@ import {
   reconnectOnReadOnly,
   redisTopology,
   singleRedis,
-} from "../src/redisTopology.js";
+} from "../../src/redis/topology.js";
 
 /**
  * The one connection factory (issue 31): what each topology and kind of connection is made

@@ -1,10 +1,10 @@
-import { QUEUE_NAMES } from "../jobs/queues.js";
-import { literalPattern } from "../redisKeys.js";
+import { QUEUE_NAMES } from "../../jobs/queues.js";
+import { literalPattern } from "../keys.js";
 
 /**
  * The key layout's migrations, oldest first. Each one moves keys of the layout before it to the
  * names of its own (`moveKey`: values and times to live kept) and nothing else, so running it
- * again finds nothing to move. src/redisLayout/README.md shows each layout's keys.
+ * again finds nothing to move. src/redis/layout/README.md shows each layout's keys.
  */
 export interface LayoutMigration {
   /** The layout this migration produces (the one before it is `version - 1`). */
@@ -44,7 +44,7 @@ const TAGGED_PARTS = ["approvals", "orders", "home"] as const;
 
 /**
  * Layout 1 → 2: every key carries a Redis Cluster hash tag, so each script's keys are in one
- * slot (src/redisLayout/README.md has the table):
+ * slot (src/redis/layout/README.md has the table):
  * - the approvals store, the orders' notes and App Home pages: `<prefix>:{<part>}:…`;
  * - the replay guard's signatures: `<prefix>:{replay}:slack:seen:…`;
  * - the jobs' state: `<prefix>:jobs:{<area>}:…` (stateKey);

@@ -1,17 +1,17 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { NameReservedError } from "../../src/approvals/names.js";
-import { createLogger } from "../../src/log.js";
-import { literalPattern, scanKeys } from "../../src/redisKeys.js";
-import { layoutKeys, migrateLayout } from "../../src/redisLayout/migrate.js";
-import { LAYOUT_VERSION, type LayoutMigration } from "../../src/redisLayout/migrations.js";
-import { loadLayoutV0, requestsOfLayoutV0 } from "../fixtures/layout-v0/load.js";
-import { deleteKeys, STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
-import { dumpKeys, type KeyDump } from "../harness/keyDump.js";
-import { portOrderRequest } from "../harness/portOrders.js";
-import { deleteKeysMatching } from "../harness/redisKeys.js";
-import { waitFor } from "../harness/waitFor.js";
+import { NameReservedError } from "../../../src/approvals/names.js";
+import { createLogger } from "../../../src/log.js";
+import { literalPattern, scanKeys } from "../../../src/redis/keys.js";
+import { layoutKeys, migrateLayout } from "../../../src/redis/layout/migrate.js";
+import { LAYOUT_VERSION, type LayoutMigration } from "../../../src/redis/layout/migrations.js";
+import { loadLayoutV0, requestsOfLayoutV0 } from "../../fixtures/layout-v0/load.js";
+import { deleteKeys, STANDIN_IDS, startTestBot, type TestBot } from "../../harness/botEnv.js";
+import { dumpKeys, type KeyDump } from "../../harness/keyDump.js";
+import { portOrderRequest } from "../../harness/portOrders.js";
+import { deleteKeysMatching } from "../../harness/redisKeys.js";
+import { waitFor } from "../../harness/waitFor.js";
 
 /**
  * A store written by layout 0 (test/fixtures/layout-v0, made by that code) is read by the current

@@ -1,7 +1,7 @@
 /**
  * Where each part of the bot keeps its keys under the bot's prefix (`connect` in production), in
  * the current layout (LAYOUT_VERSION, migrations.ts). src/bot.ts hands each part its own; the
- * parts add the rest (src/redisLayout/README.md has the full table).
+ * parts add the rest (src/redis/layout/README.md has the full table).
  */
 export interface KeyLayout {
   /** The approvals store's prefix, used as given (src/approvals/keys.ts adds no separator). */

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { literalPattern } from "../../src/redisKeys.js";
-import { moveKey } from "../../src/redisLayout/moveKey.js";
-import { deleteKeysMatching } from "../harness/redisKeys.js";
+import { literalPattern } from "../../../src/redis/keys.js";
+import { moveKey } from "../../../src/redis/layout/moveKey.js";
+import { deleteKeysMatching } from "../../harness/redisKeys.js";
 
 /** One key moved by a layout migration: renamed, or merged into a key already there. */
 

@@ -3,7 +3,7 @@ import type { Cluster, Redis } from "ioredis";
 /**
  * Every key matching `pattern`, in batches. SCAN (ioredis' scanStream) rather than KEYS, so a
  * large key space never blocks a shared Redis. On a Redis Cluster a SCAN sees one node only: each
- * master is scanned in turn (src/redisLayout/README.md).
+ * master is scanned in turn (src/redis/layout/README.md).
  */
 export async function* scanKeys(redis: Redis, pattern: string): AsyncGenerator<string[]> {
   for (const node of scannedNodes(redis)) {

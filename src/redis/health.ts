@@ -1,5 +1,5 @@
 import type { Redis } from "ioredis";
-import type { RedisMode } from "./redisTopology.js";
+import type { RedisMode } from "./topology.js";
 
 /**
  * What /healthz tells of Redis besides "it answers" (issue 31): the topology's mode, the master

@@ -1,6 +1,6 @@
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
-import { redisWarnings } from "../src/redisCheck.js";
+import { redisWarnings } from "../../src/redis/check.js";
 
 describe("redisWarnings", () => {
   const redis = new Redis("redis://127.0.0.1:6379", { lazyConnect: true });

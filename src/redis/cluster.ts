@@ -1,12 +1,12 @@
 import { Cluster, type ClusterOptions, type Redis } from "ioredis";
-import type { ConnectionKind, RedisAddress } from "./redisTopology.js";
+import type { ConnectionKind, RedisAddress } from "./topology.js";
 
 /**
- * Connections to a Redis Cluster (REDIS_CLUSTER_NODES), made by src/redisTopology.ts's `connect`
+ * Connections to a Redis Cluster (REDIS_CLUSTER_NODES), made by src/redis/topology.ts's `connect`
  * for its `cluster` mode, one per kind as on a single Redis:
  * - `requests`: the HTTP side's (approvals, replay guard, orders): no offline queue and two
  *   retries, so a click while the cluster cannot answer fails at once instead of running minutes
- *   later (src/redisTopology.ts says why);
+ *   later (src/redis/topology.ts says why);
  * - `commands`: the jobs' queues and records: a command fails after a few attempts;
  * - `workers`: BullMQ's workers: `maxRetriesPerRequest: null` (BullMQ refuses a worker
  *   connection without it), waiting through a failover rather than losing their place.
@@ -15,8 +15,8 @@ import type { ConnectionKind, RedisAddress } from "./redisTopology.js";
  * password and TLS (`rediss://`) every node is reached with.
  *
  * Returned as ioredis' `Redis` type: a Cluster answers every command the bot sends (each of the
- * bot's scripts and transactions touches one hash slot: src/redisLayout/README.md), and the one
- * thing it lacks, a key-space SCAN, src/redisKeys.ts does per master (`isCluster`).
+ * bot's scripts and transactions touches one hash slot: src/redis/layout/README.md), and the one
+ * thing it lacks, a key-space SCAN, src/redis/keys.ts does per master (`isCluster`).
  */
 export function createClusterConnection(
   seeds: readonly RedisAddress[],

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Redis } from "ioredis";
-import type { Logger } from "../log.js";
-import { scanKeys } from "../redisKeys.js";
+import type { Logger } from "../../log.js";
+import { scanKeys } from "../keys.js";
 import { keyLayout } from "./keyLayout.js";
 import { LAYOUT_VERSION, type LayoutMigration, MIGRATIONS } from "./migrations.js";
 import { moveKey } from "./moveKey.js";
