@@ -6,7 +6,7 @@ import { seesTracked } from "../domain/audience.js";
 import { HOME_PAGE_SIZE } from "../domain/paging.js";
 import { type DecisionSettings, mayDecideNow, moneySightUnder } from "./deciders.js";
 import type { RequestReadModel } from "./readModel.js";
-import { type CommittedSpend, committedSpend } from "./spend.js";
+import { type CommittedSpend, committedSpend } from "./spend/committed.js";
 import type { TrackedOrder } from "./tracking/records.js";
 import type { Tracker } from "./tracking/tracker.js";
 

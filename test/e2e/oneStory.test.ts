@@ -1,8 +1,8 @@
 import { WebClient } from "@slack/web-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OrderSubmission } from "../../src/orders/index.js";
-import { ledgerEntries, ledgerMonthOf, monthlySpend } from "../../src/orders/ledger.js";
 import type { RequestReadModel } from "../../src/orders/readModel.js";
+import { ledgerEntries, ledgerMonthOf, monthlySpend } from "../../src/orders/spend/ledger.js";
 import { submitForApproval } from "../../src/slack/kit/index.js";
 import type { StandinMessage } from "../../src/standin/index.js";
 import { ACTION_WITHDRAW } from "../../views/approvals/approvals.js";

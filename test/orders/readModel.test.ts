@@ -4,7 +4,7 @@ import type { ApprovalRequest } from "../../src/approvals/index.js";
 import { WITHDRAWN_NOTE } from "../../src/domain/withdrawal.js";
 import type { HomeInput } from "../../src/orders/appHome.js";
 import { readRequest } from "../../src/orders/readModel.js";
-import { committedSpend } from "../../src/orders/spend.js";
+import { committedSpend } from "../../src/orders/spend/committed.js";
 import { approvalMessageView } from "../../views/approvals/approvals.js";
 import { requestCardView } from "../../views/approvals/requestCard.js";
 import { homeView } from "../../views/home/home.js";

@@ -9,7 +9,7 @@ import { classifyQuoteFailure } from "../../src/jobs/quotes/quotePoller.js";
 import { ORDER_KINDS } from "../../src/orders/kinds.js";
 import type { OrderProgress } from "../../src/orders/progress.js";
 import { type LookUpOutcome, readRequest } from "../../src/orders/readModel.js";
-import { committedSpend } from "../../src/orders/spend.js";
+import { committedSpend } from "../../src/orders/spend/committed.js";
 import type { TrackedOrder } from "../../src/orders/tracking/records.js";
 import { readOffer, readQuoteResult } from "../../src/provider/edgeResponses.js";
 import { httpError } from "../../src/provider/errors.js";

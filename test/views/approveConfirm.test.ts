@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../../src/approvals/index.js";
 import { approveConfirmation } from "../../src/domain/approveConfirm.js";
 import { readRequest } from "../../src/orders/readModel.js";
-import { committedSpend } from "../../src/orders/spend.js";
+import { committedSpend } from "../../src/orders/spend/committed.js";
 import { ACTION_APPROVE, approvalMessageView } from "../../views/approvals/approvals.js";
 import { homeView } from "../../views/home/home.js";
 

@@ -5,7 +5,7 @@ import { HOME_PAGE_SIZE } from "../../src/domain/paging.js";
 import { DASH } from "../../src/domain/units.js";
 import type { HomeInput, HomeTracked } from "../../src/orders/appHome.js";
 import type { RequestReadModel } from "../../src/orders/readModel.js";
-import type { SpendFigures } from "../../src/orders/spend.js";
+import type { SpendFigures } from "../../src/orders/spend/committed.js";
 import {
   ACTION_REJECT,
   approveButton,

@@ -10,7 +10,7 @@ import { ownOnlyNote } from "../moneyAccess.js";
 /**
  * `/connect spend [YYYY-MM]`: the team's committed monthly amounts and the month's new
  * commitments, by kind, requester and channel, with Export CSV. The figures are computed in
- * src/orders/ledger.ts; the shapes are repeated here structurally (views import nothing of
+ * src/orders/spend/ledger.ts; the shapes are repeated here structurally (views import nothing of
  * src/orders, which imports views).
  */
 
@@ -42,7 +42,7 @@ export interface SpendSummaryLike {
 
 /**
  * What committed spend counts, in one sentence: App Home's footnote and `/connect spend` say the
- * same (the rule is src/orders/spend.ts').
+ * same (the rule is src/orders/spend/committed.ts).
  */
 export const COMMITTED_SPEND_RULE =
   "Orders placed through the bot while their term runs, at the price the approver saw; an order the provider cancelled or failed (as tracking saw it) is not counted.";

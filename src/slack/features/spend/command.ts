@@ -1,4 +1,4 @@
-// `/connect spend [YYYY-MM]` and its Export CSV button: the spend ledger (src/orders/ledger.ts)
+// `/connect spend [YYYY-MM]` and its Export CSV button: the spend ledger (src/orders/spend/ledger.ts)
 // read from the placed approval records and shown; exportButton.ts exports it to the person's DM as CSV.
 
 import { moneyRefusal } from "../../../../views/moneyAccess.js";
@@ -12,7 +12,7 @@ import {
   type MonthlySpend,
   monthlySpend,
   parseLedgerMonth,
-} from "../../../orders/ledger.js";
+} from "../../../orders/spend/ledger.js";
 import type { CommandOf, CommandTable } from "../../connect.js";
 import { moneySightOf } from "../../kit/index.js";
 import type { SpendDeps } from "./index.js";

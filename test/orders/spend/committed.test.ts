@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { ApprovalRequest, ApprovalStatus } from "../../src/approvals/index.js";
-import type { OrderProgress } from "../../src/orders/progress.js";
-import { readRequest } from "../../src/orders/readModel.js";
-import { committedSpend as sumOf } from "../../src/orders/spend.js";
+import type { ApprovalRequest, ApprovalStatus } from "../../../src/approvals/index.js";
+import type { OrderProgress } from "../../../src/orders/progress.js";
+import { readRequest } from "../../../src/orders/readModel.js";
+import { committedSpend as sumOf } from "../../../src/orders/spend/committed.js";
 
 /** The one sum of committed spend (App Home, /connect spend): placed requests only, by kind. */
 

@@ -1,17 +1,23 @@
 import { parse } from "csv-parse/sync";
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ApprovalStore } from "../../src/approvals/store.js";
-import type { ApprovalKind, CreateApprovalInput, Price } from "../../src/approvals/types.js";
+import type { ApprovalStore } from "../../../src/approvals/store.js";
+import type { ApprovalKind, CreateApprovalInput, Price } from "../../../src/approvals/types.js";
+import { readRequest } from "../../../src/orders/readModel.js";
 import {
   type LedgerMonth,
   ledgerEntries,
   monthlySpend,
   parseLedgerMonth,
-} from "../../src/orders/ledger.js";
-import { LEDGER_CSV_COLUMNS, ledgerCsv } from "../../src/orders/ledgerCsv.js";
-import { readRequest } from "../../src/orders/readModel.js";
-import { connect, deleteKeys, newStore, portOrderInput, runPrefix } from "../approvals/support.js";
+} from "../../../src/orders/spend/ledger.js";
+import { LEDGER_CSV_COLUMNS, ledgerCsv } from "../../../src/orders/spend/ledgerCsv.js";
+import {
+  connect,
+  deleteKeys,
+  newStore,
+  portOrderInput,
+  runPrefix,
+} from "../../approvals/support.js";
 
 // The spend ledger's sums, against approval records seeded in a real store (Redis, this run's
 // prefix) and walked through the real state machine: only placed ones count, each in the month

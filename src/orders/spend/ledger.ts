@@ -1,10 +1,10 @@
-import type { ApprovalKind } from "../approvals/index.js";
-import type { Billing, RequestReadModel } from "./readModel.js";
-import { countsAsCommitment, termEnds } from "./spend.js";
+import type { ApprovalKind } from "../../approvals/index.js";
+import type { Billing, RequestReadModel } from "../readModel.js";
+import { countsAsCommitment, termEnds } from "./committed.js";
 
 /**
  * The spend ledger (`/connect spend [YYYY-MM]` and its CSV export): what the team has committed
- * to through the bot, read from the read model (readModel.ts) with App Home's rule (spend.ts:
+ * to through the bot, read from the read model (../readModel.ts) with App Home's rule (committed.ts:
  * `countsAsCommitment`, `termEnds`). Pure functions, so the sums are tested without Redis or
  * Slack.
  *
@@ -112,7 +112,7 @@ function runsIn(entry: LedgerEntry, month: LedgerMonth): boolean {
 
 /**
  * Sums of one group (a kind, a requester, a channel, or everything) in one month: an order
- * counts while its term runs, as in App Home's committed spend (src/orders/spend.ts).
+ * counts while its term runs, as in App Home's committed spend (src/orders/spend/committed.ts).
  */
 export interface LedgerFigures {
   /** Monthly amounts of every order running in the month. */

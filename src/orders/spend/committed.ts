@@ -1,10 +1,10 @@
-import type { ApprovalKind } from "../approvals/index.js";
-import { APPROVAL_KINDS } from "../approvals/index.js";
-import type { RequestMoney, RequestReadModel } from "./readModel.js";
+import type { ApprovalKind } from "../../approvals/index.js";
+import { APPROVAL_KINDS } from "../../approvals/index.js";
+import type { RequestMoney, RequestReadModel } from "../readModel.js";
 
 /**
  * Committed spend: the one rule of what the team has committed to through the bot, over the
- * read model (readModel.ts), so App Home, `/connect spend` and its CSV (ledger.ts) count the same
+ * read model (../readModel.ts), so App Home, `/connect spend` and its CSV (ledger.ts) count the same
  * orders the same way.
  *
  * Counted (`countsAsCommitment`): requests placed through the bot, unless tracking saw the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { defuseFormulas } from "../../src/orders/ledgerCsv.js";
+import { defuseFormulas } from "../../../src/orders/spend/ledgerCsv.js";
 
 describe("defuseFormulas", () => {
   it("puts a ' before a formula sign wherever a spreadsheet could start a cell with it", () => {
