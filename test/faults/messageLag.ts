@@ -11,6 +11,13 @@ export interface MessageLag {
   what: string;
   /** Undefined: the message never showed its record's final state. */
   lagMs: number | undefined;
+  /**
+   * The lag counted from the change, or from when the settling began if that was later: a
+   * change made by a process SIGKILLed before it could send it waits for a live one, so only
+   * the time after a process was left alive to settle is the system's (issue 29: "after a mass
+   * settlement"). Equal to `lagMs` where no settling start was given.
+   */
+  lagSinceSettlingMs: number | undefined;
 }
 
 /** What is watched: the bot's approvals store (it may be down: a failed read is "not yet"). */
@@ -62,8 +69,11 @@ export function watchMessageLag(sources: LagSources, list: readonly OrderedAppro
     }
   })();
   return {
-    /** Stops sampling (after a last look) and gives each message's lag behind its record. */
-    async stop(): Promise<MessageLag[]> {
+    /**
+     * Stops sampling (after a last look) and gives each message's lag behind its record;
+     * `settlingFrom` is when the process left alive to settle everything started (ms epoch).
+     */
+    async stop(settlingFrom = 0): Promise<MessageLag[]> {
       stopped = true;
       await loop;
       await sample();
@@ -81,6 +91,9 @@ export function watchMessageLag(sources: LagSources, list: readonly OrderedAppro
           out.push({
             what: `${approval.portName} ${what}`,
             lagMs: seen ? Math.max(0, seen.at - changedAt) : undefined,
+            lagSinceSettlingMs: seen
+              ? Math.max(0, seen.at - Math.max(changedAt, settlingFrom))
+              : undefined,
           });
         }
       }
@@ -94,8 +107,12 @@ export function messageLagFigures(lags: readonly MessageLag[]) {
   return {
     messagesChecked: lags.length,
     messagesBehindAfter10s: lags.filter((l) => l.lagMs === undefined || l.lagMs > 10_000).length,
+    messagesBehind10sIntoSettling: lags.filter(
+      (l) => l.lagSinceSettlingMs === undefined || l.lagSinceSettlingMs > 10_000,
+    ).length,
     messagesNeverCaughtUp: lags.filter((l) => l.lagMs === undefined).length,
     maxMessageLagMs: Math.max(0, ...lags.map((l) => l.lagMs ?? 0)),
+    maxLagIntoSettlingMs: Math.max(0, ...lags.map((l) => l.lagSinceSettlingMs ?? 0)),
   };
 }
 

@@ -133,8 +133,11 @@ describe("placement survives SIGKILLs of the placing process", () => {
     // kills and the mass settlement after them (./messageLag.ts).
     messagesChecked: 0,
     messagesBehindAfter10s: 0,
+    /** …counted from the last life's start where the change came before it (messageLag.ts). */
+    messagesBehind10sIntoSettling: 0,
     messagesNeverCaughtUp: 0,
     maxMessageLagMs: 0,
+    maxLagIntoSettlingMs: 0,
   };
   const seconds = (since: number) => Math.round((Date.now() - since) / 100) / 10;
   let counted: ReturnType<typeof figures> | undefined;
@@ -427,6 +430,7 @@ describe("placement survives SIGKILLs of the placing process", () => {
 
       // The last life is not killed: it takes over what the kills left, with the rest approved.
       worker = (await startWorker(true)).process;
+      const settlingFrom = Date.now();
       await approveNext(approvals.length);
       await waitWhileProgressing(async () => quiet(await tally()), statusCounts, {
         idleMs: SETTLE_IDLE_MS,
@@ -463,7 +467,7 @@ describe("placement survives SIGKILLs of the placing process", () => {
         timeoutMs: 60_000,
         description: "the notifier's outboxes to drain",
       }).catch(() => undefined); // a message still behind is reported by the checks below
-      const lags = await lag.stop();
+      const lags = await lag.stop(settlingFrom);
       Object.assign(run, messageLagFigures(lags));
       const tallies = await tally();
       counted = figures(tallies);
