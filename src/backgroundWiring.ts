@@ -4,6 +4,7 @@
 // reminders' callbacks; what the notifier's drain sends with. Apart from bot.ts so the
 // composition root stays a list of parts.
 import type { WebClient } from "@slack/web-api";
+import type { ApprovalStore } from "./approvals/index.js";
 import type { Clock } from "./clock.js";
 import { type Config, DEFAULT_PARTNER_REMINDER_AFTER_DAYS } from "./config.js";
 import { withRequestId } from "./context.js";
@@ -15,13 +16,16 @@ import type {
 } from "./jobs/index.js";
 import type { Logger } from "./log.js";
 import type { AppHomePublisher } from "./orders/appHome.js";
+import { ApprovalMessages, type ApprovalMessagesOptions } from "./orders/approvalMessages.js";
 import { edgeDraftReminderCallbacks, edgeQuoteCallbacks } from "./orders/edge/callbacks.js";
-import type { MessageRenderer, OrderLifecycleOptions } from "./orders/index.js";
+import type { MessageRenderer, OrderLifecycle, OrderLifecycleOptions } from "./orders/index.js";
 import {
   buildPlacement,
   type PlacementSettings,
   type StoreForPlacement,
 } from "./orders/placement/index.js";
+import { RequestCards } from "./orders/requestCards.js";
+import type { RequestReads } from "./orders/requestReads.js";
 import {
   buildTracker,
   DEFAULT_ACCEPTANCE_REMINDERS,
@@ -110,4 +114,49 @@ export function notifierDrainParts(
 ) {
   const slack = parts.sandbox ? sandboxLabelledChat(client.chat) : client.chat;
   return { slack, functions: client.functions, home: parts.home, render: parts.render };
+}
+
+/**
+ * The maintenance reconciler of requests a crash left without their approval message or card
+ * (src/orders/approvalMessages.ts, and requestCards.ts for the cards, on the same candidates),
+ * each step taken through the lifecycle.
+ */
+export function approvalMessagesReconciler(
+  deps: Pick<ApprovalMessagesOptions, "channel" | "approveConfirmFrom" | "graceMs" | "logger"> & {
+    store: ApprovalMessagesOptions["store"] & Pick<ApprovalStore, "keepCard">;
+    reads: RequestReads;
+    notifier: Jobs["notifier"];
+    orders: Pick<
+      OrderLifecycle,
+      | "refreshMessage"
+      | "trackPlaced"
+      | "approvalMessageSuperseded"
+      | "cardSuperseded"
+      | "firstCardNotice"
+    >;
+    orderUpdates: Config["orderUpdates"];
+  },
+): ApprovalMessages {
+  const { store, reads, notifier, orders, orderUpdates, ...rest } = deps;
+  const refresh = (id: string) => orders.refreshMessage(id);
+  return new ApprovalMessages({
+    ...rest,
+    store,
+    reads,
+    notifier,
+    refresh,
+    trackPlaced: (record) => orders.trackPlaced(record),
+    superseded: (record, at) => orders.approvalMessageSuperseded(record, at),
+    cards: new RequestCards({
+      reads,
+      notifier,
+      keep: (id, at) => store.keepCard(id, at),
+      refresh,
+      superseded: (record, at) => orders.cardSuperseded(record, at),
+      firstCardNotice: (userId, where) => orders.firstCardNotice(userId, where),
+      approvalsChannel: deps.channel,
+      setting: orderUpdates,
+      logger: deps.logger,
+    }),
+  });
 }

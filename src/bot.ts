@@ -3,7 +3,12 @@ import type { AddressInfo } from "node:net";
 import { WebClient } from "@slack/web-api";
 import type { Redis } from "ioredis";
 import { ApprovalStore, type DirectoryStatus, policyApprovers } from "./approvals/index.js";
-import { edgeJobParts, lifecycleJobBuilders, notifierDrainParts } from "./backgroundWiring.js";
+import {
+  approvalMessagesReconciler,
+  edgeJobParts,
+  lifecycleJobBuilders,
+  notifierDrainParts,
+} from "./backgroundWiring.js";
 import { systemClock } from "./clock.js";
 import { type Config, configuredSecrets } from "./config.js";
 import { watchDirectory } from "./directoryWatch.js";
@@ -12,7 +17,7 @@ import { type StartJobsOptions, startJobs } from "./jobs/index.js";
 import { createLogger, type Logger } from "./log.js";
 import { createMetrics, type Metrics } from "./metrics.js";
 import { appHomePublisher, redisHomePages } from "./orders/appHome.js";
-import { ApprovalMessages, type ApprovalMessagesOptions } from "./orders/approvalMessages.js";
+import type { ApprovalMessagesOptions } from "./orders/approvalMessages.js";
 import {
   type BackgroundJobs,
   OrderLifecycle,
@@ -319,17 +324,15 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       tracker: orders.tracker,
       logger,
     });
-    // A request whose approval message was never posted (a crash between storing and posting
-    // it) is posted on the maintenance schedule, once, and its place kept; one placed meanwhile
-    // (decided in App Home) is then tracked in that message's thread.
-    const approvalMessages = new ApprovalMessages({
+    // Requests a crash left without their approval message or card get it on the maintenance
+    // schedule, once; one placed meanwhile is tracked in that message's thread.
+    const approvalMessages = approvalMessagesReconciler({
       store: approvalStore,
       reads,
       notifier: machinery.notifier,
-      refresh: (id) => orders.refreshMessage(id),
-      trackPlaced: (record) => orders.trackPlaced(record),
-      superseded: (record, at) => orders.approvalMessageSuperseded(record, at),
+      orders,
       channel: approvalSettings.channel,
+      orderUpdates: config.orderUpdates,
       approveConfirmFrom: config.approvals.approveConfirmFrom,
       logger,
       ...approvalMessageSettings,

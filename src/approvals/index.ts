@@ -68,5 +68,6 @@ export {
   policyApprovers,
   requirementFor,
 } from "./spendPolicy.js";
-export { ApprovalStore, type ApprovalStoreOptions, type ListOptions } from "./store.js";
+export { ApprovalStore } from "./store.js";
+export type { ApprovalStoreOptions, ListOptions } from "./storeOptions.js";
 export * from "./types.js";

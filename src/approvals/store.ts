@@ -43,6 +43,7 @@ import {
   retryStep,
   type TransitionSpec,
 } from "./steps.js";
+import type { ApprovalStoreOptions, ListOptions } from "./storeOptions.js";
 import {
   APPROVAL_ID_PATTERN,
   APPROVAL_STATUSES,
@@ -68,30 +69,6 @@ import {
  * Every Redis call goes through `run`, which raises StorageUnavailableError when Redis is out
  * of reach (src/domain/errors.ts), so callers branch on a code, not on ioredis's wording.
  */
-
-export interface ApprovalStoreOptions {
-  redis: Redis;
-  /** Prefix of every key, e.g. `connect:`; tests use a unique one per run. */
-  prefix: string;
-  /** How long a record is kept after its last change; at least 90 (docs/DESIGN.md: kept ≥ 90 days). */
-  retentionDays?: number;
-  now?: () => Date;
-  /** Told about records a list skips because they cannot be read (e.g. to log them). */
-  onInvalidRecord?: (error: ApprovalRecordError) => void;
-  /**
-   * How long a decision or a name reservation waits for a replica to hold it (WAIT) before it
-   * counts as not recorded; see `confirmed` below. Default 1 s (src/replicaConfirmation.ts).
-   */
-  replicaWaitMs?: number;
-}
-
-export interface ListOptions {
-  /** Only requests created at or after this time. */
-  since?: Date;
-  status?: ApprovalStatus;
-  /** Default 50, at most 1000. */
-  limit?: number;
-}
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const MIN_RETENTION_DAYS = 90;
@@ -215,6 +192,14 @@ export class ApprovalStore {
     refs: Required<Pick<SlackRefs, "approvalChannel" | "approvalTs">>,
   ): Promise<ApprovalRequest | null> {
     return this.writeSlackRefs(id, refs, slackRefField("approvalTs"));
+  }
+
+  /** As `keepApprovalMessage`, for the request card (the form's post and the reconciler's). */
+  keepCard(
+    id: string,
+    refs: SlackRefs & Required<Pick<SlackRefs, "cardChannel" | "cardTs">>,
+  ): Promise<ApprovalRequest | null> {
+    return this.writeSlackRefs(id, refs, slackRefField("cardTs"));
   }
 
   private async writeSlackRefs(

@@ -2,6 +2,11 @@ import { approvalMessageView } from "../../views/approvals/approvals.js";
 import type { ApprovalRequest, ApprovalStore } from "../approvals/index.js";
 import type { Notifier } from "../jobs/notifier/notifier.js";
 import type { Logger } from "../log.js";
+import {
+  emptyRequestCardsReport,
+  type RequestCards,
+  type RequestCardsReport,
+} from "./requestCards.js";
 import { scopeOf } from "./requestMessages.js";
 import type { RequestReads } from "./requestReads.js";
 
@@ -27,6 +32,8 @@ import type { RequestReads } from "./requestReads.js";
  *   as they are: no Approve on a placed one), and a placed one that was never tracked (its
  *   placement found no thread to track in) is tracked in that message's thread once its place is
  *   kept, on this run or a later one (`trackPlaced`: nothing for a target already tracked).
+ * - The same candidates (read once) are handed to `cards` (requestCards.ts): a request whose
+ *   approval message is kept but whose card was never posted gets its card.
  */
 
 /** The notifier key of the approval message this reconciler posts (one per request). */
@@ -64,6 +71,8 @@ export interface ApprovalMessagesOptions {
     record: ApprovalRequest,
     at: { approvalChannel: string; approvalTs: string },
   ) => Promise<boolean>;
+  /** Posts the cards a crash never did (requestCards.ts); none: cards are not reconciled. */
+  cards?: Pick<RequestCards, "reconcile">;
   /** The approvals channel; without one nothing can be posted (and nothing is). */
   channel: string | undefined;
   approveConfirmFrom?: number;
@@ -81,7 +90,7 @@ export type ApprovalMessagesReport = {
   approvalMessagesRefused: number;
   /** Placed requests tracked once their reconciled message's place was kept. */
   placedTracked: number;
-};
+} & RequestCardsReport;
 
 export class ApprovalMessages {
   private readonly graceMs: number;
@@ -100,6 +109,7 @@ export class ApprovalMessages {
       approvalMessagesSuperseded: 0,
       approvalMessagesRefused: 0,
       placedTracked: 0,
+      ...emptyRequestCardsReport(),
     };
     const { channel } = this.options;
     if (!channel) return report;
@@ -113,6 +123,8 @@ export class ApprovalMessages {
       if (record.status === "placed" && (await this.trackIfOurs(record))) {
         report.placedTracked += 1;
       }
+      const card = await this.options.cards?.reconcile(record);
+      if (card) report[card] += 1;
     }
     return report;
   }

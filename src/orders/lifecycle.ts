@@ -39,6 +39,7 @@ import { ProgressStore } from "./progress.js";
 import { type RequestReadModel, readRequest } from "./readModel.js";
 import {
   type ApprovalMessageAt,
+  type CardAt,
   type MessageRenderer,
   RequestMessages,
   renderRequestMessage,
@@ -407,6 +408,11 @@ export class OrderLifecycle<
   /** A post of the approval message that lost to the one kept (requestMessages.ts `superseded`). */
   approvalMessageSuperseded(record: ApprovalRequest, at: ApprovalMessageAt): Promise<boolean> {
     return this.messages.superseded(record, at);
+  }
+
+  /** A card of this request that lost to the one kept (requestMessages.ts `cardSuperseded`). */
+  cardSuperseded(record: ApprovalRequest, at: CardAt): Promise<boolean> {
+    return this.messages.cardSuperseded(record, at);
   }
 
   /** A click on another message of this request (requestMessages.ts `strayClicked`). */

@@ -1,6 +1,10 @@
 import { approvalMessageView, supersededApprovalView } from "../../views/approvals/approvals.js";
 import { personStepText } from "../../views/approvals/approvalThread.js";
-import { requestCardReplyText, requestCardView } from "../../views/approvals/requestCard.js";
+import {
+  requestCardReplyText,
+  requestCardView,
+  supersededCardView,
+} from "../../views/approvals/requestCard.js";
 import type { Reply } from "../../views/reply.js";
 import { stateDm } from "../../views/requestState.js";
 import type { ApprovalRequest, SlackRefs } from "../approvals/index.js";
@@ -57,6 +61,10 @@ const CARD = "card";
 /** Where an approval message is (a post of it, kept or not). */
 export type ApprovalMessageAt = Required<Pick<SlackRefs, "approvalChannel" | "approvalTs">>;
 
+/** Where a request card is (a post of it, kept or not), and the permalink it shows, if any. */
+export type CardAt = Required<Pick<SlackRefs, "cardChannel" | "cardTs">> &
+  Pick<SlackRefs, "approvalLink">;
+
 export class RequestMessages {
   constructor(private readonly options: RequestMessagesOptions) {}
 
@@ -72,6 +80,22 @@ export class RequestMessages {
       channel: at.approvalChannel,
       ts: at.approvalTs,
       ...supersededApprovalView(),
+    });
+    return update.queued;
+  }
+
+  /**
+   * A second card of a request lost to the card kept first (the form's and the reconciler's,
+   * requestCards.ts): it loses its Withdraw and points at the other. Whether its update was
+   * queued (once per card).
+   */
+  async cardSuperseded(record: ApprovalRequest, at: CardAt): Promise<boolean> {
+    const update = await this.options.notifier.update({
+      scope: scopeOf(record),
+      key: `card-superseded:${at.cardTs}`,
+      channel: at.cardChannel,
+      ts: at.cardTs,
+      ...supersededCardView(),
     });
     return update.queued;
   }
@@ -160,7 +184,7 @@ export class RequestMessages {
 
   /** The request card as it is rendered everywhere (its first post included). */
   cardView(record: ApprovalRequest): Reply {
-    return cardOf(record, readRequest(record));
+    return requestCardOf(record, readRequest(record));
   }
 
   /** Posts in the request's thread; a request whose message was never posted has none. */
@@ -191,11 +215,12 @@ export async function renderRequestMessage(
   const read = await reads.one(ref.slice(colon + 1));
   if (!read) return undefined;
   if (what === APPROVAL_MESSAGE) return approvalMessageView(read.model, { approveConfirmFrom });
-  if (what === CARD) return cardOf(read.record, read.model);
+  if (what === CARD) return requestCardOf(read.record, read.model);
   return undefined;
 }
 
-function cardOf(record: ApprovalRequest, model: RequestReadModel): Reply {
+/** The request card of a record and its read model (its first post, each update, the reconciler's). */
+export function requestCardOf(record: ApprovalRequest, model: RequestReadModel): Reply {
   const { approvalLink } = record.slack;
   return requestCardView(model, approvalLink ? { approvalLink } : {});
 }

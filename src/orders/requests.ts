@@ -6,7 +6,6 @@ import {
   defaultPolicy,
   type MoneySight,
   NameReservedError,
-  type SlackRefs,
 } from "../approvals/index.js";
 import { WITHDRAWN_NOTE } from "../domain/withdrawal.js";
 import type { Logger } from "../log.js";
@@ -31,7 +30,7 @@ import {
   WITHDRAWN,
 } from "./keptSteps.js";
 import type { OrderLifecycle } from "./lifecycle.js";
-import type { ApprovalMessageAt } from "./requestMessages.js";
+import type { ApprovalMessageAt, CardAt } from "./requestMessages.js";
 import {
   type Actor,
   type CheckResult,
@@ -62,7 +61,7 @@ import type { Tracker } from "./tracking/tracker.js";
 
 /** The store steps behind the API. */
 export type RequestStore = Pick<ApprovalStore, "get" | "create" | "approve" | "decide"> &
-  Pick<ApprovalStore, "cancel" | "retry" | "mergeSlackRefs" | "keepApprovalMessage">;
+  Pick<ApprovalStore, "cancel" | "retry" | "keepCard" | "keepApprovalMessage">;
 
 /** What follows a recorded step (thread, messages, placement): src/orders/lifecycle.ts. */
 export type RequestFollowUps = Pick<
@@ -73,6 +72,7 @@ export type RequestFollowUps = Pick<
   | "markFailed"
   | "refreshMessage"
   | "approvalMessageSuperseded"
+  | "cardSuperseded"
   | "strayApprovalMessage"
 >;
 
@@ -207,15 +207,16 @@ export class OrderRequests {
   }
 
   /**
-   * The request card was posted at `refs`; if the request moved on meanwhile (a quick
-   * approver), its messages catch up.
+   * The request card was posted at `refs`: kept unless another was kept first (then this one
+   * loses its Withdraw: requestCards.ts); a request that moved on meanwhile catches up.
    */
-  async cardPosted(record: ApprovalRequest, refs: SlackRefs): Promise<void> {
-    await keepSlackRefs(this.options.logger, record.id, refs, "the request card", () =>
-      this.options.store.mergeSlackRefs(record.id, refs),
+  async cardPosted(record: ApprovalRequest, refs: CardAt): Promise<void> {
+    const kept = await keepSlackRefs(this.options.logger, record.id, refs, "the request card", () =>
+      this.options.store.keepCard(record.id, refs),
     );
-    const now = await this.options.store.get(record.id);
-    if (now && now.history.length !== record.history.length) {
+    if (kept && kept.slack.cardTs !== refs.cardTs) {
+      await this.options.lifecycle.cardSuperseded(record, refs);
+    } else if (kept && kept.history.length !== record.history.length) {
       await this.options.lifecycle.refreshMessage(record.id);
     }
   }

@@ -150,6 +150,21 @@ describe("creating and reading requests", () => {
     ).toBeNull();
   });
 
+  it("keeps a request card's place once: the form's late card and the reconciler's, first wins", async () => {
+    const { store } = newStore(redis, prefix);
+    const created = await store.create(portOrderInput());
+    const card = (cardChannel: string, cardTs: string) =>
+      store.keepCard(created.id, { cardChannel, cardTs });
+    const [one, two] = await Promise.all([
+      card("C0GENERAL1", "1740823200.000100"),
+      card("D0REQUEST1", "1740823200.000200"),
+    ]);
+    const kept = one?.slack;
+    expect(["1740823200.000100", "1740823200.000200"]).toContain(kept?.cardTs);
+    expect(two?.slack).toMatchObject({ cardChannel: kept?.cardChannel, cardTs: kept?.cardTs });
+    expect((await store.get(created.id))?.slack.cardTs).toBe(kept?.cardTs);
+  });
+
   it("caps a huge provider record in a result but keeps its id and status", async () => {
     const { store } = newStore(redis, prefix);
     const { id } = await store.create(portOrderInput());

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { expect } from "vitest";
-import { ApprovalStore, type ApprovalStoreOptions } from "../../src/approvals/store.js";
+import { ApprovalStore } from "../../src/approvals/store.js";
+import type { ApprovalStoreOptions } from "../../src/approvals/storeOptions.js";
 import type { CreateApprovalInput } from "../../src/approvals/types.js";
 import { StorageUnavailableError } from "../../src/domain/errors.js";
 import { describeFailure, STORAGE_UNAVAILABLE_TEXT } from "../../views/failures.js";

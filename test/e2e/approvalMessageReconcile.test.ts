@@ -68,11 +68,25 @@ describe("approval messages a crash never posted", () => {
       },
       { timeoutMs: 10_000, description: "the approval message's place kept" },
     );
+  /**
+   * Runs the maintenance until the request's card is kept: the reconciler posts it once the
+   * approval message is (src/orders/requestCards.ts) and keeps it on a later run, from when it
+   * follows the request.
+   */
+  const keptCard = (id: string) =>
+    waitFor(
+      async () => {
+        await env.bot.jobs.runMaintenance();
+        return (await record(id))?.slack.cardTs;
+      },
+      { timeoutMs: 10_000, description: "the request card's place kept" },
+    );
 
   it("posts it once when two reconcilers run at once, keeps where it is, and its Approve works", async () => {
     const approval = await storedOnly("recon-once-1");
     await Promise.all([env.bot.jobs.runMaintenance(), env.bot.jobs.runMaintenance()]);
     const ts = await keptPlace(approval.id);
+    await keptCard(approval.id);
     expect(postsAbout("recon-once-1").map((m) => m.ts)).toEqual([ts]);
     expect((await record(approval.id))?.slack.approvalChannel).toBe(STANDIN_IDS.approvals);
     // More runs change nothing: one message, the same place.
@@ -126,6 +140,7 @@ describe("approval messages a crash never posted", () => {
       { description: "the late message without buttons" },
     );
     expect((await env.bot.jobs.runMaintenance()).maintenance?.approvalMessagesSuperseded).toBe(0);
+    await keptCard(approval.id);
   });
 
   it("tracks an order approved in App Home before its message was posted, in the message it then gets", async () => {
@@ -155,6 +170,7 @@ describe("approval messages a crash never posted", () => {
     expect(await env.bot.services.orders.tracker.get(placed.providerId!)).toBeNull();
 
     const ts = await keptPlace(approval.id);
+    await keptCard(approval.id);
     const tracked = await waitFor(
       async () => {
         await env.bot.jobs.runMaintenance();

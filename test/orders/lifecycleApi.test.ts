@@ -245,6 +245,18 @@ describe("submit", () => {
     expect(parts.said).toEqual([`superseded:${late}`]);
   });
 
+  it("cardPosted keeps the first card; a later card of the same request loses its Withdraw", async () => {
+    const parts = api();
+    const record = await posted(parts);
+    const first = { cardChannel: "C0ASKED", cardTs: "1700000000.000300" };
+    await parts.requests.cardPosted(record, first);
+    // The maintenance reconciler's card, or the form's late one: the first kept stays.
+    const late = { cardChannel: "D0REQUEST1", cardTs: "1700000000.000400" };
+    await parts.requests.cardPosted(record, late);
+    expect((await parts.store.get(record.id))?.slack).toMatchObject(first);
+    expect(parts.said).toEqual([`card-superseded:${late.cardTs}`]);
+  });
+
   it("of ten concurrent submissions of one name, creates exactly one", async () => {
     const parts = api();
     const { sandbox: _s, ...submission } = portOrderInput();

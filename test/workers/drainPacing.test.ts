@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { OutboxItem } from "../../src/jobs/notifier/outbox.js";
+import { type OutboxItem, parseMarker } from "../../src/jobs/notifier/outbox.js";
 import {
   burstWait,
   type PacingSettings,
@@ -37,6 +37,43 @@ describe("drain pacing", () => {
       marker: "sent|",
       outcome: "updated",
     });
+  });
+
+  it("keeps the channel Slack answered with only for a post that asked (a card in a DM)", () => {
+    const answer = { kind: "sent" as const, ts: "1.2", channel: "D0REQUEST1" };
+    expect(paceAfter(answer, { ...item("post"), kc: 1 }, 0, settings).marker).toBe(
+      "sent|1.2|D0REQUEST1",
+    );
+    // Every other key keeps the form older replicas read.
+    expect(paceAfter(answer, item("post"), 0, settings).marker).toBe("sent|1.2");
+    expect(
+      paceAfter({ kind: "sent", ts: "1.2" }, { ...item("post"), kc: 1 }, 0, settings).marker,
+    ).toBe("sent|1.2");
+  });
+
+  it("reads both forms of a sent marker back (parseMarker), and the others", () => {
+    const sent = (outcome: { ts?: string; channel?: string }, kc?: 1) =>
+      parseMarker(
+        paceAfter(
+          { kind: "sent", ts: outcome.ts, ...outcome },
+          { ...item("post"), kc },
+          0,
+          settings,
+        ).marker ?? null,
+      );
+    expect(sent({ ts: "1.2", channel: "D0REQUEST1" }, 1)).toEqual({
+      state: "sent",
+      ts: "1.2",
+      channel: "D0REQUEST1",
+    });
+    expect(sent({ ts: "1.2", channel: "D0REQUEST1" })).toEqual({ state: "sent", ts: "1.2" });
+    expect(parseMarker("sent|")).toEqual({ state: "sent", ts: undefined });
+    expect(parseMarker("queued")).toEqual({ state: "queued" });
+    expect(parseMarker("dropped|not_in_channel")).toEqual({
+      state: "dropped",
+      reason: "not_in_channel",
+    });
+    expect(parseMarker(null)).toBeNull();
   });
 
   it("paces a person's Home by the debounce window", () => {

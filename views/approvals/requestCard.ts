@@ -1,5 +1,6 @@
 import type { KnownBlock } from "@slack/types";
 import type { ApprovalRequest } from "../../src/approvals/index.js";
+import type { CardInDmReason } from "../../src/domain/requestCardPlace.js";
 import type { RequestReadModel } from "../../src/orders/readModel.js";
 import {
   actions,
@@ -50,9 +51,6 @@ function whatLine(model: RequestReadModel): string | undefined {
   return lines.length > 0 ? lines.join(" · ") : undefined;
 }
 
-/** Why a card is in the requester's DM rather than the channel they asked in. */
-export type CardInDmReason = "not-in-channel" | "setting";
-
 /**
  * The card, from the read model (src/orders/readModel.ts) as the approval message is: the state
  * line is the same on both. `approvalLink` is the approval message's permalink (from Slack's
@@ -95,6 +93,17 @@ export function requestCardView(
 /** A reply in the card's thread: the new state, in the same line as the card's. */
 export function requestCardReplyText(model: RequestReadModel): string {
   return stateLine(model);
+}
+
+/**
+ * A card of a request posted twice (the form's post outlived the grace period in which the
+ * maintenance reconciler posts a card a crash never did): the one not kept says where to look,
+ * without Withdraw.
+ */
+export function supersededCardView(): Reply {
+  const text =
+    "This request's card was posted twice; its updates are in its other card (here or in your DM).";
+  return { text, blocks: [section(text)] };
 }
 
 /** Said once, in the requester's DM, when the card could not go where they asked. */

@@ -40,6 +40,12 @@ export interface PostInput {
   threadTs?: string;
   text: string;
   blocks?: SlackBlock[];
+  /**
+   * Keep the channel Slack answers with in the marker too (`sent|<ts>|<channel>`): a post to a
+   * user id lands in a D… channel that a later update must name. Only keys that older replicas
+   * never read may ask for it (they read `sent|<ts>`).
+   */
+  keepChannel?: boolean;
 }
 
 /**
@@ -68,7 +74,7 @@ export function postItem(input: PostInput): OutboxItem {
   if (input.threadTs !== undefined && !MESSAGE_TS.test(input.threadTs)) {
     throw new NotifierInputError("threadTs must be a Slack message ts");
   }
-  return { ...item, th: input.threadTs };
+  return { ...item, th: input.threadTs, ...(input.keepChannel ? { kc: 1 as const } : {}) };
 }
 
 /** A chat.update of a message, by its ts or by the key of a message posted in the scope. */

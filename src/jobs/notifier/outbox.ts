@@ -18,7 +18,7 @@ export const DEFAULT_MARKER_TTL_SECONDS = 14 * 24 * 3600;
 
 export type MessageState =
   | { state: "queued" }
-  | { state: "sent"; ts: string | undefined }
+  | { state: "sent"; ts: string | undefined; channel?: string }
   | { state: "dropped"; reason: string };
 
 /** One queued message (or Home refresh), as stored in the outbox list (JSON). */
@@ -35,6 +35,8 @@ export interface OutboxItem {
   /** What a `render` item renders when it is sent (renderedUpdate.ts), e.g. `message:<id>`. */
   r?: string;
   th?: string;
+  /** A post whose marker keeps the channel Slack answered with (PostInput `keepChannel`). */
+  kc?: 1;
   ts?: string;
   mk?: string;
   /** `complete`: the Workflow Builder step (function execution) this item ends. */
@@ -308,13 +310,20 @@ export class Outbox {
   }
 }
 
-function parseMarker(value: string | null): MessageState | null {
+/**
+ * A marker as stored: `queued`, `sent|<ts>`, `sent|<ts>|<channel>` (a post that asked to keep
+ * its channel, `kc`) or `dropped|<reason>`.
+ */
+export function parseMarker(value: string | null): MessageState | null {
   if (value === null) return null;
   if (value === "queued") return { state: "queued" };
   const bar = value.indexOf("|");
   const kind = bar === -1 ? value : value.slice(0, bar);
   const rest = bar === -1 ? "" : value.slice(bar + 1);
-  if (kind === "sent") return { state: "sent", ts: rest || undefined };
+  if (kind === "sent") {
+    const [ts, channel] = rest.split("|");
+    return { state: "sent", ts: ts || undefined, ...(channel ? { channel } : {}) };
+  }
   return { state: "dropped", reason: rest || "unknown" };
 }
 

@@ -1,9 +1,14 @@
 import type { WebClient } from "@slack/web-api";
-import { type CardInDmReason, cardInDmText } from "../../../views/approvals/requestCard.js";
+import { cardInDmText } from "../../../views/approvals/requestCard.js";
 import { sandboxLabelledBlocks } from "../../../views/blocks.js";
 import type { ApprovalSettings } from "../../approvals/index.js";
 import type { ApprovalRequest } from "../../approvals/types.js";
 import { slackErrorCode } from "../../domain/errors.js";
+import {
+  CARD_NOT_HERE_ERRORS,
+  type CardInDmReason,
+  requestCardPlace,
+} from "../../domain/requestCardPlace.js";
 import type { Logger } from "../../log.js";
 import type { OrderLifecycle } from "../../orders/lifecycle.js";
 import type { OrderRequests } from "../../orders/requests.js";
@@ -12,20 +17,12 @@ import type { OrderRequests } from "../../orders/requests.js";
  * The request card's first post (issue 24). Like the approval message it is posted directly at
  * submission, so its ts is known and recorded before anyone can act; every later update and
  * thread reply goes through the notifier (src/orders/lifecycle.ts), in order with the approvals
- * thread. Where it goes (`ORDER_UPDATES`):
- * - `channel` (default): the channel the request was asked in; a request asked in a DM, in the
- *   approvals channel itself, or where the bot is not a member goes to the requester's DM, with
- *   one sentence saying why when the channel refused it (once per person and channel, 30 days);
- * - `dm`: the requester's DM (told once why, likewise); `off`: no card.
+ * thread. Where it goes is src/domain/requestCardPlace.ts's rule (`ORDER_UPDATES`): the channel
+ * asked in, or the requester's DM, with one sentence saying why when the channel refused it or
+ * the setting says so (once per person and place, 30 days); none with `off`. A card this post
+ * never made (a crash, Slack or Redis failing here) is posted by the maintenance reconciler
+ * (src/orders/requestCards.ts).
  */
-
-/** Slack's answers that mean "not here": the card goes to the requester's DM instead. */
-const NOT_HERE = new Set(["not_in_channel", "channel_not_found", "is_archived"]);
-
-/** A channel a card can be posted in (public C…, private G…); D… is a DM. */
-function isChannel(id: string | undefined): id is string {
-  return id !== undefined && /^[CG][A-Z0-9]+$/.test(id);
-}
 
 /** What posting a request card uses. */
 export interface RequestCardDeps {
@@ -45,8 +42,12 @@ export async function postRequestCard(input: {
   approvalLink?: string;
 }): Promise<void> {
   const { services, client, approval } = input;
-  const setting = services.approvals.orderUpdates ?? "channel";
-  if (setting === "off") return;
+  const place = requestCardPlace({
+    asked: approval.requester.channelId,
+    approvalsChannel: services.approvals.channel,
+    setting: services.approvals.orderUpdates,
+  });
+  if (!place) return;
   const asked = approval.requester.channelId;
   const requester = approval.requester.userId;
   // Slack's permalinks are short; one that is not would not fit the record's field.
@@ -58,20 +59,17 @@ export async function postRequestCard(input: {
   };
   const view = services.orders.cardView(record);
   try {
-    let reason: CardInDmReason | undefined;
+    let reason: CardInDmReason | undefined = place.to === "dm" ? place.reason : undefined;
     let posted: { channel?: string; ts?: string } | undefined;
-    if (isChannel(asked) && asked !== services.approvals.channel) {
-      if (setting === "dm") reason = "setting";
-      else {
-        posted = await client.chat
-          .postMessage({ channel: asked, text: view.text, blocks: view.blocks })
-          .catch((error: unknown) => {
-            const code = slackErrorCode(error);
-            if (!code || !NOT_HERE.has(code)) throw error;
-            reason = "not-in-channel";
-            return undefined;
-          });
-      }
+    if (place.to === "channel") {
+      posted = await client.chat
+        .postMessage({ channel: place.channel, text: view.text, blocks: view.blocks })
+        .catch((error: unknown) => {
+          const code = slackErrorCode(error);
+          if (!code || !CARD_NOT_HERE_ERRORS.has(code)) throw error;
+          reason = "not-in-channel";
+          return undefined;
+        });
     }
     if (!posted?.ts) {
       const where = reason === "setting" ? "setting" : (asked ?? "");

@@ -58,7 +58,7 @@ export function paceAfter(
   switch (outcome.kind) {
     case "sent":
       return {
-        marker: `sent|${outcome.ts ?? ""}`,
+        marker: sentMarker(outcome, item),
         outcome:
           item.op === "post"
             ? "posted"
@@ -131,4 +131,14 @@ export function burstWait(paces: readonly Pace[], settings: PacingSettings): num
   const share = paces.length * settings.updateIntervalMs;
   const held = paces.filter((pace) => pace.marker === undefined).map((pace) => pace.delayMs);
   return Math.max(share, ...held);
+}
+
+/**
+ * A sent item's marker: `sent|<ts>`, and `|<channel>` for a post that asked to keep where Slack
+ * put it (`kc`: a card posted to a user id is in a D… channel its updates must name). Only such
+ * posts carry it: older replicas read `sent|<ts>` of every key they know.
+ */
+function sentMarker(outcome: { ts?: string; channel?: string }, item: OutboxItem): string {
+  const ts = outcome.ts ?? "";
+  return item.kc && outcome.channel ? `sent|${ts}|${outcome.channel}` : `sent|${ts}`;
 }

@@ -1,4 +1,5 @@
 import type { OutboxItem, SlackChatApi, SlackFunctionsApi } from "../../jobs/index.js";
+import { CHANNEL_ID } from "../../jobs/slackIds.js";
 import { classifySlackError, classifySlackResult, type SlackFailure } from "./slackFailure.js";
 
 /**
@@ -9,7 +10,8 @@ import { classifySlackError, classifySlackResult, type SlackFailure } from "./sl
  * for the channel's pace (drainPacing.ts).
  */
 
-export type SendOutcome = { kind: "sent"; ts: string | undefined } | SlackFailure;
+/** Sent: the message's ts, and for a post the channel Slack put it in (D… for a user id). */
+export type SendOutcome = { kind: "sent"; ts: string | undefined; channel?: string } | SlackFailure;
 
 /**
  * Sends a `post` or `update` item. An update by message key is resolved now (`resolveTs`), when
@@ -33,7 +35,13 @@ export async function deliver(
         ...(item.th ? { thread_ts: item.th } : {}),
         ...(item.blocks ? { blocks: item.blocks } : {}),
       });
-      return classifySlackResult(result) ?? { kind: "sent", ts: readTs(result) };
+      return (
+        classifySlackResult(result) ?? {
+          kind: "sent",
+          ts: readTs(result),
+          ...readChannel(result),
+        }
+      );
     }
     const ts = item.ts ?? (await resolveTs(item.sc, item.mk));
     if (ts === undefined) {
@@ -71,4 +79,11 @@ function readTs(result: unknown): string | undefined {
   if (typeof result !== "object" || result === null) return undefined;
   const ts = (result as { ts?: unknown }).ts;
   return typeof ts === "string" ? ts : undefined;
+}
+
+/** The channel id of Slack's answer, only when it is one (it goes into a marker). */
+function readChannel(result: unknown): { channel?: string } {
+  if (typeof result !== "object" || result === null) return {};
+  const channel = (result as { channel?: unknown }).channel;
+  return typeof channel === "string" && CHANNEL_ID.test(channel) ? { channel } : {};
 }

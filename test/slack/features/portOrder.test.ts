@@ -94,7 +94,7 @@ function fakeStore(create?: () => Promise<ApprovalRequest>) {
       created.push(approval);
       return approval;
     },
-    async mergeSlackRefs() {},
+    async keepCard() {},
     async keepApprovalMessage() {},
     async cancel() {},
   };
