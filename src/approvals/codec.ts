@@ -1,6 +1,7 @@
 import {
   ApprovalRecordError,
   type ApprovalRequest,
+  type ApprovalStatus,
   approvalRequestSchema,
   type HistoryEntry,
   type SlackRefs,
@@ -8,8 +9,9 @@ import {
 
 /**
  * How an approval request is laid out in its Redis hash. Fields that never change after
- * creation are one JSON document (`core`); fields the state machine changes are separate, so a
- * script can compare-and-set them without parsing JSON (see scripts.ts).
+ * creation are one JSON document (`core`: rewritten once, without the call's secrets, when the
+ * call can no longer be sent); fields the state machine changes are separate, so a script can
+ * compare-and-set them without parsing JSON (see scripts.ts).
  */
 
 /** Bump when the layout changes incompatibly; old records then read as ApprovalRecordError. */
@@ -53,9 +55,35 @@ type Core = Pick<
   | "createdAt"
 >;
 
-/** The hash fields of a new record, as field/value pairs for HSET. */
-export function encodeNewRecord(record: ApprovalRequest): string[] {
-  const core: Core = {
+/**
+ * Secrets a provider call's body may carry: the IO-D BGP session key a requester typed. Kept
+ * while the call may still be sent (*Retry*, *Place again*), dropped from the record in the step
+ * after which it never is (`AFTER_LAST_SEND`, store.ts): docs/SECURITY.md.
+ */
+const SECRETS_IN_CALL_BODIES = ["bgpKey"] as const;
+
+/** The record's statuses after which its provider call is never sent again. */
+export const AFTER_LAST_SEND: ReadonlySet<ApprovalStatus> = new Set([
+  "placed",
+  "rejected",
+  "cancelled",
+]);
+
+/** The core field without the call's secrets; undefined when it carries none. */
+export function coreWithoutSecrets(record: ApprovalRequest): string | undefined {
+  const body = record.call.body;
+  if (typeof body !== "object" || body === null) return undefined;
+  const kept = Object.entries(body).filter(
+    ([key]) => !(SECRETS_IN_CALL_BODIES as readonly string[]).includes(key),
+  );
+  if (kept.length === Object.keys(body).length) return undefined;
+  return JSON.stringify(
+    coreOf({ ...record, call: { ...record.call, body: Object.fromEntries(kept) } }),
+  );
+}
+
+function coreOf(record: ApprovalRequest): Core {
+  return {
     kind: record.kind,
     title: record.title,
     summary: record.summary,
@@ -68,11 +96,15 @@ export function encodeNewRecord(record: ApprovalRequest): string[] {
     ...(record.step ? { step: record.step } : {}),
     createdAt: record.createdAt,
   };
+}
+
+/** The hash fields of a new record, as field/value pairs for HSET. */
+export function encodeNewRecord(record: ApprovalRequest): string[] {
   return [
     FIELD.version,
     RECORD_VERSION,
     FIELD.core,
-    JSON.stringify(core),
+    JSON.stringify(coreOf(record)),
     FIELD.status,
     record.status,
     FIELD.attempts,

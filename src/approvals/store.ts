@@ -2,11 +2,14 @@ import type { Redis } from "ioredis";
 import { StorageUnavailableError, storageCall } from "../domain/errors.js";
 import { confirmedWrite, REPLICA_WAIT_MS } from "../replicaConfirmation.js";
 import {
+  AFTER_LAST_SEND,
   APPROVED_BY_FIELD_PREFIX,
+  coreWithoutSecrets,
   decodeRecord,
   encodeHistoryEntry,
   encodeNewRecord,
   encodeSlackRefs,
+  FIELD,
   pairsToFields,
   slackRefField,
 } from "./codec.js";
@@ -433,7 +436,9 @@ export class ApprovalStore {
     });
     if (!entry.success) throw new ApprovalInputError(describeIssues(entry.error.issues));
     const historyLine = encodeHistoryEntry(entry.data);
-    const set = Object.entries(spec.set ?? {}).flat();
+    // Into a state after which the call is never sent again: its secrets go (docs/SECURITY.md).
+    const core = AFTER_LAST_SEND.has(spec.to) ? coreWithoutSecrets(current) : undefined;
+    const set = Object.entries({ ...spec.set, ...(core ? { [FIELD.core]: core } : {}) }).flat();
     const nameKey = this.keys.name(current.kind, current.reconcileKey);
     const write = spec.confirm ? this.confirmed : this.run;
     const reply = await write((_, scripts) =>

@@ -382,3 +382,78 @@ describe("step details", () => {
     expect(await store.get("apr_*")).toBeNull();
   });
 });
+
+describe("a secret in the provider call (the IO-D BGP key)", () => {
+  const SECRET = "S3cretKey!99";
+  const withSecret = () =>
+    portOrderInput({
+      requester: { userId: REQUESTER },
+      call: {
+        operation: "createInternetOnDemand",
+        pathParams: {},
+        body: {
+          serviceName: "iod-1",
+          routing: "DYNAMIC",
+          bgpKey: SECRET,
+          duration: { quantity: 30 },
+        },
+      },
+    });
+
+  /** Whether any value stored under the test's prefix holds the secret (every key type read). */
+  async function storedAnywhere(): Promise<boolean> {
+    const keys = await redis.keys(`${prefix}*`);
+    for (const key of keys) {
+      const type = await redis.type(key);
+      const values =
+        type === "hash"
+          ? Object.values(await redis.hgetall(key))
+          : type === "string"
+            ? [(await redis.get(key)) ?? ""]
+            : type === "zset"
+              ? await redis.zrange(key, "0", "-1")
+              : type === "set"
+                ? await redis.smembers(key)
+                : type === "list"
+                  ? await redis.lrange(key, 0, -1)
+                  : [];
+      if (values.some((v) => v.includes(SECRET))) return true;
+    }
+    return false;
+  }
+
+  it.each([
+    ["rejected", ["reject"]],
+    ["cancelled", ["cancel"]],
+    ["placed", ["approve", "claim", "complete"]],
+  ] as const)(
+    "is dropped from the record once it is %s (never sent again)",
+    async (status, steps) => {
+      const { store } = newStore(redis, prefix, { now: tickingClock().now });
+      const { id } = await store.create(withSecret());
+      expect(await storedAnywhere()).toBe(true);
+      for (const name of steps) expect((await stepNamed(name).run(store, id)).ok).toBe(true);
+      const record = await store.get(id);
+      expect(record?.status).toBe(status);
+      expect(await storedAnywhere()).toBe(false);
+      // The rest of the call is kept: the term the spend reads, the name a look-up finds.
+      expect(record?.call.body).toEqual({
+        serviceName: "iod-1",
+        routing: "DYNAMIC",
+        duration: { quantity: 30 },
+      });
+    },
+  );
+
+  it("is kept while the call may be sent again (failed: Retry sends the same call)", async () => {
+    // A prefix of its own: the record keeps the secret, which the search above must not see.
+    const { store } = newStore(redis, `${prefix}kept:`, { now: tickingClock().now });
+    const { id } = await store.create(withSecret());
+    for (const name of ["approve", "claim", "fail"]) {
+      expect((await stepNamed(name).run(store, id)).ok).toBe(true);
+    }
+    expect((await store.get(id))?.call.body).toMatchObject({ bgpKey: SECRET });
+    const retried = await store.retry(id, APPROVER);
+    expect(retried.ok && retried.record.call.body).toMatchObject({ bgpKey: SECRET });
+  });
+});

@@ -169,8 +169,11 @@ describe("/connect iod, end to end", () => {
     const approvalId = JSON.stringify(request.blocks).match(/apr_[a-z2-7]{16}/)?.[0];
     const record = await env.bot.services.approvals.store.get(approvalId!);
     expect(record?.summary.some((line) => line.value.includes(BGP_KEY))).toBe(false);
-    // The approved call itself carries it: that is what the provider needs.
-    expect((record!.call.body as { bgpKey?: string }).bgpKey).toBe(BGP_KEY);
+    // The provider got it (service.request above); placed, the call is never sent again, so the
+    // record keeps it no longer (docs/SECURITY.md) while the rest of the call stays.
+    expect(record?.status).toBe("placed");
+    expect(JSON.stringify(record?.call)).not.toContain(BGP_KEY);
+    expect(record?.call.body).toMatchObject({ name: "e2e-iod-private", rateLimit: 300 });
   });
 
   it("DYNAMIC with a public ASN: only verified ASNs, the record id as asnId, no private ASN fields", async () => {
