@@ -592,6 +592,7 @@ const VIEW_CASES: Record<string, Case> = {
     (["approved", "rejected", "cancelled", "placed", "failed", "unknown"] as const).map((status) =>
       refusals.describeState(multiApprovalIn(status, h)),
     ),
+  refusalAbout: (h) => [refusals.refusalAbout(multiApprovalIn("cancelled", h))],
   withdrawnView: (h) => approvals.withdrawnView(readRequest(multiApprovalIn("cancelled", h))),
   withdrawRefusedText: (h) =>
     (["approved", "rejected", "cancelled", "placed", "failed"] as const).map((status) =>

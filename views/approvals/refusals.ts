@@ -37,6 +37,14 @@ export function describeRefusal(refusal: Refusal): string {
   }
 }
 
+/**
+ * Which request a refusal is about, before it, where the refusal is read away from the request
+ * (an App Home click is answered in the clicker's DM): "*Port order: …* (`apr_…`): ".
+ */
+export function refusalAbout(record: Pick<ApprovalRequest, "title" | "id">): string {
+  return `*${escapeMrkdwn(record.title)}* (\`${escapeMrkdwn(record.id)}\`): `;
+}
+
 /** Where a request stands, said from the point of view of someone who tried to act on it. */
 export function describeState(record: ApprovalRequest): string {
   const decided = record.decision

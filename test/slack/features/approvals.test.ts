@@ -106,6 +106,19 @@ describe("Approve", () => {
     expect((await store.get(record.id))?.status).toBe("approved");
   });
 
+  it("answers a refused App Home click in the DM, naming the request it is about", async () => {
+    const { run, store } = feature();
+    const record = await pendingRequest(store);
+    await store.cancel(record.id, record.requester.userId, "withdrawn");
+    const c = click(ACTION_APPROVE, record.id, { userId: APPROVER, home: true });
+    await run("action", ACTION_APPROVE, c.args);
+    const [told, ...more] = toldTexts(c.slack);
+    expect(more).toEqual([]);
+    // Away from the request, the DM says which one: its title and id, then why.
+    expect(told).toMatch(new RegExp(`^\\*.+\\* \\(\`${record.id}\`\\): The requester `));
+    expect((await store.get(record.id))?.status).toBe("cancelled");
+  });
+
   it("refuses (privately) a click on another message or channel, and changes nothing", async () => {
     const { run, store } = feature();
     const record = await pendingRequest(store);

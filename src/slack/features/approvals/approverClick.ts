@@ -1,6 +1,7 @@
 import type { App } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
 import { refusedText } from "../../../../views/approvals/lifecycleRefusals.js";
+import { refusalAbout } from "../../../../views/approvals/refusals.js";
 import { describeFailure } from "../../../../views/failures.js";
 import type { ApprovalRequest } from "../../../approvals/types.js";
 import { isStorageUnavailable } from "../../../domain/errors.js";
@@ -120,7 +121,9 @@ export function approverAction(
       if ("record" in result && result.record && isAboutWho(result)) {
         auditApproval(services, result.record, userId, name, auditOutcome(result));
       }
-      await tell(refusedText(result));
+      // A click in App Home is answered in the clicker's DM, away from the request: say which.
+      const about = isHomeClick(body) && "record" in result && result.record;
+      await tell(`${about ? refusalAbout(about) : ""}${refusedText(result)}`);
     } catch (error) {
       if (!acked && isStorageUnavailable(error)) throw error;
       await ackOnce();
