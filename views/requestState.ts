@@ -16,6 +16,7 @@ const PHASE_EMOJI: Record<RequestPhase, string> = {
   withdrawn: ":leftwards_arrow_with_hook:",
   cancelled: ":heavy_multiplication_x:",
   "not-ordered": ":x:",
+  "marked-failed": ":heavy_multiplication_x:",
   unknown: ":rotating_light:",
   ordered: ":rocket:",
   tracked: ":satellite:",
@@ -50,14 +51,23 @@ export function stateLine(model: RequestReadModel): string {
   if (model.state.phase === "stopped" && model.tracking?.stoppedBy) {
     parts.push(`${listOfMentions([model.tracking.stoppedBy])} stopped following it`);
   }
-  if (model.state.phase === "not-ordered" && model.actor) {
-    parts.push(`marked as failed by ${listOfMentions([model.actor])}`);
+  if (model.state.phase === "marked-failed" && model.actor) {
+    // The headline says what; this says who, once, as a real mention.
+    parts.push(`marked by ${listOfMentions([model.actor])}`);
   }
   if (model.order) parts.push(orderRef(model.order));
   if (model.state.phase === "tracked" && model.tracking?.changedAt) {
     parts.push(`changed ${slackTime(model.tracking.changedAt)}`);
   }
   return parts.join(" · ");
+}
+
+/**
+ * What the requester of a request marked as failed can do, the same in their DM and their App
+ * Home: it is never sent again (it may exist at the provider), and its name is free again.
+ */
+export function markedFailedNextStep(name: string): string {
+  return `It may exist at the provider, so it is not sent again: submit a new request if you still need it (the name *${escapeMrkdwn(name)}* is free again).`;
 }
 
 /** "order `123`", "port `p-1`", "connection `c-1`". */

@@ -35,7 +35,9 @@ export type Refusal =
         /** approve by someone whose approval of this request is already counted */
         | "already-approved-by-you"
         /** the last approval needed, from someone outside the requirement's atLeastOneFrom group */
-        | "group-required";
+        | "group-required"
+        /** retry of a request a person marked as failed after an unknown outcome (never resent) */
+        | "marked-failed";
       id: string;
       /** The request as it is now, so the caller can say who decided it and when. */
       record: ApprovalRequest;

@@ -1,3 +1,4 @@
+import { isMarkedFailed, MARKED_FAILED_REASON } from "../domain/markedFailed.js";
 import { FIELD } from "./codec.js";
 import { storableDecision, storableError, storableResult } from "./input.js";
 import type { ClaimGuard, DecideInput, NOT_IN, ReconcileInput, Refusal } from "./results.js";
@@ -27,9 +28,14 @@ export interface TransitionSpec {
   unset?: string[];
   incrementAttempts?: boolean;
   expectedAttempts?: number;
+  /** Write only while `attempts` is what it was when the record was read (see `precheck`). */
+  sameAttempt?: boolean;
   /** The step's time, when the caller already stamped something with it (a decision). */
   at?: Date;
-  /** Refuses before any write, e.g. a cancel by someone other than the requester. */
+  /**
+   * Refuses before any write, e.g. a cancel by someone other than the requester. It judges the
+   * record as read; `sameAttempt` makes the write refuse a record that was placed again since.
+   */
   precheck?: (record: ApprovalRequest) => Refusal | undefined;
   /**
    * A person's step, acked to them once stored: confirmed on a replica before the store
@@ -118,7 +124,11 @@ export function reconcileStep(input: ReconcileInput): TransitionSpec {
   return erroredStep("unknown", "failed", input.by, error, input.note);
 }
 
-/** failed → approved; the previous error moves into the history note. */
+/**
+ * failed → approved; the previous error moves into the history note. Refused for a request a
+ * person marked as failed after an unknown outcome (`marked-failed`): its order may exist at the
+ * provider, so sending it again could be a second order (src/domain/markedFailed.ts).
+ */
 export function retryStep(by: string, note?: string): TransitionSpec {
   return {
     confirm: true,
@@ -132,6 +142,13 @@ export function retryStep(by: string, note?: string): TransitionSpec {
       const previous = record.error ? `retry after: ${record.error.message}` : "retry";
       return note ? `${note} (${previous})` : previous;
     },
+    precheck: (record) =>
+      isMarkedFailed(record)
+        ? { ok: false, reason: "marked-failed", id: record.id, record }
+        : undefined,
+    // What the precheck judged is what is written: a request retried, placed, unknown and
+    // marked failed in between has more attempts, and the script refuses it as stale.
+    sameAttempt: true,
   };
 }
 
@@ -149,12 +166,12 @@ export function placeAgainStep(by: string): TransitionSpec {
   };
 }
 
-/** unknown → failed by a person; the error says who and why. */
+/**
+ * unknown → failed by a person. The error keeps the reason alone, as plain text; who marked it
+ * is the history entry's actor (views mention them from there, once).
+ */
 export function markFailedStep(by: string, note: string): TransitionSpec {
-  const why = note.trim();
-  const error = storableError({
-    message: `Marked as failed by ${mention(by)}${why ? `: ${why}` : ""}`,
-  });
+  const error = storableError({ message: note.trim() || MARKED_FAILED_REASON });
   return { ...erroredStep("unknown", "failed", by, error, error.message), confirm: true };
 }
 
@@ -200,9 +217,4 @@ function erroredStep(
     set: { [FIELD.error]: JSON.stringify(stored) },
     expectedAttempts,
   };
-}
-
-/** A Slack user as a mention; anything else (a worker, "reconciler") as it is. */
-function mention(actor: string): string {
-  return /^[UW][A-Z0-9]{2,}$/.test(actor) ? `<@${actor}>` : actor;
 }

@@ -452,7 +452,7 @@ export class ApprovalStore {
         this.retentionMs,
         historyLine,
         spec.incrementAttempts ? "1" : "0",
-        spec.expectedAttempts === undefined ? "" : String(spec.expectedAttempts),
+        String(spec.sameAttempt ? current.attempts : (spec.expectedAttempts ?? "")),
         spec.name,
         set.length / 2,
         ...set,

@@ -21,6 +21,7 @@ import type {
   TransitionResult,
 } from "../approvals/index.js";
 import { withRequestId } from "../context.js";
+import { MARKED_FAILED_REASON } from "../domain/markedFailed.js";
 import type { Notifier } from "../jobs/notifier/notifier.js";
 import type { Logger } from "../log.js";
 import type { ProviderApi } from "../provider/api.js";
@@ -243,9 +244,12 @@ export class OrderLifecycle<
     return this.store.placeAgain(id, by);
   }
 
-  /** unknown → failed by a person: nothing more is done, the name is free again. */
+  /**
+   * unknown → failed by a person: nothing more is done, the name is free again, and it is never
+   * retried (it may exist at the provider: src/domain/markedFailed.ts).
+   */
   markFailed(id: string, by: string): Promise<TransitionResult> {
-    return this.store.markFailed(id, by, "the order was sent but its outcome stayed unknown");
+    return this.store.markFailed(id, by, MARKED_FAILED_REASON);
   }
 
   /**

@@ -7,6 +7,11 @@ import type {
   PlacementResult,
   SummaryLine,
 } from "../approvals/index.js";
+import {
+  isMarkedFailed,
+  MARKED_FAILED_REASON,
+  markedFailedReason,
+} from "../domain/markedFailed.js";
 import { ORDER_KIND_LABEL } from "../domain/orderKinds.js";
 import { isWithdrawn } from "../domain/withdrawal.js";
 import type { OrderProgress } from "./progress.js";
@@ -34,6 +39,7 @@ export type RequestPhase =
   | "withdrawn"
   | "cancelled"
   | "not-ordered"
+  | "marked-failed"
   | "unknown"
   | "ordered"
   | "tracked"
@@ -143,6 +149,8 @@ const PHASE_WORDS: Record<RequestPhase, string> = {
   withdrawn: "Withdrawn by the requester",
   cancelled: "Cancelled",
   "not-ordered": "Failed, nothing ordered",
+  // Not "nothing ordered": nobody knows; the order may exist at the provider.
+  "marked-failed": "Marked as failed — the outcome stayed unknown",
   unknown: "Outcome unknown — sent to the provider without an answer",
   ordered: "Ordered",
   tracked: "Ordered",
@@ -194,7 +202,7 @@ export function readRequest(record: ApprovalRequest, extras: RequestExtras = {})
   const personStep = record.history.findLast(
     (entry) => entry.to === record.status && /^[UW][A-Z0-9]{2,}$/.test(entry.actor),
   );
-  if (personStep && (phase === "withdrawn" || record.status === "failed")) {
+  if (personStep && (phase === "withdrawn" || phase === "marked-failed")) {
     model.actor = personStep.actor;
   }
   if (record.result?.providerId) {
@@ -229,7 +237,7 @@ function phaseOf(record: ApprovalRequest, progress: OrderProgress | undefined): 
     case "cancelled":
       return isWithdrawn(record) ? "withdrawn" : "cancelled";
     case "failed":
-      return "not-ordered";
+      return isMarkedFailed(record) ? "marked-failed" : "not-ordered";
     case "unknown":
       return "unknown";
     case "placed":
@@ -270,6 +278,11 @@ function detailOf(
     case "not-ordered":
     case "unknown":
       return record.error?.message ? { detail: plainError(record, record.error.message) } : {};
+    case "marked-failed": {
+      // The reason a person gave, when it says more than the phase's words already do.
+      const reason = markedFailedReason(record.error?.message);
+      return reason === MARKED_FAILED_REASON ? {} : { detail: reason };
+    }
     case "failed-at-provider":
       // A connection the other company refused: say so, and what the requester can do.
       if (/^(denied|rejected|declined)$/i.test(progress?.status ?? "")) {
@@ -377,7 +390,9 @@ function nextSteps(record: ApprovalRequest, lastLookUp: LookUpOutcome | undefine
         { action: "withdraw", by: "requester" },
       ];
     case "failed":
-      return [{ action: "retry", by: "approvers" }];
+      // Marked as failed after an unknown outcome: it may exist at the provider, so it is never
+      // sent again (the store refuses the retry by the same rule, src/domain/markedFailed.ts).
+      return isMarkedFailed(record) ? [] : [{ action: "retry", by: "approvers" }];
     case "unknown":
       return [
         { action: "look-up-again", by: "approvers" },

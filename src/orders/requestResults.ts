@@ -36,6 +36,8 @@ export type StoreRefusalReason =
   | "stale_attempt"
   | "already_approved_by_you"
   | "group_required"
+  /** `retry` of a request marked as failed after an unknown outcome: it is never sent again */
+  | "marked_failed"
   | "invalid_record";
 
 export type Refused =
@@ -150,6 +152,8 @@ export function refusedByStore(refusal: Refusal): Refused {
       return { ok: false, reason: "already_approved_by_you", refusal, record: refusal.record };
     case "group-required":
       return { ok: false, reason: "group_required", refusal, record: refusal.record };
+    case "marked-failed":
+      return { ok: false, reason: "marked_failed", refusal, record: refusal.record };
     default:
       return { ok: false, reason: STATE[refusal.reason], refusal, record: refusal.record };
   }

@@ -119,6 +119,39 @@ describe("the order lifecycle in the approvals channel", () => {
       .filter((call) => (call.args as { ts?: string }).ts === ts)
       .map((call) => JSON.stringify((call.args as { blocks?: unknown }).blocks));
 
+  /** A block_actions click as Slack would send it, built by hand (not from a shown button). */
+  function forgedClick(
+    approvalId: string,
+    where: { channel: string; message: { ts: string; text: string } },
+    actionId = "approval_approve",
+  ) {
+    return interactionBody({
+      type: "block_actions",
+      user: { id: STANDIN_IDS.approver, username: "alex", team_id: "T0STANDIN1" },
+      api_app_id: "A0STANDIN1",
+      token: "legacy-verification-token",
+      trigger_id: "1.2.forged",
+      team: { id: "T0STANDIN1", domain: "standin" },
+      container: {
+        type: "message",
+        message_ts: where.message.ts,
+        channel_id: where.channel,
+        is_ephemeral: false,
+      },
+      channel: { id: where.channel, name: "somewhere" },
+      message: { type: "message", ...where.message },
+      actions: [
+        {
+          type: "button",
+          action_id: actionId,
+          block_id: `approval_${approvalId}`,
+          value: approvalId,
+          action_ts: "1700000000.000009",
+        },
+      ],
+    });
+  }
+
   async function click(userId: string, ts: string, actionId: string) {
     const ack = await env.slack.clickButton({ userId, message: current(ts), actionId });
     expect(ack.status).toBe(200);
@@ -239,6 +272,47 @@ describe("the order lifecycle in the approvals channel", () => {
       description: "the unknown-outcome buttons to go",
     });
     expect(await providerCalls("createLayer2Connection")).toBe(calls);
+
+    // Its order may exist at the provider: no Retry anywhere, and its words say what is known.
+    await waitFor(() => blocksOf(message.ts).includes("Marked as failed"), {
+      description: "the approval message to say it was marked as failed",
+    });
+    const card = await waitFor(
+      () =>
+        env.standin
+          .messages(STANDIN_IDS.general)
+          .find(
+            (m) =>
+              (m.thread_ts ?? m.ts) === m.ts &&
+              m.text.includes(name) &&
+              JSON.stringify(m.blocks).includes("Marked as failed"),
+          ),
+      { description: "the request card to say it was marked as failed" },
+    );
+    for (const blocks of [blocksOf(message.ts), JSON.stringify(card.blocks)]) {
+      expect(blocks).not.toContain("approval_retry");
+      expect(blocks).not.toContain("nothing ordered");
+      expect(blocks).not.toContain("&lt;@");
+      // Who marked it: once, a real mention (the same approver also approved it, said apart).
+      expect(blocks.match(new RegExp(`marked by <@${STANDIN_IDS.approver}>`, "g"))).toHaveLength(1);
+      expect(blocks).not.toMatch(/marked as failed by/i);
+    }
+
+    // A retry click all the same (an old message, a forged payload): refused, nothing changes.
+    const before = JSON.stringify(await store().get(approval.id));
+    const seen = env.standin.ephemerals(STANDIN_IDS.approver).length;
+    const where = { channel: STANDIN_IDS.approvals, message: { ts: message.ts, text: "" } };
+    const ack = await env.slack.transport.postRaw(
+      forgedClick(approval.id, where, "approval_retry"),
+    );
+    expect(ack.status).toBe(200);
+    const told = await waitFor(() => env.standin.ephemerals(STANDIN_IDS.approver)[seen], {
+      description: "the approver told why it is not retried",
+    });
+    expect(told.text).toContain("it is not sent again");
+    expect(JSON.stringify(await store().get(approval.id))).toBe(before);
+    expect(await providerCalls("createLayer2Connection")).toBe(calls);
+
     // The name is free again: the same connection can be asked for anew.
     const again = await submitForApproval({
       services: env.bot.services,
@@ -397,37 +471,6 @@ describe("the order lifecycle in the approvals channel", () => {
   });
 
   describe("a click is honoured only on the request's own approval message", () => {
-    function approveBody(
-      approvalId: string,
-      where: { channel: string; message: { ts: string; text: string } },
-    ) {
-      return interactionBody({
-        type: "block_actions",
-        user: { id: STANDIN_IDS.approver, username: "alex", team_id: "T0STANDIN1" },
-        api_app_id: "A0STANDIN1",
-        token: "legacy-verification-token",
-        trigger_id: "1.2.forged",
-        team: { id: "T0STANDIN1", domain: "standin" },
-        container: {
-          type: "message",
-          message_ts: where.message.ts,
-          channel_id: where.channel,
-          is_ephemeral: false,
-        },
-        channel: { id: where.channel, name: "somewhere" },
-        message: { type: "message", ...where.message },
-        actions: [
-          {
-            type: "button",
-            action_id: "approval_approve",
-            block_id: `approval_${approvalId}`,
-            value: approvalId,
-            action_ts: "1700000000.000009",
-          },
-        ],
-      });
-    }
-
     it("refuses an approve carrying the right id from another channel or from another request's message", async () => {
       const target = await submit(
         portOrderRequest({
@@ -455,7 +498,7 @@ describe("the order lifecycle in the approvals channel", () => {
       ];
       for (const where of places) {
         const seen = env.standin.ephemerals(STANDIN_IDS.approver).length;
-        const ack = await env.slack.transport.postRaw(approveBody(target.approval.id, where));
+        const ack = await env.slack.transport.postRaw(forgedClick(target.approval.id, where));
         expect(ack.status).toBe(200);
         const told = await waitFor(() => env.standin.ephemerals(STANDIN_IDS.approver)[seen], {
           description: "the approver told privately",

@@ -385,10 +385,13 @@ describe("OrderLifecycle", () => {
       `<@${APPROVER}> marked the request as failed`,
     );
     expect(events[1]?.op === "update" && events[1].blocks).not.toContain(ACTION_LOOK_UP_AGAIN);
-    // The requester is told too: their last word about the order is no longer "unknown".
-    expect(events[2]?.op === "post" && events[2].text).toContain(
-      `was marked as failed by <@${APPROVER}>`,
-    );
+    // The requester is told too: their last word about the order is no longer "unknown", and
+    // the next step is a new request (it is never sent again), as their App Home says.
+    const dm = events[2]?.op === "post" ? events[2].text : "";
+    expect(dm).toContain(`was marked as failed by <@${APPROVER}>`);
+    expect(dm).toContain("submit a new request");
+    expect(dm).toContain("is free again");
+    expect(dm).not.toMatch(/Retry|&lt;@/);
   });
 
   it("a port found by name after an unknown outcome is said, kept and tracked as the port", async () => {

@@ -21,6 +21,7 @@ import {
 import { type LifecycleJobs, OrderLifecycle } from "../../src/orders/lifecycle.js";
 import type { LookUpAgainOutcome, PlacementContext } from "../../src/orders/placement/contract.js";
 import type { ProviderApi } from "../../src/provider/api.js";
+import { refusedText } from "../../views/approvals/lifecycleRefusals.js";
 import {
   connect,
   deleteKeys,
@@ -574,6 +575,23 @@ describe("after a placement went wrong", () => {
     expect((await posted(parts, { reconcileKey: unknown.reconcileKey })).status).toBe("pending");
   });
 
+  it("retry: refused for a request marked as failed (it may exist at the provider), nothing changed", async () => {
+    const parts = api();
+    const unknown = await placedBadly(parts, "unknown");
+    const decision = { id: unknown.id, by: APPROVER, groups, at: onItsMessage };
+    expect(await settled(parts.requests.markFailed(decision))).toMatchObject({ ok: true });
+    const before = await parts.store.get(unknown.id);
+    const enqueued = parts.enqueued.length;
+    const said = parts.said.length;
+
+    const retried = await parts.requests.retry(decision);
+    expect(retried).toMatchObject({ ok: false, reason: "marked_failed" });
+    expect(!retried.ok && refusedText(retried)).toContain("it is not sent again");
+    expect(await parts.store.get(unknown.id)).toEqual(before);
+    expect(parts.enqueued.length).toBe(enqueued);
+    expect(parts.said.length).toBe(said);
+  });
+
   it("look up again: the outcome, or not_unknown once settled; the approver checks first", async () => {
     const parts = api();
     const unknown = await placedBadly(parts, "unknown");
@@ -699,7 +717,7 @@ describe("a step kept although its confirmation was lost, then clicked again", (
     expect(parts.enqueued).toEqual([record.id, record.id]);
   });
 
-  it("mark as failed: followed up on the retry; not once the request moved on", async () => {
+  it("mark as failed: followed up on the second click; a retry of it is refused and says nothing", async () => {
     const parts = api({}, {}, keptButUnconfirmed("markFailed"));
     const unknown = await placedBadly(parts, "unknown");
     const markFailed = () =>
@@ -709,12 +727,14 @@ describe("a step kept although its confirmation was lost, then clicked again", (
     expect(saidFailed()).toEqual([]);
     expect(await markFailed()).toMatchObject({ ok: false, reason: "not_unknown" });
     expect(saidFailed()).toHaveLength(1);
-    const retried = await settled(
-      parts.requests.retry({ id: unknown.id, by: APPROVER, groups, at: onItsMessage }),
-    );
-    expect(retried.ok).toBe(true);
     const said = parts.said.length;
-    expect(await markFailed()).toMatchObject({ ok: false, reason: "not_unknown" });
+    const retried = await parts.requests.retry({
+      id: unknown.id,
+      by: APPROVER,
+      groups,
+      at: onItsMessage,
+    });
+    expect(retried).toMatchObject({ ok: false, reason: "marked_failed" });
     expect(parts.said.slice(said)).toEqual([]);
   });
 });

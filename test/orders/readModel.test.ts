@@ -1,6 +1,7 @@
 import type { KnownBlock } from "@slack/types";
 import { describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../../src/approvals/index.js";
+import { MARKED_FAILED_REASON } from "../../src/domain/markedFailed.js";
 import { WITHDRAWN_NOTE } from "../../src/domain/withdrawal.js";
 import type { HomeInput } from "../../src/orders/appHome.js";
 import { readRequest } from "../../src/orders/readModel.js";
@@ -67,6 +68,37 @@ function homeOf(models: ReturnType<typeof readRequest>[]): string {
   return readable(homeView(input).blocks as KnownBlock[]);
 }
 
+const unknownThen = (actor: string, to: ApprovalRequest["history"][number]) => [
+  ...placed.history.slice(0, 2),
+  { at: AT, actor, from: "executing" as const, to: "unknown" as const },
+  to,
+];
+/** Sent, no answer, and an approver pressed *Mark as failed*. */
+const markedFailed: ApprovalRequest = {
+  ...placed,
+  status: "failed",
+  result: undefined,
+  error: { message: MARKED_FAILED_REASON },
+  history: unknownThen("worker", {
+    at: AT,
+    actor: "U0APPROVE2",
+    from: "unknown",
+    to: "failed",
+    note: MARKED_FAILED_REASON,
+  }),
+};
+/** The provider refused it (400): nothing was ordered. */
+const refused: ApprovalRequest = {
+  ...placed,
+  status: "failed",
+  result: undefined,
+  error: { message: "speed not available", httpStatus: 400 },
+  history: [
+    ...placed.history.slice(0, 2),
+    { at: AT, actor: "worker", from: "executing", to: "failed", note: "speed not available" },
+  ],
+};
+
 const stateOf = (blocks: unknown) =>
   (blocks as Array<{ block_id?: string }>)
     .map((b) => b.block_id)
@@ -105,6 +137,81 @@ describe("the read model", () => {
       "place-again",
       "mark-failed",
     ]);
+  });
+
+  it("offers no Retry for a request marked as failed (it may exist at the provider); a refused one keeps it", () => {
+    expect(readRequest(refused).next).toEqual([{ action: "retry", by: "approvers" }]);
+    expect(readRequest(markedFailed).next).toEqual([]);
+    // A worker settling an unknown outcome with the provider's own refusal is not a person's mark.
+    const settledByRefusal: ApprovalRequest = {
+      ...refused,
+      history: unknownThen("host:1:ab", {
+        at: AT,
+        actor: "host:1:ab",
+        from: "unknown",
+        to: "failed",
+        note: "the provider's refusal arrived after a look-up",
+      }),
+    };
+    expect(readRequest(settledByRefusal).next.map((s) => s.action)).toEqual(["retry"]);
+    const views = [
+      approvalMessageView(readRequest(markedFailed)).blocks,
+      requestCardView(readRequest(markedFailed)).blocks,
+      homeView({
+        userId: "U0REQUEST1",
+        sandbox: false,
+        now: new Date(AT),
+        waiting: [],
+        mine: { records: [readRequest(markedFailed)], page: 0, hasNext: false, total: 1 },
+        tracked: [],
+        spend: { team: committedSpend([]), mine: committedSpend([]) },
+      }).blocks,
+    ];
+    for (const blocks of views) expect(JSON.stringify(blocks)).not.toContain("approval_retry");
+    expect(JSON.stringify(approvalMessageView(readRequest(refused)).blocks)).toContain(
+      "approval_retry",
+    );
+  });
+
+  it("words a request marked as failed as it is: outcome unknown, the person named once, a real mention", () => {
+    const model = readRequest(markedFailed);
+    expect(model.state).toEqual({
+      phase: "marked-failed",
+      key: "failed",
+      words: "Marked as failed — the outcome stayed unknown",
+    });
+    expect(model.actor).toBe("U0APPROVE2");
+    for (const blocks of [approvalMessageView(model).blocks, requestCardView(model).blocks]) {
+      const raw = JSON.stringify(blocks);
+      expect(raw).not.toContain("nothing ordered");
+      expect(raw).not.toContain("&lt;@");
+      expect(raw.match(/<@U0APPROVE2>/g)).toHaveLength(1);
+      expect(raw.match(/marked/gi)).toHaveLength(2); // "Marked as failed …" and "marked by"
+    }
+    // A record marked before the actor was kept apart: its mention inside the text is dropped.
+    const legacy = readRequest({
+      ...markedFailed,
+      error: { message: "Marked as failed by <@U0APPROVE2>: checked the portal, no order" },
+    });
+    expect(legacy.state.detail).toBe("checked the portal, no order");
+    expect(JSON.stringify(approvalMessageView(legacy).blocks).match(/<@U0APPROVE2>/g)).toHaveLength(
+      1,
+    );
+    // The provider's refusal keeps its words: nothing was ordered.
+    expect(readRequest(refused).state).toMatchObject({
+      phase: "not-ordered",
+      words: "Failed, nothing ordered",
+      detail: "speed not available",
+    });
+  });
+
+  it("tells the requester of a marked-failed request in Home to submit a new request, never Retry", () => {
+    const home = homeOf([readRequest(markedFailed)]);
+    expect(home).toContain("submit a new request");
+    expect(home).toContain("ams-core-9");
+    expect(home).toContain("is free again");
+    expect(home).not.toContain("Retry");
+    expect(homeOf([readRequest(refused)])).toContain("Retry");
   });
 
   // Bug 1 of issue 29: Home kept "Placed · status created" after the card said "Done".

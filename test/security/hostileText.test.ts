@@ -394,6 +394,24 @@ const VIEW_CASES: Record<string, Case> = {
         ),
       ),
     ]),
+  // Marked as failed: the person from the history, the reason (hostile here) escaped.
+  markedFailedStateLine: (h) =>
+    requestState.stateLine(
+      model({
+        ...approvalIn("failed", h),
+        error: { message: h },
+        history: [
+          {
+            at: "2026-11-12T13:05:00.000Z",
+            actor: APPROVER,
+            from: "unknown",
+            to: "failed",
+            note: h,
+          },
+        ],
+      }),
+    ),
+  markedFailedNextStep: (h) => requestState.markedFailedNextStep(h),
   orderRef: (h) => requestState.orderRef({ id: h, resource: "order", status: h }),
   listOfMentions: () => requestState.listOfMentions([APPROVER, REQUESTER]),
   offers: (h) => requestState.offers(model(approvalIn("pending", h)), "withdraw"),
@@ -432,6 +450,8 @@ const VIEW_CASES: Record<string, Case> = {
     requestCard.cardInDmText("setting", undefined),
   ],
   orderFailedRequesterText: (h) => requestCard.orderFailedRequesterText(approvalIn("failed", h)),
+  // Fixed words only: nothing a person typed.
+  supersededCardView: () => requestCard.supersededCardView(),
   // `by` is an actor from the record: a Slack user id is mentioned, anything else escaped.
   markedFailedRequesterText: (h) =>
     requestCard.markedFailedRequesterText(approvalIn("failed", h), h),

@@ -1,4 +1,5 @@
 import type { ApprovalRequest, HistoryEntry, PlacementError } from "../../src/approvals/index.js";
+import { isMarkedFailedStep } from "../../src/domain/markedFailed.js";
 import { nextLoaStep } from "../../src/domain/tracking/loa.js";
 import { WITHDRAWN_NOTE } from "../../src/domain/withdrawal.js";
 import type { PlacedNextSteps } from "../../src/orders/kinds.js";
@@ -48,7 +49,7 @@ export function personStepText(record: ApprovalRequest, entry: HistoryEntry): st
   if (entry.to === "rejected" && entry.from === "pending") {
     return `:no_entry: Rejected by ${who}: ${escapeMrkdwn(record.decision?.reason ?? entry.note ?? "")}`;
   }
-  if (entry.to === "failed" && entry.from === "unknown" && /^[UW][A-Z0-9]{2,}$/.test(entry.actor)) {
+  if (isMarkedFailedStep(entry)) {
     return `:heavy_multiplication_x: ${who} marked the request as failed. Nothing more will be done here, and the name ${name} can be asked for again.`;
   }
   return undefined;

@@ -1,5 +1,6 @@
 import type { Refusal } from "../../src/approvals/results.js";
 import type { ApprovalRequest } from "../../src/approvals/types.js";
+import { isMarkedFailed } from "../../src/domain/markedFailed.js";
 import { isWithdrawn } from "../../src/domain/withdrawal.js";
 import { escapeMrkdwn } from "../blocks.js";
 import { listOfMentions } from "../requestState.js";
@@ -30,6 +31,8 @@ export function describeRefusal(refusal: Refusal): string {
       return "Please give a reason for rejecting the request.";
     case "stale-attempt":
       return "This placement attempt was superseded by a newer one.";
+    case "marked-failed":
+      return MARKED_FAILED_NOT_SENT_AGAIN;
     case "name-taken":
       return `Another request (${escapeMrkdwn(refusal.heldBy)}) has asked for the name "${escapeMrkdwn(refusal.name)}" since, so this one can't be placed under it.`;
     default:
@@ -44,6 +47,10 @@ export function describeRefusal(refusal: Refusal): string {
 export function refusalAbout(record: Pick<ApprovalRequest, "title" | "id">): string {
   return `*${escapeMrkdwn(record.title)}* (\`${escapeMrkdwn(record.id)}\`): `;
 }
+
+/** Why a request marked as failed after an unknown outcome is not retried, and what to do. */
+export const MARKED_FAILED_NOT_SENT_AGAIN =
+  "This order was marked as failed after its outcome stayed unknown; it may exist at the provider, so it is not sent again. Submit a new request if it is still needed.";
 
 /** Where a request stands, said from the point of view of someone who tried to act on it. */
 export function describeState(record: ApprovalRequest): string {
@@ -64,6 +71,9 @@ export function describeState(record: ApprovalRequest): string {
     case "placed":
       return `Already ${decided ?? "approved"}; the order was placed${record.result?.providerId ? ` (${escapeMrkdwn(record.result.providerId)})` : ""}.`;
     case "failed":
+      if (isMarkedFailed(record)) {
+        return `Already marked as failed by ${listOfMentions([record.history.at(-1)?.actor ?? ""])} after its outcome stayed unknown.`;
+      }
       return `Already ${decided ?? "approved"}, but placing the order failed: ${escapeMrkdwn(record.error?.message ?? "no details")}.`;
     case "unknown":
       return `Already ${decided ?? "approved"}; whether the order was placed is being checked with the provider.`;

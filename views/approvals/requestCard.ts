@@ -13,7 +13,13 @@ import {
   withSandboxLabel,
 } from "../blocks.js";
 import type { Reply } from "../reply.js";
-import { listOfMentions, offers, stateBlockIdOf, stateLine } from "../requestState.js";
+import {
+  listOfMentions,
+  markedFailedNextStep,
+  offers,
+  stateBlockIdOf,
+  stateLine,
+} from "../requestState.js";
 import { withdrawButton } from "./approvals.js";
 
 /*
@@ -37,6 +43,7 @@ const FINISHED = new Set([
   "rejected",
   "withdrawn",
   "cancelled",
+  "marked-failed",
   "done",
   "failed-at-provider",
   "cancelled-at-provider",
@@ -134,10 +141,10 @@ export function retriedOutcomeUnknownRequesterText(model: RequestReadModel): str
  */
 /**
  * The requester's DM when an approver ends an unknown outcome with *Mark as failed*: who did, what
- * it means, and that the name is free again.
+ * it means, and what they can do (as their App Home says it: `markedFailedNextStep`).
  */
 export function markedFailedRequesterText(record: ApprovalRequest, by: string): string {
-  return `:x: Your request *${escapeMrkdwn(record.title)}* was marked as failed by ${listOfMentions([by])}: the order was sent, but whether the provider took it stayed unknown and a person ended it. Its name is free again; submit a new request if you still need it.`;
+  return `:heavy_multiplication_x: Your request *${escapeMrkdwn(record.title)}* was marked as failed by ${listOfMentions([by])}: the order was sent, but whether the provider took it stayed unknown. ${markedFailedNextStep(record.reconcileKey ?? record.title)}`;
 }
 
 export function orderFailedRequesterText(record: ApprovalRequest): string {

@@ -23,7 +23,13 @@ import {
   section,
 } from "../blocks.js";
 import { MONEY_AUDIENCE } from "../moneyAccess.js";
-import { offers, slackTime, stateBlockIdOf, stateLine } from "../requestState.js";
+import {
+  markedFailedNextStep,
+  offers,
+  slackTime,
+  stateBlockIdOf,
+  stateLine,
+} from "../requestState.js";
 import { COMMITTED_SPEND_RULE } from "../spend/spend.js";
 import { formatRelative } from "../time.js";
 
@@ -143,6 +149,8 @@ export function myRequestStatus(model: RequestReadModel): string {
   switch (model.state.phase) {
     case "not-ordered":
       return `${line}\n*What to do:* fix the cause and ask an approver to press *Retry* on the request in the approvals channel, or submit a new request.`;
+    case "marked-failed":
+      return `${line}\n*What to do:* ${markedFailedNextStep(model.name)}`;
     case "unknown":
       return `${line}\n*What to do:* nothing is resent on its own; an approver can *Look up again* (or *Place again* / *Mark as failed*) on the request in the approvals channel.`;
     default:
