@@ -997,7 +997,15 @@ const VIEW_CASES: Record<string, Case> = {
   ],
   // views/spend/spend.ts (group keys, the currency and the month key as if anything could reach them)
   spendView: (h) => {
-    const figures = { committedMonthly: 10, running: 1, newMonthly: 5, newTotal: 60, placed: 1 };
+    const figures = {
+      committedMonthly: 10,
+      running: 2,
+      runningPayAsYouGo: 1,
+      newMonthly: 5,
+      newTotal: 60,
+      placed: 1,
+      placedPayAsYouGo: 0,
+    };
     const groups = [
       { key: h, ...figures },
       { key: REQUESTER, ...figures },
@@ -1162,6 +1170,10 @@ const NOT_BUILDERS: Record<string, string> = {
   formatAbsolute: "date formatting",
   formatRelative: "date formatting",
   monthName: "date formatting",
+  spendWords:
+    "primitive: amounts its caller formatted and escaped, with a count (spendView: fed above)",
+  payAsYouGoNote: "a count in fixed words",
+  supersededCardView: "fixed words, no input",
 };
 
 const VIEW_MODULES = {
