@@ -495,6 +495,10 @@ const VIEW_CASES: Record<string, Case> = {
       result: { providerId: h, status: h, record: {} },
     }),
   failedThreadText: (h) => approvals.failedThreadText({ message: h }),
+  placementFailureWords: (h) => [
+    approvals.placementFailureWords({ message: h }),
+    approvals.placementFailureWords({ message: `The provider refused the port order: ${h}` }),
+  ],
   // Workflow Builder steps (views/steps/steps.ts): outputs and errors a workflow may paste anywhere.
   placedStepOutputs: (h) =>
     Object.values(
