@@ -66,7 +66,7 @@ describe("/connect spend", () => {
     const shown = readable((reply.blocks ?? []) as KnownBlock[]);
     expect(shown).toContain("Committed monthly:* 1,500.00 USD (5 orders running");
     expect(shown).toContain(
-      "5 orders placed, 1,500.00 USD a month, 18,000.00 USD total commitment",
+      "1,500.00 USD a month, 18,000.00 USD total commitment (5 orders placed)",
     );
     expect(shown).toContain("By kind");
     expect(shown).toContain(`<@${RITA}>: 1,500.00 USD a month`);

@@ -123,6 +123,10 @@ describe("placement of approved orders", () => {
     await waitFor(async () => (await store.get(id))?.status === "placed");
     const record = await store.get(id);
     expect(record?.result?.providerId).toBe("order-found");
+    // The unknown step's note is in people's words: seconds, no operation name, no milliseconds.
+    expect(record?.history.find((h) => h.to === "unknown")?.note).toBe(
+      "The provider did not answer within 15 s; the port order may still have gone through — check before trying again.",
+    );
     expect(record?.history.map((h) => h.to)).toEqual([
       "approved",
       "executing",
@@ -144,7 +148,14 @@ describe("placement of approved orders", () => {
     const { id, root } = await approved(store);
     await jobs.placement.enqueue(id);
     await waitFor(() => provider.escalated.length === 1);
-    expect((await store.get(id))?.status).toBe("unknown");
+    const unknown = await store.get(id);
+    expect(unknown?.status).toBe("unknown");
+    // What people see of it is the client's sentence for them, not the log's detail (the
+    // operation name, the method and path).
+    expect(unknown?.error?.message).toBe(
+      "The provider's gateway answered 504 for the port order; it may still have gone through — check before trying again.",
+    );
+    expect(unknown?.error?.message).not.toMatch(/createPortOrder|PUT|outcome unknown:/);
     expect(provider.escalated[0]?.cause).toEqual({
       kind: "not-found",
       detail: "nothing named syd-core-01 at the provider yet",

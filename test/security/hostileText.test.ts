@@ -515,6 +515,10 @@ const VIEW_CASES: Record<string, Case> = {
       result: { providerId: h, status: h, record: {} },
     }),
   failedThreadText: (h) => approvals.failedThreadText({ message: h }),
+  placementFailureWords: (h) => [
+    approvals.placementFailureWords({ message: h }),
+    approvals.placementFailureWords({ message: `The provider refused the port order: ${h}` }),
+  ],
   // Workflow Builder steps (views/steps/steps.ts): outputs and errors a workflow may paste anywhere.
   placedStepOutputs: (h) =>
     Object.values(
@@ -1018,7 +1022,15 @@ const VIEW_CASES: Record<string, Case> = {
   ],
   // views/spend/spend.ts (group keys, the currency and the month key as if anything could reach them)
   spendView: (h) => {
-    const figures = { committedMonthly: 10, running: 1, newMonthly: 5, newTotal: 60, placed: 1 };
+    const figures = {
+      committedMonthly: 10,
+      running: 2,
+      runningPayAsYouGo: 1,
+      newMonthly: 5,
+      newTotal: 60,
+      placed: 1,
+      placedPayAsYouGo: 0,
+    };
     const groups = [
       { key: h, ...figures },
       { key: REQUESTER, ...figures },
@@ -1183,6 +1195,9 @@ const NOT_BUILDERS: Record<string, string> = {
   formatAbsolute: "date formatting",
   formatRelative: "date formatting",
   monthName: "date formatting",
+  spendWords:
+    "primitive: amounts its caller formatted and escaped, with a count (spendView: fed above)",
+  payAsYouGoNote: "a count in fixed words",
 };
 
 const VIEW_MODULES = {

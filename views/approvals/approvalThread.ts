@@ -106,14 +106,29 @@ export function placedRequesterText(record: ApprovalRequest): string {
   return `:rocket: Your request *${escapeMrkdwn(record.title)}* was approved and ordered${id}.`;
 }
 
-/** The provider refused: nothing was ordered. */
-export function failedThreadText(error: PlacementError): string {
-  // A server error is the provider failing, not a refusal.
+/** The provider client's sentences for people name the provider first ("The provider refused …"). */
+const SAYS_WHO = /^(the provider\b|could not reach the provider\b)/i;
+
+/**
+ * Why a placement failed, said once, escaped, without a final full stop. The provider client's
+ * sentence already says who refused what ("The provider refused the port order: …"), so it is
+ * used as it is; a bare reason (a record from before, another error) gets "The provider refused
+ * the order" — or "could not take the order" for a server error, which is the provider failing,
+ * not a refusal — before it. The thread and the requester's DM both say it this way.
+ */
+export function placementFailureWords(error: PlacementError): string {
+  const reason = error.message.trim().replace(/[.\s]+$/, "");
+  if (SAYS_WHO.test(reason)) return escapeMrkdwn(reason);
   const what =
     (error.httpStatus ?? 0) >= 500
       ? "The provider could not take the order"
       : "The provider refused the order";
-  return `:x: ${what}: ${escapeMrkdwn(error.message.replace(/\.{2,}$/, "."))}\nNothing was ordered. An approver can fix the cause and press *Retry placing the order*.`;
+  return `${what}: ${escapeMrkdwn(reason || "no reason given")}`;
+}
+
+/** The provider refused: nothing was ordered. */
+export function failedThreadText(error: PlacementError): string {
+  return `:x: ${placementFailureWords(error)}.\nNothing was ordered. An approver can fix the cause and press *Retry placing the order*.`;
 }
 
 /**

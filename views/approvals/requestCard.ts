@@ -21,6 +21,7 @@ import {
   stateLine,
 } from "../requestState.js";
 import { withdrawButton } from "./approvals.js";
+import { placementFailureWords } from "./approvalThread.js";
 
 /*
  * The request card: one message in the channel where an order was asked for (or the
@@ -148,10 +149,9 @@ export function markedFailedRequesterText(record: ApprovalRequest, by: string): 
 }
 
 export function orderFailedRequesterText(record: ApprovalRequest): string {
-  const reason = escapeMrkdwn((record.error?.message ?? "no reason given").replace(/[.\s]+$/, ""));
   const serverError = (record.error?.httpStatus ?? 0) >= 500;
-  const what = serverError
-    ? "but the provider could not take the order"
-    : "but the provider refused the order";
-  return `:x: Your request *${escapeMrkdwn(record.title)}* was approved, ${what}: ${reason}. Nothing was ordered. An approver can press *Retry placing the order* on the request${serverError ? " once the provider answers again" : " once the cause is fixed"}; or submit a new request.`;
+  // Said once: "but the provider refused the port order: …", as the thread says it.
+  const words = placementFailureWords(record.error ?? { message: "" });
+  const what = `${words.charAt(0).toLowerCase()}${words.slice(1)}`;
+  return `:x: Your request *${escapeMrkdwn(record.title)}* was approved, but ${what}. Nothing was ordered. An approver can press *Retry placing the order* on the request${serverError ? " once the provider answers again" : " once the cause is fixed"}; or submit a new request.`;
 }

@@ -30,7 +30,7 @@ import {
   stateBlockIdOf,
   stateLine,
 } from "../requestState.js";
-import { COMMITTED_SPEND_RULE } from "../spend/spend.js";
+import { COMMITTED_SPEND_RULE, payAsYouGoNote, spendWords } from "../spend/spend.js";
 import { formatRelative } from "../time.js";
 
 export type { HomeInput, HomeTracked };
@@ -215,15 +215,13 @@ function beingTracked(input: HomeInput): KnownBlock[] {
 
 function figures(f: SpendFigures, currency: string): string {
   if (f.orders === 0) return "nothing placed";
-  const plural = (n: number) => `${n} order${n === 1 ? "" : "s"}`;
   const money = (amount: number) => escapeMrkdwn(formatMoney(amount, currency) ?? DASH);
-  const priced = f.orders - f.payAsYouGo;
-  // Pay as you go (IO-D) has no amount: said as such, never added as 0.00.
-  const payg = f.payAsYouGo > 0 ? `${plural(f.payAsYouGo)} pay as you go (billed by use)` : "";
-  if (priced === 0) return payg;
-  const sums = `${money(f.monthly)} a month · ${money(f.total)} committed in total (${plural(priced)})`;
-  return payg ? `${sums} · ${payg}` : sums;
+  // The same count and words as `/connect spend` (spendWords): pay as you go is never 0.00.
+  return spendWords(`${money(f.monthly)} a month · ${money(f.total)} committed in total`, f);
 }
+
+/** `/connect spend`'s note on pay-as-you-go orders, as a sentence after another. */
+const paygNote = (f: SpendFigures) => (f.payAsYouGo > 0 ? ` ${payAsYouGoNote(f.payAsYouGo)}` : "");
 
 function committedSpendBlocks(input: HomeInput): KnownBlock[] {
   // Amounts are labelled with a currency code (PRICE_CURRENCY), never a symbol.
@@ -235,7 +233,7 @@ function committedSpendBlocks(input: HomeInput): KnownBlock[] {
       header("Committed spend"),
       section(`*Mine:* ${figures(mine, currency)}`),
       context(
-        `What you have committed through the bot. The team's spend is for ${MONEY_AUDIENCE}. Amounts are in ${escapeMrkdwn(currency)}.`,
+        `What you have committed through the bot.${paygNote(mine)} The team's spend is for ${MONEY_AUDIENCE}. Amounts are in ${escapeMrkdwn(currency)}.`,
       ),
     ];
   }
@@ -265,7 +263,7 @@ function committedSpendBlocks(input: HomeInput): KnownBlock[] {
         unpriced > 0
           ? ` ${team.withoutMonthly} without a monthly amount and ${team.withoutTotal} without a total add nothing.`
           : ""
-      } Amounts are in ${escapeMrkdwn(currency)} (PRICE_CURRENCY: the provider names no currency).`,
+      }${paygNote(team)} Amounts are in ${escapeMrkdwn(currency)} (PRICE_CURRENCY: the provider names no currency).`,
     ),
   );
   return blocks;

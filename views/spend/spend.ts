@@ -21,9 +21,11 @@ const GROUP_ROWS = 10;
 export interface SpendFiguresLike {
   committedMonthly: number;
   running: number;
+  runningPayAsYouGo: number;
   newMonthly: number;
   newTotal: number;
   placed: number;
+  placedPayAsYouGo: number;
 }
 
 export interface SpendSummaryLike {
@@ -59,18 +61,54 @@ export function monthName(start: Date): string {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
+/**
+ * Amounts over some orders, with how many orders they count and how many of those are pay as you
+ * go (IO-D: no amount, src/orders/spend/committed.ts `payAsYouGo`): the one wording of App Home
+ * and `/connect spend`, so both say the same count the same way.
+ * "100.00 USD a month (7 orders, 1 of them pay as you go)"; when every order is pay as you go
+ * there is no amount to show: "pay as you go (1 order)", never 0.00. `counted` follows the count
+ * ("running in November 2026").
+ */
+export function spendWords(
+  amounts: string,
+  count: { orders: number; payAsYouGo: number },
+  counted = "",
+): string {
+  const orders = `${plural(count.orders, "order")}${counted ? ` ${counted}` : ""}`;
+  if (count.payAsYouGo > 0 && count.payAsYouGo === count.orders) return `pay as you go (${orders})`;
+  const payg = count.payAsYouGo > 0 ? `, ${count.payAsYouGo} of them pay as you go` : "";
+  return `${amounts} (${orders}${payg})`;
+}
+
+/** The note under the sums when some orders are pay as you go (App Home and `/connect spend`). */
+export function payAsYouGoNote(orders: number): string {
+  return `${plural(orders, "order")} billed pay as you go (IO-D, by use): counted as orders, with no amount in these sums.`;
+}
+
 function money(amount: number, currency: string): string {
   return escapeMrkdwn(formatMoney(amount, currency) ?? DASH);
 }
 
+const runningCount = (figures: SpendFiguresLike) => ({
+  orders: figures.running,
+  payAsYouGo: figures.runningPayAsYouGo,
+});
+const placedCount = (figures: SpendFiguresLike) => ({
+  orders: figures.placed,
+  payAsYouGo: figures.placedPayAsYouGo,
+});
+
 function groupLine(label: string, figures: SpendFiguresLike, currency: string): string {
   const committed =
     figures.running > 0
-      ? `${money(figures.committedMonthly, currency)} a month (${plural(figures.running, "order")})`
+      ? spendWords(`${money(figures.committedMonthly, currency)} a month`, runningCount(figures))
       : "nothing running";
   const added =
     figures.placed > 0
-      ? ` · new: ${plural(figures.placed, "order")}, ${money(figures.newMonthly, currency)} a month, ${money(figures.newTotal, currency)} committed`
+      ? ` · new: ${spendWords(
+          `${money(figures.newMonthly, currency)} a month, ${money(figures.newTotal, currency)} committed`,
+          placedCount(figures),
+        )}`
       : "";
   return `• ${label}: ${committed}${added}`;
 }
@@ -110,15 +148,24 @@ export function spendView(spend: SpendSummaryLike, sight: MoneySight = { sees: "
   const own = sight.sees === "own";
   const { totals, currency } = spend;
   const name = monthName(spend.month.start);
-  const headline =
-    `*Committed monthly:* ${money(totals.committedMonthly, currency)} ` +
-    `(${plural(totals.running, "order")} running in ${name})\n` +
-    `*New in ${name}:* ${plural(totals.placed, "order")} placed, ` +
-    `${money(totals.newMonthly, currency)} a month, ${money(totals.newTotal, currency)} total commitment`;
+  const committed = spendWords(
+    money(totals.committedMonthly, currency),
+    runningCount(totals),
+    `running in ${name}`,
+  );
+  const added =
+    totals.placed > 0
+      ? spendWords(
+          `${money(totals.newMonthly, currency)} a month, ${money(totals.newTotal, currency)} total commitment`,
+          placedCount(totals),
+          "placed",
+        )
+      : "nothing placed";
+  const headline = `*Committed monthly:* ${committed}\n*New in ${name}:* ${added}`;
   const text =
     spend.entries.length === 0
       ? `Spend in ${name}: nothing placed through the bot is committed`
-      : `Spend in ${name}: ${money(totals.committedMonthly, currency)} a month committed; ${plural(totals.placed, "new order")}, ${money(totals.newTotal, currency)} committed`;
+      : `Spend in ${name}: committed monthly ${committed}; new in the month: ${added}`;
   const blocks: KnownBlock[] = [header(`${own ? "Your spend" : "Spend"} · ${name}`)];
   if (own) blocks.push(ownOnlyNote(sight));
   if (spend.entries.length === 0) {
@@ -145,10 +192,7 @@ export function spendView(spend: SpendSummaryLike, sight: MoneySight = { sees: "
     notes.push(
       `${plural(spend.termUnknown, "order")} with term unknown (recorded before terms were kept): counted as still running.`,
     );
-  if (spend.payAsYouGo > 0)
-    notes.push(
-      `${plural(spend.payAsYouGo, "order")} billed pay as you go (IO-D, by use): counted as orders, with no amount in these sums.`,
-    );
+  if (spend.payAsYouGo > 0) notes.push(payAsYouGoNote(spend.payAsYouGo));
   if (spend.noMonthly > 0)
     notes.push(`${plural(spend.noMonthly, "order")} with no monthly amount recorded.`);
   if (spend.otherCurrency > 0)

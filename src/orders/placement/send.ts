@@ -88,11 +88,12 @@ export class PlacementSender {
           { ...log, httpStatus: failure.httpStatus, err: failure.detail },
           "placement: outcome unknown; looking it up, never resending",
         );
-        const unknown = await store.markUnknown(
-          approvalId,
-          `outcome unknown: ${failure.detail}`.slice(0, 500),
-          { attempt },
-        );
+        // People read the note on the card and the approval message: the client's words for them
+        // ("The provider did not answer within 15 s; …"); the operation and timings stay in the
+        // log line above.
+        const unknown = await store.markUnknown(approvalId, failure.userMessage.slice(0, 500), {
+          attempt,
+        });
         if (!unknown.ok) {
           this.parts.logger.error(
             { ...log, reason: unknown.reason },

@@ -119,12 +119,16 @@ export interface LedgerFigures {
   committedMonthly: number;
   /** Orders running in the month. */
   running: number;
+  /** Of those, billed pay as you go (IO-D): counted, with no amount in the sums. */
+  runningPayAsYouGo: number;
   /** Monthly amounts of the orders placed in the month. */
   newMonthly: number;
   /** Total commitments of the orders placed in the month. */
   newTotal: number;
   /** Orders placed in the month. */
   placed: number;
+  /** Of those, billed pay as you go (IO-D). */
+  placedPayAsYouGo: number;
 }
 
 export interface LedgerGroup extends LedgerFigures {
@@ -153,9 +157,11 @@ export interface MonthlySpend {
 const emptyFigures = (): LedgerFigures => ({
   committedMonthly: 0,
   running: 0,
+  runningPayAsYouGo: 0,
   newMonthly: 0,
   newTotal: 0,
   placed: 0,
+  placedPayAsYouGo: 0,
 });
 
 /** Cents, so sums of many amounts do not drift (0.1 + 0.2). */
@@ -188,7 +194,8 @@ export function monthlySpend(
       continue;
     }
     if (entry.termMonths === undefined && entry.termDays === undefined) termUnknown++;
-    if (entry.billing === "pay-as-you-go") payAsYouGo++;
+    const payg = entry.billing === "pay-as-you-go";
+    if (payg) payAsYouGo++;
     else if (entry.monthly === undefined) noMonthly++;
     const targets = [
       totals,
@@ -199,10 +206,12 @@ export function monthlySpend(
     for (const figures of targets) {
       if (running) {
         figures.running++;
+        if (payg) figures.runningPayAsYouGo++;
         figures.committedMonthly = addMoney(figures.committedMonthly, entry.monthly ?? 0);
       }
       if (isNew) {
         figures.placed++;
+        if (payg) figures.placedPayAsYouGo++;
         figures.newMonthly = addMoney(figures.newMonthly, entry.monthly ?? 0);
         figures.newTotal = addMoney(figures.newTotal, entry.total ?? 0);
       }

@@ -48,10 +48,16 @@ export function termText(
   return "term unknown";
 }
 
+/** What a pay-as-you-go row holds in its amount columns. */
+export const PAY_AS_YOU_GO = "pay as you go";
+
 /** An amount as the CSV holds it: two decimals, no grouping, empty when there is none. */
 const amount = (value: number | undefined) => (value === undefined ? "" : value.toFixed(2));
 
 function row(entry: LedgerEntry): string[] {
+  // Pay as you go (IO-D) has no amount: both amount columns say so, never 0.00 or a blank that
+  // reads as a missing price.
+  const payg = entry.billing === "pay-as-you-go";
   return [
     entry.requestId,
     entry.kind,
@@ -59,10 +65,9 @@ function row(entry: LedgerEntry): string[] {
     entry.requester,
     entry.approvers.join(" "),
     entry.placedAt.toISOString(),
-    // Pay as you go (IO-D) has no amount: said so, never 0.00.
-    entry.billing === "pay-as-you-go" ? "pay as you go" : amount(entry.monthly),
+    payg ? PAY_AS_YOU_GO : amount(entry.monthly),
     termText(entry.termMonths, entry.termDays),
-    amount(entry.total),
+    payg ? PAY_AS_YOU_GO : amount(entry.total),
     entry.currency,
     entry.status,
   ];

@@ -208,9 +208,11 @@ describe("the spend ledger's sums over seeded approvals", () => {
     expect(september.totals).toEqual({
       committedMonthly: 1300,
       running: 2,
+      runningPayAsYouGo: 0,
       newMonthly: 1300,
       newTotal: 12300,
       placed: 2,
+      placedPayAsYouGo: 0,
     });
 
     const october = await spendIn("2026-10");
@@ -218,10 +220,12 @@ describe("the spend ledger's sums over seeded approvals", () => {
     expect(october.totals).toEqual({
       committedMonthly: 1000 + 300 + 250.5 + 99.25,
       running: 4,
+      runningPayAsYouGo: 0,
       newMonthly: 349.75,
       // The old record has no term and no total: it adds nothing to the total commitment.
       newTotal: 3006,
       placed: 2,
+      placedPayAsYouGo: 0,
     });
     expect(october.termUnknown).toBe(1);
 
@@ -231,9 +235,11 @@ describe("the spend ledger's sums over seeded approvals", () => {
     expect(november.totals).toEqual({
       committedMonthly: 1000 + 250.5 + 99.25 + 500,
       running: 5,
+      runningPayAsYouGo: 1,
       newMonthly: 500,
       newTotal: 500 * 24,
       placed: 2,
+      placedPayAsYouGo: 1,
     });
     // IO-D is pay as you go: counted as an order, never as a missing (0.00) amount.
     expect(november.noMonthly).toBe(0);
@@ -255,7 +261,14 @@ describe("the spend ledger's sums over seeded approvals", () => {
       placed: 1,
       newTotal: 12000,
     });
-    expect(byKind.iod).toMatchObject({ committedMonthly: 0, running: 1, placed: 1 });
+    expect(byKind.iod).toMatchObject({
+      committedMonthly: 0,
+      running: 1,
+      runningPayAsYouGo: 1,
+      placed: 1,
+      placedPayAsYouGo: 1,
+    });
+    expect(byKind.port).toMatchObject({ runningPayAsYouGo: 0 });
 
     const byRequester = Object.fromEntries(november.byRequester.map((g) => [g.key, g]));
     expect(byRequester[RITA]).toMatchObject({ committedMonthly: 1099.25, running: 3, placed: 1 });
@@ -301,8 +314,10 @@ describe("the spend ledger's sums over seeded approvals", () => {
       // The read model's words, as every surface says them.
       status: "Ordered",
     });
+    // Pay as you go has no amount: both amount columns say so, never 0.00.
     expect(rows.find((r) => r.name === "nov-iod")).toMatchObject({
       "monthly amount": "pay as you go",
+      "total commitment": "pay as you go",
     });
     expect(rows.find((r) => r.name === "oct-edge-old")).toMatchObject({
       term: "term unknown",

@@ -65,7 +65,7 @@ function idProblem(check: Exclude<IdCheck, { ok: true }>, ctx: CommandContext, w
     return problemReply(usage(synopsis, where));
   }
   return problemReply(
-    `${typed(ctx)} does not look like a ${what} id (one word of letters, digits, - or _). ${usage(synopsis)}`,
+    `${typed(ctx)} does not look like ${/^[aeiou]/.test(what) ? "an" : "a"} ${what} id (one word of letters, digits, - or _). ${usage(synopsis)}`,
   );
 }
 

@@ -7,9 +7,10 @@ import { withdrawRequest } from "./withdrawRequest.js";
 /** `/connect withdraw <requestId>`. */
 export const withdrawCommand: CommandOf<WithdrawDeps> = async (ctx, deps) => {
   if (ctx.args.length !== 1) {
+    // `<…>` is a link to Slack: the placeholder is written escaped, as help's are.
     await ctx.reply(
       problemReply(
-        `Usage: \`${COMMAND} withdraw <requestId>\` — the request id (\`apr_…\`) is on your confirmation and on the request.`,
+        `Usage: \`${COMMAND} withdraw &lt;requestId&gt;\` — the request id (\`apr_…\`) is on your confirmation and on the request.`,
       ),
     );
     return;
