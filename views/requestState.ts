@@ -1,4 +1,5 @@
 import type { KnownBlock } from "@slack/types";
+import { isSlackUserId } from "../src/domain/slackIds.js";
 import type { NextStep, RequestPhase, RequestReadModel } from "../src/orders/readModel.js";
 import { escapeMrkdwn, textSections, withSandboxLabel } from "./blocks.js";
 import type { Reply } from "./reply.js";
@@ -85,16 +86,13 @@ export function slackTime(iso: string): string {
     : escapeMrkdwn(iso);
 }
 
-/** A Slack user id as Slack sends it (U… or W…): the only thing a mention is made of. */
-const SLACK_USER_ID = /^[UW][A-Z0-9]{2,}$/;
-
 /**
  * "<@A>", "<@A> and <@B>", "<@A>, <@B> and <@C>": THE way views mention people. Ids only;
  * anything not shaped like a Slack user id (a damaged record) is shown as escaped text, so no
  * mention, link or broadcast can be formed from it.
  */
 export function listOfMentions(userIds: readonly string[]): string {
-  const mentions = userIds.map((id) => (SLACK_USER_ID.test(id) ? `<@${id}>` : escapeMrkdwn(id)));
+  const mentions = userIds.map((id) => (isSlackUserId(id) ? `<@${id}>` : escapeMrkdwn(id)));
   if (mentions.length <= 1) return mentions.join("");
   return `${mentions.slice(0, -1).join(", ")} and ${mentions.at(-1)}`;
 }

@@ -10,11 +10,10 @@
  * which is retryable), and records marked before this rule existed are recognised the same way.
  */
 
+import { isSlackUserId } from "./slackIds.js";
+
 /** The reason the lifecycle gives when a person marks an unknown outcome as failed. */
 export const MARKED_FAILED_REASON = "the order was sent but its outcome stayed unknown";
-
-/** A Slack user id (U… or W…): a person, never a worker (`host:pid:…`) or "reconciler". */
-const SLACK_USER_ID = /^[UW][A-Z0-9]{2,}$/;
 
 interface Step {
   from: string;
@@ -24,7 +23,7 @@ interface Step {
 
 /** True for the history entry *Mark as failed* writes: a person's `unknown → failed`. */
 export function isMarkedFailedStep(entry: Step): boolean {
-  return entry.from === "unknown" && entry.to === "failed" && SLACK_USER_ID.test(entry.actor);
+  return entry.from === "unknown" && entry.to === "failed" && isSlackUserId(entry.actor);
 }
 
 /** True when a person marked the request as failed after its outcome stayed unknown. */

@@ -10,6 +10,8 @@
  * A channel that refuses the card with one of `CARD_NOT_HERE_ERRORS` sends it to the DM too.
  */
 
+import { isSlackChannelId } from "./slackIds.js";
+
 /** The `ORDER_UPDATES` settings, as src/config.ts reads them. */
 export type CardSetting = "channel" | "dm" | "off";
 
@@ -26,11 +28,6 @@ export const CARD_NOT_HERE_ERRORS: ReadonlySet<string> = new Set([
   "is_archived",
 ]);
 
-/** A channel a card can be posted in (public C…, private G…); D… is a DM. */
-export function isCardChannel(id: string | undefined): id is string {
-  return id !== undefined && /^[CG][A-Z0-9]+$/.test(id);
-}
-
 /** Where the card of a request asked in `asked` goes; undefined when cards are off. */
 export function requestCardPlace(input: {
   asked: string | undefined;
@@ -39,7 +36,7 @@ export function requestCardPlace(input: {
 }): CardPlace | undefined {
   const setting = input.setting ?? "channel";
   if (setting === "off") return undefined;
-  if (!isCardChannel(input.asked) || input.asked === input.approvalsChannel) return { to: "dm" };
+  if (!isSlackChannelId(input.asked) || input.asked === input.approvalsChannel) return { to: "dm" };
   if (setting === "dm") return { to: "dm", reason: "setting" };
   return { to: "channel", channel: input.asked };
 }

@@ -13,6 +13,7 @@ import {
   markedFailedReason,
 } from "../domain/markedFailed.js";
 import { ORDER_KIND_LABEL } from "../domain/orderKinds.js";
+import { isSlackUserId } from "../domain/slackIds.js";
 import { isWithdrawn } from "../domain/withdrawal.js";
 import type { OrderProgress } from "./progress.js";
 
@@ -200,7 +201,7 @@ export function readRequest(record: ApprovalRequest, extras: RequestExtras = {})
     model.decision = { action, by, at, ...(reason ? { reason } : {}) };
   }
   const personStep = record.history.findLast(
-    (entry) => entry.to === record.status && /^[UW][A-Z0-9]{2,}$/.test(entry.actor),
+    (entry) => entry.to === record.status && isSlackUserId(entry.actor),
   );
   if (personStep && (phase === "withdrawn" || phase === "marked-failed")) {
     model.actor = personStep.actor;

@@ -2,10 +2,12 @@ import type { KnownBlock } from "@slack/types";
 import type { MoneySight } from "../../src/approvals/moneyAccess.js";
 import type { ApprovalKind } from "../../src/approvals/types.js";
 import { formatMoney } from "../../src/domain/money.js";
+import { isSlackChannelId } from "../../src/domain/slackIds.js";
 import { DASH } from "../../src/domain/units.js";
 import { ORDER_KIND_LABEL } from "../approvals/approvals.js";
 import { actions, button, context, escapeMrkdwn, header, section } from "../blocks.js";
 import { ownOnlyNote } from "../moneyAccess.js";
+import { listOfMentions } from "../requestState.js";
 
 /**
  * `/connect spend [YYYY-MM]`: the team's committed monthly amounts and the month's new
@@ -129,10 +131,9 @@ function groupSection(
 const kindLabel = (key: string) =>
   ORDER_KIND_LABEL[key as ApprovalKind] ?? escapeMrkdwn(key || "other");
 // Requester ids are validated Slack user ids (src/approvals); anything else is shown escaped.
-const userLabel = (key: string) =>
-  /^[UW][A-Z0-9]{2,}$/.test(key) ? `<@${key}>` : escapeMrkdwn(key);
+const userLabel = (key: string) => listOfMentions([key]);
 const channelLabel = (key: string) =>
-  /^[CG][A-Z0-9]{2,}$/.test(key)
+  isSlackChannelId(key)
     ? `<#${key}>`
     : /^D[A-Z0-9]{2,}$/.test(key)
       ? "a direct message"
