@@ -1,12 +1,10 @@
-import { WebClient } from "@slack/web-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ApprovalRequest } from "../../src/approvals/index.js";
 import { RECONCILED_MESSAGE_KEY } from "../../src/orders/approvalMessages.js";
 import { scopeOf } from "../../src/orders/index.js";
-import { storeForApproval } from "../../src/slack/kit/index.js";
-import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
-import { placeableDcf, portOrderRequest } from "../harness/portOrders.js";
+import { STANDIN_IDS, type TestBot } from "../harness/botEnv.js";
+import { placeableDcf } from "../harness/portOrders.js";
 import { waitFor } from "../harness/waitFor.js";
+import { type ReconcilerBot, startReconcilerBot } from "./reconcilerBot.js";
 
 /**
  * A pending request with no approval message (the process died between storing it and posting
@@ -16,44 +14,23 @@ import { waitFor } from "../harness/waitFor.js";
  * (src/orders/approvalMessages.ts; docs/RELIABILITY.md, "Lifecycle gaps".)
  */
 describe("approval messages a crash never posted", () => {
+  let bot: ReconcilerBot;
   let env: TestBot;
-  let client: WebClient;
 
   beforeAll(async () => {
-    // No grace period: a request stored a moment ago counts as one whose form died.
-    env = await startTestBot({ jobs: { approvalMessageSettings: { graceMs: 0 } } });
-    client = new WebClient(env.standin.botToken, {
-      slackApiUrl: env.standin.apiUrl,
-      retryConfig: { retries: 0 },
-    });
+    bot = await startReconcilerBot();
+    env = bot.env;
   });
   afterAll(async () => {
-    await env?.close();
+    await bot?.close();
   });
 
   /** Stored through the lifecycle API, as a form does, but never posted (the crash). */
-  async function storedOnly(
+  const storedOnly = (
     portName: string,
-    at: { companyUsername: string; dataCenterFacility: string; speed: string } = {
-      companyUsername: "acme",
-      dataCenterFacility: "dcf-1",
-      speed: "1000",
-    },
-  ): Promise<ApprovalRequest> {
-    const stored = await storeForApproval({
-      services: env.bot.services,
-      client,
-      submission: portOrderRequest({
-        portName,
-        ...at,
-        requester: { userId: STANDIN_IDS.requester, channelId: STANDIN_IDS.general },
-      }),
-    });
-    if (!stored.ok) throw new Error(stored.message);
-    return stored.approval;
-  }
-
-  const record = (id: string) => env.bot.services.approvals.store.get(id);
+    at?: { companyUsername: string; dataCenterFacility: string; speed: string },
+  ) => bot.stored(portName, at);
+  const record = (id: string) => bot.record(id);
   /** Top-level messages of the approvals channel about `name`. */
   const postsAbout = (name: string) =>
     env.standin
@@ -61,26 +38,14 @@ describe("approval messages a crash never posted", () => {
       .filter((m) => (m.thread_ts === undefined || m.thread_ts === m.ts) && m.text.includes(name));
   /** Runs the maintenance until the reconciled message's place is kept on the record. */
   const keptPlace = (id: string) =>
-    waitFor(
-      async () => {
-        await env.bot.jobs.runMaintenance();
-        return (await record(id))?.slack.approvalTs;
-      },
-      { timeoutMs: 10_000, description: "the approval message's place kept" },
-    );
+    bot.maintainUntil((now) => now?.slack.approvalTs, "the approval message's place kept")(id);
   /**
    * Runs the maintenance until the request's card is kept: the reconciler posts it once the
    * approval message is (src/orders/requestCards.ts) and keeps it on a later run, from when it
    * follows the request.
    */
   const keptCard = (id: string) =>
-    waitFor(
-      async () => {
-        await env.bot.jobs.runMaintenance();
-        return (await record(id))?.slack.cardTs;
-      },
-      { timeoutMs: 10_000, description: "the request card's place kept" },
-    );
+    bot.maintainUntil((now) => now?.slack.cardTs, "the request card's place kept")(id);
 
   it("posts it once when two reconcilers run at once, keeps where it is, and its Approve works", async () => {
     const approval = await storedOnly("recon-once-1");

@@ -1,13 +1,13 @@
-import { WebClient } from "@slack/web-api";
+import type { WebClient } from "@slack/web-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../../src/approvals/index.js";
 import { scopeOf } from "../../src/orders/index.js";
 import { RECONCILED_CARD_KEY } from "../../src/orders/requestCards.js";
-import { postForApproval, storeForApproval } from "../../src/slack/kit/index.js";
+import { postForApproval } from "../../src/slack/kit/index.js";
 import type { StandinMessage } from "../../src/standin/index.js";
-import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
-import { portOrderRequest } from "../harness/portOrders.js";
+import { STANDIN_IDS, type TestBot } from "../harness/botEnv.js";
 import { waitFor } from "../harness/waitFor.js";
+import { type ReconcilerBot, startReconcilerBot } from "./reconcilerBot.js";
 
 /**
  * A request whose card the form never posted (its post failed, or the process died between the
@@ -20,19 +20,16 @@ import { waitFor } from "../harness/waitFor.js";
 describe("request cards the form never posted", () => {
   /** The requester's DM as the stand-in names it (Slack's D… id). */
   const REQUESTER_DM = `D${STANDIN_IDS.requester.slice(1)}`;
+  let bot: ReconcilerBot;
   let env: TestBot;
   let client: WebClient;
 
   beforeAll(async () => {
-    // No grace period: a request stored a moment ago counts as one whose form died.
-    env = await startTestBot({ jobs: { approvalMessageSettings: { graceMs: 0 } } });
-    client = new WebClient(env.standin.botToken, {
-      slackApiUrl: env.standin.apiUrl,
-      retryConfig: { retries: 0 },
-    });
+    bot = await startReconcilerBot();
+    ({ env, client } = bot);
   });
   afterAll(async () => {
-    await env?.close();
+    await bot?.close();
   });
 
   /**
@@ -40,18 +37,7 @@ describe("request cards the form never posted", () => {
    * approval message's: the card's first post is lost.
    */
   async function withoutCard(portName: string, channelId: string): Promise<ApprovalRequest> {
-    const stored = await storeForApproval({
-      services: env.bot.services,
-      client,
-      submission: portOrderRequest({
-        portName,
-        companyUsername: "acme",
-        dataCenterFacility: "dcf-1",
-        speed: "1000",
-        requester: { userId: STANDIN_IDS.requester, channelId },
-      }),
-    });
-    if (!stored.ok) throw new Error(stored.message);
+    const stored = await bot.stored(portName, { channelId });
     const cardPostFails = {
       chat: {
         ...client.chat,
@@ -64,15 +50,15 @@ describe("request cards the form never posted", () => {
     await postForApproval({
       services: env.bot.services,
       client: cardPostFails,
-      approval: stored.approval,
+      approval: stored,
     });
-    const now = await record(stored.approval.id);
+    const now = await record(stored.id);
     expect(now?.slack.approvalTs).toBeDefined();
     expect(now?.slack.cardTs).toBeUndefined();
-    return stored.approval;
+    return stored;
   }
 
-  const record = (id: string) => env.bot.services.approvals.store.get(id);
+  const record = (id: string) => bot.record(id);
   /** Top-level messages in `channel` naming the request (its card carries the id). */
   const cardsOf = (channel: string, approval: ApprovalRequest) =>
     env.standin
@@ -81,14 +67,11 @@ describe("request cards the form never posted", () => {
       .filter((m) => JSON.stringify(m.blocks ?? []).includes(`request_card_${approval.id}`));
   /** Runs the maintenance until the card's place is kept on the record. */
   const keptCard = async (id: string) => {
-    const slack = await waitFor(
-      async () => {
-        await env.bot.jobs.runMaintenance();
-        const now = await record(id);
-        return now?.slack.cardTs ? now.slack : undefined;
-      },
-      { timeoutMs: 15_000, description: "the card's place kept" },
-    );
+    const slack = await bot.maintainUntil(
+      (now) => (now?.slack.cardTs ? now.slack : undefined),
+      "the card's place kept",
+      15_000,
+    )(id);
     return { channel: slack.cardChannel, ts: slack.cardTs };
   };
   /** The state line's block id (`state_<key>`) of a message. */
