@@ -57,8 +57,8 @@ const REFUSED_SHARE = 0.1;
  * The settling after the kills ends when every approval is told, or is stuck: nothing changed
  * for this long. Its length grows with the run (hundreds of requests told through one paced
  * approvals channel at full size), so it is bounded by progress, not by a fixed time. Longer
- * than the placement callback lease (120 s, src/orders/placement/placement.ts), after which an escalation
- * cut off mid-post is posted again.
+ * than the placement callback lease as deployed (120 s, src/orders/placement/outcomes.ts; 5 s in
+ * the fixture), after which a tell cut off mid-way is told again.
  */
 const SETTLE_IDLE_MS = 150_000;
 /** A bound on each waiting phase however long progress goes on (the test's own timeout). */

@@ -163,7 +163,7 @@ describe("placement of approved orders", () => {
 
     // The reconciler looks again later; still not found: no second escalation, no resend.
     const report = await jobs.runMaintenance();
-    expect(report.placement).toEqual({ requeued: 0, stuck: 0, retriedLookups: 1 });
+    expect(report.placement).toEqual({ requeued: 0, stuck: 0, retriedLookups: 1, retold: 0 });
     expect(provider.lookups).toEqual([id, id]);
     expect(provider.escalated).toHaveLength(1);
     expect(provider.placeCalls).toEqual([id]);

@@ -1,40 +1,16 @@
-import type { WebClient } from "@slack/web-api";
-import type { Redis } from "ioredis";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ApprovalStore } from "../../src/approvals/store.js";
-import {
-  NotLookableError,
-  Placement,
-  type PlacementOptions,
-  type StoreForPlacement,
-} from "../../src/orders/placement/index.js";
-import { PlacementJournal } from "../../src/orders/placement/journal.js";
+import { describe, expect, it } from "vitest";
+import { NotLookableError } from "../../src/orders/placement/index.js";
 import { httpError } from "../../src/provider/errors.js";
-import type { SlackStandin } from "../../src/standin/index.js";
 import { waitFor } from "../harness/index.js";
+import { diedAt, placementRig } from "./placementRig.js";
 import {
-  APPROVALS_CHANNEL,
-  approvedRequest,
   capturingLogger,
-  FakeProvider,
   failingFirst,
   gate,
   journalWith,
   ORDER_1,
   storeWith,
 } from "./placementSupport.js";
-import {
-  connect,
-  deleteKeys,
-  manualClock,
-  runPrefix,
-  slackClient,
-  startStandin,
-  startTestJobs,
-  type TestJobs,
-  testLogger,
-  threadTexts,
-} from "./support.js";
 
 const STUCK_MS = 5 * 60_000;
 const LOOK_UP_ERROR = {
@@ -53,98 +29,7 @@ const LOOK_UP_ERROR = {
  * replica re-runs it.
  */
 describe("placement journal: what each step means after a crash", () => {
-  let redis: Redis;
-  let standin: SlackStandin;
-  let client: WebClient;
-  const prefixes: string[] = [];
-  const running: TestJobs[] = [];
-
-  function setup() {
-    const prefix = runPrefix("placement-journal");
-    prefixes.push(prefix);
-    const clock = manualClock();
-    const store = new ApprovalStore({ redis, prefix: `${prefix}:approvals:`, now: clock.now });
-    const journal = new PlacementJournal({ redis, prefix, now: clock.now });
-    const provider = new FakeProvider();
-    const replica = async (options: { store?: StoreForPlacement } = {}) => {
-      const jobs = await startTestJobs({
-        prefix,
-        slack: client.chat,
-        placement: { store: options.store ?? store, ...provider.callbacks() },
-        now: clock.now,
-        placementSettings: { stuckAfterMs: STUCK_MS },
-      });
-      running.push(jobs);
-      return jobs;
-    };
-    /** A placement worker called directly (no job), with parts replaced. */
-    const worker = (jobs: TestJobs, options: Partial<PlacementOptions> = {}) =>
-      new Placement({
-        queue: jobs.queues.placement,
-        redis,
-        prefix,
-        logger: testLogger(),
-        notifier: jobs.notifier,
-        store,
-        callbacks: provider.callbacks(),
-        now: clock.now,
-        stuckAfterMs: STUCK_MS,
-        ...options,
-      });
-    const approved = () => approvedRequest(store, client);
-    const history = async (id: string) => (await store.get(id))?.history.map((h) => h.to);
-    const thread = (root: string) => threadTexts(standin, APPROVALS_CHANNEL, root);
-    const statusIs = (id: string, status: string) =>
-      waitFor(async () => (await store.get(id))?.status === status, {
-        // A bound, not a pace: it returns as soon as the status is there (a busy machine is slow).
-        timeoutMs: 20_000,
-        description: `request ${status}`,
-      });
-    return {
-      prefix,
-      clock,
-      store,
-      journal,
-      provider,
-      replica,
-      worker,
-      approved,
-      history,
-      thread,
-      statusIs,
-    };
-  }
-
-  /** What a worker that died at `point` leaves behind for attempt 1 of `id`. */
-  async function diedAt(
-    { store, journal }: { store: ApprovalStore; journal: PlacementJournal },
-    id: string,
-    point: "claimed-unnamed" | "claimed" | "sending",
-  ) {
-    const dead = "worker-that-died";
-    await journal.intend(id, 1);
-    expect((await store.claim(id, dead)).ok).toBe(true);
-    if (point === "claimed-unnamed") return;
-    expect(await journal.own(id, 1, dead, "")).toBe(true);
-    if (point === "claimed") return;
-    expect(await journal.startSending(id, 1, dead)).toBe(true);
-  }
-
-  beforeAll(async () => {
-    redis = connect();
-    standin = await startStandin();
-    client = slackClient(standin);
-  });
-
-  afterEach(async () => {
-    await Promise.all(running.splice(0).map((jobs) => jobs.close(2_000)));
-  });
-
-  afterAll(async () => {
-    for (const prefix of prefixes) await deleteKeys(redis, prefix);
-    await standin.close();
-    redis.disconnect();
-  });
+  const { setup } = placementRig({ stuckAfterMs: STUCK_MS });
 
   it.each([
     ["right after the store's claim", "claimed-unnamed"],
@@ -168,6 +53,7 @@ describe("placement journal: what each step means after a crash", () => {
         requeued: 0,
         stuck: 1,
         retriedLookups: 0,
+        retold: 0,
       });
       await t.statusIs(id, "placed");
       expect(t.provider.placeCalls).toEqual([id]);

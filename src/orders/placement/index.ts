@@ -28,7 +28,7 @@ export type PlacementSetup = Omit<
 /** The settings tests and operations tune (src/bot.ts's `jobs.placementSettings`). */
 export type PlacementSettings = Pick<
   PlacementSetup,
-  "stuckAfterMs" | "workerId" | "answerWriteTimeoutMs" | "now"
+  "stuckAfterMs" | "workerId" | "answerWriteTimeoutMs" | "tellLeaseMs" | "now"
 >;
 
 /**

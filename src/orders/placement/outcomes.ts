@@ -25,10 +25,22 @@ import type { PlacementAnswer } from "./journal.js";
  * outcome told to the caller's callback at least once and, across replicas, once (leased
  * markers `placement:told:<id>:<event>`). The order of those writes is what makes a crash at
  * any point safe; placement.ts (top) says why.
+ *
+ * At least once holds wherever the tell started. A placement job that dies mid-tell is re-run
+ * by BullMQ, but a reconciler's look-up or a person's *Look up again* is not re-run by anyone
+ * once its request left `unknown`. So a placed or failed outcome is first noted as owed
+ * (`placement:owed`, a sorted set of `[id, event]` scored by when a sweep may take it over),
+ * before the store's step that settles it, and struck off once its tell is confirmed;
+ * `tellOwed()` (the placement reconciler) tells every owed outcome whose time has passed and
+ * whose tell nobody holds or confirmed. A crash between the provider's order and its tracking
+ * therefore ends in the order tracked, and its thread told, within a lease and a sweep.
  */
 
 const TOLD_TTL_SECONDS = 90 * 24 * 3600;
-const TELL_LEASE_SECONDS = 120;
+/** How long a tell may run before another process may take it over (its lease). */
+export const TELL_LEASE_MS = 120_000;
+/** Owed tells one sweep takes on, oldest first; the rest wait for the next sweep. */
+const OWED_PER_SWEEP = 100;
 
 export interface PlacementOutcomeParts {
   /** A command connection, for the "told" markers. */
@@ -43,10 +55,18 @@ export interface PlacementOutcomeParts {
   count: (outcome: string) => void;
   /** The store and callbacks; throws where this process has none. */
   deps: () => { store: StoreForPlacement; callbacks: PlacementCallbacks };
+  /** How long a tell may run before it may be taken over. Default {@link TELL_LEASE_MS}. */
+  tellLeaseMs?: number;
+  /** When an owed tell falls due (the lease itself runs out in Redis's own time). */
+  now: () => Date;
 }
 
 export class PlacementOutcomes {
-  constructor(private readonly parts: PlacementOutcomeParts) {}
+  private readonly tellLeaseMs: number;
+
+  constructor(private readonly parts: PlacementOutcomeParts) {
+    this.tellLeaseMs = parts.tellLeaseMs ?? TELL_LEASE_MS;
+  }
 
   /**
    * Records a journalled answer in the store (complete/fail; reconcile when the request became
@@ -63,6 +83,12 @@ export class PlacementOutcomes {
     const log = { approvalId, attempt, workerId: this.parts.workerId };
     const write = (what: string, step: () => Promise<TransitionResult>) =>
       this.persistently(what, step, log);
+    const event = answer.outcome === "placed" ? "placed" : `failed:${attempt}`;
+    await this.persistently(
+      "note the outcome's tell as owed",
+      () => this.owe(approvalId, event),
+      log,
+    );
 
     let viaReconcile = false;
     let step = await write("record the answer on the request", () =>
@@ -111,14 +137,14 @@ export class PlacementOutcomes {
     if (answer.outcome === "placed") {
       await this.tell(
         record,
-        "placed",
+        event,
         (ctx) => callbacks.onPlaced(record, answer.result, ctx),
         takeOverLease,
       );
     } else {
       await this.tell(
         record,
-        `failed:${attempt}`,
+        event,
         (ctx) => callbacks.onFailed(record, record.error ?? answer.error, ctx),
         takeOverLease,
       );
@@ -151,6 +177,7 @@ export class PlacementOutcomes {
         : { kind: "lookup-failed", detail: lookupFailureText(error) };
     }
     if (lookup.found) {
+      await this.owe(request.id, "placed");
       const settled = await store.reconcile(request.id, {
         by: this.parts.workerId,
         outcome: "placed",
@@ -177,19 +204,22 @@ export class PlacementOutcomes {
   /** Placed or failed: call the callback if it was never confirmed (a crash right after). */
   async tellSettled(record: ApprovalRequest, takeOverLease: boolean): Promise<void> {
     const { callbacks } = this.parts.deps();
-    if (record.status === "placed" && record.result) {
+    const event = settledEvent(record);
+    // Owed (again) from here: a job's re-run may die mid-tell more times than BullMQ re-runs it.
+    if (event) await this.owe(record.id, event);
+    if (record.status === "placed" && record.result && event) {
       const result = record.result;
       await this.tell(
         record,
-        "placed",
+        event,
         (ctx) => callbacks.onPlaced(record, result, ctx),
         takeOverLease,
       );
-    } else if (record.status === "failed" && record.error) {
+    } else if (record.status === "failed" && record.error && event) {
       const error = record.error;
       await this.tell(
         record,
-        `failed:${record.attempts}`,
+        event,
         (ctx) => callbacks.onFailed(record, error, ctx),
         takeOverLease,
       );
@@ -199,7 +229,8 @@ export class PlacementOutcomes {
   /**
    * Calls `callback` unless it already succeeded (or is running elsewhere) for this event. A
    * short lease taken with NX makes two replicas that reach the same outcome call it once; the
-   * lease expires if the caller dies mid-call, so the next run calls it again (at least once).
+   * lease expires if the caller dies mid-call, so the next run calls it again (at least once):
+   * a job's re-run, or the sweep of owed tells (`tellOwed`) for any other caller.
    * A job re-run after a stall or a failed attempt may come back before the lease expires, and
    * is the only run that will: `takeOverLease` lets it call unless the callback was confirmed.
    */
@@ -209,13 +240,19 @@ export class PlacementOutcomes {
     callback: (ctx: PlacementContext) => Promise<void>,
     takeOverLease = false,
   ): Promise<void> {
-    const key = stateKey(this.parts.prefix, "placement", "told", request.id, event);
+    const { redis } = this.parts;
+    const key = this.toldKey(request.id, event);
     const leased =
-      (await this.parts.redis.set(key, "calling", "EX", TELL_LEASE_SECONDS, "NX")) === "OK" ||
+      (await redis.set(key, "calling", "PX", this.tellLeaseMs, "NX")) === "OK" ||
       // Should the holder still be alive after all, this is a second call, which callbacks
       // tolerate (they post with ctx.notifyKey; tracking an order is idempotent).
-      (takeOverLease && (await this.parts.redis.get(key)) === "calling");
-    if (!leased) return;
+      (takeOverLease && (await redis.get(key)) === "calling");
+    if (!leased) {
+      // Confirmed already: nothing is owed. Held elsewhere: its holder strikes it off.
+      if ((await redis.get(key)) === "done")
+        await redis.zrem(this.owedKey(), owed(request.id, event));
+      return;
+    }
     try {
       await callback({
         notifier: this.parts.notifier,
@@ -223,10 +260,76 @@ export class PlacementOutcomes {
         notifyKey: event,
       });
     } catch (error) {
-      await this.parts.redis.del(key);
+      // Still owed: the sweep calls it again once the lease would have run out.
+      await redis.del(key);
       throw error;
     }
-    await this.parts.redis.set(key, "done", "EX", TOLD_TTL_SECONDS);
+    await redis
+      .multi()
+      .set(key, "done", "EX", TOLD_TTL_SECONDS)
+      .zrem(this.owedKey(), owed(request.id, event))
+      .exec();
+  }
+
+  /**
+   * Tells each owed outcome whose time has passed and whose tell is neither held nor confirmed:
+   * the caller that owed it died (or failed) mid-way and nothing else will run it again. An
+   * owed event the request has since left (a later attempt, a store step that never happened:
+   * the request is still `unknown`, and looked up again by the reconciler) is struck off.
+   * Returns how many were told.
+   */
+  async tellOwed(): Promise<number> {
+    const { redis, logger } = this.parts;
+    const due = await redis.zrangebyscore(
+      this.owedKey(),
+      "-inf",
+      this.parts.now().getTime(),
+      "LIMIT",
+      0,
+      OWED_PER_SWEEP,
+    );
+    let told = 0;
+    for (const member of due) {
+      const entry = parseOwed(member);
+      const state = entry ? await redis.get(this.toldKey(entry.id, entry.event)) : null;
+      if (state === "calling") continue;
+      const record = entry && state !== "done" ? await this.parts.deps().store.get(entry.id) : null;
+      if (!entry || !record || settledEvent(record) !== entry.event) {
+        await redis.zrem(this.owedKey(), member);
+        continue;
+      }
+      logger.warn(
+        { approvalId: record.id, event: entry.event, status: record.status },
+        "placement: telling an outcome whose tell was cut off",
+      );
+      try {
+        await this.tellSettled(record, false);
+        told += 1;
+      } catch (error) {
+        logger.warn(
+          { approvalId: record.id, event: entry.event, err: errorText(error) },
+          "placement: telling an owed outcome failed; the next sweep tries again",
+        );
+      }
+    }
+    return told;
+  }
+
+  /** Notes the tell of `event` as owed, takeable by a sweep once a lease from now has passed. */
+  private async owe(approvalId: string, event: string): Promise<void> {
+    await this.parts.redis.zadd(
+      this.owedKey(),
+      this.parts.now().getTime() + this.tellLeaseMs,
+      owed(approvalId, event),
+    );
+  }
+
+  private toldKey(approvalId: string, event: string): string {
+    return stateKey(this.parts.prefix, "placement", "told", approvalId, event);
+  }
+
+  private owedKey(): string {
+    return stateKey(this.parts.prefix, "placement", "owed");
   }
 
   /**
@@ -251,6 +354,27 @@ export class PlacementOutcomes {
           `placement: could not ${what}; retrying until Redis answers`,
         ),
     });
+  }
+}
+
+/** The tell event of a settled request's outcome: `placed`, or `failed:<attempt>`. */
+function settledEvent(record: ApprovalRequest): string | undefined {
+  if (record.status === "placed") return "placed";
+  if (record.status === "failed") return `failed:${record.attempts}`;
+  return undefined;
+}
+
+/** An owed tell as the sorted set keeps it. */
+function owed(approvalId: string, event: string): string {
+  return JSON.stringify([approvalId, event]);
+}
+
+function parseOwed(member: string): { id: string; event: string } | undefined {
+  try {
+    const [id, event] = JSON.parse(member) as unknown[];
+    return typeof id === "string" && typeof event === "string" ? { id, event } : undefined;
+  } catch {
+    return undefined;
   }
 }
 

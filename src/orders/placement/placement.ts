@@ -79,16 +79,18 @@ import { PlacementSender } from "./send.js";
  * which may have sent it: it is looked up, never sent.
  *
  * `reconcile()` (run on a schedule) re-queues `approved` requests whose job is gone, hands stuck
- * `executing` ones to a job that carries them on by the rules above, and retries the look-up
+ * `executing` ones to a job that carries them on by the rules above, retries the look-up
  * for `unknown` requests (completing from a recorded answer first), so one found later is
- * completed without a person.
+ * completed without a person, and tells the outcomes whose tell a crash cut off.
  * `lookUpAgain(id)` runs that look-up at once, for a person's *Look up again*.
  *
  * Callbacks are called at least once per outcome: a marker of ours (`placement:told:…`) is
- * leased before and confirmed after each call, so a crash between the store's step and the
- * callback calls it again on the next run (they should post with `ctx.notifyScope` and
- * `ctx.notifyKey`, which the notifier de-duplicates), while two replicas reaching the same
- * outcome call it once.
+ * leased before and confirmed after each call, and a placed or failed outcome is noted as owed
+ * (`placement:owed`) before the store's step that settles it, so a crash between the store's
+ * step and the callback's end calls it again on the next run: a job's re-run, or the
+ * reconciler's sweep of owed tells once the lease has run out (outcomes.ts). Callbacks should
+ * post with `ctx.notifyScope` and `ctx.notifyKey`, which the notifier de-duplicates; two
+ * replicas reaching the same outcome call it once.
  */
 
 export interface PlacementOptions extends JobPartOptions {
@@ -105,6 +107,8 @@ export interface PlacementOptions extends JobPartOptions {
   stuckAfterMs?: number;
   /** How long a worker holding the provider's answer retries writing it. Default 10 minutes. */
   answerWriteTimeoutMs?: number;
+  /** How long a tell (a callback) may run before another may take it over. Default 2 min. */
+  tellLeaseMs?: number;
 }
 
 export function placementJobId(approvalId: string): string {
@@ -142,6 +146,8 @@ export class Placement {
       answerWriteTimeoutMs: options.answerWriteTimeoutMs ?? 10 * 60_000,
       count: this.count,
       deps,
+      tellLeaseMs: options.tellLeaseMs,
+      now: this.now,
     });
     this.sender = new PlacementSender({
       journal: this.journal,
@@ -224,7 +230,12 @@ export class Placement {
    * The reconciler: re-queues lost placements, carries on stuck ones and looks unknown ones up
    * again. Returns counts.
    */
-  async reconcile(): Promise<{ requeued: number; stuck: number; retriedLookups: number }> {
+  async reconcile(): Promise<{
+    requeued: number;
+    stuck: number;
+    retriedLookups: number;
+    retold: number;
+  }> {
     const { store } = this.deps();
     let requeued = 0;
     for (const request of await store.findByStatus("approved")) {
@@ -276,7 +287,8 @@ export class Placement {
       retriedLookups += 1;
       await this.outcomes.lookUp(request, `escalated:${request.attempts}`);
     }
-    return { requeued, stuck, retriedLookups };
+    const retold = await this.outcomes.tellOwed();
+    return { requeued, stuck, retriedLookups, retold };
   }
 
   /**
