@@ -7,6 +7,8 @@ import {
   type MoneySight,
   NameReservedError,
 } from "../approvals/index.js";
+import type { TrackTargetKind } from "../domain/tracking/statuses.js";
+import { targetKindOf } from "../domain/tracking/trackedOrder.js";
 import { WITHDRAWN_NOTE } from "../domain/withdrawal.js";
 import type { Logger } from "../log.js";
 import { checkDecision } from "./deciderChecks.js";
@@ -342,14 +344,18 @@ export class OrderRequests {
    */
   async stopTracking(
     input: Actor & { orderId: string },
-  ): Promise<{ ok: true } | { ok: false; reason: "not_tracked" | "not_allowed" } | Refused> {
+  ): Promise<
+    | { ok: true; kind: TrackTargetKind }
+    | { ok: false; reason: "not_tracked" | "not_allowed" }
+    | Refused
+  > {
     const tracker = this.options.tracker;
     if (!tracker) return { ok: false, reason: "not_tracked" };
     try {
       const stopped = await tracker.stop(input.orderId, input.by, {
         isApprover: (userId) => isAnyApprover(this.options.settings, userId, input.groups),
       });
-      if (stopped.ok) return { ok: true };
+      if (stopped.ok) return { ok: true, kind: targetKindOf(stopped.tracking) };
       return {
         ok: false,
         reason: stopped.reason === "not-tracked" ? "not_tracked" : "not_allowed",

@@ -212,7 +212,7 @@ describe("every example in /connect help works against the sandbox", () => {
       }
       if (typed.startsWith("track stop")) {
         expect(answer).toMatchObject({ kind: "message" });
-        expect(answer.kind === "message" && answer.text).toContain("Stopped tracking");
+        expect(answer.kind === "message" && answer.text).toContain("Tracking stopped");
       }
     }
     expect(ran.length).toBe(examples.length);

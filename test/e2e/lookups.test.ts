@@ -259,9 +259,37 @@ describe("/connect look-ups, end to end over signed HTTP", () => {
       await env.connect(`track stop ${order.id}`, USER);
       await env.standin.waitForEphemeral(
         USER,
-        (m) => m.text.includes(`Stopped tracking port order \`${order.id}\``),
+        (m) => m.text.includes(`Tracking stopped: Port order \`${order.id}\``),
         { timeoutMs: 15_000 },
       );
+    });
+
+    it("Track on an order that ended says so, and posts and tracks nothing", async () => {
+      const dcf = sandbox.state.world.dcfs.find((d) => d.kind === "ON_NET" && d.ready)!;
+      const created = await sandboxCall<{ id: string }>(
+        "PUT",
+        `/api/company/${company().companyUsername}/ports/orders`,
+        {
+          dataCenterFacility: dcf.username,
+          speed: String(dcf.speeds[0]),
+          durationUnit: "y",
+          portName: "e2e-lookup-cancelled",
+          paymentType: "invoice",
+        },
+      );
+      await sandboxCall("POST", `/__sandbox/orders/${created.id}`, { status: "cancelled" });
+      const shown = await ask(`order ${created.id}`);
+      const postedBefore = env.standin.messages(STANDIN_IDS.general).length;
+      await env.slack.clickButton({ userId: USER, message: shown, actionId: "order_track" });
+      const answer = await env.standin.waitForEphemeral(
+        USER,
+        (m) => m.text.includes(`Port order \`${created.id}\` is *cancelled*`),
+        { timeoutMs: 15_000 },
+      );
+      expect(answer.text).toContain("nothing is left to track");
+      expect(answer.text).toContain(`/connect order ${created.id}`);
+      expect(await env.bot.jobs.tracker.get(created.id)).toBeNull();
+      expect(env.standin.messages(STANDIN_IDS.general)).toHaveLength(postedBefore);
     });
 
     it("answers usage without an id, and a clear message for an unknown one", async () => {

@@ -20,6 +20,7 @@ import {
 } from "../../src/orders/index.js";
 import { type LifecycleJobs, OrderLifecycle } from "../../src/orders/lifecycle.js";
 import type { LookUpAgainOutcome, PlacementContext } from "../../src/orders/placement/contract.js";
+import type { TrackedOrder } from "../../src/orders/tracking/index.js";
 import type { ProviderApi } from "../../src/provider/api.js";
 import { refusedText } from "../../views/approvals/lifecycleRefusals.js";
 import {
@@ -140,7 +141,10 @@ function api(
         if (by !== REQUESTER && !(await isApprover?.(by)))
           return { ok: false, reason: "not-allowed" };
         stopped.push(orderId);
-        return { ok: true, tracking: {} as never };
+        return {
+          ok: true,
+          tracking: { target: { kind: "edge-order", id: orderId } } as TrackedOrder,
+        };
       },
     },
     logger: createLogger({ level: "silent" }),
@@ -623,7 +627,7 @@ describe("stop tracking", () => {
     });
     expect(
       await parts.requests.stopTracking({ orderId: "ord-1", by: NETWORK_BEA, groups }),
-    ).toEqual({ ok: true });
+    ).toEqual({ ok: true, kind: "edge-order" });
     expect(parts.stopped).toEqual(["ord-1"]);
   });
 });

@@ -1107,6 +1107,10 @@ const VIEW_CASES: Record<string, Case> = {
   portSpeedText: (h) => trackerMessages.portSpeedText(h),
   // views/lookups/tracking.ts
   trackedOrdersView: (h) => tracking.trackedOrdersView([tracked(h)], TZ),
+  stopTrackingText: (h) => [
+    tracking.stopTrackingText({ ok: true, kind: "edge-order" }, h),
+    tracking.stopTrackingText({ ok: false, reason: "not_tracked" }, h),
+  ],
   // views/home/home.ts
   homeView: (h) => [
     home.homeView(homeInput(h)),

@@ -15,7 +15,7 @@ import {
   statusEnding,
   statusKey,
   statusWaitsOn,
-  type TrackTargetKind,
+  TRACK_TARGET_LABEL,
 } from "../../src/domain/tracking/statuses.js";
 import {
   type OrderKind,
@@ -56,16 +56,8 @@ function statusPhrase(status: string, loaStatus: string | undefined): string {
   return `*${escapeMrkdwn(status, 60)}*${loa}`;
 }
 
-const TARGET_LABEL: Record<TrackTargetKind, string> = {
-  "port-order": "Port order",
-  "edge-order": "Edge port order",
-  port: "Port",
-  layer2: "Layer 2 connection",
-  iod: "IO-D service",
-};
-
 function orderName(ref: OrderRef): string {
-  return `${TARGET_LABEL[targetKindOf(ref)]} \`${escapeMrkdwn(ref.orderId, 128)}\``;
+  return `${TRACK_TARGET_LABEL[targetKindOf(ref)]} \`${escapeMrkdwn(ref.orderId, 128)}\``;
 }
 
 /** The command that shows it again. */

@@ -2,6 +2,7 @@ import type { Button, HomeView, KnownBlock } from "@slack/types";
 import type { ApprovalKind } from "../../src/approvals/index.js";
 import { DEFAULT_CURRENCY, formatMoney } from "../../src/domain/money.js";
 import { HOME_PAGE_SIZE } from "../../src/domain/paging.js";
+import { TRACK_TARGET_LABEL } from "../../src/domain/tracking/statuses.js";
 import { DASH } from "../../src/domain/units.js";
 import type { HomeInput, HomeTracked } from "../../src/orders/appHome.js";
 import type { RequestReadModel } from "../../src/orders/readModel.js";
@@ -62,14 +63,6 @@ export const HOME_QUICK_ACTIONS = [
   { name: "iod", label: "Order IO-D", command: "iod" },
   { name: "edge_quote", label: "Edge quote", command: "edge quote" },
 ] as const;
-
-const TRACKED_LABEL: Record<HomeTracked["kind"], string> = {
-  "port-order": "Port order",
-  port: "Port",
-  layer2: "Layer 2 connection",
-  iod: "IO-D service",
-  "edge-order": "Edge order",
-};
 
 /** The whole Home tab. */
 export function homeView(input: HomeInput): HomeView {
@@ -205,7 +198,7 @@ function beingTracked(input: HomeInput): KnownBlock[] {
       ? `changed ${formatRelative(t.changedAt, input.now)}`
       : `tracked since ${formatRelative(t.startedAt, input.now)}`;
     const name = t.name ? ` *${escapeMrkdwn(t.name)}*` : "";
-    return `• ${TRACKED_LABEL[t.kind]}${name} \`${escapeMrkdwn(t.id)}\` · ${status} · ${changed}`;
+    return `• ${TRACK_TARGET_LABEL[t.kind]}${name} \`${escapeMrkdwn(t.id)}\` · ${status} · ${changed}`;
   });
   blocks.push(section(lines.join("\n")));
   const more = input.tracked.length - HOME_TRACKED_SHOWN;

@@ -1,18 +1,22 @@
 import type { KnownBlock } from "@slack/types";
-import type { TrackTargetKind } from "../../src/domain/tracking/statuses.js";
+import { TRACK_TARGET_LABEL, type TrackTargetKind } from "../../src/domain/tracking/statuses.js";
 import type { TrackedOrder } from "../../src/orders/tracking/index.js";
 import { context, escapeMrkdwn, header, section } from "../blocks.js";
 import { loaStatusText, statusBadge } from "../format.js";
 import type { Reply } from "../reply.js";
 import { formatWhen } from "../time.js";
 
-const KIND_LABEL: Record<TrackTargetKind, string> = {
-  "port-order": "Port order",
-  "edge-order": "Edge port order",
-  port: "Port",
-  layer2: "Layer 2 connection",
-  iod: "IO-D service",
-};
+/** `/connect track stop <id>`'s answer: what stopped (named by its kind), or why nothing did. */
+export function stopTrackingText(
+  result: { ok: true; kind: TrackTargetKind } | { ok: false; reason: string },
+  orderId: string,
+): string {
+  const id = `\`${escapeMrkdwn(orderId, 128)}\``;
+  if (result.ok) return `Tracking stopped: ${TRACK_TARGET_LABEL[result.kind]} ${id}.`;
+  return result.reason === "not_tracked"
+    ? `Nothing is being tracked under ${id}. \`/connect track\` lists what is.`
+    : "Only the person who started tracking this order, or an approver, can stop it.";
+}
 
 /** `/connect track`: what the bot is following (orders, ports, connections, IO-D services). */
 export function trackedOrdersView(
@@ -34,7 +38,7 @@ export function trackedOrdersView(
     header(`${orders.length} tracked item${orders.length === 1 ? "" : "s"}`),
   ];
   for (const order of shown) {
-    const label = KIND_LABEL[order.target.kind] ?? "Item";
+    const label = TRACK_TARGET_LABEL[order.target.kind] ?? "Item";
     const loaWords = loaStatusText(order.loaStatus);
     const loa = loaWords ? ` · LOA ${loaWords}` : "";
     const waiting = order.waitingSince

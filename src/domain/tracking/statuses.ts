@@ -20,6 +20,19 @@ export const TRACK_TARGET_KINDS: readonly TrackTargetKind[] = [
   "edge-order",
 ];
 
+/**
+ * Each followed kind in people's words, one entry per kind: every surface that names what is
+ * tracked (thread lines, `/connect track`, App Home, the command's answers) says it this way.
+ * An Edge port order is named as the order form calls it (src/domain/orderKinds.ts).
+ */
+export const TRACK_TARGET_LABEL = {
+  "port-order": "Port order",
+  "edge-order": "Edge port order",
+  port: "Port",
+  layer2: "Layer 2 connection",
+  iod: "IO-D service",
+} as const satisfies Record<TrackTargetKind, string>;
+
 export interface TrackTarget {
   kind: TrackTargetKind;
   id: string;

@@ -1,4 +1,3 @@
-import { escapeMrkdwn } from "../../../../views/blocks.js";
 import { DCF_PAGE_SIZE, dcfListView } from "../../../../views/dcf.js";
 import {
   EDGE_ITEM_PAGE_SIZE,
@@ -14,7 +13,7 @@ import { portOrderView } from "../../../../views/lookups/orders.js";
 import { PORT_PAGE_SIZE, portDetailView, portListView } from "../../../../views/lookups/ports.js";
 import { cloudRoutersView, ROUTER_PAGE_SIZE } from "../../../../views/lookups/routers.js";
 import { serviceDetailView, serviceNotFoundText } from "../../../../views/lookups/services.js";
-import { trackedOrdersView } from "../../../../views/lookups/tracking.js";
+import { stopTrackingText, trackedOrdersView } from "../../../../views/lookups/tracking.js";
 import { problemReply } from "../../../../views/reply.js";
 import { COMMAND } from "../../../domain/commands.js";
 import { lookUpAsns } from "../../../usecases/asn.js";
@@ -267,11 +266,7 @@ export const track: CommandOf<LookupDeps> = async (ctx, deps) => {
     });
     // A storage outage is worded by the router, as every command's.
     if (!result.ok && result.reason === "storage_unavailable") throw result.error;
-    const text = result.ok
-      ? `Stopped tracking port order \`${escapeMrkdwn(orderId)}\`.`
-      : result.reason === "not_tracked"
-        ? `Port order \`${escapeMrkdwn(orderId)}\` is not being tracked.`
-        : "Only the person who started tracking this order, or an approver, can stop it.";
+    const text = stopTrackingText(result, orderId);
     await ctx.reply({ text, blocks: [], problem: !result.ok });
     return;
   }

@@ -1,7 +1,23 @@
 import type { WebClient } from "@slack/web-api";
 import { escapeMrkdwn, sandboxLabelledBlocks } from "../../../../views/blocks.js";
+import { COMMAND } from "../../../domain/commands.js";
+import { isTerminalStatus } from "../../../domain/tracking/statuses.js";
+import { type PortSummary, portToFollow } from "../../../domain/tracking/trackedOrder.js";
 import type { OrderTracking } from "../../../usecases/orderLookup.js";
 import type { LookupDeps } from "./index.js";
+
+/**
+ * An order that ended and leaves no port on its way to being live: following it would end at
+ * its first read (the tracker follows a done order's port until the port is live).
+ */
+function nothingLeftToFollow(order: { status?: string | null; port?: PortSummary | null }) {
+  const status = order.status ?? "";
+  if (!isTerminalStatus("port-order", status)) return false;
+  return (
+    portToFollow({ orderId: "", kind: "on-net" }, { status, port: order.port ?? undefined }) ===
+    undefined
+  );
+}
 
 /**
  * The Track button of `/connect order`: the answer there is private, but progress belongs in
@@ -19,6 +35,11 @@ export function slackOrderTracking(services: LookupDeps, client: WebClient): Ord
       }
       // Reading it first proves the order exists before anything is posted.
       const order = await services.provider.getPortOrder(companyUsername, orderId);
+      if (nothingLeftToFollow(order)) {
+        return {
+          text: `Port order \`${escapeMrkdwn(orderId)}\` is *${escapeMrkdwn(order.status ?? "", 60)}*: it has ended, and nothing is left to track. \`${COMMAND} order ${escapeMrkdwn(orderId)}\` shows it.`,
+        };
+      }
       const text = `:satellite: Tracking port order \`${escapeMrkdwn(orderId)}\` (${escapeMrkdwn(order.portName ?? "unnamed")}) for <@${userId}>: *${escapeMrkdwn(order.status ?? "unknown")}*. Updates follow in this thread.`;
       const blocks = sandboxLabelledBlocks({ text }, services.sandbox);
       const posted = await client.chat.postMessage({
