@@ -2,6 +2,7 @@ import { z } from "zod";
 import { type ApprovalPolicy, loadApprovalPolicy } from "./approvals/spendPolicy.js";
 import { DEFAULT_APPROVE_CONFIRM_FROM } from "./domain/approveConfirm.js";
 import { DEFAULT_CURRENCY, isCurrencyCode } from "./domain/money.js";
+import { isSlackChannelId } from "./domain/slackIds.js";
 import type { RedisAddress, RedisTopologyConfig } from "./redis/topology.js";
 
 /**
@@ -124,7 +125,7 @@ const environmentSchema = z
       { error: "must be the master's name as the sentinels know it (letters, digits, . _ -)" },
     ),
     REDIS_CLUSTER_NODES: addressList("redis-0:6379,redis-1:6379"),
-    APPROVALS_CHANNEL: optionalText.refine((v) => v === undefined || /^[CG][A-Z0-9]{2,}$/.test(v), {
+    APPROVALS_CHANNEL: optionalText.refine((v) => v === undefined || isSlackChannelId(v), {
       error: "must be a Slack channel ID (C… or G…)",
     }),
     APPROVERS: idList,

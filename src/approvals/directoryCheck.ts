@@ -1,4 +1,5 @@
 import { DirectoryUnavailableError } from "../domain/groupLookup.js";
+import { isSlackUserGroupId, isSlackUserId } from "../domain/slackIds.js";
 import { type ApprovalPolicy, defaultPolicy } from "./spendPolicy.js";
 
 /**
@@ -53,9 +54,6 @@ export interface DirectorySettings {
   spendViewers?: readonly string[];
 }
 
-const GROUP_ID = /^S[A-Z0-9]{2,}$/;
-const USER_ID = /^[UW][A-Z0-9]{2,}$/;
-
 /** Where each id is named: the policy's groups and rules (or APPROVERS), REQUESTERS, SPEND_VIEWERS. */
 export function namedIds(settings: DirectorySettings): NamedIds[] {
   const named: NamedIds[] = [];
@@ -66,7 +64,7 @@ export function namedIds(settings: DirectorySettings): NamedIds[] {
     }
     policy.rules.forEach((rule, index) => {
       const refs = [...rule.from, ...(rule.atLeastOneFrom ? [rule.atLeastOneFrom] : [])];
-      const ids = refs.filter((ref) => GROUP_ID.test(ref) || USER_ID.test(ref));
+      const ids = refs.filter((ref) => isSlackUserGroupId(ref) || isSlackUserId(ref));
       if (ids.length > 0) named.push({ source: `APPROVAL_POLICY rules[${index}]`, ids });
     });
   } else if (settings.approvers.length > 0) {
@@ -86,8 +84,8 @@ export async function checkDirectory(
 ): Promise<DirectoryReport> {
   const named = namedIds(settings);
   const handles: Record<string, string> = {};
-  const groupIds = new Set(named.flatMap((n) => n.ids.filter((id) => GROUP_ID.test(id))));
-  const userIds = new Set(named.flatMap((n) => n.ids.filter((id) => USER_ID.test(id))));
+  const groupIds = new Set(named.flatMap((n) => n.ids.filter((id) => isSlackUserGroupId(id))));
+  const userIds = new Set(named.flatMap((n) => n.ids.filter((id) => isSlackUserId(id))));
   if (groupIds.size === 0 && userIds.size === 0) return { checkedAt: now(), problems: [], handles };
   let groups: Map<string, DirectoryGroup>;
   const users = new Map<string, { deleted: boolean } | undefined>();
@@ -102,7 +100,7 @@ export async function checkDirectory(
   const problems: string[] = [];
   for (const { source, ids } of named) {
     for (const id of ids) {
-      const problem = GROUP_ID.test(id) ? groupProblem(id, groups) : userProblem(id, users);
+      const problem = isSlackUserGroupId(id) ? groupProblem(id, groups) : userProblem(id, users);
       if (problem) problems.push(`${source} ${problem}`);
     }
   }
@@ -110,7 +108,7 @@ export async function checkDirectory(
   const people = (ids: readonly string[]) =>
     new Set(
       ids.flatMap((id) => {
-        if (USER_ID.test(id)) return users.get(id) && !users.get(id)?.deleted ? [id] : [];
+        if (isSlackUserId(id)) return users.get(id) && !users.get(id)?.deleted ? [id] : [];
         const group = groups.get(id);
         return group && !group.disabled ? [...group.members] : [];
       }),
@@ -124,7 +122,7 @@ export async function checkDirectory(
       : "APPROVERS";
     const resolved = (refs: readonly string[]) =>
       refs.flatMap((ref) =>
-        GROUP_ID.test(ref) || USER_ID.test(ref) ? [ref] : (policy.groups[ref] ?? []),
+        isSlackUserGroupId(ref) || isSlackUserId(ref) ? [ref] : (policy.groups[ref] ?? []),
       );
     const oneFrom = rule.atLeastOneFrom;
     const able = people(resolved([...rule.from, ...(oneFrom ? [oneFrom] : [])]));

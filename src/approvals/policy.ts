@@ -18,6 +18,8 @@ export {
   groupLookupMessage,
 } from "../domain/groupLookup.js";
 
+import { isSlackUserGroupId, isSlackUserId } from "../domain/slackIds.js";
+
 /** Members (user ids) of a Slack user group (S…). */
 export type GroupMembers = (groupId: string) => Promise<readonly string[]> | readonly string[];
 
@@ -52,13 +54,11 @@ export interface CanRequestInput {
   groupMembers: GroupMembers;
 }
 
-const USER_ID = /^[UW][A-Z0-9]{2,}$/;
-const GROUP_ID = /^S[A-Z0-9]{2,}$/;
 /** Mentions are listed up to this many; the rest are counted. */
 const MAX_MENTIONS = 10;
 
 export async function canApprove(input: CanApproveInput): Promise<ApproveDecision> {
-  const approvers = input.approvers.filter((id) => USER_ID.test(id) || GROUP_ID.test(id));
+  const approvers = input.approvers.filter((id) => isSlackUserId(id) || isSlackUserGroupId(id));
   if (approvers.length === 0) {
     return {
       allowed: false,
@@ -96,7 +96,7 @@ export async function canApprove(input: CanApproveInput): Promise<ApproveDecisio
 
 export async function canRequest(input: CanRequestInput): Promise<RequestDecision> {
   if (input.requesters.length === 0) return { allowed: true };
-  const requesters = input.requesters.filter((id) => USER_ID.test(id) || GROUP_ID.test(id));
+  const requesters = input.requesters.filter((id) => isSlackUserId(id) || isSlackUserGroupId(id));
   const { membership, failure } = await listing(input.userId, requesters, input.groupMembers);
   if (membership === "yes") return { allowed: true };
   if (membership === "lookup-failed" && failure) {
@@ -123,7 +123,7 @@ export async function canRequest(input: CanRequestInput): Promise<RequestDecisio
 export function mentions(ids: readonly string[]): string {
   const shown = ids
     .slice(0, MAX_MENTIONS)
-    .map((id) => (GROUP_ID.test(id) ? `<!subteam^${id}>` : `<@${id}>`));
+    .map((id) => (isSlackUserGroupId(id) ? `<!subteam^${id}>` : `<@${id}>`));
   const more = ids.length - shown.length;
   return more > 0 ? `${shown.join(", ")} and ${more} more` : shown.join(", ");
 }
@@ -146,10 +146,10 @@ export async function listing(
   ids: readonly string[],
   groupMembers: GroupMembers,
 ): Promise<{ membership: "yes" | "no" | "lookup-failed"; failure?: GroupLookupFailure }> {
-  if (!USER_ID.test(userId)) return { membership: "no" };
+  if (!isSlackUserId(userId)) return { membership: "no" };
   if (ids.includes(userId)) return { membership: "yes" };
   let failure: GroupLookupFailure | undefined;
-  for (const groupId of ids.filter((id) => GROUP_ID.test(id))) {
+  for (const groupId of ids.filter((id) => isSlackUserGroupId(id))) {
     try {
       const members = await groupMembers(groupId);
       if (members.includes(userId)) return { membership: "yes" };

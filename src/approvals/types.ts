@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SLACK_USER_ID } from "../domain/slackIds.js";
 
 /**
  * The approval request: the durable record of one order a person asked for, its decision and
@@ -34,7 +35,7 @@ export const APPROVAL_ID_PATTERN = /^apr_[a-z2-7]{16}$/;
 const timestamp = z.iso.datetime({ offset: true });
 /** Anyone (a Slack user id) or anything (a worker id, "reconciler") that changed a request. */
 const actor = z.string().min(1).max(200);
-const slackUserId = z.string().regex(/^[UW][A-Z0-9]{2,}$/, "must be a Slack user ID (U… or W…)");
+const slackUserId = z.string().regex(SLACK_USER_ID, "must be a Slack user ID (U… or W…)");
 
 export const approvalKindSchema = z.enum(APPROVAL_KINDS);
 export const approvalStatusSchema = z.enum(APPROVAL_STATUSES);

@@ -1,3 +1,4 @@
+import { isSlackUserId, MAX_USER_ID } from "../domain/slackIds.js";
 import type { SlackBlock } from "./notifier/notifier.js";
 import { jobIdPart, QUEUE_NAMES, stateKey } from "./queues.js";
 import { type JobPartOptions, outcomeCounter } from "./stepJob.js";
@@ -55,8 +56,6 @@ export interface ReminderJob {
   dueAt: number;
 }
 
-const USER_PATTERN = /^[UW][A-Z0-9]{2,40}$/;
-
 export function draftReminderJobId(draftId: string, daysLeft: number): string {
   return `draft-${jobIdPart(draftId)}-d${daysLeft}`;
 }
@@ -89,7 +88,8 @@ export class DraftReminders {
     userId: string;
     createdAt: Date;
   }): Promise<number> {
-    if (!USER_PATTERN.test(input.userId)) throw new Error("a draft's creator must be a user id");
+    if (!isSlackUserId(input.userId) || input.userId.length > MAX_USER_ID)
+      throw new Error("a draft's creator must be a user id");
     const created = input.createdAt.getTime();
     if (!Number.isFinite(created)) throw new Error("a draft needs its creation time");
     const key = this.recordKey(input.draftId);
@@ -174,7 +174,13 @@ export class DraftReminders {
    */
   async openDraft(draftId: string): Promise<{ name: string; userId: string } | undefined> {
     const record = await this.options.redis.hgetall(this.recordKey(draftId));
-    if (record.state !== "open" || !record.user || !USER_PATTERN.test(record.user)) return;
+    if (
+      record.state !== "open" ||
+      !record.user ||
+      !isSlackUserId(record.user) ||
+      record.user.length > MAX_USER_ID
+    )
+      return;
     return { name: record.name ?? draftId, userId: record.user };
   }
 

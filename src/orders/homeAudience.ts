@@ -1,5 +1,6 @@
 import type { ApprovalRequest, GroupMembers } from "../approvals/index.js";
 import { requestAudience } from "../domain/audience.js";
+import { isSlackUserGroupId, isSlackUserId } from "../domain/slackIds.js";
 
 /**
  * Who is told about a request's change in App Home: the one audience rule
@@ -37,8 +38,8 @@ export function homeAudience(
 async function approverIds(options: HomeAudienceOptions): Promise<string[]> {
   const ids = new Set<string>();
   for (const id of options.approvers) {
-    if (/^[UW]/.test(id)) ids.add(id);
-    else if (/^S/.test(id)) {
+    if (isSlackUserId(id)) ids.add(id);
+    else if (isSlackUserGroupId(id)) {
       const members = await Promise.resolve(options.groupMembers(id)).catch(() => []);
       for (const member of members) ids.add(member);
     }

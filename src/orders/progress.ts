@@ -1,5 +1,6 @@
 import type { Redis } from "ioredis";
 import { storageCall } from "../domain/errors.js";
+import { isSlackUserId, MAX_USER_ID } from "../domain/slackIds.js";
 import { defineScript } from "../redis/scripts.js";
 
 /**
@@ -123,6 +124,7 @@ function parse(
     progress.outcome = outcome as OrderProgress["outcome"];
   if (detail) progress.detail = detail;
   if (at) progress.changedAt = at;
-  if (by && /^[UW][A-Z0-9]{2,30}$/.test(by)) progress.stoppedBy = by;
+  const stoppedBy = by ?? undefined;
+  if (isSlackUserId(stoppedBy) && stoppedBy.length <= MAX_USER_ID) progress.stoppedBy = stoppedBy;
   return { progress, n: Number(n) };
 }

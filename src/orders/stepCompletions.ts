@@ -7,6 +7,7 @@ import {
 } from "../../views/steps/steps.js";
 import type { ApprovalRequest, ApprovalStatus } from "../approvals/index.js";
 import { storageCall } from "../domain/errors.js";
+import { isSlackUserId } from "../domain/slackIds.js";
 import type { Notifier } from "../jobs/notifier/notifier.js";
 import type { Logger } from "../log.js";
 import { scopeOf } from "./requestMessages.js";
@@ -147,9 +148,7 @@ export class StepCompletions {
 
   /** The names an error may show (the decider, the last actor, whom a reason refers to). */
   private namesFor(record: ApprovalRequest): Promise<StepNames> {
-    const people = [record.decision?.by, record.history.at(-1)?.actor].filter(
-      (id): id is string => typeof id === "string" && /^[UW][A-Z0-9]+$/.test(id),
-    );
+    const people = [record.decision?.by, record.history.at(-1)?.actor].filter(isSlackUserId);
     const said = [record.decision?.reason, record.history.at(-1)?.note, record.error?.message];
     return this.options.names(
       [...people.map((id) => `<@${id}>`), ...said.filter((t) => typeof t === "string")].join(" "),

@@ -12,6 +12,7 @@ import {
 import { iodBillingText } from "../../src/domain/catalog/iod.js";
 import { DEFAULT_CURRENCY, formatMoney } from "../../src/domain/money.js";
 import { ORDER_KIND_LABEL as KIND_LABELS } from "../../src/domain/orderKinds.js";
+import { isSlackUserGroupId, isSlackUserId } from "../../src/domain/slackIds.js";
 import type { RequestReadModel } from "../../src/orders/readModel.js";
 import {
   actions,
@@ -157,8 +158,8 @@ export function requirementWords(
  * mention would notify every member each time a request is posted.
  */
 export function approverRefText(ref: string): string {
-  if (/^[UW][A-Z0-9]{2,}$/.test(ref)) return `<@${ref}>`;
-  if (/^S[A-Z0-9]{2,}$/.test(ref)) return `user group \`${ref}\``;
+  if (isSlackUserId(ref)) return `<@${ref}>`;
+  if (isSlackUserGroupId(ref)) return `user group \`${ref}\``;
   return `*${escapeMrkdwn(ref)}*`;
 }
 

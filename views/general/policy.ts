@@ -1,6 +1,7 @@
 import type { KnownBlock } from "@slack/types";
 import type { DirectoryReport } from "../../src/approvals/directoryCheck.js";
 import type { ApprovalPolicy, PolicyRule } from "../../src/approvals/spendPolicy.js";
+import { isSlackUserGroupId, isSlackUserId } from "../../src/domain/slackIds.js";
 import { ORDER_KIND_LABEL, requirementWords } from "../approvals/approvals.js";
 import { capBlocks, context, escapeMrkdwn, header, section } from "../blocks.js";
 import type { Reply } from "../reply.js";
@@ -113,8 +114,8 @@ function amountText(value: number): string {
  * nobody is notified). A group the last check did not find in Slack is shown by its id, said so.
  */
 function policyRefText(ref: string, directory: DirectoryReport | undefined): string {
-  if (/^[UW][A-Z0-9]{2,}$/.test(ref)) return `<@${ref}>`;
-  if (/^S[A-Z0-9]{2,}$/.test(ref)) {
+  if (isSlackUserId(ref)) return `<@${ref}>`;
+  if (isSlackUserGroupId(ref)) {
     const missing = directory && !directory.warning && directory.handles[ref] === undefined;
     return missing ? `user group \`${ref}\` (not found in Slack)` : `<!subteam^${ref}>`;
   }

@@ -1,3 +1,4 @@
+import { isSlackUserId, MAX_USER_ID } from "../../domain/slackIds.js";
 import { NotifierInputError } from "./notifierInput.js";
 import type { OutboxItem } from "./outbox.js";
 
@@ -10,7 +11,6 @@ import type { OutboxItem } from "./outbox.js";
  * The drain paces the person's outbox by the debounce window.
  */
 
-const USER_PATTERN = /^[UW][A-Z0-9]{2,30}$/;
 /** A Home refresh's key in its scope `home:<user>`: one waiting refresh per person. */
 const HOME_KEY = "refresh";
 
@@ -26,7 +26,7 @@ export function homeOutbox(userId: string): string {
 
 /** The outbox item of a refresh of a person's Home. */
 export function homeItem(userId: string): OutboxItem {
-  if (typeof userId !== "string" || !USER_PATTERN.test(userId)) {
+  if (typeof userId !== "string" || !isSlackUserId(userId) || userId.length > MAX_USER_ID) {
     throw new NotifierInputError("userId must be a Slack user ID");
   }
   return {

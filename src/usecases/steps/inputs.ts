@@ -5,6 +5,7 @@
 // history shows it.
 import { z } from "zod";
 import { CONNECTION_NAME_MAX } from "../../domain/catalog/connections.js";
+import { SLACK_CHANNEL_ID, SLACK_USER_ID } from "../../domain/slackIds.js";
 import { DCF_QUERY_MAX } from "../shared/dcfDirectory.js";
 
 /** Slack may send a number input as a number or as its digits. */
@@ -30,15 +31,12 @@ const text = (label: string, max: number) =>
 
 const userId = z
   .string({ error: "Requester is missing" })
-  .regex(/^[UW][A-Z0-9]{2,}$/, "Requester must be a person (a Slack user)");
+  .regex(SLACK_USER_ID, "Requester must be a person (a Slack user)");
 
 /** Optional channel: empty means "not given", as Workflow Builder sends an unset variable. */
 const channelId = z.preprocess(
   (value) => (value === "" || value === null ? undefined : value),
-  z
-    .string()
-    .regex(/^[CG][A-Z0-9]{2,}$/, "Channel must be a channel (public or private)")
-    .optional(),
+  z.string().regex(SLACK_CHANNEL_ID, "Channel must be a channel (public or private)").optional(),
 );
 
 const DATA_CENTER = text("Data center", DCF_QUERY_MAX);
