@@ -203,7 +203,7 @@ describe("every example in /connect help works against the sandbox", () => {
       if (typed === `order ${orderId}`) {
         const shown = env.standin.ephemerals(USER).at(-1)!;
         await env.slack.clickButton({ userId: USER, message: shown, actionId: "order_track" });
-        await env.standin.waitForEphemeral(USER, (m) => m.text.includes("Tracking port order"), {
+        await env.standin.waitForEphemeral(USER, (m) => m.text.includes("Tracking: Port order"), {
           timeoutMs: 15_000,
         });
       }

@@ -229,12 +229,12 @@ describe("/connect look-ups, end to end over signed HTTP", () => {
       await env.slack.clickButton({ userId: USER, message: shown, actionId: "order_track" });
       await env.standin.waitForEphemeral(
         USER,
-        (m) => m.text.includes(`Tracking port order \`${order.id}\``),
+        (m) => m.text.includes(`Tracking: Port order \`${order.id}\``),
         { timeoutMs: 15_000 },
       );
       const root = await env.standin.waitForMessage(
         STANDIN_IDS.general,
-        (m) => m.text.includes(`Tracking port order \`${order.id}\``),
+        (m) => m.text.includes(`Tracking: Port order \`${order.id}\``),
         { timeoutMs: 15_000 },
       );
       expect((await env.bot.jobs.tracker.get(order.id))?.threadTs).toBe(root.ts);
@@ -246,7 +246,7 @@ describe("/connect look-ups, end to end over signed HTTP", () => {
       expect(
         env.standin
           .messages(STANDIN_IDS.general)
-          .filter((m) => m.text.includes(`Tracking port order \`${order.id}\``)),
+          .filter((m) => m.text.includes(`Tracking: Port order \`${order.id}\``)),
       ).toHaveLength(1);
 
       await env.connect("track", USER);

@@ -21,6 +21,15 @@ function trackButton(reply: ReturnType<typeof portOrderView>) {
 }
 
 describe("portOrderView", () => {
+  it("names an Edge order as an Edge port order, as every other surface does", () => {
+    const reply = portOrderView({ ...orderCreatedOnNet, isEdgePort: true }, TZ, NOW);
+    expect(readable(reply.blocks)).toContain("Edge port order ams-core-2");
+    expect(reply.text).toMatch(/^Edge port order ams-core-2:/);
+    expect(readable(portOrderView(orderCreatedOnNet, TZ, NOW).blocks)).not.toContain(
+      "Edge port order",
+    );
+  });
+
   it("shows a new on-net order with who placed it, when, and the LOA step", () => {
     const reply = portOrderView(orderCreatedOnNet, TZ, NOW);
     const text = readable(reply.blocks);

@@ -183,16 +183,20 @@ export function changeText(
 
 /** What comes after a finished order; the LOA only while its step is not settled. */
 function nextStep(kind: OrderKind, snapshot: OrderSnapshot): string {
+  const portActive = statusEnding("port", snapshot.port?.status) === "success";
+  if (kind === "edge" && portActive) return "The Edge port is ACTIVE.";
   if (kind !== "edge" && isLoaSettled(snapshot.loaStatus)) {
-    return statusEnding("port", snapshot.port?.status) === "success"
+    return portActive
       ? "The LOA step is complete and the port is ACTIVE."
       : "The LOA step is complete: the port goes ACTIVE once the cross connect is installed.";
   }
   switch (kind) {
     case "off-net":
       return "Next: the LOA. For this extended (off-net) location the provider orders the interconnect through a partner; the LOA can take 4–6 weeks and is forwarded by email to whoever placed the order (it can also be downloaded from the port order). Then the cross connect is installed and the port goes ACTIVE.";
-    case "edge":
-      return "Next: activation. The Edge port is provisioned by the provider's partner; check the port with `/connect port <id>` until it is ACTIVE.";
+    case "edge": {
+      const portId = snapshot.port?.id ? escapeMrkdwn(snapshot.port.id, 100) : "&lt;portId&gt;";
+      return `Next: activation. The Edge port is provisioned by the provider's partner; check it with \`/connect port ${portId}\` until it is ACTIVE.`;
+    }
     default:
       return "Next: the LOA. The person who placed the order gets an email with the LOA step (on-net, the LOA is ready in about 24 hours); order the cross connect with it, and the port goes ACTIVE once it is connected.";
   }

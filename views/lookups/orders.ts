@@ -1,6 +1,7 @@
 import type { KnownBlock } from "@slack/types";
 import { speedMbps } from "../../src/domain/catalog/requestFacts.js";
 import { COMMAND } from "../../src/domain/commands.js";
+import { ORDER_KIND_LABEL } from "../../src/domain/orderKinds.js";
 import { isSet } from "../../src/domain/timestamps.js";
 import { nextLoaStep } from "../../src/domain/tracking/loa.js";
 import { statusEnding } from "../../src/domain/tracking/statuses.js";
@@ -77,6 +78,11 @@ function newPort(order: PortOrder): string | undefined {
   return `:tada: *New port:* ${parts.join(" · ")}${more}`;
 }
 
+/** An Edge order is a port order at the provider (`isEdgePort`), and an Edge port order to people. */
+function orderLabel(order: PortOrder): string {
+  return ORDER_KIND_LABEL[order.isEdgePort === true ? "edge" : "port"];
+}
+
 /** `/connect order <orderId>`: a port order's status and LOA step, with a Track button. */
 export function portOrderView(
   order: PortOrder,
@@ -86,7 +92,7 @@ export function portOrderView(
   const hint = statusHint(order.status);
   const created = formatWhen(order.createdAt, timeZone, now);
   const blocks: KnownBlock[] = [
-    header(`Port order ${order.portName ?? order.id}`),
+    header(`${orderLabel(order)} ${order.portName ?? order.id}`),
     section(`${statusBadge(order.status)}${hint ? ` — ${hint}` : ""}`),
     fields([
       ["Order ID", code(order.id)],
@@ -115,7 +121,7 @@ export function portOrderView(
   if (updated) blocks.push(context(`Last updated ${updated}`));
   return {
     text: fallbackText(
-      `Port order ${order.portName ?? order.id}: ${order.status ?? DASH}, LOA status ${plainFromMrkdwn(loaStatusText(order.loaStatus) ?? DASH)}`,
+      `${orderLabel(order)} ${order.portName ?? order.id}: ${order.status ?? DASH}, LOA status ${plainFromMrkdwn(loaStatusText(order.loaStatus) ?? DASH)}`,
     ),
     blocks: fitBlocks(blocks),
   };

@@ -1,7 +1,7 @@
 import type { WebClient } from "@slack/web-api";
 import { escapeMrkdwn, sandboxLabelledBlocks } from "../../../../views/blocks.js";
 import { COMMAND } from "../../../domain/commands.js";
-import { isTerminalStatus } from "../../../domain/tracking/statuses.js";
+import { isTerminalStatus, TRACK_TARGET_LABEL } from "../../../domain/tracking/statuses.js";
 import { type PortSummary, portToFollow } from "../../../domain/tracking/trackedOrder.js";
 import type { OrderTracking } from "../../../usecases/orderLookup.js";
 import type { LookupDeps } from "./index.js";
@@ -30,17 +30,21 @@ export function slackOrderTracking(services: LookupDeps, client: WebClient): Ord
       const existing = await services.jobs.tracker.get(orderId);
       if (existing?.open) {
         return {
-          text: `Port order \`${escapeMrkdwn(orderId)}\` is already being tracked in <#${existing.channel}>.`,
+          text: `${TRACK_TARGET_LABEL[existing.target.kind]} \`${escapeMrkdwn(orderId)}\` is already being tracked in <#${existing.channel}>.`,
         };
       }
       // Reading it first proves the order exists before anything is posted.
       const order = await services.provider.getPortOrder(companyUsername, orderId);
+      // An Edge order is read as a port order, and named and finished as an Edge one.
+      const edge = order.isEdgePort === true;
+      const label = TRACK_TARGET_LABEL[edge ? "edge-order" : "port-order"];
+      const named = `${label} \`${escapeMrkdwn(orderId)}\``;
       if (nothingLeftToFollow(order)) {
         return {
-          text: `Port order \`${escapeMrkdwn(orderId)}\` is *${escapeMrkdwn(order.status ?? "", 60)}*: it has ended, and nothing is left to track. \`${COMMAND} order ${escapeMrkdwn(orderId)}\` shows it.`,
+          text: `${named} is *${escapeMrkdwn(order.status ?? "", 60)}*: it has ended, and nothing is left to track. \`${COMMAND} order ${escapeMrkdwn(orderId)}\` shows it.`,
         };
       }
-      const text = `:satellite: Tracking port order \`${escapeMrkdwn(orderId)}\` (${escapeMrkdwn(order.portName ?? "unnamed")}) for <@${userId}>: *${escapeMrkdwn(order.status ?? "unknown")}*. Updates follow in this thread.`;
+      const text = `:satellite: Tracking: ${named} (${escapeMrkdwn(order.portName ?? "unnamed")}) for <@${userId}>: *${escapeMrkdwn(order.status ?? "unknown")}*. Updates follow in this thread.`;
       const blocks = sandboxLabelledBlocks({ text }, services.sandbox);
       const posted = await client.chat.postMessage({
         channel: channelId,
@@ -54,11 +58,12 @@ export function slackOrderTracking(services: LookupDeps, client: WebClient): Ord
         channel: channelId,
         threadTs: posted.ts,
         requestedBy: userId,
+        ...(edge ? { kind: "edge" as const } : {}),
       });
       return {
         text: started.joined
-          ? `Port order \`${escapeMrkdwn(orderId)}\` was already being tracked; you'll see its updates there too.`
-          : `Tracking port order \`${escapeMrkdwn(orderId)}\`: every status and LOA change will be posted in the thread.`,
+          ? `${named} was already being tracked; you'll see its updates there too.`
+          : `Tracking: ${named}. Every status and LOA change will be posted in the thread.`,
       };
     },
   };
