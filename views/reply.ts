@@ -13,6 +13,11 @@ export interface Reply {
   page?: { index: number; hasNext: boolean };
   /** A usage or input problem (counted as "failed", not "errored"); no share button. */
   problem?: boolean;
+  /**
+   * Why this answer stays with the person who asked: no share button, and a share click (an
+   * old button, a forged one) is answered with these words instead of posting it.
+   */
+  keepPrivate?: string;
 }
 
 export function problemReply(text: string): Reply {

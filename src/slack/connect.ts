@@ -12,7 +12,7 @@ import {
 } from "../../views/blocks.js";
 import { describeFailure } from "../../views/failures.js";
 import { commandGroupReply, unknownCommandReply } from "../../views/help.js";
-import { type Reply, sharedByContext } from "../../views/reply.js";
+import { problemReply, type Reply, sharedByContext } from "../../views/reply.js";
 import type { GroupMembers } from "../approvals/index.js";
 import { newRequestId, withRequestId } from "../context.js";
 import { COMMAND, type CommandName, parseCommand } from "../domain/commands.js";
@@ -120,7 +120,7 @@ function decorate(reply: Reply, text: string, services: RouterDeps, shared: bool
     if (hasNext && next) buttons.push(button("Next ▶", `${ACTION_PAGE}_next`, next));
   }
   const share = reinvokeValue(text, reply.page?.index ?? 0);
-  if (!shared && !reply.problem && share)
+  if (!shared && !reply.problem && !reply.keepPrivate && share)
     buttons.push(button("Share in channel", ACTION_SHARE, share));
   // Slack shows a message's blocks, not its fallback text: an answer written as text alone
   // would reach the person as an empty message (only the sandbox label).
@@ -195,6 +195,16 @@ export function createConnectRouter(
         },
         reply: async (reply) => {
           if (reply.problem) outcome = "failed";
+          if (input.mode === "share" && reply.keepPrivate) {
+            outcome = "failed";
+            await input.respond({
+              response_type: "ephemeral",
+              replace_original: false,
+              text: reply.keepPrivate,
+              blocks: decorate(problemReply(reply.keepPrivate), input.text, services, true),
+            });
+            return;
+          }
           const blocks = decorate(reply, input.text, services, input.mode === "share");
           if (input.mode === "share") {
             await input.respond({

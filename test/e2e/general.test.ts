@@ -91,6 +91,31 @@ describe("/connect help and whoami, end to end over signed HTTP", () => {
     expect(shared.text).toContain("Who the bot acts as: provider user id");
   });
 
+  it("keeps the policy private: no Share, and a forged share posts nothing", async () => {
+    await env.connect("policy");
+    const reply = await env.standin.waitForEphemeral("U0REQUEST1", (m) =>
+      JSON.stringify(m.blocks).includes("Approval policy"),
+    );
+    expect(JSON.stringify(reply.blocks)).not.toContain("connect_share");
+    // A share click of the policy, as an old or forged button would send it (the whoami
+    // answer's Share button carrying the policy command).
+    await env.connect("whoami");
+    const other = await env.standin.waitForEphemeral("U0REQUEST1", (m) =>
+      JSON.stringify(m.blocks).includes("connect_share"),
+    );
+    const postedBefore = env.standin.messages("C0GENERAL1").length;
+    await env.slack.clickButton({
+      userId: "U0REQUEST1",
+      message: other,
+      actionId: "connect_share",
+      value: JSON.stringify({ c: "policy", p: 0 }),
+    });
+    await env.standin.waitForEphemeral("U0REQUEST1", (m) =>
+      m.text.includes("The policy is not shared in the channel"),
+    );
+    expect(env.standin.messages("C0GENERAL1")).toHaveLength(postedBefore);
+  });
+
   it("refuses a request signed with the wrong secret and runs nothing", async () => {
     const before = env.standin.calls().length;
     const wrong = await env.slack.transport.postRaw(

@@ -74,6 +74,24 @@ describe("/connect spend", () => {
     expect(shown).toContain(SANDBOX_LABEL);
   });
 
+  it("keeps the team's money private: no Share, and a forged share posts nothing", async () => {
+    const reply = await ask("spend");
+    expect(JSON.stringify(reply.blocks)).not.toContain("connect_share");
+    const whoami = await ask("whoami");
+    const channel = whoami.channel;
+    const postedBefore = env.standin.messages(channel).length;
+    await env.slack.clickButton({
+      userId: ALEX,
+      message: whoami,
+      actionId: "connect_share",
+      value: JSON.stringify({ c: "spend", p: 0 }),
+    });
+    await env.standin.waitForEphemeral(ALEX, (m) =>
+      m.text.includes("Spend answers are not shared"),
+    );
+    expect(env.standin.messages(channel)).toHaveLength(postedBefore);
+  });
+
   it("answers a bad month with the usage, and an empty month plainly", async () => {
     const bad = readable(((await ask("spend 2026-13")).blocks ?? []) as KnownBlock[]);
     expect(bad).toContain("That is not a month.");

@@ -34,6 +34,7 @@ export function policyView(
     const text = `Every order needs *1 approval* from ${who}. ${self}`;
     return {
       text,
+      keepPrivate: POLICY_STAYS_PRIVATE,
       blocks: [
         header("Approval policy"),
         ...checked,
@@ -84,7 +85,7 @@ export function policyView(
     ),
   );
   const text = `Approval policy: ${count}, the first that matches applies`;
-  return { text, blocks: capBlocks(blocks) };
+  return { text, blocks: capBlocks(blocks), keepPrivate: POLICY_STAYS_PRIVATE };
 }
 
 /** "Edge port orders of 1,000 a month or more", "Every other request". */
@@ -107,6 +108,10 @@ export function conditionWords(rule: PolicyRule): string {
 function amountText(value: number): string {
   return value.toLocaleString("en-US", { maximumFractionDigits: 2 });
 }
+
+/** Posted in a channel, the policy's mentions would notify every approver and group it names. */
+export const POLICY_STAYS_PRIVATE =
+  "The policy is not shared in the channel: its mentions would notify every approver it names. Anyone can run `/connect policy` to read it.";
 
 /**
  * A group name in bold, a user as a mention, a user group as Slack shows it (`<!subteam^S…>`

@@ -7,6 +7,7 @@ import { DASH } from "../../src/domain/units.js";
 import { ORDER_KIND_LABEL } from "../approvals/approvals.js";
 import { actions, button, context, escapeMrkdwn, header, section } from "../blocks.js";
 import { ownOnlyNote } from "../moneyAccess.js";
+import type { Reply } from "../reply.js";
 import { listOfMentions } from "../requestState.js";
 
 /**
@@ -145,7 +146,7 @@ const channelLabel = (key: string) =>
  * The ledger's answer for one month: the team's, or (`sight.sees === "own"`) the person's own
  * orders only, said so.
  */
-export function spendView(spend: SpendSummaryLike, sight: MoneySight = { sees: "all" }): Message {
+export function spendView(spend: SpendSummaryLike, sight: MoneySight = { sees: "all" }): Reply {
   const own = sight.sees === "own";
   const { totals, currency } = spend;
   const name = monthName(spend.month.start);
@@ -208,8 +209,12 @@ export function spendView(spend: SpendSummaryLike, sight: MoneySight = { sees: "
       ]),
     );
   }
-  return { text, blocks };
+  return { text, blocks, keepPrivate: SPEND_STAYS_PRIVATE };
 }
+
+/** The team's money is for spend viewers (SPEND_VIEWERS): never posted where others read it. */
+export const SPEND_STAYS_PRIVATE =
+  "Spend answers are not shared: people in a channel may not be allowed to see the team's money. Each person can run `/connect spend` for what they may see.";
 
 /** After Export CSV: where the file went, or why it did not. */
 export function spendExportNotice(
