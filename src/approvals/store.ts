@@ -178,6 +178,18 @@ export class ApprovalStore {
   }
 
   /**
+   * The request holding `record`'s name now, when another one does: a failed request gave its
+   * name back, and a later request may have taken it, after which this one can never be retried
+   * under it (the retry's script refuses it: `name-taken`).
+   */
+  async nameHeldElsewhere(record: ApprovalRequest): Promise<string | undefined> {
+    const key = this.keys.name(record.kind, record.reconcileKey);
+    if (!key) return undefined;
+    const holder = await this.run((redis) => redis.get(key));
+    return holder && holder !== record.id ? holder : undefined;
+  }
+
+  /**
    * Adds or replaces Slack references (message ts, channels) without touching the state.
    * Returns null when there is no such request; throws ApprovalRecordError when unreadable.
    */

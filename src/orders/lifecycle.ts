@@ -71,7 +71,7 @@ import type { Tracker } from "./tracking/tracker.js";
  */
 
 /** The store steps the lifecycle uses; `placeAgain`/`markFailed` come with the names work. */
-export type LifecycleStore = Pick<ApprovalStore, "get"> & {
+export type LifecycleStore = Pick<ApprovalStore, "get" | "nameHeldElsewhere"> & {
   /** unknown → approved: a person's deliberate act after a look-up found nothing. */
   placeAgain(id: string, by: string): Promise<TransitionResult>;
   /** unknown → failed, noting who; releases the name. */
@@ -133,7 +133,12 @@ export function requestReadsOf({
   return {
     notes,
     progress,
-    reads: new RequestReads({ get: (id) => store.get(id), notes, progress }),
+    reads: new RequestReads({
+      get: (id) => store.get(id),
+      nameHeldElsewhere: (record) => store.nameHeldElsewhere(record),
+      notes,
+      progress,
+    }),
   };
 }
 

@@ -141,6 +141,8 @@ export interface RequestReadModel {
 export interface RequestExtras {
   progress?: OrderProgress | undefined;
   lastLookUp?: LookUpOutcome | undefined;
+  /** A failed request's name, taken since by this other request: it can't be retried. */
+  nameHeldBy?: string | undefined;
 }
 
 const PHASE_WORDS: Record<RequestPhase, string> = {
@@ -194,7 +196,7 @@ export function readRequest(record: ApprovalRequest, extras: RequestExtras = {})
           ? [record.decision.by]
           : [],
     money: moneyOf(record),
-    next: nextSteps(record, extras.lastLookUp),
+    next: nextSteps(record, extras),
   };
   if (record.decision) {
     const { action, by, at, reason } = record.decision;
@@ -382,7 +384,7 @@ function durationDays(body: unknown): number | undefined {
 }
 
 /** What can be done next from each state, and by whom (the buttons follow this). */
-function nextSteps(record: ApprovalRequest, lastLookUp: LookUpOutcome | undefined): NextStep[] {
+function nextSteps(record: ApprovalRequest, extras: RequestExtras): NextStep[] {
   switch (record.status) {
     case "pending":
       return [
@@ -393,11 +395,14 @@ function nextSteps(record: ApprovalRequest, lastLookUp: LookUpOutcome | undefine
     case "failed":
       // Marked as failed after an unknown outcome: it may exist at the provider, so it is never
       // sent again (the store refuses the retry by the same rule, src/domain/markedFailed.ts).
-      return isMarkedFailed(record) ? [] : [{ action: "retry", by: "approvers" }];
+      // Nor is one whose name another request has taken since: the store would refuse it.
+      return isMarkedFailed(record) || extras.nameHeldBy
+        ? []
+        : [{ action: "retry", by: "approvers" }];
     case "unknown":
       return [
         { action: "look-up-again", by: "approvers" },
-        ...(lastLookUp === "not-found"
+        ...(extras.lastLookUp === "not-found"
           ? [{ action: "place-again", by: "approvers" } as const]
           : []),
         { action: "mark-failed", by: "approvers" },

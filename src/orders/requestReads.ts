@@ -1,4 +1,5 @@
 import type { ApprovalRequest, ApprovalStore } from "../approvals/index.js";
+import { isMarkedFailed } from "../domain/markedFailed.js";
 import type { LifecycleNotes } from "./lifecycleNotes.js";
 import type { ProgressStore } from "./progress.js";
 import { type RequestReadModel, readRequest } from "./readModel.js";
@@ -12,6 +13,7 @@ export class RequestReads {
   constructor(
     private readonly options: {
       get: ApprovalStore["get"];
+      nameHeldElsewhere: ApprovalStore["nameHeldElsewhere"];
       notes: Pick<LifecycleNotes, "lastLookUp">;
       progress: Pick<ProgressStore, "get" | "many">;
     },
@@ -30,7 +32,17 @@ export class RequestReads {
       record.status === "unknown" ? await this.options.notes.lastLookUp(record) : undefined;
     const tracked =
       record.status === "placed" ? await this.options.progress.get(record.id) : undefined;
-    return readRequest(record, { progress: tracked?.progress, lastLookUp: lookUp?.kind });
+    return readRequest(record, {
+      progress: tracked?.progress,
+      lastLookUp: lookUp?.kind,
+      nameHeldBy: await this.nameHeldBy(record),
+    });
+  }
+
+  /** For a failed request that could be retried: another request holding its name now. */
+  private async nameHeldBy(record: ApprovalRequest): Promise<string | undefined> {
+    if (record.status !== "failed" || isMarkedFailed(record)) return undefined;
+    return this.options.nameHeldElsewhere(record);
   }
 
   /** The read models of many records (App Home, `/connect approvals all`, `/connect spend`). */
@@ -39,7 +51,7 @@ export class RequestReads {
     const progress = await this.options.progress.many(placed);
     return Promise.all(
       records.map(async (record) =>
-        record.status === "unknown"
+        record.status === "unknown" || record.status === "failed"
           ? this.of(record)
           : readRequest(record, { progress: progress.get(record.id) }),
       ),

@@ -21,7 +21,7 @@ export type StoreStep = () => Promise<
 >;
 
 export interface StepRecorderOptions {
-  lifecycle: Pick<OrderLifecycle, "followUp">;
+  lifecycle: Pick<OrderLifecycle, "followUp" | "refreshMessage">;
   logger: Pick<Logger, "info" | "error">;
 }
 
@@ -49,6 +49,9 @@ export class StepRecorder {
         return { ok: false, reason: "look_up_first", record: moved.record };
       }
       await this.followUpKept("record" in moved ? moved.record : undefined, input.by, leadsTo);
+      // A retry refused because another request took the name since: the messages still offer
+      // Retry (nothing changed on this request); shown again, they offer it no more.
+      if (moved.reason === "name-taken") void this.refreshAfterAnswer(moved.record.id);
       return refusedByStore(moved);
     }
     return { ok: true, record: moved.record, followUp: this.followUp(moved.record) };
@@ -70,6 +73,16 @@ export class StepRecorder {
       "a step kept before was clicked again: its follow-up runs now",
     );
     await this.followUp(kept);
+  }
+
+  /** Re-renders a request's messages after the caller's answer; never rejects (logged). */
+  private async refreshAfterAnswer(id: string): Promise<void> {
+    await new Promise<void>((resolve) => process.nextTick(resolve));
+    await this.options.lifecycle
+      .refreshMessage(id)
+      .catch((error: unknown) =>
+        this.options.logger.error({ err: error, approvalId: id }, "refresh after a refusal failed"),
+      );
   }
 
   /**

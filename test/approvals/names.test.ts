@@ -262,10 +262,13 @@ describe("coming back from failed or unknown", () => {
     expect(retried.record).toEqual(before);
     expect(await store.get(id)).toEqual(before);
     expect(describeRefusal(retried)).toBe(
-      `Another request (${other.id}) has asked for the name "Retry-Taken" since, so this one can't be placed under it.`,
+      `Another request (\`${other.id}\`) has asked for the name "Retry-Taken" since, so this one can't be placed under it.`,
     );
     // The holder keeps it.
     expect(await heldByOnCreate(store, named("retry-taken"))).toBe(other.id);
+    // …and the failed request says so: the holder is named, and the read model offers no Retry.
+    expect(await store.nameHeldElsewhere(before!)).toBe(other.id);
+    expect(await store.nameHeldElsewhere(other)).toBeUndefined();
   });
 
   it("places again under the name an unknown request kept", async () => {

@@ -111,6 +111,26 @@ describe("a refused request's name is accepted again by the form", () => {
     };
     await refusedOnce(name, "PUT /api/company/*/ports/orders", fill);
     await acceptedAgain(name, fill);
+
+    // The failed request's message still offers Retry (nothing changed on it): a click is
+    // refused, naming the request that holds the name, and the message then offers it no more.
+    const failed = (await requestsNamed(name)).find((r) => r.status === "failed")!;
+    const message = () =>
+      env.standin.messages(STANDIN_IDS.approvals).find((m) => m.ts === failed.slack.approvalTs)!;
+    expect(JSON.stringify(message().blocks)).toContain("approval_retry");
+    await env.slack.clickButton({
+      userId: STANDIN_IDS.approver,
+      message: message(),
+      actionId: "approval_retry",
+    });
+    await env.standin.waitForEphemeral(STANDIN_IDS.approver, (m) =>
+      m.text.includes(`has asked for the name "${name}" since`),
+    );
+    await waitFor(() => !JSON.stringify(message().blocks).includes("approval_retry"), {
+      timeoutMs: 15_000,
+      description: "the failed request's message without Retry",
+    });
+    expect((await env.bot.services.approvals.store.get(failed.id))?.status).toBe("failed");
   });
 
   it("layer 2 connection", async () => {

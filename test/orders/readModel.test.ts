@@ -214,6 +214,17 @@ describe("the read model", () => {
     expect(homeOf([readRequest(refused)])).toContain("Retry");
   });
 
+  it("offers no Retry once another request has taken a failed request's name, and says why in Home", () => {
+    const taken = readRequest(refused, { nameHeldBy: "apr_newernewernewer1" });
+    expect(taken.next).toEqual([]);
+    expect(taken.state.phase).toBe("not-ordered");
+    for (const blocks of [approvalMessageView(taken).blocks, requestCardView(taken).blocks])
+      expect(JSON.stringify(blocks)).not.toContain("approval_retry");
+    const home = homeOf([taken]);
+    expect(home).toContain("another request has asked for its name since");
+    expect(home).not.toContain("Retry");
+  });
+
   // Bug 1 of issue 29: Home kept "Placed · status created" after the card said "Done".
   it("App Home's My requests says Done when the card and the approval message do", () => {
     const model = readRequest(placed, { progress: { status: "ACTIVE", outcome: "done" } });

@@ -34,7 +34,7 @@ export function describeRefusal(refusal: Refusal): string {
     case "marked-failed":
       return MARKED_FAILED_NOT_SENT_AGAIN;
     case "name-taken":
-      return `Another request (${escapeMrkdwn(refusal.heldBy)}) has asked for the name "${escapeMrkdwn(refusal.name)}" since, so this one can't be placed under it.`;
+      return `Another request (\`${escapeMrkdwn(refusal.heldBy)}\`) has asked for the name "${escapeMrkdwn(refusal.name)}" since, so this one can't be placed under it.`;
     default:
       return describeState(refusal.record);
   }

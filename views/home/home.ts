@@ -141,7 +141,9 @@ export function myRequestStatus(model: RequestReadModel): string {
   const line = stateLine(model);
   switch (model.state.phase) {
     case "not-ordered":
-      return `${line}\n*What to do:* fix the cause and ask an approver to press *Retry* on the request in the approvals channel, or submit a new request.`;
+      return offers(model, "retry")
+        ? `${line}\n*What to do:* fix the cause and ask an approver to press *Retry* on the request in the approvals channel, or submit a new request.`
+        : `${line}\n*What to do:* nothing more here: another request has asked for its name since, so this one can't be placed again.`;
     case "marked-failed":
       return `${line}\n*What to do:* ${markedFailedNextStep(model.name)}`;
     case "unknown":
