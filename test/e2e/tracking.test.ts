@@ -177,13 +177,13 @@ describe("tracking layer 2 and IO-D after approval, end to end", () => {
     await expect.poll(() => env.bot.jobs.notifier.totalOutboxLength(), { timeout: 10_000 }).toBe(0);
     // Each reads top to bottom: the opening reply stays as posted, each change follows it.
     expect(trackerReplies(accepted.request, accepted.target)).toEqual([
-      expect.stringMatching(/^:mag: Tracking Layer 2 connection `[^`]+`: \*CREATING\*\./),
+      expect.stringMatching(/^:mag: Tracking layer 2 connection `[^`]+`: \*CREATING\*\./),
       expect.stringMatching(/status CREATING → \*PENDING\*\. Waiting for `globex-cloud`/),
       expect.stringMatching(/status PENDING → \*ACCEPTED\*/),
       expect.stringMatching(/:white_check_mark: Layer 2 connection `[^`]+` is \*ACTIVE\*/),
     ]);
     expect(trackerReplies(denied.request, denied.target)).toEqual([
-      expect.stringMatching(/^:mag: Tracking Layer 2 connection `[^`]+`: \*CREATING\*\./),
+      expect.stringMatching(/^:mag: Tracking layer 2 connection `[^`]+`: \*CREATING\*\./),
       expect.stringMatching(/status CREATING → \*PENDING\*/),
       expect.stringMatching(/:no_entry: Layer 2 connection `[^`]+` was \*DENIED\*/),
     ]);

@@ -159,7 +159,7 @@ describe("tracking survives worker restarts", () => {
     expect(thread).toHaveLength(4);
     // The opening reply is as it was posted: each change follows below it.
     expect(thread[0]).toMatch(
-      /^:mag: Tracking Port order `[^`]+`: \*created\*, LOA \*not issued yet\*/,
+      /^:mag: Tracking port order `[^`]+`: \*created\*, LOA \*not issued yet\*/,
     );
     expect(thread[1]).toMatch(/created → \*allocated\*/);
     expect(thread[2]).toMatch(/allocated → \*processing\*/);

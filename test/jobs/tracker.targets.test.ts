@@ -173,7 +173,7 @@ describe("tracking every kind of target", () => {
     const root = await follow(jobs, targets, target, { counterparty: "globex-cloud" });
     expect(threadTexts(standin, CHANNEL, root)).toEqual([
       expect.stringMatching(
-        /^:mag: Tracking Layer 2 connection `l2-b2b-1`: \*CREATING\*\. The provider is creating it\. Each change is posted in this thread\.$/,
+        /^:mag: Tracking layer 2 connection `l2-b2b-1`: \*CREATING\*\. The provider is creating it\. Each change is posted in this thread\.$/,
       ),
     ]);
 
@@ -219,7 +219,7 @@ describe("tracking every kind of target", () => {
     const thread = threadTexts(standin, CHANNEL, root);
     // Top to bottom: the opening reply (never edited), each change, the end.
     expect(thread).toEqual([
-      expect.stringMatching(/^:mag: Tracking Layer 2 connection `l2-b2b-1`: \*CREATING\*\./),
+      expect.stringMatching(/^:mag: Tracking layer 2 connection `l2-b2b-1`: \*CREATING\*\./),
       expect.stringMatching(
         /status CREATING → \*PENDING\*\. Waiting for `globex-cloud` to accept it: a normal wait, not a failure\./,
       ),
@@ -243,7 +243,7 @@ describe("tracking every kind of target", () => {
     await step(jobs, targets, target);
     expect(threadTexts(standin, CHANNEL, root)).toEqual([
       expect.stringMatching(
-        /^:mag: Tracking Layer 2 connection `l2-denied`: \*PENDING\*\. Waiting for `globex-cloud` to accept it/,
+        /^:mag: Tracking layer 2 connection `l2-denied`: \*PENDING\*\. Waiting for `globex-cloud` to accept it/,
       ),
       expect.stringMatching(
         /:no_entry: Layer 2 connection `l2-denied` was \*DENIED\*: `globex-cloud` did not accept it/,
@@ -312,7 +312,7 @@ describe("tracking every kind of target", () => {
     await step(jobs, targets, target);
     expect(threadTexts(standin, CHANNEL, root)).toEqual([
       expect.stringMatching(
-        /^:mag: Tracking Port `port-42`: \*READY\*\. Allocated: waiting for the physical connection/,
+        /^:mag: Tracking port `port-42`: \*READY\*\. Allocated: waiting for the physical connection/,
       ),
       expect.stringMatching(
         /:white_check_mark: Port `port-42` is \*ACTIVE\* \(\*syd-core-09\*, id `port-42`, 10 Gbps, at SY1\)/,
@@ -346,7 +346,7 @@ describe("tracking every kind of target", () => {
       expect.stringMatching(
         /:white_check_mark: Edge port order `edge-1` is done\. New port: \*edge-fra-1\*, id `edge-port-1`\.\nThe port is \*ACTIVATING\*: I'll follow it here until it is ACTIVE\./,
       ),
-      expect.stringMatching(/^:mag: Tracking Port `edge-port-1`: \*ACTIVATING\*\./),
+      expect.stringMatching(/^:mag: Tracking port `edge-port-1`: \*ACTIVATING\*\./),
       expect.stringMatching(/:white_check_mark: Port `edge-port-1` is \*ACTIVE\*/),
     ]);
     expect(await jobs.tracker.list()).toEqual([]);

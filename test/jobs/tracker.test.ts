@@ -191,7 +191,7 @@ describe("order tracking", () => {
     await resting(jobs, id);
     await delivered(jobs);
     const opening =
-      /^:mag: Tracking Port order `po-own-line`: \*created\*, LOA \*not issued yet\*\. Waiting for the provider's administrators to approve it\. Each change is posted in this thread\.$/;
+      /^:mag: Tracking port order `po-own-line`: \*created\*, LOA \*not issued yet\*\. Waiting for the provider's administrators to approve it\. Each change is posted in this thread\.$/;
     expect(threadTexts(standin, CHANNEL, root)).toEqual([expect.stringMatching(opening)]);
 
     orders.set(id, { status: "created", loaStatus: "DONE" });

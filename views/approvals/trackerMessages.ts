@@ -16,6 +16,7 @@ import {
   statusKey,
   statusWaitsOn,
   TRACK_TARGET_LABEL,
+  TRACK_TARGET_NOUN,
 } from "../../src/domain/tracking/statuses.js";
 import {
   type OrderKind,
@@ -58,6 +59,11 @@ function statusPhrase(status: string, loaStatus: string | undefined): string {
 
 function orderName(ref: OrderRef): string {
   return `${TRACK_TARGET_LABEL[targetKindOf(ref)]} \`${escapeMrkdwn(ref.orderId, 128)}\``;
+}
+
+/** `orderName` inside a sentence. */
+function orderNoun(ref: OrderRef): string {
+  return `${TRACK_TARGET_NOUN[targetKindOf(ref)]} \`${escapeMrkdwn(ref.orderId, 128)}\``;
 }
 
 /** The command that shows it again. */
@@ -154,7 +160,7 @@ export function statusLineText(
  */
 export function trackingStartedText(ref: OrderRef, snapshot: OrderSnapshot): string {
   const hint = waitHint(ref, snapshot);
-  return `:mag: Tracking ${orderName(ref)}: ${statusPhrase(snapshot.status, snapshot.loaStatus)}.${hint ? ` ${hint}` : ""} Each change is posted in this thread.`;
+  return `:mag: Tracking ${orderNoun(ref)}: ${statusPhrase(snapshot.status, snapshot.loaStatus)}.${hint ? ` ${hint}` : ""} Each change is posted in this thread.`;
 }
 
 /** The thread reply for a change of status or LOA status. */
@@ -253,7 +259,7 @@ export function deadlineText(
   last: { status?: string; loaStatus?: string },
 ): string {
   const status = last.status ? statusPhrase(last.status, last.loaStatus) : "*never read*";
-  return `:hourglass: Stopped tracking ${orderName(ref)} after ${days} days; last status ${status}. Check it with ${checkCommand(ref)}.`;
+  return `:hourglass: Stopped tracking ${orderNoun(ref)} after ${days} days; last status ${status}. Check it with ${checkCommand(ref)}.`;
 }
 
 export function reminderText(
@@ -283,7 +289,7 @@ export function acceptanceReminderText(
 }
 
 export function stoppedText(ref: OrderRef, by: string): string {
-  return `Tracking of ${orderName(ref)} was stopped by <@${by}>.`;
+  return `Tracking of ${orderNoun(ref)} was stopped by <@${by}>.`;
 }
 
 /** The tracker's words (src/orders/tracking/reports.ts speaks with them). */

@@ -33,6 +33,15 @@ export const TRACK_TARGET_LABEL = {
   iod: "IO-D service",
 } as const satisfies Record<TrackTargetKind, string>;
 
+/** The same, inside a sentence ("Tracking port order …"): names keep their capitals. */
+export const TRACK_TARGET_NOUN = {
+  "port-order": "port order",
+  "edge-order": "Edge port order",
+  port: "port",
+  layer2: "layer 2 connection",
+  iod: "IO-D service",
+} as const satisfies Record<TrackTargetKind, string>;
+
 export interface TrackTarget {
   kind: TrackTargetKind;
   id: string;
