@@ -58,11 +58,19 @@ export type ProviderCall = z.infer<typeof providerCallSchema>;
 export const priceSchema = z.object({
   total: z.number().finite().optional(),
   monthly: z.number().finite().optional(),
+  /**
+   * A charge made once, part of `total` and not of `monthly`: an Edge offer's non-recurring
+   * price, a layer 2 price's port fee. Recorded so that what explains a total adds up (monthly ×
+   * term months + this); absent when there is none and on records written before it existed.
+   */
+  oneOff: z.number().finite().optional(),
   text: z.string().max(1000),
   /**
    * The commitment's length in months, recorded at submission for the spend ledger. Absent on
    * records written before it existed and for kinds without a term (IO-D is pay as you go):
-   * the ledger says "term unknown" then.
+   * the ledger says "term unknown" then. New records hold at most MAX_TERM_MONTHS
+   * (src/domain/catalog/terms.ts: monthsOfTerm); the schema takes up to 600, as records written
+   * before that bound may hold, so they still read.
    */
   termMonths: z.number().int().min(1).max(600).optional(),
   /** A term given in days (IO-D: pay as you go, no price, but a term); the read model reads it. */
@@ -78,19 +86,6 @@ export const priceSchema = z.object({
     .optional(),
 });
 export type Price = z.infer<typeof priceSchema>;
-
-/** A term as months: 12 for "1 year", 3 for "3 months"; undefined for a unit not understood. */
-export function monthsOfTerm(value: unknown, unit: unknown): number | undefined {
-  const amount = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
-  if (typeof amount !== "number" || !Number.isInteger(amount) || amount < 1) return undefined;
-  const word = typeof unit === "string" ? unit.trim().toLowerCase() : "";
-  const months = /^(m|mo|month|months)$/.test(word)
-    ? amount
-    : /^(y|yr|year|years)$/.test(word)
-      ? amount * 12
-      : undefined;
-  return months !== undefined && months <= 600 ? months : undefined;
-}
 
 export const requesterSchema = z.object({
   userId: slackUserId,

@@ -7,6 +7,7 @@ import type {
   PlacementResult,
   SummaryLine,
 } from "../approvals/index.js";
+import { MAX_TERM_MONTHS } from "../domain/catalog/terms.js";
 import {
   isMarkedFailed,
   MARKED_FAILED_REASON,
@@ -73,11 +74,19 @@ export interface RequestMoney {
   /** The price as the approver saw it (plain text). */
   text?: string;
   monthly?: number;
-  /** The total commitment: the recorded total, else monthly × term months. */
+  /** The total commitment: the recorded total, else monthly × term months plus the one-off. */
   total?: number;
+  /** A charge made once, part of the total (an Edge offer's non-recurring price, a port fee). */
+  oneOff?: number;
   termMonths?: number;
   /** A term in days (IO-D asks for one). */
   termDays?: number;
+  /**
+   * The approved call names a term in months longer than any form takes (MAX_TERM_MONTHS), so
+   * none was recorded for the ledger: placed before the bound (src/domain/catalog/terms.ts).
+   * Set only when neither `termMonths` nor `termDays` is.
+   */
+  termTooLong?: true;
   /** ISO 4217 code recorded with the price; absent on older records (the caller's setting). */
   currency?: string;
 }
@@ -351,9 +360,12 @@ function moneyOf(record: ApprovalRequest): RequestMoney {
   const monthly = price?.monthly;
   const termMonths = price?.termMonths;
   const termDays = price?.termDays ?? durationDays(record.call.body);
+  const oneOff = price?.oneOff;
   const total =
     price?.total ??
-    (monthly !== undefined && termMonths !== undefined ? monthly * termMonths : undefined);
+    (monthly !== undefined && termMonths !== undefined
+      ? Math.round((monthly * termMonths + (oneOff ?? 0)) * 100) / 100
+      : undefined);
   const billing: Billing =
     monthly !== undefined || total !== undefined
       ? "priced"
@@ -365,10 +377,30 @@ function moneyOf(record: ApprovalRequest): RequestMoney {
     ...(price?.text ? { text: price.text } : {}),
     ...(monthly !== undefined ? { monthly } : {}),
     ...(total !== undefined ? { total } : {}),
+    ...(oneOff !== undefined ? { oneOff } : {}),
     ...(termMonths !== undefined ? { termMonths } : {}),
     ...(termDays !== undefined ? { termDays } : {}),
+    ...(termMonths === undefined && termDays === undefined && callTermTooLong(record.call.body)
+      ? { termTooLong: true as const }
+      : {}),
     ...(price?.currency ? { currency: price.currency } : {}),
   };
+}
+
+/**
+ * Whether a provider call's `duration` and `durationUnit` (the layer 2 request's term, whole
+ * months) are longer than MAX_TERM_MONTHS: a term no form takes since the bound, so a record
+ * holding one was placed before it, and `monthsOfTerm` kept no term of it for the ledger.
+ */
+function callTermTooLong(body: unknown): boolean {
+  if (typeof body !== "object" || body === null) return false;
+  const { duration, durationUnit } = body as { duration?: unknown; durationUnit?: unknown };
+  return (
+    typeof duration === "number" &&
+    Number.isSafeInteger(duration) &&
+    durationUnit === "m" &&
+    duration > MAX_TERM_MONTHS
+  );
 }
 
 /** A provider call's `duration: { quantity, unit: "d" }` as days (the IO-D request's term). */

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
+import { MAX_TERM_MONTHS } from "../domain/catalog/terms.js";
 import { SLACK_USER_ID } from "../domain/slackIds.js";
 import type { SlackAppDriver } from "../standin/driver/driver.js";
 import type { SlackStandin } from "../standin/server.js";
@@ -49,7 +50,7 @@ const runBody = z.object({
   userId: z.string().regex(SLACK_USER_ID),
   dataCenter: z.string().trim().min(1, "Enter a data center").max(100),
   speedMbps: z.coerce.number().int("Speed must be a whole number of Mbps").min(1).max(400_000),
-  termMonths: z.coerce.number().int().min(1).max(120),
+  termMonths: z.coerce.number().int().min(1).max(MAX_TERM_MONTHS),
 });
 
 export class SampleWorkflow {

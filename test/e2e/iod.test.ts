@@ -323,7 +323,7 @@ describe("/connect iod, end to end", () => {
         ].sort(),
       );
       expect(errors[IOD_BLOCKS.duration]).toBe(
-        "Duration must be a whole number of days, from 1 to 99,999",
+        "Duration must be a whole number of days, from 1 to 3,653",
       );
       expect(errors[IOD_BLOCKS.rateLimit]).toMatch(/^The port has [\d,]+ Mbps left; choose/);
       expect(apiWordsInErrors(errors)).toEqual({});

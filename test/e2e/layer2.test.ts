@@ -432,6 +432,14 @@ describe("/connect l2, end to end", () => {
       );
     });
 
+    it("a duration longer than ten years (9,999 months once became an order)", async () => {
+      const outcome = await fillAndSubmit({ ...base(), Duration: "9999" });
+      expect(outcome.responseAction).toBe("errors");
+      expect(outcome.errors).toEqual({
+        [LAYER2_BLOCKS.duration]: "Duration must be at most 120 months (10 years)",
+      });
+    });
+
     it("a name already used by a connection, or by a request waiting for approval", async () => {
       const existing = ownPort("iad-core-01").connections?.[0]?.name;
       expect(existing).toBeTruthy();

@@ -1045,6 +1045,7 @@ const VIEW_CASES: Record<string, Case> = {
       byChannel: groups,
       entries: [{}],
       termUnknown: 1,
+      termTooLong: 1,
       noMonthly: 1,
       payAsYouGo: 1,
       otherCurrency: 1,

@@ -181,6 +181,24 @@ describe("checkEdgeQuoteForm", () => {
     });
   });
 
+  it("refuses a contract term longer than ten years, offered or typed, and takes ten years", () => {
+    const offered = catalogue({ terms: readTerms([{ value: 15, unit: "year" }, 120]) });
+    const typed = catalogue({ bandwidths: [], terms: [] });
+    for (const [lists, term] of [
+      [offered, "15|year"],
+      [typed, "121|month"],
+      [typed, "11|year"],
+    ] as const) {
+      const check = checkEdgeQuoteForm(lists, { ...form, term });
+      expect(check).toEqual({
+        ok: false,
+        errors: { term: "Contract term must be at most 120 months (10 years)" },
+      });
+    }
+    expect(checkEdgeQuoteForm(offered, { ...form, term: "120|month" }).ok).toBe(true);
+    expect(checkEdgeQuoteForm(typed, { ...form, term: "10|year" }).ok).toBe(true);
+  });
+
   it("refuses values that are not offered, whatever the client sent", () => {
     const check = checkEdgeQuoteForm(catalogue(), {
       country: "xx",
@@ -524,6 +542,55 @@ describe("buildEdgeOrder", () => {
     }
     expect(submission.price).toMatchObject({ monthly: 200, total: 2400 });
     expect(submission.requester).toEqual({ userId: "U0REQUEST1", channelId: "C0GENERAL1" });
+  });
+
+  it("records the offer's one-off charge with the price, so its total is explained in full", () => {
+    const withOneOff = readOffer(
+      {
+        quoteKey: "k3",
+        vendor: { name: "V3" },
+        monthlyPrice: 1146.24,
+        nonRecurringPrice: 1500,
+        totalContractPrice: 15254.88,
+      },
+      0,
+    );
+    const check = buildEdgeOrder({
+      ...base,
+      source: { ...source, offers: [withOneOff] },
+      offerKey: "k3",
+    });
+    if (!check.ok) throw new Error(JSON.stringify(check.errors));
+    expect(check.submission.price).toMatchObject({
+      monthly: 1146.24,
+      oneOff: 1500,
+      total: 15254.88,
+      termMonths: 12,
+    });
+    const plain = buildEdgeOrder(base);
+    if (plain.ok) expect(plain.submission.price).not.toHaveProperty("oneOff");
+  });
+
+  it("refuses a quote whose contract term is longer than ten years (a draft made elsewhere)", () => {
+    const long = {
+      ...source,
+      request: { ...REQUEST, "contract-term": "15", contractTermUnit: "year" },
+    };
+    const check = buildEdgeOrder({ ...base, source: long });
+    expect(check).toEqual({
+      ok: false,
+      errors: {
+        offer:
+          "This quote's contract term is longer than 120 months (10 years): request a quote for a shorter term",
+      },
+    });
+    const longest = {
+      ...source,
+      request: { ...REQUEST, "contract-term": "10", contractTermUnit: "year" },
+    };
+    const ok = buildEdgeOrder({ ...base, source: longest });
+    if (!ok.ok) throw new Error(JSON.stringify(ok.errors));
+    expect(ok.submission.price?.termMonths).toBe(120);
   });
 
   it("refuses a name already in use, in any case", () => {

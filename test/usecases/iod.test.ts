@@ -354,6 +354,19 @@ describe("the IO-D flow", () => {
       expect(fullPort.accessPort).toBe("Pick one of your ports with free capacity from the list");
     });
 
+    it("refuses a term longer than ten years next to Duration, and takes ten years", async () => {
+      for (const duration of ["3654", "99999", "1000000"]) {
+        expect(await errorsOf(dynamicPrivate({ duration }))).toEqual({
+          duration: "Duration must be at most 3,653 days (10 years)",
+        });
+      }
+      expect((await errorsOf(dynamicPrivate({ duration: "0" }))).duration).toBe(
+        "Duration must be a whole number of days, from 1 to 3,653",
+      );
+      const longest = await ready(dynamicPrivate({ duration: "3653" }));
+      expect(longest.price?.termDays).toBe(3653);
+    });
+
     it("each IO-D rule, next to its field, said in words", async () => {
       const errors = await errorsOf(
         dynamicPrivate({

@@ -352,6 +352,52 @@ describe("the layer 2 flow", () => {
       });
     });
 
+    it("names the port fee as a one-off part of the price when the total holds it once", async () => {
+      // As the sandbox prices: 12 × 560.00 a month + the 150.00 port fee = 6,870.00.
+      const withFee = { ...connectionPriceResult, price: 6870, basicMonthlyAmount: 560 };
+      const fake = fakeProvider({ priceConnections: async () => [withFee] });
+      const form = portToPort();
+      const check = await checkLayer2Submission(deps(fake), {
+        form,
+        shownPrice: await shownKey(form, fake),
+        requester: REQUESTER,
+        currency: "USD",
+      });
+      if (check.kind !== "ready") throw new Error(JSON.stringify(check));
+      expect(check.submission.price).toEqual({
+        total: 6870,
+        monthly: 560,
+        oneOff: 150,
+        text: "6,870.00 USD for 12 months (560.00 USD a month, plus 150.00 USD once)",
+        termMonths: 12,
+      });
+    });
+
+    it("refuses a term longer than ten years next to Duration, and takes ten years", async () => {
+      for (const duration of ["121", "9999"]) {
+        const check = await checkLayer2Submission(deps(fakeProvider()), {
+          form: portToPort({ duration }),
+          requester: REQUESTER,
+          currency: "USD",
+        });
+        if (check.kind !== "invalid") throw new Error(`expected errors for ${duration}`);
+        expect(check.errors).toEqual({
+          duration: "Duration must be at most 120 months (10 years)",
+        });
+      }
+      const form = portToPort({ duration: "120" });
+      const fake = fakeProvider();
+      const longest = await checkLayer2Submission(deps(fake), {
+        form,
+        shownPrice: await shownKey(form, fake),
+        requester: REQUESTER,
+        currency: "USD",
+      });
+      if (longest.kind !== "ready") throw new Error(JSON.stringify(longest));
+      // The ledger counts it: a term the form accepts is never "term unknown".
+      expect(longest.submission.price?.termMonths).toBe(120);
+    });
+
     it("business-to-business: destination by DCF and region, no destination port", async () => {
       const form = b2b();
       const check = await checkLayer2Submission(deps(fakeProvider()), {

@@ -587,6 +587,35 @@ describe("checkConnectionPriceForm and priceConnection", () => {
     expect(result.formula).toBe(direct?.formula);
   });
 
+  it("refuses a term longer than ten years in its unit, with the other problems, and takes ten years", async () => {
+    const directory = new DcfDirectory(provider);
+    expect(
+      await checkConnectionPriceForm(directory, form({ duration: "121", durationUnit: "m" })),
+    ).toEqual({
+      ok: false,
+      errors: { duration: "Duration must be at most 120 months (10 years)" },
+    });
+    expect(
+      await checkConnectionPriceForm(
+        directory,
+        form({ duration: "523", durationUnit: "w", bandwidth: "0" }),
+      ),
+    ).toMatchObject({
+      ok: false,
+      errors: {
+        duration: "Duration must be at most 522 weeks (10 years)",
+        bandwidth: expect.any(String),
+      },
+    });
+    for (const [duration, durationUnit] of [
+      ["120", "m"],
+      ["522", "w"],
+    ]) {
+      const longest = await checkConnectionPriceForm(directory, form({ duration, durationUnit }));
+      expect(longest.ok).toBe(true);
+    }
+  });
+
   it("refuses bad values field by field", async () => {
     const directory = new DcfDirectory(provider);
     expect(
@@ -603,7 +632,7 @@ describe("checkConnectionPriceForm and priceConnection", () => {
       ok: false,
       errors: {
         bandwidth: "Bandwidth must be from 1 Mbps to 100,000 Mbps (100 Gbps, the fastest port)",
-        duration: "Duration must be from 1 to 999",
+        duration: "Duration must be at least 1",
         classOfService: "Class of service must be one of GOLD, SILVERPLUS, SILVER, BRONZE",
         durationUnit: "Duration unit must be months or weeks",
       },

@@ -54,6 +54,63 @@ describe("Approve's confirmation", () => {
     expect(approve?.confirm?.confirm.text).toBe("Approve");
   });
 
+  it("explains the total so that it adds up: a month's amount times the term, nothing left out", () => {
+    const approve = approveIn(approvalMessageView(readRequest(request)).blocks);
+    expect(approve?.confirm?.text.text).toBe(
+      "Place this order for 14,400.00 USD? That is 1,200.00 USD a month for 12 months. *ams-core-9* is ordered from the provider once the approvals it needs are in.",
+    );
+  });
+
+  it("names the one-off charge (an Edge offer's non-recurring price) as part of the total", () => {
+    const edge: ApprovalRequest = {
+      ...request,
+      kind: "edge",
+      title: "edge-berlin-1",
+      price: {
+        monthly: 1146.24,
+        total: 15254.88,
+        oneOff: 1500,
+        termMonths: 12,
+        text: "1,146.24 USD per month + 1,500.00 USD one-off (15,254.88 USD over the term)",
+        currency: "USD",
+      },
+    };
+    const approve = approveIn(approvalMessageView(readRequest(edge)).blocks);
+    expect(approve?.confirm?.text.text).toBe(
+      "Place this order for 15,254.88 USD? That is 1,146.24 USD a month for 12 months, plus 1,500.00 USD once. *edge-berlin-1* is ordered from the provider once the approvals it needs are in.",
+    );
+    // With no total recorded, the one-off is part of the total the confirmation asks for.
+    const { total: _total, ...noTotal } = edge.price!;
+    expect(approveConfirmation(noTotal)).toEqual({
+      monthly: 1146.24,
+      oneOff: 1500,
+      termMonths: 12,
+      total: 15254.88,
+    });
+    expect(readRequest({ ...edge, price: noTotal }).money.total).toBe(15254.88);
+  });
+
+  it("a record older than its one-off says the rest of the total as such, never leaves it out", () => {
+    const { oneOff: _oneOff, ...before } = {
+      monthly: 1146.24,
+      total: 15254.88,
+      oneOff: 1500,
+      termMonths: 12,
+      text: "1,146.24 USD per month + 1,500.00 USD one-off (15,254.88 USD over the term)",
+      currency: "USD",
+    };
+    const approve = approveIn(
+      approvalMessageView(readRequest({ ...request, price: before })).blocks,
+    );
+    expect(approve?.confirm?.text.text).toContain(
+      "That is 1,146.24 USD a month for 12 months, plus 1,500.00 USD in other charges.",
+    );
+    // A cent a month of rounding in the monthly amount is no other charge.
+    expect(
+      approveConfirmation({ monthly: 572.5, total: 6870.06, termMonths: 12 }, 0),
+    ).not.toHaveProperty("rest");
+  });
+
   it("approves at once below the threshold, and follows APPROVE_CONFIRM_FROM", () => {
     const small = { ...request, price: { ...request.price!, monthly: 999.99, total: 11999.88 } };
     expect(approveIn(approvalMessageView(readRequest(small)).blocks)?.confirm).toBeUndefined();

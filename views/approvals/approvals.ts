@@ -6,6 +6,7 @@ import type {
   Refusal,
 } from "../../src/approvals/index.js";
 import {
+  type ApproveConfirmation,
   approveConfirmation,
   DEFAULT_APPROVE_CONFIRM_FROM,
 } from "../../src/domain/approveConfirm.js";
@@ -215,7 +216,7 @@ export function approveButton(
       : "Place this order? Its price is not known.";
   const term =
     total && monthly && asked.termMonths !== undefined
-      ? ` That is ${monthly} a month for ${asked.termMonths} month${asked.termMonths === 1 ? "" : "s"}.`
+      ? ` That is ${totalExplained(monthly, asked.termMonths, asked, currency)}.`
       : "";
   return askingFirst(plain, {
     title: "Approve this order?",
@@ -223,6 +224,26 @@ export function approveButton(
     confirm: "Approve",
     deny: "Cancel",
   });
+}
+
+/**
+ * "1,146.24 USD a month for 12 months, plus 1,500.00 USD once": the parts of a total, adding up
+ * to it — the one-off charge named, and whatever else the total holds (a record older than its
+ * one-off, a provider total with other parts) said as such rather than left out.
+ */
+function totalExplained(
+  monthly: string,
+  termMonths: number,
+  asked: Pick<ApproveConfirmation, "oneOff" | "rest">,
+  currency: string,
+): string {
+  const parts = [`${monthly} a month for ${termMonths} month${termMonths === 1 ? "" : "s"}`];
+  const once = asked.oneOff ? formatMoney(asked.oneOff, currency) : undefined;
+  if (once) parts.push(`plus ${once} once`);
+  const rest = asked.rest ?? 0;
+  const restMoney = rest !== 0 ? formatMoney(Math.abs(rest), currency) : undefined;
+  if (restMoney) parts.push(rest > 0 ? `plus ${restMoney} in other charges` : `less ${restMoney}`);
+  return parts.join(", ");
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   SERVICE_NAME_MAX,
 } from "../../src/domain/catalog/iod.js";
 import { BGP_KEY_MAX, BGP_KEY_MIN, IOD_IPV6_BLOCK } from "../../src/domain/catalog/requestFacts.js";
+import { maxTermText } from "../../src/domain/catalog/terms.js";
 import { COMMAND } from "../../src/domain/commands.js";
 import type { Port } from "../../src/provider/api.js";
 import type { IodField, IodModalData } from "../../src/usecases/iod/form.js";
@@ -342,7 +343,7 @@ export function iodModal(data: IodModalData, options: IodModalOptions): ModalVie
         values.duration ?? String(DEFAULT_DURATION_DAYS),
         "e.g. 30",
       ),
-      { hint: plainText("In days; IO-D is paid as you go") },
+      { hint: plainText(`In days, up to ${maxTermText("days")}; IO-D is paid as you go`) },
     ),
     inputBlock(
       IOD_BLOCKS.geoCountry,

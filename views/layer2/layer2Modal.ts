@@ -8,6 +8,7 @@ import {
   remainingCapacity,
 } from "../../src/domain/catalog/connections.js";
 import { CLASSES_OF_SERVICE } from "../../src/domain/catalog/requestFacts.js";
+import { maxTermText } from "../../src/domain/catalog/terms.js";
 import { COMMAND } from "../../src/domain/commands.js";
 import type { Port } from "../../src/provider/api.js";
 import type { Layer2Field, Layer2ModalData, Layer2Mode } from "../../src/usecases/layer2/form.js";
@@ -407,7 +408,10 @@ export function layer2Modal(data: Layer2ModalData, options: Layer2ModalOptions):
       LAYER2_BLOCKS.duration,
       "Duration",
       numberInput(LAYER2_ACTIONS.duration, values.duration ?? "12", "e.g. 12"),
-      { hint: plainText("The term, in the unit below"), dispatch_action: true },
+      {
+        hint: plainText(`The term, in the unit below: up to ${maxTermText("months")}`),
+        dispatch_action: true,
+      },
     ),
     inputBlock(
       LAYER2_BLOCKS.durationUnit,

@@ -1,6 +1,7 @@
 import type { KnownBlock } from "@slack/types";
 import type { MoneySight } from "../../src/approvals/moneyAccess.js";
 import type { ApprovalKind } from "../../src/approvals/types.js";
+import { maxTermText } from "../../src/domain/catalog/terms.js";
 import { formatMoney } from "../../src/domain/money.js";
 import { isSlackChannelId } from "../../src/domain/slackIds.js";
 import { DASH } from "../../src/domain/units.js";
@@ -40,6 +41,7 @@ export interface SpendSummaryLike {
   byChannel: Array<SpendFiguresLike & { key: string }>;
   entries: readonly unknown[];
   termUnknown: number;
+  termTooLong: number;
   noMonthly: number;
   payAsYouGo: number;
   otherCurrency: number;
@@ -193,6 +195,10 @@ export function spendView(spend: SpendSummaryLike, sight: MoneySight = { sees: "
   if (spend.termUnknown > 0)
     notes.push(
       `${plural(spend.termUnknown, "order")} with term unknown (recorded before terms were kept): counted as still running.`,
+    );
+  if (spend.termTooLong > 0)
+    notes.push(
+      `${plural(spend.termTooLong, "order")} with a term longer than ${maxTermText("months")}, placed before terms were limited to that: counted as still running.`,
     );
   if (spend.payAsYouGo > 0) notes.push(payAsYouGoNote(spend.payAsYouGo));
   if (spend.noMonthly > 0)

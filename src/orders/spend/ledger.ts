@@ -62,6 +62,8 @@ export interface LedgerEntry {
   termMonths?: number;
   /** A term in days (IO-D). */
   termDays?: number;
+  /** No term counted: the one ordered is longer than any form takes now (placed before the bound). */
+  termTooLong?: true;
   /** The total commitment: the provider's total, else monthly × term months. */
   total?: number;
   billing: Billing;
@@ -81,7 +83,7 @@ export function ledgerEntries(
   const entries: LedgerEntry[] = [];
   for (const model of models) {
     if (!countsAsCommitment(model) || !model.placedAt) continue;
-    const { monthly, termMonths, termDays, total, billing } = model.money;
+    const { monthly, termMonths, termDays, termTooLong, total, billing } = model.money;
     entries.push({
       requestId: model.id,
       kind: model.kind,
@@ -94,6 +96,7 @@ export function ledgerEntries(
       ...(monthly !== undefined ? { monthly } : {}),
       ...(termMonths !== undefined ? { termMonths } : {}),
       ...(termDays !== undefined ? { termDays } : {}),
+      ...(termTooLong ? { termTooLong } : {}),
       ...(total !== undefined ? { total } : {}),
       billing,
       currency: model.money.currency ?? currency,
@@ -146,6 +149,8 @@ export interface MonthlySpend {
   entries: LedgerEntry[];
   /** Orders counted with no recorded term ("term unknown"). */
   termUnknown: number;
+  /** Orders counted with a term too long to count, placed before the bound (`termTooLong`). */
+  termTooLong: number;
   /** Priced orders counted with no monthly amount. */
   noMonthly: number;
   /** Orders billed pay as you go (IO-D): counted, no amount. */
@@ -181,6 +186,7 @@ export function monthlySpend(
   };
   const counted: LedgerEntry[] = [];
   let termUnknown = 0;
+  let termTooLong = 0;
   let noMonthly = 0;
   let payAsYouGo = 0;
   let otherCurrency = 0;
@@ -193,7 +199,10 @@ export function monthlySpend(
       otherCurrency++;
       continue;
     }
-    if (entry.termMonths === undefined && entry.termDays === undefined) termUnknown++;
+    if (entry.termMonths === undefined && entry.termDays === undefined) {
+      if (entry.termTooLong) termTooLong++;
+      else termUnknown++;
+    }
     const payg = entry.billing === "pay-as-you-go";
     if (payg) payAsYouGo++;
     else if (entry.monthly === undefined) noMonthly++;
@@ -226,6 +235,7 @@ export function monthlySpend(
     byChannel: sorted(groups.channel),
     entries: counted,
     termUnknown,
+    termTooLong,
     noMonthly,
     payAsYouGo,
     otherCurrency,

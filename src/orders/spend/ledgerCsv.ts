@@ -1,4 +1,5 @@
 import { stringify } from "csv-stringify/sync";
+import { MAX_TERM_MONTHS } from "../../domain/catalog/terms.js";
 import type { LedgerEntry, MonthlySpend } from "./ledger.js";
 
 /**
@@ -38,14 +39,18 @@ export const LEDGER_CSV_COLUMNS = [
   "status",
 ] as const;
 
-/** "12 months", "1 month", "30 days", or "term unknown" (records older than the term field). */
+/**
+ * "12 months", "1 month", "30 days", "over 120 months" (a term longer than any form takes,
+ * placed before the bound), or "term unknown" (records older than the term field).
+ */
 export function termText(
   termMonths: number | undefined,
   termDays: number | undefined = undefined,
+  termTooLong = false,
 ): string {
   if (termMonths !== undefined) return `${termMonths} month${termMonths === 1 ? "" : "s"}`;
   if (termDays !== undefined) return `${termDays} day${termDays === 1 ? "" : "s"}`;
-  return "term unknown";
+  return termTooLong ? `over ${MAX_TERM_MONTHS} months` : "term unknown";
 }
 
 /** What a pay-as-you-go row holds in its amount columns. */
@@ -66,7 +71,7 @@ function row(entry: LedgerEntry): string[] {
     entry.approvers.join(" "),
     entry.placedAt.toISOString(),
     payg ? PAY_AS_YOU_GO : amount(entry.monthly),
-    termText(entry.termMonths, entry.termDays),
+    termText(entry.termMonths, entry.termDays, entry.termTooLong),
     payg ? PAY_AS_YOU_GO : amount(entry.total),
     entry.currency,
     entry.status,

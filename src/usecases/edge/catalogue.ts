@@ -191,9 +191,12 @@ export function readTerms(items: readonly unknown[]): EdgeTermChoice[] {
     const choice = readTerm(item);
     if (choice && !byKey.has(choice.key)) byKey.set(choice.key, choice);
   }
-  const months = (t: EdgeTermChoice) =>
-    Number(t.value) * (t.unit.toLowerCase().startsWith("y") ? 12 : 1);
-  return [...byKey.values()].sort((a, b) => months(a) - months(b));
+  return [...byKey.values()].sort((a, b) => termChoiceMonths(a) - termChoiceMonths(b));
+}
+
+/** A term choice in months: its value, times 12 for a unit in years. */
+export function termChoiceMonths(term: EdgeTermChoice): number {
+  return Number(term.value) * (term.unit.toLowerCase().startsWith("y") ? 12 : 1);
 }
 
 export type CatalogueDeps = { provider: ProviderApi };

@@ -1,4 +1,4 @@
-import { type ApprovalSettings, monthsOfTerm, nameScope } from "../../approvals/index.js";
+import { type ApprovalSettings, nameScope } from "../../approvals/index.js";
 import {
   countryName,
   type EdgeOffer,
@@ -8,8 +8,10 @@ import {
   num,
   offerPriceText,
   requestMbps,
+  requestTermMonths,
   text,
 } from "../../domain/catalog/edge.js";
+import { MAX_TERM_MONTHS, maxTermText, monthsOfTerm } from "../../domain/catalog/terms.js";
 import { isRecord } from "../../domain/records.js";
 import { formatTerm } from "../../domain/units.js";
 import type { OrderSubmission } from "../../orders/index.js";
@@ -157,6 +159,12 @@ export function buildEdgeOrder(input: {
   if (typeof portName === "string" && input.takenNames.has(portName.toLowerCase())) {
     errors.portName = `A port or Edge order named "${portName}" already exists; choose another name`;
   }
+  const months = requestTermMonths(source.request);
+  if (months !== undefined && months > MAX_TERM_MONTHS) {
+    // A quote made elsewhere (a draft from the provider's portal) may name one: not ordered,
+    // as the quote form would not have asked for it and the ledger could not count it.
+    errors.offer ??= `This quote's contract term is longer than ${maxTermText("months")}: request a quote for a shorter term`;
+  }
   const speed = requestMbps(source.request);
   const body = {
     portName,
@@ -224,6 +232,7 @@ export function buildEdgeOrder(input: {
       price: {
         ...(offer.monthly !== undefined ? { monthly: offer.monthly } : {}),
         ...(offer.total !== undefined ? { total: offer.total } : {}),
+        ...(offer.nonRecurring ? { oneOff: offer.nonRecurring } : {}),
         text: `${offerPriceText(offer, input.currency)} · ${term}${source.discountCode ? ` · discount ${source.discountCode}` : ""}`,
         ...termOfRequest(source.request),
       },

@@ -7,6 +7,7 @@ import {
   POST_CODE_MAX,
   PRINTABLE,
 } from "../../domain/catalog/edge.js";
+import { MAX_TERM_MONTHS, maxTermText } from "../../domain/catalog/terms.js";
 import { isRecord } from "../../domain/records.js";
 import { readQuoteResult } from "../../provider/edgeResponses.js";
 import { edgeCalculatePriceQueryRule, edgeQuotationRule } from "../../provider/rules/edge.js";
@@ -20,6 +21,7 @@ import {
   pickBandwidth,
   pickCountry,
   pickTerm,
+  termChoiceMonths,
 } from "./catalogue.js";
 
 /**
@@ -93,6 +95,9 @@ export function checkEdgeQuoteForm(catalogue: EdgeCatalogue, form: EdgeQuoteForm
       catalogue.terms.length > 0
         ? "Choose one of the offered contract terms"
         : "Enter a contract term as a whole number, with its unit";
+  } else if (termChoiceMonths(term) > MAX_TERM_MONTHS) {
+    // Offered or typed, a term the spend ledger could not count is not quoted.
+    errors.term = `Contract term must be at most ${maxTermText("months")}`;
   }
   const address = optionalText(form.address);
   if (form.address !== undefined && typeof form.address !== "string") {

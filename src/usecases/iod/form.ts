@@ -97,9 +97,6 @@ export interface IodModalData {
 // ---------------------------------------------------------------------------------------------
 // Reading raw values
 
-/** The longest term the form takes: five digits of days (whole() reads no more). */
-export const IOD_DURATION_MAX_DAYS = 99_999;
-
 export function whole(x: unknown, digits = 9): number | undefined {
   const t = typeof x === "number" ? String(x) : formText(x, 12);
   if (t === undefined || !new RegExp(`^\\d{1,${digits}}$`).test(t)) return undefined;

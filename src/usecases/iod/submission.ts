@@ -14,8 +14,9 @@ import {
   offeredAsnChoices,
 } from "../../domain/catalog/iod.js";
 import { IOD_IPV6_BLOCK } from "../../domain/catalog/requestFacts.js";
+import { MAX_TERM_DAYS, maxTermText } from "../../domain/catalog/terms.js";
 import { BEFORE_ACK_BUDGET_MS } from "../../domain/slackBudget.js";
-import { formatMbps } from "../../domain/units.js";
+import { formatMbps, formatNumber } from "../../domain/units.js";
 import type { OrderSubmission } from "../../orders/index.js";
 import type { Asn, Port } from "../../provider/api.js";
 import {
@@ -35,7 +36,6 @@ import {
 import {
   asnChoiceOf,
   GEO_CITY_MAX,
-  IOD_DURATION_MAX_DAYS,
   type IodDeps,
   type IodField,
   type IodForm,
@@ -213,9 +213,11 @@ function checkValues(
   } else if (free !== undefined && rateLimit > free) {
     errors.rateLimit = `The port has ${formatMbps(free)} left; choose ${formatMbps(free)} or less`;
   }
-  const days = whole(form.duration, 5);
+  const days = whole(form.duration);
   if (days === undefined || days < 1) {
-    errors.duration = `Duration must be a whole number of days, from 1 to ${IOD_DURATION_MAX_DAYS.toLocaleString("en-US")}`;
+    errors.duration = `Duration must be a whole number of days, from 1 to ${formatNumber(MAX_TERM_DAYS)}`;
+  } else if (days > MAX_TERM_DAYS) {
+    errors.duration = `Duration must be at most ${maxTermText("days")}`;
   }
 
   const countryRaw = typeof form.geoCountry === "string" ? form.geoCountry.trim() : undefined;

@@ -10,6 +10,7 @@ import {
   remainingCapacity,
 } from "../../domain/catalog/connections.js";
 import { CLASSES_OF_SERVICE } from "../../domain/catalog/requestFacts.js";
+import { MAX_TERM_MONTHS, maxTermText } from "../../domain/catalog/terms.js";
 import { formatMbps, formatSpeed, formatTerm } from "../../domain/units.js";
 import type { OrderSubmission } from "../../orders/index.js";
 import type { MetroCapability, Port } from "../../provider/api.js";
@@ -197,7 +198,9 @@ export function checkValues(
   }
   const duration = wholeNumber(form.duration);
   if (duration === undefined)
-    errors.duration = "Duration must be a whole number of months, at least 1";
+    errors.duration = `Duration must be a whole number of months, from 1 to ${MAX_TERM_MONTHS}`;
+  else if (duration > MAX_TERM_MONTHS)
+    errors.duration = `Duration must be at most ${maxTermText("months")}`;
   if (
     typeof form.durationUnit !== "string" ||
     !(LAYER2_DURATION_UNITS as readonly string[]).includes(form.durationUnit)

@@ -1,7 +1,7 @@
 // The layer 2 submission: the form checked again against fresh provider data within Slack's
 // deadline, the price the person saw compared with the price now, and the order handed to
 // approval (OrderSubmission) with its title, summary, provider call and price.
-import { monthsOfTerm } from "../../approvals/index.js";
+import { monthsOfTerm } from "../../domain/catalog/terms.js";
 import { formatMoney } from "../../domain/money.js";
 import { BEFORE_ACK_BUDGET_MS } from "../../domain/slackBudget.js";
 import { formatMbps, formatTerm } from "../../domain/units.js";
@@ -33,14 +33,39 @@ function finite(x: unknown): x is number {
   return typeof x === "number" && Number.isFinite(x);
 }
 
+/**
+ * The price's one-off part: its port fee, which the provider's formula adds once to the term's
+ * cost ("(bandwidthCost*multiplier)*duration/(1-margin)+portFee") — named only when the total is
+ * exactly that (the monthly amount × the term's months + the fee, to a cent a month of rounding),
+ * so a provider whose monthly amount already holds the fee is not said to charge it twice.
+ */
+function portFeeOf(quote: Layer2Quote): number | undefined {
+  const factors = Array.isArray(quote.result.factors) ? quote.result.factors : [];
+  const fee = factors.find((f) => f?.name === "portFee")?.number;
+  const { price, basicMonthlyAmount: monthly } = quote.result;
+  const months = monthsOfTerm(quote.config.duration.value, quote.config.duration.unit);
+  if (!finite(fee) || fee <= 0 || !finite(price) || !finite(monthly) || months === undefined) {
+    return undefined;
+  }
+  return Math.abs(price - (monthly * months + fee)) <= 0.01 * months + 1e-9 ? fee : undefined;
+}
+
+function oneOffOf(quote: Layer2Quote): { oneOff?: number } {
+  const fee = portFeeOf(quote);
+  return fee === undefined ? {} : { oneOff: fee };
+}
+
+/** "12,500.00 USD for 12 months (1,000.00 USD a month, plus 500.00 USD once)". */
 function priceText(quote: Layer2Quote, currency: string): string {
   const term = formatTerm(quote.config.duration.value, quote.config.duration.unit);
   const monthly = formatMoney(
     quote.result.basicMonthlyAmount ?? quote.result.preAuthAmount,
     currency,
   );
+  const once = formatMoney(portFeeOf(quote), currency);
   const total = `${formatMoney(quote.result.price, currency) ?? "no total given"} for ${term}`;
-  return monthly !== undefined ? `${total} (${monthly} a month)` : total;
+  if (monthly === undefined) return once !== undefined ? `${total}, including ${once} once` : total;
+  return `${total} (${monthly} a month${once !== undefined ? `, plus ${once} once` : ""})`;
 }
 
 /**
@@ -99,6 +124,7 @@ export async function checkLayer2Submission(
         ...(finite(price.value.result.basicMonthlyAmount)
           ? { monthly: price.value.result.basicMonthlyAmount }
           : {}),
+        ...oneOffOf(price.value),
         text: priceText(price.value, input.currency),
         ...termOf(body.duration, body.durationUnit),
       },

@@ -4,8 +4,10 @@ import { z } from "zod";
 import {
   CONNECTION_BANDWIDTH_MAX_MBPS,
   CONNECTION_DURATION_UNITS,
+  type ConnectionDurationUnit,
 } from "../../domain/catalog/connections.js";
 import { CLASSES_OF_SERVICE } from "../../domain/catalog/requestFacts.js";
+import { MAX_TERM_MONTHS, MAX_TERM_WEEKS, maxTermText } from "../../domain/catalog/terms.js";
 import { formatMbps } from "../../domain/units.js";
 import type { ConnectionPriceConfig, Dcf } from "../../provider/api.js";
 import { fieldErrors } from "../../provider/rules/fieldErrors.js";
@@ -42,8 +44,15 @@ const CONNECTION_RULE_FIELDS: Readonly<Record<string, ConnectionPriceFormField>>
 
 const BANDWIDTH_RANGE = `from 1 Mbps to ${formatMbps(CONNECTION_BANDWIDTH_MAX_MBPS)} (100 Gbps, the fastest port)`;
 
-/** Terms longer than this many units are no term a person means (and overflow nothing). */
-const DURATION_MAX = 999;
+/** The longest term in each unit the form offers (src/domain/catalog/terms.ts). */
+const DURATION_MAX: Readonly<Record<ConnectionDurationUnit, number>> = {
+  m: MAX_TERM_MONTHS,
+  w: MAX_TERM_WEEKS,
+};
+const DURATION_MAX_WORDS: Readonly<Record<ConnectionDurationUnit, string>> = {
+  m: maxTermText("months"),
+  w: maxTermText("weeks"),
+};
 
 /** A whole number typed into the form, with its range said in words when it is outside it. */
 const wholeNumber = (label: string, range: { max: number; words: string }, unit?: string) => {
@@ -76,11 +85,26 @@ const connectionPriceFormRule = z.object({
   classOfService: z.enum(CLASSES_OF_SERVICE, {
     error: `Class of service must be one of ${CLASSES_OF_SERVICE.join(", ")}`,
   }),
-  duration: wholeNumber("Duration", { max: DURATION_MAX, words: `from 1 to ${DURATION_MAX}` }),
+  // Any whole number from 1 here; the longest depends on the unit (durationTooLong).
+  duration: wholeNumber("Duration", { max: Number.POSITIVE_INFINITY, words: "at least 1" }),
   durationUnit: z.enum(CONNECTION_DURATION_UNITS, {
     error: "Duration unit must be months or weeks",
   }),
 });
+
+/**
+ * "Duration must be at most 120 months (10 years)" when the typed duration is longer than its
+ * unit allows; read from the raw form, so it is said with every other problem of the same
+ * submission (zod would run an object-wide check only once every field had parsed).
+ */
+function durationTooLong(form: ConnectionPriceForm): string | undefined {
+  const unit = CONNECTION_DURATION_UNITS.find((u) => u === form.durationUnit);
+  const typed = typeof form.duration === "string" ? form.duration.trim() : "";
+  if (unit === undefined || !/^\d+$/.test(typed)) return undefined;
+  return Number(typed) > DURATION_MAX[unit]
+    ? `Duration must be at most ${DURATION_MAX_WORDS[unit]}`
+    : undefined;
+}
 
 export interface CheckedConnectionPrice {
   srcDcf: Dcf;
@@ -111,7 +135,9 @@ export async function checkConnectionPriceForm(
   ]);
   if (src && "error" in src) errors.srcDcf ??= src.error;
   if (dest && "error" in dest) errors.destDcf ??= dest.error;
-  if (!parsed.success || !src || "error" in src || !dest || "error" in dest) {
+  const tooLong = durationTooLong(form);
+  if (tooLong) errors.duration ??= tooLong;
+  if (!parsed.success || tooLong || !src || "error" in src || !dest || "error" in dest) {
     return { ok: false, errors };
   }
   const value = parsed.data;

@@ -5,6 +5,7 @@
 // history shows it.
 import { z } from "zod";
 import { CONNECTION_NAME_MAX } from "../../domain/catalog/connections.js";
+import { MAX_TERM_MONTHS } from "../../domain/catalog/terms.js";
 import { SLACK_CHANNEL_ID, SLACK_USER_ID } from "../../domain/slackIds.js";
 import { DCF_QUERY_MAX } from "../shared/dcfDirectory.js";
 
@@ -40,7 +41,7 @@ const channelId = z.preprocess(
 );
 
 const DATA_CENTER = text("Data center", DCF_QUERY_MAX);
-const TERM_MONTHS = wholeNumber("Term (months)", 120);
+const TERM_MONTHS = wholeNumber("Term (months)", MAX_TERM_MONTHS);
 const SPEED_MBPS = wholeNumber("Speed (Mbps)", 400_000);
 const BANDWIDTH_MBPS = wholeNumber("Bandwidth (Mbps)", 400_000);
 

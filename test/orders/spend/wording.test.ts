@@ -5,6 +5,7 @@ import type { HomeInput } from "../../../src/orders/appHome.js";
 import { readRequest } from "../../../src/orders/readModel.js";
 import { committedSpend } from "../../../src/orders/spend/committed.js";
 import { ledgerEntries, ledgerMonthOf, monthlySpend } from "../../../src/orders/spend/ledger.js";
+import { ledgerCsv } from "../../../src/orders/spend/ledgerCsv.js";
 import { homeView } from "../../../views/home/home.js";
 import { spendView, spendWords } from "../../../views/spend/spend.js";
 import { readable } from "../../views/support.js";
@@ -98,5 +99,31 @@ describe("spend words", () => {
     expect(ledgerText).toContain(
       "300.00 USD (3 orders running in November 2026, 1 of them pay as you go)",
     );
+  });
+
+  it("an order with a term too long to count is not called one recorded before terms were kept", () => {
+    // Placed before the longest term was bounded: 9,999 months ordered, no term kept for the ledger.
+    const tooLong = placed("layer2", { monthly: 258.75, total: 2587241.25, text: "" });
+    tooLong.call = {
+      operation: "createLayer2Connection",
+      pathParams: {},
+      body: { name: "l2-long", duration: 9999, durationUnit: "m" },
+    };
+    // Older than the term field: nothing in its price says how long it runs.
+    const old = placed("port", { monthly: 100, text: "" });
+    const entries = ledgerEntries([readRequest(tooLong), readRequest(old)], "USD");
+    const spend = monthlySpend(entries, ledgerMonthOf(NOW), "USD");
+    expect({ termUnknown: spend.termUnknown, termTooLong: spend.termTooLong }).toEqual({
+      termUnknown: 1,
+      termTooLong: 1,
+    });
+    const shown = readable(spendView(spend).blocks);
+    expect(shown).toContain(
+      "1 order with term unknown (recorded before terms were kept): counted as still running.",
+    );
+    expect(shown).toContain(
+      "1 order with a term longer than 120 months (10 years), placed before terms were limited to that: counted as still running.",
+    );
+    expect(ledgerCsv(spend)).toContain("over 120 months");
   });
 });
