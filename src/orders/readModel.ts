@@ -381,28 +381,44 @@ function durationDays(body: unknown): number | undefined {
   return unit === undefined || unit === "d" ? quantity : undefined;
 }
 
-/** What can be done next from each state, and by whom (the buttons follow this). */
+/**
+ * What can be done next from each state, and by whom (the buttons follow this). A status with
+ * no entry has no next step.
+ */
+const NEXT_STEPS: {
+  [S in ApprovalStatus]?: (
+    record: ApprovalRequest,
+    lastLookUp: LookUpOutcome | undefined,
+  ) => NextStep[];
+} = {
+  pending: () => [
+    { action: "approve", by: "approvers" },
+    { action: "reject", by: "approvers" },
+    { action: "withdraw", by: "requester" },
+  ],
+  // Listed before `failed`: the approvers' lists (approverWork.ts) read them in this order.
+  unknown: (_, lastLookUp) => [
+    { action: "look-up-again", by: "approvers" },
+    ...(lastLookUp === "not-found" ? [{ action: "place-again", by: "approvers" } as const] : []),
+    { action: "mark-failed", by: "approvers" },
+  ],
+  // Marked as failed after an unknown outcome: it may exist at the provider, so it is never
+  // sent again (the store refuses the retry by the same rule, src/domain/markedFailed.ts).
+  failed: (record) => (isMarkedFailed(record) ? [] : [{ action: "retry", by: "approvers" }]),
+};
+
+/**
+ * The statuses in which someone may have a next step, in the table's order: the only ones the
+ * approvers' lists read (approverWork.ts), and those whose leaving refreshes the approvers' App
+ * Home (homeAudience.ts). Which records in them offer a step is `readRequest(...).next`'s say.
+ */
+export const STATUSES_WITH_NEXT_STEPS = Object.keys(NEXT_STEPS) as ApprovalStatus[];
+
 function nextSteps(record: ApprovalRequest, lastLookUp: LookUpOutcome | undefined): NextStep[] {
-  switch (record.status) {
-    case "pending":
-      return [
-        { action: "approve", by: "approvers" },
-        { action: "reject", by: "approvers" },
-        { action: "withdraw", by: "requester" },
-      ];
-    case "failed":
-      // Marked as failed after an unknown outcome: it may exist at the provider, so it is never
-      // sent again (the store refuses the retry by the same rule, src/domain/markedFailed.ts).
-      return isMarkedFailed(record) ? [] : [{ action: "retry", by: "approvers" }];
-    case "unknown":
-      return [
-        { action: "look-up-again", by: "approvers" },
-        ...(lastLookUp === "not-found"
-          ? [{ action: "place-again", by: "approvers" } as const]
-          : []),
-        { action: "mark-failed", by: "approvers" },
-      ];
-    default:
-      return [];
-  }
+  return NEXT_STEPS[record.status]?.(record, lastLookUp) ?? [];
+}
+
+/** Whether the read model offers approvers a step on this request (their lists: approverWork.ts). */
+export function offersApprovers(model: Pick<RequestReadModel, "next">): boolean {
+  return model.next.some((step) => step.by === "approvers");
 }
