@@ -6,24 +6,16 @@
  */
 
 /**
- * Who sees a change of a request: its requester (*My requests*), and while it is or has just
- * stopped being pending, everyone who may decide it (*Waiting on me*). The team's committed
- * spend is read when a Home is opened, not pushed to everyone on every placement.
+ * Who sees a change of a request: its requester (*My requests*), and, when the caller says it is
+ * or has just stopped being the approvers' work (src/orders/homeAudience.ts, by the read model's
+ * next steps), everyone who may act on it (*Waiting on me*). The team's committed spend is read
+ * when a Home is opened, not pushed to everyone on every placement.
  */
 export function requestAudience(
-  request: {
-    requester: { userId: string };
-    status: string;
-    history: readonly { from: string }[];
-  },
+  request: { requester: { userId: string } },
   approvers: readonly string[],
 ): string[] {
-  const people = new Set([request.requester.userId]);
-  const wasPending = request.history.at(-1)?.from === "pending" || request.history.length === 0;
-  if (request.status === "pending" || wasPending) {
-    for (const approver of approvers) people.add(approver);
-  }
-  return [...people];
+  return [...new Set([request.requester.userId, ...approvers])];
 }
 
 /** Who sees a tracked target: whoever asked to track it, or joined. */

@@ -218,7 +218,7 @@ export const COMMANDS = [
     path: ["approvals"],
     args: "[all]",
     summary:
-      "List pending approval requests; `all`: every request of the last 90 days with its decision",
+      "List what waits on an approver (decisions, unknown outcomes, retries); `all`: every request of the last 90 days with its decision",
     ownSummary:
       "List your own requests waiting for approval; `all`: your requests of the last 90 days with their decisions",
     examples: ["approvals", "approvals all"],

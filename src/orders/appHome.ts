@@ -4,7 +4,8 @@ import { homeView } from "../../views/home/home.js";
 import type { ApprovalRequest, ApprovalStore, GroupMembers } from "../approvals/index.js";
 import { seesTracked } from "../domain/audience.js";
 import { HOME_PAGE_SIZE } from "../domain/paging.js";
-import { type DecisionSettings, mayDecideNow, moneySightUnder } from "./deciders.js";
+import { type ApproverWorkSources, approverWork } from "./approverWork.js";
+import { cachedGroups, type DecisionSettings, mayDecideNow, moneySightUnder } from "./deciders.js";
 import type { RequestReadModel } from "./readModel.js";
 import { type CommittedSpend, committedSpend } from "./spend/committed.js";
 import type { TrackedOrder } from "./tracking/records.js";
@@ -51,6 +52,7 @@ export function appHomePublisher(parts: AppHomeParts): AppHomePublisher {
 
 function homeSources(parts: AppHomeParts): HomeSources {
   const { settings } = parts;
+  // Members of user groups are looked up once per Home render, not once per request.
   const groups = cachedGroups(parts.groupMembers);
   return {
     store: parts.store,
@@ -68,19 +70,6 @@ function homeSources(parts: AppHomeParts): HomeSources {
     ...(settings.approveConfirmFrom !== undefined
       ? { approveConfirmFrom: settings.approveConfirmFrom }
       : {}),
-  };
-}
-
-/** Members of user groups are looked up once per Home render, not once per request. */
-function cachedGroups(lookUp: GroupMembers): GroupMembers {
-  const cache = new Map<string, Promise<readonly string[]>>();
-  return (groupId) => {
-    let members = cache.get(groupId);
-    if (!members) {
-      members = Promise.resolve(lookUp(groupId));
-      cache.set(groupId, members);
-    }
-    return members;
   };
 }
 
@@ -126,12 +115,12 @@ export interface HomeInput {
   spend: { team?: CommittedSpend; mine: CommittedSpend };
 }
 
-export interface HomeSources {
-  store: Pick<ApprovalStore, "listPending" | "list">;
-  /** The read model of records (src/orders: `OrderLifecycle.readMany`). */
-  read(records: readonly ApprovalRequest[]): Promise<RequestReadModel[]>;
+export interface HomeSources extends ApproverWorkSources {
   tracker: Pick<Tracker, "list">;
-  /** Whether `userId` may decide `record` (the approvers' policy, user groups resolved). */
+  /**
+   * Whether `userId` may take the approvers' next step on `record` (the approvers' policy, user
+   * groups resolved: deciders.ts `mayDecideNow`).
+   */
   mayDecide(userId: string, record: ApprovalRequest): Promise<boolean>;
   /** Whether `userId` may see the team's money (src/approvals/moneyAccess.ts); else their own. */
   seesTeamSpend(userId: string): Promise<boolean>;
@@ -153,21 +142,18 @@ export async function readHome(
   userId: string,
   page: number,
 ): Promise<HomeInput> {
-  const [pending, stored, trackers, seesTeam] = await Promise.all([
-    sources.store.listPending(),
+  const [work, stored, trackers, seesTeam] = await Promise.all([
+    // *Waiting on me*: what this person may decide, and the placements that went wrong on
+    // which they may take the next step (approverWork.ts: the read model's rule).
+    approverWork(sources, (record) => sources.mayDecide(userId, record)),
     sources.store.list({ limit: RECORDS_READ }),
     sources.tracker.list(),
     sources.seesTeamSpend(userId),
   ]);
-  const decidable = await Promise.all(
-    pending.map(async (record) => ((await sources.mayDecide(userId, record)) ? record : null)),
-  );
   // The read model: the same state, order id and tracked status as every other surface (a done
   // order is "Done" here too, however long ago its tracker ended).
   const records = await sources.read(stored);
-  const waiting = await sources.read(
-    decidable.filter((record): record is ApprovalRequest => record !== null),
-  );
+  const waiting = work.map((item) => item.model);
   const mine = records.filter((record) => record.requester === userId);
   const lastPage = Math.max(0, Math.ceil(mine.length / HOME_PAGE_SIZE) - 1);
   const shownPage = Math.min(Math.max(0, Math.trunc(page) || 0), lastPage);

@@ -84,8 +84,11 @@ export function mayDecideUnder(
 }
 
 /**
- * Whether `userId` may approve or reject `record` now (App Home's *Waiting on me*): its
- * requirement's approvers, and not someone whose approval is already counted.
+ * Whether `userId` may take the approvers' next step on `record` now (approve or reject it;
+ * after its placement went wrong, retry, look it up, place it again or mark it as failed): its
+ * requirement's approvers, as every approver step checks (deciderChecks.ts), and, while it waits
+ * for a decision, not someone whose approval is already counted. The approvers' lists use it
+ * (App Home's *Waiting on me*, `/connect approvals`: approverWork.ts).
  */
 export async function mayDecideNow(
   record: ApprovalRequest,
@@ -93,7 +96,9 @@ export async function mayDecideNow(
   userId: string,
   groups: GroupMembers,
 ): Promise<boolean> {
-  if (record.approvals?.some((approval) => approval.by === userId)) return false;
+  const counted = record.approvals?.some((approval) => approval.by === userId);
+  // The approvals counted are those of the decision; once decided, they ask nothing more of them.
+  if (record.status === "pending" && counted) return false;
   const requirement = requirementOf(record, settings);
   return (await mayDecideUnder(requirement, settings, userId, record, groups)).allowed;
 }
@@ -149,4 +154,21 @@ export function moneySightUnder(
   groups: GroupMembers,
 ): Promise<MoneySight> {
   return moneySight(userId, settings, groups);
+}
+
+/**
+ * `lookUp` asked once per user group: for one answer that checks many requests (App Home's
+ * render, `/connect approvals`), not one Slack call per request. A failed look-up stays failed
+ * for that answer (each check counts it as "not in the group").
+ */
+export function cachedGroups(lookUp: GroupMembers): GroupMembers {
+  const cache = new Map<string, Promise<readonly string[]>>();
+  return (groupId) => {
+    let members = cache.get(groupId);
+    if (!members) {
+      members = Promise.resolve(lookUp(groupId));
+      cache.set(groupId, members);
+    }
+    return members;
+  };
 }

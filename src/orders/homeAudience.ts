@@ -1,6 +1,7 @@
 import type { ApprovalRequest, GroupMembers } from "../approvals/index.js";
 import { requestAudience } from "../domain/audience.js";
 import { isSlackUserGroupId, isSlackUserId } from "../domain/slackIds.js";
+import { offersApprovers, readRequest, STATUSES_WITH_NEXT_STEPS } from "./readModel.js";
 
 /**
  * Who is told about a request's change in App Home: the one audience rule
@@ -20,18 +21,20 @@ export interface HomeAudienceOptions {
 
 /**
  * Who sees a change of a request in their Home: its requester, and while it is or has just
- * stopped being pending, the approvers (user groups expanded; a group that cannot be read adds
- * nobody).
+ * stopped being the approvers' work (*Waiting on me*: approverWork.ts), the approvers (user
+ * groups expanded; a group that cannot be read adds nobody). It is their work while the read
+ * model offers them a step (waiting for a decision, an unknown outcome, a refused placement);
+ * it has just stopped being when its last step left a status with next steps (decided, placed
+ * again, retried, marked as failed, settled by a look-up).
  */
 export function homeAudience(
   options: HomeAudienceOptions,
 ): (record: ApprovalRequest) => Promise<string[]> {
   return async (record) => {
-    const pendingOrJustDecided =
-      record.status === "pending" ||
-      record.history.length === 0 ||
-      record.history.at(-1)?.from === "pending";
-    return requestAudience(record, pendingOrJustDecided ? await approverIds(options) : []);
+    const last = record.history.at(-1);
+    const approversSee =
+      !last || offersApprovers(readRequest(record)) || STATUSES_WITH_NEXT_STEPS.includes(last.from);
+    return requestAudience(record, approversSee ? await approverIds(options) : []);
   };
 }
 

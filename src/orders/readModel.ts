@@ -415,31 +415,43 @@ function durationDays(body: unknown): number | undefined {
   return unit === undefined || unit === "d" ? quantity : undefined;
 }
 
-/** What can be done next from each state, and by whom (the buttons follow this). */
+/**
+ * What can be done next from each state, and by whom (the buttons follow this). A status with
+ * no entry has no next step.
+ */
+const NEXT_STEPS: {
+  [S in ApprovalStatus]?: (record: ApprovalRequest, extras: RequestExtras) => NextStep[];
+} = {
+  pending: () => [
+    { action: "approve", by: "approvers" },
+    { action: "reject", by: "approvers" },
+    { action: "withdraw", by: "requester" },
+  ],
+  // Listed before `failed`: the approvers' lists (approverWork.ts) read them in this order.
+  unknown: (_, { lastLookUp }) => [
+    { action: "look-up-again", by: "approvers" },
+    ...(lastLookUp === "not-found" ? [{ action: "place-again", by: "approvers" } as const] : []),
+    { action: "mark-failed", by: "approvers" },
+  ],
+  // Marked as failed after an unknown outcome: it may exist at the provider, so it is never
+  // sent again (the store refuses the retry by the same rule, src/domain/markedFailed.ts). Nor
+  // is one whose name another request has taken since: the store would refuse it.
+  failed: (record, { nameHeldBy }) =>
+    isMarkedFailed(record) || nameHeldBy ? [] : [{ action: "retry", by: "approvers" }],
+};
+
+/**
+ * The statuses in which someone may have a next step, in the table's order: the only ones the
+ * approvers' lists read (approverWork.ts), and those whose leaving refreshes the approvers' App
+ * Home (homeAudience.ts). Which records in them offer a step is `readRequest(...).next`'s say.
+ */
+export const STATUSES_WITH_NEXT_STEPS = Object.keys(NEXT_STEPS) as ApprovalStatus[];
+
 function nextSteps(record: ApprovalRequest, extras: RequestExtras): NextStep[] {
-  switch (record.status) {
-    case "pending":
-      return [
-        { action: "approve", by: "approvers" },
-        { action: "reject", by: "approvers" },
-        { action: "withdraw", by: "requester" },
-      ];
-    case "failed":
-      // Marked as failed after an unknown outcome: it may exist at the provider, so it is never
-      // sent again (the store refuses the retry by the same rule, src/domain/markedFailed.ts).
-      // Nor is one whose name another request has taken since: the store would refuse it.
-      return isMarkedFailed(record) || extras.nameHeldBy
-        ? []
-        : [{ action: "retry", by: "approvers" }];
-    case "unknown":
-      return [
-        { action: "look-up-again", by: "approvers" },
-        ...(extras.lastLookUp === "not-found"
-          ? [{ action: "place-again", by: "approvers" } as const]
-          : []),
-        { action: "mark-failed", by: "approvers" },
-      ];
-    default:
-      return [];
-  }
+  return NEXT_STEPS[record.status]?.(record, extras) ?? [];
+}
+
+/** Whether the read model offers approvers a step on this request (their lists: approverWork.ts). */
+export function offersApprovers(model: Pick<RequestReadModel, "next">): boolean {
+  return model.next.some((step) => step.by === "approvers");
 }

@@ -314,8 +314,9 @@ export class OrderRequests {
   }
 
   /**
-   * Whether `by` may approve or reject this request now (App Home's *Waiting on me*): its
-   * requirement's approvers, and not someone whose approval is already counted.
+   * Whether `by` may take the approvers' next step on this request now (App Home's *Waiting on
+   * me*, `/connect approvals`): its requirement's approvers, and, while it waits for a decision,
+   * not someone whose approval is already counted (deciders.ts `mayDecideNow`).
    */
   mayDecide(record: ApprovalRequest, actor: Actor): Promise<boolean> {
     return mayDecideNow(record, this.options.settings, actor.by, actor.groups);

@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OrderSubmission } from "../../src/orders/index.js";
 import { submitForApproval } from "../../src/slack/kit/index.js";
 import type { StandinView } from "../../src/standin/index.js";
-import { ACTION_APPROVE, ACTION_REJECT } from "../../views/approvals/approvals.js";
+import {
+  ACTION_APPROVE,
+  ACTION_LOOK_UP_AGAIN,
+  ACTION_MARK_FAILED,
+  ACTION_PLACE_AGAIN,
+  ACTION_REJECT,
+} from "../../views/approvals/approvals.js";
 import { PORT_ORDER_VIEW } from "../../views/portOrder/portOrderModal.js";
 import { STANDIN_IDS, startTestBot, type TestBot } from "../harness/botEnv.js";
 import { waitFor } from "../harness/index.js";
@@ -275,6 +281,86 @@ describe("App Home", () => {
       (v) => v.view.callback_id === PORT_ORDER_VIEW,
     );
     expect(form.view.type).toBe("modal");
+  });
+
+  it("lists a placement whose outcome is unknown for the approver (Home and /connect approvals), not for the requester", async () => {
+    const name = "home-unknown-1";
+    // A Home open before: the change must refresh it on its own.
+    await openHome(approver);
+    // The provider's gateway times out after the request left: the outcome is unknown.
+    env.bot.sandbox!.faults.add({
+      match: "PUT /api/company/*/ports/orders",
+      status: 504,
+      times: 1,
+    });
+    const request = await submit(name);
+    const message = await env.standin.waitForMessage(approvals, (m) =>
+      JSON.stringify(m.blocks).includes(request.id),
+    );
+    await env.slack.clickButton({ userId: approver, message, actionId: ACTION_APPROVE });
+    await waitFor(
+      async () => (await env.bot.services.approvals.store.get(request.id))?.status === "unknown",
+      { timeoutMs: 15_000, description: "the outcome unknown" },
+    );
+
+    // *Waiting on me*, refreshed without opening it: what is needed, with the message's buttons
+    // (Place again once the look-up found nothing).
+    const waiting = await waitFor(
+      () => {
+        const text = sectionOf(env.standin.homeView(approver), "Waiting on me");
+        return text.includes(request.id) && text.includes(ACTION_PLACE_AGAIN) ? text : undefined;
+      },
+      { timeoutMs: 15_000, description: "the approver's Home lists the unknown outcome" },
+    );
+    expect(waiting).toContain("Outcome unknown");
+    expect(waiting).toContain(
+      "*Needs an approver:* look it up again, place it again or mark it as failed",
+    );
+    for (const action of [ACTION_LOOK_UP_AGAIN, ACTION_MARK_FAILED]) {
+      expect(waiting).toContain(action);
+    }
+    // The requester's own lists are as before: their request, not a decision of theirs.
+    const mine = await openHome(requester, (t) => t.includes(request.id));
+    expect(sectionOf(mine, "Waiting on me")).not.toContain(request.id);
+    expect(sectionOf(mine, "My requests")).toContain("Outcome unknown");
+    expect(sectionOf(await openHome(outsider), "Waiting on me")).not.toContain(request.id);
+
+    /** `/connect approvals` as `userId`: the answer that command gets. */
+    const listFor = async (userId: string) => {
+      const seen = env.standin.ephemerals(userId).length;
+      await env.connect("approvals", userId);
+      const reply = await waitFor(() => env.standin.ephemerals(userId)[seen], {
+        description: `/connect approvals for ${userId}`,
+      });
+      return JSON.stringify(reply.blocks);
+    };
+    const listed = await listFor(approver);
+    expect(listed).toContain(name);
+    expect(listed).toContain("Outcome unknown");
+    expect(listed).toContain("waiting on an approver");
+    expect(listed).toContain("look it up again, place it again or mark it as failed");
+    expect(await listFor(requester)).not.toContain(name);
+    expect(await listFor(outsider)).not.toContain(name);
+
+    // Acted on from Home: Place again places it, and it leaves *Waiting on me*.
+    const home = await openHome(approver, (t) => t.includes(ACTION_PLACE_AGAIN));
+    const click = await env.slack.clickButton({
+      userId: approver,
+      view: home,
+      actionId: ACTION_PLACE_AGAIN,
+      blockId: `home_decide_${request.id}`,
+    });
+    expect(click.status).toBe(200);
+    await waitFor(
+      async () => (await env.bot.services.approvals.store.get(request.id))?.status === "placed",
+      { timeoutMs: 15_000, description: "placed again from Home" },
+    );
+    await waitFor(
+      () =>
+        !sectionOf(env.standin.homeView(approver), "Waiting on me").includes(request.id) ||
+        undefined,
+      { timeoutMs: 10_000, description: "the approver's Home no longer lists it" },
+    );
   });
 
   it("refreshes only the people who see a change", async () => {

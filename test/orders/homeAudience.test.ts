@@ -1,13 +1,39 @@
 import { describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../../src/approvals/index.js";
+import { MARKED_FAILED_REASON } from "../../src/domain/markedFailed.js";
 import { homeAudience } from "../../src/orders/homeAudience.js";
 
 // Who is told about a request's change in App Home (the lifecycle queues their refreshes): the
 // requester always, the approvers (user groups expanded) while it is or just stopped being
-// pending, and nobody for a group Slack cannot read.
+// their work (*Waiting on me*: a decision, an unknown outcome, a refused placement), and nobody
+// for a group Slack cannot read.
 
-function request(status: string, history: Array<{ from: string }>): ApprovalRequest {
-  return { id: "r1", status, requester: { userId: "U0REQ" }, history } as never;
+function request(
+  status: ApprovalRequest["status"],
+  history: Array<{ from: ApprovalRequest["status"]; note?: string; actor?: string }>,
+  error?: ApprovalRequest["error"],
+): ApprovalRequest {
+  return {
+    id: "r1",
+    kind: "port",
+    title: "ams-1",
+    summary: [],
+    call: { operation: "createPortOrder", pathParams: {}, body: {} },
+    requester: { userId: "U0REQ" },
+    slack: {},
+    sandbox: false,
+    status,
+    attempts: 1,
+    createdAt: "2026-01-01T00:00:00.000Z",
+    updatedAt: "2026-01-01T00:00:00.000Z",
+    history: history.map((entry, i) => ({
+      at: "2026-01-01T00:00:00.000Z",
+      actor: "worker",
+      to: history[i + 1]?.from ?? status,
+      ...entry,
+    })),
+    ...(error ? { error } : {}),
+  };
 }
 
 describe("homeAudience", () => {
@@ -39,5 +65,34 @@ describe("homeAudience", () => {
     );
     expect(placed).toEqual(["U0REQ"]);
     expect(lookedUp).toEqual([]);
+  });
+
+  const everyone = ["U0APP", "U0MEMBER", "U0REQ"].sort();
+  const placing = [{ from: "pending" }, { from: "approved" }] as const;
+
+  it("tells the approvers when a placement becomes theirs to act on: unknown, or refused", async () => {
+    const unknown = request("unknown", [...placing, { from: "executing" }]);
+    expect((await audience(unknown)).sort()).toEqual(everyone);
+    const refused = request("failed", [...placing, { from: "executing" }], {
+      message: "speed not available",
+    });
+    expect((await audience(refused)).sort()).toEqual(everyone);
+  });
+
+  it("tells the approvers once more when it stops being theirs: retried, placed again, marked failed, found", async () => {
+    const wentWrong = [...placing, { from: "executing" }] as const;
+    for (const [status, from] of [
+      ["approved", "failed"],
+      ["approved", "unknown"],
+      ["placed", "unknown"],
+    ] as const) {
+      expect((await audience(request(status, [...wentWrong, { from }]))).sort()).toEqual(everyone);
+    }
+    const markedFailed = request(
+      "failed",
+      [...wentWrong, { from: "unknown", actor: "U0APP", note: MARKED_FAILED_REASON }],
+      { message: MARKED_FAILED_REASON },
+    );
+    expect((await audience(markedFailed)).sort()).toEqual(everyone);
   });
 });

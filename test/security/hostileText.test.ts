@@ -322,7 +322,12 @@ const homeInput = (h: string): home.HomeInput => {
     sandbox: true,
     currency: h,
     now: NOW,
-    waiting: [model(approvalIn("pending", h))],
+    // Waiting on the approver: a decision, an unknown outcome (every way forward), a refusal.
+    waiting: [
+      model(approvalIn("pending", h)),
+      model(approvalIn("unknown", h), undefined, "not-found"),
+      model(approvalIn("failed", h)),
+    ],
     mine: { records, page: 1, hasNext: true, total: 30 },
     tracked: [homeTracked(h)],
     spend: {
@@ -362,7 +367,7 @@ const VIEW_CASES: Record<string, Case> = {
   rejectReasonModal: (h) =>
     approvals.rejectReasonModal(approvalIn("pending", h), { id: approval.id, channel: h, ts: h }),
   readRejectOrigin: (h) => approvals.readRejectOrigin(h),
-  approvalsListView: (h) =>
+  approvalsListView: (h) => [
     approvals.approvalsListView(
       [
         model(approvalIn("pending", h)),
@@ -370,6 +375,25 @@ const VIEW_CASES: Record<string, Case> = {
       ],
       new Map([[approval.id, TRUSTED_LINK]]),
       "all",
+    ),
+    // What waits on an approver: a decision, an unknown outcome, a refused placement.
+    approvals.approvalsListView(
+      [
+        model(approvalIn("pending", h)),
+        model({ ...approvalIn("unknown", h), id: "apr_bbbbbbbbbbbbbbbb" }, undefined, "not-found"),
+        model({ ...approvalIn("failed", h), id: "apr_cccccccccccccccc" }),
+      ],
+      new Map([[approval.id, TRUSTED_LINK]]),
+      "pending",
+    ),
+  ],
+  approverNextStepText: (h) =>
+    (["pending", "unknown", "failed"] as const).map((status) =>
+      approvals.approverNextStepText(model(approvalIn(status, h), undefined, "not-found")),
+    ),
+  approverButtons: (h) =>
+    (["pending", "unknown", "failed"] as const).map((status) =>
+      approvals.approverButtons(model(approvalIn(status, h), undefined, "not-found"), 0),
     ),
   // views/requestState.ts: the state line every surface shows (the read model's words)
   stateHeadline: (h) => requestState.stateHeadline(model(approvalIn("placed", h), { status: h })),

@@ -1,4 +1,4 @@
-import type { KnownBlock } from "@slack/types";
+import type { Button, KnownBlock } from "@slack/types";
 import type {
   ApprovalKind,
   ApprovalRequest,
@@ -14,7 +14,7 @@ import { iodBillingText } from "../../src/domain/catalog/iod.js";
 import { DEFAULT_CURRENCY, formatMoney } from "../../src/domain/money.js";
 import { ORDER_KIND_LABEL as KIND_LABELS } from "../../src/domain/orderKinds.js";
 import { isSlackUserGroupId, isSlackUserId } from "../../src/domain/slackIds.js";
-import type { RequestReadModel } from "../../src/orders/readModel.js";
+import type { NextStep, RequestReadModel } from "../../src/orders/readModel.js";
 import {
   actions,
   button,
@@ -164,8 +164,39 @@ export function approverRefText(ref: string): string {
   return `*${escapeMrkdwn(ref)}*`;
 }
 
-/** The way forward the read model offers approvers; none where nothing is left to decide. */
-function approverButtons(model: RequestReadModel, approveConfirmFrom: number | undefined) {
+/** Each next step as a sentence names it: "look it up again, place it again or mark it as failed". */
+const STEP_WORDS: Record<NextStep["action"], string> = {
+  approve: "approve it",
+  reject: "reject it",
+  withdraw: "withdraw it",
+  retry: "retry placing it once the cause is fixed",
+  "look-up-again": "look it up again",
+  "place-again": "place it again",
+  "mark-failed": "mark it as failed",
+};
+
+/**
+ * What an approver is asked to do next, in plain words, from the read model's next steps (the
+ * approvers' lists: `/connect approvals`, App Home): "*Needs an approver:* look it up again,
+ * place it again or mark it as failed". Empty where it offers approvers nothing.
+ */
+export function approverNextStepText(model: Pick<RequestReadModel, "next">): string {
+  const words = model.next
+    .filter((step) => step.by === "approvers")
+    .map((s) => STEP_WORDS[s.action]);
+  if (words.length === 0) return "";
+  const last = words.pop();
+  return `*Needs an approver:* ${words.length > 0 ? `${words.join(", ")} or ${last}` : last}`;
+}
+
+/**
+ * The way forward the read model offers approvers, as the approval message shows it (App Home
+ * offers the same buttons); none where nothing is left to decide.
+ */
+export function approverButtons(
+  model: RequestReadModel,
+  approveConfirmFrom: number | undefined,
+): Button[] {
   const buttons = [];
   for (const step of model.next) {
     if (step.by !== "approvers") continue;

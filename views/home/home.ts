@@ -10,6 +10,8 @@ import type { SpendFigures } from "../../src/orders/spend/committed.js";
 import {
   ACTION_REJECT,
   approveButton,
+  approverButtons,
+  approverNextStepText,
   ORDER_KIND_LABEL,
   withdrawButton,
 } from "../approvals/approvals.js";
@@ -50,7 +52,11 @@ export const ACTION_HOME_PAGE = "home_page";
 /** Quick actions: `home_quick_<name>`, the value is the `/connect` command they run. */
 export const ACTION_HOME_QUICK = "home_quick";
 
-/** Requests shown in *Waiting on me* (the rest: `/connect approvals`). */
+/**
+ * Requests shown in *Waiting on me* (the rest: `/connect approvals`): those waiting for this
+ * person's decision, then the placements that went wrong on which they may take the next step
+ * (src/orders/approverWork.ts).
+ */
 export const HOME_WAITING_SHOWN = 10;
 /** Trackers shown in *Being tracked*. */
 export const HOME_TRACKED_SHOWN = 15;
@@ -117,10 +123,18 @@ function waitingOnMe(input: HomeInput): KnownBlock[] {
       .slice(0, 4)
       .map((line) => `${escapeMrkdwn(line.label)}: ${escapeMrkdwn(line.value)}`)
       .join(" · ");
+    const asked = `*${record.kindLabel}: ${escapeMrkdwn(record.title)}*\nRequested by <@${record.requester}> ${when(record.createdAt)} · \`${record.id}\``;
+    if (record.state.phase !== "waiting") {
+      // A placement that went wrong: where it stands, what an approver is asked to do, and the
+      // approval message's own buttons for it (Look up again, Place again, Mark as failed, Retry).
+      blocks.push(
+        section(`${asked}\n${stateLine(record)}\n${approverNextStepText(record)}`),
+        actions(`home_decide_${record.id}`, approverButtons(record, input.approveConfirmFrom)),
+      );
+      continue;
+    }
     blocks.push(
-      section(
-        `*${record.kindLabel}: ${escapeMrkdwn(record.title)}*\nRequested by <@${record.requester}> ${when(record.createdAt)} · \`${record.id}\`${lines ? `\n${lines}` : ""}${price}`,
-      ),
+      section(`${asked}${lines ? `\n${lines}` : ""}${price}`),
       actions(`home_decide_${record.id}`, [
         // The approval message's own Approve (asking first above APPROVE_CONFIRM_FROM).
         approveButton(record, input.approveConfirmFrom),
