@@ -177,11 +177,7 @@ export class ApprovalStore {
     return decodeRecord(id, fields);
   }
 
-  /**
-   * The request holding `record`'s name now, when another one does: a failed request gave its
-   * name back, and a later request may have taken it, after which this one can never be retried
-   * under it (the retry's script refuses it: `name-taken`).
-   */
+  /** Another request holding `record`'s name now (a failed one's retry is then refused). */
   async nameHeldElsewhere(record: ApprovalRequest): Promise<string | undefined> {
     const key = this.keys.name(record.kind, record.reconcileKey);
     if (!key) return undefined;
