@@ -154,7 +154,26 @@ describe("StepCompletions", () => {
     );
     expect(queued.map((q) => q.error)).toEqual([
       "Withdrawn by @rita before it was approved (request apr_aaaaaaaaaaaaaaaa)",
-      "The provider did not place the order: speed 25000 is not offered here (request apr_bbbbbbbbbbbbbbbb)",
+      "The provider did not place the order: speed 25000 is not offered here. An approver may still retry it in the approvals channel; this workflow does not wait for that (request apr_bbbbbbbbbbbbbbbb)",
+    ]);
+  });
+
+  it("says a request marked as failed was marked so, by whom, never that the provider refused it", async () => {
+    await completions.keepToken("Fx0789GHI", "xwfp-token-3");
+    await completions.onChange(
+      request({
+        id: "apr_cccccccccccccccc",
+        step: { executionId: "Fx0789GHI", callbackId: "request_port_order" },
+        status: "failed",
+        error: { message: "Marked as failed" },
+        history: [
+          { at: "2026-11-28T07:01:00.000Z", actor: "host:1", from: "executing", to: "unknown" },
+          { at: "2026-11-28T07:02:00.000Z", actor: "U0APPROVE1", from: "unknown", to: "failed" },
+        ],
+      }),
+    );
+    expect(queued.map((q) => q.error)).toEqual([
+      "Marked as failed by @alex after its outcome stayed unknown (request apr_cccccccccccccccc)",
     ]);
   });
 

@@ -5,6 +5,7 @@
 // `&lt;…&gt;`, and what is left of Slack's `<…>` syntax is made inert with look-alike angle
 // brackets (‹ ›), so a title carrying `<!channel>` cannot ping anyone wherever it is pasted.
 import type { ApprovalRequest } from "../../src/approvals/types.js";
+import { isMarkedFailed } from "../../src/domain/markedFailed.js";
 import { ORDER_KIND_LABEL } from "../approvals/approvals.js";
 import { escapeMrkdwn, truncate } from "../blocks.js";
 
@@ -105,9 +106,17 @@ export function endedStepError(record: ApprovalRequest, names: StepNames): strin
           : `Cancelled${last?.note ? `: ${last.note}` : ""}`;
       break;
     }
-    case "failed":
-      text = `The provider did not place the order: ${record.error?.message ?? "no reason given"}`;
+    case "failed": {
+      if (isMarkedFailed(record)) {
+        const by = last?.actor;
+        text = `Marked as failed${by ? ` by @${nameOf(by)}` : ""} after its outcome stayed unknown`;
+        break;
+      }
+      // The request itself can still be retried; this step has ended, and says so.
+      const reason = record.error?.message?.trim().replace(/[.\s]+$/, "") || "no reason given";
+      text = `The provider did not place the order: ${reason}. An approver may still retry it in the approvals channel; this workflow does not wait for that`;
       break;
+    }
     default:
       text = `The request ended as ${record.status}`;
   }
