@@ -160,6 +160,17 @@ describe("connectionPriceView", () => {
     expect(text).toContain("*unnamed*\n5");
     expect(text).toContain("`r1` → ?");
     expectWithinSlackLimits(reply.blocks);
+    expect(text).not.toContain("Ordered connections run for whole months");
+    const weeks = readable(
+      connectionPriceView(
+        { ...connectionInput, term: { value: 6, unit: "w" } },
+        connectionPriceResult,
+        "USD",
+      ).blocks,
+    );
+    expect(weeks).toContain(
+      "*Order this* opens the form with the term for you to choose, not 6 weeks",
+    );
     const empty = readable(connectionPriceView(connectionInput, {}, "USD").blocks);
     expect(empty).toContain("no price factors");
     expect(empty).not.toContain("Formula");
@@ -168,7 +179,11 @@ describe("connectionPriceView", () => {
   it("formats each kind of factor", () => {
     expect(factorValue({ name: "margin", number: 0.3 }, "USD")).toBe("30% (0.3)");
     expect(factorValue({ name: "multiplier" }, "USD")).toBe("—");
-    expect(factorValue({ name: "duration", number: 4 }, "USD", "w")).toBe("4 (4 weeks)");
+    expect(factorValue({ name: "duration", number: 12 }, "USD", "m")).toBe("12 (12 months)");
+    // Priced in weeks, the formula's term is still months (6 weeks is 1.4): never "1.4 weeks".
+    expect(factorValue({ name: "duration", number: 1.4 }, "USD", "w")).toBe(
+      "1.4 (the term in months)",
+    );
     expect(factorValue({ name: "portFee", number: 1200 }, "GBP")).toBe("1,200.00 GBP");
   });
 });

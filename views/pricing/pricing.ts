@@ -170,7 +170,11 @@ export function factorValue(
     case "multiplier":
       return `×${decimal(n)}`;
     case "duration":
-      return durationUnit ? `${decimal(n)} (${formatTerm(n, durationUnit)})` : decimal(n);
+      // The formula's term is in months (a monthly rate times it): 6 weeks is 1.4 here, never
+      // "1.4 weeks"; a term priced in months reads as itself.
+      return durationUnit === "m"
+        ? `${decimal(n)} (${formatTerm(n, "m")})`
+        : `${decimal(n)} (the term in months)`;
     default:
       return decimal(n);
   }
@@ -248,6 +252,13 @@ export function connectionPriceView(
     .filter((f) => f.name === "bandwidthCost" && f.ref && typeof f.ref === "object")
     .map((f) => regionRate(f.ref as BandwidthCostRef));
   if (rates.length > 0) blocks.push(section(`*Region-to-region rate used*\n${rates.join("\n")}`));
+  if (input.term.unit !== "m") {
+    blocks.push(
+      context(
+        `Ordered connections run for whole months: *Order this* opens the form with the term for you to choose, not ${term}.`,
+      ),
+    );
+  }
   blocks.push(context(currencyNote(currency)));
   return {
     text: fallbackText(
