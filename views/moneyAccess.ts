@@ -31,6 +31,6 @@ export function moneyRefusal(
   sight: MoneySight,
   what: string,
 ): { text: string; blocks: KnownBlock[] } {
-  const text = `:lock: ${what} is for ${MONEY_AUDIENCE}${lookupNote(sight)}. You can see your own requests and their amounts — you have none here yet; App Home and \`/connect approvals all\` list yours.`;
+  const text = `:lock: ${what} is for ${MONEY_AUDIENCE}${lookupNote(sight)}. You can see your own requests and their amounts — none of yours is counted here yet; App Home and \`/connect approvals all\` list yours.`;
   return { text, blocks: [section(text)] };
 }

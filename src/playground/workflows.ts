@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { MAX_TERM_MONTHS } from "../domain/catalog/terms.js";
 import { SLACK_USER_ID } from "../domain/slackIds.js";
+import { formatTerm } from "../domain/units.js";
 import type { SlackAppDriver } from "../standin/driver/driver.js";
 import type { SlackStandin } from "../standin/server.js";
 import type { StepExecution } from "../standin/webApi/functions.js";
@@ -86,7 +87,7 @@ export class SampleWorkflow {
         {
           title: "Form: data center, speed and term",
           state: "done",
-          detail: `${parsed.data.dataCenter}, ${parsed.data.speedMbps} Mbps, ${parsed.data.termMonths} months`,
+          detail: `${parsed.data.dataCenter}, ${parsed.data.speedMbps} Mbps, ${formatTerm(parsed.data.termMonths, "m")}`,
         },
         { title: "Price a port", state: "waiting" },
         { title: "Request a port order", state: "waiting" },

@@ -1,5 +1,9 @@
 import { TRACKING_OUTCOMES } from "../../src/orders/progress.js";
-import { CARD_FOOTER, CARD_FOOTER_FINISHED } from "../../views/approvals/requestCard.js";
+import {
+  CARD_FOOTER,
+  CARD_FOOTER_FINISHED,
+  CARD_FOOTER_STOPPED,
+} from "../../views/approvals/requestCard.js";
 
 /**
  * Issue 24 and 29: the request card, App Home's *My requests*, the requester's direct messages
@@ -7,7 +11,8 @@ import { CARD_FOOTER, CARD_FOOTER_FINISHED } from "../../views/approvals/request
  * src/orders/readModel.ts). The messages carry the state line in a block whose block_id is
  * `state_<key>` (src/orders/readModel.ts, views/requestState.ts) and the line "Requested by
  * <@U…> · request `<id>`", which ties a card to its approval message; the card alone ends with
- * CARD_FOOTER (CARD_FOOTER_FINISHED once its request is over). A DM that tells the requester a
+ * CARD_FOOTER (CARD_FOOTER_FINISHED once its request is over, CARD_FOOTER_STOPPED once its order
+ * is no longer followed). A DM that tells the requester a
  * state carries `dm:<id>:state_<key>` (views/requestState.ts `stateDm`); one that tells none (a
  * reminder, a card notice) carries no such block and is not compared.
  */
@@ -94,7 +99,7 @@ export function shownState(message: StoredMessage): Shown | undefined {
   return {
     requestId,
     state: (stateBlock.block_id as string).slice("state_".length),
-    isCard: texts.includes(CARD_FOOTER) || texts.includes(CARD_FOOTER_FINISHED),
+    isCard: [CARD_FOOTER, CARD_FOOTER_FINISHED, CARD_FOOTER_STOPPED].some((f) => texts.includes(f)),
   };
 }
 

@@ -5,7 +5,11 @@ import type { OrderProgress } from "../../src/orders/progress.js";
 import { readRequest } from "../../src/orders/readModel.js";
 import { ACTION_WITHDRAW, approvalMessageView } from "../../views/approvals/approvals.js";
 import { approvalsListView } from "../../views/approvals/approvalsList.js";
-import { requestCardView } from "../../views/approvals/requestCard.js";
+import {
+  CARD_FOOTER_FINISHED,
+  CARD_FOOTER_STOPPED,
+  requestCardView,
+} from "../../views/approvals/requestCard.js";
 import { stateLine } from "../../views/requestState.js";
 import { readable } from "./support.js";
 
@@ -81,6 +85,20 @@ describe("the request card", () => {
       history: withdrawn.history.map((h) => ({ ...h, note: "the approval message failed" })),
     };
     expect(requestStateLine(notPosted, undefined)).toContain("Cancelled");
+  });
+
+  it("ends by saying the order is no longer followed when tracking stopped, not that it is finished", () => {
+    const stopped = requestCardView(
+      readRequest(placed, { progress: { status: "created", outcome: "stopped" } }),
+    );
+    const text = readable(stopped.blocks);
+    expect(text).toContain(CARD_FOOTER_STOPPED);
+    expect(text).not.toContain(CARD_FOOTER_FINISHED);
+    const done = readable(
+      requestCardView(readRequest(placed, { progress: { status: "done", outcome: "done" } }))
+        .blocks,
+    );
+    expect(done).toContain(CARD_FOOTER_FINISHED);
   });
 
   it("shows what, who, the price; links to the approval message; never the decision's buttons", () => {

@@ -38,6 +38,9 @@ export const CARD_FOOTER =
   "Approvers decide in the approvals channel; updates follow in this thread.";
 /** The last line of a card whose request is over: nothing more is decided or followed. */
 export const CARD_FOOTER_FINISHED = "This request is finished; its story is in this thread.";
+/** The last line of a card whose order the bot stopped following: the order itself may go on. */
+export const CARD_FOOTER_STOPPED =
+  "The bot no longer follows this order (the provider may still change it); its story so far is in this thread.";
 
 /** Phases after which nothing more happens to a request (the card says it is finished). */
 const FINISHED = new Set([
@@ -48,7 +51,6 @@ const FINISHED = new Set([
   "done",
   "failed-at-provider",
   "cancelled-at-provider",
-  "stopped",
 ]);
 
 /** What is ordered, in a line: the first lines of the request's summary (data center, speed…). */
@@ -87,7 +89,13 @@ export function requestCardView(
   }
   if (offers(model, "withdraw")) buttons.push(withdrawButton(model));
   if (buttons.length > 0) blocks.push(actions(`request_card_${model.id}`, buttons));
-  blocks.push(context(FINISHED.has(model.state.phase) ? CARD_FOOTER_FINISHED : CARD_FOOTER));
+  const footer =
+    model.state.phase === "stopped"
+      ? CARD_FOOTER_STOPPED
+      : FINISHED.has(model.state.phase)
+        ? CARD_FOOTER_FINISHED
+        : CARD_FOOTER;
+  blocks.push(context(footer));
   return {
     text: truncate(
       // Every word here is in the blocks too (Slack shows only the blocks).

@@ -17,7 +17,7 @@ export function lookUpAgainButton(services: ApprovalDeps) {
     await click.tell(
       looked.outcome === "reconciled"
         ? ":white_check_mark: Settled: the order was found at the provider (see the thread)."
-        : ":mag: Still not found: I said what the look-up found in the thread.",
+        : ":mag: Still not found: the thread says what the look-up saw.",
     );
     return looked;
   });

@@ -60,7 +60,7 @@ export const spend: CommandOf<SpendDeps> = async (ctx, deps) => {
   const { sight, ledger } = await spendFor(deps, ctx.groups, ctx.userId, month);
   // Someone who may see only their own, with nothing of theirs: told what they may see.
   if (sight.sees === "own" && ledger.entries.length === 0) {
-    await ctx.reply(moneyRefusal(sight, "The team's spend and its ledger"));
+    await ctx.reply(moneyRefusal(sight, "The team's spend ledger"));
     return;
   }
   await ctx.reply(spendView(ledger, sight));
