@@ -143,6 +143,14 @@ export function withSandboxLabel(blocks: KnownBlock[], sandbox: boolean): KnownB
   return sandbox ? [...blocks, context(SANDBOX_LABEL)] : blocks;
 }
 
+/** The blocks without the sandbox label's context block (to put it back once, last). */
+export function withoutSandboxLabel(blocks: readonly KnownBlock[]): KnownBlock[] {
+  const label = JSON.stringify(context(SANDBOX_LABEL).elements);
+  return blocks.filter(
+    (block) => block.type !== "context" || JSON.stringify(block.elements) !== label,
+  );
+}
+
 /** Whether some text of the blocks already is the sandbox label. */
 function carriesSandboxLabel(blocks: readonly unknown[]): boolean {
   return JSON.stringify(blocks).includes(JSON.stringify(SANDBOX_LABEL));

@@ -8,6 +8,7 @@ import {
   LIMITS,
   sandboxLabelledBlocks,
   section,
+  withoutSandboxLabel,
   withSandboxLabel,
 } from "../../views/blocks.js";
 import { describeFailure } from "../../views/failures.js";
@@ -124,7 +125,9 @@ function decorate(reply: Reply, text: string, services: RouterDeps, shared: bool
     buttons.push(button("Share in channel", ACTION_SHARE, share));
   // Slack shows a message's blocks, not its fallback text: an answer written as text alone
   // would reach the person as an empty message (only the sandbox label).
-  const blocks = reply.blocks.length > 0 ? [...reply.blocks] : [section(reply.text)];
+  // The label once, last: an answer built from the read model (a withdrawal's) carries it.
+  const blocks =
+    reply.blocks.length > 0 ? withoutSandboxLabel(reply.blocks) : [section(reply.text)];
   if (buttons.length > 0) blocks.push(actions("connect_reply_actions", buttons));
   return capBlocks(withSandboxLabel(blocks, services.sandbox));
 }

@@ -1171,6 +1171,7 @@ const NOT_BUILDERS: Record<string, string> = {
   actions: "container",
   option: "plain_text",
   withSandboxLabel: "adds a fixed label",
+  withoutSandboxLabel: "removes a fixed label",
   capBlocks: "adds a fixed line",
   labelledModal: "adds a fixed label to a view its caller built",
   sandboxLabelledBlocks:

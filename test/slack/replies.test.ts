@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { commandHandlers } from "../../src/slack/commandTable.js";
 import { type CommandHandlers, createConnectRouter } from "../../src/slack/connect.js";
 import { FollowUpLane } from "../../src/slack/followUps.js";
+import { SANDBOX_LABEL, section, withSandboxLabel } from "../../views/blocks.js";
 import { waitFor } from "../harness/index.js";
 import { routerServices } from "./support.js";
 
@@ -68,5 +69,22 @@ describe("answers written as text alone", () => {
     const answer = await answerTo("help");
     expect(visibleText(answer.blocks)).not.toContain(answer.text?.slice(0, 60) ?? "-");
     expect((answer.blocks ?? []).length).toBeGreaterThan(1);
+  });
+});
+
+describe("the sandbox label", () => {
+  it("is said once, last, even when the answer already carries it (a withdrawal's)", async () => {
+    const handlers: CommandHandlers = {
+      ...commandHandlers(routerServices()),
+      help: (ctx) =>
+        ctx.reply({
+          text: "You withdrew it.",
+          blocks: withSandboxLabel([section("You withdrew it.")], true),
+        }),
+    };
+    const answer = await answerTo("help", handlers);
+    const raw = JSON.stringify(answer.blocks);
+    expect(raw.split(JSON.stringify(SANDBOX_LABEL)).length - 1).toBe(1);
+    expect(JSON.stringify(answer.blocks?.at(-1))).toContain(JSON.stringify(SANDBOX_LABEL));
   });
 });
