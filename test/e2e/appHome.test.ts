@@ -241,6 +241,12 @@ describe("App Home", () => {
   it("rejects from Home with a reason, through the same modal; the requester's Home shows why", async () => {
     const request = await submit("home-reject-1");
     const home = await openHome(GROUP_APPROVER, (t) => t.includes(request.id));
+    // It asks first, in red, as the approval message's Reject does.
+    const decide = JSON.stringify(
+      home.view.blocks.find((b) => b.block_id === `home_decide_${request.id}`),
+    );
+    expect(decide).toContain('"title":{"type":"plain_text","text":"Reject this request?"');
+    expect(decide).toContain('"style":"danger"');
     const click = await env.slack.clickButton({
       userId: GROUP_APPROVER,
       view: home,

@@ -669,6 +669,8 @@ const VIEW_CASES: Record<string, Case> = {
       ),
     ),
   ],
+  // Its confirm dialog names the title (a person's text).
+  rejectButton: (h) => actionsOf(approvals.rejectButton(model(approvalIn("pending", h)))),
   // views/general/policy.ts
   policyView: (h) => [
     policy.policyView(policyOf(h), { fromFile: true, allowSelfApproval: false }),

@@ -290,8 +290,11 @@ function iodApproveButton(model: Pick<RequestReadModel, "id" | "money">) {
   });
 }
 
-/** Reject asks first, in red (Slack's `danger` confirm), then opens the form for the reason. */
-function rejectButton(model: RequestReadModel) {
+/**
+ * Reject asks first, in red (Slack's `danger` confirm), then opens the form for the reason; the
+ * same button wherever an approver may reject (the approval message, App Home).
+ */
+export function rejectButton(model: Pick<RequestReadModel, "id" | "title" | "requester">) {
   return askingFirst(button("Reject", ACTION_REJECT, model.id, "danger"), {
     title: "Reject this request?",
     text: `Nothing will be ordered for *${escapeMrkdwn(model.title)}*. Next you give a reason, which <@${model.requester}> receives.`,

@@ -8,11 +8,11 @@ import type { HomeInput, HomeTracked } from "../../src/orders/appHome.js";
 import type { RequestReadModel } from "../../src/orders/readModel.js";
 import type { SpendFigures } from "../../src/orders/spend/committed.js";
 import {
-  ACTION_REJECT,
   approveButton,
   approverButtons,
   approverNextStepText,
   ORDER_KIND_LABEL,
+  rejectButton,
   withdrawButton,
 } from "../approvals/approvals.js";
 import {
@@ -138,7 +138,7 @@ function waitingOnMe(input: HomeInput): KnownBlock[] {
       actions(`home_decide_${record.id}`, [
         // The approval message's own Approve (asking first above APPROVE_CONFIRM_FROM).
         approveButton(record, input.approveConfirmFrom),
-        button("Reject", ACTION_REJECT, record.id, "danger"),
+        rejectButton(record),
       ]),
     );
   }
