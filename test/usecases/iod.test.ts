@@ -387,6 +387,19 @@ describe("the IO-D flow", () => {
       expect(JSON.stringify(errors)).not.toContain('abc"');
     });
 
+    it("refuses two letters that name no country, next to Geo country; takes a real code", async () => {
+      const made = await errorsOf(dynamicPrivate({ geoCountry: "xx" }));
+      expect(made.geoCountry).toBe(
+        "Geo country XX is not a country code: use the country's two letters, e.g. SG or NL",
+      );
+      expect((await errorsOf(dynamicPrivate({ geoCountry: "EU" }))).geoCountry).toContain(
+        "not a country code",
+      );
+      expect((await ready(dynamicPrivate({ geoCountry: "sg" }))).call.body).toMatchObject({
+        ipGeoCountry: "SG",
+      });
+    });
+
     it("a public ASN that is not a verified one (rule 2), no IPv4 block with a private ASN (rule 1) or STATIC (rule 5)", async () => {
       const publicErrors = await errorsOf(
         dynamicPrivate({ asnChoice: "public", publicAsn: pendingAsn.id }),

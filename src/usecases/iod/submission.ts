@@ -4,6 +4,7 @@
 // nowhere else: the summary says "set (hidden)".
 
 import { remainingCapacity } from "../../domain/catalog/connections.js";
+import { isCountryCode } from "../../domain/catalog/countries.js";
 import {
   type IodAsnChoice,
   IPV4_BLOCKS,
@@ -222,6 +223,10 @@ function checkValues(
 
   const countryRaw = typeof form.geoCountry === "string" ? form.geoCountry.trim() : undefined;
   const country = countryRaw ? countryRaw.toUpperCase() : undefined;
+  // The provider's rule asks for two capitals; a code that names no country is caught here.
+  if (country && /^[A-Z]{2}$/.test(country) && !isCountryCode(country)) {
+    errors.geoCountry = `Geo country ${country} is not a country code: use the country's two letters, e.g. SG or NL`;
+  }
   const cityRaw = typeof form.geoCity === "string" ? form.geoCity.trim() : undefined;
   if (cityRaw !== undefined && cityRaw.length > GEO_CITY_MAX) {
     errors.geoCity = `Geo city must be at most ${GEO_CITY_MAX} characters`;
