@@ -13,8 +13,11 @@ import {
 /** Amounts as the bot shows them: the harness sets no PRICE_CURRENCY, so USD. */
 const formatMoney = (amount: unknown) => moneyIn(amount, "USD") ?? "—";
 
+import { remainingCapacity } from "../../src/domain/catalog/connections.js";
+import { formatMbps } from "../../src/domain/units.js";
 import {
   LAYER2_ACTIONS,
+  LAYER2_BANDWIDTH_PROBLEM_BLOCK,
   LAYER2_BLOCKS,
   LAYER2_PRICE_BLOCK,
   LAYER2_REVIEW_BLOCK,
@@ -80,12 +83,15 @@ describe("/connect l2, end to end", () => {
     );
   }
 
-  async function layer2Calls(): Promise<number> {
+  /** How many times the sandbox was asked `operation` (its request log). */
+  async function sandboxCalls(operation: string): Promise<number> {
     const summary = (await (await fetch(`${sandbox.url}/__sandbox/requests?summary=1`)).json()) as {
       byOperation: Record<string, number>;
     };
-    return summary.byOperation.createLayer2Connection ?? 0;
+    return summary.byOperation[operation] ?? 0;
   }
+
+  const layer2Calls = () => sandboxCalls("createLayer2Connection");
 
   function serviceNamed(name: string) {
     return [...sandbox.state.services.values()].find((s) => s.name === name);
@@ -423,13 +429,52 @@ describe("/connect l2, end to end", () => {
 
     it("a bandwidth above the source port's free capacity", async () => {
       const source = ownPort("iad-core-01");
-      const outcome = await fillAndSubmit({
-        ...base(),
-        Bandwidth: String((source.capacity?.remaining ?? 0) + 1),
-      });
-      expect(outcome.errors?.[LAYER2_BLOCKS.bandwidth]).toMatch(
-        /^The source port has ([\d,]+ Mbps) left; choose \1 or less$/,
+      const outcome = await fillAndSubmit(
+        { ...base(), Bandwidth: String((source.capacity?.remaining ?? 0) + 1) },
+        {},
+        (v) => hasBlock(v, LAYER2_BANDWIDTH_PROBLEM_BLOCK),
       );
+      expect(outcome.errors?.[LAYER2_BLOCKS.bandwidth]).toMatch(
+        /^Bandwidth must be at most [\d,]+ Mbps: the free capacity of iad-core-01$/,
+      );
+    });
+
+    it("a bandwidth the ports can't carry, or no whole number, is said under Bandwidth as it is typed, and never priced", async () => {
+      // Read now: earlier tests may have ordered connections on this port.
+      const source = await env.bot.services.provider.getPort(company, ownPort("iad-core-01").id);
+      const free = formatMbps(remainingCapacity(source));
+      for (const [typed, expected] of [
+        ["99999999", `Bandwidth must be at most ${free}: the free capacity of iad-core-01`],
+        [
+          "0",
+          `Bandwidth must be a whole number of Mbps, from 1 to ${free} (the free capacity of iad-core-01)`,
+        ],
+      ] as const) {
+        await openForm();
+        const pricedBefore = await sandboxCalls("calculatePricing");
+        await env.slack.fillView(USER, { ...base(), Bandwidth: typed });
+        const shown = await env.standin.waitForView(USER, (v) =>
+          hasBlock(v, LAYER2_BANDWIDTH_PROBLEM_BLOCK),
+        );
+        // Right under the Bandwidth input, in plain words; the price area waits for it.
+        const ids = shown.view.blocks.map((b) => (b as { block_id?: string }).block_id);
+        const at = ids.indexOf(LAYER2_BANDWIDTH_PROBLEM_BLOCK);
+        expect(ids[at - 1]).toBe(LAYER2_BLOCKS.bandwidth);
+        expect(readable([shown.view.blocks[at] as KnownBlock])).toContain(expected);
+        const price = text(shown);
+        expect(price).toContain("The price appears here once the bandwidth above is fixed");
+        expect(price).not.toContain("provider refused");
+        expect(await sandboxCalls("calculatePricing")).toBe(pricedBefore);
+
+        // The submission says the same next to the field.
+        const values = viewStateValues(shown.view.blocks, shown.entered);
+        const outcome = await env.slack.submitView(USER, undefined, values, {
+          allowMissingRequired: true,
+        });
+        expect(outcome.errors?.[LAYER2_BLOCKS.bandwidth]).toBe(expected);
+        expect(await sandboxCalls("calculatePricing")).toBe(pricedBefore);
+        await env.slack.closeView(USER);
+      }
     });
 
     it("a duration longer than ten years (9,999 months once became an order)", async () => {

@@ -10,6 +10,7 @@ import type {
   ProviderApi,
 } from "../../src/provider/api.js";
 import { httpError } from "../../src/provider/errors.js";
+import { bandwidthProblem } from "../../src/usecases/layer2/check.js";
 import type { Layer2Deps, Layer2Form } from "../../src/usecases/layer2/form.js";
 import { loadLayer2Modal } from "../../src/usecases/layer2/load.js";
 import { checkLayer2Submission } from "../../src/usecases/layer2/submission.js";
@@ -217,6 +218,27 @@ describe("the layer 2 flow", () => {
       expect(fake.priced).toEqual([]);
     });
 
+    it("says what is wrong with the bandwidth as it is typed, and asks no price for it", async () => {
+      for (const bandwidth of ["0", "-5", "1.5", "7501", "99999999", "201"]) {
+        const fake = fakeProvider();
+        const data = await loadLayer2Modal(deps(fake), portToPort({ bandwidth }));
+        // The same words the submission says next to Bandwidth.
+        expect(data.bandwidthProblem).toBe(
+          bandwidthProblem(bandwidth, { source, destination: theirs }),
+        );
+        expect(data.bandwidthProblem).toBeDefined();
+        expect(data.price).toBeUndefined();
+        expect(fake.priced).toEqual([]);
+      }
+      // Nothing typed yet: nothing to say; a bandwidth that fits is priced.
+      const empty = await loadLayer2Modal(deps(fakeProvider()), portToPort({ bandwidth: "" }));
+      expect(empty.bandwidthProblem).toBeUndefined();
+      const fits = fakeProvider();
+      const ok = await loadLayer2Modal(deps(fits), portToPort({ bandwidth: "200" }));
+      expect(ok.bandwidthProblem).toBeUndefined();
+      expect(fits.priced.map((c) => c.bandwidth)).toEqual([200]);
+    });
+
     it("an unknown or malformed destination is a problem to show, not an error", async () => {
       const unknown = await loadLayer2Modal(deps(fakeProvider()), portToPort({ destPort: "ffff" }));
       expect(unknown.destination).toEqual({ ok: false, problem: "No port has the id ffff." });
@@ -273,6 +295,50 @@ describe("the layer 2 flow", () => {
         ok: false,
         problem: expect.stringMatching(/layer 2 is not available/i),
       });
+    });
+  });
+
+  describe("bandwidthProblem", () => {
+    const ends = { source, destination: theirs };
+    const wholeNumber =
+      "Bandwidth must be a whole number of Mbps, from 1 to 200 Mbps (the free capacity of globex-lon-01)";
+
+    it("a whole number of Mbps, at least 1", () => {
+      for (const typed of ["0", "-5", "1.5", "", "ten", undefined, 1.5, -5]) {
+        expect(bandwidthProblem(typed, ends)).toBe(wholeNumber);
+      }
+    });
+
+    it("at most the source port's free capacity", () => {
+      expect(bandwidthProblem("7501", { source })).toBe(
+        "Bandwidth must be at most 7,500 Mbps: the free capacity of ams-core-1",
+      );
+      expect(bandwidthProblem("7500", { source })).toBeUndefined();
+    });
+
+    it("at most the destination port's free capacity, when it has less free", () => {
+      expect(bandwidthProblem("201", ends)).toBe(
+        "Bandwidth must be at most 200 Mbps: the free capacity of globex-lon-01",
+      );
+    });
+
+    it("within both: no problem", () => {
+      expect(bandwidthProblem("1", ends)).toBeUndefined();
+      expect(bandwidthProblem(" 200 ", ends)).toBeUndefined();
+    });
+
+    it("never above the fastest port, even when no port says its capacity", () => {
+      expect(bandwidthProblem("100001", {})).toBe(
+        "Bandwidth must be at most 100,000 Mbps: the speed of the fastest port",
+      );
+      expect(bandwidthProblem("100000", {})).toBeUndefined();
+    });
+
+    it("a port with nothing free: says so rather than 'at most 0 Mbps'", () => {
+      const full: Port = { ...source, capacity: { total: 10000, utilised: 10000, remaining: 0 } };
+      expect(bandwidthProblem("1", { source: full })).toBe(
+        "ams-core-1 has no free capacity: no bandwidth fits; choose another port",
+      );
     });
   });
 
@@ -465,7 +531,7 @@ describe("the layer 2 flow", () => {
       if (check.kind !== "invalid") return;
       // 300 fits the source (7,500 free) but not the destination (200 free).
       expect(check.errors.bandwidth).toBe(
-        "The destination port has 200 Mbps left; choose 200 Mbps or less",
+        "Bandwidth must be at most 200 Mbps: the free capacity of globex-lon-01",
       );
       expect(check.errors.name).toContain("already exists");
 
@@ -476,7 +542,7 @@ describe("the layer 2 flow", () => {
       });
       if (over.kind !== "invalid") throw new Error("expected errors");
       expect(over.errors.bandwidth).toBe(
-        "The source port has 7,500 Mbps left; choose 7,500 Mbps or less",
+        "Bandwidth must be at most 7,500 Mbps: the free capacity of ams-core-1",
       );
       expect(over.errors.destPort).toContain("another port than the source");
       expect(over.errors.name).toContain("already exists");

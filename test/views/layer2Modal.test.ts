@@ -17,6 +17,7 @@ import {
 import { SANDBOX_LABEL } from "../../views/blocks.js";
 import {
   LAYER2_ACTIONS,
+  LAYER2_BANDWIDTH_PROBLEM_BLOCK,
   LAYER2_BLOCKS,
   LAYER2_DEST_DETAILS_BLOCK,
   LAYER2_DISPATCH_FIELDS,
@@ -329,8 +330,34 @@ describe("layer2Modal", () => {
       data({ price: { ok: false, problem: "Layer 2 is not available in metro Toronto" } }),
       { metadata: { priceKey: "old-key" }, sandbox: false, currency: "USD" },
     );
-    expect(text(view)).toContain("No price for this connection: Layer 2 is not available");
+    // Two sentences: the provider's reason is not lower-cased after a colon.
+    expect(text(view)).toContain("No price for this connection. Layer 2 is not available");
     expect(parseOrderMetadata(view.private_metadata).priceKey).toBeUndefined();
+  });
+
+  it("says a bandwidth problem right under Bandwidth, and that the price waits for it", () => {
+    const problem = "Bandwidth must be at most 10,000 Mbps: the free capacity of *ams*";
+    const view = layer2Modal(
+      data({ source, bandwidthProblem: problem }, { bandwidth: "99999999" }),
+      {
+        metadata: {},
+        sandbox: false,
+        currency: "USD",
+      },
+    );
+    expectSlackAccepts(view);
+    const ids = view.blocks.map((b) => (b as { block_id?: string }).block_id);
+    expect(ids.indexOf(LAYER2_BANDWIDTH_PROBLEM_BLOCK)).toBe(
+      ids.indexOf(LAYER2_BLOCKS.bandwidth) + 1,
+    );
+    expect(readable([block(view, LAYER2_BANDWIDTH_PROBLEM_BLOCK)!])).toContain(
+      "Bandwidth must be at most 10,000 Mbps: the free capacity of *ams*",
+    );
+    expect(readable([block(view, LAYER2_PRICE_BLOCK)!])).toContain(
+      "The price appears here once the bandwidth above is fixed",
+    );
+    const fine = layer2Modal(data({ source }), { metadata: {}, sandbox: false, currency: "USD" });
+    expect(block(fine, LAYER2_BANDWIDTH_PROBLEM_BLOCK)).toBeUndefined();
   });
 
   it("keeps what was entered as initial values, and only values a person could have entered", () => {

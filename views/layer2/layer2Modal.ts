@@ -89,6 +89,8 @@ export const LAYER2_ENTER_ONLY_FIELDS = [
 
 export const LAYER2_DEST_DETAILS_BLOCK = "l2_dest_details";
 export const LAYER2_PRICE_BLOCK = "l2_price";
+/** Under the Bandwidth input: what is wrong with the bandwidth typed so far. */
+export const LAYER2_BANDWIDTH_PROBLEM_BLOCK = "l2_bandwidth_problem";
 export const LAYER2_REVIEW_BLOCK = "l2_review";
 
 /** The value of the one Evergreen checkbox. */
@@ -313,6 +315,14 @@ function businessToBusinessBlocks(data: Layer2ModalData): KnownBlock[] {
 
 function priceBlocks(data: Layer2ModalData, currency: string): KnownBlock[] {
   const price = data.price;
+  if (!price && data.bandwidthProblem) {
+    return [
+      {
+        ...context(":moneybag: The price appears here once the bandwidth above is fixed."),
+        block_id: LAYER2_PRICE_BLOCK,
+      },
+    ];
+  }
   if (!price) {
     return [
       {
@@ -326,7 +336,8 @@ function priceBlocks(data: Layer2ModalData, currency: string): KnownBlock[] {
   if (!price.ok) {
     return [
       {
-        ...section(`:warning: No price for this connection: ${escapeMrkdwn(price.problem)}`),
+        // Two sentences: the provider's reason starts with a capital ("The provider refused…").
+        ...section(`:warning: No price for this connection. ${escapeMrkdwn(price.problem)}`),
         block_id: LAYER2_PRICE_BLOCK,
       },
     ];
@@ -345,6 +356,17 @@ function priceBlocks(data: Layer2ModalData, currency: string): KnownBlock[] {
   );
   const [first, ...rest] = view.blocks;
   return first ? [{ ...first, block_id: LAYER2_PRICE_BLOCK } as KnownBlock, ...rest] : [];
+}
+
+/** Right under Bandwidth, as the person types: Slack shows field errors only on submit. */
+function bandwidthProblemBlocks(data: Layer2ModalData): KnownBlock[] {
+  if (!data.bandwidthProblem) return [];
+  return [
+    {
+      ...context(`:warning: ${escapeMrkdwn(data.bandwidthProblem)}`),
+      block_id: LAYER2_BANDWIDTH_PROBLEM_BLOCK,
+    },
+  ];
 }
 
 function evergreenInput(ticked: boolean): InputBlock {
@@ -393,6 +415,7 @@ export function layer2Modal(data: Layer2ModalData, options: Layer2ModalOptions):
         dispatch_action: true,
       },
     ),
+    ...bandwidthProblemBlocks(data),
     inputBlock(
       LAYER2_BLOCKS.classOfService,
       "Class of service",

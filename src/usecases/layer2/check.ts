@@ -2,6 +2,7 @@
 // the provider's layer 2 rules, capacity and taken names; what passes becomes the checked
 // provider body and the summary the approver reads.
 import {
+  CONNECTION_BANDWIDTH_MAX_MBPS,
   CONNECTION_NAME_MAX,
   isOtherCompany,
   LAYER2_NOTICE,
@@ -91,6 +92,51 @@ export function waitsOnText(company: string): string {
   return `${company} must accept the connection. Until it does, the connection is PENDING: a normal wait on the other company, not a failure.`;
 }
 
+/** The most a connection can carry, and the port that sets it (none: the fastest port's speed). */
+interface BandwidthLimit {
+  mbps: number;
+  port?: string;
+}
+
+function bandwidthLimit(ends: { source?: Port | undefined; destination?: Port | undefined }) {
+  // The fastest port sold caps it even when a port says nothing of its capacity.
+  let limit: BandwidthLimit = { mbps: CONNECTION_BANDWIDTH_MAX_MBPS };
+  for (const port of [ends.source, ends.destination]) {
+    const free = port ? remainingCapacity(port) : undefined;
+    if (port && free !== undefined && free < limit.mbps) {
+      limit = { mbps: free, port: port.name?.trim() || port.id };
+    }
+  }
+  return limit;
+}
+
+/**
+ * What is wrong with a typed layer 2 bandwidth, said next to the field, or undefined when it
+ * fits: a whole number of Mbps, at least 1, at most what the source port (and, port to port,
+ * the destination port) has free. One rule for the form's change — which asks no price for a
+ * bandwidth that fails it, so the provider's refusal is never what the person reads — and the
+ * submission.
+ */
+export function bandwidthProblem(
+  typed: unknown,
+  ends: { source?: Port | undefined; destination?: Port | undefined },
+): string | undefined {
+  const limit = bandwidthLimit(ends);
+  if (limit.port !== undefined && limit.mbps < 1) {
+    return `${limit.port} has no free capacity: no bandwidth fits; choose another port`;
+  }
+  const why =
+    limit.port !== undefined
+      ? `the free capacity of ${limit.port}`
+      : "the speed of the fastest port";
+  const mbps = wholeNumber(typed);
+  if (mbps === undefined) {
+    return `Bandwidth must be a whole number of Mbps, from 1 to ${formatMbps(limit.mbps)} (${why})`;
+  }
+  if (mbps > limit.mbps) return `Bandwidth must be at most ${formatMbps(limit.mbps)}: ${why}`;
+  return undefined;
+}
+
 export interface Checked {
   body: Record<string, unknown>;
   summary: OrderSubmission["summary"];
@@ -177,19 +223,10 @@ export function checkValues(
     }
   }
 
-  // Bandwidth within the free capacity of both ends.
+  // Bandwidth within the free capacity of both ends: the rule the form's change asks too.
   const bandwidth = wholeNumber(form.bandwidth);
-  const free = source ? remainingCapacity(source) : undefined;
-  const destFree = destPort ? remainingCapacity(destPort) : undefined;
-  if (bandwidth === undefined) {
-    const upTo =
-      free !== undefined ? `up to ${formatMbps(free)}` : "up to the source port's free capacity";
-    errors.bandwidth = `Bandwidth must be a whole number of Mbps, from 1 ${upTo}`;
-  } else if (free !== undefined && bandwidth > free) {
-    errors.bandwidth = `The source port has ${formatMbps(free)} left; choose ${formatMbps(free)} or less`;
-  } else if (destFree !== undefined && bandwidth > destFree) {
-    errors.bandwidth = `The destination port has ${formatMbps(destFree)} left; choose ${formatMbps(destFree)} or less`;
-  }
+  const bandwidthWrong = bandwidthProblem(form.bandwidth, { source, destination: destPort });
+  if (bandwidthWrong) errors.bandwidth = bandwidthWrong;
   if (
     typeof form.classOfService !== "string" ||
     !(CLASSES_OF_SERVICE as readonly string[]).includes(form.classOfService)

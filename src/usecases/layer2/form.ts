@@ -109,6 +109,8 @@ export interface Layer2ModalData {
   regions?: Region[];
   /** Business-to-business: whether the typed destination company exists at the provider. */
   destCompanyCheck?: { username: string; result: CompanyCheck };
+  /** What is wrong with the bandwidth typed so far (check.ts's rule); then no price is asked. */
+  bandwidthProblem?: string;
   /** Undefined until the inputs that determine the price are complete. */
   price?: Loaded<Layer2Quote>;
 }

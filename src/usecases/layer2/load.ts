@@ -19,6 +19,7 @@ import { recordId } from "../ports.js";
 import { isDeleted as isDeletedDcf } from "../shared/dcfFacts.js";
 import { isDeletedPort, type Loaded, loaded, problemOf } from "../shared/orderForms.js";
 import { priceConnection } from "../shared/prices.js";
+import { bandwidthProblem } from "./check.js";
 import {
   COMPANY_USERNAME,
   type Layer2Deps,
@@ -199,21 +200,27 @@ export async function loadLayer2Modal(
       : {}),
   };
 
-  // The price needs both data centers, the bandwidth, the class of service and the term.
+  // A bandwidth typed in is checked as the submission will (check.ts), so its problem is said
+  // next to the field now and no price is asked for what the ports can't carry.
+  const destPort = destination?.ok ? destination.value : undefined;
+  const bandwidthWrong =
+    values.bandwidth !== undefined
+      ? bandwidthProblem(values.bandwidth, { source, destination: destPort })
+      : undefined;
+  if (bandwidthWrong) data.bandwidthProblem = bandwidthWrong;
+
+  // The price needs both data centers, a bandwidth that fits, the class of service and the term.
   const srcDcf = source ? portDcfId(source) : undefined;
   const dest = b2b
     ? destDcf
       ? { id: destDcf.id, name: destDcf.name }
       : undefined
-    : destination?.ok
-      ? {
-          id: portDcfId(destination.value),
-          name: destination.value.dataCenterFacility?.name,
-        }
+    : destPort
+      ? { id: portDcfId(destPort), name: destPort.dataCenterFacility?.name }
       : undefined;
   const bandwidth = wholeNumber(values.bandwidth);
   const duration = wholeNumber(values.duration);
-  if (srcDcf && dest?.id && bandwidth !== undefined && duration !== undefined) {
+  if (srcDcf && dest?.id && bandwidth !== undefined && !bandwidthWrong && duration !== undefined) {
     data.price = await quote(
       deps,
       {

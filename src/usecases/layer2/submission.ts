@@ -95,7 +95,8 @@ export async function checkLayer2Submission(
     const field: Layer2Field = data.values.mode === "business-to-business" ? "destDcf" : "destPort";
     return {
       kind: "invalid",
-      errors: { [field]: `No price for this connection: ${price?.problem ?? "try again"}` },
+      // Two sentences: the provider's reason starts with a capital ("The provider refused…").
+      errors: { [field]: `No price for this connection. ${price?.problem ?? "Try again."}` },
     };
   }
   if (price.value.key !== input.shownPrice) return { kind: "review", data };
