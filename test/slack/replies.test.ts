@@ -63,6 +63,10 @@ describe("answers written as text alone", () => {
   it("include usage problems such as `/connect approvals pending`", async () => {
     const answer = await answerTo("approvals pending");
     expect(visibleText(answer.blocks)).toContain("Usage: `/connect approvals [all]`");
+    expect(visibleText(answer.blocks)).not.toContain("Did you mean");
+    // A typo of `all` is offered back.
+    const typo = await answerTo("approvals al");
+    expect(visibleText(typo.blocks)).toContain("Did you mean `/connect approvals all`?");
   });
 
   it("leave answers that have blocks as they are", async () => {

@@ -1,5 +1,6 @@
 import { approvalsListView } from "../../../../views/approvals/approvalsList.js";
 import type { ApprovalRequest } from "../../../approvals/index.js";
+import { editDistance } from "../../../domain/commandSuggestion.js";
 import { type ApproverWork, approverWork } from "../../../orders/approverWork.js";
 import { cachedGroups } from "../../../orders/deciders.js";
 import type { CommandOf, CommandTable } from "../../connect.js";
@@ -13,9 +14,19 @@ import type { ApprovalDeps } from "./index.js";
  */
 export const listApprovals: CommandOf<ApprovalDeps> = async (ctx, deps) => {
   const settings = deps.approvals;
-  const scope = ctx.args[0]?.toLowerCase() === "all" ? "all" : "pending";
+  const first = ctx.args[0]?.toLowerCase();
+  const scope = first === "all" ? "all" : "pending";
   if (ctx.args.length > (scope === "all" ? 1 : 0)) {
-    await ctx.reply({ text: "Usage: `/connect approvals [all]`", blocks: [], problem: true });
+    // "al", "lal": a typo of `all` is offered back, as a mistyped command is.
+    const meant =
+      ctx.args.length === 1 && first && editDistance(first, "all") <= 1
+        ? " Did you mean `/connect approvals all`?"
+        : "";
+    await ctx.reply({
+      text: `Usage: \`/connect approvals [all]\`.${meant}`,
+      blocks: [],
+      problem: true,
+    });
     return;
   }
   // Everyone's requests and amounts are for those who may see the money; others see their own.
