@@ -64,3 +64,50 @@ export async function approverWork(
   });
   return work;
 }
+
+/** How many requests `/connect approvals` shows: one more tells it there are more. */
+const LIST_READ = 41;
+/** `/connect approvals all` reaches this far back. */
+const AUDIT_TRAIL_MS = 90 * 24 * 3600_000;
+
+/**
+ * `/connect approvals [all]`, as the read model shows each request. `pending`: the approvers'
+ * work above — the requests waiting for a decision that `by` may see, and the placements that
+ * went wrong on which `by` may take the next step. `all`: the last 90 days, newest first (how
+ * each placed order ended). Someone who may not see everyone's money (`seesAll` false) sees
+ * their own requests only. At most LIST_READ.
+ */
+export async function approvalsList(
+  sources: ApproverWorkSources,
+  input: {
+    scope: "pending" | "all";
+    by: string;
+    seesAll: boolean;
+    /** Whether `by` may take the approvers' next step on a record (the lifecycle API's check). */
+    mayAct: (record: ApprovalRequest) => Promise<boolean>;
+  },
+): Promise<ApproverWork[]> {
+  const seen = (record: ApprovalRequest) => input.seesAll || record.requester.userId === input.by;
+  if (input.scope === "pending") {
+    const work = await approverWork(
+      sources,
+      async (record) =>
+        seen(record) && (record.status === "pending" || (await input.mayAct(record))),
+    );
+    return work.slice(0, LIST_READ);
+  }
+  const records = (
+    await sources.store.list({
+      since: new Date(Date.now() - AUDIT_TRAIL_MS),
+      // Someone who sees only their own reads more, to find LIST_READ of theirs.
+      limit: input.seesAll ? LIST_READ : 1000,
+    })
+  )
+    .filter(seen)
+    .slice(0, LIST_READ);
+  const models = await sources.read(records);
+  return records.flatMap((record, i) => {
+    const model = models[i];
+    return model ? [{ record, model }] : [];
+  });
+}

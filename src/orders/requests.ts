@@ -11,6 +11,7 @@ import type { TrackTargetKind } from "../domain/tracking/statuses.js";
 import { targetKindOf } from "../domain/tracking/trackedOrder.js";
 import { WITHDRAWN_NOTE } from "../domain/withdrawal.js";
 import type { Logger } from "../log.js";
+import { type ApproverWork, approvalsList } from "./approverWork.js";
 import { checkDecision } from "./deciderChecks.js";
 import {
   approvalsUnavailable,
@@ -63,7 +64,8 @@ import type { Tracker } from "./tracking/tracker.js";
 
 /** The store steps behind the API. */
 export type RequestStore = Pick<ApprovalStore, "get" | "create" | "approve" | "decide"> &
-  Pick<ApprovalStore, "cancel" | "retry" | "keepCard" | "keepApprovalMessage">;
+  Pick<ApprovalStore, "cancel" | "retry" | "keepCard" | "keepApprovalMessage"> &
+  Pick<ApprovalStore, "list" | "listPending">;
 
 /** What follows a recorded step (thread, messages, placement): src/orders/lifecycle.ts. */
 export type RequestFollowUps = Pick<
@@ -73,6 +75,7 @@ export type RequestFollowUps = Pick<
   | "placeAgain"
   | "markFailed"
   | "refreshMessage"
+  | "readMany"
   | "approvalMessageSuperseded"
   | "cardSuperseded"
   | "strayApprovalMessage"
@@ -320,6 +323,19 @@ export class OrderRequests {
    */
   mayDecide(record: ApprovalRequest, actor: Actor): Promise<boolean> {
     return mayDecideNow(record, this.options.settings, actor.by, actor.groups);
+  }
+
+  /**
+   * `/connect approvals [all]`: the approvers' work `by` may act on, or the last 90 days, as the
+   * read model shows them (approverWork.ts `approvalsList`); their own only unless `seesAll`.
+   */
+  approvalsList(
+    input: Actor & { scope: "pending" | "all"; seesAll: boolean },
+  ): Promise<ApproverWork[]> {
+    return approvalsList(
+      { store: this.options.store, read: (records) => this.options.lifecycle.readMany(records) },
+      { ...input, mayAct: (record) => this.mayDecide(record, input) },
+    );
   }
 
   /** Who may see the money: everyone's requests and the team's sums, or `by`'s own only. */
