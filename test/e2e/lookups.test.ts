@@ -188,19 +188,24 @@ describe("/connect look-ups, end to end over signed HTTP", () => {
   });
 
   describe("order", () => {
-    it("shows a port order's status as it moves on, with the Track button", async () => {
+    /** A port order placed at the sandbox directly, at an on-net data center ready for orders. */
+    async function placePortOrder(portName: string) {
       const dcf = sandbox.state.world.dcfs.find((d) => d.kind === "ON_NET" && d.ready)!;
-      const created = await sandboxCall<{ id: string }>(
+      return sandboxCall<{ id: string }>(
         "PUT",
         `/api/company/${company().companyUsername}/ports/orders`,
         {
           dataCenterFacility: dcf.username,
           speed: String(dcf.speeds[0]),
           durationUnit: "y",
-          portName: "e2e-lookup-order",
+          portName,
           paymentType: "invoice",
         },
       );
+    }
+
+    it("shows a port order's status as it moves on, with the Track button", async () => {
+      const created = await placePortOrder("e2e-lookup-order");
       const first = await ask(`order ${created.id}`);
       expect(first.readable).toContain("Port order e2e-lookup-order");
       expect(first.readable).toContain("created — waiting for the provider's administrator");
@@ -265,18 +270,7 @@ describe("/connect look-ups, end to end over signed HTTP", () => {
     });
 
     it("Track on an order that ended says so, and posts and tracks nothing", async () => {
-      const dcf = sandbox.state.world.dcfs.find((d) => d.kind === "ON_NET" && d.ready)!;
-      const created = await sandboxCall<{ id: string }>(
-        "PUT",
-        `/api/company/${company().companyUsername}/ports/orders`,
-        {
-          dataCenterFacility: dcf.username,
-          speed: String(dcf.speeds[0]),
-          durationUnit: "y",
-          portName: "e2e-lookup-cancelled",
-          paymentType: "invoice",
-        },
-      );
+      const created = await placePortOrder("e2e-lookup-cancelled");
       await sandboxCall("POST", `/__sandbox/orders/${created.id}`, { status: "cancelled" });
       const shown = await ask(`order ${created.id}`);
       const postedBefore = env.standin.messages(STANDIN_IDS.general).length;
