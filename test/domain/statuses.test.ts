@@ -10,6 +10,7 @@ import {
   TRACK_TARGET_KINDS,
   waitsOnAcceptance,
 } from "../../src/domain/tracking/statuses.js";
+import { nothingLeftToFollow } from "../../src/domain/tracking/trackedOrder.js";
 import type { PortOrderRead } from "../../src/provider/api.js";
 import { isTerminalOrderStatus as providerSaysTerminal } from "../../src/provider/normalize.js";
 import { finalText, statusLineText } from "../../views/approvals/trackerMessages.js";
@@ -114,5 +115,19 @@ describe("status rules", () => {
       "n/a",
       "NA",
     ]);
+  });
+});
+
+describe("nothingLeftToFollow (the Track button of an order that ended)", () => {
+  it("is true for an order that ended with no port on its way, false while something is ahead", () => {
+    expect(nothingLeftToFollow({ status: "cancelled" })).toBe(true);
+    expect(nothingLeftToFollow({ status: "done", port: { id: "p-1", status: "ACTIVE" } })).toBe(
+      true,
+    );
+    // Done, its port not live yet: the tracker follows the port.
+    expect(nothingLeftToFollow({ status: "done", port: { id: "p-1", status: "CONFIGURED" } })).toBe(
+      false,
+    );
+    expect(nothingLeftToFollow({ status: "created" })).toBe(false);
   });
 });

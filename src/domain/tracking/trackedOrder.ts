@@ -61,3 +61,18 @@ export function portToFollow(ref: OrderRef, snapshot: OrderSnapshot): string | u
   if (!port?.id || !port.status || isTerminalStatus("port", port.status)) return undefined;
   return port.id;
 }
+
+/**
+ * A port order that ended and leaves no port on its way to being live: following it would end
+ * at its first read (the tracker follows a done order's port until the port is live), so the
+ * Track button starts nothing for it.
+ */
+export function nothingLeftToFollow(order: {
+  status?: string | null;
+  port?: PortSummary | null;
+}): boolean {
+  const status = order.status ?? "";
+  if (!isTerminalStatus("port-order", status)) return false;
+  const port = order.port ?? undefined;
+  return portToFollow({ orderId: "", kind: "on-net" }, { status, port }) === undefined;
+}

@@ -1,23 +1,10 @@
 import type { WebClient } from "@slack/web-api";
 import { escapeMrkdwn, sandboxLabelledBlocks } from "../../../../views/blocks.js";
 import { COMMAND } from "../../../domain/commands.js";
-import { isTerminalStatus, TRACK_TARGET_LABEL } from "../../../domain/tracking/statuses.js";
-import { type PortSummary, portToFollow } from "../../../domain/tracking/trackedOrder.js";
+import { TRACK_TARGET_LABEL } from "../../../domain/tracking/statuses.js";
+import { nothingLeftToFollow } from "../../../domain/tracking/trackedOrder.js";
 import type { OrderTracking } from "../../../usecases/orderLookup.js";
 import type { LookupDeps } from "./index.js";
-
-/**
- * An order that ended and leaves no port on its way to being live: following it would end at
- * its first read (the tracker follows a done order's port until the port is live).
- */
-function nothingLeftToFollow(order: { status?: string | null; port?: PortSummary | null }) {
-  const status = order.status ?? "";
-  if (!isTerminalStatus("port-order", status)) return false;
-  return (
-    portToFollow({ orderId: "", kind: "on-net" }, { status, port: order.port ?? undefined }) ===
-    undefined
-  );
-}
 
 /**
  * The Track button of `/connect order`: the answer there is private, but progress belongs in
