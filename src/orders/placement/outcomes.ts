@@ -33,7 +33,10 @@ import type { PlacementAnswer } from "./journal.js";
  * before the store's step that settles it, and struck off once its tell is confirmed;
  * `tellOwed()` (the placement reconciler) tells every owed outcome whose time has passed and
  * whose tell nobody holds or confirmed. A crash between the provider's order and its tracking
- * therefore ends in the order tracked, and its thread told, within a lease and a sweep.
+ * therefore ends in the order tracked, and its thread told, within a lease and a sweep. Through
+ * a failover: the owed note is written before the settling step, so a promoted replica that has
+ * the step has the note (one ordered replication stream); one that has neither finds the
+ * request where it was before, and settles (and owes) it again.
  */
 
 const TOLD_TTL_SECONDS = 90 * 24 * 3600;
